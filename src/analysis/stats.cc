@@ -1,0 +1,194 @@
+#include "analysis/stats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "base/text.h"
+
+namespace gpuscope::analysis {
+using model::StringId;
+
+namespace {
+
+// Durations grouped by a dense key, each group sorted, for median/min/max.
+struct Groups {
+  std::vector<uint32_t> key_of_row;
+  std::vector<std::vector<int64_t>> durations;
+};
+
+template <typename Stat>
+void SortByTotal(std::vector<Stat>& v) {
+  std::sort(v.begin(), v.end(), [](const Stat& a, const Stat& b) {
+    if (a.total_ns != b.total_ns) return a.total_ns > b.total_ns;
+    return a.name < b.name;
+  });
+}
+
+int64_t Median(const std::vector<int64_t>& sorted) {
+  size_t n = sorted.size();
+  if (n == 0) return 0;
+  if (n % 2 == 1) return sorted[n / 2];
+  // Mean of the middle pair without overflow, rounded toward -inf.
+  int64_t a = sorted[n / 2 - 1], b = sorted[n / 2];
+  return a + (b - a) / 2;
+}
+
+// Assigns dense group ids by display name (mangled and demangled spellings of one kernel merge).
+std::vector<uint32_t> GroupByName(const model::Trace& trace, const std::vector<StringId>& names,
+                                  bool demangle, std::vector<std::string>* group_names) {
+  std::unordered_map<StringId, uint32_t> by_id;
+  std::unordered_map<std::string, uint32_t> by_name;
+  std::vector<uint32_t> out(names.size());
+  for (size_t i = 0; i < names.size(); ++i) {
+    auto it = by_id.find(names[i]);
+    if (it == by_id.end()) {
+      std::string_view raw = trace.str(names[i]);
+      std::string display = demangle ? base::Demangle(raw) : std::string(raw);
+      auto [nit, inserted] = by_name.emplace(display, static_cast<uint32_t>(group_names->size()));
+      if (inserted) group_names->push_back(std::move(display));
+      it = by_id.emplace(names[i], nit->second).first;
+    }
+    out[i] = it->second;
+  }
+  return out;
+}
+
+std::vector<KernelStat> KernelStats(const model::Trace& trace, const StatsOptions& opt,
+                                    int64_t* total_all) {
+  std::vector<std::string> names;
+  std::vector<uint32_t> group = GroupByName(trace, trace.kernels.name, opt.demangle, &names);
+  std::vector<std::vector<int64_t>> durs(names.size());
+  for (size_t i = 0; i < group.size(); ++i) durs[group[i]].push_back(trace.kernels.dur_ns[i]);
+  std::vector<KernelStat> out;
+  int64_t all = 0;
+  for (size_t g = 0; g < names.size(); ++g) {
+    auto& d = durs[g];
+    std::sort(d.begin(), d.end());
+    KernelStat s;
+    s.name = names[g];
+    s.calls = d.size();
+    __int128 sum = 0;
+    for (int64_t v : d) sum += v;
+    s.total_ns = static_cast<int64_t>(sum);
+    s.avg_ns = static_cast<int64_t>(sum / static_cast<__int128>(d.size()));
+    s.median_ns = Median(d);
+    s.min_ns = d.front();
+    s.max_ns = d.back();
+    if (d.size() > 1) {
+      long double mean = static_cast<long double>(sum) / d.size();
+      long double sq = 0;
+      for (int64_t v : d) sq += (v - mean) * (v - mean);
+      s.stddev_ns = static_cast<int64_t>(std::llround(std::sqrt(sq / (d.size() - 1))));
+    }
+    all += s.total_ns;
+    out.push_back(std::move(s));
+    std::vector<int64_t>().swap(d);
+  }
+  for (auto& s : out) s.percent = all > 0 ? 100.0 * static_cast<double>(s.total_ns) / all : 0;
+  SortByTotal(out);
+  *total_all = all;
+  return out;
+}
+
+std::vector<MemopStat> MemopStats(const model::Trace& trace) {
+  std::vector<MemopStat> by_kind(model::kMemopKindCount);
+  std::vector<int64_t> timed_ns(model::kMemopKindCount, 0);  // time of ops with known size
+  const auto& m = trace.memops;
+  for (size_t i = 0; i < m.size(); ++i) {
+    auto k = static_cast<size_t>(m.kind[i]);
+    MemopStat& s = by_kind[k];
+    s.kind = m.kind[i];
+    ++s.calls;
+    s.total_ns += m.dur_ns[i];
+    if (m.bytes[i] >= 0) {
+      s.bytes += m.bytes[i];
+      timed_ns[k] += m.dur_ns[i];
+    } else {
+      ++s.calls_unknown_bytes;
+    }
+    model::MemoryKind host = model::MemoryKind::kUnknown;
+    if (m.kind[i] == model::MemopKind::kHtoD) host = m.src[i];
+    if (m.kind[i] == model::MemopKind::kDtoH) host = m.dst[i];
+    if (m.kind[i] == model::MemopKind::kHtoD || m.kind[i] == model::MemopKind::kDtoH) {
+      if (host == model::MemoryKind::kPageable) ++s.pageable;
+      else if (host == model::MemoryKind::kPinned) ++s.pinned;
+      else ++s.host_unknown;
+    }
+  }
+  std::vector<MemopStat> out;
+  for (size_t k = 0; k < by_kind.size(); ++k) {
+    MemopStat& s = by_kind[k];
+    if (s.calls == 0) continue;
+    s.bandwidth_known = s.calls_unknown_bytes < s.calls && timed_ns[k] > 0;
+    // bytes per ns is GB/s (1e9 B / 1e9 ns).
+    if (s.bandwidth_known) s.gbps = static_cast<double>(s.bytes) / static_cast<double>(timed_ns[k]);
+    out.push_back(s);
+  }
+  return out;
+}
+
+std::vector<ApiStat> ApiStats(const model::Trace& trace) {
+  std::vector<std::string> names;
+  std::vector<uint32_t> group = GroupByName(trace, trace.api.name, false, &names);
+  std::vector<std::vector<int64_t>> durs(names.size());
+  for (size_t i = 0; i < group.size(); ++i) durs[group[i]].push_back(trace.api.dur_ns[i]);
+  std::vector<ApiStat> out;
+  for (size_t g = 0; g < names.size(); ++g) {
+    auto& d = durs[g];
+    std::sort(d.begin(), d.end());
+    ApiStat s;
+    s.name = names[g];
+    s.calls = d.size();
+    for (int64_t v : d) s.total_ns += v;
+    s.avg_ns = s.total_ns / static_cast<int64_t>(d.size());
+    s.median_ns = Median(d);
+    s.min_ns = d.front();
+    s.max_ns = d.back();
+    out.push_back(std::move(s));
+  }
+  SortByTotal(out);
+  return out;
+}
+
+std::vector<CpuOpStat> CpuOpStats(const model::Trace& trace) {
+  const auto& cpu = trace.cpu;
+  // Self time: subtract direct children (CPU ranges and API calls) from each range.
+  std::vector<int64_t> child_ns(cpu.size(), 0);
+  for (size_t i = 0; i < cpu.size(); ++i) {
+    if (cpu.parent[i] != model::kNoRow) child_ns[cpu.parent[i]] += cpu.dur_ns[i];
+  }
+  for (size_t i = 0; i < trace.api.size(); ++i) {
+    if (trace.api.enclosing_op[i] != model::kNoRow) child_ns[trace.api.enclosing_op[i]] += trace.api.dur_ns[i];
+  }
+  std::unordered_map<StringId, size_t> index;
+  std::vector<CpuOpStat> out;
+  for (size_t i = 0; i < cpu.size(); ++i) {
+    if (cpu.kind[i] != model::CpuRangeKind::kOp) continue;
+    auto [it, inserted] = index.emplace(cpu.name[i], out.size());
+    if (inserted) {
+      out.emplace_back();
+      out.back().name = std::string(trace.str(cpu.name[i]));
+    }
+    CpuOpStat& s = out[it->second];
+    ++s.calls;
+    s.total_ns += cpu.dur_ns[i];
+    s.self_ns += std::max<int64_t>(0, cpu.dur_ns[i] - child_ns[i]);
+  }
+  for (auto& s : out) s.avg_ns = s.total_ns / static_cast<int64_t>(s.calls);
+  SortByTotal(out);
+  return out;
+}
+
+}  // namespace
+
+Stats ComputeStats(const model::Trace& trace, const StatsOptions& options) {
+  Stats s;
+  s.kernels = KernelStats(trace, options, &s.kernel_total_ns);
+  s.memops = MemopStats(trace);
+  s.api = ApiStats(trace);
+  s.cpu_ops = CpuOpStats(trace);
+  return s;
+}
+
+}  // namespace gpuscope::analysis

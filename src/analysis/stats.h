@@ -1,0 +1,81 @@
+#pragma once
+// Stats: the summary tables of `gpuscope stats`, as rocprof --stats and nsys stats print them.
+//
+// Definitions (the same for every input format):
+//  - a kernel row aggregates every GPU kernel dispatch with the same (display) name;
+//    Time % is its share of the summed kernel time; Med is the median (mean of the two middle
+//    values for an even count, rounded down); StdDev is the sample standard deviation (n-1),
+//    0 for a single call - as nsys stats computes them;
+//  - memory operations aggregate by direction (HtoD, DtoH, DtoD, HtoH, PtoP, Memset); GB/s is
+//    known bytes / total time of the operations whose size is known;
+//  - API rows aggregate runtime and driver calls by name;
+//  - CPU op rows aggregate framework ops by name; Self = duration minus the durations of the
+//    CPU ranges and API calls directly inside it on the same thread.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace gpuscope::analysis {
+
+struct KernelStat {
+  std::string name;
+  uint64_t calls = 0;
+  int64_t total_ns = 0;
+  int64_t avg_ns = 0;
+  int64_t median_ns = 0;
+  int64_t min_ns = 0;
+  int64_t max_ns = 0;
+  int64_t stddev_ns = 0;
+  double percent = 0;
+};
+
+struct MemopStat {
+  model::MemopKind kind = model::MemopKind::kOther;
+  uint64_t calls = 0;
+  int64_t bytes = 0;             // sum over operations whose size is known
+  uint64_t calls_unknown_bytes = 0;
+  int64_t total_ns = 0;
+  double gbps = 0;               // 0 when no size is known
+  bool bandwidth_known = false;
+  // Host side of host<->device copies: how many were pageable / pinned / of unknown pinning.
+  uint64_t pageable = 0;
+  uint64_t pinned = 0;
+  uint64_t host_unknown = 0;
+};
+
+struct ApiStat {
+  std::string name;
+  uint64_t calls = 0;
+  int64_t total_ns = 0;
+  int64_t avg_ns = 0;
+  int64_t median_ns = 0;
+  int64_t min_ns = 0;
+  int64_t max_ns = 0;
+};
+
+struct CpuOpStat {
+  std::string name;
+  uint64_t calls = 0;
+  int64_t total_ns = 0;
+  int64_t self_ns = 0;
+  int64_t avg_ns = 0;
+};
+
+struct StatsOptions {
+  bool demangle = true;  // show mangled kernel names demangled
+};
+
+struct Stats {
+  std::vector<KernelStat> kernels;  // sorted by total_ns descending, then name
+  std::vector<MemopStat> memops;    // by kind, in MemopKind order; kinds never seen omitted
+  std::vector<ApiStat> api;         // sorted by total_ns descending
+  std::vector<CpuOpStat> cpu_ops;   // sorted by total_ns descending
+  int64_t kernel_total_ns = 0;
+};
+
+Stats ComputeStats(const model::Trace& trace, const StatsOptions& options);
+
+}  // namespace gpuscope::analysis

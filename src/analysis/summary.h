@@ -1,0 +1,30 @@
+#pragma once
+// TraceSummary: what `gpuscope info` reports about a trace - what wrote it, what it holds,
+// how well its events are linked, and what was wrong with it.
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace gpuscope::analysis {
+
+struct TraceSummary {
+  int64_t first_ns = 0;
+  int64_t last_ns = 0;
+  std::vector<std::pair<std::string, uint64_t>> counts;  // event kind -> count, fixed order
+  uint64_t cpu_threads = 0;
+  uint64_t gpu_streams = 0;
+  uint64_t kernels_linked = 0;      // kernels whose launching API call was found
+  uint64_t memops_linked = 0;
+  uint64_t api_in_cpu_op = 0;       // API calls inside a CPU op
+  uint64_t cpu_ops_in_python = 0;   // CPU ranges inside a Python frame
+  std::vector<model::Iteration> iterations;
+  size_t model_bytes = 0;
+};
+
+TraceSummary Summarize(model::Trace& trace);
+
+}  // namespace gpuscope::analysis

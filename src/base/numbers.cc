@@ -1,0 +1,102 @@
+#include "base/numbers.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+namespace gpuscope::base {
+
+std::optional<MicrosToNs> ParseMicrosToNs(std::string_view t) {
+  if (t.empty()) return std::nullopt;
+  if (t.find_first_of("eE") != std::string_view::npos) {
+    // Exponent notation is rare (hand-written or re-serialised traces); long double keeps
+    // 64 bits of mantissa, enough for any realistic value.
+    std::string copy(t);
+    char* end = nullptr;
+    long double us = std::strtold(copy.c_str(), &end);
+    if (end != copy.c_str() + copy.size() || !std::isfinite(us)) return std::nullopt;
+    long double ns = std::llround(us * 1000.0L);
+    if (std::fabs(ns) > 9.2e18L) return std::nullopt;
+    MicrosToNs r;
+    r.ns = static_cast<int64_t>(ns);
+    r.decimals = 3;
+    r.rounded = true;
+    return r;
+  }
+  size_t i = 0;
+  bool neg = false;
+  if (t[0] == '-') {
+    neg = true;
+    i = 1;
+  }
+  if (i >= t.size()) return std::nullopt;
+  __int128 whole = 0;
+  size_t digits = 0;
+  for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i, ++digits) {
+    whole = whole * 10 + (t[i] - '0');
+    if (whole > (static_cast<__int128>(1) << 100)) return std::nullopt;
+  }
+  MicrosToNs r;
+  int64_t frac_ns = 0;
+  if (i < t.size() && t[i] == '.') {
+    ++i;
+    int seen = 0;
+    int round_digit = -1;
+    bool sticky = false;
+    for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i, ++seen) {
+      int d = t[i] - '0';
+      if (seen < 3) {
+        frac_ns = frac_ns * 10 + d;
+      } else if (seen == 3) {
+        round_digit = d;
+      } else if (d != 0) {
+        sticky = true;
+      }
+    }
+    if (seen == 0) return std::nullopt;
+    r.decimals = seen;
+    for (int k = seen; k < 3; ++k) frac_ns *= 10;
+    if (round_digit >= 0) {
+      r.rounded = true;
+      if (round_digit >= 5) frac_ns += 1;
+      (void)sticky;
+    }
+  } else if (digits == 0) {
+    return std::nullopt;
+  }
+  if (i != t.size()) return std::nullopt;
+  __int128 ns = whole * 1000 + frac_ns;
+  if (ns > INT64_MAX) return std::nullopt;
+  r.ns = static_cast<int64_t>(neg ? -ns : ns);
+  return r;
+}
+
+std::optional<uint64_t> ParseUint64(std::string_view t) {
+  uint64_t v = 0;
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (ec != std::errc() || p != t.data() + t.size()) return std::nullopt;
+  return v;
+}
+
+std::optional<int64_t> ParseInt64(std::string_view t) {
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (ec != std::errc()) return std::nullopt;
+  if (p == t.data() + t.size()) return v;
+  // Accept "12.0" / "12.000": some writers print integral ids as floats.
+  if (*p != '.') return std::nullopt;
+  for (++p; p < t.data() + t.size(); ++p) {
+    if (*p != '0') return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<double> ParseDouble(std::string_view t) {
+  double v = 0;
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (ec != std::errc() || p != t.data() + t.size()) return std::nullopt;
+  return v;
+}
+
+}  // namespace gpuscope::base

@@ -1,0 +1,29 @@
+#pragma once
+// Exact number parsing from JSON text. Trace timestamps are decimal microseconds; converting
+// them through a double loses nanoseconds once the value has 16+ digits, so they are parsed
+// digit by digit into integer nanoseconds.
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace gpuscope::base {
+
+// Result of reading a decimal microsecond value.
+struct MicrosToNs {
+  int64_t ns = 0;
+  int decimals = 0;      // digits after the point in the text
+  bool rounded = false;  // more than 3 decimals: rounded half away from zero to 1 ns
+};
+
+// Parses "1234", "-5", "1234.567", "12.5" (= 12500 ns), "1.5e3"; nullopt if not a number or
+// out of int64 range.
+std::optional<MicrosToNs> ParseMicrosToNs(std::string_view text);
+
+// Integers: exact for the whole uint64 / int64 range; nullopt on anything else
+// (fractions, overflow, text). ParseInt64 also accepts a fraction-free "12.0".
+std::optional<uint64_t> ParseUint64(std::string_view text);
+std::optional<int64_t> ParseInt64(std::string_view text);
+std::optional<double> ParseDouble(std::string_view text);
+
+}  // namespace gpuscope::base

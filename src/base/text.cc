@@ -1,0 +1,125 @@
+#include "base/text.h"
+
+#include <cxxabi.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+namespace gpuscope::base {
+
+bool LooksMangled(std::string_view name) {
+  return name.size() > 2 && name[0] == '_' && name[1] == 'Z';
+}
+
+std::string Demangle(std::string_view name) {
+  if (!LooksMangled(name)) return std::string(name);
+  std::string copy(name);
+  int status = 0;
+  std::unique_ptr<char, decltype(&std::free)> out(
+      abi::__cxa_demangle(copy.c_str(), nullptr, nullptr, &status), &std::free);
+  if (status != 0 || !out) return copy;
+  return std::string(out.get());
+}
+
+size_t DisplayWidth(std::string_view s) {
+  size_t w = 0;
+  for (unsigned char c : s) {
+    if ((c & 0xC0) != 0x80) ++w;  // count code points, not continuation bytes
+  }
+  return w;
+}
+
+namespace {
+
+// Replaces the contents of every outermost <...> and (...) with an ellipsis.
+std::string FoldBrackets(std::string_view name) {
+  std::string out;
+  out.reserve(name.size());
+  int depth = 0;
+  char open = 0;
+  for (char c : name) {
+    if (depth == 0) {
+      out.push_back(c);
+      if (c == '<' || c == '(') {
+        open = c;
+        depth = 1;
+        out += "\xE2\x80\xA6";  // …
+      }
+      continue;
+    }
+    char close = open == '<' ? '>' : ')';
+    if (c == open) {
+      ++depth;
+    } else if (c == close) {
+      if (--depth == 0) out.push_back(c);
+    }
+  }
+  return out;
+}
+
+// Byte offset of the first `cols` code points.
+size_t PrefixBytes(std::string_view s, size_t cols) {
+  size_t seen = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) {
+      if (seen == cols) return i;
+      ++seen;
+    }
+  }
+  return s.size();
+}
+
+}  // namespace
+
+std::string ShortenName(std::string_view name, size_t width) {
+  if (DisplayWidth(name) <= width) return std::string(name);
+  std::string folded = FoldBrackets(name);
+  if (DisplayWidth(folded) <= width) return folded;
+  if (width < 4) return folded.substr(0, PrefixBytes(folded, width));
+  // Keep the head (namespace, kernel family) and the tail (the distinguishing suffix).
+  size_t total = DisplayWidth(folded);
+  size_t keep = width - 1;
+  size_t head = (keep * 2 + 2) / 3;
+  size_t tail = keep - head;
+  std::string out = folded.substr(0, PrefixBytes(folded, head));
+  out += "\xE2\x80\xA6";
+  out += folded.substr(PrefixBytes(folded, total - tail));
+  return out;
+}
+
+std::string FormatFixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+  return buf;
+}
+
+std::string FormatDuration(int64_t ns) {
+  double a = ns < 0 ? -static_cast<double>(ns) : static_cast<double>(ns);
+  if (a < 1e3) return std::to_string(ns) + " ns";
+  if (a < 1e6) return FormatFixed(ns / 1e3, 3) + " us";
+  if (a < 1e9) return FormatFixed(ns / 1e6, 3) + " ms";
+  return FormatFixed(ns / 1e9, 3) + " s";
+}
+
+std::string FormatBytes(int64_t bytes) {
+  double a = static_cast<double>(bytes);
+  if (bytes < 1000) return std::to_string(bytes) + " B";
+  if (a < 1e6) return FormatFixed(a / 1e3, 1) + " kB";
+  if (a < 1e9) return FormatFixed(a / 1e6, 1) + " MB";
+  return FormatFixed(a / 1e9, 2) + " GB";
+}
+
+std::string FormatCount(uint64_t n) {
+  std::string digits = std::to_string(n);
+  std::string out;
+  int k = static_cast<int>(digits.size() % 3);
+  if (k == 0) k = 3;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i != 0 && static_cast<int>(i) % 3 == k % 3) out.push_back(',');
+    out.push_back(digits[i]);
+  }
+  return out;
+}
+
+}  // namespace gpuscope::base

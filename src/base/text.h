@@ -1,0 +1,28 @@
+#pragma once
+// Small text helpers shared by every layer: demangling, name shortening, number formatting.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace gpuscope::base {
+
+// Demangles an Itanium C++ name ("_Z..."); returns the input unchanged when it is not one.
+std::string Demangle(std::string_view name);
+bool LooksMangled(std::string_view name);
+
+// Shortens `name` to at most `width` display columns: first folds template and argument lists
+// ("f<float, 4>(int)" -> "f<…>(…)"), then cuts the middle with "…". UTF-8 aware.
+std::string ShortenName(std::string_view name, size_t width);
+size_t DisplayWidth(std::string_view s);
+
+// "1.234 ms" style human durations from integer nanoseconds.
+std::string FormatDuration(int64_t ns);
+// "12.3 MB" style sizes (decimal units, as nsys and rocprof print them).
+std::string FormatBytes(int64_t bytes);
+// Integer with thousands separators: 1234567 -> "1,234,567".
+std::string FormatCount(uint64_t n);
+// Fixed-point with `decimals` digits.
+std::string FormatFixed(double v, int decimals);
+
+}  // namespace gpuscope::base

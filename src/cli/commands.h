@@ -1,0 +1,25 @@
+#pragma once
+// The subcommands. Each registers its options on the CLI11 app and returns the exit code
+// of its run; none prints errors itself beyond what it returns through Status.
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+#include "base/status.h"
+
+namespace gpuscope::cli {
+
+// Options every command that reads a trace shares.
+struct CommonOptions {
+  int threads = 0;
+};
+
+// A command's body: returns the exit code, or a Status whose message main prints (exit 2).
+using CommandBody = std::function<base::StatusOr<int>()>;
+
+CommandBody AddInfoCommand(CLI::App& app, const CommonOptions& common);
+CommandBody AddStatsCommand(CLI::App& app, const CommonOptions& common);
+
+}  // namespace gpuscope::cli

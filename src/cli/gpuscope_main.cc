@@ -1,0 +1,41 @@
+#include "cli/gpuscope_main.h"
+
+#include <cstdio>
+
+#include "cli/commands.h"
+
+namespace gpuscope::cli {
+
+int Main(int argc, char** argv) {
+  CLI::App app{"gpuscope: GPU profiler front end and trace analyzer"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "gpuscope 0.1.0");
+  CommonOptions common;
+  app.add_option("--threads", common.threads, "Parse threads (default: one per core, at most 8)")
+      ->check(CLI::Range(0, 64));
+  CLI::App* info = app.add_subcommand("info", "What a trace holds: format, devices, span, counts, problems");
+  CLI::App* stats = app.add_subcommand("stats", "Per-kernel, memory-operation, API and CPU-op summary tables");
+  CommandBody run_info = AddInfoCommand(*info, common);
+  CommandBody run_stats = AddStatsCommand(*stats, common);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "gpuscope: %s (see gpuscope --help)\n", e.what());
+    return 2;
+  }
+  base::StatusOr<int> rc = info->parsed() ? run_info() : run_stats();
+  if (!rc.ok()) {
+    std::fprintf(stderr, "gpuscope: %s\n", rc.status().message().c_str());
+    return 2;
+  }
+  std::fflush(stdout);
+  return *rc;
+}
+
+}  // namespace gpuscope::cli

@@ -1,0 +1,3 @@
+#include "cli/gpuscope_main.h"
+
+int main(int argc, char** argv) { return gpuscope::cli::Main(argc, argv); }

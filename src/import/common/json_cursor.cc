@@ -1,0 +1,199 @@
+#include "import/common/json_cursor.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+
+namespace gpuscope::import {
+namespace {
+
+inline bool IsSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+inline bool IsAtomChar(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         c == '-' || c == '+' || c == '.';
+}
+
+void AppendUtf8(std::string& out, uint32_t cp) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+Scan JsonCursor::Peek(char* c) {
+  while (IsSpace(*p_)) ++p_;
+  *c = *p_;
+  if (*p_ == 0) return p_ >= end_ ? Scan::kNeedMore : Fail("NUL byte in JSON text");
+  return Scan::kOk;
+}
+
+Scan JsonCursor::Expect(char c) {
+  char got;
+  Scan s = Peek(&got);
+  if (s != Scan::kOk) return s;
+  if (got != c) {
+    static thread_local char what[32];
+    std::snprintf(what, sizeof(what), "expected '%c'", c);
+    return Fail(what);
+  }
+  ++p_;
+  return Scan::kOk;
+}
+
+Scan JsonCursor::SkipString() {
+  const char* q = p_ + 1;
+  while (true) {
+    const void* hit = std::memchr(q, '"', static_cast<size_t>(end_ - q));
+    if (!hit) return Scan::kNeedMore;
+    const char* quote = static_cast<const char*>(hit);
+    // The quote ends the string unless an odd number of backslashes precede it.
+    size_t slashes = 0;
+    for (const char* b = quote - 1; b > p_ && *b == '\\'; --b) ++slashes;
+    if (slashes % 2 == 0) {
+      p_ = quote + 1;
+      return Scan::kOk;
+    }
+    q = quote + 1;
+  }
+}
+
+Scan JsonCursor::String(std::string_view* out, std::deque<std::string>* arena) {
+  char c;
+  Scan s = Peek(&c);
+  if (s != Scan::kOk) return s;
+  if (c != '"') return Fail("expected a string");
+  const char* begin = p_ + 1;
+  s = SkipString();
+  if (s != Scan::kOk) return s;
+  const char* close = p_ - 1;
+  if (!std::memchr(begin, '\\', static_cast<size_t>(close - begin))) {
+    *out = std::string_view(begin, static_cast<size_t>(close - begin));
+    return Scan::kOk;
+  }
+  std::string& buf = arena->emplace_back();
+  buf.reserve(static_cast<size_t>(close - begin));
+  for (const char* q = begin; q < close; ++q) {
+    if (*q != '\\') {
+      buf.push_back(*q);
+      continue;
+    }
+    ++q;
+    switch (*q) {
+      case 'n': buf.push_back('\n'); break;
+      case 't': buf.push_back('\t'); break;
+      case 'r': buf.push_back('\r'); break;
+      case 'b': buf.push_back('\b'); break;
+      case 'f': buf.push_back('\f'); break;
+      case 'u': {
+        uint32_t cp = 0;
+        for (int k = 1; k <= 4; ++k) {
+          int h = q + k < close ? HexValue(q[k]) : -1;
+          if (h < 0) {
+            p_ = q;
+            return Fail("bad \\u escape in string");
+          }
+          cp = cp * 16 + static_cast<uint32_t>(h);
+        }
+        q += 4;
+        // A surrogate pair spells one code point beyond the BMP.
+        if (cp >= 0xD800 && cp < 0xDC00 && q + 6 < close && q[1] == '\\' && q[2] == 'u') {
+          uint32_t lo = 0;
+          bool ok = true;
+          for (int k = 3; k <= 6; ++k) {
+            int h = HexValue(q[k]);
+            ok = ok && h >= 0;
+            lo = lo * 16 + static_cast<uint32_t>(h < 0 ? 0 : h);
+          }
+          if (ok && lo >= 0xDC00 && lo < 0xE000) {
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            q += 6;
+          }
+        }
+        AppendUtf8(buf, cp);
+        break;
+      }
+      default: buf.push_back(*q); break;  // \" \\ \/ and lenient for anything else
+    }
+  }
+  *out = buf;
+  return Scan::kOk;
+}
+
+Scan JsonCursor::Atom(std::string_view* out) {
+  char c;
+  Scan s = Peek(&c);
+  if (s != Scan::kOk) return s;
+  const char* begin = p_;
+  while (IsAtomChar(*p_)) ++p_;
+  if (p_ == begin) return Fail("expected a value");
+  if (*p_ == 0 && p_ >= end_) return Scan::kNeedMore;  // the token may continue
+  *out = std::string_view(begin, static_cast<size_t>(p_ - begin));
+  return Scan::kOk;
+}
+
+Scan JsonCursor::Scalar(std::string_view* out, bool* is_string, std::deque<std::string>* arena) {
+  char c;
+  Scan s = Peek(&c);
+  if (s != Scan::kOk) return s;
+  *is_string = c == '"';
+  if (c == '{' || c == '[') return Fail("expected a scalar");
+  return *is_string ? String(out, arena) : Atom(out);
+}
+
+Scan JsonCursor::SkipValue() {
+  char c;
+  Scan s = Peek(&c);
+  if (s != Scan::kOk) return s;
+  if (c == '"') return SkipString();
+  if (c != '{' && c != '[') {
+    std::string_view ignored;
+    return Atom(&ignored);
+  }
+  int depth = 0;
+  while (true) {
+    char b = *p_;
+    switch (b) {
+      case '{':
+      case '[':
+        ++depth;
+        ++p_;
+        break;
+      case '}':
+      case ']':
+        ++p_;
+        if (--depth == 0) return Scan::kOk;
+        break;
+      case '"':
+        s = SkipString();
+        if (s != Scan::kOk) return s;
+        break;
+      case 0:
+        return Fail("NUL byte in JSON text");
+      default:
+        ++p_;
+    }
+  }
+}
+
+}  // namespace gpuscope::import

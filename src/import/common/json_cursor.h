@@ -1,0 +1,58 @@
+#pragma once
+// JsonCursor: the small pull tokenizer every JSON importer uses. It works on a window of the
+// file held in memory and followed by kJsonPadding NUL bytes, so the hot loops need no bounds
+// checks: a NUL byte is either the end of the window (-> kNeedMore: the caller refills the
+// window and retries the whole item) or invalid JSON (-> kError). Nothing here allocates
+// except unescaping a string that contains backslashes.
+
+#include <cstddef>
+#include <deque>
+#include <string>
+#include <string_view>
+
+namespace gpuscope::import {
+
+inline constexpr size_t kJsonPadding = 64;
+
+enum class Scan : unsigned char { kOk, kNeedMore, kError };
+
+class JsonCursor {
+ public:
+  JsonCursor(const char* p, const char* end) : p_(p), end_(end) {}
+
+  const char* pos() const { return p_; }
+  void set_pos(const char* p) { p_ = p; }
+  const char* error_at() const { return error_at_; }
+  const char* error_what() const { return error_what_; }
+
+  // Skips whitespace and returns the next byte without consuming it; 0 at the window end.
+  Scan Peek(char* c);
+  // Skips whitespace, then consumes `c` or fails.
+  Scan Expect(char c);
+  // Reads a string; `out` views the window, or `arena` when escapes had to be decoded.
+  Scan String(std::string_view* out, std::deque<std::string>* arena);
+  // Reads a number / true / false / null token as text.
+  Scan Atom(std::string_view* out);
+  // Reads any scalar: a string (is_string = true) or an atom.
+  Scan Scalar(std::string_view* out, bool* is_string, std::deque<std::string>* arena);
+  // Skips one whole value of any kind.
+  Scan SkipValue();
+  // Reports `what` at the current position (kNeedMore if that is the window's end).
+  Scan Unexpected(const char* what) { return Fail(what); }
+
+ private:
+  Scan Fail(const char* what) {
+    if (p_ >= end_) return Scan::kNeedMore;
+    error_at_ = p_;
+    error_what_ = what;
+    return Scan::kError;
+  }
+  Scan SkipString();  // p_ at the opening quote
+
+  const char* p_;
+  const char* end_;
+  const char* error_at_ = nullptr;
+  const char* error_what_ = "";
+};
+
+}  // namespace gpuscope::import

@@ -1,0 +1,418 @@
+#include "import/kineto/kineto_builder.h"
+
+#include <algorithm>
+#include <deque>
+#include <string>
+#include <unordered_set>
+
+#include "base/numbers.h"
+
+namespace gpuscope::import::kineto {
+
+using model::ApiDomain;
+using model::CpuRangeKind;
+using model::GpuRangeKind;
+using model::MemopKind;
+using model::MemoryKind;
+using model::TrackKind;
+
+namespace {
+
+enum class Category : uint8_t {
+  kKernel, kMemcpy, kMemset, kRuntime, kDriver, kCpuOp, kAnnotation, kPython,
+  kGpuAnnotation, kSync, kOverhead, kSpan, kUnknown
+};
+
+Category Classify(std::string_view cat, bool* legacy) {
+  // Current names first (most events), then the PyTorch 1.8 capitalised ones.
+  if (cat == "kernel") return Category::kKernel;
+  if (cat == "cpu_op") return Category::kCpuOp;
+  if (cat == "cuda_runtime") return Category::kRuntime;
+  if (cat == "python_function") return Category::kPython;
+  if (cat == "gpu_memcpy") return Category::kMemcpy;
+  if (cat == "gpu_memset") return Category::kMemset;
+  if (cat == "cuda_driver") return Category::kDriver;
+  if (cat == "user_annotation") return Category::kAnnotation;
+  if (cat == "gpu_user_annotation") return Category::kGpuAnnotation;
+  if (cat == "cuda_sync") return Category::kSync;
+  if (cat == "overhead") return Category::kOverhead;
+  if (cat == "Trace") return Category::kSpan;
+  if (cat == "xpu_runtime" || cat == "privateuse1_runtime" || cat == "mtia_runtime") {
+    return Category::kRuntime;
+  }
+  if (cat == "xpu_driver" || cat == "privateuse1_driver") return Category::kDriver;
+  *legacy = true;
+  if (cat == "Operator") return Category::kCpuOp;
+  if (cat == "Runtime") return Category::kRuntime;
+  if (cat == "Kernel") return Category::kKernel;
+  if (cat == "Memcpy") return Category::kMemcpy;
+  if (cat == "Memset") return Category::kMemset;
+  *legacy = false;
+  return Category::kUnknown;
+}
+
+// "Memcpy HtoD (Pageable -> Device)" / "Memcpy DtoH (Device -> Host)" (ROCm) / "Memset (Device)".
+void ParseMemopName(std::string_view name, bool memset, model::MemopRow* row) {
+  if (memset) {
+    row->kind = MemopKind::kMemset;
+    auto open = name.find('(');
+    auto close = name.rfind(')');
+    if (open != std::string_view::npos && close != std::string_view::npos && close > open) {
+      row->dst = model::ParseMemoryKind(name.substr(open + 1, close - open - 1));
+    }
+    return;
+  }
+  auto sp = name.find(' ');
+  std::string_view kind = sp == std::string_view::npos ? std::string_view() : name.substr(sp + 1, 4);
+  if (kind == "HtoD") row->kind = MemopKind::kHtoD;
+  else if (kind == "DtoH") row->kind = MemopKind::kDtoH;
+  else if (kind == "DtoD") row->kind = MemopKind::kDtoD;
+  else if (kind == "HtoH") row->kind = MemopKind::kHtoH;
+  else if (kind == "PtoP") row->kind = MemopKind::kPtoP;
+  auto open = name.find('(');
+  auto arrow = name.find(" -> ");
+  auto close = name.rfind(')');
+  if (open != std::string_view::npos && arrow != std::string_view::npos &&
+      close != std::string_view::npos && open < arrow && arrow < close) {
+    row->src = model::ParseMemoryKind(name.substr(open + 1, arrow - open - 1));
+    row->dst = model::ParseMemoryKind(name.substr(arrow + 4, close - arrow - 4));
+  }
+}
+
+// Blit kernels that ROCm's runtime uses to implement copies and fills.
+uint8_t BlitFlags(std::string_view name) {
+  if (name.find("__amd_rocclr_copy") != std::string_view::npos) return model::kKernelIsCopy;
+  if (name.find("__amd_rocclr_fill") != std::string_view::npos) return model::kKernelIsFill;
+  return 0;
+}
+
+}  // namespace
+
+void KinetoSideInfo::Merge(KinetoSideInfo&& o) {
+  for (auto& [k, v] : o.thread_names) {
+    if (!thread_names.emplace(k, v).second) ++metadata_duplicates;
+  }
+  for (auto& [k, v] : o.process_names) {
+    if (!process_names.emplace(k, v).second) ++metadata_duplicates;
+  }
+  flow_starts.insert(flow_starts.end(), o.flow_starts.begin(), o.flow_starts.end());
+  flow_ends.insert(flow_ends.end(), o.flow_ends.begin(), o.flow_ends.end());
+  metadata_duplicates += o.metadata_duplicates;
+  zero_ts_events += o.zero_ts_events;
+  timed_events += o.timed_events;
+  max_decimals = std::max(max_decimals, o.max_decimals);
+  rounded_ts += o.rounded_ts;
+  saw_legacy_categories |= o.saw_legacy_categories;
+  saw_hip_runtime |= o.saw_hip_runtime;
+  saw_cuda_runtime |= o.saw_cuda_runtime;
+}
+
+void KinetoBuilder::Problem(std::string_view kind, uint64_t offset, std::string_view what) {
+  trace_->problems.Add(kind, "event at byte " + std::to_string(offset) + ": " + std::string(what));
+}
+
+model::TrackId KinetoBuilder::CpuTrack(const KinetoEvent& ev) {
+  std::string_view pid = ev.pid, tid = ev.tid;
+  if (have_cpu_ && last_cpu_key_.size() == pid.size() + tid.size() + 1 &&
+      std::string_view(last_cpu_key_).substr(0, pid.size()) == pid &&
+      std::string_view(last_cpu_key_).substr(pid.size() + 1) == tid) {
+    return last_cpu_;
+  }
+  last_cpu_ = trace_->InternTrack(TrackKind::kCpuThread, pid, tid);
+  last_cpu_key_.assign(pid).push_back('\x1f');
+  last_cpu_key_.append(tid);
+  have_cpu_ = true;
+  return last_cpu_;
+}
+
+model::TrackId KinetoBuilder::GpuTrack(const KinetoEvent& ev) {
+  std::string_view pid = ev.pid, tid = ev.tid;
+  if (have_gpu_ && last_gpu_key_.size() == pid.size() + tid.size() + 1 &&
+      std::string_view(last_gpu_key_).substr(0, pid.size()) == pid &&
+      std::string_view(last_gpu_key_).substr(pid.size() + 1) == tid) {
+    return last_gpu_;
+  }
+  last_gpu_ = trace_->InternTrack(TrackKind::kGpuStream, pid, tid);
+  last_gpu_key_.assign(pid).push_back('\x1f');
+  last_gpu_key_.append(tid);
+  have_gpu_ = true;
+  return last_gpu_;
+}
+
+void KinetoBuilder::Add(const KinetoEvent& ev, uint64_t offset) {
+  ++events_;
+  if (ev.bad_arg) {
+    Problem("kineto.bad_arg_value", offset,
+            "arg '" + std::string(ev.bad_arg_key) + "' has a value of the wrong type; ignored");
+  }
+  switch (ev.ph) {
+    case 'X': {
+      if (ev.ts.empty()) {
+        Problem("kineto.event_missing_ts", offset, "complete event without 'ts'; skipped");
+        return;
+      }
+      auto ts = base::ParseMicrosToNs(ev.ts);
+      if (!ts) {
+        Problem("kineto.bad_ts", offset, "'ts' is not a number; event skipped");
+        return;
+      }
+      int64_t dur = 0;
+      if (ev.dur.empty()) {
+        Problem("kineto.event_missing_dur", offset,
+                "complete event without 'dur'; kept with duration 0");
+      } else if (auto d = base::ParseMicrosToNs(ev.dur)) {
+        dur = d->ns;
+        if (d->decimals > side_->max_decimals) side_->max_decimals = d->decimals;
+        if (dur < 0) {
+          Problem("kineto.negative_dur", offset, "negative 'dur'; kept with duration 0");
+          dur = 0;
+        }
+      } else {
+        Problem("kineto.bad_dur", offset, "'dur' is not a number; kept with duration 0");
+      }
+      if (ts->decimals > side_->max_decimals) side_->max_decimals = ts->decimals;
+      if (ts->rounded) ++side_->rounded_ts;
+      ++side_->timed_events;
+      if (ts->ns == 0 && dur == 0) ++side_->zero_ts_events;
+      AddSlice(ev, ts->ns, dur);
+      return;
+    }
+    case 'M':
+      AddMetadata(ev);
+      return;
+    case 'i':
+    case 'I': {
+      auto ts = base::ParseMicrosToNs(ev.ts);
+      if (!ts) {
+        Problem("kineto.bad_ts", offset, "instant event without a numeric 'ts'; skipped");
+        return;
+      }
+      trace_->instants.Append(ts->ns, trace_->strings.Intern(ev.name), CpuTrack(ev));
+      return;
+    }
+    case 'C': {
+      auto ts = base::ParseMicrosToNs(ev.ts);
+      if (!ts) {
+        Problem("kineto.bad_ts", offset, "counter event without a numeric 'ts'; skipped");
+        return;
+      }
+      AddCounter(ev, ts->ns);
+      return;
+    }
+    case 's':
+    case 'f':
+    case 't': {
+      auto id = base::ParseUint64(ev.id);
+      if (!id) {
+        ++trace_->record_counts["flow events without a numeric id"];
+        return;
+      }
+      (ev.ph == 's' ? side_->flow_starts : side_->flow_ends).push_back(*id);
+      return;
+    }
+    default:
+      Problem("kineto.unsupported_phase", offset,
+              std::string("event phase '") + (ev.ph ? std::string(1, ev.ph) : std::string("(none)")) +
+                  "' is not read by gpuscope; skipped");
+      return;
+  }
+}
+
+void KinetoBuilder::AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur) {
+  bool legacy = false;
+  Category cat = Classify(ev.cat, &legacy);
+  side_->saw_legacy_categories |= legacy;
+  model::Trace& t = *trace_;
+  switch (cat) {
+    case Category::kKernel: {
+      model::KernelRow row;
+      row.start_ns = ts;
+      row.dur_ns = dur;
+      row.name = t.strings.Intern(ev.name);
+      row.track = GpuTrack(ev);
+      row.correlation = ev.correlation;
+      row.device = static_cast<int16_t>(ev.device >= 0 ? ev.device : t.tracks[row.track].pid);
+      for (int i = 0; i < 3; ++i) row.grid[i] = ev.grid[i], row.block[i] = ev.block[i];
+      row.registers = ev.registers;
+      row.shared_mem = ev.shared_mem;
+      row.flags = BlitFlags(ev.name);
+      t.kernels.Append(row);
+      return;
+    }
+    case Category::kMemcpy:
+    case Category::kMemset: {
+      model::MemopRow row;
+      row.start_ns = ts;
+      row.dur_ns = dur;
+      row.name = t.strings.Intern(ev.name);
+      row.track = GpuTrack(ev);
+      row.correlation = ev.correlation;
+      row.bytes = ev.bytes;
+      row.device = static_cast<int16_t>(ev.device >= 0 ? ev.device : t.tracks[row.track].pid);
+      ParseMemopName(ev.name, cat == Category::kMemset, &row);
+      t.memops.Append(row);
+      return;
+    }
+    case Category::kRuntime:
+    case Category::kDriver: {
+      model::ApiRow row;
+      row.start_ns = ts;
+      row.dur_ns = dur;
+      row.name = t.strings.Intern(ev.name);
+      row.track = CpuTrack(ev);
+      row.correlation = ev.correlation;
+      row.external_id = ev.external_id;
+      row.domain = cat == Category::kDriver ? ApiDomain::kDriver : ApiDomain::kRuntime;
+      if (ev.name.substr(0, 3) == "hip") side_->saw_hip_runtime = true;
+      if (ev.name.substr(0, 4) == "cuda" || ev.name.substr(0, 2) == "cu") side_->saw_cuda_runtime = true;
+      t.api.Append(row);
+      return;
+    }
+    case Category::kCpuOp:
+    case Category::kAnnotation: {
+      model::CpuRangeRow row;
+      row.start_ns = ts;
+      row.dur_ns = dur;
+      row.name = t.strings.Intern(ev.name);
+      row.track = CpuTrack(ev);
+      row.external_id = ev.external_id;
+      row.kind = cat == Category::kCpuOp ? CpuRangeKind::kOp : CpuRangeKind::kAnnotation;
+      t.cpu.Append(row);
+      return;
+    }
+    case Category::kPython: {
+      model::PythonFrameRow row;
+      row.start_ns = ts;
+      row.dur_ns = dur;
+      row.name = t.strings.Intern(ev.name);
+      row.track = CpuTrack(ev);
+      row.python_id = ev.python_id;
+      row.python_parent_id = ev.python_parent_id;
+      t.python.Append(row);
+      return;
+    }
+    case Category::kGpuAnnotation:
+    case Category::kSync: {
+      model::GpuRangeRow row;
+      row.start_ns = ts;
+      row.dur_ns = dur;
+      row.name = t.strings.Intern(ev.name);
+      row.track = GpuTrack(ev);
+      row.correlation = ev.correlation;
+      row.kind = cat == Category::kSync ? GpuRangeKind::kSync : GpuRangeKind::kAnnotation;
+      t.gpu_ranges.Append(row);
+      return;
+    }
+    case Category::kOverhead:
+      ++t.record_counts["profiler overhead ranges (not modelled)"];
+      return;
+    case Category::kSpan:
+      ++t.record_counts["profiler spans (not modelled)"];
+      return;
+    case Category::kUnknown:
+      ++t.record_counts["category '" + std::string(ev.cat) + "' (not modelled)"];
+      return;
+  }
+}
+
+void KinetoBuilder::AddMetadata(const KinetoEvent& ev) {
+  ++trace_->record_counts["metadata records"];
+  if (ev.name != "thread_name" && ev.name != "process_name") return;
+  if (!ev.args_begin) return;
+  // args is {"name": "..."}: re-read it from the kept span.
+  JsonCursor c(ev.args_begin, ev.args_end);
+  std::deque<std::string> arena;
+  if (c.Expect('{') != Scan::kOk) return;
+  std::string value;
+  for (bool first = true;; first = false) {
+    char ch;
+    if (c.Peek(&ch) != Scan::kOk || ch == '}') break;
+    if (!first && c.Expect(',') != Scan::kOk) break;
+    std::string_view key, v;
+    bool is_string = false;
+    if (c.String(&key, &arena) != Scan::kOk || c.Expect(':') != Scan::kOk) break;
+    if (key == "name") {
+      if (c.Scalar(&v, &is_string, &arena) != Scan::kOk) break;
+      value.assign(v);
+    } else if (c.SkipValue() != Scan::kOk) {
+      break;
+    }
+  }
+  if (ev.name == "process_name") {
+    if (!side_->process_names.emplace(std::string(ev.pid), value).second) {
+      ++side_->metadata_duplicates;
+    }
+  } else {
+    auto key = std::make_pair(std::string(ev.pid), std::string(ev.tid));
+    if (!side_->thread_names.emplace(std::move(key), value).second) ++side_->metadata_duplicates;
+  }
+}
+
+void KinetoBuilder::AddCounter(const KinetoEvent& ev, int64_t ts) {
+  if (!ev.args_begin) return;
+  JsonCursor c(ev.args_begin, ev.args_end);
+  std::deque<std::string> arena;
+  if (c.Expect('{') != Scan::kOk) return;
+  model::TrackId track = CpuTrack(ev);
+  for (bool first = true;; first = false) {
+    char ch;
+    if (c.Peek(&ch) != Scan::kOk || ch == '}') break;
+    if (!first && c.Expect(',') != Scan::kOk) break;
+    std::string_view key, v;
+    bool is_string = false;
+    if (c.String(&key, &arena) != Scan::kOk || c.Expect(':') != Scan::kOk) break;
+    if (c.Peek(&ch) != Scan::kOk) break;
+    if (ch == '{' || ch == '[') {
+      if (c.SkipValue() != Scan::kOk) break;
+      continue;
+    }
+    if (c.Scalar(&v, &is_string, &arena) != Scan::kOk) break;
+    auto value = is_string ? std::nullopt : base::ParseDouble(v);
+    if (!value) continue;
+    std::string series(ev.name);
+    series += '.';
+    series += key;
+    trace_->counters.Append(ts, *value, trace_->strings.Intern(series), track);
+  }
+}
+
+void FinishKinetoTrace(model::Trace& trace, KinetoSideInfo& side) {
+  for (model::Track& tr : trace.tracks) {
+    auto it = side.thread_names.find({std::string(trace.str(tr.pid_text)),
+                                      std::string(trace.str(tr.tid_text))});
+    if (it != side.thread_names.end()) tr.name = trace.strings.Intern(it->second);
+  }
+  for (const auto& [pid, name] : side.process_names) {
+    if (auto v = base::ParseInt64(pid)) trace.process_names[*v] = trace.strings.Intern(name);
+  }
+  if (side.metadata_duplicates > 0) {
+    trace.record_counts["duplicate metadata records (first kept)"] += side.metadata_duplicates;
+  }
+  // Flows: ac2g 's' sits on the launch, 'f' on the GPU op. Runtime calls that need no GPU
+  // link still emit an 'f' with no 's' (kineto), so dangling ends are normal and only counted.
+  if (!side.flow_starts.empty() || !side.flow_ends.empty()) {
+    std::unordered_set<uint64_t> starts(side.flow_starts.begin(), side.flow_starts.end());
+    uint64_t dangling = 0;
+    for (uint64_t id : side.flow_ends) dangling += starts.count(id) == 0;
+    trace.record_counts["flow starts"] += side.flow_starts.size();
+    trace.record_counts["flow ends"] += side.flow_ends.size();
+    if (dangling) trace.record_counts["flow ends without a start (normal in Kineto)"] += dangling;
+  }
+  // Kineto writes ts relative to a base and clamps negative results to 0 (pytorch#188481):
+  // a complete event at exactly ts 0 with dur 0 in a trace whose other events sit later has
+  // no real time. They are kept (they are real dispatches) but left out of time spans.
+  if (side.zero_ts_events > 0 && side.zero_ts_events < side.timed_events) {
+    trace.meta.clamped_zero_events = side.zero_ts_events;
+    trace.problems.Add("kineto.ts_clamped_to_zero",
+                       "events at ts 0 with duration 0: Kineto clamps times before its base "
+                       "to 0, so their real time is unknown; counted, left out of time spans",
+                       side.zero_ts_events);
+  }
+  if (side.rounded_ts > 0) {
+    trace.problems.Add("kineto.ts_sub_ns_rounded",
+                       "timestamps with more than 3 decimals (finer than 1 ns) were rounded",
+                       side.rounded_ts);
+  }
+}
+
+}  // namespace gpuscope::import::kineto

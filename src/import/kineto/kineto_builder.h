@@ -1,0 +1,64 @@
+#pragma once
+// KinetoBuilder: gives each parsed Kineto event its meaning in the model (kernel, copy, API
+// call, CPU op, Python frame, ...). One builder per parallel segment, each writing its own
+// Trace; what must be resolved across segments (metadata names, flows, clamped times) is kept
+// in KinetoSideInfo and settled by FinishKinetoTrace once the segments are merged.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "import/kineto/kineto_event.h"
+#include "model/trace.h"
+
+namespace gpuscope::import::kineto {
+
+struct KinetoSideInfo {
+  std::map<std::pair<std::string, std::string>, std::string> thread_names;
+  std::map<std::string, std::string> process_names;
+  std::vector<uint64_t> flow_starts;
+  std::vector<uint64_t> flow_ends;
+  uint64_t metadata_duplicates = 0;
+  uint64_t zero_ts_events = 0;  // X events at ts 0 with dur 0 (Kineto's clamp)
+  uint64_t timed_events = 0;
+  int max_decimals = 0;         // most digits after the point seen in ts
+  uint64_t rounded_ts = 0;      // ts with more than 3 decimals
+  bool saw_legacy_categories = false;  // "Operator", "Kernel", ... (PyTorch 1.8)
+  bool saw_hip_runtime = false;
+  bool saw_cuda_runtime = false;
+
+  void Merge(KinetoSideInfo&& other);
+};
+
+class KinetoBuilder {
+ public:
+  KinetoBuilder(model::Trace* trace, KinetoSideInfo* side) : trace_(trace), side_(side) {}
+
+  // `offset` is the byte offset of the event in the (decompressed) file, for messages.
+  void Add(const KinetoEvent& ev, uint64_t offset);
+  uint64_t events() const { return events_; }
+
+ private:
+  void AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur);
+  void AddMetadata(const KinetoEvent& ev);
+  void AddCounter(const KinetoEvent& ev, int64_t ts);
+  void Problem(std::string_view kind, uint64_t offset, std::string_view what);
+  model::TrackId CpuTrack(const KinetoEvent& ev);
+  model::TrackId GpuTrack(const KinetoEvent& ev);
+
+  model::Trace* trace_;
+  KinetoSideInfo* side_;
+  uint64_t events_ = 0;
+  // One-entry caches: consecutive events usually share a thread or stream.
+  std::string last_cpu_key_, last_gpu_key_;
+  model::TrackId last_cpu_ = 0, last_gpu_ = 0;
+  bool have_cpu_ = false, have_gpu_ = false;
+};
+
+// Applies what the side info knows (thread/process names, flows, clamped ts) to the merged
+// trace. Does not link; the importer calls model::LinkTrace afterwards.
+void FinishKinetoTrace(model::Trace& trace, KinetoSideInfo& side);
+
+}  // namespace gpuscope::import::kineto

@@ -1,0 +1,206 @@
+#include "import/kineto/kineto_event.h"
+
+#include <type_traits>
+
+#include "base/numbers.h"
+
+namespace gpuscope::import::kineto {
+namespace {
+
+// pid/tid are ints in most events but strings in spans ("Spans") and some old traces
+// ("4093687616"); both spell the same id, so numeric strings are kept as their digits.
+Scan IdText(JsonCursor& c, std::string_view* out, std::deque<std::string>* arena) {
+  bool is_string = false;
+  return c.Scalar(out, &is_string, arena);
+}
+
+Scan ReadDims(JsonCursor& c, uint32_t dims[3], bool* bad) {
+  char ch;
+  Scan s = c.Peek(&ch);
+  if (s != Scan::kOk) return s;
+  if (ch != '[') {
+    // Triton launch ops carry "grid" as a string; only kernel events give it as [x, y, z].
+    return c.SkipValue();
+  }
+  c.set_pos(c.pos() + 1);
+  for (int i = 0;; ++i) {
+    s = c.Peek(&ch);
+    if (s != Scan::kOk) return s;
+    if (ch == ']') {
+      c.set_pos(c.pos() + 1);
+      return Scan::kOk;
+    }
+    if (i > 0) {
+      if ((s = c.Expect(',')) != Scan::kOk) return s;
+    }
+    std::string_view t;
+    if ((s = c.Atom(&t)) != Scan::kOk) return s;
+    auto v = base::ParseUint64(t);
+    if (!v || *v > UINT32_MAX) *bad = true;
+    if (i < 3 && v) dims[i] = static_cast<uint32_t>(*v);
+  }
+}
+
+template <typename Int>
+void SetInt(std::string_view text, bool is_string, Int* out, bool* bad) {
+  if (!is_string && text == "null") return;  // a root frame's "Python parent id": null
+  if (is_string) {
+    if (text != "null") *bad = true;  // "Python parent id": "null" is how roots are written
+    return;
+  }
+  if constexpr (std::is_unsigned_v<Int>) {
+    auto v = base::ParseUint64(text);
+    if (!v) {
+      *bad = true;
+      return;
+    }
+    *out = static_cast<Int>(*v);
+  } else {
+    auto v = base::ParseInt64(text);
+    if (!v) {
+      *bad = true;
+      return;
+    }
+    *out = static_cast<Int>(*v);
+  }
+}
+
+Scan ParseArgs(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena) {
+  Scan s = c.Expect('{');
+  if (s != Scan::kOk) return s;
+  for (bool first = true;; first = false) {
+    char ch;
+    if ((s = c.Peek(&ch)) != Scan::kOk) return s;
+    if (ch == '}') {
+      c.set_pos(c.pos() + 1);
+      return Scan::kOk;
+    }
+    if (!first && (s = c.Expect(',')) != Scan::kOk) return s;
+    std::string_view key;
+    if ((s = c.String(&key, arena)) != Scan::kOk) return s;
+    if ((s = c.Expect(':')) != Scan::kOk) return s;
+    bool bad = false;
+    if (key == "grid" || key == "block") {
+      if ((s = ReadDims(c, key == "grid" ? ev->grid : ev->block, &bad)) != Scan::kOk) return s;
+    } else if (key == "correlation" || key == "External id" || key == "external id" ||
+               key == "bytes" || key == "device" || key == "stream" || key == "Python id" ||
+               key == "Python parent id" || key == "registers per thread" ||
+               key == "shared memory" || key == "size") {
+      if ((s = c.Peek(&ch)) != Scan::kOk) return s;
+      if (ch == '{' || ch == '[') {
+        bad = true;
+        if ((s = c.SkipValue()) != Scan::kOk) return s;
+      } else {
+        std::string_view text;
+        bool is_string = false;
+        if ((s = c.Scalar(&text, &is_string, arena)) != Scan::kOk) return s;
+        if (key == "correlation") {
+          SetInt(text, is_string, &ev->correlation, &bad);
+          ev->has_correlation = !bad;
+        } else if (key == "External id" || key == "external id") {
+          SetInt(text, is_string, &ev->external_id, &bad);
+        } else if (key == "bytes" || key == "size") {
+          SetInt(text, is_string, &ev->bytes, &bad);
+        } else if (key == "device") {
+          SetInt(text, is_string, &ev->device, &bad);
+        } else if (key == "stream") {
+          SetInt(text, is_string, &ev->stream, &bad);
+        } else if (key == "Python id") {
+          SetInt(text, is_string, &ev->python_id, &bad);
+        } else if (key == "Python parent id") {
+          SetInt(text, is_string, &ev->python_parent_id, &bad);
+        } else if (key == "registers per thread") {
+          SetInt(text, is_string, &ev->registers, &bad);
+        } else {
+          SetInt(text, is_string, &ev->shared_mem, &bad);
+        }
+      }
+    } else {
+      if ((s = c.SkipValue()) != Scan::kOk) return s;
+    }
+    if (bad && !ev->bad_arg) {
+      ev->bad_arg = true;
+      ev->bad_arg_key = key;
+    }
+  }
+}
+
+}  // namespace
+
+Scan ParseKinetoEvent(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena) {
+  Scan s = c.Expect('{');
+  if (s != Scan::kOk) return s;
+  for (bool first = true;; first = false) {
+    char ch;
+    if ((s = c.Peek(&ch)) != Scan::kOk) return s;
+    if (ch == '}') {
+      c.set_pos(c.pos() + 1);
+      return Scan::kOk;
+    }
+    if (!first && (s = c.Expect(',')) != Scan::kOk) return s;
+    std::string_view key;
+    if ((s = c.String(&key, arena)) != Scan::kOk) return s;
+    if ((s = c.Expect(':')) != Scan::kOk) return s;
+    bool is_string = false;
+    switch (key.size()) {
+      case 2:
+        if (key == "ph") {
+          std::string_view v;
+          if ((s = c.String(&v, arena)) != Scan::kOk) return s;
+          ev->ph = v.empty() ? '?' : v[0];
+          continue;
+        }
+        if (key == "ts") {
+          if ((s = c.Atom(&ev->ts)) != Scan::kOk) return s;
+          continue;
+        }
+        if (key == "id") {
+          if ((s = c.Scalar(&ev->id, &is_string, arena)) != Scan::kOk) return s;
+          continue;
+        }
+        break;
+      case 3:
+        if (key == "cat") {
+          if ((s = c.String(&ev->cat, arena)) != Scan::kOk) return s;
+          continue;
+        }
+        if (key == "pid") {
+          if ((s = IdText(c, &ev->pid, arena)) != Scan::kOk) return s;
+          ev->has_pid = true;
+          continue;
+        }
+        if (key == "tid") {
+          if ((s = IdText(c, &ev->tid, arena)) != Scan::kOk) return s;
+          ev->has_tid = true;
+          continue;
+        }
+        if (key == "dur") {
+          if ((s = c.Atom(&ev->dur)) != Scan::kOk) return s;
+          continue;
+        }
+        break;
+      case 4:
+        if (key == "name") {
+          if ((s = c.Scalar(&ev->name, &is_string, arena)) != Scan::kOk) return s;
+          continue;
+        }
+        if (key == "args") {
+          if ((s = c.Peek(&ch)) != Scan::kOk) return s;
+          ev->args_begin = c.pos();
+          if (ch == '{') {
+            if ((s = ParseArgs(c, ev, arena)) != Scan::kOk) return s;
+          } else if ((s = c.SkipValue()) != Scan::kOk) {
+            return s;
+          }
+          ev->args_end = c.pos();
+          continue;
+        }
+        break;
+      default:
+        break;
+    }
+    if ((s = c.SkipValue()) != Scan::kOk) return s;
+  }
+}
+
+}  // namespace gpuscope::import::kineto

@@ -1,0 +1,45 @@
+#pragma once
+// KinetoEvent: one element of "traceEvents", as written, before it is given a meaning.
+// Views point into the reader's window (or the cursor's arena) and die with the next item;
+// the builder interns what it keeps at once.
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+
+#include "import/common/json_cursor.h"
+
+namespace gpuscope::import::kineto {
+
+struct KinetoEvent {
+  char ph = 0;
+  std::string_view cat, name;
+  std::string_view pid, tid;  // number text or string contents ("Spans")
+  std::string_view ts, dur;   // number text in microseconds
+  std::string_view id;        // flow id text
+  bool has_pid = false, has_tid = false;
+
+  // args: the keys gpuscope uses, parsed; the whole object kept as a span for M and C events.
+  const char* args_begin = nullptr;
+  const char* args_end = nullptr;
+  uint64_t correlation = 0;
+  uint64_t external_id = 0;
+  int64_t bytes = -1;
+  int64_t device = -1;
+  int64_t stream = -1;
+  int64_t python_id = -1;
+  int64_t python_parent_id = -1;
+  uint32_t grid[3] = {0, 0, 0};
+  uint32_t block[3] = {0, 0, 0};
+  uint32_t registers = 0;
+  uint32_t shared_mem = 0;
+  bool has_correlation = false;
+  bool bad_arg = false;  // a known arg had a value of the wrong type
+  std::string_view bad_arg_key;
+};
+
+// Parses one event object starting at the cursor ('{'). Unknown keys are skipped.
+Scan ParseKinetoEvent(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena);
+
+}  // namespace gpuscope::import::kineto

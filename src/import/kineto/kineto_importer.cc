@@ -1,0 +1,233 @@
+#include "import/kineto/kineto_importer.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "import/kineto/kineto_reader.h"
+#include "model/linker.h"
+#include "model/merge.h"
+
+namespace gpuscope::import::kineto {
+namespace {
+
+constexpr uint64_t kParallelMinBytes = 16 << 20;
+
+// Guesses where an event starts near `offset`: a '{' after "}," (whitespace allowed).
+// A wrong guess only costs parallelism (the reader proves or refutes it).
+std::optional<uint64_t> GuessEventStart(const std::string& path, uint64_t offset) {
+  auto src = base::OpenByteSource(path);
+  if (!src.ok() || !(*src)->Seek(offset)) return std::nullopt;
+  std::vector<char> buf(4 << 20);
+  long long n = (*src)->Read(buf.data(), buf.size());
+  if (n <= 0) return std::nullopt;
+  const char* b = buf.data();
+  const char* e = b + n;
+  auto ws = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
+  for (const char* p = b; p < e; ++p) {
+    if (*p != '}') continue;
+    const char* q = p + 1;
+    while (q < e && ws(*q)) ++q;
+    if (q >= e || *q != ',') continue;
+    ++q;
+    while (q < e && ws(*q)) ++q;
+    if (q < e && *q == '{') return offset + static_cast<uint64_t>(q - b);
+  }
+  return std::nullopt;
+}
+
+// One parallel segment: its own source, trace and side info.
+struct Segment {
+  std::unique_ptr<base::ByteSource> source;
+  model::Trace trace;
+  KinetoSideInfo side;
+  TopLevelInfo top;
+  std::unique_ptr<KinetoBuilder> builder;
+  std::unique_ptr<KinetoReader> reader;
+  KinetoReader::Outcome outcome = KinetoReader::Outcome::kDone;
+};
+
+model::Vendor VendorFromName(std::string_view name) {
+  auto has = [&](const char* s) { return name.find(s) != std::string_view::npos; };
+  if (has("NVIDIA") || has("Tesla") || has("GeForce") || has("Quadro")) return model::Vendor::kNvidia;
+  if (has("AMD") || has("Instinct") || has("Radeon") || has("gfx")) return model::Vendor::kAmd;
+  return model::Vendor::kUnknown;
+}
+
+std::string Describe(const TopLevelInfo& top, const KinetoSideInfo& side) {
+  std::string v = top.bare_array ? "bare event array" : "JSON object";
+  if (top.has_schema_version) v += ", schemaVersion " + top.properties.at("schemaVersion");
+  if (side.saw_legacy_categories) v += ", legacy categories (PyTorch 1.8 era)";
+  if (side.max_decimals == 0) {
+    v += ", integer-us timestamps";
+  } else if (side.max_decimals == 3) {
+    v += ", us timestamps with 3 decimals (ns)";
+  } else {
+    v += ", us timestamps with up to " + std::to_string(side.max_decimals) + " decimals";
+  }
+  if (top.has_base_time) v += ", relative to baseTimeNanoseconds";
+  return v;
+}
+
+std::string Producer(const TopLevelInfo& top, const KinetoSideInfo& side) {
+  auto get = [&](const char* k) {
+    auto it = top.properties.find(k);
+    return it == top.properties.end() ? std::string() : it->second;
+  };
+  std::string p = "PyTorch profiler (Kineto)";
+  if (!get("cupti_version").empty()) {
+    p += ", CUPTI " + get("cupti_version") + ", CUDA runtime " + get("cuda_runtime_version") +
+         ", driver " + get("cuda_driver_version");
+  } else if (!get("roctracer_version").empty()) {
+    p += ", roctracer " + get("roctracer_version") + ", HIP runtime " + get("hip_runtime_version");
+  } else if (side.saw_hip_runtime) {
+    p += ", ROCm build";
+  } else if (side.saw_cuda_runtime) {
+    p += ", CUDA build";
+  }
+  return p;
+}
+
+void Finish(model::Trace& trace, Segment& seg0, const std::string& path) {
+  FinishKinetoTrace(trace, seg0.side);
+  const TopLevelInfo& top = seg0.top;
+  trace.meta.path = path;
+  trace.meta.format = "kineto";
+  trace.meta.format_version = Describe(top, seg0.side);
+  trace.meta.producer = Producer(top, seg0.side);
+  trace.meta.base_time_ns = top.has_base_time ? top.base_time_ns : 0;
+  trace.meta.clock = top.has_base_time
+                         ? "host clock, relative: epoch ns = baseTimeNanoseconds + ts"
+                         : "host clock, as written in the file";
+  trace.meta.properties = top.properties;
+  trace.devices = top.devices;
+  const bool amd = seg0.side.saw_hip_runtime;
+  for (model::Device& d : trace.devices) {
+    d.vendor = VendorFromName(d.name);
+    if (d.vendor == model::Vendor::kUnknown && amd) d.vendor = model::Vendor::kAmd;
+  }
+  // GPU work on devices the trace did not describe still gets a device entry.
+  std::vector<int32_t> used;
+  for (int16_t d : trace.kernels.device) {
+    if (d >= 0 && std::find(used.begin(), used.end(), d) == used.end()) used.push_back(d);
+  }
+  for (int32_t id : used) {
+    bool known = std::any_of(trace.devices.begin(), trace.devices.end(),
+                             [&](const model::Device& d) { return d.id == id; });
+    if (!known) {
+      model::Device d;
+      d.id = id;
+      d.name = "(not described in the trace)";
+      d.vendor = amd ? model::Vendor::kAmd
+                     : (seg0.side.saw_cuda_runtime ? model::Vendor::kNvidia : model::Vendor::kUnknown);
+      trace.devices.push_back(d);
+    }
+  }
+  model::LinkTrace(trace);
+}
+
+}  // namespace
+
+bool KinetoImporter::Recognizes(const base::FileSniff& sniff) const {
+  std::string_view h = sniff.head;
+  size_t i = 0;
+  if (h.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
+  while (i < h.size() && std::strchr(" \t\r\n", h[i])) ++i;
+  if (i >= h.size()) return false;
+  if (h[i] == '{') {
+    return h.find("\"traceEvents\"") != std::string_view::npos ||
+           h.find("\"schemaVersion\"") != std::string_view::npos ||
+           h.find("\"deviceProperties\"") != std::string_view::npos;
+  }
+  if (h[i] == '[') {
+    // A bare array of Chrome trace events (PyTorch 1.8).
+    return h.find("\"ph\"") != std::string_view::npos && h.find("\"ts\"") != std::string_view::npos;
+  }
+  return false;
+}
+
+base::StatusOr<model::Trace> KinetoImporter::Import(const std::string& path,
+                                                    const ImportOptions& options) const {
+  auto opened = base::OpenByteSource(path);
+  if (!opened.ok()) return opened.status();
+  std::unique_ptr<base::ByteSource> source = std::move(opened).value();
+
+  int threads = options.threads > 0 ? options.threads
+                                    : static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
+  std::vector<uint64_t> starts;  // segment k >= 1 starts at starts[k-1]
+  if (source->seekable() && source->size() >= kParallelMinBytes && threads > 1) {
+    for (int k = 1; k < threads; ++k) {
+      auto g = GuessEventStart(path, source->size() * static_cast<uint64_t>(k) / threads);
+      if (g && (starts.empty() || *g > starts.back())) starts.push_back(*g);
+    }
+  }
+  if (!source->seekable()) source = base::MakeReadAheadSource(std::move(source));
+
+  std::vector<Segment> segs(starts.size() + 1);
+  for (size_t k = 0; k < segs.size(); ++k) {
+    Segment& s = segs[k];
+    if (k == 0) {
+      s.source = std::move(source);
+    } else {
+      auto src = base::OpenByteSource(path);
+      if (!src.ok()) return src.status();
+      s.source = std::move(src).value();
+    }
+    s.builder = std::make_unique<KinetoBuilder>(&s.trace, &s.side);
+    uint64_t begin = k == 0 ? 0 : starts[k - 1];
+    uint64_t stop = k < starts.size() ? starts[k] : std::numeric_limits<uint64_t>::max();
+    s.reader = std::make_unique<KinetoReader>(
+        s.source.get(), begin, k == 0 ? KinetoReader::Mode::kTopLevel : KinetoReader::Mode::kEventsArray,
+        s.builder.get(), &s.top, stop);
+  }
+  std::vector<std::thread> workers;
+  for (size_t k = 1; k < segs.size(); ++k) {
+    workers.emplace_back([&segs, k] { segs[k].outcome = segs[k].reader->Run(); });
+  }
+  segs[0].outcome = segs[0].reader->Run();
+  for (auto& w : workers) w.join();
+
+  // Chain the segments: each is valid only if the one before handed off exactly at its start.
+  Segment& head = segs[0];
+  std::string error;
+  if (head.outcome == KinetoReader::Outcome::kHandoff) {
+    std::optional<uint64_t> resume;
+    for (size_t k = 1; k < segs.size(); ++k) {
+      Segment& s = segs[k];
+      model::AppendTrace(head.trace, std::move(s.trace));
+      head.side.Merge(std::move(s.side));
+      if (s.outcome == KinetoReader::Outcome::kHandoff) continue;
+      if (s.outcome == KinetoReader::Outcome::kArrayEnd) resume = s.reader->end_offset();
+      if (s.outcome == KinetoReader::Outcome::kError) error = s.reader->error();
+      break;
+    }
+    if (resume) {
+      head.reader->ResumeAfterEventsArray(*resume);
+      head.outcome = head.reader->Run();
+      if (head.outcome == KinetoReader::Outcome::kError) error = head.reader->error();
+    }
+  } else if (head.outcome == KinetoReader::Outcome::kError) {
+    error = head.reader->error();
+  }
+  segs.resize(1);
+
+  model::Trace trace = std::move(head.trace);
+  Finish(trace, head, path);
+  const uint64_t events = head.builder->events();
+  uint64_t kept = trace.EventCount();
+  if (!error.empty()) {
+    trace.meta.import_error = error;
+    if (kept == 0) {
+      return base::Status::Error(path + ": " + error + "; no event could be read before it");
+    }
+  }
+  if (kept == 0) {
+    return base::Status::Error(path + ": the trace holds no events (" + std::to_string(events) +
+                               " records, none of them timed); profile with activities enabled");
+  }
+  return trace;
+}
+
+}  // namespace gpuscope::import::kineto

@@ -1,0 +1,272 @@
+#include "import/kineto/kineto_reader.h"
+
+#include <cstring>
+
+#include "base/numbers.h"
+
+namespace gpuscope::import::kineto {
+namespace {
+constexpr size_t kWindow = 4 << 20;
+}
+
+KinetoReader::KinetoReader(base::ByteSource* source, uint64_t start_offset, Mode mode,
+                           KinetoBuilder* builder, TopLevelInfo* top, uint64_t stop_at)
+    : source_(source),
+      mode_(mode),
+      builder_(builder),
+      top_(top),
+      stop_at_(stop_at),
+      state_(mode == Mode::kTopLevel ? State::kStart : State::kEventsFirst),
+      window_offset_(start_offset) {
+  buf_.assign(kWindow + kJsonPadding, '\0');
+  if (start_offset > 0) source_->Seek(start_offset);
+}
+
+void KinetoReader::ResumeAfterEventsArray(uint64_t offset) {
+  source_->Seek(offset);
+  window_offset_ = offset;
+  len_ = pos_ = 0;
+  eof_ = false;
+  std::memset(buf_.data(), 0, kJsonPadding);
+  state_ = events_in_object_ ? State::kKeyNext : State::kDone;
+  stop_at_ = std::numeric_limits<uint64_t>::max();
+}
+
+bool KinetoReader::Refill() {
+  if (eof_ || read_error_) return false;
+  // Keep the unfinished item: move it to the front of the window.
+  if (pos_ > 0) {
+    std::memmove(buf_.data(), buf_.data() + pos_, len_ - pos_);
+    window_offset_ += pos_;
+    len_ -= pos_;
+    pos_ = 0;
+    std::memset(buf_.data() + len_, 0, kJsonPadding);
+  }
+  if (len_ + kJsonPadding + (1 << 16) > buf_.size()) {
+    buf_.resize(buf_.size() * 2);  // one item is larger than the window
+  }
+  size_t room = buf_.size() - kJsonPadding - len_;
+  long long n = source_->Read(buf_.data() + len_, room);
+  if (n < 0) {
+    read_error_ = true;
+    error_ = source_->error();
+    return false;
+  }
+  if (n == 0) {
+    eof_ = true;
+    return false;
+  }
+  len_ += static_cast<size_t>(n);
+  std::memset(buf_.data() + len_, 0, kJsonPadding);
+  return true;
+}
+
+KinetoReader::Outcome KinetoReader::Run() {
+  while (true) {
+    JsonCursor c(buf_.data() + pos_, buf_.data() + len_);
+    bool finished = false;
+    Outcome outcome = Outcome::kDone;
+    Scan s = Step(c, &finished, &outcome);
+    if (s == Scan::kOk) {
+      pos_ = static_cast<size_t>(c.pos() - buf_.data());
+      if (finished) return outcome;
+      continue;
+    }
+    if (s == Scan::kError) {
+      error_ = "invalid JSON at byte " + std::to_string(OffsetOf(c.error_at())) + " (" +
+               c.error_what() + ")";
+      return Outcome::kError;
+    }
+    // kNeedMore: the item runs past the window.
+    if (Refill()) continue;
+    if (read_error_) {
+      error_ = "read failed at byte " + std::to_string(window_offset_ + len_) + " (" + error_ + ")";
+      return Outcome::kError;
+    }
+    // End of input. Only trailing whitespace is fine, and only once the document is complete.
+    const char* p = buf_.data() + pos_;
+    while (p < buf_.data() + len_ && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) ++p;
+    if (state_ == State::kDone && p == buf_.data() + len_) return Outcome::kDone;
+    if (state_ == State::kStart && p == buf_.data() + len_) {
+      error_ = "the file is empty";
+      return Outcome::kError;
+    }
+    error_ = std::string("the file ends early at byte ") + std::to_string(window_offset_ + len_) +
+             (in_events_array() ? ", inside \"traceEvents\" (truncated?)" : " (truncated?)");
+    return Outcome::kError;
+  }
+}
+
+Scan KinetoReader::Step(JsonCursor& c, bool* finished, Outcome* outcome) {
+  switch (state_) {
+    case State::kStart: {
+      // Skip a UTF-8 byte order mark.
+      if (len_ - pos_ >= 3 && std::memcmp(c.pos(), "\xEF\xBB\xBF", 3) == 0) c.set_pos(c.pos() + 3);
+      char ch;
+      Scan s = c.Peek(&ch);
+      if (s != Scan::kOk) return s;
+      c.set_pos(c.pos() + 1);
+      if (ch == '[') {
+        top_->bare_array = true;
+        events_in_object_ = false;
+        state_ = State::kEventsFirst;
+        return Scan::kOk;
+      }
+      if (ch == '{') {
+        state_ = State::kKeyFirst;
+        return Scan::kOk;
+      }
+      c.set_pos(c.pos() - 1);
+      return c.Expect('{');
+    }
+    case State::kKeyFirst:
+    case State::kKeyNext:
+      return TopLevelKey(c, state_ == State::kKeyFirst, finished);
+    case State::kEventsFirst:
+    case State::kEventsNext:
+      return EventItem(c, state_ == State::kEventsFirst, finished, outcome);
+    case State::kDone: {
+      char ch;
+      Scan s = c.Peek(&ch);
+      if (s != Scan::kOk) return s;
+      return c.Unexpected("data after the end of the JSON document");
+    }
+  }
+  return Scan::kError;
+}
+
+Scan KinetoReader::TopLevelKey(JsonCursor& c, bool first, bool* finished) {
+  char ch;
+  Scan s = c.Peek(&ch);
+  if (s != Scan::kOk) return s;
+  if (ch == '}') {
+    c.set_pos(c.pos() + 1);
+    state_ = State::kDone;
+    *finished = false;
+    return Scan::kOk;
+  }
+  if (!first && (s = c.Expect(',')) != Scan::kOk) return s;
+  std::string_view key;
+  arena_.clear();
+  if ((s = c.String(&key, &arena_)) != Scan::kOk) return s;
+  if ((s = c.Expect(':')) != Scan::kOk) return s;
+  if (key == "traceEvents") {
+    if ((s = c.Expect('[')) != Scan::kOk) return s;
+    state_ = State::kEventsFirst;
+    return Scan::kOk;
+  }
+  if (key == "deviceProperties" || key == "computeProperties") {
+    if ((s = ReadDevices(c)) != Scan::kOk) return s;
+    state_ = State::kKeyNext;
+    return Scan::kOk;
+  }
+  if ((s = c.Peek(&ch)) != Scan::kOk) return s;
+  if (ch == '{' || ch == '[') {
+    if ((s = c.SkipValue()) != Scan::kOk) return s;
+    state_ = State::kKeyNext;
+    return Scan::kOk;
+  }
+  std::string_view value;
+  bool is_string = false;
+  if ((s = c.Scalar(&value, &is_string, &arena_)) != Scan::kOk) return s;
+  if (key == "schemaVersion") top_->has_schema_version = true;
+  if (key == "baseTimeNanoseconds") {
+    if (auto v = base::ParseInt64(value)) {
+      top_->has_base_time = true;
+      top_->base_time_ns = *v;
+    }
+  }
+  top_->properties[std::string(key)] = std::string(value.substr(0, 256));
+  state_ = State::kKeyNext;
+  return Scan::kOk;
+}
+
+Scan KinetoReader::ReadDevices(JsonCursor& c) {
+  Scan s = c.Expect('[');
+  if (s != Scan::kOk) return s;
+  std::vector<model::Device> devices;
+  for (bool first = true;; first = false) {
+    char ch;
+    if ((s = c.Peek(&ch)) != Scan::kOk) return s;
+    if (ch == ']') {
+      c.set_pos(c.pos() + 1);
+      break;
+    }
+    if (!first && (s = c.Expect(',')) != Scan::kOk) return s;
+    if ((s = c.Expect('{')) != Scan::kOk) return s;
+    model::Device d;
+    for (bool kfirst = true;; kfirst = false) {
+      if ((s = c.Peek(&ch)) != Scan::kOk) return s;
+      if (ch == '}') {
+        c.set_pos(c.pos() + 1);
+        break;
+      }
+      if (!kfirst && (s = c.Expect(',')) != Scan::kOk) return s;
+      std::string_view key, value;
+      bool is_string = false;
+      if ((s = c.String(&key, &arena_)) != Scan::kOk) return s;
+      if ((s = c.Expect(':')) != Scan::kOk) return s;
+      if ((s = c.Peek(&ch)) != Scan::kOk) return s;
+      if (ch == '{' || ch == '[') {
+        if ((s = c.SkipValue()) != Scan::kOk) return s;
+        continue;
+      }
+      if ((s = c.Scalar(&value, &is_string, &arena_)) != Scan::kOk) return s;
+      auto num = base::ParseInt64(value).value_or(-1);
+      if (key == "id") d.id = static_cast<int32_t>(num);
+      else if (key == "name") d.name = std::string(value);
+      else if (key == "totalGlobalMem") d.total_memory = num;
+      else if (key == "computeMajor" || key == "major") d.compute_major = static_cast<int32_t>(num);
+      else if (key == "computeMinor" || key == "minor") d.compute_minor = static_cast<int32_t>(num);
+      else if (key == "numSms" || key == "multiProcessorCount") d.compute_units = static_cast<int32_t>(num);
+      else if (key == "warpSize") d.warp_size = static_cast<int32_t>(num);
+    }
+    devices.push_back(std::move(d));
+  }
+  top_->devices = std::move(devices);
+  return Scan::kOk;
+}
+
+Scan KinetoReader::EventItem(JsonCursor& c, bool first, bool* finished, Outcome* outcome) {
+  char ch;
+  Scan s = c.Peek(&ch);
+  if (s != Scan::kOk) return s;
+  if (ch == ']') {
+    c.set_pos(c.pos() + 1);
+    if (mode_ == Mode::kEventsArray) {
+      end_offset_ = OffsetOf(c.pos());
+      *finished = true;
+      *outcome = Outcome::kArrayEnd;
+      return Scan::kOk;
+    }
+    state_ = events_in_object_ ? State::kKeyNext : State::kDone;
+    return Scan::kOk;
+  }
+  if (!first) {
+    if ((s = c.Expect(',')) != Scan::kOk) return s;
+    if ((s = c.Peek(&ch)) != Scan::kOk) return s;
+    if (ch == ']') {  // a trailing comma: lenient, as Chrome's viewer is
+      return Scan::kOk;
+    }
+  }
+  const uint64_t offset = OffsetOf(c.pos());
+  if (offset >= stop_at_) {
+    if (offset == stop_at_) {
+      *finished = true;
+      *outcome = Outcome::kHandoff;
+      state_ = State::kEventsFirst;  // positioned at an event: no comma before it
+      return Scan::kOk;
+    }
+    // Stepped over the next segment's guess: it was not an event start. Carry on alone.
+    resync_failed_ = true;
+    stop_at_ = std::numeric_limits<uint64_t>::max();
+  }
+  KinetoEvent ev;
+  arena_.clear();
+  if ((s = ParseKinetoEvent(c, &ev, &arena_)) != Scan::kOk) return s;
+  builder_->Add(ev, offset);
+  state_ = State::kEventsNext;
+  return Scan::kOk;
+}
+
+}  // namespace gpuscope::import::kineto

@@ -1,0 +1,87 @@
+#pragma once
+// KinetoReader: walks a Kineto / Chrome-trace JSON file through a fixed-size window, item by
+// item (one top-level key, or one element of "traceEvents"), handing events to a builder.
+//
+// Streaming: the window holds a few MiB; an item that runs past its end is retried after the
+// window is compacted and refilled (a single item larger than the window grows it). Memory
+// therefore depends on the largest event, not on the file.
+//
+// Parallel segments: a reader can start at any '{' believed to begin an event (mode
+// kEventsArray) and stop when it reaches the next segment's start offset. If it reaches that
+// offset exactly, the next segment's guess is proven right (kHandoff); if it steps over it,
+// the guess was wrong (the '{' was inside a string or a nested value) and the reader simply
+// carries on to the end, so the result is always the sequential one.
+
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "base/byte_source.h"
+#include "import/kineto/kineto_builder.h"
+
+namespace gpuscope::import::kineto {
+
+struct TopLevelInfo {
+  bool bare_array = false;
+  bool has_schema_version = false;
+  bool has_base_time = false;
+  int64_t base_time_ns = 0;
+  std::vector<model::Device> devices;
+  std::map<std::string, std::string> properties;  // scalar top-level keys
+};
+
+class KinetoReader {
+ public:
+  enum class Mode { kTopLevel, kEventsArray };
+  enum class Outcome {
+    kDone,       // reached the end of the document
+    kHandoff,    // stopped exactly at stop_at: the next segment's start is proven
+    kArrayEnd,   // (kEventsArray) reached the ']' closing traceEvents; end_offset() is after it
+    kError,      // invalid JSON, truncated file or read error: error() says which
+  };
+
+  KinetoReader(base::ByteSource* source, uint64_t start_offset, Mode mode, KinetoBuilder* builder,
+               TopLevelInfo* top, uint64_t stop_at = std::numeric_limits<uint64_t>::max());
+
+  Outcome Run();
+  // After kHandoff on a top-level reader: continue after the events array at `offset`.
+  void ResumeAfterEventsArray(uint64_t offset);
+
+  uint64_t end_offset() const { return end_offset_; }
+  const std::string& error() const { return error_; }
+  bool in_events_array() const { return state_ == State::kEventsFirst || state_ == State::kEventsNext; }
+  bool resync_failed() const { return resync_failed_; }
+
+ private:
+  enum class State { kStart, kKeyFirst, kKeyNext, kEventsFirst, kEventsNext, kDone };
+
+  Scan Step(JsonCursor& c, bool* finished, Outcome* outcome);
+  Scan TopLevelKey(JsonCursor& c, bool first, bool* finished);
+  Scan EventItem(JsonCursor& c, bool first, bool* finished, Outcome* outcome);
+  Scan ReadDevices(JsonCursor& c);
+  bool Refill();  // false at the end of input or on a read error
+  uint64_t OffsetOf(const char* p) const { return window_offset_ + static_cast<uint64_t>(p - buf_.data()); }
+
+  base::ByteSource* source_;
+  Mode mode_;
+  KinetoBuilder* builder_;
+  TopLevelInfo* top_;
+  uint64_t stop_at_;
+  State state_;
+  bool events_in_object_ = true;  // traceEvents is inside a top-level object (else bare array)
+
+  std::vector<char> buf_;
+  size_t len_ = 0;            // valid bytes in buf_
+  size_t pos_ = 0;            // next unread byte
+  uint64_t window_offset_;    // file offset of buf_[0]
+  bool eof_ = false;
+  bool read_error_ = false;
+  bool resync_failed_ = false;
+  uint64_t end_offset_ = 0;
+  std::string error_;
+  std::deque<std::string> arena_;
+};
+
+}  // namespace gpuscope::import::kineto

@@ -1,0 +1,54 @@
+#include "model/enums.h"
+
+namespace gpuscope::model {
+
+std::string_view MemopKindName(MemopKind k) {
+  switch (k) {
+    case MemopKind::kHtoD: return "HtoD";
+    case MemopKind::kDtoH: return "DtoH";
+    case MemopKind::kDtoD: return "DtoD";
+    case MemopKind::kHtoH: return "HtoH";
+    case MemopKind::kPtoP: return "PtoP";
+    case MemopKind::kMemset: return "Memset";
+    case MemopKind::kOther: return "Other";
+  }
+  return "Other";
+}
+
+std::string_view MemoryKindName(MemoryKind k) {
+  switch (k) {
+    case MemoryKind::kUnknown: return "unknown";
+    case MemoryKind::kPageable: return "pageable";
+    case MemoryKind::kPinned: return "pinned";
+    case MemoryKind::kDevice: return "device";
+    case MemoryKind::kArray: return "array";
+    case MemoryKind::kManaged: return "managed";
+    case MemoryKind::kHost: return "host";
+    case MemoryKind::kDeviceStatic: return "device static";
+    case MemoryKind::kManagedStatic: return "managed static";
+  }
+  return "unknown";
+}
+
+MemoryKind ParseMemoryKind(std::string_view t) {
+  if (t == "Pageable") return MemoryKind::kPageable;
+  if (t == "Pinned") return MemoryKind::kPinned;
+  if (t == "Device") return MemoryKind::kDevice;
+  if (t == "Array") return MemoryKind::kArray;
+  if (t == "Managed") return MemoryKind::kManaged;
+  if (t == "Host") return MemoryKind::kHost;
+  if (t == "Device Static") return MemoryKind::kDeviceStatic;
+  if (t == "Managed Static") return MemoryKind::kManagedStatic;
+  return MemoryKind::kUnknown;
+}
+
+std::string_view VendorName(Vendor v) {
+  switch (v) {
+    case Vendor::kNvidia: return "NVIDIA";
+    case Vendor::kAmd: return "AMD";
+    case Vendor::kUnknown: return "unknown";
+  }
+  return "unknown";
+}
+
+}  // namespace gpuscope::model

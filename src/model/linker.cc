@@ -1,0 +1,212 @@
+#include "model/linker.h"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "base/numbers.h"
+
+namespace gpuscope::model {
+namespace {
+
+// Reorders every column of `table` by (start asc, duration desc), stable.
+template <typename Table>
+void SortTable(Table& table) {
+  const size_t n = table.size();
+  bool sorted = true;
+  for (size_t i = 1; i < n && sorted; ++i) {
+    sorted = table.start_ns[i - 1] < table.start_ns[i] ||
+             (table.start_ns[i - 1] == table.start_ns[i] && table.dur_ns[i - 1] >= table.dur_ns[i]);
+  }
+  if (sorted) return;
+  std::vector<RowId> perm(n);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::stable_sort(perm.begin(), perm.end(), [&](RowId a, RowId b) {
+    if (table.start_ns[a] != table.start_ns[b]) return table.start_ns[a] < table.start_ns[b];
+    return table.dur_ns[a] > table.dur_ns[b];
+  });
+  table.ForEachColumn([&](auto& col) {
+    std::decay_t<decltype(col)> out;
+    out.reserve(col.size());
+    for (RowId p : perm) out.push_back(col[p]);
+    col.swap(out);
+  });
+}
+
+// Rows of a time-sorted table grouped by track, each group in time order (counting sort).
+struct ByTrack {
+  std::vector<uint32_t> offset;  // track t's rows are rows[offset[t] .. offset[t+1])
+  std::vector<RowId> rows;
+};
+
+ByTrack GroupByTrack(const SliceColumns& t, size_t track_count) {
+  ByTrack g;
+  g.offset.assign(track_count + 1, 0);
+  for (TrackId tr : t.track) ++g.offset[tr + 1];
+  for (size_t i = 1; i < g.offset.size(); ++i) g.offset[i] += g.offset[i - 1];
+  g.rows.resize(t.size());
+  std::vector<uint32_t> fill(g.offset.begin(), g.offset.end() - 1);
+  for (size_t i = 0; i < t.size(); ++i) g.rows[fill[t.track[i]]++] = static_cast<RowId>(i);
+  return g;
+}
+
+// Nests the ranges of one table per track: parent = closest enclosing range.
+// Returns how many ranges overlapped an open range without being inside it.
+template <typename DepthFn>
+uint64_t Nest(const SliceColumns& t, size_t track_count, std::vector<RowId>& parent,
+              DepthFn&& set_depth) {
+  ByTrack g = GroupByTrack(t, track_count);
+  uint64_t overlaps = 0;
+  std::vector<RowId> stack;
+  for (size_t tr = 0; tr < track_count; ++tr) {
+    stack.clear();
+    for (uint32_t k = g.offset[tr]; k < g.offset[tr + 1]; ++k) {
+      RowId r = g.rows[k];
+      const int64_t start = t.start_ns[r];
+      const int64_t end = t.end_ns(r);
+      auto contains = [&](RowId outer) { return t.end_ns(outer) >= end; };  // starts <= start
+      while (!stack.empty() && !contains(stack.back()) && t.end_ns(stack.back()) <= start) {
+        stack.pop_back();
+      }
+      if (!stack.empty() && !contains(stack.back())) {
+        ++overlaps;  // overlaps the open range without nesting: treat as its sibling
+        while (!stack.empty() && !contains(stack.back())) stack.pop_back();
+      }
+      parent[r] = stack.empty() ? kNoRow : stack.back();
+      set_depth(r, stack.size());
+      stack.push_back(r);
+    }
+  }
+  return overlaps;
+}
+
+// For each item, the deepest container on the same track whose interval holds the item's.
+void Enclose(const SliceColumns& containers, const SliceColumns& items, size_t track_count,
+             std::vector<RowId>& out) {
+  ByTrack gc = GroupByTrack(containers, track_count);
+  ByTrack gi = GroupByTrack(items, track_count);
+  std::vector<RowId> stack;
+  for (size_t tr = 0; tr < track_count; ++tr) {
+    stack.clear();
+    uint32_t c = gc.offset[tr];
+    const uint32_t c_end = gc.offset[tr + 1];
+    for (uint32_t k = gi.offset[tr]; k < gi.offset[tr + 1]; ++k) {
+      RowId it = gi.rows[k];
+      const int64_t start = items.start_ns[it];
+      const int64_t end = items.end_ns(it);
+      for (; c < c_end && containers.start_ns[gc.rows[c]] <= start; ++c) {
+        RowId r = gc.rows[c];
+        while (!stack.empty() && containers.end_ns(stack.back()) < containers.start_ns[r]) {
+          stack.pop_back();
+        }
+        stack.push_back(r);
+      }
+      while (!stack.empty() && containers.end_ns(stack.back()) < start) stack.pop_back();
+      out[it] = kNoRow;
+      for (size_t s = stack.size(); s-- > 0;) {
+        if (containers.end_ns(stack[s]) >= end) {
+          out[it] = stack[s];
+          break;
+        }
+      }
+    }
+  }
+}
+
+void LinkLaunches(Trace& trace) {
+  std::unordered_map<uint64_t, RowId> by_corr;
+  by_corr.reserve(trace.api.size());
+  uint64_t duplicates = 0;
+  for (size_t i = 0; i < trace.api.size(); ++i) {
+    uint64_t c = trace.api.correlation[i];
+    if (c == kNoCorrelation) continue;
+    if (!by_corr.emplace(c, static_cast<RowId>(i)).second) ++duplicates;
+  }
+  if (duplicates > 0) {
+    trace.problems.Add("link.duplicate_correlation",
+                       "several API calls share one correlation id; GPU work is linked to the "
+                       "first of them",
+                       duplicates);
+  }
+  auto link = [&](auto& table) {
+    for (size_t i = 0; i < table.size(); ++i) {
+      auto it = by_corr.find(table.correlation[i]);
+      table.launch[i] = it == by_corr.end() ? kNoRow : it->second;
+    }
+  };
+  link(trace.kernels);
+  link(trace.memops);
+}
+
+void LinkPythonParents(Trace& trace) {
+  PythonFrameTable& py = trace.python;
+  std::vector<RowId> by_containment(py.size(), kNoRow);
+  Nest(py, trace.tracks.size(), by_containment, [](RowId, size_t) {});
+  std::unordered_map<int64_t, RowId> by_id;
+  for (size_t i = 0; i < py.size(); ++i) {
+    if (py.python_id[i] >= 0) by_id.emplace(py.python_id[i], static_cast<RowId>(i));
+  }
+  for (size_t i = 0; i < py.size(); ++i) {
+    auto it = by_id.find(py.python_parent_id[i]);
+    py.parent[i] = (py.python_parent_id[i] >= 0 && it != by_id.end()) ? it->second
+                                                                        : by_containment[i];
+  }
+}
+
+void FindIterations(Trace& trace) {
+  constexpr std::string_view kPrefix = "ProfilerStep#";
+  std::unordered_map<StringId, int64_t> step_of;  // name id -> step number, -1 if not a step
+  std::unordered_map<int64_t, size_t> seen;
+  trace.iterations.clear();
+  for (size_t i = 0; i < trace.cpu.size(); ++i) {
+    StringId n = trace.cpu.name[i];
+    auto it = step_of.find(n);
+    if (it == step_of.end()) {
+      std::string_view s = trace.str(n);
+      int64_t step = -1;
+      if (s.substr(0, kPrefix.size()) == kPrefix) {
+        if (auto v = base::ParseInt64(s.substr(kPrefix.size()))) step = *v;
+      }
+      it = step_of.emplace(n, step).first;
+    }
+    if (it->second < 0) continue;
+    // The same step can be marked on several threads; the first (outermost) marker wins.
+    if (!seen.emplace(it->second, trace.iterations.size()).second) continue;
+    trace.iterations.push_back(
+        Iteration{it->second, trace.cpu.start_ns[i], trace.cpu.dur_ns[i], static_cast<RowId>(i)});
+  }
+}
+
+}  // namespace
+
+void SortTablesByTime(Trace& trace) {
+  SortTable(trace.kernels);
+  SortTable(trace.memops);
+  SortTable(trace.api);
+  SortTable(trace.cpu);
+  SortTable(trace.python);
+  SortTable(trace.gpu_ranges);
+}
+
+void LinkTrace(Trace& trace) {
+  SortTablesByTime(trace);
+  LinkLaunches(trace);
+  const size_t tracks = trace.tracks.size();
+  uint64_t overlaps = Nest(trace.cpu, tracks, trace.cpu.parent, [&](RowId r, size_t depth) {
+    trace.cpu.depth[r] = static_cast<uint16_t>(std::min<size_t>(depth, UINT16_MAX));
+  });
+  if (overlaps > 0) {
+    trace.problems.Add("link.cpu_ranges_overlap",
+                       "CPU ranges on one thread overlap without nesting; each was treated as "
+                       "a sibling of the range it overlaps",
+                       overlaps);
+  }
+  Enclose(trace.cpu, trace.api, tracks, trace.api.enclosing_op);
+  Enclose(trace.python, trace.cpu, tracks, trace.cpu.python_frame);
+  LinkPythonParents(trace);
+  FindIterations(trace);
+}
+
+}  // namespace gpuscope::model

@@ -1,0 +1,99 @@
+#pragma once
+// Trace: the one in-memory model every importer fills and every analysis reads.
+// It owns the string pool, the tracks (threads, GPU streams), the devices, the event tables
+// and what the importer learnt about the file (format, version, clock, problems).
+// A Trace is move-only; analyses take it by const reference.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "base/string_pool.h"
+#include "model/problems.h"
+#include "model/tables.h"
+
+namespace gpuscope::model {
+
+// A timeline: a host thread or a GPU stream/queue.
+struct Track {
+  TrackKind kind = TrackKind::kOther;
+  int64_t pid = -1;      // OS process id (host tracks); -1 when not numeric
+  int64_t tid = -1;      // OS thread id (host) or stream id (GPU)
+  int32_t device = -1;   // GPU tracks
+  StringId pid_text = 0;  // pid/tid as written in the file ("Spans", "4093687616")
+  StringId tid_text = 0;
+  StringId name = 0;     // thread name / stream label when the trace gives one
+};
+
+struct Device {
+  int32_t id = -1;
+  std::string name;
+  Vendor vendor = Vendor::kUnknown;
+  int64_t total_memory = 0;
+  int32_t compute_units = 0;  // SMs (NVIDIA) / CUs (AMD)
+  int32_t warp_size = 0;
+  int32_t compute_major = -1;
+  int32_t compute_minor = -1;
+};
+
+struct TraceMetadata {
+  std::string path;
+  std::string format;          // "kineto", "rpd", ...
+  std::string format_version;  // what the importer detected, in words
+  std::string producer;        // tool and version that wrote the file, when known
+  std::string clock;           // clock domain of the timestamps
+  int64_t base_time_ns = 0;    // add to every timestamp to get epoch ns (0 = unknown)
+  std::map<std::string, std::string> properties;  // version keys etc., as written
+  uint64_t clamped_zero_events = 0;  // Kineto events whose negative time was clamped to 0
+  // Set when the file broke part-way (truncated, corrupt): where and why. The events read
+  // before the break are kept.
+  std::string import_error;
+};
+
+class Trace {
+ public:
+  Trace() = default;
+  Trace(Trace&&) = default;
+  Trace& operator=(Trace&&) = default;
+  Trace(const Trace&) = delete;
+  Trace& operator=(const Trace&) = delete;
+
+  base::StringPool strings;
+  std::vector<Track> tracks;
+  std::vector<Device> devices;
+  std::map<int64_t, StringId> process_names;  // pid -> name
+
+  KernelTable kernels;
+  MemopTable memops;
+  ApiTable api;
+  CpuRangeTable cpu;
+  PythonFrameTable python;
+  GpuRangeTable gpu_ranges;
+  CounterTable counters;
+  InstantTable instants;
+  std::vector<Iteration> iterations;
+
+  TraceMetadata meta;
+  ProblemLog problems;
+  // Raw record counts that are not events in the tables (flows, metadata records, spans):
+  // shown by `info` so that every record of the file is accounted for.
+  std::map<std::string, uint64_t, std::less<>> record_counts;
+
+  std::string_view str(StringId id) const { return strings.Get(id); }
+
+  // Returns the track for (kind, pid text, tid text), creating it on first use.
+  TrackId InternTrack(TrackKind kind, std::string_view pid_text, std::string_view tid_text);
+
+  // [first start, last end] over all timed events; {0, 0} when there are none.
+  std::pair<int64_t, int64_t> TimeSpan() const;
+  uint64_t EventCount() const;
+  // Bytes held by the event tables and strings (capacity, not just size).
+  size_t MemoryBytes();
+
+ private:
+  std::unordered_map<std::string, TrackId> track_index_;
+};
+
+}  // namespace gpuscope::model
