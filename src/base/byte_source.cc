@@ -51,6 +51,10 @@ class GzipSource : public ByteSource {
   ~GzipSource() override { inflateEnd(&zs_); }
 
   long long Read(char* dst, size_t capacity) override {
+    if (!pending_error_.empty()) {
+      error_ = pending_error_;
+      return -1;
+    }
     if (done_) return 0;
     zs_.next_out = reinterpret_cast<Bytef*>(dst);
     zs_.avail_out = static_cast<uInt>(capacity);
@@ -82,8 +86,14 @@ class GzipSource : public ByteSource {
       if (rc == Z_STREAM_END) {
         clean_end_ = true;
       } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-        error_ = std::string("gzip data is corrupt (") + (zs_.msg ? zs_.msg : "inflate error") +
-                 ") near compressed byte " + std::to_string(compressed_read_ - zs_.avail_in);
+        std::string what = std::string("gzip data is corrupt (") + (zs_.msg ? zs_.msg : "inflate error") +
+                           ") near compressed byte " + std::to_string(compressed_read_ - zs_.avail_in);
+        // Hand over what was decoded before the damage first; report the error next call.
+        if (zs_.avail_out < capacity) {
+          pending_error_ = what;
+          break;
+        }
+        error_ = what;
         return -1;
       }
     }
@@ -100,6 +110,7 @@ class GzipSource : public ByteSource {
   z_stream zs_;
   bool clean_end_ = false;
   bool done_ = false;
+  std::string pending_error_;
   long long compressed_read_ = 0;
 };
 
@@ -236,6 +247,7 @@ StatusOr<FileSniff> SniffFile(const std::string& path) {
     size_t got = 0;
     while (got < sniff.head.size()) {
       long long r = source->Read(sniff.head.data() + got, sniff.head.size() - got);
+      if (r < 0) sniff.error = source->error();
       if (r <= 0) break;
       got += static_cast<size_t>(r);
     }

@@ -35,6 +35,7 @@ struct FileSniff {
   bool sqlite = false;
   bool tar = false;            // a tar archive (plain or inside gzip)
   std::string head;            // first bytes of the (decompressed) content, up to 64 KiB
+  std::string error;           // why decompression stopped early, if it did
 };
 
 // Opens `path` for streaming; gzip is detected from its magic bytes, not from the extension.

@@ -3,6 +3,7 @@
 // recognises a file from its first bytes (never from the extension alone), then lets the first
 // that does build the model.
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,8 @@ namespace gpuscope::import {
 
 struct ImportOptions {
   int threads = 0;  // parse threads; 0 = one per core (at most 8)
+  // Plain files at least this large are parsed in parallel segments (tests lower it).
+  uint64_t parallel_min_bytes = 16 << 20;
 };
 
 class Importer {

@@ -50,6 +50,10 @@ const std::vector<std::unique_ptr<Importer>>& Importers() {
 base::StatusOr<model::Trace> ImportTrace(const std::string& path, const ImportOptions& options) {
   auto sniff = base::SniffFile(path);
   if (!sniff.ok()) return sniff.status();
+  if (sniff->head.empty()) {
+    if (!sniff->error.empty()) return base::Status::Error(path + ": " + sniff->error + "; nothing could be read");
+    return base::Status::Error(path + ": the file is empty (0 bytes); nothing to read");
+  }
   for (const auto& importer : Importers()) {
     if (importer->Recognizes(*sniff)) return importer->Import(path, options);
   }

@@ -151,7 +151,7 @@ void KinetoBuilder::Add(const KinetoEvent& ev, uint64_t offset) {
         Problem("kineto.event_missing_ts", offset, "complete event without 'ts'; skipped");
         return;
       }
-      auto ts = base::ParseMicrosToNs(ev.ts);
+      auto ts = ev.ts_is_string ? std::nullopt : base::ParseMicrosToNs(ev.ts);
       if (!ts) {
         Problem("kineto.bad_ts", offset, "'ts' is not a number; event skipped");
         return;
@@ -160,7 +160,7 @@ void KinetoBuilder::Add(const KinetoEvent& ev, uint64_t offset) {
       if (ev.dur.empty()) {
         Problem("kineto.event_missing_dur", offset,
                 "complete event without 'dur'; kept with duration 0");
-      } else if (auto d = base::ParseMicrosToNs(ev.dur)) {
+      } else if (auto d = ev.dur_is_string ? std::nullopt : base::ParseMicrosToNs(ev.dur)) {
         dur = d->ns;
         if (d->decimals > side_->max_decimals) side_->max_decimals = d->decimals;
         if (dur < 0) {

@@ -1,5 +1,7 @@
 #include "import/kineto/kineto_event.h"
 
+#include <charconv>
+#include <optional>
 #include <type_traits>
 
 #include "base/numbers.h"
@@ -41,27 +43,28 @@ Scan ReadDims(JsonCursor& c, uint32_t dims[3], bool* bad) {
   }
 }
 
+// Integer args. ROCm builds write some as strings ("bytes": "128", "stream": "0x0"), so a
+// string holding a decimal or 0x-hex number is accepted too; null means absent.
 template <typename Int>
 void SetInt(std::string_view text, bool is_string, Int* out, bool* bad) {
-  if (!is_string && text == "null") return;  // a root frame's "Python parent id": null
-  if (is_string) {
-    if (text != "null") *bad = true;  // "Python parent id": "null" is how roots are written
-    return;
-  }
-  if constexpr (std::is_unsigned_v<Int>) {
-    auto v = base::ParseUint64(text);
-    if (!v) {
-      *bad = true;
-      return;
-    }
-    *out = static_cast<Int>(*v);
+  if (text == "null") return;
+  std::optional<uint64_t> u;
+  std::optional<int64_t> i;
+  if (is_string && text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    uint64_t v = 0;
+    auto [p, ec] = std::from_chars(text.data() + 2, text.data() + text.size(), v, 16);
+    if (ec == std::errc() && p == text.data() + text.size()) u = v;
+  } else if constexpr (std::is_unsigned_v<Int>) {
+    u = base::ParseUint64(text);
   } else {
-    auto v = base::ParseInt64(text);
-    if (!v) {
-      *bad = true;
-      return;
-    }
-    *out = static_cast<Int>(*v);
+    i = base::ParseInt64(text);
+  }
+  if (u) {
+    *out = static_cast<Int>(*u);
+  } else if (i) {
+    *out = static_cast<Int>(*i);
+  } else {
+    *bad = true;
   }
 }
 
@@ -151,7 +154,8 @@ Scan ParseKinetoEvent(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* a
           continue;
         }
         if (key == "ts") {
-          if ((s = c.Atom(&ev->ts)) != Scan::kOk) return s;
+          if ((s = c.Scalar(&ev->ts, &is_string, arena)) != Scan::kOk) return s;
+          if (is_string) ev->ts_is_string = true;
           continue;
         }
         if (key == "id") {
@@ -175,7 +179,8 @@ Scan ParseKinetoEvent(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* a
           continue;
         }
         if (key == "dur") {
-          if ((s = c.Atom(&ev->dur)) != Scan::kOk) return s;
+          if ((s = c.Scalar(&ev->dur, &is_string, arena)) != Scan::kOk) return s;
+          if (is_string) ev->dur_is_string = true;
           continue;
         }
         break;

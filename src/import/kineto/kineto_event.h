@@ -19,6 +19,7 @@ struct KinetoEvent {
   std::string_view ts, dur;   // number text in microseconds
   std::string_view id;        // flow id text
   bool has_pid = false, has_tid = false;
+  bool ts_is_string = false, dur_is_string = false;  // a string is never a valid time
 
   // args: the keys gpuscope uses, parsed; the whole object kept as a span for M and C events.
   const char* args_begin = nullptr;

@@ -13,8 +13,6 @@
 namespace gpuscope::import::kineto {
 namespace {
 
-constexpr uint64_t kParallelMinBytes = 16 << 20;
-
 // Guesses where an event starts near `offset`: a '{' after "}," (whitespace allowed).
 // A wrong guess only costs parallelism (the reader proves or refutes it).
 std::optional<uint64_t> GuessEventStart(const std::string& path, uint64_t offset) {
@@ -157,7 +155,7 @@ base::StatusOr<model::Trace> KinetoImporter::Import(const std::string& path,
   int threads = options.threads > 0 ? options.threads
                                     : static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
   std::vector<uint64_t> starts;  // segment k >= 1 starts at starts[k-1]
-  if (source->seekable() && source->size() >= kParallelMinBytes && threads > 1) {
+  if (source->seekable() && source->size() >= options.parallel_min_bytes && threads > 1) {
     for (int k = 1; k < threads; ++k) {
       auto g = GuessEventStart(path, source->size() * static_cast<uint64_t>(k) / threads);
       if (g && (starts.empty() || *g > starts.back())) starts.push_back(*g);
@@ -192,12 +190,14 @@ base::StatusOr<model::Trace> KinetoImporter::Import(const std::string& path,
   // Chain the segments: each is valid only if the one before handed off exactly at its start.
   Segment& head = segs[0];
   std::string error;
+  uint64_t records = head.builder->events();
   if (head.outcome == KinetoReader::Outcome::kHandoff) {
     std::optional<uint64_t> resume;
     for (size_t k = 1; k < segs.size(); ++k) {
       Segment& s = segs[k];
       model::AppendTrace(head.trace, std::move(s.trace));
       head.side.Merge(std::move(s.side));
+      records += s.builder->events();
       if (s.outcome == KinetoReader::Outcome::kHandoff) continue;
       if (s.outcome == KinetoReader::Outcome::kArrayEnd) resume = s.reader->end_offset();
       if (s.outcome == KinetoReader::Outcome::kError) error = s.reader->error();
@@ -215,7 +215,6 @@ base::StatusOr<model::Trace> KinetoImporter::Import(const std::string& path,
 
   model::Trace trace = std::move(head.trace);
   Finish(trace, head, path);
-  const uint64_t events = head.builder->events();
   uint64_t kept = trace.EventCount();
   if (!error.empty()) {
     trace.meta.import_error = error;
@@ -224,7 +223,7 @@ base::StatusOr<model::Trace> KinetoImporter::Import(const std::string& path,
     }
   }
   if (kept == 0) {
-    return base::Status::Error(path + ": the trace holds no events (" + std::to_string(events) +
+    return base::Status::Error(path + ": the trace holds no events (" + std::to_string(records) +
                                " records, none of them timed); profile with activities enabled");
   }
   return trace;

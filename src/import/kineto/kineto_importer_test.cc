@@ -1,0 +1,369 @@
+// Kineto importer tests: the format traps of the reference notes (sections 0, 1.10, 1.12), input
+// split at awkward places, parallel segments, and the repository's hand-made fixtures.
+
+#include "import/kineto/kineto_importer.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "analysis/stats.h"
+#include "import/kineto/kineto_reader.h"
+#include "import/registry.h"
+#include "model/linker.h"
+
+namespace gpuscope::import::kineto {
+namespace {
+
+const std::string kData = GPUSCOPE_TEST_DATA_DIR;
+
+// Serves a string in reads of at most `chunk` bytes, to split input at every possible place.
+class ChunkedSource : public base::ByteSource {
+ public:
+  ChunkedSource(std::string data, size_t chunk) : data_(std::move(data)), chunk_(chunk) {}
+  long long Read(char* dst, size_t cap) override {
+    size_t n = std::min({cap, chunk_, data_.size() - pos_});
+    std::memcpy(dst, data_.data() + pos_, n);
+    pos_ += n;
+    return static_cast<long long>(n);
+  }
+  bool Seek(uint64_t off) override {
+    pos_ = std::min<size_t>(off, data_.size());
+    return true;
+  }
+  bool seekable() const override { return true; }
+  uint64_t size() const override { return data_.size(); }
+
+ private:
+  std::string data_;
+  size_t chunk_;
+  size_t pos_ = 0;
+};
+
+struct Parsed {
+  model::Trace trace;
+  KinetoReader::Outcome outcome;
+  std::string error;
+};
+
+Parsed ParseString(const std::string& json, size_t chunk = 1 << 20) {
+  Parsed p;
+  KinetoSideInfo side;
+  TopLevelInfo top;
+  ChunkedSource src(json, chunk);
+  KinetoBuilder builder(&p.trace, &side);
+  KinetoReader reader(&src, 0, KinetoReader::Mode::kTopLevel, &builder, &top);
+  p.outcome = reader.Run();
+  p.error = reader.error();
+  FinishKinetoTrace(p.trace, side);
+  model::LinkTrace(p.trace);
+  return p;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+model::Trace Import(const std::string& path, int threads = 1, uint64_t parallel_min = 16 << 20) {
+  ImportOptions o;
+  o.threads = threads;
+  o.parallel_min_bytes = parallel_min;
+  auto t = ImportTrace(path, o);
+  EXPECT_TRUE(t.ok()) << t.status().message();
+  return std::move(t).value();
+}
+
+std::string Ev(const std::string& body) { return "{" + body + "}"; }
+
+TEST(KinetoReader, SplitAtEveryByteGivesTheSameModel) {
+  std::string json = ReadFile(kData + "/kineto_cuda_small.json");
+  Parsed whole = ParseString(json);
+  ASSERT_EQ(whole.outcome, KinetoReader::Outcome::kDone) << whole.error;
+  for (size_t chunk : {1, 2, 3, 7, 64, 1000}) {
+    Parsed split = ParseString(json, chunk);
+    ASSERT_EQ(split.outcome, KinetoReader::Outcome::kDone) << "chunk " << chunk << ": " << split.error;
+    EXPECT_EQ(split.trace.kernels.size(), whole.trace.kernels.size());
+    EXPECT_EQ(split.trace.kernels.dur_ns, whole.trace.kernels.dur_ns);
+    EXPECT_EQ(split.trace.memops.bytes, whole.trace.memops.bytes);
+    EXPECT_EQ(split.trace.api.size(), whole.trace.api.size());
+    EXPECT_EQ(split.trace.cpu.start_ns, whole.trace.cpu.start_ns);
+    EXPECT_EQ(split.trace.python.size(), whole.trace.python.size());
+  }
+}
+
+TEST(KinetoReader, HandMadeFixtureHasExactlyWhatWasWritten) {
+  model::Trace t = Import(kData + "/kineto_cuda_small.json");
+  // Per step: 1 gemm + 3 graph kernels; two steps.
+  EXPECT_EQ(t.kernels.size(), 8u);
+  EXPECT_EQ(t.memops.size(), 6u);
+  // Per step: launch, graph launch, 2 memcpy, sync, memset = 6; plus INVALID.
+  EXPECT_EQ(t.api.size(), 13u);
+  EXPECT_EQ(t.python.size(), 4u);
+  ASSERT_EQ(t.iterations.size(), 2u);
+  EXPECT_EQ(t.iterations[0].number, 1);
+  EXPECT_EQ(t.iterations[1].start_ns, 2'000'000);
+  EXPECT_EQ(t.meta.base_time_ns, 1700000000000000000);
+  ASSERT_EQ(t.devices.size(), 1u);
+  EXPECT_EQ(t.devices[0].name, "NVIDIA H100");
+  EXPECT_EQ(t.devices[0].vendor, model::Vendor::kNvidia);
+  // Every kernel finds its launch (graph launch fan-out included).
+  for (auto l : t.kernels.launch) EXPECT_NE(l, model::kNoRow);
+}
+
+TEST(KinetoTraps, ExternalIdEqualToCorrelationDoesNotMislink) {
+  // 2021-2024 Kineto: runtime "External id" = its own correlation. The op link must come from
+  // time containment: the launch sits inside aten::addmm.
+  model::Trace t = Import(kData + "/kineto_cuda_small.json");
+  for (size_t i = 0; i < t.api.size(); ++i) {
+    if (t.str(t.api.name[i]) != "cudaLaunchKernel") continue;
+    ASSERT_NE(t.api.enclosing_op[i], model::kNoRow);
+    EXPECT_EQ(t.str(t.cpu.name[t.api.enclosing_op[i]]), "aten::addmm");
+  }
+}
+
+TEST(KinetoTraps, DuplicateMetadataMakesOneThread) {
+  model::Trace t = Import(kData + "/kineto_cuda_small.json");
+  int threads = 0;
+  for (const auto& tr : t.tracks) {
+    if (tr.kind == model::TrackKind::kCpuThread && tr.pid == 4242) {
+      ++threads;
+      EXPECT_EQ(t.str(tr.name), "thread 4242 (python)");
+    }
+  }
+  EXPECT_EQ(threads, 1);
+  EXPECT_EQ(t.record_counts.at("duplicate metadata records (first kept)"), 1u);
+}
+
+TEST(KinetoTraps, DanglingFlowsAreCountedNotFatal) {
+  model::Trace t = Import(kData + "/kineto_cuda_small.json");
+  EXPECT_EQ(t.record_counts.at("flow starts"), 2u);
+  EXPECT_EQ(t.record_counts.at("flow ends"), 3u);
+  EXPECT_EQ(t.record_counts.at("flow ends without a start (normal in Kineto)"), 1u);
+}
+
+TEST(KinetoTraps, ClampedZeroTimestampsAreCountedAndLeftOutOfTheSpan) {
+  model::Trace t = Import(kData + "/kineto_cuda_small.json");
+  EXPECT_EQ(t.meta.clamped_zero_events, 1u);
+  EXPECT_EQ(t.problems.entries().at("kineto.ts_clamped_to_zero").count, 1u);
+  EXPECT_EQ(t.TimeSpan().first, 1'000'000);  // the first step, not the clamped event at 0
+}
+
+TEST(KinetoTraps, Uint64ArgsEscapedNamesAndInvalidRuntimeNames) {
+  model::Trace t = Import(kData + "/kineto_cuda_small.json");
+  bool saw_escaped = false, saw_comms = false, saw_invalid = false;
+  for (auto n : t.cpu.name) {
+    saw_escaped |= t.str(n) == "triton_\"poi\"_fused_\xC3\xA9";
+    saw_comms |= t.str(n) == "record_param_comms";
+  }
+  for (auto n : t.api.name) saw_invalid |= t.str(n) == "INVALID";
+  EXPECT_TRUE(saw_escaped);
+  EXPECT_TRUE(saw_comms);
+  EXPECT_TRUE(saw_invalid);
+  EXPECT_TRUE(t.problems.entries().count("kineto.bad_arg_value") == 0);
+}
+
+TEST(KinetoTraps, StringPidsAndTids) {
+  Parsed p = ParseString(
+      R"({"traceEvents":[)" +
+      Ev(R"("ph":"X","cat":"cpu_op","name":"a","pid":"123","tid":"4093687616","ts":1,"dur":2)") + "," +
+      Ev(R"("ph":"X","cat":"cpu_op","name":"b","pid":123,"tid":4093687616,"ts":5,"dur":2)") + "," +
+      Ev(R"("ph":"X","cat":"Trace","name":"span","pid":"Spans","tid":"PyTorch Profiler","ts":0,"dur":9)") + "," +
+      Ev(R"("ph":"i","s":"g","name":"Record Window End","pid":"","tid":"","ts":10)") + "]}");
+  ASSERT_EQ(p.outcome, KinetoReader::Outcome::kDone) << p.error;
+  ASSERT_EQ(p.trace.cpu.size(), 2u);
+  EXPECT_EQ(p.trace.cpu.track[0], p.trace.cpu.track[1]);  // "123" and 123 are one process
+  EXPECT_EQ(p.trace.tracks[p.trace.cpu.track[0]].tid, 4093687616);
+  EXPECT_EQ(p.trace.instants.size(), 1u);
+}
+
+TEST(KinetoTraps, LegacyBareArrayWithCapitalisedCategories) {
+  model::Trace t = Import(kData + "/kineto_pt18_legacy.json");
+  EXPECT_EQ(t.kernels.size(), 1u);
+  EXPECT_EQ(t.memops.size(), 1u);
+  EXPECT_EQ(t.api.size(), 2u);
+  ASSERT_EQ(t.iterations.size(), 1u);
+  EXPECT_EQ(t.iterations[0].number, 3);
+  // Integer microseconds since the epoch, kept exact in ns.
+  EXPECT_EQ(t.kernels.start_ns[0], 1606910596297040000LL);
+  EXPECT_EQ(t.kernels.dur_ns[0], 30000);
+  EXPECT_NE(t.meta.format_version.find("bare event array"), std::string::npos);
+  EXPECT_NE(t.meta.format_version.find("legacy categories"), std::string::npos);
+  EXPECT_EQ(t.memops.src[0], model::MemoryKind::kPageable);
+  EXPECT_EQ(t.str(t.cpu.name[t.api.enclosing_op[0]]), "aten::conv2d");
+}
+
+TEST(KinetoTraps, RocmNamesHexAndStringNumbers) {
+  model::Trace t = Import(kData + "/kineto_rocm_small.json");
+  EXPECT_TRUE(t.problems.empty()) << t.problems.entries().begin()->first;
+  ASSERT_EQ(t.memops.size(), 1u);
+  EXPECT_EQ(t.memops.kind[0], model::MemopKind::kHtoD);
+  EXPECT_EQ(t.memops.src[0], model::MemoryKind::kHost);  // ROCm never says pinned or pageable
+  EXPECT_EQ(t.memops.bytes[0], 2560);
+  ASSERT_EQ(t.kernels.size(), 2u);
+  EXPECT_EQ(t.kernels.flags[1], model::kKernelIsCopy);
+  EXPECT_EQ(t.devices[0].vendor, model::Vendor::kAmd);
+  EXPECT_EQ(t.str(t.api.name[t.kernels.launch[0]]), "hipLaunchKernel");
+}
+
+TEST(KinetoTraps, ExactNanosecondsFromThreeDecimals) {
+  Parsed p = ParseString(R"({"traceEvents":[)" +
+                         Ev(R"("ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":3743411222578.748,"dur":0.001)") +
+                         "]}");
+  ASSERT_EQ(p.trace.kernels.size(), 1u);
+  EXPECT_EQ(p.trace.kernels.start_ns[0], 3743411222578748LL);
+  EXPECT_EQ(p.trace.kernels.dur_ns[0], 1);
+}
+
+TEST(KinetoTraps, KeyOrderDoesNotMatterAndBaseTimeMayFollowEvents) {
+  Parsed p = ParseString(R"({"traceEvents":[)" +
+                         Ev(R"("args":{"correlation":3},"dur":2,"ts":1,"tid":7,"pid":0,"name":"k","cat":"kernel","ph":"X")") +
+                         R"(],"baseTimeNanoseconds":1700000000000000000})");
+  ASSERT_EQ(p.outcome, KinetoReader::Outcome::kDone) << p.error;
+  ASSERT_EQ(p.trace.kernels.size(), 1u);
+  EXPECT_EQ(p.trace.kernels.correlation[0], 3u);
+}
+
+TEST(KinetoTraps, Uint64CorrelationAboveInt64Max) {
+  Parsed p = ParseString(
+      R"({"traceEvents":[)" +
+      Ev(R"("ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":1,"dur":2,"args":{"correlation":18446744073709551615})") + "," +
+      Ev(R"("ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":5,"dur":2,"args":{"correlation":18446744073709551615,"Comms Id":10159970886766084423})") +
+      "]}");
+  ASSERT_EQ(p.trace.kernels.size(), 1u);
+  EXPECT_EQ(p.trace.kernels.correlation[0], UINT64_MAX);
+  EXPECT_EQ(p.trace.kernels.launch[0], 0u);
+}
+
+TEST(KinetoTraps, TrailingCommaBomAndUnknownTopLevelKeys) {
+  Parsed p = ParseString("\xEF\xBB\xBF" R"({"WARNING":["x", {"nested": [1,2]}],"traceEvents":[)" +
+                         Ev(R"("ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":1,"dur":2)") +
+                         R"(,],"distributedInfo":{"rank":3},"traceName":"t"})");
+  ASSERT_EQ(p.outcome, KinetoReader::Outcome::kDone) << p.error;
+  EXPECT_EQ(p.trace.cpu.size(), 1u);
+}
+
+TEST(KinetoTraps, OverlappingPythonFramesDoNotBreakLinks) {
+  // A python_function that "bleeds" past its parent (TraceLens' event-bleed case).
+  Parsed p = ParseString(
+      R"({"traceEvents":[)" +
+      Ev(R"("ph":"X","cat":"python_function","name":"a.py(1): f","pid":1,"tid":1,"ts":0,"dur":10,"args":{"Python id":1,"Python parent id":null})") + "," +
+      Ev(R"("ph":"X","cat":"python_function","name":"a.py(2): g","pid":1,"tid":1,"ts":5,"dur":10,"args":{"Python id":2,"Python parent id":1})") + "," +
+      Ev(R"("ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":6,"dur":1)") + "]}");
+  ASSERT_EQ(p.trace.cpu.size(), 1u);
+  EXPECT_EQ(p.trace.str(p.trace.python.name[p.trace.cpu.python_frame[0]]), "a.py(2): g");
+  EXPECT_EQ(p.trace.python.parent[1], 0u);  // by Python parent id
+}
+
+TEST(KinetoTraps, GpuUserAnnotationsAndSyncEvents) {
+  Parsed p = ParseString(
+      R"({"traceEvents":[)" +
+      Ev(R"("ph":"X","cat":"gpu_user_annotation","name":"my_range","pid":0,"tid":7,"ts":0,"dur":10,"args":{"External id":5})") + "," +
+      Ev(R"("ph":"X","cat":"cuda_sync","name":"Stream Sync","pid":0,"tid":7,"ts":20,"dur":3,"args":{"cuda_sync_kind":"Stream Sync","stream":7,"correlation":9})") + "," +
+      Ev(R"("ph":"C","name":"GPU 0 Counters","pid":0,"tid":0,"ts":5,"args":{"sm_util":41.5,"label":"x"})") + "]}");
+  ASSERT_EQ(p.trace.gpu_ranges.size(), 2u);
+  EXPECT_EQ(p.trace.gpu_ranges.kind[0], model::GpuRangeKind::kAnnotation);
+  EXPECT_EQ(p.trace.gpu_ranges.kind[1], model::GpuRangeKind::kSync);
+  ASSERT_EQ(p.trace.counters.size(), 1u);
+  EXPECT_EQ(p.trace.counters.value[0], 41.5);
+}
+
+TEST(KinetoParallel, SegmentsGiveTheSequentialResult) {
+  // Names that contain "}, {" make some segment guesses land inside strings: the reader must
+  // refute them and still produce exactly the sequential result.
+  std::string json = R"({"schemaVersion":1,"traceEvents":[)";
+  for (int i = 0; i < 3000; ++i) {
+    if (i) json += ",\n";
+    std::string name = i % 7 == 0 ? "weird }, {\\\"name\\\": } , { kernel" : "kernel_" + std::to_string(i % 13);
+    json += Ev(R"("ph":"X","cat":"kernel","name":")" + name + R"(","pid":0,"tid":7,"ts":)" +
+               std::to_string(i * 10) + R"(.5,"dur":)" + std::to_string(1 + i % 5) +
+               R"(.25,"args":{"correlation":)" + std::to_string(i + 1) + "}");
+  }
+  json += R"(],"traceName":"x"})";
+  std::string path = ::testing::TempDir() + "/parallel.json";
+  std::ofstream(path) << json;
+  model::Trace one = Import(path, 1);
+  for (int threads : {2, 3, 5, 8}) {
+    model::Trace many = Import(path, threads, 0);
+    EXPECT_EQ(many.kernels.size(), 3000u);
+    EXPECT_EQ(many.kernels.start_ns, one.kernels.start_ns);
+    EXPECT_EQ(many.kernels.dur_ns, one.kernels.dur_ns);
+    EXPECT_EQ(many.kernels.correlation, one.kernels.correlation);
+    analysis::Stats a = analysis::ComputeStats(one, {}), b = analysis::ComputeStats(many, {});
+    ASSERT_EQ(a.kernels.size(), b.kernels.size());
+    for (size_t k = 0; k < a.kernels.size(); ++k) {
+      EXPECT_EQ(a.kernels[k].name, b.kernels[k].name);
+      EXPECT_EQ(a.kernels[k].total_ns, b.kernels[k].total_ns);
+    }
+  }
+}
+
+TEST(KinetoParallel, TruncatedFileInParallelKeepsTheSameEvents) {
+  std::string json = ReadFile(kData + "/kineto_cuda_small.json");
+  std::string cut = json.substr(0, json.size() * 2 / 3);
+  std::string path = ::testing::TempDir() + "/cut.json";
+  std::ofstream(path) << cut;
+  model::Trace one = Import(path, 1);
+  model::Trace many = Import(path, 4, 0);
+  EXPECT_FALSE(one.meta.import_error.empty());
+  EXPECT_EQ(many.meta.import_error, one.meta.import_error);
+  EXPECT_EQ(many.EventCount(), one.EventCount());
+}
+
+TEST(KinetoBadInput, EachCaseIsOneClearError) {
+  struct Case {
+    const char* file;
+    const char* says;
+  };
+  for (const Case& c : {Case{"bad_empty_file.json", "the file is empty"},
+                        Case{"bad_not_json.json", "not a trace gpuscope can read"},
+                        Case{"bad_unknown_format.json", "unknown format"},
+                        Case{"bad_empty_trace.json", "holds no events"},
+                        Case{"bad_metadata_only.json", "holds no events"},
+                        Case{"does_not_exist.json", "no such file"}}) {
+    auto t = ImportTrace(kData + "/" + c.file, {});
+    ASSERT_FALSE(t.ok()) << c.file;
+    EXPECT_NE(t.status().message().find(c.says), std::string::npos) << t.status().message();
+    EXPECT_NE(t.status().message().find(c.file), std::string::npos) << t.status().message();
+    EXPECT_EQ(t.status().message().find('\n'), std::string::npos);
+  }
+  auto dir = ImportTrace(kData, {});
+  ASSERT_FALSE(dir.ok());
+  EXPECT_NE(dir.status().message().find("directory"), std::string::npos);
+}
+
+TEST(KinetoBadInput, BrokenFilesKeepWhatWasReadAndSayWhere) {
+  model::Trace cut = Import(kData + "/bad_truncated.json");
+  EXPECT_NE(cut.meta.import_error.find("ends early"), std::string::npos);
+  EXPECT_NE(cut.meta.import_error.find("traceEvents"), std::string::npos);
+  EXPECT_GT(cut.EventCount(), 0u);
+  model::Trace gz = Import(kData + "/bad_truncated.json.gz");
+  EXPECT_NE(gz.meta.import_error.find("gzip"), std::string::npos);
+  EXPECT_GT(gz.EventCount(), 0u);
+  model::Trace corrupt = Import(kData + "/bad_corrupt.json.gz");
+  EXPECT_FALSE(corrupt.meta.import_error.empty());
+}
+
+TEST(KinetoBadInput, EventsMissingFieldsAreCountedAndTheRestKept) {
+  model::Trace t = Import(kData + "/bad_missing_fields.json");
+  const auto& p = t.problems.entries();
+  EXPECT_EQ(p.at("kineto.event_missing_ts").count, 1u);
+  EXPECT_EQ(p.at("kineto.event_missing_dur").count, 1u);
+  EXPECT_EQ(p.at("kineto.bad_ts").count, 1u);
+  EXPECT_EQ(p.at("kineto.unsupported_phase").count, 1u);
+  EXPECT_EQ(t.kernels.size(), 2u);  // "no_dur" (kept with 0) and "good"
+  EXPECT_NE(p.at("kineto.event_missing_ts").first_example.find("byte"), std::string::npos);
+}
+
+TEST(KinetoBadInput, GzipAndPlainAreTheSame) {
+  model::Trace a = Import(kData + "/kineto_cuda_small.json");
+  model::Trace b = Import(kData + "/kineto_cuda_small.json.gz");
+  EXPECT_EQ(a.kernels.start_ns, b.kernels.start_ns);
+  EXPECT_EQ(a.EventCount(), b.EventCount());
+}
+
+}  // namespace
+}  // namespace gpuscope::import::kineto
