@@ -1,6 +1,10 @@
 #include "base/text.h"
 
-#include <cxxabi.h>
+// libiberty's demangler is the one c++filt uses; libstdc++'s __cxa_demangle in GCC 12 lacks
+// newer manglings (DF16b = std::bfloat16_t, common in ROCm ck_tile kernels).
+extern "C" {
+#include <libiberty/demangle.h>
+}
 
 #include <cstdio>
 #include <cstdlib>
@@ -15,10 +19,9 @@ bool LooksMangled(std::string_view name) {
 std::string Demangle(std::string_view name) {
   if (!LooksMangled(name)) return std::string(name);
   std::string copy(name);
-  int status = 0;
   std::unique_ptr<char, decltype(&std::free)> out(
-      abi::__cxa_demangle(copy.c_str(), nullptr, nullptr, &status), &std::free);
-  if (status != 0 || !out) return copy;
+      cplus_demangle(copy.c_str(), DMGL_PARAMS | DMGL_ANSI | DMGL_TYPES), &std::free);
+  if (!out) return copy;
   return std::string(out.get());
 }
 

@@ -67,6 +67,10 @@ void PrintKernels(const analysis::Stats& st, const StatsArgs& a, size_t width) {
   }
   uint64_t calls = 0;
   for (const auto& k : st.kernels) calls += k.calls;
+  if (st.kernels.empty()) {
+    std::printf("GPU kernels:\n\n(none in this trace)\n");
+    return;
+  }
   std::printf("GPU kernels: %s dispatches of %s kernels, %s in total\n\n", base::FormatCount(calls).c_str(),
               base::FormatCount(st.kernels.size()).c_str(), base::FormatDuration(st.kernel_total_ns).c_str());
   if (st.kernels.empty()) return;

@@ -62,19 +62,22 @@ Scan JsonCursor::Expect(char c) {
 }
 
 Scan JsonCursor::SkipString() {
+  // Most strings are short keys and names: a byte loop beats memchr's call overhead there.
+  // The window's NUL padding stops the loop at the end without a bounds check.
   const char* q = p_ + 1;
   while (true) {
-    const void* hit = std::memchr(q, '"', static_cast<size_t>(end_ - q));
-    if (!hit) return Scan::kNeedMore;
-    const char* quote = static_cast<const char*>(hit);
-    // The quote ends the string unless an odd number of backslashes precede it.
-    size_t slashes = 0;
-    for (const char* b = quote - 1; b > p_ && *b == '\\'; --b) ++slashes;
-    if (slashes % 2 == 0) {
-      p_ = quote + 1;
+    char c = *q;
+    if (c == '"') {
+      p_ = q + 1;
       return Scan::kOk;
     }
-    q = quote + 1;
+    if (c == '\\') {
+      if (q[1] == 0 && q + 1 >= end_) return Scan::kNeedMore;
+      q += 2;
+      continue;
+    }
+    if (c == 0 && q >= end_) return Scan::kNeedMore;
+    ++q;
   }
 }
 
@@ -84,13 +87,18 @@ Scan JsonCursor::String(std::string_view* out, std::deque<std::string>* arena) {
   if (s != Scan::kOk) return s;
   if (c != '"') return Fail("expected a string");
   const char* begin = p_ + 1;
+  // Fast path: no escape before the closing quote.
+  const char* q = begin;
+  while (*q != '"' && *q != '\\' && *q != 0) ++q;
+  if (*q == '"') {
+    *out = std::string_view(begin, static_cast<size_t>(q - begin));
+    p_ = q + 1;
+    return Scan::kOk;
+  }
+  if (*q == 0 && q >= end_) return Scan::kNeedMore;
   s = SkipString();
   if (s != Scan::kOk) return s;
   const char* close = p_ - 1;
-  if (!std::memchr(begin, '\\', static_cast<size_t>(close - begin))) {
-    *out = std::string_view(begin, static_cast<size_t>(close - begin));
-    return Scan::kOk;
-  }
   std::string& buf = arena->emplace_back();
   buf.reserve(static_cast<size_t>(close - begin));
   for (const char* q = begin; q < close; ++q) {

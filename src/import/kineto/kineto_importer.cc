@@ -1,6 +1,9 @@
 #include "import/kineto/kineto_importer.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <thread>
@@ -180,12 +183,22 @@ base::StatusOr<model::Trace> KinetoImporter::Import(const std::string& path,
         s.source.get(), begin, k == 0 ? KinetoReader::Mode::kTopLevel : KinetoReader::Mode::kEventsArray,
         s.builder.get(), &s.top, stop);
   }
+  // GPUSCOPE_TIMING=1 prints where import time goes (for bench/, not for users).
+  const bool timing = std::getenv("GPUSCOPE_TIMING") != nullptr;
+  auto t0 = std::chrono::steady_clock::now();
+  auto lap = [&](const char* what) {
+    if (!timing) return;
+    auto now = std::chrono::steady_clock::now();
+    std::fprintf(stderr, "[timing] %-28s %8.3f s\n", what, std::chrono::duration<double>(now - t0).count());
+    t0 = now;
+  };
   std::vector<std::thread> workers;
   for (size_t k = 1; k < segs.size(); ++k) {
     workers.emplace_back([&segs, k] { segs[k].outcome = segs[k].reader->Run(); });
   }
   segs[0].outcome = segs[0].reader->Run();
   for (auto& w : workers) w.join();
+  lap(("parse (" + std::to_string(segs.size()) + " segments)").c_str());
 
   // Chain the segments: each is valid only if the one before handed off exactly at its start.
   Segment& head = segs[0];
@@ -211,10 +224,16 @@ base::StatusOr<model::Trace> KinetoImporter::Import(const std::string& path,
   } else if (head.outcome == KinetoReader::Outcome::kError) {
     error = head.reader->error();
   }
+  if (timing) {
+    std::fprintf(stderr, "[timing] segment chain: head outcome %d, resync failed %d\n",
+                 static_cast<int>(head.outcome), head.reader->resync_failed());
+  }
+  lap("merge segments");
   segs.resize(1);
 
   model::Trace trace = std::move(head.trace);
   Finish(trace, head, path);
+  lap("finish + link");
   uint64_t kept = trace.EventCount();
   if (!error.empty()) {
     trace.meta.import_error = error;

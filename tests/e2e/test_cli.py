@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""End-to-end tests: run the gpuscope binary on the repository's own fixtures (tests/data) and
+check what a user sees - exit codes, one-line errors, tables, CSV and the JSON contract.
+Stdlib only; prints 'N passed, N failed'."""
+import argparse
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data")
+TESTS = []
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+def run(*args, env=None):
+    e = dict(os.environ, COLUMNS="120")
+    e.update(env or {})
+    return subprocess.run([GPUSCOPE, *args], capture_output=True, text=True, env=e)
+
+
+def data(name):
+    return os.path.join(DATA, name)
+
+
+@test
+def stats_json_contract():
+    r = run("stats", "--format", "json", data("kineto_cuda_small.json"))
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["source"] == {"path": data("kineto_cuda_small.json"), "format": "kineto",
+                           "format_version": d["source"]["format_version"]}
+    keys = {"name", "calls", "total_ns", "avg_ns", "median_ns", "min_ns", "max_ns", "stddev_ns", "percent"}
+    assert all(keys <= set(k) for k in d["kernels"])
+    totals = [k["total_ns"] for k in d["kernels"]]
+    assert totals == sorted(totals, reverse=True)
+    # gemm: 2 calls of 50.010 us and 50.020 us, demangled by default.
+    gemm = d["kernels"][0]
+    assert gemm["name"] == "gemm_tile1(float*, float*, int)", gemm
+    assert (gemm["calls"], gemm["total_ns"], gemm["median_ns"], gemm["min_ns"], gemm["max_ns"]) == (2, 100030, 50015, 50010, 50020)
+    relu = d["kernels"][1]
+    assert relu["calls"] == 6 and relu["total_ns"] == 2 * (2000 + 2001 + 2002), relu
+    assert abs(sum(k["percent"] for k in d["kernels"]) - 100) < 1e-3
+    mem = {m["kind"]: m for m in d["memops"]}
+    assert mem["HtoD"]["calls"] == 2 and mem["HtoD"]["bytes"] == 2_000_000 and mem["HtoD"]["total_ns"] == 200_000
+    assert mem["HtoD"]["gbps"] == 10.0 and mem["HtoD"]["host_memory"]["pageable"] == 2
+    assert mem["DtoH"]["host_memory"]["pinned"] == 2 and mem["Memset"]["bytes"] == 8192
+    api = {a["name"]: a for a in d["api"]}
+    assert api["cudaLaunchKernel"]["calls"] == 2 and api["cudaMemcpyAsync"]["calls"] == 4
+    assert set(api["cudaStreamSynchronize"]) == {"name", "calls", "total_ns", "avg_ns", "median_ns", "min_ns", "max_ns"}
+    cpu = {c["name"]: c for c in d["cpu_ops"]}
+    # aten::linear 200 us contains aten::addmm 100 us; addmm contains a 10 us launch.
+    assert cpu["aten::linear"]["self_ns"] == 2 * 100_000 and cpu["aten::addmm"]["self_ns"] == 2 * 90_000
+
+
+@test
+def stats_table_fits_and_full_names():
+    r = run("stats", data("kineto_cuda_small.json"))
+    assert r.returncode == 0 and "GPU kernels: 8 dispatches of 2 kernels" in r.stdout, r.stdout
+    assert all(len(l) <= 120 for l in r.stdout.splitlines()), max(map(len, r.stdout.splitlines()))
+    assert "void at::native::vectorize\u2026" in r.stdout, r.stdout
+    full = run("stats", "--full-names", "--by", "kernels", data("kineto_cuda_small.json"))
+    assert "vectorized_elementwise_kernel<4, at::native::relu>(int)" in full.stdout
+    assert "Pageable" not in r.stdout and "2 pageable" in r.stdout
+
+
+@test
+def stats_mangled_top_and_by():
+    r = run("stats", "--format", "json", "--mangled", "--top", "1", "--by", "kernels", data("kineto_cuda_small.json"))
+    d = json.loads(r.stdout)
+    assert list(d) == ["source", "kernels"] and len(d["kernels"]) == 1
+    assert d["kernels"][0]["name"] == "_Z10gemm_tile1PfS_i"
+
+
+@test
+def stats_csv_per_table():
+    for by, header in (("kernels", "name,calls,total_ns"), ("memops", "kind,calls,bytes"),
+                       ("api", "name,calls,total_ns"), ("cpu", "name,calls,total_ns,self_ns")):
+        r = run("stats", "--format", "csv", "--by", by, data("kineto_cuda_small.json"))
+        assert r.returncode == 0 and r.stdout.startswith(header), (by, r.stdout[:80])
+        rows = list(csv.reader(io.StringIO(r.stdout)))
+        assert len(rows) > 1 and all(len(x) == len(rows[0]) for x in rows)
+    # The escaped name survives CSV quoting.
+    r = run("stats", "--format", "csv", "--by", "cpu", data("kineto_cuda_small.json"))
+    assert any(row[0] == 'triton_"poi"_fused_\u00e9' for row in csv.reader(io.StringIO(r.stdout)))
+
+
+@test
+def info_reports_format_devices_counts_iterations_problems():
+    r = run("info", data("kineto_cuda_small.json"))
+    assert r.returncode == 0, r.stderr
+    for s in ("kineto", "3 decimals", "baseTimeNanoseconds", "NVIDIA H100", "ProfilerStep#1 .. #2",
+              "kineto.ts_clamped_to_zero", "CUPTI 24"):
+        assert s in r.stdout, (s, r.stdout)
+    d = json.loads(run("info", "--format", "json", data("kineto_cuda_small.json")).stdout)
+    assert d["counts"]["kernels"] == 8 and d["counts"]["Python frames"] == 4
+    assert [i["number"] for i in d["iterations"]] == [1, 2]
+    assert d["links"]["kernels_with_launch"] == 8
+    assert d["devices"][0]["compute_units"] == 132
+    c = run("info", "--format", "csv", data("kineto_cuda_small.json"))
+    assert c.stdout.startswith("key,value") and "count.kernels,8" in c.stdout
+
+
+@test
+def rocm_and_legacy_fixtures():
+    d = json.loads(run("stats", "--format", "json", data("kineto_rocm_small.json")).stdout)
+    mem = d["memops"][0]
+    assert mem["kind"] == "HtoD" and mem["host_memory"] == {"pageable": 0, "pinned": 0, "unknown": 1}
+    assert {k["name"] for k in d["kernels"]} == {"void at::native::elementwise_kernel<128, 4>(int)", "__amd_rocclr_copyBuffer"}
+    i = run("info", data("kineto_rocm_small.json")).stdout
+    assert "AMD Instinct MI300X (AMD, 304 CUs" in i and "roctracer 4.1" in i
+    d = json.loads(run("stats", "--format", "json", data("kineto_pt18_legacy.json")).stdout)
+    assert d["kernels"][0]["total_ns"] == 30000
+
+
+@test
+def gzip_equals_plain():
+    a = json.loads(run("stats", "--format", "json", data("kineto_cuda_small.json")).stdout)
+    b = json.loads(run("stats", "--format", "json", data("kineto_cuda_small.json.gz")).stdout)
+    a.pop("source"), b.pop("source")
+    assert a == b
+
+
+@test
+def bad_inputs_exit_2_with_one_line():
+    cases = {"bad_empty_file.json": "empty", "bad_not_json.json": "not a trace",
+             "bad_unknown_format.json": "unknown format", "bad_empty_trace.json": "no events",
+             "bad_metadata_only.json": "no events", "missing.json": "no such file"}
+    for f, says in cases.items():
+        for cmd in ("stats", "info"):
+            r = run(cmd, data(f))
+            lines = r.stderr.strip().splitlines()
+            assert r.returncode == 2 and len(lines) == 1 and says in lines[0] and f in lines[0], (f, r.returncode, r.stderr)
+            assert r.stdout == "", r.stdout
+    r = run("stats", DATA)
+    assert r.returncode == 2 and "directory" in r.stderr
+    r = run("stats", "--format", "yaml", data("kineto_cuda_small.json"))
+    assert r.returncode == 2
+    r = run()
+    assert r.returncode != 0
+
+
+@test
+def broken_files_keep_what_was_read():
+    for f, says in (("bad_truncated.json", "ends early"), ("bad_truncated.json.gz", "gzip"),
+                    ("bad_corrupt.json.gz", "byte")):
+        r = run("stats", "--format", "json", data(f))
+        assert r.returncode == 0, (f, r.stderr)
+        assert "warning" in r.stderr and says in r.stderr and "kept the" in r.stderr, (f, r.stderr)
+        json.loads(r.stdout)
+    r = run("info", data("bad_missing_fields.json"))
+    assert r.returncode == 0 and "kineto.event_missing_ts" in r.stdout and "kineto.bad_ts" in r.stdout
+    assert "recoverable problem" in r.stderr
+
+
+@test
+def threads_do_not_change_results():
+    # A 20 MB trace made from the fixture, parsed with 1 and 4 threads (parallel segments).
+    src = json.load(open(data("kineto_cuda_small.json")))
+    events = src["traceEvents"]
+    big = []
+    for copy in range(2000):
+        for e in events:
+            if e.get("ph") == "X":
+                e2 = dict(e, ts=e["ts"] + copy * 5000.0)
+                big.append(e2)
+    src["traceEvents"] = big
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        for_json = json.dumps(src, indent=1)
+        f.write(for_json)
+        path = f.name
+    try:
+        assert os.path.getsize(path) > 16 << 20
+        one = run("--threads", "1", "stats", "--format", "json", path)
+        four = run("--threads", "4", "stats", "--format", "json", path, env={"GPUSCOPE_TIMING": "1"})
+        assert one.returncode == 0 and four.returncode == 0
+        assert "4 segments" in four.stderr, four.stderr
+        assert json.loads(one.stdout) == json.loads(four.stdout)
+    finally:
+        os.unlink(path)
+
+
+def main():
+    global GPUSCOPE
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gpuscope", required=True)
+    GPUSCOPE = os.path.abspath(ap.parse_args().gpuscope)
+    passed = failed = 0
+    for t in TESTS:
+        try:
+            t()
+            passed += 1
+            print(f"ok   {t.__name__}")
+        except Exception as e:  # noqa: BLE001 - report every failure, keep going
+            failed += 1
+            print(f"FAIL {t.__name__}: {type(e).__name__}: {str(e)[:800]}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Golden tests over the real samples in ../shared/samples.
+
+For each case in cases.tsv:
+  1. runs `gpuscope stats --format json SAMPLE` and compares it with expected/<name>.json
+     (reviewed by hand; `--update` rewrites them after a reviewed change);
+  2. cross-checks kernel and memory-operation counts and totals against an independent
+     computation here: Python's json module reads the sample with exact decimals, and sums
+     durations per name itself (names demangled with c++filt), sharing no code with gpuscope.
+Then every file under samples/kineto/ must either import (exit 0) or be one of the known
+non-traces, refused with exit code 2 and one line.
+
+Exit 77 (skipped) when ../shared/samples is absent, as in a user's clone.
+"""
+import argparse
+import decimal
+import gzip
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SAMPLES = os.path.normpath(os.path.join(ROOT, "..", "shared", "samples"))
+
+# Files under samples/kineto/ that are not Kineto traces, and what gpuscope must say of them.
+NOT_TRACES = {
+    "tests__data__execution_trace__benchmark_simple_add_et.json.gz": "execution trace",
+    "tests__data__memory_analysis__memory_timeline.raw.gz": "unknown format",
+    "agent_evals__Analysis__analysis_tests__unit_tests_comparative.tar.gz": "tar archive",
+    "agent_evals__Analysis__analysis_tests__unit_tests_standalone.tar.gz": "tar archive",
+    "tests__rocprof__908_results.json.gz": "rocprofv3",
+    "tests__traces__tracediff_test__cpu_op_map.json": "unknown format",
+    "tests__traces__tracediff_test__cpu_op_map_trace1.json": "unknown format",
+    "tests__traces__tracediff_test__cpu_op_map_trace2.json": "unknown format",
+}
+
+
+def load(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        doc = json.load(f, parse_float=decimal.Decimal)
+    return doc if isinstance(doc, list) else doc["traceEvents"]
+
+
+def ns(us):
+    """Exact ns from the decimal text: Decimal keeps every digit."""
+    return int((decimal.Decimal(us) * 1000).to_integral_value(rounding=decimal.ROUND_HALF_UP))
+
+
+def demangle(names):
+    mangled = [n for n in names if n.startswith("_Z")]
+    if not mangled:
+        return {n: n for n in names}
+    out = subprocess.run(["c++filt"], input="\n".join(mangled), capture_output=True, text=True).stdout.split("\n")
+    table = dict(zip(mangled, out))
+    return {n: table.get(n, n) for n in names}
+
+
+def independent_totals(path):
+    kernels, memops = {}, {}
+    for e in load(path):
+        if e.get("ph") != "X" or "ts" not in e:
+            continue
+        cat = e.get("cat")
+        dur = ns(e.get("dur", 0))
+        if cat in ("kernel", "Kernel"):
+            c = kernels.setdefault(e["name"], [0, 0])
+            c[0] += 1
+            c[1] += dur
+        elif cat in ("gpu_memcpy", "Memcpy", "gpu_memset", "Memset"):
+            kind = "Memset" if "set" in cat.lower() else e["name"].split(" ")[1]
+            c = memops.setdefault(kind, [0, 0])
+            c[0] += 1
+            c[1] += dur
+    names = demangle(list(kernels))
+    merged = {}
+    for raw, (calls, total) in kernels.items():
+        m = merged.setdefault(names[raw], [0, 0])
+        m[0] += calls
+        m[1] += total
+    return merged, memops
+
+
+def run(gpuscope, *args):
+    return subprocess.run([gpuscope, *args], capture_output=True, text=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gpuscope", required=True)
+    ap.add_argument("--update", action="store_true", help="rewrite expected outputs")
+    a = ap.parse_args()
+    if not os.path.isdir(SAMPLES):
+        print(f"SKIP: {SAMPLES} not found; golden tests over real samples need the shared samples")
+        return 77
+    passed = failed = 0
+
+    def check(ok, what):
+        nonlocal passed, failed
+        if ok:
+            passed += 1
+        else:
+            failed += 1
+            print("FAIL:", what)
+
+    for line in open(os.path.join(HERE, "cases.tsv")):
+        if line.startswith("#") or not line.strip():
+            continue
+        name, rel, _ = line.rstrip("\n").split("\t")
+        path = os.path.join(SAMPLES, rel)
+        r = run(a.gpuscope, "stats", "--format", "json", path)
+        check(r.returncode == 0, f"{name}: exit {r.returncode}: {r.stderr.strip()}")
+        if r.returncode != 0:
+            continue
+        got = json.loads(r.stdout)
+        got["source"]["path"] = "samples/" + rel
+        expected_path = os.path.join(HERE, "expected", name + ".json")
+        if a.update:
+            with open(expected_path, "w") as f:
+                json.dump(got, f, indent=1, ensure_ascii=False)
+                f.write("\n")
+        with open(expected_path) as f:
+            expected = json.load(f)
+        check(got == expected, f"{name}: output differs from {expected_path} (rerun with --update after review)")
+        # Independent cross-check of kernel and memop counts and totals.
+        kernels, memops = independent_totals(path)
+        mine = {k["name"]: (k["calls"], k["total_ns"]) for k in got["kernels"]}
+        theirs = {k: tuple(v) for k, v in kernels.items()}
+        check(mine == theirs, f"{name}: kernel calls/totals differ from the independent sum "
+                              f"({len(mine)} vs {len(theirs)} names)")
+        check(sum(k["calls"] for k in got["kernels"]) == sum(v[0] for v in kernels.values()),
+              f"{name}: kernel dispatch count")
+        my_mem = {m["kind"]: (m["calls"], m["total_ns"]) for m in got["memops"]}
+        check(my_mem == {k: tuple(v) for k, v in memops.items()}, f"{name}: memops differ: {my_mem} vs {memops}")
+        print(f"ok   {name}: {sum(v[0] for v in kernels.values())} kernels, {len(kernels)} names, "
+              f"{sum(v[0] for v in memops.values())} memops")
+
+    # Every file under samples/kineto imports, or is a known non-trace refused clearly.
+    for sub in sorted(os.listdir(os.path.join(SAMPLES, "kineto"))):
+        d = os.path.join(SAMPLES, "kineto", sub)
+        for fname in sorted(os.listdir(d)):
+            r = run(a.gpuscope, "info", "--format", "json", os.path.join(d, fname))
+            if fname in NOT_TRACES:
+                lines = r.stderr.strip().splitlines()
+                check(r.returncode == 2 and len(lines) == 1 and NOT_TRACES[fname] in lines[0],
+                      f"{fname}: expected a one-line '{NOT_TRACES[fname]}' refusal, got {r.returncode}: {r.stderr}")
+            else:
+                ok = r.returncode == 0 and json.loads(r.stdout)["counts"]
+                check(bool(ok), f"{fname}: did not import: {r.stderr.strip()}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
