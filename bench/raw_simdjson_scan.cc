@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
       if (key == "cat") {
         if (!field.value().get_string().get(cat)) is_kernel = cat == "kernel";
       } else if (key == "dur") {
-        (void)field.value().get_double().get(dur);
+        if (field.value().get_double().get(dur)) dur = 0;
       }
     }
     if (is_kernel) {
