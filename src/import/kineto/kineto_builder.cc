@@ -111,32 +111,26 @@ void KinetoBuilder::Problem(std::string_view kind, uint64_t offset, std::string_
   trace_->problems.Add(kind, "event at byte " + std::to_string(offset) + ": " + std::string(what));
 }
 
-model::TrackId KinetoBuilder::CpuTrack(const KinetoEvent& ev) {
-  std::string_view pid = ev.pid, tid = ev.tid;
-  if (have_cpu_ && last_cpu_key_.size() == pid.size() + tid.size() + 1 &&
-      std::string_view(last_cpu_key_).substr(0, pid.size()) == pid &&
-      std::string_view(last_cpu_key_).substr(pid.size() + 1) == tid) {
-    return last_cpu_;
+model::TrackId KinetoBuilder::TrackCache::Get(model::Trace& trace, model::TrackKind kind,
+                                              std::string_view pid, std::string_view tid) {
+  std::string_view k(key);
+  if (valid && k.size() == pid.size() + tid.size() + 1 && k.substr(0, pid.size()) == pid &&
+      k.substr(pid.size() + 1) == tid) {
+    return id;
   }
-  last_cpu_ = trace_->InternTrack(TrackKind::kCpuThread, pid, tid);
-  last_cpu_key_.assign(pid).push_back('\x1f');
-  last_cpu_key_.append(tid);
-  have_cpu_ = true;
-  return last_cpu_;
+  id = trace.InternTrack(kind, pid, tid);
+  key.assign(pid).push_back('\x1f');
+  key.append(tid);
+  valid = true;
+  return id;
+}
+
+model::TrackId KinetoBuilder::CpuTrack(const KinetoEvent& ev) {
+  return cpu_cache_.Get(*trace_, TrackKind::kCpuThread, ev.pid, ev.tid);
 }
 
 model::TrackId KinetoBuilder::GpuTrack(const KinetoEvent& ev) {
-  std::string_view pid = ev.pid, tid = ev.tid;
-  if (have_gpu_ && last_gpu_key_.size() == pid.size() + tid.size() + 1 &&
-      std::string_view(last_gpu_key_).substr(0, pid.size()) == pid &&
-      std::string_view(last_gpu_key_).substr(pid.size() + 1) == tid) {
-    return last_gpu_;
-  }
-  last_gpu_ = trace_->InternTrack(TrackKind::kGpuStream, pid, tid);
-  last_gpu_key_.assign(pid).push_back('\x1f');
-  last_gpu_key_.append(tid);
-  have_gpu_ = true;
-  return last_gpu_;
+  return gpu_cache_.Get(*trace_, TrackKind::kGpuStream, ev.pid, ev.tid);
 }
 
 void KinetoBuilder::Add(const KinetoEvent& ev, uint64_t offset) {

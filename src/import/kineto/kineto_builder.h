@@ -51,10 +51,15 @@ class KinetoBuilder {
   model::Trace* trace_;
   KinetoSideInfo* side_;
   uint64_t events_ = 0;
-  // One-entry caches: consecutive events usually share a thread or stream.
-  std::string last_cpu_key_, last_gpu_key_;
-  model::TrackId last_cpu_ = 0, last_gpu_ = 0;
-  bool have_cpu_ = false, have_gpu_ = false;
+  // One-entry cache: consecutive events usually share a thread or stream.
+  struct TrackCache {
+    std::string key;
+    model::TrackId id = 0;
+    bool valid = false;
+    model::TrackId Get(model::Trace& trace, model::TrackKind kind, std::string_view pid,
+                       std::string_view tid);
+  };
+  TrackCache cpu_cache_, gpu_cache_;
 };
 
 // Applies what the side info knows (thread/process names, flows, clamped ts) to the merged
