@@ -48,7 +48,11 @@ std::string MemopHost(const analysis::MemopStat& s) {
 // ---- table ----
 
 void PrintKernels(const analysis::Stats& st, const StatsArgs& a, size_t width) {
-  const Unit u = PickUnit(st.kernels.empty() ? 0 : st.kernels.front().total_ns);
+  if (st.kernels.empty()) {
+    std::printf("GPU kernels:\n\n(none in this trace)\n");
+    return;
+  }
+  const Unit u = PickUnit(st.kernels.front().total_ns);
   output::TextTable t;
   using A = output::TextTable::Align;
   t.AddColumn("Time %", A::kRight);
@@ -67,13 +71,8 @@ void PrintKernels(const analysis::Stats& st, const StatsArgs& a, size_t width) {
   }
   uint64_t calls = 0;
   for (const auto& k : st.kernels) calls += k.calls;
-  if (st.kernels.empty()) {
-    std::printf("GPU kernels:\n\n(none in this trace)\n");
-    return;
-  }
   std::printf("GPU kernels: %s dispatches of %s kernels, %s in total\n\n", base::FormatCount(calls).c_str(),
               base::FormatCount(st.kernels.size()).c_str(), base::FormatDuration(st.kernel_total_ns).c_str());
-  if (st.kernels.empty()) return;
   std::fputs(t.Render(width, !a.full_names).c_str(), stdout);
   if (n < st.kernels.size()) {
     std::printf("... %s more kernels (--top 0 shows all)\n", base::FormatCount(st.kernels.size() - n).c_str());

@@ -23,7 +23,6 @@ std::string WhatItIs(const base::FileSniff& sniff) {
            "(supported: PyTorch profiler / Kineto JSON)";
   }
   if (sniff.zstd) return "zstd-compressed; decompress it first (zstd -d FILE)";
-  if (sniff.head.empty()) return "empty";
   if (sniff.head.find("\"rocprofiler-sdk-tool\"") != std::string::npos) {
     return "rocprofv3 JSON output, which gpuscope does not read yet";
   }

@@ -204,6 +204,7 @@ base::StatusOr<model::Trace> KinetoImporter::Import(const std::string& path,
   Segment& head = segs[0];
   std::string error;
   uint64_t records = head.builder->events();
+  size_t merged = 0;  // segments after the head whose start the chain proved
   if (head.outcome == KinetoReader::Outcome::kHandoff) {
     std::optional<uint64_t> resume;
     for (size_t k = 1; k < segs.size(); ++k) {
@@ -211,6 +212,7 @@ base::StatusOr<model::Trace> KinetoImporter::Import(const std::string& path,
       model::AppendTrace(head.trace, std::move(s.trace));
       head.side.Merge(std::move(s.side));
       records += s.builder->events();
+      ++merged;
       if (s.outcome == KinetoReader::Outcome::kHandoff) continue;
       if (s.outcome == KinetoReader::Outcome::kArrayEnd) resume = s.reader->end_offset();
       if (s.outcome == KinetoReader::Outcome::kError) error = s.reader->error();
@@ -225,8 +227,8 @@ base::StatusOr<model::Trace> KinetoImporter::Import(const std::string& path,
     error = head.reader->error();
   }
   if (timing) {
-    std::fprintf(stderr, "[timing] segment chain: head outcome %d, resync failed %d\n",
-                 static_cast<int>(head.outcome), head.reader->resync_failed());
+    std::fprintf(stderr, "[timing] segment chain: %zu of %zu later segments merged, head resync failed %d\n",
+                 merged, segs.size() - 1, head.reader->resync_failed());
   }
   lap("merge segments");
   segs.resize(1);
