@@ -128,17 +128,24 @@ std::vector<MemopStat> MemopStats(const model::Trace& trace) {
   return out;
 }
 
-std::vector<ApiStat> ApiStats(const model::Trace& trace) {
+std::vector<ApiStat> ApiStats(const model::Trace& trace, bool os_runtime) {
   std::vector<std::string> names;
   std::vector<uint32_t> group = GroupByName(trace, trace.api.name, false, &names);
   std::vector<std::vector<int64_t>> durs(names.size());
-  for (size_t i = 0; i < group.size(); ++i) durs[group[i]].push_back(trace.api.dur_ns[i]);
+  std::vector<model::ApiDomain> domain(names.size(), model::ApiDomain::kRuntime);
+  for (size_t i = 0; i < group.size(); ++i) {
+    if ((trace.api.domain[i] == model::ApiDomain::kOs) != os_runtime) continue;
+    if (durs[group[i]].empty()) domain[group[i]] = trace.api.domain[i];
+    durs[group[i]].push_back(trace.api.dur_ns[i]);
+  }
   std::vector<ApiStat> out;
   for (size_t g = 0; g < names.size(); ++g) {
     auto& d = durs[g];
+    if (d.empty()) continue;
     std::sort(d.begin(), d.end());
     ApiStat s;
     s.name = names[g];
+    s.domain = model::ApiDomainName(domain[g]);
     s.calls = d.size();
     for (int64_t v : d) s.total_ns += v;
     s.avg_ns = s.total_ns / static_cast<int64_t>(d.size());
@@ -186,7 +193,8 @@ Stats ComputeStats(const model::Trace& trace, const StatsOptions& options) {
   Stats s;
   s.kernels = KernelStats(trace, options, &s.kernel_total_ns);
   s.memops = MemopStats(trace);
-  s.api = ApiStats(trace);
+  s.api = ApiStats(trace, false);
+  s.os_runtime = ApiStats(trace, true);
   s.cpu_ops = CpuOpStats(trace);
   return s;
 }

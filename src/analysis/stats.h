@@ -8,7 +8,8 @@
 //    0 for a single call - as nsys stats computes them;
 //  - memory operations aggregate by direction (HtoD, DtoH, DtoD, HtoH, PtoP, Memset); GB/s is
 //    known bytes / total time of the operations whose size is known;
-//  - API rows aggregate runtime and driver calls by name;
+//  - API rows aggregate runtime, driver and HSA calls by name; OS runtime calls (read, ioctl,
+//    ...) are a separate table, as nsys's osrt_sum is;
 //  - CPU op rows aggregate framework ops by name; Self = duration minus the durations of the
 //    CPU ranges and API calls directly inside it on the same thread.
 
@@ -48,6 +49,7 @@ struct MemopStat {
 
 struct ApiStat {
   std::string name;
+  std::string_view domain;  // "runtime", "driver", "hsa", "os" (of the first call)
   uint64_t calls = 0;
   int64_t total_ns = 0;
   int64_t avg_ns = 0;
@@ -71,7 +73,8 @@ struct StatsOptions {
 struct Stats {
   std::vector<KernelStat> kernels;  // sorted by total_ns descending, then name
   std::vector<MemopStat> memops;    // by kind, in MemopKind order; kinds never seen omitted
-  std::vector<ApiStat> api;         // sorted by total_ns descending
+  std::vector<ApiStat> api;         // GPU runtime/driver/HSA calls, by total_ns descending
+  std::vector<ApiStat> os_runtime;  // OS runtime calls (nsys OSRT), by total_ns descending
   std::vector<CpuOpStat> cpu_ops;   // sorted by total_ns descending
   int64_t kernel_total_ns = 0;
 };

@@ -15,16 +15,18 @@ TraceSummary Summarize(model::Trace& trace) {
     else if (k == model::GpuRangeKind::kSync) ++gpu_sync;
     else ++gpu_other;
   }
-  uint64_t runtime = 0, driver = 0;
-  for (auto d : trace.api.domain) (d == model::ApiDomain::kRuntime ? runtime : driver)++;
+  uint64_t by_domain[4] = {0, 0, 0, 0};
+  for (auto d : trace.api.domain) ++by_domain[static_cast<int>(d) & 3];
   uint64_t memset = 0;
   for (auto k : trace.memops.kind) memset += k == model::MemopKind::kMemset;
   s.counts = {
       {"kernels", trace.kernels.size()},
       {"memcpy", trace.memops.size() - memset},
       {"memset", memset},
-      {"runtime API calls", runtime},
-      {"driver API calls", driver},
+      {"runtime API calls", by_domain[static_cast<int>(model::ApiDomain::kRuntime)]},
+      {"driver API calls", by_domain[static_cast<int>(model::ApiDomain::kDriver)]},
+      {"HSA API calls", by_domain[static_cast<int>(model::ApiDomain::kHsa)]},
+      {"OS runtime calls", by_domain[static_cast<int>(model::ApiDomain::kOs)]},
       {"CPU ops", ops},
       {"user annotations", annotations},
       {"Python frames", trace.python.size()},

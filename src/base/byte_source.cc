@@ -238,7 +238,6 @@ StatusOr<FileSniff> SniffFile(const std::string& path) {
   auto* b = reinterpret_cast<const unsigned char*>(first.data());
   sniff.gzip = HasGzipMagic(b, first.size());
   sniff.zstd = first.size() >= 4 && b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd;
-  sniff.sqlite = first.rfind("SQLite format 3", 0) == 0;
   std::unique_ptr<ByteSource> source;
   if (sniff.gzip) {
     (*raw)->Seek(0);
@@ -258,6 +257,7 @@ StatusOr<FileSniff> SniffFile(const std::string& path) {
     long long r = (*raw)->Read(more.data(), more.size());
     if (r > 0) sniff.head.append(more.data(), static_cast<size_t>(r));
   }
+  sniff.sqlite = sniff.head.rfind("SQLite format 3", 0) == 0;  // also inside gzip (.rpd.gz)
   sniff.tar = sniff.head.size() >= 262 && sniff.head.compare(257, 5, "ustar") == 0;
   return sniff;
 }

@@ -5,7 +5,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
+#include <string_view>
 
 #include "base/status.h"
 
@@ -36,6 +38,10 @@ struct FileSniff {
   bool tar = false;            // a tar archive (plain or inside gzip)
   std::string head;            // first bytes of the (decompressed) content, up to 64 KiB
   std::string error;           // why decompression stopped early, if it did
+  // SQLite files: the names of their tables and views (filled by the importer registry, which
+  // opens the database once so that importers recognise their schema, not their extension).
+  std::set<std::string, std::less<>> sqlite_objects;
+  bool Has(std::string_view object) const { return sqlite_objects.count(object) > 0; }
 };
 
 // Opens `path` for streaming; gzip is detected from its magic bytes, not from the extension.

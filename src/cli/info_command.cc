@@ -47,6 +47,10 @@ void PrintTable(const model::Trace& t, const analysis::TraceSummary& s) {
     if (v) std::printf("  %-46s %12s\n", k.c_str(), base::FormatCount(v).c_str());
   }
   for (const auto& [k, v] : t.record_counts) std::printf("  %-46s %12s\n", k.c_str(), base::FormatCount(v).c_str());
+  if (!t.meta.not_collected.empty()) {
+    std::printf("\nNot collected\n");
+    for (const auto& what : t.meta.not_collected) std::printf("  %s\n", what.c_str());
+  }
   std::printf("\nLinks\n");
   auto frac = [](uint64_t a, uint64_t b) {
     return base::FormatCount(a) + " of " + base::FormatCount(b) +
@@ -98,6 +102,9 @@ void PrintJson(const model::Trace& t, const analysis::TraceSummary& s) {
   w.Key("counts").BeginObject();
   for (const auto& [k, v] : s.counts) w.Key(k).Uint(v);
   w.EndObject();
+  w.Key("not_collected").BeginArray();
+  for (const auto& what : t.meta.not_collected) w.String(what);
+  w.EndArray();
   w.Key("records").BeginObject();
   for (const auto& [k, v] : t.record_counts) w.Key(k).Uint(v);
   w.EndObject();
@@ -132,6 +139,7 @@ void PrintCsv(const model::Trace& t, const analysis::TraceSummary& s) {
   for (const auto& d : t.devices) c.Row({"device." + std::to_string(d.id), d.name});
   for (const auto& [k, v] : s.counts) c.Row({"count." + k, std::to_string(v)});
   for (const auto& [k, v] : t.record_counts) c.Row({"records." + k, std::to_string(v)});
+  for (const auto& what : t.meta.not_collected) c.Row({"not_collected", what});
   c.Row({"iterations", std::to_string(s.iterations.size())});
   for (const auto& [kind, e] : t.problems.entries()) c.Row({"problem." + kind, std::to_string(e.count)});
   if (!t.meta.import_error.empty()) c.Row({"import_error", t.meta.import_error});

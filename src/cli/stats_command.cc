@@ -106,27 +106,27 @@ void PrintMemops(const analysis::Stats& st, size_t width) {
   std::fputs(t.Render(width, true).c_str(), stdout);
 }
 
-void PrintApi(const analysis::Stats& st, const StatsArgs& a, size_t width) {
-  std::printf("Runtime / driver API calls:\n\n");
-  if (st.api.empty()) {
+void PrintApi(const std::vector<analysis::ApiStat>& api, const char* title, const StatsArgs& a, size_t width) {
+  std::printf("%s:\n\n", title);
+  if (api.empty()) {
     std::printf("(none in this trace)\n");
     return;
   }
-  const Unit u = PickUnit(st.api.front().total_ns);
+  const Unit u = PickUnit(api.front().total_ns);
   output::TextTable t;
   using A = output::TextTable::Align;
   t.AddColumn("Total (" + u.name + ")", A::kRight);
   t.AddColumn("Calls", A::kRight);
   for (const char* h : {"Avg", "Med", "Min", "Max"}) t.AddColumn(std::string(h) + " (" + u.name + ")", A::kRight);
   t.AddColumn("Name", A::kLeft, true);
-  size_t n = Limit(st.api, a, 15);
+  size_t n = Limit(api, a, 15);
   for (size_t i = 0; i < n; ++i) {
-    const auto& r = st.api[i];
+    const auto& r = api[i];
     t.AddRow({u.Format(r.total_ns), base::FormatCount(r.calls), u.Format(r.avg_ns), u.Format(r.median_ns),
               u.Format(r.min_ns), u.Format(r.max_ns), r.name});
   }
   std::fputs(t.Render(width, !a.full_names).c_str(), stdout);
-  if (n < st.api.size()) std::printf("... %s more (--top 0 shows all)\n", base::FormatCount(st.api.size() - n).c_str());
+  if (n < api.size()) std::printf("... %s more (--top 0 shows all)\n", base::FormatCount(api.size() - n).c_str());
 }
 
 void PrintCpu(const analysis::Stats& st, const StatsArgs& a, size_t width) {
@@ -184,12 +184,12 @@ void JsonMemops(output::JsonWriter& w, const analysis::Stats& st) {
   w.EndArray();
 }
 
-void JsonApi(output::JsonWriter& w, const analysis::Stats& st, const StatsArgs& a) {
-  w.Key("api").BeginArray();
-  size_t n = Limit(st.api, a, 0);
+void JsonApi(output::JsonWriter& w, const char* key, const std::vector<analysis::ApiStat>& api, const StatsArgs& a) {
+  w.Key(key).BeginArray();
+  size_t n = Limit(api, a, 0);
   for (size_t i = 0; i < n; ++i) {
-    const auto& r = st.api[i];
-    w.BeginObject().Key("name").String(r.name).Key("calls").Uint(r.calls).Key("total_ns").Int(r.total_ns)
+    const auto& r = api[i];
+    w.BeginObject().Key("name").String(r.name).Key("domain").String(r.domain).Key("calls").Uint(r.calls).Key("total_ns").Int(r.total_ns)
         .Key("avg_ns").Int(r.avg_ns).Key("median_ns").Int(r.median_ns).Key("min_ns").Int(r.min_ns)
         .Key("max_ns").Int(r.max_ns).EndObject();
   }
@@ -219,11 +219,13 @@ void Csv(const analysis::Stats& st, const StatsArgs& a) {
              s(m.calls_unknown_bytes), s(m.total_ns), m.bandwidth_known ? base::FormatFixed(m.gbps, 6) : "",
              s(m.pageable), s(m.pinned), s(m.host_unknown)});
     }
-  } else if (a.by == "api") {
-    c.Row({"name", "calls", "total_ns", "avg_ns", "median_ns", "min_ns", "max_ns"});
-    for (size_t i = 0, n = Limit(st.api, a, 0); i < n; ++i) {
-      const auto& r = st.api[i];
-      c.Row({r.name, s(r.calls), s(r.total_ns), s(r.avg_ns), s(r.median_ns), s(r.min_ns), s(r.max_ns)});
+  } else if (a.by == "api" || a.by == "os") {
+    const auto& api = a.by == "api" ? st.api : st.os_runtime;
+    c.Row({"name", "calls", "total_ns", "avg_ns", "median_ns", "min_ns", "max_ns", "domain"});
+    for (size_t i = 0, n = Limit(api, a, 0); i < n; ++i) {
+      const auto& r = api[i];
+      c.Row({r.name, s(r.calls), s(r.total_ns), s(r.avg_ns), s(r.median_ns), s(r.min_ns), s(r.max_ns),
+             std::string(r.domain)});
     }
   } else if (a.by == "cpu") {
     c.Row({"name", "calls", "total_ns", "self_ns", "avg_ns"});
@@ -253,7 +255,8 @@ int Run(const StatsArgs& a, const model::Trace& trace) {
         .Key("format_version").String(trace.meta.format_version).EndObject();
     if (a.by.empty() || a.by == "kernels") JsonKernels(w, st, a);
     if (a.by.empty() || a.by == "memops") JsonMemops(w, st);
-    if (a.by.empty() || a.by == "api") JsonApi(w, st, a);
+    if (a.by.empty() || a.by == "api") JsonApi(w, "api", st.api, a);
+    if ((a.by.empty() && !st.os_runtime.empty()) || a.by == "os") JsonApi(w, "os_runtime", st.os_runtime, a);
     if (a.by.empty() || a.by == "cpu") JsonCpu(w, st, a);
     w.EndObject();
     std::fputs(w.str().c_str(), stdout);
@@ -270,7 +273,11 @@ int Run(const StatsArgs& a, const model::Trace& trace) {
   if (all) std::printf("\n");
   if (all || a.by == "memops") PrintMemops(st, width);
   if (all) std::printf("\n");
-  if (all || a.by == "api") PrintApi(st, a, width);
+  if (all || a.by == "api") PrintApi(st.api, "Runtime / driver API calls", a, width);
+  if ((all && !st.os_runtime.empty()) || a.by == "os") {
+    if (all) std::printf("\n");
+    PrintApi(st.os_runtime, "OS runtime calls", a, width);
+  }
   if (all) std::printf("\n");
   if (all || a.by == "cpu") PrintCpu(st, a, width);
   return 0;
@@ -284,7 +291,7 @@ CommandBody AddStatsCommand(CLI::App& app, const CommonOptions& common) {
   app.add_option("--top", args->top, "Rows per table (0 = all; tables default to 25/15, json/csv to all)")
       ->each([args](const std::string&) { args->top_given = true; });
   app.add_option("--by", args->by, "Only one table (csv defaults to kernels)")
-      ->check(CLI::IsMember({"kernels", "memops", "api", "cpu"}));
+      ->check(CLI::IsMember({"kernels", "memops", "api", "os", "cpu"}));
   app.add_option("--format", args->format, "Output format")->check(CLI::IsMember({"table", "csv", "json"}));
   app.add_flag("--full-names", args->full_names, "Show names whole instead of fitting them to the terminal");
   app.add_flag("--mangled", args->mangled, "Keep mangled kernel names as recorded");

@@ -1,5 +1,7 @@
 #include "model/enums.h"
 
+#include "model/tables.h"
+
 namespace gpuscope::model {
 
 std::string_view MemopKindName(MemopKind k) {
@@ -40,6 +42,22 @@ MemoryKind ParseMemoryKind(std::string_view t) {
   if (t == "Device Static") return MemoryKind::kDeviceStatic;
   if (t == "Managed Static") return MemoryKind::kManagedStatic;
   return MemoryKind::kUnknown;
+}
+
+std::string_view ApiDomainName(ApiDomain d) {
+  switch (d) {
+    case ApiDomain::kRuntime: return "runtime";
+    case ApiDomain::kDriver: return "driver";
+    case ApiDomain::kHsa: return "hsa";
+    case ApiDomain::kOs: return "os";
+  }
+  return "runtime";
+}
+
+uint8_t KernelWorkFlags(std::string_view name) {
+  if (name.find("__amd_rocclr_copy") != std::string_view::npos) return kKernelIsCopy;
+  if (name.find("__amd_rocclr_fill") != std::string_view::npos) return kKernelIsFill;
+  return 0;
 }
 
 std::string_view VendorName(Vendor v) {

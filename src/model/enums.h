@@ -20,10 +20,17 @@ std::string_view MemoryKindName(MemoryKind k);
 MemoryKind ParseMemoryKind(std::string_view text);
 
 enum class CpuRangeKind : uint8_t { kOp, kAnnotation };
-enum class ApiDomain : uint8_t { kRuntime, kDriver };
+// kRuntime: CUDA runtime / HIP; kDriver: CUDA driver; kHsa: ROCm's HSA runtime (below HIP);
+// kOs: OS runtime calls (nsys OSRT: read, ioctl, pthread_*), kept out of the GPU API table.
+enum class ApiDomain : uint8_t { kRuntime, kDriver, kHsa, kOs };
+std::string_view ApiDomainName(ApiDomain d);
 enum class GpuRangeKind : uint8_t { kAnnotation, kSync, kOther };
 enum class TrackKind : uint8_t { kCpuThread, kGpuStream, kOther };
 enum class Vendor : uint8_t { kUnknown, kNvidia, kAmd };
 std::string_view VendorName(Vendor v);
+
+// Kernel flags (kKernelIsCopy / kKernelIsFill) from a kernel name: the blit kernels that ROCm's
+// runtime launches to implement copies and fills (__amd_rocclr_copyBuffer, ..._fillBuffer).
+uint8_t KernelWorkFlags(std::string_view name);
 
 }  // namespace gpuscope::model

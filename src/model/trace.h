@@ -50,6 +50,9 @@ struct TraceMetadata {
   // Set when the file broke part-way (truncated, corrupt): where and why. The events read
   // before the break are kept.
   std::string import_error;
+  // Kinds of events the file could hold but does not because they were not collected
+  // (e.g. "memory copies (no CUPTI_ACTIVITY_KIND_MEMCPY table)"): `info` lists them.
+  std::vector<std::string> not_collected;
 };
 
 class Trace {

@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -28,6 +29,48 @@ def run(*args, env=None):
 
 def data(name):
     return os.path.join(DATA, name)
+
+
+def sql_fixture(name, tmp):
+    """Builds the SQLite file of a committed .sql fixture (tests/data/*.sql) in `tmp`."""
+    path = os.path.join(tmp, name.replace(".sql", ".sqlite"))
+    db = sqlite3.connect(path)
+    with open(data(name)) as f:
+        db.executescript(f.read())
+    db.commit()
+    db.close()
+    return path
+
+
+@test
+def nsys_export_stats_show_memory_kinds():
+    with tempfile.TemporaryDirectory() as tmp:
+        path = sql_fixture("nsys_small.sql", tmp)
+        r = run("stats", path)
+        assert r.returncode == 0, r.stderr
+        assert "(nsys)" in r.stdout
+        rows = {line.split()[0]: line for line in r.stdout.splitlines() if line[:4] in ("HtoD", "DtoH")}
+        assert rows["HtoD"].rstrip().endswith("1 pageable"), rows
+        assert rows["DtoH"].rstrip().endswith("1 pinned"), rows
+        assert "OS runtime calls:" in r.stdout and "ioctl" in r.stdout
+        d = json.loads(run("stats", "--format", "json", path).stdout)
+        assert [k["name"] for k in d["kernels"]] == ["ampere_sgemm_128x64_nn", "vecAdd(float*, float*, float*, int)"]
+        assert d["os_runtime"][0]["name"] == "ioctl" and d["os_runtime"][0]["domain"] == "os"
+        assert {a["name"] for a in d["api"]} >= {"cudaLaunchKernel", "cuCtxGetCurrent"}
+        info = json.loads(run("info", "--format", "json", path).stdout)
+        assert info["source"]["producer"] == "NVIDIA Nsight Systems 2025.5.2.266"
+        assert info["counts"]["OS runtime calls"] == 2 and info["not_collected"] == []
+
+
+@test
+def nsys_report_file_is_refused_with_the_export_command():
+    with tempfile.TemporaryDirectory() as tmp:
+        rep = os.path.join(tmp, "run.nsys-rep")
+        with open(rep, "wb") as f:
+            f.write(b"\x00binary report")
+        r = run("stats", rep)
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert f"nsys export --type sqlite --output {tmp}/run.sqlite {rep}" in r.stderr, r.stderr
 
 
 @test
@@ -54,7 +97,9 @@ def stats_json_contract():
     assert mem["DtoH"]["host_memory"]["pinned"] == 2 and mem["Memset"]["bytes"] == 8192
     api = {a["name"]: a for a in d["api"]}
     assert api["cudaLaunchKernel"]["calls"] == 2 and api["cudaMemcpyAsync"]["calls"] == 4
-    assert set(api["cudaStreamSynchronize"]) == {"name", "calls", "total_ns", "avg_ns", "median_ns", "min_ns", "max_ns"}
+    assert set(api["cudaStreamSynchronize"]) == {"name", "domain", "calls", "total_ns", "avg_ns", "median_ns",
+                                                 "min_ns", "max_ns"}
+    assert api["cudaStreamSynchronize"]["domain"] == "runtime"
     cpu = {c["name"]: c for c in d["cpu_ops"]}
     # aten::linear 200 us contains aten::addmm 100 us; addmm contains a 10 us launch.
     assert cpu["aten::linear"]["self_ns"] == 2 * 100_000 and cpu["aten::addmm"]["self_ns"] == 2 * 90_000

@@ -5,8 +5,9 @@ For each case in cases.tsv:
   1. runs `gpuscope stats --format json SAMPLE` and compares it with expected/<name>.json
      (reviewed by hand; `--update` rewrites them after a reviewed change);
   2. cross-checks kernel and memory-operation counts and totals against an independent
-     computation here: Python's json module reads the sample with exact decimals, and sums
-     durations per name itself (names demangled with c++filt), sharing no code with gpuscope.
+     computation here, sharing no code with gpuscope: for Kineto JSON, Python's json module
+     reads the sample with exact decimals and sums durations per name; for SQLite formats, SQL
+     over the file's own tables. Kernel names are demangled with c++filt.
 Then every file under samples/kineto/ must either import (exit 0) or be one of the known
 non-traces, refused with exit code 2 and one line.
 
@@ -17,6 +18,8 @@ import decimal
 import gzip
 import json
 import os
+import re
+import sqlite3
 import subprocess
 import sys
 
@@ -58,7 +61,47 @@ def demangle(names):
     return {n: table.get(n, n) for n in names}
 
 
-def independent_totals(path):
+def merge_demangled(kernels):
+    names = demangle(list(kernels))
+    merged = {}
+    for raw, (calls, total) in kernels.items():
+        m = merged.setdefault(names[raw], [0, 0])
+        m[0] += calls
+        m[1] += total
+    return merged
+
+
+def nsys_totals(path):
+    """Kernels, memops and API calls by SQL over the nsys export's own tables."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    kernels, memops, api = {}, {}, {}
+    if "CUPTI_ACTIVITY_KIND_KERNEL" in tables:
+        q = ("SELECT s.value, COUNT(*), SUM(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+             "JOIN StringIds s ON s.id = coalesce(k.mangledName, k.demangledName) GROUP BY s.value")
+        kernels = {n: [c, t] for n, c, t in db.execute(q)}
+    short = {"Host-to-Device": "HtoD", "Device-to-Host": "DtoH", "Device-to-Device": "DtoD",
+             "Host-to-Host": "HtoH", "Peer-to-Peer": "PtoP"}
+    if "CUPTI_ACTIVITY_KIND_MEMCPY" in tables:
+        q = ("SELECT e.label, COUNT(*), SUM(m.end - m.start), SUM(m.bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY m "
+             "JOIN ENUM_CUDA_MEMCPY_OPER e ON e.id = m.copyKind GROUP BY e.label")
+        for label, c, t, b in db.execute(q):
+            memops[short[label]] = [c, t, b]
+    if "CUPTI_ACTIVITY_KIND_MEMSET" in tables:
+        c, t, b = db.execute("SELECT COUNT(*), SUM(end - start), SUM(bytes) FROM CUPTI_ACTIVITY_KIND_MEMSET").fetchone()
+        memops["Memset"] = [c, t, b]
+    if "CUPTI_ACTIVITY_KIND_RUNTIME" in tables:
+        # Version suffixes (_v7000, _v12000) stripped as nsys's cuda_api_sum does for 4 digits.
+        q = ("SELECT s.value, COUNT(*), SUM(r.end - r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME r "
+             "JOIN StringIds s ON s.id = r.nameId GROUP BY s.value")
+        for n, c, t in db.execute(q):
+            a = api.setdefault(re.sub(r"_v[0-9]+$", "", n), [0, 0])
+            a[0] += c
+            a[1] += t
+    return merge_demangled(kernels), memops, api
+
+
+def kineto_totals(path):
     kernels, memops = {}, {}
     for e in load(path):
         if e.get("ph") != "X" or "ts" not in e:
@@ -74,13 +117,10 @@ def independent_totals(path):
             c = memops.setdefault(kind, [0, 0])
             c[0] += 1
             c[1] += dur
-    names = demangle(list(kernels))
-    merged = {}
-    for raw, (calls, total) in kernels.items():
-        m = merged.setdefault(names[raw], [0, 0])
-        m[0] += calls
-        m[1] += total
-    return merged, memops
+    return merge_demangled(kernels), memops, None
+
+
+CHECKERS = {"kineto": kineto_totals, "nsys": nsys_totals}
 
 
 def run(gpuscope, *args):
@@ -108,7 +148,7 @@ def main():
     for line in open(os.path.join(HERE, "cases.tsv")):
         if line.startswith("#") or not line.strip():
             continue
-        name, rel, _ = line.rstrip("\n").split("\t")
+        name, checker, rel, _ = line.rstrip("\n").split("\t")
         path = os.path.join(SAMPLES, rel)
         r = run(a.gpuscope, "stats", "--format", "json", path)
         check(r.returncode == 0, f"{name}: exit {r.returncode}: {r.stderr.strip()}")
@@ -125,7 +165,7 @@ def main():
             expected = json.load(f)
         check(got == expected, f"{name}: output differs from {expected_path} (rerun with --update after review)")
         # Independent cross-check of kernel and memop counts and totals.
-        kernels, memops = independent_totals(path)
+        kernels, memops, api = CHECKERS[checker](path)
         mine = {k["name"]: (k["calls"], k["total_ns"]) for k in got["kernels"]}
         theirs = {k: tuple(v) for k, v in kernels.items()}
         check(mine == theirs, f"{name}: kernel calls/totals differ from the independent sum "
@@ -133,13 +173,21 @@ def main():
         check(sum(k["calls"] for k in got["kernels"]) == sum(v[0] for v in kernels.values()),
               f"{name}: kernel dispatch count")
         my_mem = {m["kind"]: (m["calls"], m["total_ns"]) for m in got["memops"]}
-        check(my_mem == {k: tuple(v) for k, v in memops.items()}, f"{name}: memops differ: {my_mem} vs {memops}")
+        check(my_mem == {k: tuple(v[:2]) for k, v in memops.items()}, f"{name}: memops differ: {my_mem} vs {memops}")
+        for m in got["memops"]:
+            if len(memops.get(m["kind"], [])) == 3:  # the checker also knows the bytes
+                check(m["bytes"] == memops[m["kind"]][2], f"{name}: {m['kind']} bytes {m['bytes']} vs {memops[m['kind']][2]}")
+        if api is not None:
+            my_api = {x["name"]: (x["calls"], x["total_ns"]) for x in got["api"]}
+            check(my_api == {k: tuple(v) for k, v in api.items()}, f"{name}: API calls differ: {my_api} vs {api}")
         print(f"ok   {name}: {sum(v[0] for v in kernels.values())} kernels, {len(kernels)} names, "
               f"{sum(v[0] for v in memops.values())} memops")
 
-    # Every file under samples/kineto imports, or is a known non-trace refused clearly.
-    for sub in sorted(os.listdir(os.path.join(SAMPLES, "kineto"))):
-        d = os.path.join(SAMPLES, "kineto", sub)
+    # Every file under samples/kineto and samples/nsys imports, or is a known non-trace refused
+    # clearly.
+    dirs = [os.path.join(SAMPLES, top, sub) for top in ("kineto", "nsys")
+            for sub in sorted(os.listdir(os.path.join(SAMPLES, top)))]
+    for d in dirs:
         for fname in sorted(os.listdir(d)):
             r = run(a.gpuscope, "info", "--format", "json", os.path.join(d, fname))
             if fname in NOT_TRACES:

@@ -79,13 +79,6 @@ void ParseMemopName(std::string_view name, bool memset, model::MemopRow* row) {
   }
 }
 
-// Blit kernels that ROCm's runtime uses to implement copies and fills.
-uint8_t BlitFlags(std::string_view name) {
-  if (name.find("__amd_rocclr_copy") != std::string_view::npos) return model::kKernelIsCopy;
-  if (name.find("__amd_rocclr_fill") != std::string_view::npos) return model::kKernelIsFill;
-  return 0;
-}
-
 }  // namespace
 
 void KinetoSideInfo::Merge(KinetoSideInfo&& o) {
@@ -229,7 +222,7 @@ void KinetoBuilder::AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur) {
       for (int i = 0; i < 3; ++i) row.grid[i] = ev.grid[i], row.block[i] = ev.block[i];
       row.registers = ev.registers;
       row.shared_mem = ev.shared_mem;
-      row.flags = BlitFlags(ev.name);
+      row.flags = model::KernelWorkFlags(ev.name);
       t.kernels.Append(row);
       return;
     }

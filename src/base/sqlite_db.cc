@@ -1,0 +1,250 @@
+#include "base/sqlite_db.h"
+
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "base/byte_source.h"
+
+namespace gpuscope::base {
+namespace {
+
+bool IsGzip(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  unsigned char magic[2] = {0, 0};
+  size_t n = std::fread(magic, 1, 2, f);
+  std::fclose(f);
+  return n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+}
+
+// Inflates a gzip file into a new temporary file; returns its path.
+StatusOr<std::string> InflateToTemp(const std::string& path) {
+  auto src = OpenByteSource(path);
+  if (!src.ok()) return src.status();
+  const char* dir = std::getenv("TMPDIR");
+  std::string tmpl = std::string(dir && *dir ? dir : "/tmp") + "/gpuscope-db-XXXXXX";
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  int fd = mkstemp(name.data());
+  if (fd < 0) return Status::Error(path + ": cannot create a temporary file in " + tmpl + " to inflate it");
+  std::string out(name.data());
+  std::vector<char> buf(1 << 20);
+  for (;;) {
+    long long n = (*src)->Read(buf.data(), buf.size());
+    if (n < 0) {
+      close(fd);
+      unlink(out.c_str());
+      return Status::Error(path + ": " + (*src)->error() + "; the compressed database cannot be read");
+    }
+    if (n == 0) break;
+    for (long long done = 0; done < n;) {
+      ssize_t w = write(fd, buf.data() + done, static_cast<size_t>(n - done));
+      if (w <= 0) {
+        close(fd);
+        unlink(out.c_str());
+        return Status::Error(path + ": cannot write the inflated copy to " + out + " (disk full?)");
+      }
+      done += w;
+    }
+  }
+  close(fd);
+  return out;
+}
+
+}  // namespace
+
+std::string SqlIdent(std::string_view name) {
+  std::string out = "\"";
+  for (char c : name) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string SqliteDb::ErrorLine(int code, std::string_view doing) const {
+  std::string what;
+  switch (code & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      what = "the database is locked by another process (is the profiler still writing it?); "
+             "wait for it to finish and try again";
+      break;
+    case SQLITE_CORRUPT:
+      what = "the database is corrupt (truncated or damaged copy?); re-copy or re-export it";
+      break;
+    case SQLITE_NOTADB:
+      what = "not an SQLite database (or it is encrypted/damaged)";
+      break;
+    case SQLITE_CANTOPEN:
+      what = "cannot open the database (missing file or no permission)";
+      break;
+    case SQLITE_IOERR:
+      what = "I/O error while reading the database";
+      break;
+    default:
+      what = "SQLite error while " + std::string(doing);
+  }
+  std::string detail = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(code);
+  return path_ + ": " + what + " (" + detail + ")";
+}
+
+StatusOr<SqliteDb> SqliteDb::OpenReadOnly(const std::string& path, int busy_timeout_ms) {
+  SqliteDb db;
+  db.path_ = path;
+  std::string open_path = path;
+  if (IsGzip(path)) {
+    auto tmp = InflateToTemp(path);
+    if (!tmp.ok()) return tmp.status();
+    db.temp_path_ = *tmp;
+    open_path = *tmp;
+  }
+  int rc = sqlite3_open_v2(open_path.c_str(), &db.db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (rc != SQLITE_OK) return Status::Error(db.ErrorLine(rc, "opening"));
+  sqlite3_busy_timeout(db.db_, busy_timeout_ms);
+  GPUSCOPE_RETURN_IF_ERROR(db.LoadObjects());
+  return db;
+}
+
+StatusOr<SqliteDb> SqliteDb::Create(const std::string& path) {
+  std::remove(path.c_str());
+  SqliteDb db;
+  db.path_ = path;
+  int rc = sqlite3_open_v2(path.c_str(), &db.db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                           nullptr);
+  if (rc != SQLITE_OK) return Status::Error(db.ErrorLine(rc, "creating"));
+  return db;
+}
+
+Status SqliteDb::LoadObjects() {
+  auto q = Query("SELECT name FROM sqlite_master WHERE type IN ('table','view')");
+  if (!q.ok()) return q.status();
+  while (q->Step()) objects_.emplace(q->Text(0));
+  return q->status();
+}
+
+SqliteDb::SqliteDb(SqliteDb&& o) noexcept
+    : db_(o.db_), path_(std::move(o.path_)), temp_path_(std::move(o.temp_path_)), objects_(std::move(o.objects_)) {
+  o.db_ = nullptr;
+  o.temp_path_.clear();
+}
+
+SqliteDb& SqliteDb::operator=(SqliteDb&& o) noexcept {
+  if (this != &o) {
+    this->~SqliteDb();
+    new (this) SqliteDb(std::move(o));
+  }
+  return *this;
+}
+
+SqliteDb::~SqliteDb() {
+  if (db_) sqlite3_close_v2(db_);
+  if (!temp_path_.empty()) unlink(temp_path_.c_str());
+}
+
+std::vector<std::string> SqliteDb::Columns(std::string_view table) const {
+  std::vector<std::string> cols;
+  auto q = Query("SELECT name FROM pragma_table_info(" + std::string(1, '\'') +
+                 std::string(table) + "')");
+  if (!q.ok()) return cols;
+  while (q->Step()) cols.emplace_back(q->Text(0));
+  return cols;
+}
+
+StatusOr<SqliteQuery> SqliteDb::Query(std::string_view sql) const {
+  sqlite3_stmt* stmt = nullptr;
+  int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr);
+  if (rc != SQLITE_OK) {
+    sqlite3_finalize(stmt);
+    return Status::Error(ErrorLine(rc, "preparing \"" + std::string(sql.substr(0, 80)) + "\""));
+  }
+  return SqliteQuery(this, stmt);
+}
+
+Status SqliteDb::Exec(std::string_view sql) const {
+  char* err = nullptr;
+  int rc = sqlite3_exec(db_, std::string(sql).c_str(), nullptr, nullptr, &err);
+  if (rc != SQLITE_OK) {
+    std::string line = path_ + ": SQLite error: " + (err ? err : sqlite3_errstr(rc));
+    sqlite3_free(err);
+    return Status::Error(line);
+  }
+  return Status::Ok();
+}
+
+int64_t SqliteDb::QueryInt(std::string_view sql, int64_t fallback) const {
+  auto q = Query(sql);
+  if (!q.ok() || !q->Step() || q->IsNull(0)) return fallback;
+  return q->Int(0);
+}
+
+std::string SqliteDb::QueryText(std::string_view sql, std::string fallback) const {
+  auto q = Query(sql);
+  if (!q.ok() || !q->Step() || q->IsNull(0)) return fallback;
+  return std::string(q->Text(0));
+}
+
+SqliteQuery::SqliteQuery(SqliteQuery&& o) noexcept : db_(o.db_), stmt_(o.stmt_), status_(std::move(o.status_)) {
+  o.stmt_ = nullptr;
+}
+
+SqliteQuery& SqliteQuery::operator=(SqliteQuery&& o) noexcept {
+  if (this != &o) {
+    sqlite3_finalize(stmt_);
+    db_ = o.db_;
+    stmt_ = o.stmt_;
+    status_ = std::move(o.status_);
+    o.stmt_ = nullptr;
+  }
+  return *this;
+}
+
+SqliteQuery::~SqliteQuery() { sqlite3_finalize(stmt_); }
+
+bool SqliteQuery::Step() {
+  if (!stmt_ || !status_.ok()) return false;
+  int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc != SQLITE_DONE) status_ = Status::Error(db_->ErrorLine(rc, "reading rows"));
+  return false;
+}
+
+bool SqliteQuery::IsNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+int64_t SqliteQuery::Int(int col) const { return sqlite3_column_int64(stmt_, col); }
+double SqliteQuery::Double(int col) const { return sqlite3_column_double(stmt_, col); }
+std::string_view SqliteQuery::Text(int col) const {
+  const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
+  if (!p) return {};
+  return std::string_view(p, static_cast<size_t>(sqlite3_column_bytes(stmt_, col)));
+}
+int SqliteQuery::ColumnCount() const { return sqlite3_column_count(stmt_); }
+std::string SqliteQuery::ColumnName(int col) const {
+  const char* n = sqlite3_column_name(stmt_, col);
+  return n ? n : "";
+}
+
+void SqliteQuery::Bind(int index, int64_t value) { sqlite3_bind_int64(stmt_, index, value); }
+void SqliteQuery::Bind(int index, double value) { sqlite3_bind_double(stmt_, index, value); }
+void SqliteQuery::Bind(int index, std::string_view text) {
+  sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+}
+void SqliteQuery::BindNull(int index) { sqlite3_bind_null(stmt_, index); }
+
+void SqliteQuery::Reset() {
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+}
+
+Status SqliteQuery::Run() {
+  int rc = sqlite3_step(stmt_);
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW) return Status::Error(db_->ErrorLine(rc, "writing"));
+  return Status::Ok();
+}
+
+}  // namespace gpuscope::base

@@ -1,0 +1,101 @@
+#pragma once
+// SqliteDb / SqliteQuery: a thin read-only wrapper over the SQLite C API for the importers of
+// database formats (nsys export, rocpd, .rpd, legacy rocprof results.db) and the .rpd writer.
+// Rows are streamed with Step(); nothing is loaded whole. Every error names the file and says
+// what is wrong (locked, corrupt, not a database) in one line.
+
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace gpuscope::base {
+
+class SqliteQuery;
+
+class SqliteDb {
+ public:
+  // Opens `path` read-only. A gzip-compressed database (.rpd.gz) is first inflated into a
+  // temporary file that is removed when the SqliteDb is destroyed. Waits up to
+  // `busy_timeout_ms` for a writer's lock before reporting the database as locked.
+  static StatusOr<SqliteDb> OpenReadOnly(const std::string& path, int busy_timeout_ms = 2000);
+  // Creates (truncating) a database for writing.
+  static StatusOr<SqliteDb> Create(const std::string& path);
+
+  SqliteDb(SqliteDb&& other) noexcept;
+  SqliteDb& operator=(SqliteDb&& other) noexcept;
+  ~SqliteDb();
+
+  const std::string& path() const { return path_; }
+  // Names of the tables and views (read once, on open).
+  const std::set<std::string, std::less<>>& objects() const { return objects_; }
+  bool Has(std::string_view table_or_view) const { return objects_.count(table_or_view) > 0; }
+  // Column names of a table or view, in order; empty when it does not exist.
+  std::vector<std::string> Columns(std::string_view table) const;
+
+  StatusOr<SqliteQuery> Query(std::string_view sql) const;
+  // Runs statements that return no rows (writer side).
+  Status Exec(std::string_view sql) const;
+  // Single-value helpers; `fallback` when there is no row or the value is NULL.
+  int64_t QueryInt(std::string_view sql, int64_t fallback) const;
+  std::string QueryText(std::string_view sql, std::string fallback = {}) const;
+
+  sqlite3* handle() const { return db_; }
+  // One line: "<path>: <what the SQLite error means> (<sqlite message>)".
+  std::string ErrorLine(int code, std::string_view doing) const;
+
+ private:
+  SqliteDb() = default;
+  Status LoadObjects();
+
+  sqlite3* db_ = nullptr;
+  std::string path_;
+  std::string temp_path_;  // inflated copy of a gzip database, removed on destruction
+  std::set<std::string, std::less<>> objects_;
+};
+
+// A prepared statement being stepped through. Column accessors are by index.
+class SqliteQuery {
+ public:
+  SqliteQuery(SqliteQuery&& other) noexcept;
+  SqliteQuery& operator=(SqliteQuery&& other) noexcept;
+  ~SqliteQuery();
+
+  // Advances to the next row; false at the end or on error (then status() says why).
+  bool Step();
+  const Status& status() const { return status_; }
+
+  bool IsNull(int col) const;
+  int64_t Int(int col) const;
+  double Double(int col) const;
+  std::string_view Text(int col) const;  // valid until the next Step()
+  int ColumnCount() const;
+  std::string ColumnName(int col) const;
+
+  // Binding for the writer side; Reset() makes the statement reusable.
+  void Bind(int index, int64_t value);
+  void Bind(int index, double value);
+  void Bind(int index, std::string_view text);
+  void BindNull(int index);
+  Status Run();  // steps once (INSERT/UPDATE), then resets
+  void Reset();  // rewinds a query to be stepped again with new bindings
+
+ private:
+  friend class SqliteDb;
+  SqliteQuery(const SqliteDb* db, sqlite3_stmt* stmt) : db_(db), stmt_(stmt) {}
+  const SqliteDb* db_ = nullptr;
+  sqlite3_stmt* stmt_ = nullptr;
+  Status status_;
+};
+
+// Quotes an identifier for SQL ("name" with doubled quotes).
+std::string SqlIdent(std::string_view name);
+
+}  // namespace gpuscope::base

@@ -1,0 +1,240 @@
+// Nsight Systems importer tests on the hand-made export tests/data/nsys_small.sql (values in
+// its generator, make_sql_fixtures.py) and on damaged or unusual variants of it.
+
+#include "import/nsys/nsys_importer.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "analysis/stats.h"
+#include "import/common/sqlite_test_util.h"
+#include "import/registry.h"
+
+namespace gpuscope::import::nsys {
+namespace {
+
+using model::MemopKind;
+using model::MemoryKind;
+using testing::MakeDb;
+
+const std::string kFixture = std::string(GPUSCOPE_TEST_DATA_DIR) + "/nsys_small.sql";
+
+model::Trace Load(const std::string& extra_sql = "") {
+  auto trace = ImportTrace(MakeDb(kFixture, extra_sql), {});
+  EXPECT_TRUE(trace.ok()) << trace.status().message();
+  return trace.ok() ? std::move(trace).value() : model::Trace();
+}
+
+size_t FindApi(const model::Trace& t, std::string_view name) {
+  for (size_t i = 0; i < t.api.size(); ++i) {
+    if (t.str(t.api.name[i]) == name) return i;
+  }
+  return SIZE_MAX;
+}
+
+TEST(NsysImporter, ReadsEveryKindOfEvent) {
+  model::Trace t = Load();
+  EXPECT_EQ(t.meta.format, "nsys");
+  EXPECT_EQ(t.meta.format_version, "export schema 3.24.0");
+  EXPECT_EQ(t.meta.producer, "NVIDIA Nsight Systems 2025.5.2.266");
+  EXPECT_EQ(t.meta.base_time_ns, 1767718840395831670);
+  ASSERT_EQ(t.devices.size(), 1u);
+  EXPECT_EQ(t.devices[0].name, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(t.devices[0].compute_units, 132);
+  EXPECT_EQ(t.devices[0].compute_major, 9);
+
+  ASSERT_EQ(t.kernels.size(), 3u);
+  EXPECT_EQ(t.str(t.kernels.name[0]), "_Z6vecAddPfS_S_i");  // mangled kept; stats demangles
+  EXPECT_EQ(t.kernels.dur_ns[1], 3000);
+  EXPECT_EQ(t.kernels.grid[2][1], 16u);
+  EXPECT_EQ(t.kernels.shared_mem[2], 16384u + 1024u);
+  EXPECT_EQ(t.kernels.registers[2], 128u);
+  for (size_t i = 0; i < t.kernels.size(); ++i) {
+    ASSERT_NE(t.kernels.launch[i], model::kNoRow);
+    EXPECT_EQ(t.str(t.api.name[t.kernels.launch[i]]), "cudaLaunchKernel");  // _v7000 stripped
+  }
+
+  ASSERT_EQ(t.memops.size(), 3u);  // sorted by start: HtoD, memset, DtoH
+  EXPECT_EQ(t.memops.kind[0], MemopKind::kHtoD);
+  EXPECT_EQ(t.memops.src[0], MemoryKind::kPageable);
+  EXPECT_EQ(t.memops.dst[0], MemoryKind::kDevice);
+  EXPECT_EQ(t.memops.bytes[0], 1 << 20);
+  EXPECT_EQ(t.str(t.memops.name[0]), "Memcpy HtoD (Pageable -> Device)");
+  EXPECT_EQ(t.memops.kind[1], MemopKind::kMemset);
+  EXPECT_EQ(t.str(t.memops.name[1]), "Memset (Device)");
+  EXPECT_EQ(t.memops.kind[2], MemopKind::kDtoH);
+  EXPECT_EQ(t.memops.dst[2], MemoryKind::kPinned);
+  EXPECT_EQ(t.str(t.api.name[t.memops.launch[2]]), "cudaMemcpy");
+
+  size_t drv = FindApi(t, "cuCtxGetCurrent");
+  ASSERT_NE(drv, SIZE_MAX);
+  EXPECT_EQ(t.api.domain[drv], model::ApiDomain::kDriver);
+  size_t osrt = FindApi(t, "ioctl");
+  ASSERT_NE(osrt, SIZE_MAX);
+  EXPECT_EQ(t.api.domain[osrt], model::ApiDomain::kOs);
+
+  // NVTX: "forward" is a user annotation, the emit_nvtx range is the op aten::mm, and the
+  // launch inside it is attributed to it.
+  ASSERT_EQ(t.cpu.size(), 2u);
+  EXPECT_EQ(t.str(t.cpu.name[0]), "forward");
+  EXPECT_EQ(t.cpu.kind[0], model::CpuRangeKind::kAnnotation);
+  EXPECT_EQ(t.str(t.cpu.name[1]), "aten::mm");
+  EXPECT_EQ(t.cpu.kind[1], model::CpuRangeKind::kOp);
+  model::RowId mm_launch = t.kernels.launch[2];
+  EXPECT_EQ(t.api.enclosing_op[mm_launch], 1u);
+  ASSERT_EQ(t.instants.size(), 1u);
+  EXPECT_EQ(t.str(t.instants.name[0]), "checkpoint");
+
+  ASSERT_EQ(t.gpu_ranges.size(), 1u);
+  EXPECT_EQ(t.gpu_ranges.kind[0], model::GpuRangeKind::kSync);
+  EXPECT_EQ(t.str(t.gpu_ranges.name[0]), "Context sync");
+
+  const model::Track& main = t.tracks[t.api.track[0]];
+  EXPECT_EQ(main.pid, 4242);
+  EXPECT_EQ(main.tid, 4242);
+  EXPECT_EQ(t.str(main.name), "python3");
+  EXPECT_EQ(t.record_counts["nsys profiler overhead ranges"], 1u);
+  EXPECT_EQ(t.record_counts["NVTX NvtxDomainCreate records"], 1u);
+  // Memset present here; the tables the fixture lacks are reported as not collected.
+  EXPECT_TRUE(t.meta.not_collected.empty());
+  EXPECT_TRUE(t.problems.empty());
+}
+
+TEST(NsysImporter, StatsMatchTheFixture) {
+  model::Trace t = Load();
+  auto st = analysis::ComputeStats(t, {});
+  ASSERT_EQ(st.kernels.size(), 2u);
+  EXPECT_EQ(st.kernels[0].name, "ampere_sgemm_128x64_nn");
+  EXPECT_EQ(st.kernels[1].name, "vecAdd(float*, float*, float*, int)");
+  EXPECT_EQ(st.kernels[1].total_ns, 4000);
+  ASSERT_EQ(st.memops.size(), 3u);
+  EXPECT_EQ(st.memops[0].pageable, 1u);
+  EXPECT_EQ(st.memops[1].pinned, 1u);
+  ASSERT_EQ(st.os_runtime.size(), 1u);
+  EXPECT_EQ(st.os_runtime[0].total_ns, 400);
+  for (const auto& a : st.api) EXPECT_NE(a.name, "ioctl");
+}
+
+// The memory-kind numbers are read from ENUM_CUDA_MEM_KIND, never assumed: renumbering the
+// enumeration (and the rows that use it) must not change what is imported.
+TEST(NsysImporter, EnumerationsComeFromTheFile) {
+  model::Trace t = Load(
+      "UPDATE ENUM_CUDA_MEM_KIND SET id = id + 100;"
+      "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET srcKind = srcKind + 100, dstKind = dstKind + 100;"
+      "UPDATE CUPTI_ACTIVITY_KIND_MEMSET SET memKind = memKind + 100;"
+      "UPDATE ENUM_CUDA_MEMCPY_OPER SET id = id + 50; UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET copyKind = copyKind + 50;");
+  ASSERT_EQ(t.memops.size(), 3u);
+  EXPECT_EQ(t.memops.kind[0], MemopKind::kHtoD);
+  EXPECT_EQ(t.memops.src[0], MemoryKind::kPageable);
+  EXPECT_EQ(t.memops.dst[2], MemoryKind::kPinned);
+}
+
+TEST(NsysImporter, MissingEnumTableLeavesKindsUnknownAndSaysSo) {
+  model::Trace t = Load("DROP TABLE ENUM_CUDA_MEM_KIND;");
+  EXPECT_EQ(t.memops.src[0], MemoryKind::kUnknown);
+  EXPECT_TRUE(t.problems.entries().count("nsys.missing_enum_table"));
+}
+
+TEST(NsysImporter, AbsentTablesAreReportedAsNotCollected) {
+  model::Trace t = Load("DROP TABLE CUPTI_ACTIVITY_KIND_MEMSET; DROP TABLE NVTX_EVENTS;");
+  EXPECT_EQ(t.memops.size(), 2u);
+  ASSERT_EQ(t.meta.not_collected.size(), 2u);
+  EXPECT_NE(t.meta.not_collected[0].find("CUPTI_ACTIVITY_KIND_MEMSET"), std::string::npos);
+}
+
+// Older/newer exports: extra columns are ignored, missing optional ones read as absent, and a
+// table without its required columns is skipped with a counted problem.
+TEST(NsysImporter, SchemaDifferences) {
+  model::Trace t = Load(
+      "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL ADD COLUMN tensorSizeMinusOneElements INTEGER;"
+      "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL DROP COLUMN registersPerThread;"
+      "ALTER TABLE CUPTI_ACTIVITY_KIND_MEMSET DROP COLUMN correlationId;");
+  EXPECT_EQ(t.kernels.size(), 3u);
+  EXPECT_EQ(t.kernels.registers[2], 0u);
+  EXPECT_EQ(t.memops.size(), 2u);
+  EXPECT_TRUE(t.problems.entries().count("nsys.table_missing_columns"));
+}
+
+// Two processes with the same correlation ids: kernels link only within their process.
+TEST(NsysImporter, CorrelationIsPerProcess) {
+  const int64_t other_pid = ((1ll << 48) + (5000ll << 24));
+  std::string sql =
+      "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (200000, 201000, 0, " + std::to_string(other_pid + 5000) +
+      ", 10, 5, 0, NULL);"
+      "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (202000, 204000, 0, 1, 7, 10, " + std::to_string(other_pid) +
+      ", 4, 4, 4, 0, 1, 1, 1, 1, 1, 1, 0, 0);";
+  model::Trace t = Load(sql);
+  ASSERT_EQ(t.kernels.size(), 4u);
+  for (size_t i = 0; i < t.kernels.size(); ++i) {
+    ASSERT_NE(t.kernels.launch[i], model::kNoRow);
+    const auto& api_track = t.tracks[t.api.track[t.kernels.launch[i]]];
+    EXPECT_EQ(api_track.pid, t.kernels.start_ns[i] == 202000 ? 5000 : 4242);
+  }
+}
+
+// ---- bad input: one line naming the file, nothing imported ----
+
+std::string ImportError(const std::string& path) {
+  auto r = ImportTrace(path, {});
+  EXPECT_FALSE(r.ok());
+  if (r.ok()) return "";
+  EXPECT_EQ(r.status().message().find('\n'), std::string::npos);
+  EXPECT_NE(r.status().message().find(path), std::string::npos);
+  return r.status().message();
+}
+
+TEST(NsysBadInput, SqliteThatIsNotATrace) {
+  std::string path = MakeDb("", "CREATE TABLE users (id INTEGER, name TEXT);", "app.db");
+  std::string msg = ImportError(path);
+  EXPECT_NE(msg.find("not a trace format"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("users"), std::string::npos) << msg;
+}
+
+TEST(NsysBadInput, ExportWithNoEvents) {
+  std::string path = MakeDb("",
+                            "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);"
+                            "CREATE TABLE META_DATA_EXPORT (name TEXT, value TEXT);");
+  EXPECT_NE(ImportError(path).find("holds no events"), std::string::npos);
+}
+
+TEST(NsysBadInput, CorruptDatabase) {
+  std::string path = MakeDb(kFixture);
+  {
+    // Keep the header, overwrite the pages behind it: the schema can no longer be read.
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(100);
+    std::string junk(8000, '\x5a');
+    f.write(junk.data(), static_cast<std::streamsize>(junk.size()));
+  }
+  std::string msg = ImportError(path);
+  EXPECT_TRUE(msg.find("corrupt") != std::string::npos || msg.find("not an SQLite") != std::string::npos) << msg;
+}
+
+TEST(NsysBadInput, LockedDatabase) {
+  std::string path = MakeDb(kFixture);
+  sqlite3* writer = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &writer), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(writer, "PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE;", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  auto db = base::SqliteDb::OpenReadOnly(path, /*busy_timeout_ms=*/50);
+  ASSERT_FALSE(db.ok());
+  EXPECT_NE(db.status().message().find("locked"), std::string::npos) << db.status().message();
+  sqlite3_exec(writer, "ROLLBACK;", nullptr, nullptr, nullptr);
+  sqlite3_close(writer);
+}
+
+TEST(NsysBadInput, ReportFileNeedsExport) {
+  std::string path = testing::TempDir() + "/profile.nsys-rep";
+  std::ofstream(path) << "NVIDIA Nsight Systems report (binary)";
+  std::string msg = ImportError(path);
+  EXPECT_NE(msg.find("nsys export --type sqlite --output " + path.substr(0, path.size() - 9) + ".sqlite " + path),
+            std::string::npos)
+      << msg;
+}
+
+}  // namespace
+}  // namespace gpuscope::import::nsys
