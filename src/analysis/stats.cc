@@ -1,6 +1,7 @@
 #include "analysis/stats.h"
 
 #include <algorithm>
+#include <map>
 #include <cmath>
 #include <unordered_map>
 
@@ -187,6 +188,26 @@ std::vector<CpuOpStat> CpuOpStats(const model::Trace& trace) {
   return out;
 }
 
+std::vector<CounterStat> CounterStats(const model::Trace& trace) {
+  std::map<std::string_view, CounterStat> by_name;
+  const auto& c = trace.counters;
+  for (size_t i = 0; i < c.size(); ++i) {
+    CounterStat& s = by_name[trace.str(c.name[i])];
+    double v = c.value[i];
+    if (s.samples == 0 || v < s.min) s.min = v;
+    if (s.samples == 0 || v > s.max) s.max = v;
+    s.mean += v;  // sum until the end
+    ++s.samples;
+  }
+  std::vector<CounterStat> out;
+  for (auto& [name, s] : by_name) {
+    s.name = std::string(name);
+    s.mean /= static_cast<double>(s.samples);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
 }  // namespace
 
 Stats ComputeStats(const model::Trace& trace, const StatsOptions& options) {
@@ -196,6 +217,7 @@ Stats ComputeStats(const model::Trace& trace, const StatsOptions& options) {
   s.api = ApiStats(trace, false);
   s.os_runtime = ApiStats(trace, true);
   s.cpu_ops = CpuOpStats(trace);
+  s.counters = CounterStats(trace);
   return s;
 }
 

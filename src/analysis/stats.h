@@ -10,6 +10,7 @@
 //    known bytes / total time of the operations whose size is known;
 //  - API rows aggregate runtime, driver and HSA calls by name; OS runtime calls (read, ioctl,
 //    ...) are a separate table, as nsys's osrt_sum is;
+//  - counter rows summarise each counter series (count, min, mean of the samples, max);
 //  - CPU op rows aggregate framework ops by name; Self = duration minus the durations of the
 //    CPU ranges and API calls directly inside it on the same thread.
 
@@ -66,6 +67,15 @@ struct CpuOpStat {
   int64_t avg_ns = 0;
 };
 
+// One counter series (GPU clock, memory in use, ...): the samples' count, min, mean and max.
+struct CounterStat {
+  std::string name;
+  uint64_t samples = 0;
+  double min = 0;
+  double mean = 0;
+  double max = 0;
+};
+
 struct StatsOptions {
   bool demangle = true;  // show mangled kernel names demangled
 };
@@ -76,6 +86,7 @@ struct Stats {
   std::vector<ApiStat> api;         // GPU runtime/driver/HSA calls, by total_ns descending
   std::vector<ApiStat> os_runtime;  // OS runtime calls (nsys OSRT), by total_ns descending
   std::vector<CpuOpStat> cpu_ops;   // sorted by total_ns descending
+  std::vector<CounterStat> counters;  // by name
   int64_t kernel_total_ns = 0;
 };
 

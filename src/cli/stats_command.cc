@@ -196,6 +196,31 @@ void JsonApi(output::JsonWriter& w, const char* key, const std::vector<analysis:
   w.EndArray();
 }
 
+void PrintCounters(const analysis::Stats& st, size_t width) {
+  std::printf("Counters:\n\n");
+  output::TextTable t;
+  using A = output::TextTable::Align;
+  t.AddColumn("Samples", A::kRight);
+  t.AddColumn("Min", A::kRight);
+  t.AddColumn("Mean", A::kRight);
+  t.AddColumn("Max", A::kRight);
+  t.AddColumn("Name", A::kLeft, true);
+  auto num = [](double v) { return base::FormatFixed(v, v == static_cast<int64_t>(v) ? 0 : 3); };
+  for (const auto& c : st.counters) {
+    t.AddRow({base::FormatCount(c.samples), num(c.min), base::FormatFixed(c.mean, 3), num(c.max), c.name});
+  }
+  std::fputs(t.Render(width, true).c_str(), stdout);
+}
+
+void JsonCounters(output::JsonWriter& w, const analysis::Stats& st) {
+  w.Key("counters").BeginArray();
+  for (const auto& c : st.counters) {
+    w.BeginObject().Key("name").String(c.name).Key("samples").Uint(c.samples).Key("min").Double(c.min)
+        .Key("mean").Double(c.mean).Key("max").Double(c.max).EndObject();
+  }
+  w.EndArray();
+}
+
 void JsonCpu(output::JsonWriter& w, const analysis::Stats& st, const StatsArgs& a) {
   w.Key("cpu_ops").BeginArray();
   size_t n = Limit(st.cpu_ops, a, 0);
@@ -226,6 +251,11 @@ void Csv(const analysis::Stats& st, const StatsArgs& a) {
       const auto& r = api[i];
       c.Row({r.name, s(r.calls), s(r.total_ns), s(r.avg_ns), s(r.median_ns), s(r.min_ns), s(r.max_ns),
              std::string(r.domain)});
+    }
+  } else if (a.by == "counters") {
+    c.Row({"name", "samples", "min", "mean", "max"});
+    for (const auto& r : st.counters) {
+      c.Row({r.name, s(r.samples), base::FormatFixed(r.min, 6), base::FormatFixed(r.mean, 6), base::FormatFixed(r.max, 6)});
     }
   } else if (a.by == "cpu") {
     c.Row({"name", "calls", "total_ns", "self_ns", "avg_ns"});
@@ -258,6 +288,7 @@ int Run(const StatsArgs& a, const model::Trace& trace) {
     if (a.by.empty() || a.by == "api") JsonApi(w, "api", st.api, a);
     if ((a.by.empty() && !st.os_runtime.empty()) || a.by == "os") JsonApi(w, "os_runtime", st.os_runtime, a);
     if (a.by.empty() || a.by == "cpu") JsonCpu(w, st, a);
+    if ((a.by.empty() && !st.counters.empty()) || a.by == "counters") JsonCounters(w, st);
     w.EndObject();
     std::fputs(w.str().c_str(), stdout);
     return 0;
@@ -280,6 +311,10 @@ int Run(const StatsArgs& a, const model::Trace& trace) {
   }
   if (all) std::printf("\n");
   if (all || a.by == "cpu") PrintCpu(st, a, width);
+  if ((all && !st.counters.empty()) || a.by == "counters") {
+    if (all) std::printf("\n");
+    PrintCounters(st, width);
+  }
   return 0;
 }
 
@@ -291,7 +326,7 @@ CommandBody AddStatsCommand(CLI::App& app, const CommonOptions& common) {
   app.add_option("--top", args->top, "Rows per table (0 = all; tables default to 25/15, json/csv to all)")
       ->each([args](const std::string&) { args->top_given = true; });
   app.add_option("--by", args->by, "Only one table (csv defaults to kernels)")
-      ->check(CLI::IsMember({"kernels", "memops", "api", "os", "cpu"}));
+      ->check(CLI::IsMember({"kernels", "memops", "api", "os", "cpu", "counters"}));
   app.add_option("--format", args->format, "Output format")->check(CLI::IsMember({"table", "csv", "json"}));
   app.add_flag("--full-names", args->full_names, "Show names whole instead of fitting them to the terminal");
   app.add_flag("--mangled", args->mangled, "Keep mangled kernel names as recorded");

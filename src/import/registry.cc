@@ -1,10 +1,14 @@
 #include "import/registry.h"
 
+#include <algorithm>
 #include <cctype>
+#include <filesystem>
 
 #include "base/sqlite_db.h"
 #include "import/kineto/kineto_importer.h"
 #include "import/nsys/nsys_importer.h"
+#include "import/rocm/rocpd_importer.h"
+#include "import/rocm/rpd_importer.h"
 
 namespace gpuscope::import {
 namespace {
@@ -57,6 +61,40 @@ std::string WhatItIs(const std::string& path, const base::FileSniff& sniff) {
          "\"); gpuscope reads PyTorch profiler / Kineto JSON (.json, .json.gz)";
 }
 
+// Files under `dir` (at most `depth` levels down: rocprofv3 writes <dir>/<host>/<pid>_*),
+// sorted so that imports are deterministic.
+std::vector<std::string> ListFiles(const std::string& dir, int depth) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    if (it.depth() >= depth) it.disable_recursion_pending();
+    if (it->is_regular_file(ec)) out.push_back(it->path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A directory holds the several files of one run: rocprofv3 databases (one per process) or
+// CSV traces, or a legacy rocprof results.db.
+base::StatusOr<model::Trace> ImportDirectory(const std::string& dir, const ImportOptions& options) {
+  std::vector<std::string> files = ListFiles(dir, 3);
+  std::vector<std::string> dbs, csvs;
+  std::string legacy_db;
+  for (const auto& f : files) {
+    std::string name = std::filesystem::path(f).filename().string();
+    if (EndsWith(name, "_results.db")) dbs.push_back(f);
+    if (EndsWith(name, "_trace.csv")) csvs.push_back(f);
+    if (name == "results.db") legacy_db = f;
+  }
+  if (!dbs.empty()) return rocm::ImportRocpdFiles(dbs, dir);
+  if (!csvs.empty()) return ImportTrace(csvs.front(), options);
+  if (!legacy_db.empty()) return ImportTrace(legacy_db, options);
+  return base::Status::Error(dir + ": a directory without a trace gpuscope recognises (looked for rocprofv3 "
+                             "*_results.db and *_trace.csv, legacy rocprof results.db, " +
+                             std::to_string(files.size()) + " files seen); give the trace file itself");
+}
+
 }  // namespace
 
 const std::vector<std::unique_ptr<Importer>>& Importers() {
@@ -64,12 +102,16 @@ const std::vector<std::unique_ptr<Importer>>& Importers() {
     auto* v = new std::vector<std::unique_ptr<Importer>>();
     v->push_back(std::make_unique<kineto::KinetoImporter>());
     v->push_back(std::make_unique<nsys::NsysImporter>());
+    v->push_back(std::make_unique<rocm::RpdImporter>());
+    v->push_back(std::make_unique<rocm::RocpdImporter>());
     return v;
   }();
   return *list;
 }
 
 base::StatusOr<model::Trace> ImportTrace(const std::string& path, const ImportOptions& options) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return ImportDirectory(path, options);
   auto sniff = base::SniffFile(path);
   if (!sniff.ok()) return sniff.status();
   if (sniff->head.empty()) {

@@ -152,9 +152,216 @@ CREATE TABLE PROFILER_OVERHEAD (start INTEGER, end INTEGER, globalTid INTEGER, n
     return "\n".join(parts) + "\n"
 
 
+RPD_V2_SCHEMA = """CREATE TABLE rocpd_metadata (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, tag varchar(4096) NOT NULL, value varchar(4096) NOT NULL);
+CREATE TABLE rocpd_string (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, string varchar(4096) NOT NULL);
+CREATE TABLE rocpd_op (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, gpuId integer NOT NULL, queueId integer NOT NULL,
+  sequenceId integer NOT NULL, completionSignal varchar(18) NOT NULL, start integer NOT NULL, end integer NOT NULL,
+  description_id bigint NOT NULL, opType_id bigint NOT NULL);
+CREATE TABLE rocpd_api (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, pid integer NOT NULL, tid integer NOT NULL,
+  start integer NOT NULL, end integer NOT NULL, apiName_id bigint NOT NULL, args_id bigint NOT NULL);
+CREATE TABLE rocpd_api_ops (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, api_id bigint NOT NULL, op_id bigint NOT NULL);
+CREATE TABLE rocpd_kernelapi (api_ptr_id bigint NOT NULL PRIMARY KEY, stream varchar(18) NOT NULL, gridX integer NOT NULL,
+  gridY integer NOT NULL, gridZ integer NOT NULL, workgroupX integer NOT NULL, workgroupY integer NOT NULL,
+  workgroupZ integer NOT NULL, groupSegmentSize integer NOT NULL, privateSegmentSize integer NOT NULL,
+  kernelArgAddress varchar(18) NOT NULL, aquireFence varchar(8) NOT NULL, releaseFence varchar(8) NOT NULL,
+  codeObject_id bigint, kernelName_id bigint NOT NULL);
+CREATE TABLE rocpd_copyapi (api_ptr_id bigint NOT NULL PRIMARY KEY, stream varchar(18) NOT NULL, size integer NOT NULL,
+  width integer NOT NULL, height integer NOT NULL, kind integer NOT NULL, dst varchar(18) NOT NULL,
+  src varchar(18) NOT NULL, dstDevice integer NOT NULL, srcDevice integer NOT NULL, sync bool NOT NULL, pinned bool NOT NULL);
+CREATE TABLE rocpd_monitor (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, deviceType varchar(16) NOT NULL,
+  deviceId integer NOT NULL, monitorType varchar(16) NOT NULL, start integer NOT NULL, end integer NOT NULL,
+  value varchar(255) NOT NULL);
+CREATE VIEW op AS SELECT rocpd_op.id,gpuId,queueId,sequenceId,start,end,A.string AS description, B.string AS opType FROM rocpd_op INNER JOIN rocpd_string A ON A.id = rocpd_op.description_id INNER JOIN rocpd_string B ON B.id = rocpd_op.opType_id;
+create view top as select C.string as Name, count(C.string) as TotalCalls, sum(A.end-A.start) / 1000 as TotalDuration, (sum(A.end-A.start)/count(C.string))/ 1000 as Ave, sum(A.end-A.start) * 100.0 / (select sum(A.end-A.start) from rocpd_op A) as Percentage from (select opType_id as name_id, start, end from rocpd_op where description_id in (select id from rocpd_string where string='') union select description_id, start, end from rocpd_op where description_id not in (select id from rocpd_string where string='')) A join rocpd_string C on C.id = A.name_id group by Name order by TotalDuration desc;"""
+
+
+def rpd_small():
+    """A schema-v2 .rpd of one process (pid 700) on gpuId 2, in its second session (ids offset by 2^32).
+
+    Expected (rpd_importer_test.cc):
+      kernels  gemm_kernel x2 (10000 + 12000 ns), __amd_rocclr_copyBuffer x1 (2000, copy work),
+               graph_kernel x1 (Task, 3000, no kernelapi row)
+      memops   HtoD 1 MiB (5000 ns), DtoH size '' -> unknown (1000 ns), Memset (FillBuffer, 500 ns)
+      api      hipLaunchKernel x3, hipMemcpyAsync, hipMemcpy, hipMemsetAsync, hipGraphLaunch,
+               hsa_signal_wait_scacquire (HSA); 2 overhead rows left out
+      markers  UserMarker range "inference" (annotation), mark "step" (instant)
+      other    one Marker op (not work); monitor gpu0 sclk 800, 1700
+      autograd (ext_autogradapi) aten::mm over the two gemm launches
+    """
+    O = 1 << 32  # session 1 offset
+    strings = [(O + i, v) for i, v in enumerate([
+        "", "KernelExecution", "CopyHostToDevice", "CopyDeviceToHost", "FillBuffer", "Task", "Marker",
+        "gemm_kernel", "__amd_rocclr_copyBuffer", "graph_kernel", "hipLaunchKernel", "hipMemcpyAsync",
+        "hipMemcpy", "hipMemsetAsync", "hipGraphLaunch", "hsa_signal_wait_scacquire", "UserMarker",
+        "inference", "step", "OpTable::writeRows", "hcc_activity_callback", "aten::mm"], start=1)]
+    S = {v: k for k, v in strings}
+    P = 700
+    api = [  # id, pid, tid, start, end, name, args
+        (O + 1, P, P, 1_000_000, 1_004_000, S["hipMemcpyAsync"], S[""]),
+        (O + 2, P, P, 1_010_000, 1_013_000, S["hipLaunchKernel"], S[""]),
+        (O + 3, P, P, 1_014_000, 1_016_000, S["hipLaunchKernel"], S[""]),
+        (O + 4, P, P, 1_017_000, 1_018_000, S["hipLaunchKernel"], S[""]),
+        (O + 5, P, P, 1_020_000, 1_030_000, S["hipGraphLaunch"], S[""]),
+        (O + 6, P, P, 1_040_000, 1_041_000, S["hipMemsetAsync"], S[""]),
+        (O + 7, P, P, 1_050_000, 1_060_000, S["hipMemcpy"], S[""]),
+        (O + 8, P, P, 1_061_000, 1_062_000, S["hsa_signal_wait_scacquire"], S[""]),
+        ((1 << 31) + 1, P, P, 900_000, 1_100_000, S["UserMarker"], S["inference"]),
+        ((1 << 31) + 2, P, P, 1_045_000, 1_045_000, S["UserMarker"], S["step"]),
+        ((1 << 31) + 3, P, 701, 1_070_000, 1_071_000, S["OpTable::writeRows"], S[""]),
+        ((1 << 31) + 4, P, 701, 1_072_000, 1_073_000, S["hcc_activity_callback"], S[""]),
+    ]
+    ops = [  # id, gpuId, queueId, seq, signal, start, end, description, opType
+        (O + 1, 2, 0, 0, "", 1_005_000, 1_010_000, S[""], S["CopyHostToDevice"]),
+        (O + 2, 2, 0, 0, "", 1_013_500, 1_023_500, S["gemm_kernel"], S["KernelExecution"]),
+        (O + 3, 2, 0, 0, "", 1_024_000, 1_036_000, S["gemm_kernel"], S["KernelExecution"]),
+        (O + 4, 2, 0, 0, "", 1_036_500, 1_038_500, S["__amd_rocclr_copyBuffer"], S["KernelExecution"]),
+        (O + 5, 2, 0, 0, "", 1_038_600, 1_041_600, S["graph_kernel"], S["Task"]),
+        (O + 6, 2, 0, 0, "", 1_042_000, 1_042_500, S[""], S["FillBuffer"]),
+        (O + 7, 2, 0, 0, "", 1_055_000, 1_056_000, S[""], S["CopyDeviceToHost"]),
+        (O + 8, 2, 0, 0, "", 1_056_100, 1_056_200, S[""], S["Marker"]),
+    ]
+    api_ops = [(O + i, a, o) for i, (a, o) in enumerate(
+        [(O + 1, O + 1), (O + 2, O + 2), (O + 3, O + 3), (O + 4, O + 4), (O + 5, O + 5), (O + 6, O + 6),
+         (O + 7, O + 7)], start=1)]
+    kernelapi = [
+        (O + 2, "0x0", 4096, 1, 1, 256, 1, 1, 16384, 0, "", "", "", None, S["gemm_kernel"]),
+        (O + 3, "0x0", 4096, 1, 1, 256, 1, 1, 16384, 0, "", "", "", None, S["gemm_kernel"]),
+        (O + 4, "0x0", 1024, 1, 1, 64, 1, 1, 0, 0, "", "", "", None, S["__amd_rocclr_copyBuffer"]),
+    ]
+    copyapi = [
+        (O + 1, "0x0", 1 << 20, "", "", 1, "0xd", "0xh", 0, 0, 0, 0),
+        (O + 7, "0x0", "", "", "", 2, "0xh", "0xd", 0, 0, 1, 0),  # size not set: the text ''
+    ]
+    parts = ["-- rpd schema v2 subset, generated by make_sql_fixtures.py", RPD_V2_SCHEMA]
+    parts.append(insert("rocpd_metadata", [(1, "schema_version", "2"), (2, "session_count", "2")]))
+    parts.append(insert("rocpd_string", strings))
+    parts.append(insert("rocpd_api", api))
+    parts.append(insert("rocpd_op", ops))
+    parts.append(insert("rocpd_api_ops", api_ops))
+    parts.append(insert("rocpd_kernelapi", kernelapi))
+    parts.append(insert("rocpd_copyapi", copyapi))
+    parts.append(insert("rocpd_monitor", [(1, "gpu", 0, "sclk", 800_000, 1_000_000, "800"),
+                                          (2, "gpu", 0, "sclk", 1_000_000, 1_100_000, "1700")]))
+    parts.append("CREATE TABLE ext_autogradapi (api_ptr_id bigint, autogradName_id bigint, seq integer, "
+                 "op_id integer, sizes varchar(4096), input_op_ids varchar(4096));")
+    parts.append(insert("ext_autogradapi", [(O + 2, S["aten::mm"], 3, 11, "", ""),
+                                            (O + 3, S["aten::mm"], 3, 11, "", "")]))
+    return "\n".join(parts) + "\n"
+
+
+ROCPD_TABLES = {
+    "rocpd_metadata": "id INTEGER PRIMARY KEY, tag TEXT, value TEXT",
+    "rocpd_string": "id INTEGER PRIMARY KEY, guid TEXT, string TEXT",
+    "rocpd_info_process": "id INTEGER PRIMARY KEY, guid TEXT, nid INTEGER, ppid INTEGER, pid INTEGER, init BIGINT, "
+                          "fini BIGINT, start BIGINT, end BIGINT, command TEXT, environment JSONB, extdata JSONB",
+    "rocpd_info_thread": "id INTEGER PRIMARY KEY, guid TEXT, nid INTEGER, ppid INTEGER, pid INTEGER, tid INTEGER, "
+                         "name TEXT, start BIGINT, end BIGINT, extdata JSONB",
+    "rocpd_info_agent": "id INTEGER PRIMARY KEY, guid TEXT, nid INTEGER, pid INTEGER, type TEXT, absolute_index "
+                        "INTEGER, logical_index INTEGER, type_index INTEGER, uuid INTEGER, name TEXT, model_name TEXT, "
+                        "vendor_name TEXT, product_name TEXT, user_name TEXT, extdata JSONB",
+    "rocpd_info_kernel_symbol": "id INTEGER PRIMARY KEY, guid TEXT, nid INTEGER, pid INTEGER, code_object_id INTEGER, "
+                                "kernel_name TEXT, display_name TEXT, kernel_object INTEGER, kernarg_segment_size "
+                                "INTEGER, kernarg_segment_alignment INTEGER, group_segment_size INTEGER, "
+                                "private_segment_size INTEGER, sgpr_count INTEGER, arch_vgpr_count INTEGER, "
+                                "accum_vgpr_count INTEGER, extdata JSONB",
+    "rocpd_track": "id INTEGER PRIMARY KEY, guid TEXT, nid INTEGER, pid INTEGER, tid INTEGER, name_id INTEGER, "
+                   "extdata JSONB",
+    "rocpd_event": "id INTEGER PRIMARY KEY, guid TEXT, category_id INTEGER, stack_id INTEGER, parent_stack_id "
+                   "INTEGER, correlation_id INTEGER, call_stack JSONB, line_info JSONB, extdata JSONB",
+    "rocpd_region": "id INTEGER PRIMARY KEY, guid TEXT, nid INTEGER, pid INTEGER, tid INTEGER, start BIGINT, "
+                    "end BIGINT, name_id INTEGER, event_id INTEGER, extdata JSONB",
+    "rocpd_sample": "id INTEGER PRIMARY KEY, guid TEXT, track_id INTEGER, timestamp BIGINT, event_id INTEGER, "
+                    "extdata JSONB",
+    "rocpd_kernel_dispatch": "id INTEGER PRIMARY KEY, guid TEXT, nid INTEGER, pid INTEGER, tid INTEGER, agent_id "
+                             "INTEGER, kernel_id INTEGER, dispatch_id INTEGER, queue_id INTEGER, stream_id INTEGER, "
+                             "start BIGINT, end BIGINT, private_segment_size INTEGER, group_segment_size INTEGER, "
+                             "workgroup_size_x INTEGER, workgroup_size_y INTEGER, workgroup_size_z INTEGER, "
+                             "grid_size_x INTEGER, grid_size_y INTEGER, grid_size_z INTEGER, region_name_id INTEGER, "
+                             "event_id INTEGER, extdata JSONB",
+    "rocpd_memory_copy": "id INTEGER PRIMARY KEY, guid TEXT, nid INTEGER, pid INTEGER, tid INTEGER, start BIGINT, "
+                         "end BIGINT, name_id INTEGER, dst_agent_id INTEGER, dst_address INTEGER, src_agent_id "
+                         "INTEGER, src_address INTEGER, size INTEGER, queue_id INTEGER, stream_id INTEGER, "
+                         "region_name_id INTEGER, event_id INTEGER, extdata JSONB",
+}
+
+
+def rocpd_small(pid=4000, uuid="0000aaaa_bbbb_7ccc_8ddd_eeeeffff0001"):
+    """A rocprofv3 rocpd database of one process (`pid`): UUID-suffixed tables read through views.
+
+    Expected (rocpd_importer_test.cc), per database:
+      kernels  gemm x2 (20000 + 22000 ns), __amd_rocclr_copyBuffer x1 (3000)
+      copies   HtoD 4 MiB (8000 ns), DtoH 64 B (1000 ns)
+      api      hipLaunchKernel x3, hipMemcpyAsync x2 (HIP_RUNTIME_API_EXT), hsa_queue_create (HSA_CORE_API)
+      markers  range "forward" (message in event extdata), mark "step 1" (a sample)
+    """
+    guid = uuid.replace("_", "-")
+    sfx = "_" + uuid
+    parts = [f"-- rocprofv3 rocpd database subset (pid {pid}), generated by make_sql_fixtures.py"]
+    for t, cols in ROCPD_TABLES.items():
+        parts.append(f"CREATE TABLE {t}{sfx} ({cols});")
+        parts.append(f"CREATE VIEW {t} AS SELECT * FROM {t}{sfx};")
+    parts.append(insert("rocpd_metadata" + sfx, [(1, "schema_version", "3"), (2, "uuid", sfx), (3, "guid", guid)]))
+    strs = ["HIP_RUNTIME_API_EXT", "HSA_CORE_API", "MARKER_CORE_RANGE_API", "KERNEL_DISPATCH", "MEMORY_COPY",
+            "hipLaunchKernel", "hipMemcpyAsync", "hsa_queue_create", "roctxRangePushA", "roctxMarkA",
+            "MEMORY_COPY_HOST_TO_DEVICE", "MEMORY_COPY_DEVICE_TO_HOST"]
+    S = {v: i for i, v in enumerate(strs, start=1)}
+    parts.append(insert("rocpd_string" + sfx, [(i, guid, v) for v, i in S.items()]))
+    parts.append(insert("rocpd_info_process" + sfx, [(pid, guid, 1, 1, pid, 0, 0, 0, 0, "python infer.py", "{}", "{}")]))
+    parts.append(insert("rocpd_info_thread" + sfx, [(1, guid, 1, 1, pid, pid, "python", 0, 0, "{}")]))
+    parts.append(insert("rocpd_info_agent" + sfx, [
+        (0, guid, 1, pid, "CPU", 0, 0, 0, 0, "EPYC", "", "CPU", "AMD EPYC 9575F", "", "{}"),
+        (2, guid, 1, pid, "GPU", 2, 2, 0, 29857, "gfx942", "", "AMD", "AMD Instinct MI300X", "",
+         '{"cu_count":304,"wave_front_size":64,"mem_banks":[{"size_in_bytes":206141652992}]}')]))
+    parts.append(insert("rocpd_info_kernel_symbol" + sfx, [
+        (1, guid, 1, pid, 1, "_Z4gemmPfS_.kd", "gemm(float*, float*)", 0, 16, 8, 8192, 0, 32, 64, 0, "{}"),
+        (2, guid, 1, pid, 1, "__amd_rocclr_copyBuffer.kd", "__amd_rocclr_copyBuffer", 0, 16, 8, 0, 0, 16, 8, 0,
+         "{}")]))
+    # events: id, guid, category, stack_id (internal correlation), parent, external corr, ...
+    ev = [(1, "HIP_RUNTIME_API_EXT", 1), (2, "HIP_RUNTIME_API_EXT", 2), (3, "HIP_RUNTIME_API_EXT", 3),
+          (4, "HIP_RUNTIME_API_EXT", 4), (5, "HIP_RUNTIME_API_EXT", 5), (6, "HSA_CORE_API", 6),
+          (7, "MARKER_CORE_RANGE_API", 7), (8, "MARKER_CORE_RANGE_API", 8),
+          (9, "KERNEL_DISPATCH", 1), (10, "KERNEL_DISPATCH", 2), (11, "KERNEL_DISPATCH", 4),
+          (12, "MEMORY_COPY", 3), (13, "MEMORY_COPY", 5)]
+    events = []
+    for i, cat, stack in ev:
+        extdata = '{"message":"forward"}' if i == 7 else '{"message":"step 1"}' if i == 8 else "{}"
+        events.append((i, guid, S[cat], stack, 0, 0, "{}", "{}", extdata))
+    parts.append(insert("rocpd_event" + sfx, events))
+    parts.append(insert("rocpd_region" + sfx, [  # id = internal correlation id
+        (1, guid, 1, pid, pid, 100_000, 103_000, S["hipLaunchKernel"], 1, "{}"),
+        (2, guid, 1, pid, pid, 104_000, 106_000, S["hipLaunchKernel"], 2, "{}"),
+        (3, guid, 1, pid, pid, 107_000, 110_000, S["hipMemcpyAsync"], 3, "{}"),
+        (4, guid, 1, pid, pid, 111_000, 112_000, S["hipLaunchKernel"], 4, "{}"),
+        (5, guid, 1, pid, pid, 150_000, 151_000, S["hipMemcpyAsync"], 5, "{}"),
+        (6, guid, 1, pid, pid, 50_000, 60_000, S["hsa_queue_create"], 6, "{}"),
+        (7, guid, 1, pid, pid, 95_000, 170_000, S["roctxRangePushA"], 7, "{}"),
+    ]))
+    parts.append(insert("rocpd_track" + sfx, [(1, guid, 1, pid, pid, S["MARKER_CORE_RANGE_API"], "{}")]))
+    parts.append(insert("rocpd_sample" + sfx, [(1, guid, 1, 96_000, 8, "{}")]))
+    parts.append(insert("rocpd_kernel_dispatch" + sfx, [
+        (1, guid, 1, pid, pid, 2, 1, 1, 16, 0, 105_000, 125_000, 0, 8192, 256, 1, 1, 65536, 1, 1, None, 9, "{}"),
+        (2, guid, 1, pid, pid, 2, 1, 2, 16, 0, 126_000, 148_000, 0, 8192, 256, 1, 1, 65536, 1, 1, None, 10, "{}"),
+        (3, guid, 1, pid, pid, 2, 2, 3, 16, 0, 148_500, 151_500, 0, 0, 64, 1, 1, 1024, 1, 1, None, 11, "{}"),
+    ]))
+    parts.append(insert("rocpd_memory_copy" + sfx, [
+        (1, guid, 1, pid, pid, 111_000, 119_000, S["MEMORY_COPY_HOST_TO_DEVICE"], 2, 0, 0, 0, 4 << 20, 0, 0, None,
+         12, "{}"),
+        (2, guid, 1, pid, pid, 152_000, 153_000, S["MEMORY_COPY_DEVICE_TO_HOST"], 0, 0, 2, 0, 64, 0, 0, None, 13,
+         "{}"),
+    ]))
+    return "\n".join(parts) + "\n"
+
+
 def main():
     with open("nsys_small.sql", "w") as f:
         f.write(nsys_small())
+    with open("rpd_small.sql", "w") as f:
+        f.write(rpd_small())
+    with open("rocpd_small.sql", "w") as f:
+        f.write(rocpd_small())
+    # A second process of the same run (other pid, other UUID, the same correlation ids).
+    with open("rocpd_small_pid2.sql", "w") as f:
+        f.write(rocpd_small(pid=4001, uuid="0000aaaa_bbbb_7ccc_8ddd_eeeeffff0002"))
 
 
 if __name__ == "__main__":

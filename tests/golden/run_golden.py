@@ -101,6 +101,54 @@ def nsys_totals(path):
     return merge_demangled(kernels), memops, api
 
 
+RPD_OVERHEAD = ("hcc_activity_callback", "OpTable::writeRows", "ApiTable::writeRows", "KernelApiTable::writeRows",
+                "CopyApiTable::writeRows", "MonitorTable::writeRows", "rpdflush", "UserMarker")
+
+
+def rpd_totals(path):
+    """Kernels, copies and API calls by SQL over the .rpd's own views (op, top, copyop, api)."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    kernels = {n: [c, t] for n, c, t in db.execute(
+        "SELECT description, COUNT(*), SUM(end - start) FROM op WHERE opType IN ('KernelExecution', 'Task') "
+        "GROUP BY description")}
+    # The tool's own `top` view must agree on the call counts.
+    top = {n: c for n, c in db.execute("SELECT Name, TotalCalls FROM top")}
+    for n, (c, _) in kernels.items():
+        assert top.get(n) == c, f"top view disagrees on {n}: {top.get(n)} vs {c}"
+    memops = {}
+    direction = {"CopyHostToDevice": "HtoD", "CopyDeviceToHost": "DtoH", "CopyDeviceToDevice": "DtoD",
+                 "FillBuffer": "Memset"}
+    for op_type, c, t in db.execute("SELECT opType, COUNT(*), SUM(end - start) FROM op GROUP BY opType"):
+        if op_type in direction:
+            memops[direction[op_type]] = [c, t]
+    for op_type, b in db.execute(
+            "SELECT o.opType, SUM(CASE WHEN typeof(c.size) = 'integer' THEN c.size ELSE 0 END) FROM copyop c "
+            "JOIN op o ON o.id = c.id GROUP BY o.opType"):
+        if op_type in direction:
+            memops[direction[op_type]].append(b)
+    api = {n: [c, t] for n, c, t in db.execute(
+        f"SELECT apiName, COUNT(*), SUM(end - start) FROM api WHERE apiName NOT IN {RPD_OVERHEAD} GROUP BY apiName")}
+    return merge_demangled(kernels), memops, api
+
+
+def rocpd_totals(path):
+    """Kernels, copies and API calls by SQL over the rocpd database's own views."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    kernels = {n: [c, t] for n, c, t in db.execute(
+        "SELECT name, COUNT(*), SUM(duration) FROM kernels GROUP BY name")}
+    top = {n: c for n, c in db.execute("SELECT name, total_calls FROM top_kernels")}
+    for n, (c, _) in kernels.items():
+        assert top.get(n) == c, f"top_kernels disagrees on {n}: {top.get(n)} vs {c}"
+    memops = {}
+    short = {"MEMORY_COPY_HOST_TO_DEVICE": "HtoD", "MEMORY_COPY_DEVICE_TO_HOST": "DtoH",
+             "MEMORY_COPY_DEVICE_TO_DEVICE": "DtoD", "MEMORY_COPY_HOST_TO_HOST": "HtoH"}
+    for n, c, t, b in db.execute("SELECT name, COUNT(*), SUM(duration), SUM(size) FROM memory_copies GROUP BY name"):
+        memops[short[n]] = [c, t, b]
+    api = {n: [c, t] for n, c, t in db.execute(
+        "SELECT name, COUNT(*), SUM(duration) FROM regions WHERE category NOT LIKE 'MARKER%' GROUP BY name")}
+    return merge_demangled(kernels), memops, api
+
+
 def kineto_totals(path):
     kernels, memops = {}, {}
     for e in load(path):
@@ -120,7 +168,7 @@ def kineto_totals(path):
     return merge_demangled(kernels), memops, None
 
 
-CHECKERS = {"kineto": kineto_totals, "nsys": nsys_totals}
+CHECKERS = {"kineto": kineto_totals, "nsys": nsys_totals, "rpd": rpd_totals, "rocpd": rocpd_totals}
 
 
 def run(gpuscope, *args):

@@ -1,0 +1,134 @@
+// rocprofv3 rocpd importer tests on tests/data/rocpd_small.sql (and its second-process twin):
+// UUID-suffixed tables read through views, stack_id links, markers, and a directory of
+// per-process databases merged into one trace.
+
+#include "import/rocm/rocpd_importer.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "analysis/stats.h"
+#include "import/common/sqlite_test_util.h"
+#include "import/registry.h"
+
+namespace gpuscope::import::rocm {
+namespace {
+
+using testing::MakeDb;
+
+const std::string kData = GPUSCOPE_TEST_DATA_DIR;
+
+model::Trace Load(const std::string& path) {
+  auto trace = ImportTrace(path, {});
+  EXPECT_TRUE(trace.ok()) << trace.status().message();
+  return trace.ok() ? std::move(trace).value() : model::Trace();
+}
+
+size_t Find(const model::Trace& t, const model::SliceColumns& table, std::string_view name, size_t from = 0) {
+  for (size_t i = from; i < table.size(); ++i) {
+    if (t.str(table.name[i]) == name) return i;
+  }
+  return SIZE_MAX;
+}
+
+TEST(RocpdImporter, ReadsDispatchesCopiesRegionsAndMarkers) {
+  model::Trace t = Load(MakeDb(kData + "/rocpd_small.sql", "", "4000_results.db"));
+  EXPECT_EQ(t.meta.format, "rocpd");
+  EXPECT_EQ(t.meta.format_version, "rocpd schema 3");
+  EXPECT_EQ(t.meta.clock, "CLOCK_BOOTTIME (ns)");
+  ASSERT_EQ(t.devices.size(), 1u);  // CPU agents are not devices
+  EXPECT_EQ(t.devices[0].name, "AMD Instinct MI300X (gfx942)");
+  EXPECT_EQ(t.devices[0].compute_units, 304);
+  EXPECT_EQ(t.devices[0].warp_size, 64);
+
+  ASSERT_EQ(t.kernels.size(), 3u);
+  EXPECT_EQ(t.str(t.kernels.name[0]), "gemm(float*, float*)");
+  EXPECT_EQ(t.kernels.registers[0], 64u);
+  EXPECT_EQ(t.kernels.shared_mem[0], 8192u);
+  EXPECT_EQ(t.kernels.grid[0][0], 65536u);
+  EXPECT_EQ(t.kernels.flags[2], model::kKernelIsCopy);
+  // Kernel -> launching call through the event's stack_id (= the region's id).
+  for (size_t i = 0; i < t.kernels.size(); ++i) {
+    ASSERT_NE(t.kernels.launch[i], model::kNoRow);
+    EXPECT_EQ(t.str(t.api.name[t.kernels.launch[i]]), "hipLaunchKernel");
+  }
+  EXPECT_EQ(t.api.start_ns[t.kernels.launch[2]], 111'000);
+
+  ASSERT_EQ(t.memops.size(), 2u);
+  EXPECT_EQ(t.memops.kind[0], model::MemopKind::kHtoD);
+  EXPECT_EQ(t.memops.bytes[0], 4 << 20);
+  EXPECT_EQ(t.memops.src[0], model::MemoryKind::kHost);
+  EXPECT_EQ(t.memops.kind[1], model::MemopKind::kDtoH);
+  EXPECT_EQ(t.memops.bytes[1], 64);
+  EXPECT_EQ(t.str(t.api.name[t.memops.launch[1]]), "hipMemcpyAsync");
+
+  size_t hsa = Find(t, t.api, "hsa_queue_create");
+  ASSERT_NE(hsa, SIZE_MAX);
+  EXPECT_EQ(t.api.domain[hsa], model::ApiDomain::kHsa);
+  size_t fwd = Find(t, t.cpu, "forward");  // roctx text from the event's extdata message
+  ASSERT_NE(fwd, SIZE_MAX);
+  EXPECT_EQ(t.cpu.kind[fwd], model::CpuRangeKind::kAnnotation);
+  ASSERT_EQ(t.instants.size(), 1u);
+  EXPECT_EQ(t.str(t.instants.name[0]), "step 1");
+  EXPECT_EQ(t.str(t.process_names.at(4000)), "python infer.py");
+  EXPECT_TRUE(t.meta.not_collected.empty());
+  EXPECT_TRUE(t.problems.empty());
+}
+
+TEST(RocpdImporter, NoCopiesMeansNotCollected) {
+  model::Trace t = Load(MakeDb(kData + "/rocpd_small.sql",
+                               "DELETE FROM rocpd_memory_copy_0000aaaa_bbbb_7ccc_8ddd_eeeeffff0001;", "x_results.db"));
+  EXPECT_EQ(t.memops.size(), 0u);
+  ASSERT_EQ(t.meta.not_collected.size(), 1u);
+  EXPECT_NE(t.meta.not_collected[0].find("--memory-copy-trace"), std::string::npos);
+}
+
+// A run's directory: one database per process, merged; equal correlation ids of different
+// processes never link across processes.
+TEST(RocpdImporter, DirectoryOfDatabasesIsMerged) {
+  std::string a = MakeDb(kData + "/rocpd_small.sql", "", "4000_results.db");
+  std::string dir = std::filesystem::path(a).parent_path().string();
+  std::filesystem::create_directories(dir + "/host");
+  std::string b = MakeDb(kData + "/rocpd_small_pid2.sql", "", "4001_results.db");
+  std::filesystem::rename(b, dir + "/host/4001_results.db");
+  model::Trace t = Load(dir);
+  EXPECT_EQ(t.kernels.size(), 6u);
+  EXPECT_EQ(t.memops.size(), 4u);
+  EXPECT_EQ(t.devices.size(), 1u);
+  EXPECT_NE(t.meta.format_version.find("2 databases merged"), std::string::npos);
+  for (size_t i = 0; i < t.kernels.size(); ++i) {
+    ASSERT_NE(t.kernels.launch[i], model::kNoRow);
+    int64_t pid = t.tracks[t.api.track[t.kernels.launch[i]]].pid;
+    EXPECT_TRUE(pid == 4000 || pid == 4001);
+  }
+  // Each process launched its own 3 kernels.
+  int from_4001 = 0;
+  for (size_t i = 0; i < t.kernels.size(); ++i) from_4001 += t.tracks[t.api.track[t.kernels.launch[i]]].pid == 4001;
+  EXPECT_EQ(from_4001, 3);
+  auto st = analysis::ComputeStats(t, {});
+  EXPECT_EQ(st.kernels[0].calls, 4u);
+}
+
+TEST(RocpdBadInput, DirectoryWithoutTraces) {
+  std::string dir = testing::TempDir();
+  auto r = ImportTrace(dir, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("a directory without a trace"), std::string::npos);
+}
+
+TEST(RocpdBadInput, EmptyDatabase) {
+  std::string path = MakeDb(kData + "/rocpd_small.sql",
+                            "DELETE FROM rocpd_kernel_dispatch_0000aaaa_bbbb_7ccc_8ddd_eeeeffff0001;"
+                            "DELETE FROM rocpd_memory_copy_0000aaaa_bbbb_7ccc_8ddd_eeeeffff0001;"
+                            "DELETE FROM rocpd_region_0000aaaa_bbbb_7ccc_8ddd_eeeeffff0001;"
+                            "DELETE FROM rocpd_sample_0000aaaa_bbbb_7ccc_8ddd_eeeeffff0001;",
+                            "e_results.db");
+  auto r = ImportTrace(path, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("holds no events"), std::string::npos) << r.status().message();
+}
+
+}  // namespace
+}  // namespace gpuscope::import::rocm

@@ -1,0 +1,339 @@
+#include "import/rocm/rpd_importer.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+#include "base/numbers.h"
+#include "base/sqlite_db.h"
+#include "import/common/sqlite_columns.h"
+#include "import/rocm/rocm_names.h"
+#include "model/linker.h"
+
+namespace gpuscope::import::rocm {
+namespace {
+
+using base::SqliteDb;
+using model::Trace;
+
+class RpdReader {
+ public:
+  RpdReader(const SqliteDb& db, Trace* trace)
+      : db_(db), t_(*trace), strings_(db, trace, "SELECT string FROM rocpd_string WHERE id = ?1") {}
+
+  base::Status Read() {
+    schema_ = db_.QueryText("SELECT value FROM rocpd_metadata WHERE tag = 'schema_version'", "");
+    t_.meta.format = "rpd";
+    t_.meta.format_version = schema_.empty() ? "schema v1 (no schema_version tag)" : "schema v" + schema_;
+    t_.meta.producer = "rocmProfileData rpd_tracer";
+    t_.meta.clock = "CLOCK_MONOTONIC (ns)";
+    if (auto q = db_.Query("SELECT tag, value FROM rocpd_metadata"); q.ok() && db_.Has("rocpd_metadata")) {
+      while (q->Step()) t_.meta.properties[std::string(q->Text(0))] = std::string(q->Text(1));
+    }
+    // v3 moved API args and marker text to rocpd_ustring.
+    if (db_.Has("rocpd_ustring")) {
+      ustrings_.emplace(db_, &t_, "SELECT string FROM rocpd_ustring WHERE id = ?1");
+    }
+    GPUSCOPE_RETURN_IF_ERROR(ReadOps());
+    GPUSCOPE_RETURN_IF_ERROR(ReadApi());
+    GPUSCOPE_RETURN_IF_ERROR(ReadAutograd());
+    GPUSCOPE_RETURN_IF_ERROR(ReadMonitor());
+    for (auto [table, label] : {std::pair{"rocpd_stackframe", "API call stack frames (rocpd_stackframe; not modelled)"},
+                                std::pair{"rocpd_counter", "per-op counter values (rocpd_counter; not modelled)"}}) {
+      if (!db_.Has(table)) continue;
+      int64_t n = db_.QueryInt(std::string("SELECT COUNT(*) FROM ") + table, 0);
+      if (n > 0) t_.record_counts[label] = static_cast<uint64_t>(n);
+    }
+    return base::Status::Ok();
+  }
+
+ private:
+  model::StringId Arg(int64_t id) { return ustrings_ ? ustrings_->Get(id) : strings_.Get(id); }
+
+  model::TrackId GpuTrack(int64_t gpu, int64_t queue) {
+    auto key = std::make_pair(gpu, queue);
+    auto it = gpu_tracks_.find(key);
+    if (it != gpu_tracks_.end()) return it->second;
+    model::TrackId id = t_.InternTrack(model::TrackKind::kGpuStream, std::to_string(gpu), std::to_string(queue));
+    if (devices_.emplace(gpu).second) {
+      model::Device d;
+      d.id = static_cast<int32_t>(gpu);
+      d.name = "AMD GPU (rpd gpuId " + std::to_string(gpu) + ")";
+      d.vendor = model::Vendor::kAmd;
+      t_.devices.push_back(std::move(d));
+    }
+    gpu_tracks_.emplace(key, id);
+    return id;
+  }
+
+  model::TrackId CpuTrack(int64_t pid, int64_t tid) {
+    auto key = std::make_pair(pid, tid);
+    auto it = cpu_tracks_.find(key);
+    if (it != cpu_tracks_.end()) return it->second;
+    model::TrackId id = t_.InternTrack(model::TrackKind::kCpuThread, std::to_string(pid), std::to_string(tid));
+    cpu_tracks_.emplace(key, id);
+    return id;
+  }
+
+  int64_t Duration(int64_t start, int64_t end, const char* table) {
+    if (end >= start) return end - start;
+    t_.problems.Add("rpd.end_before_start",
+                    std::string(table) + ": start " + std::to_string(start) + " > end " + std::to_string(end) +
+                        "; kept with duration 0");
+    return 0;
+  }
+
+  base::Status ReadOps() {
+    if (!db_.Has("rocpd_op")) {
+      t_.meta.not_collected.push_back("GPU ops (no rocpd_op table)");
+      return base::Status::Ok();
+    }
+    bool links = db_.Has("rocpd_api_ops");
+    bool kapi = links && db_.Has("rocpd_kernelapi");
+    bool capi = links && db_.Has("rocpd_copyapi");
+    bool codeobj = kapi && db_.Has("rocpd_kernelcodeobject") && ColumnSet(db_, "rocpd_kernelapi").Has("codeObject_id");
+    // One row per op, with the launching call and its launch/copy parameters. size can be the
+    // text '' (not set) in real files: typeof() tells an unknown size from 0.
+    std::string sql =
+        "SELECT o.start, o.end, o.gpuId, o.queueId, o.description_id, o.opType_id, " +
+        std::string(links ? "ao.api_id" : "NULL") + ", " +
+        (kapi ? "k.gridX, k.gridY, k.gridZ, k.workgroupX, k.workgroupY, k.workgroupZ, k.groupSegmentSize"
+              : "NULL, NULL, NULL, NULL, NULL, NULL, NULL") +
+        ", " + (capi ? "c.size, typeof(c.size)" : "NULL, 'null'") + ", " + (codeobj ? "co.vgpr" : "NULL") +
+        " FROM rocpd_op o" + (links ? " LEFT JOIN rocpd_api_ops ao ON ao.op_id = o.id" : "") +
+        (kapi ? " LEFT JOIN rocpd_kernelapi k ON k.api_ptr_id = ao.api_id" : "") +
+        (capi ? " LEFT JOIN rocpd_copyapi c ON c.api_ptr_id = ao.api_id" : "") +
+        (codeobj ? " LEFT JOIN rocpd_kernelcodeobject co ON co.id = k.codeObject_id" : "");
+    auto q = db_.Query(sql);
+    if (!q.ok()) return q.status();
+    std::unordered_map<model::StringId, OpClass> classes;
+    while (q->Step()) {
+      int64_t start = q->Int(0);
+      int64_t dur = Duration(start, q->Int(1), "rocpd_op");
+      model::StringId desc = strings_.Get(q->Int(4));
+      model::StringId type = strings_.Get(q->Int(5));
+      auto [cit, inserted] = classes.emplace(type, OpClass::kOther);
+      if (inserted) cit->second = ClassifyOp(t_.str(type));
+      OpClass cls = cit->second;
+      // CUPTI-backend files use the kernel name as opType: an unknown type with a name is a kernel.
+      if (cls == OpClass::kOther && !t_.str(type).empty() && !IsNonWork(t_.str(type))) cls = OpClass::kKernel;
+      uint64_t corr = q->IsNull(6) ? model::kNoCorrelation : static_cast<uint64_t>(q->Int(6));
+      model::TrackId track = GpuTrack(q->Int(2), q->Int(3));
+      auto device = static_cast<int16_t>(q->Int(2));
+      if (cls == OpClass::kKernel) {
+        model::KernelRow row;
+        row.start_ns = start;
+        row.dur_ns = dur;
+        row.name = t_.str(desc).empty() ? type : desc;
+        row.track = track;
+        row.device = device;
+        row.correlation = corr;
+        for (int i = 0; i < 3; ++i) {
+          row.grid[i] = static_cast<uint32_t>(q->Int(7 + i));
+          row.block[i] = static_cast<uint32_t>(q->Int(10 + i));
+        }
+        row.shared_mem = static_cast<uint32_t>(q->Int(13));
+        row.registers = static_cast<uint32_t>(q->Int(16));
+        row.flags = model::KernelWorkFlags(t_.str(row.name));
+        t_.kernels.Append(row);
+        if (t_.str(type) == "Task") ++t_.record_counts["kernels run by HIP graphs (rpd Task ops)"];
+      } else if (cls == OpClass::kCopy || cls == OpClass::kFill) {
+        model::MemopRow row;
+        row.start_ns = start;
+        row.dur_ns = dur;
+        row.track = track;
+        row.device = device;
+        row.correlation = corr;
+        std::string_view size_type = q->Text(15);
+        if (size_type == "integer" && q->Int(14) >= 0) {
+          row.bytes = q->Int(14);
+        } else if (size_type == "text" || size_type == "real") {
+          auto v = base::ParseInt64(q->Text(14));
+          row.bytes = v && *v >= 0 ? *v : -1;
+        }
+        if (cls == OpClass::kFill) {
+          row.kind = model::MemopKind::kMemset;
+          row.dst = model::MemoryKind::kDevice;
+          row.name = t_.strings.Intern("Memset (Device)");
+        } else {
+          row.kind = CopyDirection(t_.str(type));
+          CopyEnds(row.kind, &row.src, &row.dst);
+          row.name = t_.strings.Intern(CopyName(row.kind));
+        }
+        t_.memops.Append(row);
+      } else {
+        model::GpuRangeRow row;
+        row.start_ns = start;
+        row.dur_ns = dur;
+        row.name = type;
+        row.track = track;
+        row.correlation = corr;
+        row.kind = model::GpuRangeKind::kOther;
+        t_.gpu_ranges.Append(row);
+      }
+    }
+    return q->status();
+  }
+
+  // CLR command kinds that are queue bookkeeping, not work.
+  static bool IsNonWork(std::string_view t) {
+    return t == "Marker" || t == "InternalMarker" || t == "Barrier" || t == "StreamWait" || t == "StreamWrite" ||
+           t == "User" || t == "MapBuffer" || t == "MapImage" || t == "UnmapMemObject" || t == "SvmMap" ||
+           t == "SvmUnmap" || t == "SvmFree" || t == "MigrateMemObjects" || t == "AcquireGLObjects" ||
+           t == "ReleaseGLObjects" || t == "Unknown command kind";
+  }
+
+  base::Status ReadApi() {
+    if (!db_.Has("rocpd_api")) {
+      t_.meta.not_collected.push_back("API calls (no rocpd_api table)");
+      return base::Status::Ok();
+    }
+    ColumnSet c(db_, "rocpd_api");
+    auto q = db_.Query("SELECT " + c.Select({"id", "pid", "tid", "start", "end", "apiName_id", "args_id"}) +
+                       " FROM rocpd_api");
+    if (!q.ok()) return q.status();
+    std::unordered_map<model::StringId, int> kind;  // 0 call, 1 marker, 2 overhead
+    model::StringId marker = t_.strings.Intern("UserMarker");
+    while (q->Step()) {
+      model::StringId name = strings_.Get(q->Int(5));
+      auto [it, inserted] = kind.emplace(name, 0);
+      if (inserted) it->second = name == marker ? 1 : IsRpdOverheadApi(t_.str(name)) ? 2 : 0;
+      int64_t start = q->Int(3);
+      int64_t dur = Duration(start, q->Int(4), "rocpd_api");
+      model::TrackId track = CpuTrack(q->Int(1), q->Int(2));
+      if (it->second == 2) {
+        ++t_.record_counts["rpd tracer overhead rows (left out)"];
+        continue;
+      }
+      if (it->second == 1) {
+        model::StringId text = q->IsNull(6) ? t_.strings.Intern("") : Arg(q->Int(6));
+        if (dur == 0) {
+          t_.instants.Append(start, text, track);  // roctxMark
+        } else {
+          model::CpuRangeRow row;
+          row.start_ns = start;
+          row.dur_ns = dur;
+          row.name = text;
+          row.track = track;
+          row.kind = model::CpuRangeKind::kAnnotation;
+          t_.cpu.Append(row);
+        }
+        continue;
+      }
+      model::ApiRow row;
+      row.start_ns = start;
+      row.dur_ns = dur;
+      row.name = name;
+      row.track = track;
+      row.correlation = static_cast<uint64_t>(q->Int(0));
+      row.domain = ApiDomainOf(t_.str(name));
+      api_index_.emplace(q->Int(0), static_cast<uint32_t>(t_.api.size()));
+      t_.api.Append(row);
+    }
+    return q->status();
+  }
+
+  // ext_autogradapi (rocpd.autograd post-processor) names the autograd op behind each API call
+  // but has no op times: an op becomes a CPU range spanning its calls on the thread.
+  base::Status ReadAutograd() {
+    if (!db_.Has("ext_autogradapi")) return base::Status::Ok();
+    ColumnSet c(db_, "ext_autogradapi");
+    if (!c.Has("api_ptr_id") || !c.Has("autogradName_id")) {
+      t_.problems.Add("rpd.ext_autogradapi_columns", "ext_autogradapi lacks api_ptr_id/autogradName_id; ignored");
+      return base::Status::Ok();
+    }
+    auto q = db_.Query("SELECT " + c.Select({"api_ptr_id", "autogradName_id", "op_id", "seq"}) + " FROM ext_autogradapi");
+    if (!q.ok()) return q.status();
+    struct Span {
+      int64_t start, end;
+      model::StringId name;
+      model::TrackId track;
+    };
+    std::map<std::pair<int64_t, int64_t>, Span> ops;  // (op id or seq, name id) -> span
+    while (q->Step()) {
+      auto it = api_index_.find(q->Int(0));
+      if (it == api_index_.end()) continue;
+      size_t i = it->second;
+      int64_t op = q->IsNull(2) ? q->Int(3) : q->Int(2);
+      auto key = std::make_pair(op, q->Int(1));
+      auto [s, inserted] = ops.emplace(key, Span{t_.api.start_ns[i], t_.api.end_ns(i), 0, t_.api.track[i]});
+      if (inserted) s->second.name = strings_.Get(q->Int(1));
+      s->second.start = std::min(s->second.start, t_.api.start_ns[i]);
+      s->second.end = std::max(s->second.end, t_.api.end_ns(i));
+    }
+    for (const auto& [key, s] : ops) {
+      model::CpuRangeRow row;
+      row.start_ns = s.start;
+      row.dur_ns = s.end - s.start;
+      row.name = s.name;
+      row.track = s.track;
+      row.kind = model::CpuRangeKind::kOp;
+      t_.cpu.Append(row);
+    }
+    if (!ops.empty()) t_.record_counts["autograd ops (spans of their API calls)"] = ops.size();
+    return q->status();
+  }
+
+  base::Status ReadMonitor() {
+    if (!db_.Has("rocpd_monitor")) return base::Status::Ok();
+    auto q = db_.Query("SELECT deviceType, deviceId, monitorType, start, value FROM rocpd_monitor");
+    if (!q.ok()) return q.status();
+    std::map<std::tuple<std::string, int64_t, std::string>, std::pair<model::StringId, model::TrackId>> series;
+    while (q->Step()) {
+      auto key = std::make_tuple(std::string(q->Text(0)), q->Int(1), std::string(q->Text(2)));
+      auto it = series.find(key);
+      if (it == series.end()) {
+        std::string device = std::get<0>(key) + std::to_string(std::get<1>(key));
+        model::TrackId track = t_.InternTrack(model::TrackKind::kOther, "monitor", device);
+        it = series.emplace(key, std::make_pair(t_.strings.Intern(device + " " + std::get<2>(key)), track)).first;
+      }
+      auto v = base::ParseDouble(q->Text(4));
+      if (!v) {
+        t_.problems.Add("rpd.bad_monitor_value", "rocpd_monitor value '" + std::string(q->Text(4)) + "' is not a number");
+        continue;
+      }
+      t_.counters.Append(q->Int(3), *v, it->second.first, it->second.second);
+    }
+    return q->status();
+  }
+
+  const SqliteDb& db_;
+  Trace& t_;
+  StringIdMap strings_;
+  std::optional<StringIdMap> ustrings_;
+  std::string schema_;
+  std::map<std::pair<int64_t, int64_t>, model::TrackId> gpu_tracks_, cpu_tracks_;
+  std::set<int64_t> devices_;
+  std::unordered_map<int64_t, uint32_t> api_index_;  // rocpd_api.id -> ApiTable row (before sorting)
+};
+
+}  // namespace
+
+bool RpdImporter::Recognizes(const base::FileSniff& sniff) const {
+  return sniff.sqlite && sniff.Has("rocpd_op") && sniff.Has("rocpd_api") && sniff.Has("rocpd_string") &&
+         // rocprofv3's rocpd databases also have rocpd_* names but no rocpd_op.
+         !sniff.Has("rocpd_kernel_dispatch");
+}
+
+base::StatusOr<model::Trace> RpdImporter::Import(const std::string& path, const ImportOptions&) const {
+  auto db = SqliteDb::OpenReadOnly(path);
+  if (!db.ok()) return db.status();
+  Trace trace;
+  trace.meta.path = path;
+  RpdReader reader(*db, &trace);
+  base::Status st = reader.Read();
+  if (!st.ok()) {
+    if (trace.EventCount() == 0) return st;
+    trace.meta.import_error = st.message();
+  }
+  if (trace.EventCount() == 0 && trace.meta.import_error.empty()) {
+    return base::Status::Error(path + ": the .rpd holds no events (no GPU ops, API calls, markers or monitor "
+                               "samples); was the tracer started (RPDT_AUTOSTART=0 needs rpdTracerControl.start())?");
+  }
+  model::LinkTrace(trace);
+  return trace;
+}
+
+}  // namespace gpuscope::import::rocm
