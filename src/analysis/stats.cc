@@ -208,9 +208,70 @@ std::vector<CounterStat> CounterStats(const model::Trace& trace) {
   return out;
 }
 
+// Stats of a summary-only source: its rows, in the same shapes and orders.
+Stats SummaryStats(const model::Trace& trace) {
+  Stats s;
+  std::map<model::MemopKind, MemopStat> memops;
+  for (const auto& r : trace.summary) {
+    int64_t avg = r.calls ? r.total_ns / static_cast<int64_t>(r.calls) : 0;
+    switch (r.section) {
+      case model::SummaryRow::Section::kKernel: {
+        KernelStat k;
+        k.name = r.name;
+        k.calls = r.calls;
+        k.total_ns = r.total_ns;
+        k.avg_ns = avg;
+        k.median_ns = -1;
+        k.min_ns = r.min_ns;
+        k.max_ns = r.max_ns;
+        k.stddev_ns = r.stddev_ns;
+        s.kernel_total_ns += r.total_ns;
+        s.kernels.push_back(std::move(k));
+        break;
+      }
+      case model::SummaryRow::Section::kApi: {
+        ApiStat a;
+        a.name = r.name;
+        a.domain = model::ApiDomainName(model::ApiDomain::kRuntime);
+        a.calls = r.calls;
+        a.total_ns = r.total_ns;
+        a.avg_ns = avg;
+        a.median_ns = -1;
+        a.min_ns = r.min_ns;
+        a.max_ns = r.max_ns;
+        s.api.push_back(std::move(a));
+        break;
+      }
+      case model::SummaryRow::Section::kCopy: {
+        model::MemopKind kind = model::MemopKind::kOther;
+        const std::string& n = r.name;
+        if (n.find("HostToDevice") != std::string::npos || n.find("HOST_TO_DEVICE") != std::string::npos) kind = model::MemopKind::kHtoD;
+        else if (n.find("DeviceToHost") != std::string::npos || n.find("DEVICE_TO_HOST") != std::string::npos) kind = model::MemopKind::kDtoH;
+        else if (n.find("DeviceToDevice") != std::string::npos || n.find("DEVICE_TO_DEVICE") != std::string::npos) kind = model::MemopKind::kDtoD;
+        else if (n.find("Fill") != std::string::npos) kind = model::MemopKind::kMemset;
+        MemopStat& m = memops[kind];
+        m.kind = kind;
+        m.calls += r.calls;
+        m.calls_unknown_bytes += r.calls;
+        m.total_ns += r.total_ns;
+        if (kind == model::MemopKind::kHtoD || kind == model::MemopKind::kDtoH) m.host_unknown += r.calls;
+        break;
+      }
+    }
+  }
+  for (auto& k : s.kernels) {
+    k.percent = s.kernel_total_ns ? 100.0 * static_cast<double>(k.total_ns) / static_cast<double>(s.kernel_total_ns) : 0;
+  }
+  SortByTotal(s.kernels);
+  SortByTotal(s.api);
+  for (auto& [kind, m] : memops) s.memops.push_back(m);
+  return s;
+}
+
 }  // namespace
 
 Stats ComputeStats(const model::Trace& trace, const StatsOptions& options) {
+  if (trace.summary_only()) return SummaryStats(trace);
   Stats s;
   s.kernels = KernelStats(trace, options, &s.kernel_total_ns);
   s.memops = MemopStats(trace);

@@ -1,6 +1,10 @@
 #pragma once
 // Stats: the summary tables of `gpuscope stats`, as rocprof --stats and nsys stats print them.
 //
+// Summary-only sources (rocprof *.stats.csv) give totals per name but no events: their rows carry
+// what the file gives and -1 for what it does not (median always; min/max/stddev for legacy
+// rocprof).
+//
 // Definitions (the same for every input format):
 //  - a kernel row aggregates every GPU kernel dispatch with the same (display) name;
 //    Time % is its share of the summed kernel time; Med is the median (mean of the two middle

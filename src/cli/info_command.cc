@@ -42,6 +42,10 @@ void PrintTable(const model::Trace& t, const analysis::TraceSummary& s) {
   kv("Time span", base::FormatDuration(s.last_ns - s.first_ns) + " (" + std::to_string(s.first_ns) + " .. " +
                       std::to_string(s.last_ns) + " ns)");
   kv("Tracks", base::FormatCount(s.cpu_threads) + " CPU threads, " + base::FormatCount(s.gpu_streams) + " GPU streams");
+  if (t.summary_only()) {
+    kv("Summary only", std::to_string(t.summary.size()) +
+                           " rows of totals, no timeline: `gpuscope stats` prints them; other commands need the trace");
+  }
   std::printf("\nEvents\n");
   for (const auto& [k, v] : s.counts) {
     if (v) std::printf("  %-46s %12s\n", k.c_str(), base::FormatCount(v).c_str());
@@ -102,6 +106,7 @@ void PrintJson(const model::Trace& t, const analysis::TraceSummary& s) {
   w.Key("counts").BeginObject();
   for (const auto& [k, v] : s.counts) w.Key(k).Uint(v);
   w.EndObject();
+  w.Key("summary_only").Bool(t.summary_only());
   w.Key("not_collected").BeginArray();
   for (const auto& what : t.meta.not_collected) w.String(what);
   w.EndArray();

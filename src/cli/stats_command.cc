@@ -47,6 +47,12 @@ std::string MemopHost(const analysis::MemopStat& s) {
 
 // ---- table ----
 
+// Summary-only sources do not know every statistic: -1 prints as "n/a" (null in JSON).
+std::string OrNa(const Unit& u, int64_t v) { return v < 0 ? "n/a" : u.Format(v); }
+void IntOrNull(output::JsonWriter& w, int64_t v) {
+  if (v < 0) w.Null(); else w.Int(v);
+}
+
 void PrintKernels(const analysis::Stats& st, const StatsArgs& a, size_t width) {
   if (st.kernels.empty()) {
     std::printf("GPU kernels:\n\n(none in this trace)\n");
@@ -66,8 +72,8 @@ void PrintKernels(const analysis::Stats& st, const StatsArgs& a, size_t width) {
   for (size_t i = 0; i < n; ++i) {
     const auto& k = st.kernels[i];
     t.AddRow({base::FormatFixed(k.percent, 1), u.Format(k.total_ns), base::FormatCount(k.calls),
-              u.Format(k.avg_ns), u.Format(k.median_ns), u.Format(k.min_ns), u.Format(k.max_ns),
-              u.Format(k.stddev_ns), k.name});
+              u.Format(k.avg_ns), OrNa(u, k.median_ns), OrNa(u, k.min_ns), OrNa(u, k.max_ns),
+              OrNa(u, k.stddev_ns), k.name});
   }
   uint64_t calls = 0;
   for (const auto& k : st.kernels) calls += k.calls;
@@ -122,8 +128,8 @@ void PrintApi(const std::vector<analysis::ApiStat>& api, const char* title, cons
   size_t n = Limit(api, a, 15);
   for (size_t i = 0; i < n; ++i) {
     const auto& r = api[i];
-    t.AddRow({u.Format(r.total_ns), base::FormatCount(r.calls), u.Format(r.avg_ns), u.Format(r.median_ns),
-              u.Format(r.min_ns), u.Format(r.max_ns), r.name});
+    t.AddRow({u.Format(r.total_ns), base::FormatCount(r.calls), u.Format(r.avg_ns), OrNa(u, r.median_ns),
+              OrNa(u, r.min_ns), OrNa(u, r.max_ns), r.name});
   }
   std::fputs(t.Render(width, !a.full_names).c_str(), stdout);
   if (n < api.size()) std::printf("... %s more (--top 0 shows all)\n", base::FormatCount(api.size() - n).c_str());
@@ -160,9 +166,12 @@ void JsonKernels(output::JsonWriter& w, const analysis::Stats& st, const StatsAr
   for (size_t i = 0; i < n; ++i) {
     const auto& k = st.kernels[i];
     w.BeginObject().Key("name").String(k.name).Key("calls").Uint(k.calls).Key("total_ns").Int(k.total_ns)
-        .Key("avg_ns").Int(k.avg_ns).Key("median_ns").Int(k.median_ns).Key("min_ns").Int(k.min_ns)
-        .Key("max_ns").Int(k.max_ns).Key("stddev_ns").Int(k.stddev_ns).Key("percent").Double(k.percent)
-        .EndObject();
+        .Key("avg_ns").Int(k.avg_ns);
+    w.Key("median_ns"), IntOrNull(w, k.median_ns);
+    w.Key("min_ns"), IntOrNull(w, k.min_ns);
+    w.Key("max_ns"), IntOrNull(w, k.max_ns);
+    w.Key("stddev_ns"), IntOrNull(w, k.stddev_ns);
+    w.Key("percent").Double(k.percent).EndObject();
   }
   w.EndArray();
 }
@@ -189,9 +198,12 @@ void JsonApi(output::JsonWriter& w, const char* key, const std::vector<analysis:
   size_t n = Limit(api, a, 0);
   for (size_t i = 0; i < n; ++i) {
     const auto& r = api[i];
-    w.BeginObject().Key("name").String(r.name).Key("domain").String(r.domain).Key("calls").Uint(r.calls).Key("total_ns").Int(r.total_ns)
-        .Key("avg_ns").Int(r.avg_ns).Key("median_ns").Int(r.median_ns).Key("min_ns").Int(r.min_ns)
-        .Key("max_ns").Int(r.max_ns).EndObject();
+    w.BeginObject().Key("name").String(r.name).Key("domain").String(r.domain).Key("calls").Uint(r.calls)
+        .Key("total_ns").Int(r.total_ns).Key("avg_ns").Int(r.avg_ns);
+    w.Key("median_ns"), IntOrNull(w, r.median_ns);
+    w.Key("min_ns"), IntOrNull(w, r.min_ns);
+    w.Key("max_ns"), IntOrNull(w, r.max_ns);
+    w.EndObject();
   }
   w.EndArray();
 }

@@ -8,6 +8,9 @@
 #include "import/kineto/kineto_importer.h"
 #include "import/nsys/nsys_importer.h"
 #include "import/rocm/rocpd_importer.h"
+#include "import/rocm/rocprof_legacy.h"
+#include "import/rocm/rocprofv3_csv_importer.h"
+#include "import/rocm/rocprofv3_json_importer.h"
 #include "import/rocm/rpd_importer.h"
 
 namespace gpuscope::import {
@@ -49,8 +52,14 @@ std::string WhatItIs(const std::string& path, const base::FileSniff& sniff) {
            "); gpuscope reads Nsight Systems exports (nsys export --type sqlite)";
   }
   if (sniff.zstd) return "zstd-compressed; decompress it first (zstd -d FILE)";
-  if (sniff.head.find("\"rocprofiler-sdk-tool\"") != std::string::npos) {
-    return "rocprofv3 JSON output, which gpuscope does not read yet";
+  if (sniff.head.find("\"$schema\"") != std::string::npos) {
+    return "a JSON Schema (a format specification), not a trace";
+  }
+  if (sniff.head.find("Domain(HIP_API_DOMAIN)") != std::string::npos ||
+      sniff.head.find("Domain(ROCTX_DOMAIN)") != std::string::npos ||
+      sniff.head.find("ROCProfilerV2:") != std::string::npos) {
+    return "rocprofv2 command-line text output, which gpuscope does not read; profile with rocprofv3 "
+           "(or rocprofv2 --plugin file) instead";
   }
   if (sniff.head.find("\"schema\"") != std::string::npos &&
       sniff.head.find("\"nodes\"") != std::string::npos) {
@@ -88,7 +97,11 @@ base::StatusOr<model::Trace> ImportDirectory(const std::string& dir, const Impor
     if (name == "results.db") legacy_db = f;
   }
   if (!dbs.empty()) return rocm::ImportRocpdFiles(dbs, dir);
-  if (!csvs.empty()) return ImportTrace(csvs.front(), options);
+  if (!csvs.empty()) {
+    // Any trace CSV of the run reads the whole run; prefer the kernel trace.
+    auto k = std::find_if(csvs.begin(), csvs.end(), [](const std::string& f) { return EndsWith(f, "kernel_trace.csv"); });
+    return ImportTrace(k != csvs.end() ? *k : csvs.front(), options);
+  }
   if (!legacy_db.empty()) return ImportTrace(legacy_db, options);
   return base::Status::Error(dir + ": a directory without a trace gpuscope recognises (looked for rocprofv3 "
                              "*_results.db and *_trace.csv, legacy rocprof results.db, " +
@@ -100,10 +113,18 @@ base::StatusOr<model::Trace> ImportDirectory(const std::string& dir, const Impor
 const std::vector<std::unique_ptr<Importer>>& Importers() {
   static const auto* list = [] {
     auto* v = new std::vector<std::unique_ptr<Importer>>();
+    v->push_back(std::make_unique<rocm::Rocprofv3JsonImporter>());
+    v->push_back(std::make_unique<rocm::RocprofJsonImporter>());
+    v->push_back(std::make_unique<rocm::Rpd2TracingJsonImporter>());
     v->push_back(std::make_unique<kineto::KinetoImporter>());
     v->push_back(std::make_unique<nsys::NsysImporter>());
     v->push_back(std::make_unique<rocm::RpdImporter>());
     v->push_back(std::make_unique<rocm::RocpdImporter>());
+    v->push_back(std::make_unique<rocm::Rocprofv3CsvImporter>());
+    v->push_back(std::make_unique<rocm::RocprofDbImporter>());
+    v->push_back(std::make_unique<rocm::RocprofCsvImporter>());
+    v->push_back(std::make_unique<rocm::RocprofStatsImporter>());
+    v->push_back(std::make_unique<rocm::RocprofRawImporter>());
     return v;
   }();
   return *list;

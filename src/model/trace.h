@@ -38,6 +38,19 @@ struct Device {
   int32_t compute_minor = -1;
 };
 
+// One pre-aggregated row of a summary-only source (rocprof --stats CSVs): the file has no
+// events and no timeline, only these totals. Values the file does not give are -1.
+struct SummaryRow {
+  enum class Section : uint8_t { kKernel, kApi, kCopy };
+  Section section = Section::kKernel;
+  std::string name;
+  uint64_t calls = 0;
+  int64_t total_ns = 0;
+  int64_t min_ns = -1;
+  int64_t max_ns = -1;
+  int64_t stddev_ns = -1;
+};
+
 struct TraceMetadata {
   std::string path;
   std::string format;          // "kineto", "rpd", ...
@@ -77,6 +90,7 @@ class Trace {
   CounterTable counters;
   InstantTable instants;
   std::vector<Iteration> iterations;
+  std::vector<SummaryRow> summary;  // only for summary-only sources
 
   TraceMetadata meta;
   ProblemLog problems;
@@ -92,6 +106,8 @@ class Trace {
   // [first start, last end] over all timed events; {0, 0} when there are none.
   std::pair<int64_t, int64_t> TimeSpan() const;
   uint64_t EventCount() const;
+  // A source with totals but no timeline (rocprof *.stats.csv): only `stats` can use it.
+  bool summary_only() const { return !summary.empty() && EventCount() == 0; }
   // Bytes held by the event tables and strings (capacity, not just size).
   size_t MemoryBytes();
 

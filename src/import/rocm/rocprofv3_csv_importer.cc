@@ -1,0 +1,282 @@
+#include "import/rocm/rocprofv3_csv_importer.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "base/numbers.h"
+#include "import/common/csv_reader.h"
+#include "import/rocm/rocm_names.h"
+#include "model/linker.h"
+
+namespace gpuscope::import::rocm {
+namespace {
+
+using model::Trace;
+
+enum class CsvKind { kKernel, kCopy, kApi, kOther };
+
+// The first line of a CSV, split into header names.
+std::vector<std::string> HeaderOf(const std::string& path) {
+  auto r = CsvReader::Open(path);
+  std::vector<std::string> out;
+  if (!r.ok()) return out;
+  std::vector<std::string_view> f;
+  if (!r->Next(&f)) return out;
+  for (auto v : f) out.emplace_back(v);
+  return out;
+}
+
+// Which rocprofv3 trace a header belongs to (a leading "Guid" column comes from rocpd convert).
+CsvKind KindOf(std::vector<std::string> h) {
+  if (!h.empty() && h[0] == "Guid") h.erase(h.begin());
+  if (h.size() >= 2 && h[0] == "Kind" && h[1] == "Agent_Id") return CsvKind::kKernel;
+  if (h.size() >= 2 && h[0] == "Kind" && h[1] == "Direction") return CsvKind::kCopy;
+  if (h.size() >= 3 && h[0] == "Domain" && h[1] == "Function" && h[2] == "Process_Id") return CsvKind::kApi;
+  return CsvKind::kOther;
+}
+
+// "Agent 4", "GPU 3" (ROCm 7 relative/type-relative ids) or "4" (6.2/6.3): the number.
+int64_t AgentNumber(std::string_view text) {
+  size_t p = text.find_last_of(' ');
+  auto v = base::ParseInt64(p == std::string_view::npos ? text : text.substr(p + 1));
+  return v ? *v : -1;
+}
+
+// The run's trace files: the same directory and the same prefix before "<domain>_trace.csv"
+// (rocprofv3 names them <output_file>_<domain>_trace.csv; domains vary by version and mode:
+// hip_api, hip_runtime, hip_compile, hsa_api, hsa_core_api, marker_api, rccl_api, ...).
+std::vector<std::string> RunFiles(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::string name = fs::path(path).filename().string();
+  static const char* kDomains[] = {"kernel", "memory_copy", "hip_api", "hip_runtime", "hip_compile", "hip",
+                                   "hsa_api", "hsa_core_api", "hsa_amd_ext_api", "hsa", "marker_api", "rccl_api",
+                                   "rccl", "memory_allocation", "scratch_memory", "rocdecode_api", "rocjpeg_api"};
+  std::string prefix;
+  bool known = false;
+  for (const char* d : kDomains) {
+    std::string suffix = std::string(d) + "_trace.csv";
+    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      prefix = name.substr(0, name.size() - suffix.size());
+      known = true;
+      break;
+    }
+  }
+  if (!known) return {path};
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  std::vector<std::string> files;
+  for (const char* d : kDomains) {
+    fs::path f = dir / (prefix + d + "_trace.csv");
+    std::error_code ec;
+    if (fs::is_regular_file(f, ec)) files.push_back(f.string());
+  }
+  return files;
+}
+
+class CsvRunReader {
+ public:
+  explicit CsvRunReader(Trace* t) : t_(*t) {}
+
+  base::Status ReadFile(const std::string& path) {
+    auto r = CsvReader::Open(path);
+    if (!r.ok()) return r.status();
+    std::vector<std::string_view> f;
+    if (!r->Next(&f)) return base::Status::Error(path + ": empty CSV (no header)");
+    std::vector<std::string> names(f.begin(), f.end());
+    CsvKind kind = KindOf(names);
+    CsvHeader h(f);
+    std::string missing = Missing(kind, h);
+    if (!missing.empty()) {
+      return base::Status::Error(path + ": a rocprofv3 CSV without the column(s) " + missing +
+                                 "; the file is cut or not a trace CSV");
+    }
+    std::string base = std::filesystem::path(path).filename().string();
+    uint64_t rows = 0;
+    while (r->Next(&f)) {
+      ++rows;
+      if (!Row(kind, h, f, base, r->line())) continue;
+    }
+    if (!r->error().empty()) {
+      error_ = path + ": " + r->error() + " after line " + std::to_string(r->line());
+    }
+    files_.push_back(base + " (" + std::to_string(rows) + " rows)");
+    return base::Status::Ok();
+  }
+
+  std::string Summary() const {
+    std::string s;
+    for (const auto& f : files_) s += (s.empty() ? "" : ", ") + f;
+    return s;
+  }
+  const std::string& error() const { return error_; }
+  bool saw_copies() const { return saw_copies_; }
+
+ private:
+  static std::string Missing(CsvKind kind, const CsvHeader& h) {
+    std::vector<const char*> need = {"Correlation_Id", "Start_Timestamp", "End_Timestamp"};
+    if (kind == CsvKind::kKernel) need.insert(need.end(), {"Agent_Id", "Queue_Id", "Kernel_Name"});
+    if (kind == CsvKind::kCopy) need.insert(need.end(), {"Direction"});
+    if (kind == CsvKind::kApi) need.insert(need.end(), {"Domain", "Function", "Process_Id", "Thread_Id"});
+    std::string out;
+    for (const char* c : need) {
+      if (!h.Has(c)) out += (out.empty() ? "" : ", ") + std::string(c);
+    }
+    return out;
+  }
+
+  bool Times(const CsvHeader& h, const std::vector<std::string_view>& f, const std::string& file, uint64_t line,
+             int64_t* start, int64_t* dur) {
+    auto s = base::ParseInt64(Field(f, h["Start_Timestamp"]));
+    auto e = base::ParseInt64(Field(f, h["End_Timestamp"]));
+    if (!s || !e) {
+      t_.problems.Add("rocprofv3_csv.bad_timestamp", file + " line " + std::to_string(line) +
+                                                         ": Start/End_Timestamp is not an integer; row skipped");
+      return false;
+    }
+    *start = *s;
+    *dur = *e >= *s ? *e - *s : 0;
+    if (*e < *s) t_.problems.Add("rocprofv3_csv.end_before_start", file + " line " + std::to_string(line));
+    return true;
+  }
+
+  uint64_t Corr(const CsvHeader& h, const std::vector<std::string_view>& f) {
+    auto v = base::ParseInt64(Field(f, h["Correlation_Id"]));
+    return v ? static_cast<uint64_t>(*v) : model::kNoCorrelation;
+  }
+
+  bool Row(CsvKind kind, const CsvHeader& h, const std::vector<std::string_view>& f, const std::string& file,
+           uint64_t line) {
+    int64_t start = 0, dur = 0;
+    if (kind == CsvKind::kOther) return false;
+    if (!Times(h, f, file, line, &start, &dur)) return false;
+    auto num = [&](const char* col) {
+      auto v = base::ParseInt64(Field(f, h[col]));
+      return v ? *v : 0;
+    };
+    if (kind == CsvKind::kKernel) {
+      model::KernelRow row;
+      row.start_ns = start;
+      row.dur_ns = dur;
+      row.correlation = Corr(h, f);
+      int64_t agent = AgentNumber(Field(f, h["Agent_Id"]));
+      row.device = static_cast<int16_t>(agent);
+      row.track = t_.InternTrack(model::TrackKind::kGpuStream, std::to_string(agent), std::string(Field(f, h["Queue_Id"])));
+      Device(agent);
+      std::string_view name = Field(f, h["Kernel_Name"]);
+      if (name.size() > 3 && name.substr(name.size() - 3) == ".kd") name.remove_suffix(3);
+      row.name = t_.strings.Intern(name);
+      row.grid = {static_cast<uint32_t>(num("Grid_Size_X")), static_cast<uint32_t>(num("Grid_Size_Y")),
+                  static_cast<uint32_t>(num("Grid_Size_Z"))};
+      row.block = {static_cast<uint32_t>(num("Workgroup_Size_X")), static_cast<uint32_t>(num("Workgroup_Size_Y")),
+                   static_cast<uint32_t>(num("Workgroup_Size_Z"))};
+      row.registers = static_cast<uint32_t>(h.Has("VGPR_Count") ? num("VGPR_Count") : 0);
+      row.shared_mem = static_cast<uint32_t>(h.Has("LDS_Block_Size") ? num("LDS_Block_Size") : num("Group_Segment_Size"));
+      row.flags = model::KernelWorkFlags(name);
+      t_.kernels.Append(row);
+    } else if (kind == CsvKind::kCopy) {
+      saw_copies_ = true;
+      model::MemopRow row;
+      row.start_ns = start;
+      row.dur_ns = dur;
+      row.correlation = Corr(h, f);
+      row.kind = CopyDirection(Field(f, h["Direction"]));
+      CopyEnds(row.kind, &row.src, &row.dst);
+      int64_t agent = AgentNumber(Field(f, h[row.kind == model::MemopKind::kDtoH ? "Source_Agent_Id" : "Destination_Agent_Id"]));
+      row.device = static_cast<int16_t>(agent);
+      row.track = t_.InternTrack(model::TrackKind::kGpuStream, std::to_string(agent), "copy");
+      row.bytes = -1;  // rocprofv3's CSV never records copy sizes
+      row.name = t_.strings.Intern(CopyName(row.kind));
+      t_.memops.Append(row);
+    } else {
+      std::string_view domain = Field(f, h["Domain"]);
+      model::TrackId track = t_.InternTrack(model::TrackKind::kCpuThread, Field(f, h["Process_Id"]),
+                                            Field(f, h["Thread_Id"]));
+      std::string_view fn = Field(f, h["Function"]);
+      if (domain.rfind("MARKER", 0) == 0) {  // Function holds the roctx message
+        if (dur == 0) {
+          t_.instants.Append(start, t_.strings.Intern(fn), track);
+        } else {
+          model::CpuRangeRow row;
+          row.start_ns = start;
+          row.dur_ns = dur;
+          row.name = t_.strings.Intern(fn);
+          row.track = track;
+          row.kind = model::CpuRangeKind::kAnnotation;
+          t_.cpu.Append(row);
+        }
+        return true;
+      }
+      model::ApiRow row;
+      row.start_ns = start;
+      row.dur_ns = dur;
+      row.correlation = Corr(h, f);
+      row.name = t_.strings.Intern(fn);
+      row.track = track;
+      row.domain = domain.rfind("HSA", 0) == 0 ? model::ApiDomain::kHsa : model::ApiDomain::kRuntime;
+      t_.api.Append(row);
+    }
+    return true;
+  }
+
+  void Device(int64_t agent) {
+    if (agent < 0 || !devices_.insert(agent).second) return;
+    model::Device d;
+    d.id = static_cast<int32_t>(agent);
+    d.name = "AMD GPU (agent " + std::to_string(agent) + ")";
+    d.vendor = model::Vendor::kAmd;
+    t_.devices.push_back(std::move(d));
+  }
+
+  Trace& t_;
+  std::set<int64_t> devices_;
+  std::vector<std::string> files_;
+  std::string error_;
+  bool saw_copies_ = false;
+};
+
+}  // namespace
+
+bool Rocprofv3CsvImporter::Recognizes(const base::FileSniff& sniff) const {
+  std::string_view head(sniff.head);
+  if (head.rfind("\xef\xbb\xbf", 0) == 0) head.remove_prefix(3);
+  if (head.rfind("\"Guid\",", 0) == 0) head.remove_prefix(7);
+  return head.rfind("\"Kind\",\"Agent_Id\"", 0) == 0 || head.rfind("\"Kind\",\"Direction\"", 0) == 0 ||
+         head.rfind("\"Domain\",\"Function\",\"Process_Id\"", 0) == 0;
+}
+
+base::StatusOr<model::Trace> Rocprofv3CsvImporter::Import(const std::string& path, const ImportOptions&) const {
+  Trace trace;
+  trace.meta.path = path;
+  trace.meta.format = "rocprofv3-csv";
+  trace.meta.producer = "rocprofv3 (rocprofiler-sdk)";
+  trace.meta.clock = "CLOCK_BOOTTIME (ns)";
+  CsvRunReader reader(&trace);
+  std::vector<std::string> files = RunFiles(path);
+  bool have_kernels = false;
+  for (const auto& f : files) {
+    CsvKind k = KindOf(HeaderOf(f));
+    if (k == CsvKind::kOther) {
+      ++trace.record_counts["CSV files not modelled (allocation, scratch)"];
+      continue;
+    }
+    have_kernels |= k == CsvKind::kKernel;
+    base::Status st = reader.ReadFile(f);
+    if (!st.ok()) {
+      if (f == path) return st;  // the file the user named is unusable
+      trace.problems.Add("rocprofv3_csv.unreadable_sibling", st.message());
+    }
+  }
+  trace.meta.format_version = "files: " + reader.Summary();
+  if (!reader.error().empty()) trace.meta.import_error = reader.error();
+  if (!have_kernels) trace.meta.not_collected.push_back("kernel dispatches (no kernel_trace.csv in the run)");
+  if (!reader.saw_copies()) trace.meta.not_collected.push_back("memory copies (no memory_copy_trace.csv in the run)");
+  if (trace.EventCount() == 0 && trace.meta.import_error.empty()) {
+    return base::Status::Error(path + ": the rocprofv3 CSV run holds no rows (" + reader.Summary() + ")");
+  }
+  model::LinkTrace(trace);
+  return trace;
+}
+
+}  // namespace gpuscope::import::rocm
