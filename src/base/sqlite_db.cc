@@ -106,6 +106,10 @@ StatusOr<SqliteDb> SqliteDb::OpenReadOnly(const std::string& path, int busy_time
   int rc = sqlite3_open_v2(open_path.c_str(), &db.db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) return Status::Error(db.ErrorLine(rc, "opening"));
   sqlite3_busy_timeout(db.db_, busy_timeout_ms);
+  // The transient indexes SQLite builds for
+  // joins on unindexed columns (rpd's rocpd_api_ops.op_id) stay in memory, not temp files.
+  sqlite3_exec(db.db_, "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536;",
+               nullptr, nullptr, nullptr);
   GPUSCOPE_RETURN_IF_ERROR(db.LoadObjects());
   return db;
 }

@@ -55,6 +55,21 @@ std::string WhatItIs(const std::string& path, const base::FileSniff& sniff) {
   if (sniff.head.find("\"$schema\"") != std::string::npos) {
     return "a JSON Schema (a format specification), not a trace";
   }
+  std::string_view head(sniff.head);
+  if (head.rfind("\"Kind\",\"Operation\"", 0) == 0) {
+    return "a rocprofv3 memory allocation or scratch memory trace, which gpuscope reads as part of a run: give "
+           "the run's *_kernel_trace.csv or its directory";
+  }
+  if (head.rfind("\"Correlation_Id\",\"Dispatch_Id\"", 0) == 0 || head.rfind("\"Pid\",", 0) == 0) {
+    return "a rocprofv3 counter collection CSV (hardware counters per dispatch, no timeline)";
+  }
+  if (head.rfind("\"Sample_Timestamp\",\"Exec_Mask\"", 0) == 0) return "a rocprofv3 PC sampling CSV (no timeline)";
+  if (head.find("ROCPROFV3 ") != std::string::npos && head.find(" SUMMARY:") != std::string::npos) {
+    return "rocprofv3 --summary text; give the trace it summarises (rocpd .db, CSV or JSON), or the --stats CSV";
+  }
+  if (head.rfind("pmc:", 0) == 0 || head.rfind("CMD: rocminfo", 0) == 0) {
+    return "a rocprof input or sysinfo file, not a trace";
+  }
   if (sniff.head.find("Domain(HIP_API_DOMAIN)") != std::string::npos ||
       sniff.head.find("Domain(ROCTX_DOMAIN)") != std::string::npos ||
       sniff.head.find("ROCProfilerV2:") != std::string::npos) {

@@ -14,6 +14,7 @@ non-traces, refused with exit code 2 and one line.
 Exit 77 (skipped) when ../shared/samples is absent, as in a user's clone.
 """
 import argparse
+import csv
 import decimal
 import gzip
 import json
@@ -33,10 +34,39 @@ NOT_TRACES = {
     "tests__data__memory_analysis__memory_timeline.raw.gz": "unknown format",
     "agent_evals__Analysis__analysis_tests__unit_tests_comparative.tar.gz": "tar archive",
     "agent_evals__Analysis__analysis_tests__unit_tests_standalone.tar.gz": "tar archive",
-    "tests__rocprof__908_results.json.gz": "rocprofv3",
     "tests__traces__tracediff_test__cpu_op_map.json": "unknown format",
     "tests__traces__tracediff_test__cpu_op_map_trace1.json": "unknown format",
     "tests__traces__tracediff_test__cpu_op_map_trace2.json": "unknown format",
+}
+
+
+# Files under samples/rocm/ that are not traces (or not usable ones), and what gpuscope must say.
+ROCM_NOT_TRACES = {
+    "HIP_Programming/input.txt": "rocprof input",
+    "HIP_Programming/output_vec_add_gpu.csv": "counter mode",
+    "HIP_Programming/results.sysinfo.txt": "sysinfo",
+    "batched_gemm/rocprof-v1/results.sysinfo.txt": "sysinfo",
+    "HPCTrainingExamples/finite-difference/results.json": "fragment",
+    "HPCTrainingExamples/finite-difference/rocprof_input.txt": "unknown format",
+    "SOURCES.md": "unknown format",
+    "batched_gemm/rocprof-v1/rpl_data_raw/begin_ts_file.txt": "unknown format",
+    "batched_gemm/rocprof-v1/rpl_data_raw/hsa_handles.txt": "unknown format",
+    "rocm-systems/rocprofiler-sdk-docs-data/counter_collection.csv": "counter collection",
+    "rocprofiler-sdk/docs-data-2024-10/counter_collection.csv": "counter collection",
+    "rocm-systems/rocprofiler-sdk-docs-data/kernel_names.csv": "counter collection",
+    "rocprofiler-sdk/docs-data-2024-10/kernel_names.csv": "counter collection",
+    "rocm-systems/rocprofiler-sdk-docs-data/pc_sampling_host_trap.csv": "PC sampling",
+    "rocm-systems/rocprofiler-sdk-docs-data/pc_sampling_host_trap_debug.csv": "PC sampling",
+    "rocm-systems/rocprofiler-sdk-docs-data/pc_sampling_stochastic_debug.csv": "PC sampling",
+    "rocm-systems/rocprofiler-sdk-docs-data/memory_allocation_trace.csv": "memory allocation",
+    "rocm-systems/rocprofiler-sdk-docs-data/scratch_memory_trace.csv": "memory allocation or scratch",
+    "rocm-systems/rocprofiler-sdk-docs-data/summary.txt": "--summary text",
+    "rocm-systems/rocprofiler-sdk-docs-data/hip_domain_stats.csv": "domain_stats",
+    "rocm-systems/rocprofv3-schema.json": "JSON Schema",
+    "rocprofiler/rocprofv2-goldentraces/hip_helloworld_golden_traces.txt": "rocprofv2",
+    "rocprofiler/rocprofv2-goldentraces/hip_vectoradd_golden_traces.txt": "rocprofv2",
+    "rocprofiler/rocprofv2-goldentraces/hsa_api_async_trace.txt": "unknown format",
+    "rocprofiler/rocprofv2-goldentraces/matrix_transpose_golden_trace.txt": "rocprofv2",
 }
 
 
@@ -149,6 +179,171 @@ def rocpd_totals(path):
     return merge_demangled(kernels), memops, api
 
 
+def clean_kernel(n):
+    """rocprof's spellings of one kernel: quoted, ' [clone .kd]' or '.kd' suffixed."""
+    n = n[1:-1] if len(n) >= 2 and n[0] == '"' and n[-1] == '"' else n
+    for suffix in (" [clone .kd]", ".kd"):
+        if n.endswith(suffix):
+            return n[: -len(suffix)]
+    return n
+
+
+def add(table, key, dur, n=1):
+    c = table.setdefault(key, [0, 0])
+    c[0] += n
+    c[1] += dur
+
+
+COPY_KIND = {"HostToDevice": "HtoD", "DeviceToHost": "DtoH", "DeviceToDevice": "DtoD", "HOST_TO_DEVICE": "HtoD",
+             "DEVICE_TO_HOST": "DtoH", "DEVICE_TO_DEVICE": "DtoD", "HOST_TO_HOST": "HtoH"}
+
+
+def copy_kind(name):
+    for k, v in COPY_KIND.items():
+        if k in name:
+            return v
+    return "Memset" if "Fill" in name else "Other"
+
+
+def rocprofv3_json_totals(path):
+    with gzip.open(path, "rt") if path.endswith(".gz") else open(path) as f:
+        doc = json.load(f)
+    kernels, memops, api = {}, {}, {}
+    for proc in doc["rocprofiler-sdk-tool"]:
+        kinds = proc["strings"]["buffer_records"]
+        sym = {k["kernel_id"]: k.get("formatted_kernel_name") or clean_kernel(k.get("kernel_name", ""))
+               for k in proc["kernel_symbols"]}
+        rec = proc["buffer_records"]
+        for r in rec.get("kernel_dispatch", []):
+            add(kernels, sym[r["dispatch_info"]["kernel_id"]], r["end_timestamp"] - r["start_timestamp"])
+        for r in rec.get("memory_copy", []):
+            add(memops, copy_kind(kinds[r["kind"]]["operations"][r["operation"]]), r["end_timestamp"] - r["start_timestamp"])
+        for key in ("hip_api", "hsa_api", "rccl_api"):
+            for r in rec.get(key, []):
+                add(api, kinds[r["kind"]]["operations"][r["operation"]], r["end_timestamp"] - r["start_timestamp"])
+    return kernels, memops, api
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    header = rows[0][1:] if rows and rows[0] and rows[0][0] == "Guid" else rows[0]
+    skip = 1 if rows and rows[0] and rows[0][0] == "Guid" else 0
+    return header, [dict(zip(header, r[skip:])) for r in rows[1:] if r]
+
+
+def rocprofv3_csv_totals(path):
+    """Sums over the run's CSVs: the same directory and file-name prefix before '<domain>_trace.csv'."""
+    folder, name = (path, None) if os.path.isdir(path) else os.path.split(path)
+    files = sorted(f for f in os.listdir(folder) if f.endswith("_trace.csv"))
+    if name:
+        prefix = re.sub(r"(kernel|memory_copy|hip_api|hip_runtime|hip_compile|hip|hsa_api|hsa_core_api|"
+                        r"hsa_amd_ext_api|hsa|marker_api|rccl_api|rccl|memory_allocation|scratch_memory|"
+                        r"rocdecode_api|rocjpeg_api)_trace\.csv$", "", name)
+        files = [f for f in files if f.startswith(prefix) and
+                 re.fullmatch(r"(kernel|memory_copy|hip_api|hip_runtime|hip_compile|hip|hsa_api|hsa_core_api|"
+                              r"hsa_amd_ext_api|hsa|marker_api|rccl_api|rccl|memory_allocation|scratch_memory|"
+                              r"rocdecode_api|rocjpeg_api)_trace\.csv", f[len(prefix):])]
+    kernels, memops, api = {}, {}, {}
+    for f in files:
+        header, rows = read_csv(os.path.join(folder, f))
+        for r in rows:
+            dur = int(r["End_Timestamp"]) - int(r["Start_Timestamp"])
+            if header[:2] == ["Kind", "Agent_Id"]:
+                add(kernels, clean_kernel(r["Kernel_Name"]), dur)
+            elif header[:2] == ["Kind", "Direction"]:
+                add(memops, copy_kind(r["Direction"]), dur)
+            elif header[:3] == ["Domain", "Function", "Process_Id"] and not r["Domain"].startswith("MARKER"):
+                add(api, r["Function"], dur)
+    return kernels, memops, api
+
+
+def rocprof_db_totals(path):
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    kernels, memops, api = {}, {}, {}
+    ops = "OPS" in tables and db.execute("SELECT COUNT(*) FROM OPS").fetchone()[0] > 0
+    cols = {r[1] for r in db.execute("PRAGMA table_info(KERN)")} if "KERN" in tables else set()
+    src = ("SELECT Name, EndNs - BeginNs FROM OPS" if ops else
+           "SELECT KernelName, EndNs - BeginNs FROM KERN" if "BeginNs" in cols else None)
+    for n, d in db.execute(src) if src else []:
+        add(kernels, clean_kernel(n), d)
+    if "COPY" in tables:
+        for n, d in db.execute("SELECT Name, EndNs - BeginNs FROM COPY"):
+            add(memops, copy_kind(n), d)
+    for t in ("HIP", "HSA"):
+        if t in tables:
+            for n, d in db.execute(f"SELECT Name, EndNs - BeginNs FROM {t}"):
+                add(api, n, d)
+    return kernels, memops, api
+
+
+def rocprof_csv_totals(path):
+    kernels = {}
+    _, rows = read_csv(path)
+    for r in rows:
+        add(kernels, clean_kernel(r["KernelName"]), int(r["EndNs"]) - int(r["BeginNs"]))
+    return kernels, {}, {}
+
+
+def rocprof_json_totals(path):
+    """results.json (tblextr.py) or rpd2tracing output: lanes from the process names."""
+    with open(path) as f:
+        events = json.load(f)
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    names = {str(e["pid"]): e["args"]["name"] for e in events if e.get("ph") == "M" and e.get("name") == "process_name"}
+    kernels, memops, api = {}, {}, {}
+    overhead = set(RPD_OVERHEAD) - {"UserMarker"}
+    for e in events:
+        if e.get("ph") != "X":
+            continue
+        a = e.get("args", {})
+        if "BeginNs" in a:
+            dur = int(a["EndNs"]) - int(a["BeginNs"])
+        else:
+            dur = int(decimal.Decimal(e["dur"]) * 1000)
+        lane = names.get(str(e["pid"]), "")
+        if lane.startswith("GPU Barriers"):
+            continue
+        if lane.startswith("GPU") or lane == "COPY":
+            kind = a.get("desc", e["name"])
+            if any(k in kind for k in COPY_KIND) or "Fill" in kind:
+                add(memops, copy_kind(kind), dur)
+            else:
+                add(kernels, clean_kernel(e["name"]), dur)
+        elif e["name"] not in overhead:
+            add(api, e["name"], dur)
+    return kernels, memops, api
+
+
+def rocprof_raw_totals(path):
+    folder, name = os.path.split(path)
+    prefix = name.replace("hip_api_trace.txt", "").replace("hcc_ops_trace.txt", "")
+    kernels, memops, api, full = {}, {}, {}, {}
+    with open(os.path.join(folder, prefix + "hip_api_trace.txt")) as f:
+        for line in f:
+            m = re.match(r"(\d+):(\d+) \d+:\d+ (\w+)\((.*) :(\d+)$", line.strip())
+            add(api, m.group(3), int(m.group(2)) - int(m.group(1)))
+            if ") kernel=" in m.group(4):
+                full[m.group(5)] = m.group(4).split(") kernel=", 1)[1]
+    with open(os.path.join(folder, prefix + "hcc_ops_trace.txt")) as f:
+        for line in f:
+            m = re.match(r"(\d+):(\d+) \d+:\d+ (.*):(\d+):(\d+)$", line.strip())
+            d = int(m.group(2)) - int(m.group(1))
+            if m.group(3).startswith("Copy"):
+                add(memops, copy_kind(m.group(3)), d)
+            else:
+                add(kernels, full.get(m.group(4), m.group(3)), d)
+    return kernels, memops, api
+
+
+def rocprof_stats_totals(path):
+    _, rows = read_csv(path)
+    table = {clean_kernel(r["Name"]) if "hip_" not in path else r["Name"]: [int(r["Calls"]), int(r["TotalDurationNs"])]
+             for r in rows}
+    return ({}, {}, table) if "hip_" in os.path.basename(path) else (table, {}, None)
+
+
 def kineto_totals(path):
     kernels, memops = {}, {}
     for e in load(path):
@@ -168,7 +363,10 @@ def kineto_totals(path):
     return merge_demangled(kernels), memops, None
 
 
-CHECKERS = {"kineto": kineto_totals, "nsys": nsys_totals, "rpd": rpd_totals, "rocpd": rocpd_totals}
+CHECKERS = {"kineto": kineto_totals, "nsys": nsys_totals, "rpd": rpd_totals, "rocpd": rocpd_totals,
+            "rocprofv3_json": rocprofv3_json_totals, "rocprofv3_csv": rocprofv3_csv_totals,
+            "rocprof_db": rocprof_db_totals, "rocprof_csv": rocprof_csv_totals, "rocprof_json": rocprof_json_totals,
+            "rocprof_raw": rocprof_raw_totals, "rocprof_stats": rocprof_stats_totals}
 
 
 def run(gpuscope, *args):
@@ -214,6 +412,8 @@ def main():
         check(got == expected, f"{name}: output differs from {expected_path} (rerun with --update after review)")
         # Independent cross-check of kernel and memop counts and totals.
         kernels, memops, api = CHECKERS[checker](path)
+        if checker.startswith("rocprof"):
+            kernels = merge_demangled(kernels)
         mine = {k["name"]: (k["calls"], k["total_ns"]) for k in got["kernels"]}
         theirs = {k: tuple(v) for k, v in kernels.items()}
         check(mine == theirs, f"{name}: kernel calls/totals differ from the independent sum "
@@ -245,6 +445,21 @@ def main():
             else:
                 ok = r.returncode == 0 and json.loads(r.stdout)["counts"]
                 check(bool(ok), f"{fname}: did not import: {r.stderr.strip()}")
+    # Every file under samples/rocm imports, or is a known non-trace refused in one line.
+    rocm = os.path.join(SAMPLES, "rocm")
+    for folder, _, fnames in sorted(os.walk(rocm)):
+        for fname in sorted(fnames):
+            path = os.path.join(folder, fname)
+            rel = os.path.relpath(path, rocm)
+            r = run(a.gpuscope, "info", "--format", "json", path)
+            if rel in ROCM_NOT_TRACES:
+                lines = r.stderr.strip().splitlines()
+                check(r.returncode == 2 and len(lines) == 1 and ROCM_NOT_TRACES[rel] in lines[0],
+                      f"{rel}: expected a one-line '{ROCM_NOT_TRACES[rel]}' refusal, got {r.returncode}: {r.stderr}")
+            else:
+                ok = r.returncode == 0 and (any(json.loads(r.stdout)["counts"].values()) or
+                                            json.loads(r.stdout)["summary_only"])
+                check(bool(ok), f"{rel}: did not import: {r.stderr.strip()}")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

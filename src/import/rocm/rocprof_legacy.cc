@@ -625,6 +625,7 @@ base::StatusOr<model::Trace> RocprofRawImporter::Import(const std::string& path,
   LegacyBuilder b(&trace);
   std::string name = std::filesystem::path(path).filename().string();
   bool is_ops = name.find("hcc_ops_trace") != std::string::npos;
+  std::unordered_map<int64_t, std::string> kernel_names;  // correlation -> full kernel name
   std::string api_file = is_ops ? RawSibling(path, "hip_api_trace.txt") : path;
   std::string ops_file = is_ops ? path : RawSibling(path, "hcc_ops_trace.txt");
   if (!api_file.empty()) {
@@ -639,6 +640,9 @@ base::StatusOr<model::Trace> RocprofRawImporter::Import(const std::string& path,
       auto corr = base::ParseInt64(rest.substr(colon + 2));
       b.Api(begin, end, pid, tid, rest.substr(0, paren), corr ? static_cast<uint64_t>(*corr) : model::kNoCorrelation,
             rest.substr(paren, colon - paren), false);
+      // Launches name their kernel in full (" kernel=<name>"); the ops file has only the base name.
+      size_t k = rest.find(") kernel=");
+      if (corr && k != std::string_view::npos && k < colon) kernel_names[*corr] = std::string(rest.substr(k + 9, colon - k - 9));
       return true;
     }));
   } else {
@@ -654,7 +658,9 @@ base::StatusOr<model::Trace> RocprofRawImporter::Import(const std::string& path,
       size_t c1 = c2 == std::string_view::npos || c2 == 0 ? std::string_view::npos : rest.rfind(':', c2 - 1);
       if (c1 == std::string_view::npos) return false;
       auto corr = base::ParseInt64(rest.substr(c1 + 1, c2 - c1 - 1));
-      b.Op(begin, end, Num(dev), queue, rest.substr(0, c1), corr ? static_cast<uint64_t>(*corr) : model::kNoCorrelation);
+      auto full = corr ? kernel_names.find(*corr) : kernel_names.end();
+      std::string_view op_name = full != kernel_names.end() ? std::string_view(full->second) : rest.substr(0, c1);
+      b.Op(begin, end, Num(dev), queue, op_name, corr ? static_cast<uint64_t>(*corr) : model::kNoCorrelation);
       return true;
     }));
   } else {

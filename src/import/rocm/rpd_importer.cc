@@ -1,10 +1,12 @@
 #include "import/rocm/rpd_importer.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "base/numbers.h"
 #include "base/sqlite_db.h"
@@ -85,28 +87,84 @@ class RpdReader {
     return 0;
   }
 
+  // The launch details of the API calls, read once into arrays sorted by API id. Joining them
+  // to rocpd_op in SQL would make SQLite build a transient index over the unindexed
+  // rocpd_api_ops.op_id for every import (2x slower on a 1 M-op file).
+  struct Launch {
+    int64_t api = 0;
+    model::Dim3 grid{0, 0, 0}, block{0, 0, 0};
+    uint32_t lds = 0, vgpr = 0;
+  };
+  std::vector<std::pair<int64_t, int64_t>> op_api_;   // (op id, api id), by op id
+  std::vector<Launch> launches_;                      // by api id
+  std::vector<std::pair<int64_t, int64_t>> copy_size_;  // (api id, bytes or -1), by api id
+
+  template <typename V, typename K>
+  static auto FindSorted(const V& v, K key) {
+    auto it = std::lower_bound(v.begin(), v.end(), key, [](const auto& e, K k) { return Key(e) < k; });
+    return it != v.end() && Key(*it) == key ? it : v.end();
+  }
+  static int64_t Key(const std::pair<int64_t, int64_t>& p) { return p.first; }
+  static int64_t Key(const Launch& l) { return l.api; }
+
+  base::Status ReadLaunchDetails() {
+    if (db_.Has("rocpd_api_ops")) {
+      auto q = db_.Query("SELECT op_id, api_id FROM rocpd_api_ops");
+      if (!q.ok()) return q.status();
+      while (q->Step()) op_api_.emplace_back(q->Int(0), q->Int(1));
+      GPUSCOPE_RETURN_IF_ERROR(q->status());
+      std::sort(op_api_.begin(), op_api_.end());
+    }
+    if (db_.Has("rocpd_kernelapi")) {
+      bool codeobj = db_.Has("rocpd_kernelcodeobject") && ColumnSet(db_, "rocpd_kernelapi").Has("codeObject_id");
+      auto q = db_.Query(std::string("SELECT k.api_ptr_id, k.gridX, k.gridY, k.gridZ, k.workgroupX, k.workgroupY, "
+                                     "k.workgroupZ, k.groupSegmentSize, ") +
+                         (codeobj ? "co.vgpr FROM rocpd_kernelapi k LEFT JOIN rocpd_kernelcodeobject co ON co.id = "
+                                    "k.codeObject_id"
+                                  : "NULL FROM rocpd_kernelapi k"));
+      if (!q.ok()) return q.status();
+      while (q->Step()) {
+        Launch l;
+        l.api = q->Int(0);
+        for (int i = 0; i < 3; ++i) {
+          l.grid[i] = static_cast<uint32_t>(q->Int(1 + i));
+          l.block[i] = static_cast<uint32_t>(q->Int(4 + i));
+        }
+        l.lds = static_cast<uint32_t>(q->Int(7));
+        l.vgpr = static_cast<uint32_t>(q->Int(8));
+        launches_.push_back(l);
+      }
+      GPUSCOPE_RETURN_IF_ERROR(q->status());
+      std::sort(launches_.begin(), launches_.end(), [](const Launch& a, const Launch& b) { return a.api < b.api; });
+    }
+    if (db_.Has("rocpd_copyapi")) {
+      // size can be the text '' (not set) in real files: typeof() tells an unknown size from 0.
+      auto q = db_.Query("SELECT api_ptr_id, size, typeof(size) FROM rocpd_copyapi");
+      if (!q.ok()) return q.status();
+      while (q->Step()) {
+        int64_t bytes = -1;
+        std::string_view type = q->Text(2);
+        if (type == "integer" && q->Int(1) >= 0) {
+          bytes = q->Int(1);
+        } else if (type == "text" || type == "real") {
+          auto v = base::ParseInt64(q->Text(1));
+          bytes = v && *v >= 0 ? *v : -1;
+        }
+        copy_size_.emplace_back(q->Int(0), bytes);
+      }
+      GPUSCOPE_RETURN_IF_ERROR(q->status());
+      std::sort(copy_size_.begin(), copy_size_.end());
+    }
+    return base::Status::Ok();
+  }
+
   base::Status ReadOps() {
     if (!db_.Has("rocpd_op")) {
       t_.meta.not_collected.push_back("GPU ops (no rocpd_op table)");
       return base::Status::Ok();
     }
-    bool links = db_.Has("rocpd_api_ops");
-    bool kapi = links && db_.Has("rocpd_kernelapi");
-    bool capi = links && db_.Has("rocpd_copyapi");
-    bool codeobj = kapi && db_.Has("rocpd_kernelcodeobject") && ColumnSet(db_, "rocpd_kernelapi").Has("codeObject_id");
-    // One row per op, with the launching call and its launch/copy parameters. size can be the
-    // text '' (not set) in real files: typeof() tells an unknown size from 0.
-    std::string sql =
-        "SELECT o.start, o.end, o.gpuId, o.queueId, o.description_id, o.opType_id, " +
-        std::string(links ? "ao.api_id" : "NULL") + ", " +
-        (kapi ? "k.gridX, k.gridY, k.gridZ, k.workgroupX, k.workgroupY, k.workgroupZ, k.groupSegmentSize"
-              : "NULL, NULL, NULL, NULL, NULL, NULL, NULL") +
-        ", " + (capi ? "c.size, typeof(c.size)" : "NULL, 'null'") + ", " + (codeobj ? "co.vgpr" : "NULL") +
-        " FROM rocpd_op o" + (links ? " LEFT JOIN rocpd_api_ops ao ON ao.op_id = o.id" : "") +
-        (kapi ? " LEFT JOIN rocpd_kernelapi k ON k.api_ptr_id = ao.api_id" : "") +
-        (capi ? " LEFT JOIN rocpd_copyapi c ON c.api_ptr_id = ao.api_id" : "") +
-        (codeobj ? " LEFT JOIN rocpd_kernelcodeobject co ON co.id = k.codeObject_id" : "");
-    auto q = db_.Query(sql);
+    GPUSCOPE_RETURN_IF_ERROR(ReadLaunchDetails());
+    auto q = db_.Query("SELECT start, end, gpuId, queueId, description_id, opType_id, id FROM rocpd_op");
     if (!q.ok()) return q.status();
     std::unordered_map<model::StringId, OpClass> classes;
     while (q->Step()) {
@@ -119,7 +177,9 @@ class RpdReader {
       OpClass cls = cit->second;
       // CUPTI-backend files use the kernel name as opType: an unknown type with a name is a kernel.
       if (cls == OpClass::kOther && !t_.str(type).empty() && !IsNonWork(t_.str(type))) cls = OpClass::kKernel;
-      uint64_t corr = q->IsNull(6) ? model::kNoCorrelation : static_cast<uint64_t>(q->Int(6));
+      auto link = FindSorted(op_api_, q->Int(6));
+      int64_t api = link == op_api_.end() ? -1 : link->second;
+      uint64_t corr = api < 0 ? model::kNoCorrelation : static_cast<uint64_t>(api);
       model::TrackId track = GpuTrack(q->Int(2), q->Int(3));
       auto device = static_cast<int16_t>(q->Int(2));
       if (cls == OpClass::kKernel) {
@@ -130,12 +190,13 @@ class RpdReader {
         row.track = track;
         row.device = device;
         row.correlation = corr;
-        for (int i = 0; i < 3; ++i) {
-          row.grid[i] = static_cast<uint32_t>(q->Int(7 + i));
-          row.block[i] = static_cast<uint32_t>(q->Int(10 + i));
+        auto l = api < 0 ? launches_.end() : FindSorted(launches_, api);
+        if (l != launches_.end()) {
+          row.grid = l->grid;
+          row.block = l->block;
+          row.shared_mem = l->lds;
+          row.registers = l->vgpr;
         }
-        row.shared_mem = static_cast<uint32_t>(q->Int(13));
-        row.registers = static_cast<uint32_t>(q->Int(16));
         row.flags = model::KernelWorkFlags(t_.str(row.name));
         t_.kernels.Append(row);
         if (t_.str(type) == "Task") ++t_.record_counts["kernels run by HIP graphs (rpd Task ops)"];
@@ -146,13 +207,8 @@ class RpdReader {
         row.track = track;
         row.device = device;
         row.correlation = corr;
-        std::string_view size_type = q->Text(15);
-        if (size_type == "integer" && q->Int(14) >= 0) {
-          row.bytes = q->Int(14);
-        } else if (size_type == "text" || size_type == "real") {
-          auto v = base::ParseInt64(q->Text(14));
-          row.bytes = v && *v >= 0 ? *v : -1;
-        }
+        auto c = api < 0 ? copy_size_.end() : FindSorted(copy_size_, api);
+        if (c != copy_size_.end()) row.bytes = c->second;
         if (cls == OpClass::kFill) {
           row.kind = model::MemopKind::kMemset;
           row.dst = model::MemoryKind::kDevice;
@@ -195,6 +251,7 @@ class RpdReader {
                        " FROM rocpd_api");
     if (!q.ok()) return q.status();
     std::unordered_map<model::StringId, int> kind;  // 0 call, 1 marker, 2 overhead
+    want_api_index_ = db_.Has("ext_autogradapi");
     model::StringId marker = t_.strings.Intern("UserMarker");
     while (q->Step()) {
       model::StringId name = strings_.Get(q->Int(5));
@@ -229,7 +286,7 @@ class RpdReader {
       row.track = track;
       row.correlation = static_cast<uint64_t>(q->Int(0));
       row.domain = ApiDomainOf(t_.str(name));
-      api_index_.emplace(q->Int(0), static_cast<uint32_t>(t_.api.size()));
+      if (want_api_index_) api_index_.emplace(q->Int(0), static_cast<uint32_t>(t_.api.size()));
       t_.api.Append(row);
     }
     return q->status();
@@ -307,6 +364,7 @@ class RpdReader {
   std::map<std::pair<int64_t, int64_t>, model::TrackId> gpu_tracks_, cpu_tracks_;
   std::set<int64_t> devices_;
   std::unordered_map<int64_t, uint32_t> api_index_;  // rocpd_api.id -> ApiTable row (before sorting)
+  bool want_api_index_ = false;  // only ext_autogradapi needs api_index_
 };
 
 }  // namespace

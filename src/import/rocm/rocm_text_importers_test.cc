@@ -1,0 +1,199 @@
+// Tests of the ROCm importers of text and JSON outputs (rocprofv3 JSON and CSV, legacy rocprof
+// results.csv / results.json / raw text / stats CSVs) on the fixtures of make_rocm_fixtures.py:
+// one scenario written by every tool, so every format must give the same tables.
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "analysis/stats.h"
+#include "import/common/sqlite_test_util.h"
+#include "import/registry.h"
+
+namespace gpuscope::import::rocm {
+namespace {
+
+const std::string kData = GPUSCOPE_TEST_DATA_DIR;
+
+model::Trace Load(const std::string& path) {
+  auto trace = ImportTrace(path, {});
+  EXPECT_TRUE(trace.ok()) << trace.status().message();
+  return trace.ok() ? std::move(trace).value() : model::Trace();
+}
+
+std::string ImportError(const std::string& path) {
+  auto r = ImportTrace(path, {});
+  EXPECT_FALSE(r.ok()) << path;
+  if (r.ok()) return "";
+  EXPECT_EQ(r.status().message().find('\n'), std::string::npos);
+  EXPECT_NE(r.status().message().find(path), std::string::npos);
+  return r.status().message();
+}
+
+struct Case {
+  const char* path;
+  const char* format;
+  bool api;          // the format records API calls (and their links)
+  bool copy_bytes;   // the format records (or lets us recover) copy sizes
+};
+
+class SameScenario : public ::testing::TestWithParam<Case> {};
+
+// The scenario of make_rocm_fixtures.py: gemm x2 (20 + 22 us), one blit kernel (3 us),
+// HtoD 4096 B (4 us), DtoH 64 B (1 us), 5 HIP calls.
+TEST_P(SameScenario, GivesTheSameTables) {
+  const Case& c = GetParam();
+  model::Trace t = Load(kData + "/" + c.path);
+  EXPECT_EQ(t.meta.format, c.format);
+  auto st = analysis::ComputeStats(t, {});
+  ASSERT_EQ(st.kernels.size(), 2u);
+  EXPECT_EQ(st.kernels[0].name, "gemm(float*)");
+  EXPECT_EQ(st.kernels[0].calls, 2u);
+  EXPECT_EQ(st.kernels[0].total_ns, 42000);
+  EXPECT_EQ(st.kernels[1].name, "__amd_rocclr_copyBuffer");
+  if (t.summary_only()) return;
+  size_t blit = 0;
+  for (size_t i = 0; i < t.kernels.size(); ++i) blit += (t.kernels.flags[i] & model::kKernelIsCopy) != 0;
+  EXPECT_EQ(blit, 1u);
+  if (!c.api) return;
+  ASSERT_EQ(st.memops.size(), 2u);
+  EXPECT_EQ(st.memops[0].kind, model::MemopKind::kHtoD);
+  EXPECT_EQ(st.memops[0].total_ns, 4000);
+  EXPECT_EQ(st.memops[0].host_unknown, 1u);  // ROCm tools never record pinning
+  EXPECT_EQ(st.memops[1].kind, model::MemopKind::kDtoH);
+  if (c.copy_bytes) {
+    EXPECT_EQ(st.memops[0].bytes, 4096);
+    EXPECT_EQ(st.memops[1].bytes, 64);
+  } else {
+    EXPECT_EQ(st.memops[0].calls_unknown_bytes, 1u);  // unknown, never 0
+  }
+  uint64_t api_calls = 0;
+  for (const auto& a : st.api) api_calls += a.calls;
+  EXPECT_EQ(api_calls, 5u);
+  for (size_t i = 0; i < t.kernels.size(); ++i) {
+    ASSERT_NE(t.kernels.launch[i], model::kNoRow) << i;
+    EXPECT_EQ(t.str(t.api.name[t.kernels.launch[i]]), "hipLaunchKernel");
+  }
+  for (size_t i = 0; i < t.memops.size(); ++i) EXPECT_NE(t.memops.launch[i], model::kNoRow);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Rocm, SameScenario,
+    ::testing::Values(Case{"rocprofv3_small_results.json", "rocprofv3-json", true, true},
+                      Case{"rocprofv3_csv_A/300_kernel_trace.csv", "rocprofv3-csv", true, false},
+                      Case{"rocprofv3_csv_B/300_memory_copy_trace.csv", "rocprofv3-csv", true, false},
+                      Case{"rocprofv3_csv_C", "rocprofv3-csv", true, false},
+                      Case{"rocprof_v1/results.csv", "rocprof-csv", false, false},
+                      Case{"rocprof_v1/results.json", "rocprof-json", true, true},
+                      Case{"rocprof_v1/rpl_data/hcc_ops_trace.txt", "rocprof-raw", true, true},
+                      Case{"rocprof_v1/rpl_data/hip_api_trace.txt", "rocprof-raw", true, true},
+                      Case{"rocprof_v1/results.stats.csv", "rocprof-stats", false, false}));
+
+TEST(Rocprofv3Json, ResolvesKindsAgentsMarkersAndCountsOtherRecords) {
+  model::Trace t = Load(kData + "/rocprofv3_small_results.json");
+  ASSERT_EQ(t.devices.size(), 1u);
+  EXPECT_EQ(t.devices[0].id, 2);  // agent node id, not the handle
+  EXPECT_EQ(t.devices[0].name, "AMD Instinct MI300X (gfx942)");
+  EXPECT_EQ(t.kernels.registers[0], 64u);
+  EXPECT_EQ(t.kernels.shared_mem[0], 1024u);
+  EXPECT_EQ(t.kernels.grid[0][0], 65536u);
+  ASSERT_EQ(t.cpu.size(), 1u);
+  EXPECT_EQ(t.str(t.cpu.name[0]), "step");  // marker text from strings.marker_api
+  ASSERT_EQ(t.instants.size(), 1u);
+  EXPECT_EQ(t.str(t.instants.name[0]), "begin");
+  EXPECT_EQ(t.record_counts["rocprofv3 memory_allocation records (not modelled)"], 2u);
+  EXPECT_EQ(t.str(t.process_names.at(300)), "python3 infer.py");
+}
+
+TEST(Rocprofv3Json, CutFileKeepsWholeRecordsAndSaysWhere) {
+  model::Trace t = Load(kData + "/rocprofv3_cut_results.json");
+  EXPECT_EQ(t.kernels.size(), 3u);
+  EXPECT_NE(t.meta.import_error.find("truncated"), std::string::npos) << t.meta.import_error;
+}
+
+TEST(Rocprofv3Csv, ReadsOnlyItsOwnRunAndCountsUnmodelledFiles) {
+  model::Trace t = Load(kData + "/rocprofv3_csv_C/300_kernel_trace.csv");
+  EXPECT_EQ(t.kernels.size(), 3u);  // 999_kernel_trace.csv belongs to another process
+  EXPECT_EQ(t.record_counts["CSV files not modelled (allocation, scratch)"], 1u);
+  EXPECT_NE(t.meta.format_version.find("300_marker_api_trace.csv"), std::string::npos);
+  EXPECT_EQ(t.devices[0].id, 2);  // "Agent 2"
+}
+
+TEST(Rocprofv3Csv, MissingColumnIsOneLine) {
+  std::string dir = testing::TempDir();
+  std::ofstream(dir + "/1_kernel_trace.csv") << "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Correlation_Id\"\n"
+                                                 "\"KERNEL_DISPATCH\",1,1,1\n";
+  std::string msg = ImportError(dir + "/1_kernel_trace.csv");
+  EXPECT_NE(msg.find("Start_Timestamp"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("Kernel_Name"), std::string::npos) << msg;
+}
+
+TEST(Rocprofv3Csv, BadTimestampsAreCountedAndSkipped) {
+  std::string dir = testing::TempDir();
+  std::ofstream(dir + "/kernel_trace.csv")
+      << "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Kernel_Name\",\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\"\n"
+         "\"KERNEL_DISPATCH\",1,1,\"k, with comma\",1,100,200\n"
+         "\"KERNEL_DISPATCH\",1,1,\"k2\",2,abc,300\n";
+  model::Trace t = Load(dir + "/kernel_trace.csv");
+  ASSERT_EQ(t.kernels.size(), 1u);
+  EXPECT_EQ(t.str(t.kernels.name[0]), "k, with comma");
+  EXPECT_TRUE(t.problems.entries().count("rocprofv3_csv.bad_timestamp"));
+}
+
+TEST(RocprofLegacy, CounterModeCsvHasNoTimeline) {
+  EXPECT_NE(ImportError(kData + "/rocprof_v1/counters.csv").find("counter mode"), std::string::npos);
+}
+
+TEST(RocprofLegacy, CutResultsJsonKeepsWholeEvents) {
+  model::Trace t = Load(kData + "/rocprof_v1/cut_results.json");
+  EXPECT_EQ(t.memops.size(), 2u);
+  EXPECT_EQ(t.api.size(), 5u);
+  EXPECT_FALSE(t.meta.import_error.empty());
+}
+
+TEST(RocprofLegacy, FragmentWithoutEventsIsRefused) {
+  std::string path = testing::TempDir() + "/results.json";
+  std::ofstream(path) << ",{\"args\":{\"name\":\"COPY\"},\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"sort_index\":0}\n";
+  EXPECT_NE(ImportError(path).find("fragment"), std::string::npos);
+}
+
+TEST(RocprofStats, SummaryOnlySourceGivesTotalsAndSaysWhatItLacks) {
+  model::Trace t = Load(kData + "/rocprof_v1/results.stats.csv");
+  EXPECT_TRUE(t.summary_only());
+  auto st = analysis::ComputeStats(t, {});
+  EXPECT_EQ(st.kernels[0].avg_ns, 21000);
+  EXPECT_EQ(st.kernels[0].median_ns, -1);  // not in the file
+  EXPECT_EQ(st.kernels[0].min_ns, -1);
+  model::Trace api = Load(kData + "/rocprof_v1/results.hip_stats.csv");
+  auto st2 = analysis::ComputeStats(api, {});
+  ASSERT_EQ(st2.api.size(), 2u);
+  EXPECT_EQ(st2.api[0].name, "hipMemcpy");
+}
+
+TEST(RocprofStats, DomainSummaryIsRefused) {
+  std::string path = testing::TempDir() + "/hip_domain_stats.csv";
+  std::ofstream(path) << "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\",\"MinNs\",\"MaxNs\",\"StdDev\"\n"
+                         "\"HIP_API\",13,458514859,35270373.769231,100.00,2300,352276613,9.7e+07\n";
+  EXPECT_NE(ImportError(path).find("domain_stats"), std::string::npos);
+}
+
+TEST(RocprofDb, GivesTheSameScenarioWithCopySizesFromTheCallArguments) {
+  model::Trace t = Load(testing::MakeDb(kData + "/rocprof_results_db.sql", "", "results.db"));
+  EXPECT_EQ(t.meta.format, "rocprof-db");
+  auto st = analysis::ComputeStats(t, {});
+  ASSERT_EQ(st.kernels.size(), 2u);
+  EXPECT_EQ(st.kernels[0].total_ns, 42000);
+  ASSERT_EQ(st.memops.size(), 2u);
+  EXPECT_EQ(st.memops[0].bytes, 4096);
+  EXPECT_EQ(st.memops[1].bytes, 64);
+  for (size_t i = 0; i < t.kernels.size(); ++i) EXPECT_NE(t.kernels.launch[i], model::kNoRow);
+}
+
+TEST(RocprofDb, EmptyTablesAreRefused) {
+  std::string path = testing::MakeDb("", "CREATE TABLE KERN (\"Index\" INTEGER, KernelName TEXT);", "results.db");
+  EXPECT_NE(ImportError(path).find("no timed rows"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuscope::import::rocm
