@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <map>
 
 #include "base/sqlite_db.h"
 #include "import/kineto/kineto_importer.h"
@@ -113,9 +114,28 @@ base::StatusOr<model::Trace> ImportDirectory(const std::string& dir, const Impor
   }
   if (!dbs.empty()) return rocm::ImportRocpdFiles(dbs, dir);
   if (!csvs.empty()) {
-    // Any trace CSV of the run reads the whole run; prefer the kernel trace.
-    auto k = std::find_if(csvs.begin(), csvs.end(), [](const std::string& f) { return EndsWith(f, "kernel_trace.csv"); });
-    return ImportTrace(k != csvs.end() ? *k : csvs.front(), options);
+    // One run = one (folder, file-name prefix); any of its trace CSVs reads all of them.
+    std::map<std::string, std::string> runs;  // "folder/prefix" -> a file of that run
+    for (const auto& f : csvs) {
+      std::string prefix;
+      if (!rocm::RunPrefixOf(std::filesystem::path(f).filename().string(), &prefix)) continue;
+      std::string key = (std::filesystem::path(f).parent_path() / prefix).string();
+      auto [it, inserted] = runs.emplace(key, f);
+      if (EndsWith(f, "kernel_trace.csv")) it->second = f;  // prefer the kernel trace
+    }
+    if (runs.size() == 1) return ImportTrace(runs.begin()->second, options);
+    if (runs.size() > 1) {
+      std::string list;
+      for (const auto& [key, file] : runs) {
+        if (list.size() > 200) {
+          list += ", ...";
+          break;
+        }
+        list += (list.empty() ? "" : ", ") + key + "*";
+      }
+      return base::Status::Error(dir + ": a directory holding " + std::to_string(runs.size()) +
+                                 " rocprofv3 CSV runs or processes (" + list + "); give one file of the run to read");
+    }
   }
   if (!legacy_db.empty()) return ImportTrace(legacy_db, options);
   return base::Status::Error(dir + ": a directory without a trace gpuscope recognises (looked for rocprofv3 "

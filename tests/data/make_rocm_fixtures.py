@@ -146,11 +146,12 @@ def rocprofv3_csv(folder, generation):
     write_csv(pre + "hip_api_trace.csv", api_header, [[domain, n, P, P, c, s, e] for c, s, e, n in APIS])
     write_csv(pre + "marker_api_trace.csv", api_header,
               [["MARKER_CORE_API", t, P, P, c, s, e] for c, s, e, t in MARKERS])
-    # A file of the run that is not modelled, and another run's file that must not be read.
+    # A file of the run that is not modelled, and (in C) another process's file that must not be read.
     write_csv(pre + "memory_allocation_trace.csv",
               ["Kind", "Operation", "Agent_Id", "Allocation_Size", "Address", "Correlation_Id", "Start_Timestamp",
                "End_Timestamp"], [["MEMORY_ALLOCATION", "MEMORY_ALLOCATION_ALLOCATE", agent, 4096, "0x1", 9, 1, 2]])
-    write_csv(os.path.join(folder, "999_kernel_trace.csv"), header, rows[:1] if generation != "C" else [rows[0]])
+    if generation == "C":
+        write_csv(os.path.join(folder, "999_kernel_trace.csv"), header, rows[:1])
 
 
 def rocprof_legacy():

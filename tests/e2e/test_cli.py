@@ -73,6 +73,83 @@ def nsys_report_file_is_refused_with_the_export_command():
         assert f"nsys export --type sqlite --output {tmp}/run.sqlite {rep}" in r.stderr, r.stderr
 
 
+def table_headers(stdout):
+    """The header lines of the tables `stats` prints (the line above each dashed rule)."""
+    lines = stdout.splitlines()
+    return [lines[i - 1].split() for i, l in enumerate(lines) if l.startswith("---")]
+
+
+@test
+def rocm_formats_print_the_same_columns_as_kineto():
+    kineto = table_headers(run("stats", data("kineto_cuda_small.json")).stdout)
+    for path in ("rocprofv3_small_results.json", "rocprofv3_csv_B", "rocprof_v1/results.json"):
+        r = run("stats", data(path))
+        assert r.returncode == 0, (path, r.stderr)
+        mine = table_headers(r.stdout)
+        assert mine[0] == kineto[0], (path, mine[0], kineto[0])  # kernels
+        assert mine[1] == kineto[1], (path, mine[1], kineto[1])  # memory operations
+        assert "gemm(float*)" in r.stdout and "HtoD" in r.stdout
+
+
+@test
+def rocprofv3_csv_copies_have_unknown_bytes_never_zero():
+    d = json.loads(run("stats", "--format", "json", data("rocprofv3_csv_A")).stdout)
+    htod = [m for m in d["memops"] if m["kind"] == "HtoD"][0]
+    assert htod["bytes"] is None and htod["calls_unknown_bytes"] == 1 and htod["gbps"] is None, htod
+    r = run("stats", "--by", "memops", data("rocprofv3_csv_A"))
+    assert "unknown" in r.stdout and " 0 B" not in r.stdout
+
+
+@test
+def summary_only_source_prints_stats_and_says_what_it_lacks():
+    r = run("stats", data("rocprof_v1/results.stats.csv"))
+    assert r.returncode == 0, r.stderr
+    assert "n/a" in r.stdout and "gemm(float*)" in r.stdout
+    d = json.loads(run("stats", "--format", "json", data("rocprof_v1/results.stats.csv")).stdout)
+    assert d["kernels"][0]["median_ns"] is None and d["kernels"][0]["total_ns"] == 42000
+    info = run("info", data("rocprof_v1/results.stats.csv"))
+    assert "Summary only" in info.stdout, info.stdout
+
+
+@test
+def rocpd_directory_of_processes_is_merged():
+    with tempfile.TemporaryDirectory() as tmp:
+        os.makedirs(os.path.join(tmp, "host"))
+        a = sql_fixture("rocpd_small.sql", tmp)
+        os.rename(a, os.path.join(tmp, "4000_results.db"))
+        b = sql_fixture("rocpd_small_pid2.sql", tmp)
+        os.rename(b, os.path.join(tmp, "host", "4001_results.db"))
+        r = run("stats", "--format", "json", tmp)
+        assert r.returncode == 0, r.stderr
+        d = json.loads(r.stdout)
+        assert d["source"]["format"] == "rocpd" and "2 databases merged" in d["source"]["format_version"]
+        gemm = [k for k in d["kernels"] if k["name"] == "gemm(float*, float*)"][0]
+        assert gemm["calls"] == 4 and gemm["total_ns"] == 84000, gemm
+
+
+@test
+def rocm_bad_inputs_are_one_line_exit_2():
+    with tempfile.TemporaryDirectory() as tmp:
+        empty_rpd = os.path.join(tmp, "empty.rpd")
+        db = sqlite3.connect(empty_rpd)
+        with open(data("rpd_small.sql")) as f:
+            db.executescript(f.read())
+        db.executescript("DELETE FROM rocpd_op; DELETE FROM rocpd_api; DELETE FROM rocpd_monitor;")
+        db.commit()
+        db.close()
+        cut_csv = os.path.join(tmp, "9_kernel_trace.csv")
+        with open(cut_csv, "w") as f:
+            f.write('"Kind","Agent_Id","Queue_Id"\n"KERNEL_DISPATCH",1,1\n')
+        for path, what in ((empty_rpd, "holds no events"), (cut_csv, "without the column(s)"),
+                           (data("rocprof_v1/counters.csv"), "counter mode"), (tmp + "/nothing", "cannot")):
+            if what == "cannot":
+                os.makedirs(path)
+                what = "a directory without a trace"
+            r = run("stats", path)
+            lines = r.stderr.strip().splitlines()
+            assert r.returncode == 2 and len(lines) == 1 and what in lines[0], (path, r.returncode, r.stderr)
+
+
 @test
 def stats_json_contract():
     r = run("stats", "--format", "json", data("kineto_cuda_small.json"))

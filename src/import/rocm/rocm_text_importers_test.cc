@@ -83,7 +83,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Case{"rocprofv3_small_results.json", "rocprofv3-json", true, true},
                       Case{"rocprofv3_csv_A/300_kernel_trace.csv", "rocprofv3-csv", true, false},
                       Case{"rocprofv3_csv_B/300_memory_copy_trace.csv", "rocprofv3-csv", true, false},
-                      Case{"rocprofv3_csv_C", "rocprofv3-csv", true, false},
+                      Case{"rocprofv3_csv_B", "rocprofv3-csv", true, false},
+                      Case{"rocprofv3_csv_C/300_hip_api_trace.csv", "rocprofv3-csv", true, false},
                       Case{"rocprof_v1/results.csv", "rocprof-csv", false, false},
                       Case{"rocprof_v1/results.json", "rocprof-json", true, true},
                       Case{"rocprof_v1/rpl_data/hcc_ops_trace.txt", "rocprof-raw", true, true},
@@ -118,6 +119,12 @@ TEST(Rocprofv3Csv, ReadsOnlyItsOwnRunAndCountsUnmodelledFiles) {
   EXPECT_EQ(t.record_counts["CSV files not modelled (allocation, scratch)"], 1u);
   EXPECT_NE(t.meta.format_version.find("300_marker_api_trace.csv"), std::string::npos);
   EXPECT_EQ(t.devices[0].id, 2);  // "Agent 2"
+}
+
+TEST(Rocprofv3Csv, DirectoryWithSeveralRunsAsksForOne) {
+  auto r = ImportTrace(kData + "/rocprofv3_csv_C", {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("2 rocprofv3 CSV runs"), std::string::npos) << r.status().message();
 }
 
 TEST(Rocprofv3Csv, MissingColumnIsOneLine) {

@@ -47,23 +47,14 @@ int64_t AgentNumber(std::string_view text) {
 // The run's trace files: the same directory and the same prefix before "<domain>_trace.csv"
 // (rocprofv3 names them <output_file>_<domain>_trace.csv; domains vary by version and mode:
 // hip_api, hip_runtime, hip_compile, hsa_api, hsa_core_api, marker_api, rccl_api, ...).
+constexpr const char* kDomains[] = {"kernel", "memory_copy", "hip_api", "hip_runtime", "hip_compile", "hip",
+                                    "hsa_api", "hsa_core_api", "hsa_amd_ext_api", "hsa", "marker_api", "rccl_api",
+                                    "rccl", "memory_allocation", "scratch_memory", "rocdecode_api", "rocjpeg_api"};
+
 std::vector<std::string> RunFiles(const std::string& path) {
   namespace fs = std::filesystem;
-  std::string name = fs::path(path).filename().string();
-  static const char* kDomains[] = {"kernel", "memory_copy", "hip_api", "hip_runtime", "hip_compile", "hip",
-                                   "hsa_api", "hsa_core_api", "hsa_amd_ext_api", "hsa", "marker_api", "rccl_api",
-                                   "rccl", "memory_allocation", "scratch_memory", "rocdecode_api", "rocjpeg_api"};
   std::string prefix;
-  bool known = false;
-  for (const char* d : kDomains) {
-    std::string suffix = std::string(d) + "_trace.csv";
-    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
-      prefix = name.substr(0, name.size() - suffix.size());
-      known = true;
-      break;
-    }
-  }
-  if (!known) return {path};
+  if (!RunPrefixOf(fs::path(path).filename().string(), &prefix)) return {path};
   fs::path dir = fs::path(path).parent_path();
   if (dir.empty()) dir = ".";
   std::vector<std::string> files;
@@ -93,6 +84,11 @@ class CsvRunReader {
                                  "; the file is cut or not a trace CSV");
     }
     std::string base = std::filesystem::path(path).filename().string();
+    if (kind == CsvKind::kKernel) {
+      // The kernel trace header tells the rocprofv3 generation (reference notes, section 3.2).
+      generation_ = h.Has("Stream_Id") ? "ROCm 6.4/7.x headers" : h.Has("Thread_Id") ? "ROCm 6.3 headers" : "ROCm 6.2 headers";
+      if (h.Has("Guid")) generation_ += ", written by rocpd convert";
+    }
     uint64_t rows = 0;
     while (r->Next(&f)) {
       ++rows;
@@ -112,6 +108,7 @@ class CsvRunReader {
   }
   const std::string& error() const { return error_; }
   bool saw_copies() const { return saw_copies_; }
+  const std::string& generation() const { return generation_; }
 
  private:
   static std::string Missing(CsvKind kind, const CsvHeader& h) {
@@ -233,10 +230,26 @@ class CsvRunReader {
   std::set<int64_t> devices_;
   std::vector<std::string> files_;
   std::string error_;
+  std::string generation_;
   bool saw_copies_ = false;
 };
 
 }  // namespace
+
+bool RunPrefixOf(const std::string& name, std::string* prefix) {
+  // Longest domain first where one ends another ("hip_api" vs "api"): the list has no such
+  // pairs except hip/hsa/rccl vs their _api forms, which the "_trace.csv" suffix disambiguates.
+  for (const char* d : kDomains) {
+    std::string suffix = std::string(d) + "_trace.csv";
+    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      std::string p = name.substr(0, name.size() - suffix.size());
+      if (!p.empty() && p.back() != '_') continue;  // "xhip_trace.csv" is not the "hip" domain of prefix "x"
+      *prefix = p;
+      return true;
+    }
+  }
+  return false;
+}
 
 bool Rocprofv3CsvImporter::Recognizes(const base::FileSniff& sniff) const {
   std::string_view head(sniff.head);
@@ -268,7 +281,8 @@ base::StatusOr<model::Trace> Rocprofv3CsvImporter::Import(const std::string& pat
       trace.problems.Add("rocprofv3_csv.unreadable_sibling", st.message());
     }
   }
-  trace.meta.format_version = "files: " + reader.Summary();
+  trace.meta.format_version =
+      (reader.generation().empty() ? "" : reader.generation() + "; ") + "files: " + reader.Summary();
   if (!reader.error().empty()) trace.meta.import_error = reader.error();
   if (!have_kernels) trace.meta.not_collected.push_back("kernel dispatches (no kernel_trace.csv in the run)");
   if (!reader.saw_copies()) trace.meta.not_collected.push_back("memory copies (no memory_copy_trace.csv in the run)");

@@ -18,4 +18,8 @@ class Rocprofv3CsvImporter : public Importer {
   base::StatusOr<model::Trace> Import(const std::string& path, const ImportOptions& options) const override;
 };
 
+// For a file name "<prefix><domain>_trace.csv" of a rocprofv3 run, the prefix (which names
+// the run and process); false for other names.
+bool RunPrefixOf(const std::string& file_name, std::string* prefix);
+
 }  // namespace gpuscope::import::rocm
