@@ -60,11 +60,14 @@ std::vector<KernelStat> KernelStats(const model::Trace& trace, const StatsOption
   std::vector<std::string> names;
   std::vector<uint32_t> group = GroupByName(trace, trace.kernels.name, opt.demangle, &names);
   std::vector<std::vector<int64_t>> durs(names.size());
-  for (size_t i = 0; i < group.size(); ++i) durs[group[i]].push_back(trace.kernels.dur_ns[i]);
+  for (size_t i = 0; i < group.size(); ++i) {
+    if (opt.In(trace.kernels.start_ns[i])) durs[group[i]].push_back(trace.kernels.dur_ns[i]);
+  }
   std::vector<KernelStat> out;
   int64_t all = 0;
   for (size_t g = 0; g < names.size(); ++g) {
     auto& d = durs[g];
+    if (d.empty()) continue;
     std::sort(d.begin(), d.end());
     KernelStat s;
     s.name = names[g];
@@ -92,11 +95,12 @@ std::vector<KernelStat> KernelStats(const model::Trace& trace, const StatsOption
   return out;
 }
 
-std::vector<MemopStat> MemopStats(const model::Trace& trace) {
+std::vector<MemopStat> MemopStats(const model::Trace& trace, const StatsOptions& opt) {
   std::vector<MemopStat> by_kind(model::kMemopKindCount);
   std::vector<int64_t> timed_ns(model::kMemopKindCount, 0);  // time of ops with known size
   const auto& m = trace.memops;
   for (size_t i = 0; i < m.size(); ++i) {
+    if (!opt.In(m.start_ns[i])) continue;
     auto k = static_cast<size_t>(m.kind[i]);
     MemopStat& s = by_kind[k];
     s.kind = m.kind[i];
@@ -129,13 +133,13 @@ std::vector<MemopStat> MemopStats(const model::Trace& trace) {
   return out;
 }
 
-std::vector<ApiStat> ApiStats(const model::Trace& trace, bool os_runtime) {
+std::vector<ApiStat> ApiStats(const model::Trace& trace, const StatsOptions& opt, bool os_runtime) {
   std::vector<std::string> names;
   std::vector<uint32_t> group = GroupByName(trace, trace.api.name, false, &names);
   std::vector<std::vector<int64_t>> durs(names.size());
   std::vector<model::ApiDomain> domain(names.size(), model::ApiDomain::kRuntime);
   for (size_t i = 0; i < group.size(); ++i) {
-    if ((trace.api.domain[i] == model::ApiDomain::kOs) != os_runtime) continue;
+    if ((trace.api.domain[i] == model::ApiDomain::kOs) != os_runtime || !opt.In(trace.api.start_ns[i])) continue;
     if (durs[group[i]].empty()) domain[group[i]] = trace.api.domain[i];
     durs[group[i]].push_back(trace.api.dur_ns[i]);
   }
@@ -159,7 +163,7 @@ std::vector<ApiStat> ApiStats(const model::Trace& trace, bool os_runtime) {
   return out;
 }
 
-std::vector<CpuOpStat> CpuOpStats(const model::Trace& trace) {
+std::vector<CpuOpStat> CpuOpStats(const model::Trace& trace, const StatsOptions& opt) {
   const auto& cpu = trace.cpu;
   // Self time: subtract direct children (CPU ranges and API calls) from each range.
   std::vector<int64_t> child_ns(cpu.size(), 0);
@@ -172,7 +176,7 @@ std::vector<CpuOpStat> CpuOpStats(const model::Trace& trace) {
   std::unordered_map<StringId, size_t> index;
   std::vector<CpuOpStat> out;
   for (size_t i = 0; i < cpu.size(); ++i) {
-    if (cpu.kind[i] != model::CpuRangeKind::kOp) continue;
+    if (cpu.kind[i] != model::CpuRangeKind::kOp || !opt.In(cpu.start_ns[i])) continue;
     auto [it, inserted] = index.emplace(cpu.name[i], out.size());
     if (inserted) {
       out.emplace_back();
@@ -188,10 +192,11 @@ std::vector<CpuOpStat> CpuOpStats(const model::Trace& trace) {
   return out;
 }
 
-std::vector<CounterStat> CounterStats(const model::Trace& trace) {
+std::vector<CounterStat> CounterStats(const model::Trace& trace, const StatsOptions& opt) {
   std::map<std::string_view, CounterStat> by_name;
   const auto& c = trace.counters;
   for (size_t i = 0; i < c.size(); ++i) {
+    if (!opt.In(c.ts_ns[i])) continue;
     CounterStat& s = by_name[trace.str(c.name[i])];
     double v = c.value[i];
     if (s.samples == 0 || v < s.min) s.min = v;
@@ -274,11 +279,11 @@ Stats ComputeStats(const model::Trace& trace, const StatsOptions& options) {
   if (trace.summary_only()) return SummaryStats(trace);
   Stats s;
   s.kernels = KernelStats(trace, options, &s.kernel_total_ns);
-  s.memops = MemopStats(trace);
-  s.api = ApiStats(trace, false);
-  s.os_runtime = ApiStats(trace, true);
-  s.cpu_ops = CpuOpStats(trace);
-  s.counters = CounterStats(trace);
+  s.memops = MemopStats(trace, options);
+  s.api = ApiStats(trace, options, false);
+  s.os_runtime = ApiStats(trace, options, true);
+  s.cpu_ops = CpuOpStats(trace, options);
+  s.counters = CounterStats(trace, options);
   return s;
 }
 

@@ -18,6 +18,7 @@
 //  - CPU op rows aggregate framework ops by name; Self = duration minus the durations of the
 //    CPU ranges and API calls directly inside it on the same thread.
 
+#include <climits>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -82,6 +83,10 @@ struct CounterStat {
 
 struct StatsOptions {
   bool demangle = true;  // show mangled kernel names demangled
+  // Only events starting in [window_start, window_end) count (`stats --steady`).
+  int64_t window_start = INT64_MIN;
+  int64_t window_end = INT64_MAX;
+  bool In(int64_t ts) const { return ts >= window_start && ts < window_end; }
 };
 
 struct Stats {

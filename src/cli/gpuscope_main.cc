@@ -1,6 +1,8 @@
 #include "cli/gpuscope_main.h"
 
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 #include "cli/commands.h"
 
@@ -15,8 +17,14 @@ int Main(int argc, char** argv) {
       ->check(CLI::Range(0, 64));
   CLI::App* info = app.add_subcommand("info", "What a trace holds: format, devices, span, counts, problems");
   CLI::App* stats = app.add_subcommand("stats", "Per-kernel, memory-operation, API and CPU-op summary tables");
-  CommandBody run_info = AddInfoCommand(*info, common);
-  CommandBody run_stats = AddStatsCommand(*stats, common);
+  CLI::App* analyze = app.add_subcommand("analyze", "Ranked findings: what slows the run, what it costs, where, the fix");
+  CLI::App* help = app.add_subcommand("help", "Explain a topic: gpuscope help findings");
+  std::vector<std::pair<CLI::App*, CommandBody>> commands = {
+      {info, AddInfoCommand(*info, common)},
+      {stats, AddStatsCommand(*stats, common)},
+      {analyze, AddAnalyzeCommand(*analyze, common)},
+      {help, AddHelpCommand(*help)},
+  };
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -29,7 +37,10 @@ int Main(int argc, char** argv) {
     std::fprintf(stderr, "gpuscope: %s (see gpuscope --help)\n", e.what());
     return 2;
   }
-  base::StatusOr<int> rc = info->parsed() ? run_info() : run_stats();
+  base::StatusOr<int> rc = 2;
+  for (auto& [sub, body] : commands) {
+    if (sub->parsed()) rc = body();
+  }
   if (!rc.ok()) {
     std::fprintf(stderr, "gpuscope: %s\n", rc.status().message().c_str());
     return 2;

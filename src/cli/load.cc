@@ -29,4 +29,14 @@ base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOpti
   return trace;
 }
 
+base::StatusOr<model::Trace> LoadTimeline(const std::string& path, const CommonOptions& common, const char* command) {
+  auto trace = LoadTrace(path, common);
+  if (trace.ok() && trace->summary_only()) {
+    return base::Status::Error(path + ": a summary without a timeline (" + trace->meta.format_version +
+                               "); `gpuscope stats` prints it, `gpuscope " + command +
+                               "` needs the trace itself (results.db, results.csv, or the rocprofv3 output)");
+  }
+  return trace;
+}
+
 }  // namespace gpuscope::cli

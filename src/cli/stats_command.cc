@@ -4,6 +4,7 @@
 #include <string>
 
 #include "analysis/stats.h"
+#include "analysis/steady_state.h"
 #include "base/text.h"
 #include "cli/commands.h"
 #include "cli/load.h"
@@ -23,6 +24,7 @@ struct StatsArgs {
   std::string format = "table";
   bool full_names = false;
   bool mangled = false;
+  bool steady = false;
 };
 
 template <typename Row>
@@ -289,12 +291,22 @@ void Csv(const analysis::Stats& st, const StatsArgs& a) {
 int Run(const StatsArgs& a, const model::Trace& trace) {
   analysis::StatsOptions opt;
   opt.demangle = !a.mangled;
+  std::string window;
+  if (a.steady && !trace.summary_only()) {
+    analysis::SteadyState ss = analysis::FindSteadyState(trace);
+    opt.window_start = ss.start_ns;
+    opt.window_end = ss.end_ns;
+    window = "steady state: " + (ss.iterations.empty() ? ss.source
+                                                       : base::FormatCount(ss.steady_count()) + " iterations after " +
+                                                             base::FormatCount(ss.warmup) + " warm-up (" + ss.source + ")");
+  }
   analysis::Stats st = analysis::ComputeStats(trace, opt);
   if (a.format == "json") {
     output::JsonWriter w;
     w.BeginObject();
     w.Key("source").BeginObject().Key("path").String(a.path).Key("format").String(trace.meta.format)
         .Key("format_version").String(trace.meta.format_version).EndObject();
+    if (a.steady) w.Key("window").String(window);
     if (a.by.empty() || a.by == "kernels") JsonKernels(w, st, a);
     if (a.by.empty() || a.by == "memops") JsonMemops(w, st);
     if (a.by.empty() || a.by == "api") JsonApi(w, "api", st.api, a);
@@ -310,7 +322,7 @@ int Run(const StatsArgs& a, const model::Trace& trace) {
     return 0;
   }
   const size_t width = output::TerminalWidth();
-  std::printf("%s  (%s)\n\n", a.path.c_str(), trace.meta.format.c_str());
+  std::printf("%s  (%s)%s\n\n", a.path.c_str(), trace.meta.format.c_str(), window.empty() ? "" : ("  [" + window + "]").c_str());
   bool all = a.by.empty();
   if (all || a.by == "kernels") PrintKernels(st, a, width);
   if (all) std::printf("\n");
@@ -342,6 +354,7 @@ CommandBody AddStatsCommand(CLI::App& app, const CommonOptions& common) {
   app.add_option("--format", args->format, "Output format")->check(CLI::IsMember({"table", "csv", "json"}));
   app.add_flag("--full-names", args->full_names, "Show names whole instead of fitting them to the terminal");
   app.add_flag("--mangled", args->mangled, "Keep mangled kernel names as recorded");
+  app.add_flag("--steady", args->steady, "Only the steady state: iterations after warm-up (see gpuscope analyze)");
   return [args, &common]() -> base::StatusOr<int> {
     auto trace = LoadTrace(args->path, common);
     if (!trace.ok()) return trace.status();

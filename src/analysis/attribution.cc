@@ -1,0 +1,63 @@
+#include "analysis/attribution.h"
+
+#include <unordered_map>
+
+namespace gpuscope::analysis {
+
+bool IsUserFrame(std::string_view n) {
+  for (std::string_view lib : {"site-packages/", "dist-packages/", "/lib/python", "torch/", "<built-in",
+                               "<frozen", "threading.py", "runpy.py", "contextlib.py", "functools.py"}) {
+    if (n.find(lib) != std::string_view::npos) return false;
+  }
+  return !n.empty();
+}
+
+Attributor::Attributor(const model::Trace& t) : t_(t), user_frame_(t.python.size(), model::kNoRow) {
+  std::unordered_map<model::StringId, bool> user_name;
+  const auto& py = t.python;
+  // Parents start before their children, so after the linker's sort they come first.
+  for (size_t f = 0; f < py.size(); ++f) {
+    auto [it, inserted] = user_name.emplace(py.name[f], false);
+    if (inserted) it->second = IsUserFrame(t.str(py.name[f]));
+    model::RowId p = py.parent[f];
+    user_frame_[f] = it->second ? static_cast<model::RowId>(f) : (p != model::kNoRow && p < f ? user_frame_[p] : model::kNoRow);
+  }
+}
+
+model::RowId Attributor::UserFrameOfCpu(model::RowId row) const {
+  for (int guard = 0; row != model::kNoRow && guard < 256; ++guard) {
+    model::RowId f = UserFrame(t_.cpu.python_frame[row]);
+    if (f != model::kNoRow) return f;
+    row = t_.cpu.parent[row];
+  }
+  return model::kNoRow;
+}
+
+std::string Attributor::PythonOf(model::RowId row) const {
+  model::RowId f = UserFrameOfCpu(row);
+  return f == model::kNoRow ? std::string() : std::string(t_.str(t_.python.name[f]));
+}
+
+Where Attributor::Api(model::RowId api) const {
+  Where w;
+  if (api == model::kNoRow) return w;
+  model::RowId op = t_.api.enclosing_op[api];
+  if (op == model::kNoRow) return w;
+  w.op = std::string(t_.str(t_.cpu.name[op]));
+  w.python = PythonOf(op);
+  return w;
+}
+
+Where Attributor::Kernel(size_t k) const {
+  Where w = Api(t_.kernels.launch[k]);
+  w.kernel = std::string(t_.str(t_.kernels.name[k]));
+  return w;
+}
+
+Where Attributor::Memop(size_t m) const {
+  Where w = Api(t_.memops.launch[m]);
+  w.kernel = std::string(t_.str(t_.memops.name[m]));
+  return w;
+}
+
+}  // namespace gpuscope::analysis

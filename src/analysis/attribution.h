@@ -1,0 +1,43 @@
+#pragma once
+// Attribution: the chain GPU op -> launching API call -> deepest enclosing CPU op -> innermost
+// *user* Python frame, as links of the model (set by the linker). A user frame is one whose file
+// is not inside torch, the standard library or site-packages ("inference.py(12): slow_activation").
+
+#include <string>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace gpuscope::analysis {
+
+struct Where {
+  std::string python;  // innermost user Python frame, "" if unknown
+  std::string op;      // deepest CPU op (or annotation) around the launch, "" if unknown
+  std::string kernel;  // the GPU op's name, "" for host-side findings
+};
+
+// True for frames of user code (not torch/, site-packages, the Python standard library, <built-in>).
+bool IsUserFrame(std::string_view frame_name);
+
+// Resolves attributions of one trace; the innermost user frame of every Python frame is
+// computed once (O(frames)), so per-event lookups are a few link hops.
+class Attributor {
+ public:
+  explicit Attributor(const model::Trace& t);
+  // Innermost user frame at or above a Python frame row; kNoRow if none.
+  model::RowId UserFrame(model::RowId frame) const {
+    return frame == model::kNoRow ? model::kNoRow : user_frame_[frame];
+  }
+  // The user frame of a CPU range: its own frame link, else its parents'.
+  model::RowId UserFrameOfCpu(model::RowId cpu_row) const;
+  std::string PythonOf(model::RowId cpu_row) const;
+  Where Api(model::RowId api_row) const;
+  Where Kernel(size_t kernel_row) const;
+  Where Memop(size_t memop_row) const;
+
+ private:
+  const model::Trace& t_;
+  std::vector<model::RowId> user_frame_;
+};
+
+}  // namespace gpuscope::analysis
