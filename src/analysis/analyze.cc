@@ -17,6 +17,8 @@ using model::kNoRow;
 using model::RowId;
 using model::Trace;
 
+int64_t Overlap(int64_t s, int64_t e, int64_t a, int64_t b) { return std::max<int64_t>(0, std::min(e, b) - std::max(s, a)); }
+
 bool IsSyncApi(std::string_view n) { return n.find("Synchronize") != std::string_view::npos; }
 bool IsCopyApi(std::string_view n) {
   return n.find("Memcpy") != std::string_view::npos || n.find("memcpy") != std::string_view::npos;
@@ -83,6 +85,17 @@ class Context {
     }
     return sum;
   }
+  // Time of [a, b) on `device` during which no kernel runs there.
+  int64_t Exposed(int device, int64_t a, int64_t b) const {
+    auto it = kernel_busy_.find(device);
+    if (it == kernel_busy_.end()) return b - a;
+    const auto& v = it->second;
+    int64_t covered = 0;
+    auto k = std::upper_bound(v.begin(), v.end(), std::make_pair(a, INT64_MAX));
+    if (k != v.begin()) --k;
+    for (; k != v.end() && k->first < b; ++k) covered += Overlap(k->first, k->second, a, b);
+    return std::max<int64_t>(0, (b - a) - covered);
+  }
   // Start of the first GPU op at or after ts (any device); INT64_MAX if none.
   int64_t NextGpuStart(int64_t ts) const {
     auto it = std::lower_bound(op_starts_.begin(), op_starts_.end(), ts);
@@ -106,6 +119,17 @@ class Context {
     for (size_t i = 0; i < t_.memops.size(); ++i) add(t_.memops.start_ns[i], t_.memops.dur_ns[i], t_.memops.device[i], t_.memops.launch[i]);
     std::sort(op_starts_.begin(), op_starts_.end());
     devices_ = static_cast<int>(per_device.size());
+    // Kernel-only busy intervals per device, merged (for the overlap of copies with compute).
+    for (size_t i = 0; i < t_.kernels.size(); ++i) kernel_busy_[t_.kernels.device[i]].emplace_back(t_.kernels.start_ns[i], t_.kernels.end_ns(i));
+    for (auto& [dev, v] : kernel_busy_) {
+      std::sort(v.begin(), v.end());
+      std::vector<std::pair<int64_t, int64_t>> merged;
+      for (const auto& iv : v) {
+        if (!merged.empty() && iv.first <= merged.back().second) merged.back().second = std::max(merged.back().second, iv.second);
+        else merged.push_back(iv);
+      }
+      v.swap(merged);
+    }
     for (auto& [dev, ops] : per_device) {
       std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) { return a.s < b.s; });
       int64_t cur_s = ops[0].s, cur_e = ops[0].e;
@@ -142,6 +166,7 @@ class Context {
   int64_t max_gap_ = 0;
   std::unordered_map<uint64_t, int64_t> gap_before_;
   std::vector<int64_t> op_starts_;
+  std::map<int, std::vector<std::pair<int64_t, int64_t>>> kernel_busy_;
   int64_t busy_ = 0;
   int devices_ = 0;
 };
@@ -173,13 +198,22 @@ class Sweep {
   std::vector<size_t> active_, out_;
 };
 
-int64_t Overlap(int64_t s, int64_t e, int64_t a, int64_t b) { return std::max<int64_t>(0, std::min(e, b) - std::max(s, a)); }
+// A top-level frame, or one that also holds the launch ending the gap, is the loop around
+// everything (the script's <module>), not work that delays the GPU.
+bool IsOuterFrame(const Context& c, size_t frame, const Gap& g) {
+  const Trace& t = c.t();
+  if (t.python.parent[frame] == kNoRow) return true;  // a top-level frame: the script itself
+  if (g.next_launch == kNoRow) return false;
+  int64_t launch = t.api.start_ns[g.next_launch];
+  return launch >= t.python.start_ns[frame] && launch < t.python.end_ns(frame);
+}
 
 // Names each gap's cause from what the host did during it (see the gpu-idle rule).
 void ClassifyGaps(Context& c) {
   const Trace& t = c.t();
   Sweep<model::ApiTable> apis(t.api);
   Sweep<model::CpuRangeTable> ops(t.cpu);
+  Sweep<model::PythonFrameTable> frames(t.python);
   for (Gap& g : c.gaps()) {
     int64_t len = g.end - g.start;
     model::TrackId thread = g.next_launch != kNoRow ? t.api.track[g.next_launch] : UINT32_MAX;
@@ -204,6 +238,13 @@ void ClassifyGaps(Context& c) {
       bool better = covers ? (best_overlap * 2 < len || t.cpu.depth[r] > best_depth) : (best_overlap * 2 < len && o > best_overlap);
       if (better) best = r, best_overlap = o, best_depth = t.cpu.depth[r];
     }
+    // The innermost user Python frame covering at least half the gap (Python work between ops).
+    size_t frame = SIZE_MAX;
+    for (size_t r : frames.Overlapping(g.start, g.end)) {
+      if (!on_thread(t.python.track[r]) || c.at().UserFrame(static_cast<RowId>(r)) != r) continue;
+      int64_t o = Overlap(t.python.start_ns[r], t.python.end_ns(r), g.start, g.end);
+      if (2 * o >= len && (frame == SIZE_MAX || t.python.start_ns[r] >= t.python.start_ns[frame])) frame = r;
+    }
     bool launch_late = g.next_launch != kNoRow && t.api.start_ns[g.next_launch] >= g.start;
     if (2 * sync >= len) {
       g.cause = "host sync: " + sync_name;
@@ -213,6 +254,8 @@ void ClassifyGaps(Context& c) {
       g.cause = "memory copy: " + copy_name;
     } else if (best != SIZE_MAX && 2 * best_overlap >= len) {
       g.cause = "CPU op: " + std::string(t.str(t.cpu.name[best]));
+    } else if (frame != SIZE_MAX && !IsOuterFrame(c, frame, g)) {
+      g.cause = "Python: " + std::string(t.str(t.python.name[frame]));
     } else if (launch_late) {
       g.cause = "launch late";
     } else if (g.next_launch == kNoRow && t.api.size() > 0) {
@@ -220,7 +263,9 @@ void ClassifyGaps(Context& c) {
     } else {
       g.cause = "unknown";
     }
-    if (best != SIZE_MAX) {
+    if (g.cause.rfind("Python: ", 0) == 0) {
+      g.where.python = std::string(t.str(t.python.name[frame]));
+    } else if (best != SIZE_MAX) {
       g.where.op = std::string(t.str(t.cpu.name[best]));
       g.where.python = c.at().PythonOf(static_cast<RowId>(best));
     } else if (g.next_launch != kNoRow) {
@@ -441,7 +486,7 @@ void HostSync(const Context& c, std::vector<Finding>& out) {
 
 void Copies(const Context& c, std::vector<Finding>& out, AnalysisSummary& summary) {
   const Trace& t = c.t();
-  struct Acc { size_t n = 0; int64_t ns = 0, bytes = 0, api_ns = 0; std::map<std::pair<std::string, std::string>, int64_t> where; std::vector<size_t> rows; };
+  struct Acc { size_t n = 0; int64_t ns = 0, bytes = 0, api_ns = 0, exposed = 0; std::map<std::pair<std::string, std::string>, int64_t> where; std::vector<size_t> rows; };
   Acc loop, sync, pageable, small;
   size_t host_unknown = 0;
   auto add = [&](Acc& a, size_t m, int64_t weight) {
@@ -459,7 +504,10 @@ void Copies(const Context& c, std::vector<Finding>& out, AnalysisSummary& summar
     auto kind = t.memops.kind[m];
     bool host_side = kind == model::MemopKind::kHtoD || kind == model::MemopKind::kDtoH;
     model::MemoryKind host = kind == model::MemopKind::kHtoD ? t.memops.src[m] : t.memops.dst[m];
-    if (host_side) add(loop, m, t.memops.dur_ns[m]);
+    if (host_side) {
+      add(loop, m, t.memops.dur_ns[m]);
+      loop.exposed += c.Exposed(t.memops.device[m], t.memops.start_ns[m], t.memops.end_ns(m));
+    }
     bool is_pageable = host_side && host == model::MemoryKind::kPageable;
     if (host_side && (host == model::MemoryKind::kHost || host == model::MemoryKind::kUnknown)) ++host_unknown;
     if (is_pageable) add(pageable, m, t.memops.dur_ns[m]);
@@ -494,9 +542,10 @@ void Copies(const Context& c, std::vector<Finding>& out, AnalysisSummary& summar
     out.push_back(std::move(f));
   };
   if (loop.n && !c.steady().iterations.empty()) {
-    emit("memcpy-in-loop", loop, loop.ns,
+    emit("memcpy-in-loop", loop, loop.exposed,
          base::FormatCount(loop.n) + " host<->device copies (" + c.PerIterationText(static_cast<double>(loop.n)) + "), " +
-             base::FormatBytes(loop.bytes) + ", " + base::FormatDuration(loop.ns) + " on the GPU");
+             base::FormatBytes(loop.bytes) + ", " + base::FormatDuration(loop.ns) + " on the GPU, " +
+             base::FormatDuration(loop.exposed) + " of it not overlapped by kernels");
   }
   if (sync.n) {
     emit("memcpy-sync", sync, sync.api_ns,

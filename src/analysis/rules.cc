@@ -8,8 +8,8 @@ const std::vector<RuleInfo>& Rules() {
        "Gaps between GPU work (kernels and copies, all streams of a device merged) inside the steady-state "
        "window, at least the threshold long. Each gap is classified by what the host was doing meanwhile, by "
        "the largest overlap: blocked in a synchronization (cuda/hipStreamSynchronize, DeviceSynchronize, "
-       "EventSynchronize, aten::item), in a memory-copy call, in a CPU op (named; Python work shows here), or "
-       "launching late (the next GPU op's launch call started after the GPU went idle); one finding per cause.",
+       "EventSynchronize, aten::item), in a memory-copy call, in a CPU op (named), in Python code between ops "
+       "(the innermost user frame), or launching late (the next GPU op's launch call started after the GPU went idle); one finding per cause.",
        "--idle-gap-us 20",
        "the sum of the gaps of that cause: the GPU time the steady iterations lose waiting for the host.",
        "Remove the host work from the critical path: drop per-step syncs (.item(), .cpu(), .tolist()), prepare "
@@ -44,7 +44,8 @@ const std::vector<RuleInfo>& Rules() {
       {"memcpy-in-loop", "Host <-> device copies in every iteration",
        "HtoD and DtoH copies inside steady-state iterations.",
        "always on",
-       "the time of those copies on the GPU timeline.",
+       "the part of those copies' time during which no kernel ran on the device (copies overlapped by compute "
+       "cost nothing).",
        "Move data once: keep model inputs/weights on the device, prefetch the next batch while this one runs "
        "(DataLoader(pin_memory=True) + .to(device, non_blocking=True) on a side stream)."},
       {"memcpy-sync", "Copies that block the host",

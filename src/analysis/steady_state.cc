@@ -5,16 +5,31 @@
 #include <cmath>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace gpuscope::analysis {
 namespace {
 
-// A user annotation that repeats back to back on one thread: the loop body marked by the user.
+// "step 12", "iter#3", "decode_7" -> "step #", "iter#", "decode_#": one loop's numbered markers.
+std::string LoopName(std::string_view n) {
+  size_t e = n.size();
+  while (e > 0 && n[e - 1] >= '0' && n[e - 1] <= '9') --e;
+  std::string out(n.substr(0, e));
+  if (e < n.size()) out += "#";
+  return out;
+}
+
+// A user annotation that repeats back to back on one thread (same name, or the same name with a
+// running number): the loop body marked by the user.
 std::vector<IterationSpan> RepeatedAnnotation(const model::Trace& t, size_t min_repeats, std::string* name) {
   const auto& cpu = t.cpu;
-  std::map<std::pair<model::StringId, model::TrackId>, std::vector<size_t>> groups;
+  std::map<std::pair<std::string, model::TrackId>, std::vector<size_t>> groups;
+  std::unordered_map<model::StringId, std::string> loop_names;
   for (size_t i = 0; i < cpu.size(); ++i) {
-    if (cpu.kind[i] == model::CpuRangeKind::kAnnotation && cpu.depth[i] <= 1) groups[{cpu.name[i], cpu.track[i]}].push_back(i);
+    if (cpu.kind[i] != model::CpuRangeKind::kAnnotation || cpu.depth[i] > 1) continue;
+    auto [it, inserted] = loop_names.emplace(cpu.name[i], std::string());
+    if (inserted) it->second = LoopName(t.str(cpu.name[i]));
+    groups[{it->second, cpu.track[i]}].push_back(i);
   }
   const std::vector<size_t>* best = nullptr;
   int64_t best_total = 0;
@@ -26,7 +41,7 @@ std::vector<IterationSpan> RepeatedAnnotation(const model::Trace& t, size_t min_
       total += cpu.dur_ns[rows[k]];
       if (k && cpu.start_ns[rows[k]] < cpu.end_ns(rows[k - 1])) disjoint = false;
     }
-    if (disjoint && total > best_total) best = &rows, best_total = total, *name = std::string(t.str(key.first));
+    if (disjoint && total > best_total) best = &rows, best_total = total, *name = key.first;
   }
   std::vector<IterationSpan> out;
   if (!best) return out;
@@ -47,6 +62,14 @@ std::vector<IterationSpan> KernelPeriod(const model::Trace& t, size_t min_repeat
     size_t match = 0;
     for (size_t i = p; i < n; ++i) match += k.name[i] == k.name[i - p];
     if (match < (n - p) * 9 / 10) continue;
+    // A period of one repeated name says nothing about the loop (any multiple fits): skip it.
+    std::unordered_set<model::StringId> distinct(k.name.begin(), k.name.begin() + static_cast<long>(p));
+    if (distinct.size() < 2) {
+      bool all_same = true;
+      for (size_t i = 1; i < n && all_same; ++i) all_same = k.name[i] == k.name[0];
+      if (all_same) return out;
+      continue;
+    }
     *period = p;
     for (size_t s = 0; s + p <= n; s += p) {
       int64_t start = k.start_ns[s];

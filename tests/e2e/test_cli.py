@@ -150,6 +150,76 @@ def rocm_bad_inputs_are_one_line_exit_2():
             assert r.returncode == 2 and len(lines) == 1 and what in lines[0], (path, r.returncode, r.stderr)
 
 
+PLANTED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "planted", "make_planted.py")
+
+
+@test
+def analyze_finds_every_planted_problem_with_its_cost_and_place():
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, PLANTED, tmp], check=True)
+        with open(os.path.join(tmp, "planted.json")) as f:
+            planted = json.load(f)
+        for name, plants in planted.items():
+            r = run("analyze", "--format", "json", os.path.join(tmp, name))
+            assert r.returncode == 0, (name, r.stderr)
+            d = json.loads(r.stdout)
+            assert d["summary"]["iterations"] == 10, (name, d["summary"])
+            for rule, want in plants.items():
+                found = [f for f in d["findings"] if f["rule"] == rule]
+                assert found, (name, rule, [f["rule"] for f in d["findings"]])
+                best = max(found, key=lambda f: f["impact_ns"])
+                assert abs(best["impact_ns"] - want["impact_ns"]) <= 0.2 * want["impact_ns"], (name, rule, best["impact_ns"], want)
+                for key in ("python", "op", "kernel"):
+                    if key in want:
+                        assert best["where"][key] == want[key], (name, rule, key, best["where"], want)
+            if not plants:  # the healthy variants stay quiet
+                loud = [(f["rule"], f["severity"]) for f in d["findings"] if f["severity"] not in ("low", "info")]
+                assert not loud, (name, loud)
+
+
+@test
+def analyze_report_and_contract():
+    r = run("analyze", data("kineto_cuda_small.json"))
+    assert r.returncode == 0, r.stderr
+    for s in ("Summary", "Steady state", "Per iteration", "GPU busy", "Verdict", "Findings", "host-sync", "fix:"):
+        assert s in r.stdout, (s, r.stdout)
+    d = json.loads(run("analyze", "--format", "json", data("kineto_cuda_small.json")).stdout)
+    assert {"summary", "findings"} <= set(d)
+    for key in ("iterations", "iteration_mean_ns", "iteration_median_ns", "iteration_p95_ns", "gpu_busy_pct", "kernel_ns",
+                "memcpy_ns", "verdict", "idle_by_cause"):
+        assert key in d["summary"], key
+    for f in d["findings"]:
+        assert {"rule", "severity", "title", "impact_ns", "impact_percent", "where", "evidence", "advice"} <= set(f), f
+        assert set(f["where"]) == {"python", "op", "kernel"}
+    impacts = [f["impact_ns"] for f in d["findings"] if f["severity"] != "info" and f["rule"] != "low-utilization"]
+    assert impacts == sorted(impacts, reverse=True)
+    rows = list(csv.reader(io.StringIO(run("analyze", "--format", "csv", data("kineto_cuda_small.json")).stdout)))
+    assert rows[0][:4] == ["rule", "severity", "title", "impact_ns"] and len(rows) == len(d["findings"]) + 1
+    r = run("analyze", data("rocprof_v1/results.stats.csv"))
+    assert r.returncode == 2 and "summary without a timeline" in r.stderr, r.stderr
+
+
+@test
+def help_findings_is_the_documented_list():
+    r = run("help", "findings", "--format", "markdown")
+    assert r.returncode == 0, r.stderr
+    docs = os.path.join(os.path.dirname(DATA), "..", "docs", "findings.md")
+    with open(docs) as f:
+        assert f.read() == r.stdout, "docs/findings.md is stale: gpuscope help findings --format markdown > docs/findings.md"
+    rules = json.loads(run("help", "findings", "--format", "json").stdout)
+    assert [x["rule"] for x in rules] == ["gpu-idle", "launch-bound", "cpu-op-storm", "host-sync", "memcpy-in-loop",
+                                          "memcpy-sync", "memcpy-pageable", "small-memcpy", "kernel-outlier",
+                                          "kernel-hotspot", "low-utilization"]
+
+
+@test
+def stats_steady_restricts_to_the_steady_window():
+    full = json.loads(run("stats", "--format", "json", data("kineto_cuda_small.json")).stdout)
+    steady = json.loads(run("stats", "--steady", "--format", "json", data("kineto_cuda_small.json")).stdout)
+    assert "steady state" in steady["window"]
+    assert sum(k["calls"] for k in steady["kernels"]) <= sum(k["calls"] for k in full["kernels"])
+
+
 @test
 def stats_json_contract():
     r = run("stats", "--format", "json", data("kineto_cuda_small.json"))

@@ -1,0 +1,324 @@
+// analyze on hand-built models: each rule fires on its planted problem with the planted cost,
+// and stays silent on the healthy variant; steady-state detection.
+
+#include "analysis/analyze.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "analysis/rules.h"
+#include "model/linker.h"
+
+namespace gpuscope::analysis {
+namespace {
+
+using model::MemopKind;
+using model::MemoryKind;
+
+constexpr int64_t us = 1000;
+
+// Builds a linked model by hand: one host thread, one GPU stream, correlation ids given by the
+// test (0 = no launch link).
+class Builder {
+ public:
+  Builder() {
+    cpu_ = t_.InternTrack(model::TrackKind::kCpuThread, "100", "100");
+    gpu_ = t_.InternTrack(model::TrackKind::kGpuStream, "0", "7");
+  }
+  void Step(int n, int64_t start, int64_t dur) { Range("ProfilerStep#" + std::to_string(n), start, dur, model::CpuRangeKind::kAnnotation); }
+  void Op(const std::string& name, int64_t start, int64_t dur) { Range(name, start, dur, model::CpuRangeKind::kOp); }
+  void Annotation(const std::string& name, int64_t start, int64_t dur) { Range(name, start, dur, model::CpuRangeKind::kAnnotation); }
+  void Frame(const std::string& name, int64_t start, int64_t dur) {
+    model::PythonFrameRow r;
+    r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern(name), r.track = cpu_;
+    t_.python.Append(r);
+  }
+  void Api(const std::string& name, int64_t start, int64_t dur, uint64_t corr) {
+    model::ApiRow r;
+    r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern(name), r.track = cpu_, r.correlation = corr;
+    t_.api.Append(r);
+  }
+  void Kernel(const std::string& name, int64_t start, int64_t dur, uint64_t corr = 0) {
+    model::KernelRow r;
+    r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern(name), r.track = gpu_, r.correlation = corr, r.device = 0;
+    t_.kernels.Append(r);
+  }
+  // A kernel and its launch call (launch ends 1 us before... anything: times given).
+  void Launch(const std::string& kernel, int64_t api_start, int64_t api_dur, int64_t k_start, int64_t k_dur) {
+    ++corr_;
+    Api("cudaLaunchKernel", api_start, api_dur, corr_);
+    Kernel(kernel, k_start, k_dur, corr_);
+  }
+  void Copy(MemopKind kind, const std::string& api, int64_t api_start, int64_t api_dur, int64_t start, int64_t dur,
+            int64_t bytes, MemoryKind host) {
+    ++corr_;
+    Api(api, api_start, api_dur, corr_);
+    model::MemopRow r;
+    r.start_ns = start, r.dur_ns = dur, r.track = gpu_, r.correlation = corr_, r.device = 0, r.kind = kind, r.bytes = bytes;
+    r.src = kind == MemopKind::kHtoD ? host : MemoryKind::kDevice;
+    r.dst = kind == MemopKind::kHtoD ? MemoryKind::kDevice : host;
+    r.name = t_.strings.Intern(kind == MemopKind::kHtoD ? "Memcpy HtoD" : "Memcpy DtoH");
+    t_.memops.Append(r);
+  }
+  model::Trace& Link() {
+    model::LinkTrace(t_);
+    return t_;
+  }
+
+ private:
+  void Range(const std::string& name, int64_t start, int64_t dur, model::CpuRangeKind kind) {
+    model::CpuRangeRow r;
+    r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern(name), r.track = cpu_, r.kind = kind;
+    t_.cpu.Append(r);
+  }
+  model::Trace t_;
+  model::TrackId cpu_, gpu_;
+  uint64_t corr_ = 0;
+};
+
+std::vector<const Finding*> Rule(const AnalysisReport& r, std::string_view id) {
+  std::vector<const Finding*> out;
+  for (const auto& f : r.findings) {
+    if (f.rule == id) out.push_back(&f);
+  }
+  return out;
+}
+
+// A healthy GPU-bound loop: 10 steps of 1 ms, each with 10 back-to-back 95 us kernels launched
+// well ahead (gaps of 4 us, 14 us across steps); no copies, no syncs.
+void Healthy(Builder& b, int steps = 10) {
+  for (int s = 0; s < steps; ++s) {
+    int64_t t0 = s * 1000 * us;
+    b.Step(s, t0, 1000 * us);
+    for (int k = 0; k < 10; ++k) b.Launch("gemm", t0 + k * 5 * us - 2 * us, 4 * us, t0 + 5 * us + k * 99 * us, 95 * us);
+  }
+}
+
+TEST(SteadyState, ProfilerStepsWithSlowWarmup) {
+  Builder b;
+  b.Step(1, 0, 5000 * us);  // first step: allocations, autotuning
+  for (int s = 2; s <= 6; ++s) b.Step(s, 5000 * us + (s - 2) * 1000 * us, 1000 * us + s * us);
+  SteadyState st = FindSteadyState(b.Link());
+  EXPECT_EQ(st.source, "ProfilerStep markers");
+  EXPECT_EQ(st.iterations.size(), 6u);
+  EXPECT_EQ(st.warmup, 1u);
+  EXPECT_EQ(st.start_ns, 5000 * us);
+  EXPECT_EQ(st.latency.median_ns, 1004 * us);
+  EXPECT_EQ(st.latency.max_ns, 1006 * us);
+}
+
+TEST(SteadyState, RepeatedAnnotationThenKernelPeriodThenWholeTrace) {
+  Builder a;
+  for (int s = 0; s < 4; ++s) a.Annotation("decode", s * 100 * us, 90 * us);
+  EXPECT_EQ(FindSteadyState(a.Link()).source, "repeated annotation 'decode'");
+  Builder k;
+  for (int s = 0; s < 5; ++s) {
+    k.Kernel("a", s * 100 * us, 10 * us);
+    k.Kernel("b", s * 100 * us + 20 * us, 10 * us);
+    k.Kernel("c", s * 100 * us + 40 * us, 10 * us);
+  }
+  SteadyState ks = FindSteadyState(k.Link());
+  EXPECT_EQ(ks.source, "kernel sequence period 3");
+  EXPECT_EQ(ks.iterations.size(), 5u);
+  EXPECT_EQ(ks.iterations[1].start_ns, 100 * us);
+  EXPECT_EQ(ks.iterations[1].dur_ns, 100 * us);
+  Builder n;
+  n.Op("aten::add", 0, 10 * us);
+  EXPECT_EQ(FindSteadyState(n.Link()).source.rfind("whole trace", 0), 0u);
+}
+
+TEST(Analyze, HealthyGpuBoundRunHasNoFindingAboveLow) {
+  Builder b;
+  Healthy(b);
+  AnalysisReport r = Analyze(b.Link());
+  EXPECT_GT(r.summary.gpu_busy_pct, 90);
+  EXPECT_NE(r.summary.verdict.find("GPU-bound"), std::string::npos);
+  for (const auto& f : r.findings) {
+    EXPECT_TRUE(f.severity == "low" || f.severity == "info") << f.rule << " " << f.severity << " " << f.detail;
+  }
+  EXPECT_TRUE(Rule(r, "gpu-idle").empty());
+  EXPECT_TRUE(Rule(r, "low-utilization").empty());
+  EXPECT_EQ(Rule(r, "kernel-hotspot").size(), 1u);
+}
+
+TEST(Analyze, GpuIdleFromACpuOpIsNamedAndCosted) {
+  Builder b;
+  for (int s = 0; s < 5; ++s) {
+    int64_t t0 = s * 1000 * us;
+    b.Step(s, t0, 1000 * us);
+    b.Launch("k1", t0, 5 * us, t0 + 10 * us, 400 * us);
+    b.Op("aten::nonzero_cpu_side", t0 + 10 * us, 500 * us);      // host busy while k1 runs ...
+    b.Launch("k2", t0 + 515 * us, 5 * us, t0 + 610 * us, 380 * us);  // ... and 200 us after it ended
+  }
+  AnalysisReport r = Analyze(b.Link());
+  auto idle = Rule(r, "gpu-idle");
+  ASSERT_FALSE(idle.empty());
+  const Finding* f = nullptr;
+  for (auto* x : idle) {
+    if (x->title.find("aten::nonzero_cpu_side") != std::string::npos || x->title.find("launch late") != std::string::npos) f = x;
+  }
+  ASSERT_NE(f, nullptr);
+  // 200 us per step between k1's end (410) and k2's start (610).
+  int64_t planted = 5 * 200 * us;
+  int64_t total = 0;
+  for (auto* x : idle) total += x->impact_ns;
+  EXPECT_GE(total, planted);
+  EXPECT_LE(total, planted * 12 / 10 + 5 * 20 * us);  // plus the 10 us lead/tail per step
+}
+
+TEST(Analyze, LaunchBoundStormOfTinyKernels) {
+  Builder b;
+  for (int s = 0; s < 4; ++s) {
+    int64_t t0 = s * 1000 * us;
+    b.Step(s, t0, 1000 * us);
+    b.Op("aten::add_", t0, 900 * us);
+    for (int k = 0; k < 100; ++k) b.Launch("tiny_add", t0 + k * 9 * us, 8 * us, t0 + k * 9 * us + 8 * us, 2 * us);
+  }
+  AnalysisReport r = Analyze(b.Link());
+  auto f = Rule(r, "launch-bound");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->where.kernel, "tiny_add");
+  EXPECT_EQ(f[0]->where.op, "aten::add_");
+  // Each tiny kernel waits 7 us of idle for its launch (9 us period, 2 us kernel); the first of
+  // a step waits from the previous step's last kernel (107 us; 8 us for the very first).
+  EXPECT_EQ(f[0]->impact_ns, (4 * 99 * 7 + 8 + 3 * 107) * us);
+
+  Builder healthy;
+  Healthy(healthy);
+  EXPECT_TRUE(Rule(Analyze(healthy.Link()), "launch-bound").empty());
+}
+
+TEST(Analyze, CpuOpStormFromAPythonLoopWithoutGpu) {
+  Builder b;
+  for (int s = 0; s < 3; ++s) {
+    int64_t t0 = s * 10000 * us;
+    b.Step(s, t0, 10000 * us);
+    b.Frame("infer.py(12): slow_activation", t0 + 100 * us, 8000 * us);
+    for (int k = 0; k < 400; ++k) b.Op(k % 2 ? "aten::select" : "aten::gt", t0 + 100 * us + k * 20 * us, 15 * us);
+  }
+  AnalysisReport r = Analyze(b.Link());
+  EXPECT_EQ(r.summary.gpu_busy_pct, -1);
+  auto f = Rule(r, "cpu-op-storm");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->where.python, "infer.py(12): slow_activation");
+  // The frame's time, less one op per call: 3 x 8 ms x (1 - 1/400).
+  EXPECT_NEAR(static_cast<double>(f[0]->impact_ns), 3 * 8000 * us * (1 - 1.0 / 400), 1000);
+  EXPECT_NE(f[0]->detail.find("400.0 per iteration"), std::string::npos) << f[0]->detail;
+
+  Builder few;
+  for (int s = 0; s < 3; ++s) {
+    few.Step(s, s * 1000 * us, 1000 * us);
+    for (int k = 0; k < 5; ++k) few.Op("aten::mul", s * 1000 * us + k * 50 * us, 15 * us);
+  }
+  EXPECT_TRUE(Rule(Analyze(few.Link()), "cpu-op-storm").empty());
+}
+
+TEST(Analyze, HostSyncPairsTheItemWithItsCopyAndCostsTheGpuIdle) {
+  Builder b;
+  for (int s = 0; s < 4; ++s) {
+    int64_t t0 = s * 1000 * us;
+    b.Step(s, t0, 1000 * us);
+    b.Launch("gemm", t0, 5 * us, t0 + 10 * us, 300 * us);
+    b.Op("aten::item", t0 + 10 * us, 310 * us);  // waits for gemm, then copies 4 bytes
+    b.Copy(MemopKind::kDtoH, "cudaMemcpyAsync", t0 + 20 * us, 300 * us, t0 + 311 * us, 2 * us, 4, MemoryKind::kPinned);
+    b.Launch("gemm", t0 + 420 * us, 5 * us, t0 + 430 * us, 300 * us);  // GPU idle 313 -> 430
+  }
+  AnalysisReport r = Analyze(b.Link());
+  auto f = Rule(r, "host-sync");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->where.op, "aten::item");
+  EXPECT_NE(f[0]->detail.find("4 with a device-to-host copy"), std::string::npos) << f[0]->detail;
+  EXPECT_NEAR(static_cast<double>(f[0]->impact_ns), 4 * 117 * us, 4 * 2 * us);
+
+  Builder healthy;
+  Healthy(healthy);
+  EXPECT_TRUE(Rule(Analyze(healthy.Link()), "host-sync").empty());
+}
+
+TEST(Analyze, CopyRulesFireOnPageableSyncSmallCopiesAndStaySilentOnPinnedAsync) {
+  Builder b;
+  for (int s = 0; s < 4; ++s) {
+    int64_t t0 = s * 1000 * us;
+    b.Step(s, t0, 1000 * us);
+    b.Copy(MemopKind::kHtoD, "cudaMemcpy", t0, 210 * us, t0 + 5 * us, 200 * us, 8 << 20, MemoryKind::kPageable);
+    for (int k = 0; k < 10; ++k) {
+      b.Copy(MemopKind::kHtoD, "cudaMemcpyAsync", t0 + 300 * us + k * 20 * us, 10 * us, t0 + 300 * us + k * 20 * us + 5 * us,
+             3 * us, 1024, MemoryKind::kPinned);
+    }
+    b.Launch("gemm", t0 + 520 * us, 5 * us, t0 + 530 * us, 400 * us);
+  }
+  AnalysisReport r = Analyze(b.Link());
+  ASSERT_EQ(Rule(r, "memcpy-in-loop").size(), 1u);
+  EXPECT_EQ(Rule(r, "memcpy-in-loop")[0]->impact_ns, 4 * (200 + 10 * 3) * us);
+  ASSERT_EQ(Rule(r, "memcpy-sync").size(), 1u);
+  EXPECT_EQ(Rule(r, "memcpy-sync")[0]->impact_ns, 4 * 210 * us);  // only the cudaMemcpy calls
+  ASSERT_EQ(Rule(r, "memcpy-pageable").size(), 1u);
+  EXPECT_EQ(Rule(r, "memcpy-pageable")[0]->impact_ns, 4 * 100 * us);
+  ASSERT_EQ(Rule(r, "small-memcpy").size(), 1u);
+  EXPECT_EQ(Rule(r, "small-memcpy")[0]->impact_ns, 4 * 10 * 10 * us * 9 / 10);
+
+  Builder pinned;  // one pinned async copy per step, overlapped
+  for (int s = 0; s < 4; ++s) {
+    int64_t t0 = s * 1000 * us;
+    pinned.Step(s, t0, 1000 * us);
+    pinned.Copy(MemopKind::kHtoD, "cudaMemcpyAsync", t0, 5 * us, t0 + 5 * us, 20 * us, 1 << 20, MemoryKind::kPinned);
+  }
+  AnalysisReport p = Analyze(pinned.Link());
+  EXPECT_TRUE(Rule(p, "memcpy-sync").empty());
+  EXPECT_TRUE(Rule(p, "memcpy-pageable").empty());
+  EXPECT_TRUE(Rule(p, "small-memcpy").empty());
+
+  Builder rocm;  // host side not recorded: no pageable finding, summary says unknown
+  rocm.Step(0, 0, 1000 * us);
+  rocm.Copy(MemopKind::kHtoD, "hipMemcpyAsync", 0, 5 * us, 5 * us, 200 * us, 1 << 20, MemoryKind::kHost);
+  AnalysisReport q = Analyze(rocm.Link());
+  EXPECT_TRUE(Rule(q, "memcpy-pageable").empty());
+  EXPECT_NE(q.summary.host_pinning.find("unknown"), std::string::npos);
+}
+
+TEST(Analyze, KernelOutlierIsRobustToNormalSpread) {
+  Builder b;
+  for (int i = 0; i < 20; ++i) b.Kernel("conv", i * 200 * us, (100 + i % 3) * us);
+  b.Kernel("conv", 20 * 200 * us, 500 * us);
+  AnalysisReport r = Analyze(b.Link());
+  auto f = Rule(r, "kernel-outlier");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->impact_ns, 399 * us);  // 500 - median 101
+  EXPECT_EQ(f[0]->evidence.size(), 1u);
+
+  Builder even;
+  for (int i = 0; i < 20; ++i) even.Kernel("conv", i * 200 * us, (100 + i % 5) * us);
+  EXPECT_TRUE(Rule(Analyze(even.Link()), "kernel-outlier").empty());
+}
+
+TEST(Analyze, LowUtilizationSplitsIdleByCause) {
+  Builder b;
+  for (int s = 0; s < 3; ++s) {
+    int64_t t0 = s * 1000 * us;
+    b.Step(s, t0, 1000 * us);
+    b.Launch("k", t0 + 800 * us, 5 * us, t0 + 810 * us, 100 * us);
+    b.Op("python_work", t0, 800 * us);
+  }
+  AnalysisReport r = Analyze(b.Link());
+  auto f = Rule(r, "low-utilization");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->severity, "high");
+  EXPECT_NE(r.summary.verdict.find("CPU-bound"), std::string::npos);
+  EXPECT_NEAR(r.summary.gpu_busy_pct, 10.0, 0.01);
+}
+
+TEST(Rules, EveryRuleIsDocumentedOnce) {
+  std::set<std::string_view> ids;
+  for (const auto& r : Rules()) {
+    EXPECT_TRUE(ids.insert(r.id).second) << r.id;
+    EXPECT_FALSE(r.definition.empty() || r.defaults.empty() || r.impact.empty() || r.advice.empty()) << r.id;
+  }
+  for (const char* id : {"gpu-idle", "launch-bound", "cpu-op-storm", "host-sync", "memcpy-in-loop", "memcpy-sync",
+                         "memcpy-pageable", "small-memcpy", "kernel-outlier", "kernel-hotspot", "low-utilization"}) {
+    EXPECT_NE(FindRule(id), nullptr) << id;
+  }
+}
+
+}  // namespace
+}  // namespace gpuscope::analysis
