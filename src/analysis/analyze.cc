@@ -670,8 +670,9 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
     f.push_back(std::move(lu));
   }
   for (auto& x : f) {
-    bool info = x.severity == "info" || x.rule == "low-utilization";
-    if (info || x.impact_percent >= o.min_impact_percent) r.findings.push_back(std::move(x));
+    // Host syncs are always listed: cheap on a CPU-only run, they stall the pipeline on a GPU.
+    bool always = x.severity == "info" || x.rule == "low-utilization" || x.rule == "host-sync";
+    if (always || x.impact_percent >= o.min_impact_percent) r.findings.push_back(std::move(x));
   }
   // By impact; the utilization summary and pure information after the measured costs.
   auto rank = [](const Finding& x) { return x.severity == "info" ? 2 : x.rule == "low-utilization" ? 1 : 0; };

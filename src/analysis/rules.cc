@@ -35,7 +35,8 @@ const std::vector<RuleInfo>& Rules() {
       {"host-sync", "Host synchronizations inside the steady state",
        "aten::item / aten::_local_scalar_dense (from .item(), .cpu(), .tolist(), nonzero) and explicit "
        "synchronizations (cuda/hipStreamSynchronize, cuda/hipDeviceSynchronize, cuda/hipEventSynchronize) inside "
-       "the steady window, paired with the small device-to-host copy launched inside them.",
+       "the steady window, paired with the small device-to-host copy launched inside them. Listed even when "
+       "cheap (on a CPU-only run an .item() costs microseconds; on a GPU it drains the pipeline).",
        "always on",
        "with a GPU: the GPU idle time from each sync's start until the next GPU op after it (the pipeline "
        "drain and refill it causes); without GPU work: the time of the sync ops.",
