@@ -298,6 +298,17 @@ void GpuIdle(const Context& c, std::vector<Finding>& out) {
   for (const auto& g : c.gaps()) {
     if (g.end - g.start >= c.o().idle_gap_ns) by_cause[g.cause].push_back(&g);
   }
+  // The causes that cost at least 1% of the window, at most 5 (the full split is in the summary).
+  std::vector<std::pair<int64_t, std::string>> ranked;
+  for (auto& [cause, gaps] : by_cause) {
+    int64_t total = 0;
+    for (const Gap* g : gaps) total += g->end - g->start;
+    ranked.emplace_back(total, cause);
+  }
+  std::sort(ranked.rbegin(), ranked.rend());
+  for (size_t k = 0; k < ranked.size(); ++k) {
+    if (k >= 5 || c.Percent(ranked[k].first) < 1.0) by_cause.erase(ranked[k].second);
+  }
   for (auto& [cause, gaps] : by_cause) {
     int64_t total = 0;
     std::map<std::pair<std::string, std::string>, int64_t> where;
@@ -370,8 +381,11 @@ void CpuOpStorm(const Context& c, std::vector<Finding>& out) {
   for (size_t i = 0; i < cpu.size(); ++i) {
     if (cpu.kind[i] != model::CpuRangeKind::kOp || !c.In(cpu.start_ns[i]) || cpu.dur_ns[i] >= c.o().tiny_op_ns) continue;
     RowId p = cpu.parent[i];
-    // Only the outermost tiny op counts (aten::mul's own aten::empty is part of it).
-    if (p != kNoRow && cpu.kind[p] == model::CpuRangeKind::kOp && cpu.dur_ns[p] < c.o().tiny_op_ns) continue;
+    // Only ops issued from Python or a user range count: the child ops of a framework op
+    // (namespaced: aten::mul's aten::empty, cudnn_convolution's helpers) are its implementation.
+    if (p != kNoRow && cpu.kind[p] == model::CpuRangeKind::kOp && t.str(cpu.name[p]).find("::") != std::string_view::npos) {
+      continue;
+    }
     RowId frame = c.at().UserFrameOfCpu(static_cast<RowId>(i));
     std::string key = frame != kNoRow ? std::string(t.str(t.python.name[frame]))
                                       : p != kNoRow ? std::string(t.str(cpu.name[p])) : std::string("(top level)");

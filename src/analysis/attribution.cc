@@ -5,11 +5,22 @@
 namespace gpuscope::analysis {
 
 bool IsUserFrame(std::string_view n) {
-  for (std::string_view lib : {"site-packages/", "dist-packages/", "/lib/python", "torch/", "<built-in",
-                               "<frozen", "threading.py", "runpy.py", "contextlib.py", "functools.py"}) {
+  // "nn.Module: Linear_0" / "<built-in method ...>" are markers, not source lines.
+  if (n.empty() || n.rfind("nn.Module:", 0) == 0 || n.front() == '<') return false;
+  // Libraries and the standard library, by path (PyTorch writes "path(line): function").
+  for (std::string_view lib : {"site-packages/", "dist-packages/", "/lib/python", "/usr/lib/", "torch/", "transformers/",
+                               "<built-in", "<frozen"}) {
     if (n.find(lib) != std::string_view::npos) return false;
   }
-  return !n.empty();
+  // Standard-library modules that appear without their directory.
+  std::string_view file = n.substr(0, n.find('('));
+  file = file.substr(file.rfind('/') == std::string_view::npos ? 0 : file.rfind('/') + 1);
+  for (std::string_view std_module : {"threading.py", "runpy.py", "contextlib.py", "functools.py", "inspect.py",
+                                      "abc.py", "typing.py", "enum.py", "copy.py", "weakref.py", "dataclasses.py",
+                                      "selectors.py", "queue.py", "socket.py", "subprocess.py", "tempfile.py"}) {
+    if (file == std_module) return false;
+  }
+  return true;
 }
 
 Attributor::Attributor(const model::Trace& t) : t_(t), user_frame_(t.python.size(), model::kNoRow) {

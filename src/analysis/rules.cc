@@ -9,7 +9,8 @@ const std::vector<RuleInfo>& Rules() {
        "window, at least the threshold long. Each gap is classified by what the host was doing meanwhile, by "
        "the largest overlap: blocked in a synchronization (cuda/hipStreamSynchronize, DeviceSynchronize, "
        "EventSynchronize, aten::item), in a memory-copy call, in a CPU op (named), in Python code between ops "
-       "(the innermost user frame), or launching late (the next GPU op's launch call started after the GPU went idle); one finding per cause.",
+       "(the innermost user frame), or launching late (the next GPU op's launch call started after the GPU went idle); one finding per cause, "
+       "for the (at most 5) causes that cost at least 1% of the window.",
        "--idle-gap-us 20",
        "the sum of the gaps of that cause: the GPU time the steady iterations lose waiting for the host.",
        "Remove the host work from the critical path: drop per-step syncs (.item(), .cpu(), .tolist()), prepare "
@@ -24,9 +25,10 @@ const std::vector<RuleInfo>& Rules() {
        "Fuse the small ops: torch.compile, fused/foreach optimizers, vectorised tensor ops instead of per-element "
        "ones, larger batches; CUDA/HIP graphs remove the per-launch cost."},
       {"cpu-op-storm", "A flood of tiny CPU ops from one place per iteration",
-       "One Python frame (or, without Python stacks, one parent op) issues more than the threshold of framework "
-       "ops per iteration, each shorter than --tiny-op-us: the per-element Python loop (select / item / mul / gt "
-       "...). Fires with or without a GPU.",
+       "One Python frame (or, without Python stacks, one user annotation such as Optimizer.step) issues more than "
+       "the threshold of framework ops per iteration, each shorter than --tiny-op-us: the per-element Python loop "
+       "(select / item / mul / gt ...). Only ops called from Python or a user range count, not the child ops a "
+       "framework op (aten::..., namespaced) runs inside itself. Fires with or without a GPU.",
        "--storm-ops 50 (ops per iteration), --tiny-op-us 50",
        "the time of the frame's calls (or of the ops) in the steady window, less one op per call: what a "
        "vectorised version would save.",

@@ -70,6 +70,26 @@ ROCM_NOT_TRACES = {
 }
 
 
+# analyze over real samples: the rules that must fire (with a substring of their "where"), and
+# the ones that must not; the findings are also kept in expected/analyze_<name>.json for review.
+ANALYZE_CASES = [
+    ("resnet_workers0", "kineto/kineto/plugin__samples__resnet50_num_workers_0__worker0.pt.trace.json.gz",
+     [("gpu-idle", "enumerate(DataLoader)"), ("launch-bound", "aten::add_"), ("cpu-op-storm", "Optimizer.step")], []),
+    # With 4 DataLoader workers the data-loading stall is gone.
+    ("resnet_workers4", "kineto/kineto/plugin__samples__resnet50_num_workers_4__worker0.pt.trace.json.gz",
+     [("launch-bound", "aten::add_"), ("memcpy-sync", "aten::copy_")], [("gpu-idle", "enumerate(DataLoader)")]),
+    ("hta_event_sync", "kineto/hta/tests__data__critical_path__cuda_event_sync__event_sync_trace.json.gz",
+     [("host-sync", "aten::item"), ("gpu-idle", "")], []),
+    ("bert_h100", "kineto/tracelens/tests__traces__h100__gaunernst_bert-small-uncased__1016001.json.gz",
+     [("launch-bound", "vectorized_elementwise_kernel"), ("host-sync", "aten::item"), ("cpu-op-storm", "")], []),
+    ("sglang_decode_graphs", "kineto/tracelens/tests__traces__inference__sglang_decode__sglang_Qwen3-8B_decode.json.gz",
+     [("kernel-hotspot", "")], [("low-utilization", "")]),
+    ("rpd_matmul", "rocm/rocmProfileData/matmul_result.rpd", [("memcpy-sync", ""), ("gpu-idle", "")], []),
+    ("rocpd_ck_bmm", "rocm/batched_gemm/rocpd-ck_bmm/28_results.db", [("kernel-hotspot", "ck_tile")], []),
+    ("nsys_vector_add", "nsys/cuda-perf-sandbox/report1.sqlite", [("memcpy-pageable", ""), ("memcpy-sync", "")], []),
+]
+
+
 def load(path):
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt") as f:
@@ -430,6 +450,30 @@ def main():
             check(my_api == {k: tuple(v) for k, v in api.items()}, f"{name}: API calls differ: {my_api} vs {api}")
         print(f"ok   {name}: {sum(v[0] for v in kernels.values())} kernels, {len(kernels)} names, "
               f"{sum(v[0] for v in memops.values())} memops")
+
+    for name, rel, must, must_not in ANALYZE_CASES:
+        r = run(a.gpuscope, "analyze", "--format", "json", os.path.join(SAMPLES, rel))
+        check(r.returncode == 0, f"analyze {name}: exit {r.returncode}: {r.stderr.strip()}")
+        if r.returncode != 0:
+            continue
+        d = json.loads(r.stdout)
+        def fired(rule, where):
+            return any(f["rule"] == rule and where in " ".join(f["where"].values()) + " " + f["title"] for f in d["findings"])
+        for rule, where in must:
+            check(fired(rule, where), f"analyze {name}: {rule} ({where!r}) did not fire: {[f['rule'] for f in d['findings']]}")
+        for rule, where in must_not:
+            check(not fired(rule, where), f"analyze {name}: {rule} ({where!r}) fired")
+        got = {"summary": {k: d["summary"][k] for k in ("iteration_source", "iterations", "warmup_iterations",
+                                                         "iteration_median_ns", "gpu_busy_pct", "verdict")},
+               "findings": [{k: f[k] for k in ("rule", "severity", "title", "impact_ns", "where")} for f in d["findings"]]}
+        expected_path = os.path.join(HERE, "expected", f"analyze_{name}.json")
+        if a.update:
+            with open(expected_path, "w") as f:
+                json.dump(got, f, indent=1, ensure_ascii=False)
+                f.write("\n")
+        with open(expected_path) as f:
+            check(json.load(f) == got, f"analyze {name}: differs from {expected_path} (rerun with --update after review)")
+        print(f"ok   analyze {name}: {len(d['findings'])} findings")
 
     # Every file under samples/kineto and samples/nsys imports, or is a known non-trace refused
     # clearly.
