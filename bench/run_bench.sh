@@ -21,6 +21,7 @@ for size in 100 1000; do
   f=bench/data/b200_${size}mb.json
   measure "gpuscope stats ($size MB)" build/release/gpuscope stats --format json "$f"
   measure "gpuscope stats, 1 thread ($size MB)" build/release/gpuscope --threads 1 stats --format json "$f"
+  measure "gpuscope analyze ($size MB)" build/release/gpuscope analyze --format json "$f"
   [[ -x build/release/bench/raw_simdjson_scan ]] && measure "raw simdjson scan ($size MB)" build/release/bench/raw_simdjson_scan "$f"
   measure "python json.load ($size MB)" python3 bench/json_load_kernel_sum.py "$f"
   if [[ -n "${HTA_PYTHON:-}" ]]; then
