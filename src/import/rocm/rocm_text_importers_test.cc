@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <fstream>
 #include <string>
 
@@ -89,7 +90,14 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"rocprof_v1/results.json", "rocprof-json", true, true},
                       Case{"rocprof_v1/rpl_data/hcc_ops_trace.txt", "rocprof-raw", true, true},
                       Case{"rocprof_v1/rpl_data/hip_api_trace.txt", "rocprof-raw", true, true},
-                      Case{"rocprof_v1/results.stats.csv", "rocprof-stats", false, false}));
+                      Case{"rocprof_v1/results.stats.csv", "rocprof-stats", false, false}),
+    [](const ::testing::TestParamInfo<Case>& info) {
+      std::string name = info.param.path;
+      for (char& ch : name) {
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      }
+      return name;
+    });
 
 TEST(Rocprofv3Json, ResolvesKindsAgentsMarkersAndCountsOtherRecords) {
   model::Trace t = Load(kData + "/rocprofv3_small_results.json");
