@@ -22,6 +22,7 @@ using CommandBody = std::function<base::StatusOr<int>()>;
 CommandBody AddInfoCommand(CLI::App& app, const CommonOptions& common);
 CommandBody AddStatsCommand(CLI::App& app, const CommonOptions& common);
 CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common);
+CommandBody AddDiffCommand(CLI::App& app, const CommonOptions& common);
 CommandBody AddHelpCommand(CLI::App& app);
 
 }  // namespace gpuscope::cli

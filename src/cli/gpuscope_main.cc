@@ -18,11 +18,13 @@ int Main(int argc, char** argv) {
   CLI::App* info = app.add_subcommand("info", "What a trace holds: format, devices, span, counts, problems");
   CLI::App* stats = app.add_subcommand("stats", "Per-kernel, memory-operation, API and CPU-op summary tables");
   CLI::App* analyze = app.add_subcommand("analyze", "Ranked findings: what slows the run, what it costs, where, the fix");
+  CLI::App* diff = app.add_subcommand("diff", "Compare two runs (before / after a change); gate regressions in CI");
   CLI::App* help = app.add_subcommand("help", "Explain a topic: gpuscope help findings");
   std::vector<std::pair<CLI::App*, CommandBody>> commands = {
       {info, AddInfoCommand(*info, common)},
       {stats, AddStatsCommand(*stats, common)},
       {analyze, AddAnalyzeCommand(*analyze, common)},
+      {diff, AddDiffCommand(*diff, common)},
       {help, AddHelpCommand(*help)},
   };
   try {

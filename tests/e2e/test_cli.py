@@ -207,6 +207,44 @@ def analyze_real_pytorch_cpu_runs():
 
 
 @test
+def diff_before_after_noise_and_the_ci_gate():
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, PLANTED, tmp], check=True)
+        p = lambda n: os.path.join(tmp, n)  # noqa: E731
+        r = run("diff", "--format", "json", p("slow.json"), p("healthy.json"))
+        assert r.returncode == 0, r.stderr
+        d = json.loads(r.stdout)
+        s = d["summary"]
+        for key in ("iterations", "iteration_mean_ns", "iteration_median_ns", "gpu_busy_pct", "kernel_ns", "memcpy_ns"):
+            assert isinstance(s[key], list) and len(s[key]) == 2, key
+        assert s["verdict"] == "faster" and s["iteration_mean_ns"] == [3990000, 2990000], s
+        kernels = {k["name"]: k for k in d["kernels"]}
+        assert set(kernels["gemm_kernel"]) >= {"name", "status", "calls", "total_ns"}
+        assert kernels["gemm_kernel"]["calls"] == [20, 40] and kernels["gemm_kernel"]["status"] == "changed"
+        cpu = {k["name"]: k for k in d["cpu_ops"]}
+        assert cpu["aten::select"]["status"] == "removed", cpu["aten::select"]
+        assert {"resolved", "persisting", "new"} == set(d["findings"])
+        assert "cpu-op-storm" in {f["rule"] for f in d["findings"]["resolved"]}
+        assert [m["name"] for m in d["memops"] if m["status"] == "removed"] == ["DtoH"]
+        # Noise only: the rank test sees no change.
+        d = json.loads(run("diff", "--format", "json", p("noise_a.json"), p("noise_b.json")).stdout)
+        assert d["summary"]["verdict"] == "no significant change" and d["summary"]["p_value"] > 0.05, d["summary"]
+        # The gate: 0 when not slower, 1 on a regression beyond the threshold, 2 on bad input.
+        assert run("diff", "--fail-if-slower", "5", p("slow.json"), p("healthy.json")).returncode == 0
+        assert run("diff", "--fail-if-slower", "5", p("noise_a.json"), p("noise_b.json")).returncode == 0
+        r = run("diff", "--fail-if-slower", "5", p("healthy.json"), p("slow.json"))
+        assert r.returncode == 1 and "FAIL: slower" in r.stderr, (r.returncode, r.stderr)
+        assert run("diff", "--fail-if-slower", "50", p("healthy.json"), p("slow.json")).returncode == 0
+        r = run("diff", "--fail-if-slower", "5", p("healthy.json"), p("missing.json"))
+        assert r.returncode == 2 and "missing.json" in r.stderr
+        # Formats from different tools compare: the .rpd pair.
+        r = run("diff", p("slow.rpd"), p("healthy.rpd"))
+        assert r.returncode == 0 and "elementwise_add" in r.stdout and "removed" in r.stdout, r.stdout[:2000]
+        rows = list(csv.reader(io.StringIO(run("diff", "--format", "csv", p("slow.json"), p("healthy.json")).stdout)))
+        assert rows[0][:3] == ["table", "name", "status"] and len(rows) > 5
+
+
+@test
 def analyze_report_and_contract():
     r = run("analyze", data("kineto_cuda_small.json"))
     assert r.returncode == 0, r.stderr

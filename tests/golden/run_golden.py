@@ -90,6 +90,16 @@ ANALYZE_CASES = [
 ]
 
 
+# diff over real before/after pairs; outputs kept in expected/diff_<name>.json for review.
+DIFF_CASES = [
+    ("docs_fix", "kineto/kineto/docs__traces__before_fix_trace.json", "kineto/kineto/docs__traces__after_fix_trace.json"),
+    ("hta_compare", "kineto/hta/tests__data__trace_compare__base__base.json.gz",
+     "kineto/hta/tests__data__trace_compare__test__test.json.gz"),
+    ("resnet_loader_workers", "kineto/kineto/plugin__samples__resnet50_num_workers_0__worker0.pt.trace.json.gz",
+     "kineto/kineto/plugin__samples__resnet50_num_workers_4__worker0.pt.trace.json.gz"),
+]
+
+
 def load(path):
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt") as f:
@@ -474,6 +484,22 @@ def main():
         with open(expected_path) as f:
             check(json.load(f) == got, f"analyze {name}: differs from {expected_path} (rerun with --update after review)")
         print(f"ok   analyze {name}: {len(d['findings'])} findings")
+
+    for name, rel_b, rel_a in DIFF_CASES:
+        r = run(a.gpuscope, "diff", "--format", "json", os.path.join(SAMPLES, rel_b), os.path.join(SAMPLES, rel_a))
+        check(r.returncode == 0, f"diff {name}: exit {r.returncode}: {r.stderr.strip()}")
+        if r.returncode != 0:
+            continue
+        got = json.loads(r.stdout)
+        got["before"], got["after"] = "samples/" + rel_b, "samples/" + rel_a
+        expected_path = os.path.join(HERE, "expected", f"diff_{name}.json")
+        if a.update:
+            with open(expected_path, "w") as f:
+                json.dump(got, f, indent=1, ensure_ascii=False)
+                f.write("\n")
+        with open(expected_path) as f:
+            check(json.load(f) == got, f"diff {name}: differs from {expected_path} (rerun with --update after review)")
+        print(f"ok   diff {name}: {got['summary']['verdict']}")
 
     # Every file under samples/kineto and samples/nsys imports, or is a known non-trace refused
     # clearly.

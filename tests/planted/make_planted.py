@@ -4,8 +4,9 @@
   make_planted.py OUT_DIR
 
 writes, in OUT_DIR:
-  slow.json     Kineto trace of a 10-step inference loop with every problem planted
-  healthy.json  the same loop fixed (GPU-bound, pinned async copies, no per-step sync, vectorised)
+  slow.json     Kineto trace of a 10-step inference loop with every problem planted (4 ms steps)
+  healthy.json  the same loop fixed (GPU-bound, pinned async copies, no per-step sync, vectorised; 3 ms steps)
+  noise_a.json, noise_b.json  two runs of the healthy loop that differ only by +-2% step-time noise
   slow.rpd      rocmProfileData trace (schema v2) of a loop with a tiny-kernel storm and blocking copies
   healthy.rpd   the same loop with fused kernels and async copies
   planted.json  per file: {rule: {"impact_ns": planted cost, "python": ..., "op": ...}}
@@ -14,6 +15,7 @@ Times are integer ns; Kineto ts/dur are written in us with at most 3 decimals (e
 """
 import json
 import os
+import random
 import sqlite3
 import sys
 
@@ -30,7 +32,9 @@ def X(cat, name, tid, start, dur, **args):
     return e
 
 
-def kineto(slow):
+def kineto(slow, jitter_seed=None):
+    STEP = (4000 if slow else 3000) * US
+    rng = random.Random(jitter_seed)
     ev = [{"ph": "M", "name": "process_name", "pid": 100, "tid": 0, "args": {"name": "python3"}}]
     corr = [0]
     pyid = [0]
@@ -55,7 +59,10 @@ def kineto(slow):
 
     for s in range(STEPS):
         t0 = 1_000_000 + s * STEP
-        ev.append(X("user_annotation", f"ProfilerStep#{s}", 100, t0, STEP - 10 * US))
+        step_dur = STEP - 10 * US
+        if jitter_seed is not None:  # run-to-run noise on the step time only
+            step_dur -= int(rng.uniform(0, 0.02) * STEP)
+        ev.append(X("user_annotation", f"ProfilerStep#{s}", 100, t0, step_dur))
         root = frame("inference.py(30): <module>", t0 + 1 * US, STEP - 20 * US)
         if slow:
             # 1. Pageable synchronous input copy: 1 MiB, 200 us on the GPU, 220 us call.
@@ -176,6 +183,10 @@ def main():
             json.dump(doc, f)
         planted[f"{name}.json"] = p
         planted[f"{name}.rpd"] = rpd(os.path.join(out, f"{name}.rpd"), slow)
+    for name, seed in (("noise_a", 1), ("noise_b", 2)):
+        doc, _ = kineto(False, jitter_seed=seed)
+        with open(os.path.join(out, f"{name}.json"), "w") as f:
+            json.dump(doc, f)
     with open(os.path.join(out, "planted.json"), "w") as f:
         json.dump(planted, f, indent=1)
 
