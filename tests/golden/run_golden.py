@@ -399,6 +399,17 @@ CHECKERS = {"kineto": kineto_totals, "nsys": nsys_totals, "rpd": rpd_totals, "ro
             "rocprof_raw": rocprof_raw_totals, "rocprof_stats": rocprof_stats_totals}
 
 
+def same_as_expected(name, got, update):
+    """Compares with expected/<name>.json (rewritten first with --update)."""
+    path = os.path.join(HERE, "expected", name + ".json")
+    if update:
+        with open(path, "w") as f:
+            json.dump(got, f, indent=1, ensure_ascii=False)
+            f.write("\n")
+    with open(path) as f:
+        return json.load(f) == got
+
+
 def run(gpuscope, *args):
     return subprocess.run([gpuscope, *args], capture_output=True, text=True)
 
@@ -476,13 +487,7 @@ def main():
         got = {"summary": {k: d["summary"][k] for k in ("iteration_source", "iterations", "warmup_iterations",
                                                          "iteration_median_ns", "gpu_busy_pct", "verdict")},
                "findings": [{k: f[k] for k in ("rule", "severity", "title", "impact_ns", "where")} for f in d["findings"]]}
-        expected_path = os.path.join(HERE, "expected", f"analyze_{name}.json")
-        if a.update:
-            with open(expected_path, "w") as f:
-                json.dump(got, f, indent=1, ensure_ascii=False)
-                f.write("\n")
-        with open(expected_path) as f:
-            check(json.load(f) == got, f"analyze {name}: differs from {expected_path} (rerun with --update after review)")
+        check(same_as_expected(f"analyze_{name}", got, a.update), f"analyze {name}: differs from expected (--update after review)")
         print(f"ok   analyze {name}: {len(d['findings'])} findings")
 
     for name, rel_b, rel_a in DIFF_CASES:
@@ -492,13 +497,7 @@ def main():
             continue
         got = json.loads(r.stdout)
         got["before"], got["after"] = "samples/" + rel_b, "samples/" + rel_a
-        expected_path = os.path.join(HERE, "expected", f"diff_{name}.json")
-        if a.update:
-            with open(expected_path, "w") as f:
-                json.dump(got, f, indent=1, ensure_ascii=False)
-                f.write("\n")
-        with open(expected_path) as f:
-            check(json.load(f) == got, f"diff {name}: differs from {expected_path} (rerun with --update after review)")
+        check(same_as_expected(f"diff_{name}", got, a.update), f"diff {name}: differs from expected (--update after review)")
         print(f"ok   diff {name}: {got['summary']['verdict']}")
 
     # Every file under samples/kineto and samples/nsys imports, or is a known non-trace refused
