@@ -158,6 +158,12 @@ void PrintCsv(const analysis::AnalysisReport& r) {
 
 }  // namespace
 
+void PrintAnalyzeReport(const model::Trace& trace, const std::string& path) {
+  AnalyzeArgs a;
+  a.path = path;
+  PrintReport(trace, analysis::Analyze(trace), a);
+}
+
 CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
   auto a = std::make_shared<AnalyzeArgs>();
   app.add_option("trace", a->path, "Trace file (any format gpuscope reads)")->required();

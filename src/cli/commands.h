@@ -8,6 +8,7 @@
 #include <string>
 
 #include "base/status.h"
+#include "model/trace.h"
 
 namespace gpuscope::cli {
 
@@ -24,5 +25,10 @@ CommandBody AddStatsCommand(CLI::App& app, const CommonOptions& common);
 CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common);
 CommandBody AddDiffCommand(CLI::App& app, const CommonOptions& common);
 CommandBody AddHelpCommand(CLI::App& app);
+CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common);
+
+// The default terminal output of `stats` and `analyze`, for `gpuscope run --stats --analyze`.
+void PrintStatsTables(const model::Trace& trace, const std::string& path);
+void PrintAnalyzeReport(const model::Trace& trace, const std::string& path);
 
 }  // namespace gpuscope::cli

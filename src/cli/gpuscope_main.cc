@@ -19,12 +19,14 @@ int Main(int argc, char** argv) {
   CLI::App* stats = app.add_subcommand("stats", "Per-kernel, memory-operation, API and CPU-op summary tables");
   CLI::App* analyze = app.add_subcommand("analyze", "Ranked findings: what slows the run, what it costs, where, the fix");
   CLI::App* diff = app.add_subcommand("diff", "Compare two runs (before / after a change); gate regressions in CI");
+  CLI::App* run = app.add_subcommand("run", "Profile a program unchanged: gpuscope run --stats --analyze -- python infer.py");
   CLI::App* help = app.add_subcommand("help", "Explain a topic: gpuscope help findings");
   std::vector<std::pair<CLI::App*, CommandBody>> commands = {
       {info, AddInfoCommand(*info, common)},
       {stats, AddStatsCommand(*stats, common)},
       {analyze, AddAnalyzeCommand(*analyze, common)},
       {diff, AddDiffCommand(*diff, common)},
+      {run, AddRunCommand(*run, common)},
       {help, AddHelpCommand(*help)},
   };
   try {

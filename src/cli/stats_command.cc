@@ -344,6 +344,12 @@ int Run(const StatsArgs& a, const model::Trace& trace) {
 
 }  // namespace
 
+void PrintStatsTables(const model::Trace& trace, const std::string& path) {
+  StatsArgs a;
+  a.path = path;
+  Run(a, trace);
+}
+
 CommandBody AddStatsCommand(CLI::App& app, const CommonOptions& common) {
   auto args = std::make_shared<StatsArgs>();
   app.add_option("trace", args->path, "Trace file (Kineto .json / .json.gz)")->required();

@@ -244,6 +244,135 @@ def diff_before_after_noise_and_the_ci_gate():
         assert rows[0][:3] == ["table", "name", "status"] and len(rows) > 5
 
 
+EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "examples")
+SAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "..", "shared", "samples")
+
+
+def need_torch():
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        raise Skip("PyTorch is not installed (scripts/install-deps installs torch==2.13.0)")
+
+
+@test
+def run_profiles_both_examples_unchanged():
+    need_torch()
+    with tempfile.TemporaryDirectory() as tmp:
+        found = {}
+        for ex in ("slow", "fast"):
+            out = os.path.join(tmp, ex + ".json")
+            r = run("run", "--stats", "--analyze", "-o", out, "--", sys.executable, os.path.join(EXAMPLES, f"inference_{ex}.py"))
+            assert r.returncode == 0, (ex, r.returncode, r.stderr[-2000:])
+            assert f"inference_{ex} on cpu: median step" in r.stdout, r.stdout[:500]  # the program's output passes through
+            assert os.path.getsize(out) > 0 and f"trace written to {out}" in r.stderr
+            assert "CPU ops:" in r.stdout and "aten::linear" in r.stdout, r.stdout[:3000]
+            d = json.loads(run("analyze", "--format", "json", out).stdout)
+            found[ex] = d["findings"]
+        storm = [f for f in found["slow"] if f["rule"] == "cpu-op-storm"]
+        assert storm and storm[0]["where"]["python"].endswith("slow_activation"), found["slow"]
+        per_step = [f for f in found["slow"] if f["rule"] == "host-sync" and f["where"]["python"].endswith(": main")]
+        assert per_step and "1.0 per iteration" in per_step[0]["detail"], [(f["rule"], f["where"]) for f in found["slow"]]
+        assert not [f for f in found["fast"] if f["rule"] in ("cpu-op-storm", "host-sync")], found["fast"]
+        # Without -o: ./gpuscope-<program>-<time>.json in the working directory.
+        r = subprocess.run([GPUSCOPE, "run", "--", sys.executable, os.path.join(EXAMPLES, "inference_fast.py")],
+                           cwd=tmp, capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr[-1000:]
+        assert [f for f in os.listdir(tmp) if f.startswith("gpuscope-inference_fast-") and f.endswith(".json")], os.listdir(tmp)
+
+
+@test
+def run_passes_exit_codes_exceptions_and_signals_through():
+    need_torch()
+    with tempfile.TemporaryDirectory() as tmp:
+        prog = os.path.join(tmp, "prog.py")
+        with open(prog, "w") as f:
+            f.write("import sys, time, torch\n"
+                    "x = torch.ones(8)\n"
+                    "for _ in range(20): x = x * 2\n"
+                    "mode = sys.argv[1]\n"
+                    "print('started', flush=True)\n"
+                    "if mode == 'exit3': sys.exit(3)\n"
+                    "if mode == 'raise': raise RuntimeError('boom')\n"
+                    "while mode == 'forever': time.sleep(0.05); x = x + 1\n")
+        for mode, want in (("exit3", 3), ("raise", 1)):
+            out = os.path.join(tmp, mode + ".json")
+            r = run("run", "-o", out, "--", sys.executable, prog, mode)
+            assert r.returncode == want, (mode, r.returncode, r.stderr[-1500:])
+            assert os.path.exists(out) and json.loads(run("info", "--format", "json", out).stdout)["counts"]["CPU ops"] > 0
+            if mode == "raise":
+                assert "RuntimeError: boom" in r.stderr
+        out = os.path.join(tmp, "sigint.json")
+        p = subprocess.Popen([GPUSCOPE, "run", "-o", out, "--", sys.executable, prog, "forever"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert p.stdout.readline().strip() == "started"
+        import signal
+        import time
+        time.sleep(0.5)
+        p.send_signal(signal.SIGINT)  # forwarded to the program, which stops; the trace is still written
+        _, err = p.communicate(timeout=60)
+        assert p.returncode == 130, (p.returncode, err[-1500:])
+        assert os.path.exists(out) and json.loads(run("info", "--format", "json", out).stdout)["counts"]["CPU ops"] > 0
+
+
+def stand_in(tmp, tool, script):
+    """A stand-in for a vendor tracer that is absent here: a script on PATH that checks the arguments
+    gpuscope passes and writes a real trace (a sample from ../shared/samples, else a repo fixture)."""
+    path = os.path.join(tmp, "bin", tool)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write("#!" + sys.executable + "\n" + script)
+    os.chmod(path, 0o755)
+    return dict(os.environ, PATH=os.path.dirname(path) + ":" + os.environ["PATH"], COLUMNS="120")
+
+
+@test
+def run_rocprofv3_and_nsys_backends_with_stand_ins():
+    with tempfile.TemporaryDirectory() as tmp:
+        rocpd = os.path.join(SAMPLES, "rocm", "batched_gemm", "rocpd-ck_bmm", "28_results.db")
+        if not os.path.exists(rocpd):
+            rocpd = sql_fixture("rocpd_small.sql", tmp)
+        env = stand_in(tmp, "rocprofv3", f"""
+import shutil, subprocess, sys
+a = sys.argv[1:]
+for flag in ("--kernel-trace", "--memory-copy-trace", "--hip-runtime-trace", "--marker-trace"):
+    assert flag in a, (flag, a)
+assert a[a.index("--output-format") + 1] == "rocpd", a
+d, cmd = a[a.index("-d") + 1], a[a.index("--") + 1:]
+rc = subprocess.call(cmd)
+shutil.copy({rocpd!r}, d + "/host_28_results.db")
+sys.exit(rc)
+""")
+        out = os.path.join(tmp, "run_results.db")
+        r = subprocess.run([GPUSCOPE, "run", "--stats", "-o", out, "--", "sh", "-c", "echo hello; exit 4"],
+                           capture_output=True, text=True, env=env)
+        assert r.returncode == 4 and "hello" in r.stdout, (r.returncode, r.stderr)
+        assert "(rocpd)" in r.stdout and "GPU kernels:" in r.stdout, r.stdout[:1500]
+        nsys_db = os.path.join(SAMPLES, "nsys", "cuda-perf-sandbox", "report1.sqlite")
+        if not os.path.exists(nsys_db):
+            nsys_db = sql_fixture("nsys_small.sql", tmp)
+        env = stand_in(tmp, "nsys", f"""
+import shutil, subprocess, sys
+a = sys.argv[1:]
+if a[0] == "profile":
+    assert a[a.index("-t") + 1] == "cuda,nvtx,osrt", a
+    out = a[a.index("-o") + 1]
+    rc = subprocess.call(a[a.index("-o") + 2:])
+    open(out + ".nsys-rep", "w").write("stand-in report")
+    sys.exit(rc)
+assert a[:3] == ["export", "--type", "sqlite"], a
+shutil.copy({nsys_db!r}, a[a.index("--output") + 1])
+""")
+        os.remove(os.path.join(tmp, "bin", "rocprofv3"))  # auto picks nsys now
+        out = os.path.join(tmp, "run.sqlite")
+        r = subprocess.run([GPUSCOPE, "run", "--stats", "-o", out, "--", "true"], capture_output=True, text=True, env=env)
+        assert r.returncode == 0, r.stderr
+        assert "(nsys)" in r.stdout and "pageable" in r.stdout, r.stdout[:1500]
+        r = subprocess.run([GPUSCOPE, "run", "--backend", "torch", "-o", os.path.join(tmp, "x.rpd"), "--", "true"],
+                           capture_output=True, text=True, env=env)
+        assert r.returncode == 2 and "gpuscope convert" in r.stderr, r.stderr
+
+
 @test
 def analyze_report_and_contract():
     r = run("analyze", data("kineto_cuda_small.json"))

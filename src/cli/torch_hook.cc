@@ -1,0 +1,113 @@
+#include "cli/torch_hook.h"
+
+namespace gpuscope::cli {
+
+std::string_view TorchSiteCustomize() {
+  // Starts torch.profiler when the interpreter starts (CPU + the GPU activity the build has:
+  // CUDA and ROCm builds both report through ProfilerActivity.CUDA), with shapes and Python
+  // stacks; exports at normal exit, sys.exit, an uncaught exception (atexit runs after the
+  // traceback), SIGINT and SIGTERM (the trace is written, then the signal's usual effect
+  // follows). Forked children (DataLoader workers) inherit the profiler object but never export:
+  // only the process that started it does. Any existing sitecustomize is imported first.
+  return R"PY(# gpuscope run: profile this Python process with torch.profiler (written by gpuscope; do not edit)
+import os
+import sys
+
+_HOOK_DIR = os.environ.get("GPUSCOPE_HOOK_DIR", "")
+
+
+def _chain_previous_sitecustomize():
+    import importlib.util
+    for entry in sys.path:
+        if not entry or os.path.abspath(entry) == os.path.abspath(_HOOK_DIR):
+            continue
+        candidate = os.path.join(entry, "sitecustomize.py")
+        if os.path.isfile(candidate):
+            spec = importlib.util.spec_from_file_location("_gpuscope_chained_sitecustomize", candidate)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            return
+
+
+def _start():
+    out_dir = os.environ.get("GPUSCOPE_TRACE_DIR")
+    if not out_dir:
+        return
+    try:
+        import torch
+        from torch.profiler import ProfilerActivity, profile
+    except Exception:  # not a PyTorch program (or torch missing): nothing to profile
+        return
+    import atexit
+    import signal
+    import threading
+
+    activities = [ProfilerActivity.CPU]
+    try:
+        if torch.cuda.is_available():
+            activities.append(ProfilerActivity.CUDA)
+    except Exception:
+        pass
+    state = {"prof": None, "done": False, "pid": os.getpid()}
+    lock = threading.Lock()
+
+    def start():
+        with lock:
+            if state["prof"] is None and not state["done"]:
+                state["prof"] = profile(activities=activities, record_shapes=True, with_stack=True)
+                state["prof"].__enter__()
+
+    def finish():
+        with lock:
+            if state["done"] or os.getpid() != state["pid"]:
+                return
+            state["done"] = True
+            prof = state["prof"]
+            if prof is None:
+                return
+            try:
+                prof.__exit__(None, None, None)
+                prof.export_chrome_trace(os.path.join(out_dir, "trace-%d.json" % os.getpid()))
+            except Exception as e:  # report, never break the program's own exit
+                sys.stderr.write("gpuscope: could not write the trace: %s\n" % e)
+
+    delay = float(os.environ.get("GPUSCOPE_DELAY_S", "0") or 0)
+    duration = float(os.environ.get("GPUSCOPE_DURATION_S", "0") or 0)
+    if delay > 0:
+        t = threading.Timer(delay, start)
+        t.daemon = True
+        t.start()
+    else:
+        start()
+    if duration > 0:
+        t = threading.Timer(delay + duration, finish)
+        t.daemon = True
+        t.start()
+    atexit.register(finish)
+
+    def on_signal(signum, frame):
+        finish()
+        previous = handlers.get(signum)
+        if callable(previous):
+            previous(signum, frame)
+        elif previous == signal.SIG_IGN:
+            return
+        else:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+
+    handlers = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            handlers[sig] = signal.getsignal(sig)
+            signal.signal(sig, on_signal)
+        except (ValueError, OSError):
+            pass
+
+
+_chain_previous_sitecustomize()
+_start()
+)PY";
+}
+
+}  // namespace gpuscope::cli
