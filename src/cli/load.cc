@@ -1,6 +1,10 @@
 #include "cli/load.h"
 
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
 
 #include "base/text.h"
 #include "import/registry.h"
@@ -10,7 +14,17 @@ namespace gpuscope::cli {
 base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOptions& common) {
   import::ImportOptions options;
   options.threads = common.threads;
+  // A status line while a large file is read, on a terminal only (quiet when piped).
+  std::error_code ec;
+  uintmax_t size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
+  bool show = isatty(STDERR_FILENO) && size >= (64u << 20);
+  auto t0 = std::chrono::steady_clock::now();
+  if (show) std::fprintf(stderr, "[gpuscope] reading %s (%s)...", path.c_str(), base::FormatBytes(static_cast<int64_t>(size)).c_str());
   auto trace = import::ImportTrace(path, options);
+  if (show) {
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::fprintf(stderr, " %.1f s\n", s);
+  }
   if (!trace.ok()) return trace.status();
   const model::Trace& t = *trace;
   if (!t.meta.import_error.empty()) {

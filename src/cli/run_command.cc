@@ -157,7 +157,7 @@ CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common) {
       ->capture_default_str();
   app.add_flag("--stats", a->stats, "Print the stats tables at the end");
   app.add_flag("--analyze", a->analyze, "Print the findings at the end");
-  app.add_option("--delay", a->delay, "Start profiling after this many seconds (torch backend)");
+  app.add_option("--delay", a->delay, "Start profiling after this many seconds (torch backend; uses SIGALRM)");
   app.add_option("--duration", a->duration, "Profile this many seconds, then write the trace (torch backend)");
   app.add_option("command", a->cmd, "The program and its arguments, after --")->required()->expected(-1);
   return [a, &common]() -> base::StatusOr<int> {

@@ -9,6 +9,7 @@ std::string_view TorchSiteCustomize() {
   // traceback), SIGINT and SIGTERM (the trace is written, then the signal's usual effect
   // follows). Forked children (DataLoader workers) inherit the profiler object but never export:
   // only the process that started it does. Any existing sitecustomize is imported first.
+  // --delay/--duration use SIGALRM (a program that sets its own alarms should not use them).
   return R"PY(# gpuscope run: profile this Python process with torch.profiler (written by gpuscope; do not edit)
 import os
 import sys
@@ -73,16 +74,24 @@ def _start():
 
     delay = float(os.environ.get("GPUSCOPE_DELAY_S", "0") or 0)
     duration = float(os.environ.get("GPUSCOPE_DURATION_S", "0") or 0)
+    # A window is timed with SIGALRM: its handler runs in the main thread, where the profiler
+    # must be started and stopped (from another thread, torch aborts).
+    if delay > 0 or duration > 0:
+        def on_alarm(signum, frame):
+            if state["prof"] is None:
+                start()
+                if duration > 0:
+                    signal.setitimer(signal.ITIMER_REAL, duration)
+            else:
+                finish()
+
+        signal.signal(signal.SIGALRM, on_alarm)
     if delay > 0:
-        t = threading.Timer(delay, start)
-        t.daemon = True
-        t.start()
+        signal.setitimer(signal.ITIMER_REAL, delay)
     else:
         start()
-    if duration > 0:
-        t = threading.Timer(delay + duration, finish)
-        t.daemon = True
-        t.start()
+        if duration > 0:
+            signal.setitimer(signal.ITIMER_REAL, duration)
     atexit.register(finish)
 
     def on_signal(signum, frame):

@@ -313,6 +313,41 @@ def run_passes_exit_codes_exceptions_and_signals_through():
         _, err = p.communicate(timeout=60)
         assert p.returncode == 130, (p.returncode, err[-1500:])
         assert os.path.exists(out) and json.loads(run("info", "--format", "json", out).stdout)["counts"]["CPU ops"] > 0
+        out = os.path.join(tmp, "sigterm.json")
+        p = subprocess.Popen([GPUSCOPE, "run", "-o", out, "--", sys.executable, prog, "forever"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert p.stdout.readline().strip() == "started"
+        time.sleep(0.5)
+        p.send_signal(signal.SIGTERM)
+        _, err = p.communicate(timeout=60)
+        assert p.returncode == 128 + signal.SIGTERM, (p.returncode, err[-1500:])
+        assert os.path.exists(out), err[-1500:]
+
+
+@test
+def run_profiles_a_window_and_every_python_process():
+    need_torch()
+    with tempfile.TemporaryDirectory() as tmp:
+        prog = os.path.join(tmp, "prog.py")
+        with open(prog, "w") as f:
+            f.write("import subprocess, sys, time, torch\n"
+                    "x = torch.ones(8)\n"
+                    "subprocess.run([sys.executable, '-c', 'import torch; print(float((torch.ones(3) * 2).sum()))'])\n"
+                    "t0 = time.time()\n"
+                    "while time.time() - t0 < 2.0: x = x * 1.0001; time.sleep(0.001)\n")
+        out = os.path.join(tmp, "w.json")
+        r = run("run", "--delay", "0.8", "--duration", "0.5", "-o", out, "--", sys.executable, prog)
+        assert r.returncode == 0 and "6.0" in r.stdout, (r.returncode, r.stderr[-1500:])
+        span = json.loads(run("info", "--format", "json", out).stdout)["span"]["duration_ns"]
+        assert 0 < span < 900_000_000, span  # only the 0.5 s window, not the 2 s run
+        # Without a window, the child interpreter is profiled too; its trace is kept beside.
+        out = os.path.join(tmp, "all.json")
+        r = run("run", "-o", out, "--", sys.executable, "-c",
+                "import subprocess, sys, torch; torch.ones(2) * 3; "
+                "subprocess.run([sys.executable, '-c', 'import torch; torch.ones(3) * 2'])")
+        assert r.returncode == 0, r.stderr[-1500:]
+        extra = [f for f in os.listdir(tmp) if f.startswith("all.json.trace-")]
+        assert len(extra) == 1 and "another process's trace" in r.stderr, (os.listdir(tmp), r.stderr[-1500:])
 
 
 def stand_in(tmp, tool, script):
