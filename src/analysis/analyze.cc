@@ -513,6 +513,18 @@ void Copies(const Context& c, std::vector<Finding>& out, AnalysisSummary& summar
     a.where[{w.python, w.op}] += weight;
     if (a.rows.size() < 256) a.rows.push_back(m);
   };
+  // The next API call on the same thread: an async copy followed by a synchronize blocks too.
+  std::vector<RowId> next_on_thread;
+  if (t.memops.size()) {
+    next_on_thread.assign(t.api.size(), kNoRow);
+    std::unordered_map<model::TrackId, RowId> last;
+    for (size_t i = 0; i < t.api.size(); ++i) {
+      if (t.api.domain[i] == model::ApiDomain::kOs) continue;
+      auto it = last.find(t.api.track[i]);
+      if (it != last.end()) next_on_thread[it->second] = static_cast<RowId>(i);
+      last[t.api.track[i]] = static_cast<RowId>(i);
+    }
+  }
   for (size_t m = 0; m < t.memops.size(); ++m) {
     if (!c.In(t.memops.start_ns[m]) || t.memops.kind[m] == model::MemopKind::kMemset) continue;
     auto kind = t.memops.kind[m];
@@ -529,7 +541,13 @@ void Copies(const Context& c, std::vector<Finding>& out, AnalysisSummary& summar
     if (l != kNoRow) {
       std::string_view api = t.str(t.api.name[l]);
       bool async = api.find("Async") != std::string_view::npos;
-      if (IsCopyApi(api) && (!async || is_pageable)) add(sync, m, t.api.dur_ns[l]);
+      RowId next = next_on_thread[l];
+      if (IsCopyApi(api) && (!async || is_pageable)) {
+        add(sync, m, t.api.dur_ns[l]);
+      } else if (IsCopyApi(api) && next != kNoRow && IsSyncApi(t.str(t.api.name[next]))) {
+        add(sync, m, t.api.dur_ns[next]);  // blocked in the synchronize that follows it
+        sync.api_ns += t.api.dur_ns[next] - t.api.dur_ns[l];
+      }
     }
     if (t.memops.bytes[m] >= 0 && t.memops.bytes[m] < c.o().small_copy_bytes) add(small, m, l != kNoRow ? t.api.dur_ns[l] : 0);
   }

@@ -258,6 +258,15 @@ TEST(Analyze, CopyRulesFireOnPageableSyncSmallCopiesAndStaySilentOnPinnedAsync) 
   ASSERT_EQ(Rule(r, "small-memcpy").size(), 1u);
   EXPECT_EQ(Rule(r, "small-memcpy")[0]->impact_ns, 4 * 10 * 10 * us * 9 / 10);
 
+  Builder then_sync;  // an async pinned copy followed by a stream synchronize blocks the host too
+  then_sync.Step(0, 0, 1000 * us);
+  then_sync.Copy(MemopKind::kDtoH, "cudaMemcpyAsync", 0, 5 * us, 5 * us, 50 * us, 1 << 20, MemoryKind::kPinned);
+  then_sync.Api("cudaStreamSynchronize", 6 * us, 60 * us, 0);
+  AnalysisReport ts_report = Analyze(then_sync.Link());
+  auto ts = Rule(ts_report, "memcpy-sync");
+  ASSERT_EQ(ts.size(), 1u);
+  EXPECT_EQ(ts[0]->impact_ns, 60 * us);
+
   Builder pinned;  // one pinned async copy per step, overlapped
   for (int s = 0; s < 4; ++s) {
     int64_t t0 = s * 1000 * us;

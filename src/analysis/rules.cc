@@ -53,9 +53,11 @@ const std::vector<RuleInfo>& Rules() {
        "(DataLoader(pin_memory=True) + .to(device, non_blocking=True) on a side stream)."},
       {"memcpy-sync", "Copies that block the host",
        "Copies launched by a synchronous API (cudaMemcpy, hipMemcpy, hipMemcpyWithStream, ...: no 'Async' in the "
-       "name), or by an async API from/to pageable memory (synchronous in practice).",
+       "name), by an async API from/to pageable memory (synchronous in practice), or by an async API whose next "
+       "call on the same thread is a synchronize (stream/device/event).",
        "always on",
-       "the time the launching calls held the host.",
+       "the time the launching calls held the host (for an async copy followed by a synchronize: that "
+       "synchronize's time).",
        "Use pinned host memory and async copies: tensor.pin_memory() / DataLoader(pin_memory=True) and "
        ".to(device, non_blocking=True)."},
       {"memcpy-pageable", "Copies from or to pageable memory",
