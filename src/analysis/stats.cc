@@ -248,12 +248,7 @@ Stats SummaryStats(const model::Trace& trace) {
         break;
       }
       case model::SummaryRow::Section::kCopy: {
-        model::MemopKind kind = model::MemopKind::kOther;
-        const std::string& n = r.name;
-        if (n.find("HostToDevice") != std::string::npos || n.find("HOST_TO_DEVICE") != std::string::npos) kind = model::MemopKind::kHtoD;
-        else if (n.find("DeviceToHost") != std::string::npos || n.find("DEVICE_TO_HOST") != std::string::npos) kind = model::MemopKind::kDtoH;
-        else if (n.find("DeviceToDevice") != std::string::npos || n.find("DEVICE_TO_DEVICE") != std::string::npos) kind = model::MemopKind::kDtoD;
-        else if (n.find("Fill") != std::string::npos) kind = model::MemopKind::kMemset;
+        model::MemopKind kind = r.copy_kind;
         MemopStat& m = memops[kind];
         m.kind = kind;
         m.calls += r.calls;

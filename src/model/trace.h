@@ -43,6 +43,7 @@ struct Device {
 struct SummaryRow {
   enum class Section : uint8_t { kKernel, kApi, kCopy };
   Section section = Section::kKernel;
+  MemopKind copy_kind = MemopKind::kOther;  // kCopy rows: the direction (set by the importer)
   std::string name;
   uint64_t calls = 0;
   int64_t total_ns = 0;

@@ -13,6 +13,7 @@
 #include "base/sqlite_db.h"
 #include "import/common/csv_reader.h"
 #include "import/common/json_walker.h"
+#include "import/common/row_helpers.h"
 #include "import/common/sqlite_columns.h"
 #include "import/rocm/rocm_names.h"
 #include "model/linker.h"
@@ -151,12 +152,7 @@ class LegacyBuilder {
   }
 
  private:
-  int64_t Dur(int64_t begin, int64_t end) {
-    if (end >= begin) return end - begin;
-    t_.problems.Add("rocprof.end_before_start", "an event with BeginNs " + std::to_string(begin) + " > EndNs " +
-                                                    std::to_string(end) + "; kept with duration 0");
-    return 0;
-  }
+  int64_t Dur(int64_t begin, int64_t end) { return DurationOrZero(t_, begin, end, "rocprof.end_before_start", "an event"); }
 
   model::TrackId GpuTrack(int64_t gpu, std::string_view queue) {
     if (gpu >= 0 && devices_.insert(gpu).second) {
@@ -712,6 +708,10 @@ base::StatusOr<model::Trace> RocprofStatsImporter::Import(const std::string& pat
     model::SummaryRow row;
     row.section = section;
     row.name = std::string(section == model::SummaryRow::Section::kKernel ? CleanKernelName(Field(f, name)) : Field(f, name));
+    if (section == model::SummaryRow::Section::kCopy) {
+      OpClass cls = ClassifyOp(row.name);
+      row.copy_kind = cls == OpClass::kFill ? model::MemopKind::kMemset : CopyDirection(row.name);
+    }
     row.calls = static_cast<uint64_t>(*c);
     row.total_ns = *t;
     if (mn >= 0) row.min_ns = Num(Field(f, mn));
