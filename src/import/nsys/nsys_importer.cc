@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "base/sqlite_db.h"
+#include "import/common/row_helpers.h"
 #include "import/common/sqlite_columns.h"
 #include "model/linker.h"
 
@@ -260,10 +261,7 @@ class NsysReader {
 
   // Duration from start/end; a reversed pair is counted and kept as 0.
   int64_t End(int64_t start, int64_t end, std::string_view table) {
-    if (end >= start) return end - start;
-    t_.problems.Add("nsys.end_before_start", std::string(table) + ": a row with start " + std::to_string(start) +
-                                                 " > end " + std::to_string(end) + "; kept with duration 0");
-    return 0;
+    return DurationOrZero(t_, start, end, "nsys.end_before_start", table);
   }
 
   base::Status ReadKernels() {

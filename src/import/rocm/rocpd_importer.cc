@@ -6,6 +6,7 @@
 #include <string>
 
 #include "base/sqlite_db.h"
+#include "import/common/row_helpers.h"
 #include "import/common/sqlite_columns.h"
 #include "import/rocm/rocm_names.h"
 #include "model/linker.h"
@@ -97,30 +98,19 @@ class RocpdReader {
   }
 
   model::TrackId CpuTrack(int64_t pid, int64_t tid) {
-    auto key = std::make_pair(pid, tid);
-    auto it = cpu_tracks_.find(key);
-    if (it != cpu_tracks_.end()) return it->second;
-    model::TrackId id = t_.InternTrack(model::TrackKind::kCpuThread, std::to_string(pid), std::to_string(tid));
-    auto name = thread_names_.find(key);
-    if (name != thread_names_.end()) t_.tracks[id].name = t_.strings.Intern(name->second);
-    cpu_tracks_.emplace(key, id);
+    bool created = false;
+    model::TrackId id = cpu_tracks_.Get(pid, tid, &created);
+    if (created) {
+      auto name = thread_names_.find({pid, tid});
+      if (name != thread_names_.end()) t_.tracks[id].name = t_.strings.Intern(name->second);
+    }
     return id;
   }
 
-  model::TrackId GpuTrack(int64_t agent, int64_t queue) {
-    auto key = std::make_pair(agent, queue);
-    auto it = gpu_tracks_.find(key);
-    if (it != gpu_tracks_.end()) return it->second;
-    model::TrackId id = t_.InternTrack(model::TrackKind::kGpuStream, std::to_string(agent), std::to_string(queue));
-    gpu_tracks_.emplace(key, id);
-    return id;
-  }
+  model::TrackId GpuTrack(int64_t agent, int64_t queue) { return gpu_tracks_.Get(agent, queue); }
 
   int64_t Duration(int64_t start, int64_t end, const char* view) {
-    if (end >= start) return end - start;
-    t_.problems.Add("rocpd.end_before_start", std::string(view) + ": start " + std::to_string(start) + " > end " +
-                                                  std::to_string(end) + "; kept with duration 0");
-    return 0;
+    return DurationOrZero(t_, start, end, "rocpd.end_before_start", view);
   }
 
   uint64_t Corr(const base::SqliteQuery& q, int col) const {
@@ -258,7 +248,8 @@ class RocpdReader {
   uint64_t offset_;
   StringIdMap strings_;
   std::map<std::pair<int64_t, int64_t>, std::string> thread_names_;
-  std::map<std::pair<int64_t, int64_t>, model::TrackId> cpu_tracks_, gpu_tracks_;
+  NumericTracks cpu_tracks_{&t_, model::TrackKind::kCpuThread};
+  NumericTracks gpu_tracks_{&t_, model::TrackKind::kGpuStream};
 };
 
 base::Status ReadOne(const std::string& path, Trace* trace, uint64_t corr_offset) {

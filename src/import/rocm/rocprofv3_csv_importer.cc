@@ -7,6 +7,7 @@
 
 #include "base/numbers.h"
 #include "import/common/csv_reader.h"
+#include "import/common/row_helpers.h"
 #include "import/rocm/rocm_names.h"
 #include "model/linker.h"
 
@@ -133,8 +134,7 @@ class CsvRunReader {
       return false;
     }
     *start = *s;
-    *dur = *e >= *s ? *e - *s : 0;
-    if (*e < *s) t_.problems.Add("rocprofv3_csv.end_before_start", file + " line " + std::to_string(line));
+    *dur = DurationOrZero(t_, *s, *e, "rocprofv3_csv.end_before_start", file + " line " + std::to_string(line));
     return true;
   }
 

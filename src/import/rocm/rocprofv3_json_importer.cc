@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "import/common/json_walker.h"
+#include "import/common/row_helpers.h"
 #include "import/rocm/rocm_names.h"
 #include "model/linker.h"
 
@@ -74,8 +75,7 @@ class ProcessReader {
     std::string pid_text = std::to_string(pid_);
     std::map<int64_t, model::StringId> symbol_names;
     for (const Record& r : records_) {
-      int64_t dur = r.end >= r.start ? r.end - r.start : 0;
-      if (r.end < r.start) t_.problems.Add("rocprofv3.end_before_start", "a record ends before it starts; duration 0");
+      int64_t dur = DurationOrZero(t_, r.start, r.end, "rocprofv3.end_before_start", "a buffer record");
       uint64_t corr = offset_ + static_cast<uint64_t>(r.corr);
       switch (r.type) {
         case Record::Type::kKernel: {

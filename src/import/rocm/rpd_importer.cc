@@ -10,6 +10,7 @@
 
 #include "base/numbers.h"
 #include "base/sqlite_db.h"
+#include "import/common/row_helpers.h"
 #include "import/common/sqlite_columns.h"
 #include "import/rocm/rocm_names.h"
 #include "model/linker.h"
@@ -55,36 +56,20 @@ class RpdReader {
   model::StringId Arg(int64_t id) { return ustrings_ ? ustrings_->Get(id) : strings_.Get(id); }
 
   model::TrackId GpuTrack(int64_t gpu, int64_t queue) {
-    auto key = std::make_pair(gpu, queue);
-    auto it = gpu_tracks_.find(key);
-    if (it != gpu_tracks_.end()) return it->second;
-    model::TrackId id = t_.InternTrack(model::TrackKind::kGpuStream, std::to_string(gpu), std::to_string(queue));
-    if (devices_.emplace(gpu).second) {
+    bool created = false;
+    model::TrackId id = gpu_tracks_.Get(gpu, queue, &created);
+    if (created && devices_.emplace(gpu).second) {
       model::Device d;
       d.id = static_cast<int32_t>(gpu);
       d.name = "AMD GPU (rpd gpuId " + std::to_string(gpu) + ")";
       d.vendor = model::Vendor::kAmd;
       t_.devices.push_back(std::move(d));
     }
-    gpu_tracks_.emplace(key, id);
-    return id;
-  }
-
-  model::TrackId CpuTrack(int64_t pid, int64_t tid) {
-    auto key = std::make_pair(pid, tid);
-    auto it = cpu_tracks_.find(key);
-    if (it != cpu_tracks_.end()) return it->second;
-    model::TrackId id = t_.InternTrack(model::TrackKind::kCpuThread, std::to_string(pid), std::to_string(tid));
-    cpu_tracks_.emplace(key, id);
     return id;
   }
 
   int64_t Duration(int64_t start, int64_t end, const char* table) {
-    if (end >= start) return end - start;
-    t_.problems.Add("rpd.end_before_start",
-                    std::string(table) + ": start " + std::to_string(start) + " > end " + std::to_string(end) +
-                        "; kept with duration 0");
-    return 0;
+    return DurationOrZero(t_, start, end, "rpd.end_before_start", table);
   }
 
   // The launch details of the API calls, read once into arrays sorted by API id. Joining them
@@ -259,7 +244,7 @@ class RpdReader {
       if (inserted) it->second = name == marker ? 1 : IsRpdOverheadApi(t_.str(name)) ? 2 : 0;
       int64_t start = q->Int(3);
       int64_t dur = Duration(start, q->Int(4), "rocpd_api");
-      model::TrackId track = CpuTrack(q->Int(1), q->Int(2));
+      model::TrackId track = cpu_tracks_.Get(q->Int(1), q->Int(2));
       if (it->second == 2) {
         ++t_.record_counts["rpd tracer overhead rows (left out)"];
         continue;
@@ -361,7 +346,8 @@ class RpdReader {
   StringIdMap strings_;
   std::optional<StringIdMap> ustrings_;
   std::string schema_;
-  std::map<std::pair<int64_t, int64_t>, model::TrackId> gpu_tracks_, cpu_tracks_;
+  NumericTracks gpu_tracks_{&t_, model::TrackKind::kGpuStream};
+  NumericTracks cpu_tracks_{&t_, model::TrackKind::kCpuThread};
   std::set<int64_t> devices_;
   std::unordered_map<int64_t, uint32_t> api_index_;  // rocpd_api.id -> ApiTable row (before sorting)
   bool want_api_index_ = false;  // only ext_autogradapi needs api_index_

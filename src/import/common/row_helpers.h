@@ -1,0 +1,32 @@
+#pragma once
+// Small pieces every row-by-row importer (SQLite, CSV, text, JSON records) needs the same way.
+
+#include <cstdint>
+#include <map>
+#include <string_view>
+#include <utility>
+
+#include "model/trace.h"
+
+namespace gpuscope::import {
+
+// end - start; a row that ends before it starts is counted as the problem `problem_kind`
+// ("<where>: start S > end E; kept with duration 0") and kept with duration 0.
+int64_t DurationOrZero(model::Trace& t, int64_t start, int64_t end, std::string_view problem_kind,
+                       std::string_view where);
+
+// Tracks named by two numbers (pid/tid, device/queue), cached so that each row costs one map
+// lookup instead of building the track's text key; `created` tells the caller a track is new
+// (to give it a name or add its device).
+class NumericTracks {
+ public:
+  NumericTracks(model::Trace* t, model::TrackKind kind) : t_(*t), kind_(kind) {}
+  model::TrackId Get(int64_t a, int64_t b, bool* created = nullptr);
+
+ private:
+  model::Trace& t_;
+  model::TrackKind kind_;
+  std::map<std::pair<int64_t, int64_t>, model::TrackId> cache_;
+};
+
+}  // namespace gpuscope::import
