@@ -1,4 +1,4 @@
--- rocmProfileData schema v2 tables and views used by the planted traces (same text as make_sql_fixtures.py)
+-- rocmProfileData schema v2: the tables and views the fixtures and planted traces use (read by make_sql_fixtures.py and tests/planted/make_planted.py)
 CREATE TABLE rocpd_metadata (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, tag varchar(4096) NOT NULL, value varchar(4096) NOT NULL);
 CREATE TABLE rocpd_string (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, string varchar(4096) NOT NULL);
 CREATE TABLE rocpd_op (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, gpuId integer NOT NULL, queueId integer NOT NULL,

@@ -112,7 +112,8 @@ def kineto(slow, jitter_seed=None):
     return {"traceEvents": ev, "deviceProperties": [{"id": 0, "name": "NVIDIA H100", "totalGlobalMem": 85e9}]}, planted
 
 
-RPD_SCHEMA = open(os.path.join(os.path.dirname(__file__), "rpd_v2_schema.sql")).read()
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "rpd_v2_schema.sql")) as _f:
+    RPD_SCHEMA = _f.read()
 
 
 def rpd(path, slow):
