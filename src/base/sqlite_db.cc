@@ -234,7 +234,8 @@ std::string SqliteQuery::ColumnName(int col) const {
 void SqliteQuery::Bind(int index, int64_t value) { sqlite3_bind_int64(stmt_, index, value); }
 void SqliteQuery::Bind(int index, double value) { sqlite3_bind_double(stmt_, index, value); }
 void SqliteQuery::Bind(int index, std::string_view text) {
-  sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+  // An empty view may have a null data pointer, which SQLite would bind as NULL: bind "".
+  sqlite3_bind_text(stmt_, index, text.empty() ? "" : text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
 }
 void SqliteQuery::BindNull(int index) { sqlite3_bind_null(stmt_, index); }
 

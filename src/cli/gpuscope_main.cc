@@ -19,6 +19,8 @@ int Main(int argc, char** argv) {
   CLI::App* stats = app.add_subcommand("stats", "Per-kernel, memory-operation, API and CPU-op summary tables");
   CLI::App* analyze = app.add_subcommand("analyze", "Ranked findings: what slows the run, what it costs, where, the fix");
   CLI::App* diff = app.add_subcommand("diff", "Compare two runs (before / after a change); gate regressions in CI");
+  CLI::App* convert = app.add_subcommand("convert", "Write a trace as Chrome/Perfetto JSON, .rpd or CSV tables");
+  CLI::App* report = app.add_subcommand("report", "One self-contained HTML page: summary, findings, charts, timeline");
   CLI::App* run = app.add_subcommand("run", "Profile a program unchanged: gpuscope run --stats --analyze -- python infer.py");
   CLI::App* help = app.add_subcommand("help", "Explain a topic: gpuscope help findings");
   std::vector<std::pair<CLI::App*, CommandBody>> commands = {
@@ -26,6 +28,8 @@ int Main(int argc, char** argv) {
       {stats, AddStatsCommand(*stats, common)},
       {analyze, AddAnalyzeCommand(*analyze, common)},
       {diff, AddDiffCommand(*diff, common)},
+      {convert, AddConvertCommand(*convert, common)},
+      {report, AddReportCommand(*report, common)},
       {run, AddRunCommand(*run, common)},
       {help, AddHelpCommand(*help)},
   };

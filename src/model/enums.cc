@@ -44,6 +44,31 @@ MemoryKind ParseMemoryKind(std::string_view t) {
   return MemoryKind::kUnknown;
 }
 
+std::string_view MemoryKindTitle(MemoryKind k) {
+  switch (k) {
+    case MemoryKind::kUnknown: return "";
+    case MemoryKind::kPageable: return "Pageable";
+    case MemoryKind::kPinned: return "Pinned";
+    case MemoryKind::kDevice: return "Device";
+    case MemoryKind::kArray: return "Array";
+    case MemoryKind::kManaged: return "Managed";
+    case MemoryKind::kHost: return "Host";
+    case MemoryKind::kDeviceStatic: return "Device Static";
+    case MemoryKind::kManagedStatic: return "Managed Static";
+  }
+  return "";
+}
+
+bool ParseApiDomain(std::string_view text, ApiDomain* out) {
+  for (ApiDomain d : {ApiDomain::kRuntime, ApiDomain::kDriver, ApiDomain::kHsa, ApiDomain::kOs}) {
+    if (ApiDomainName(d) == text) {
+      *out = d;
+      return true;
+    }
+  }
+  return false;
+}
+
 std::string_view ApiDomainName(ApiDomain d) {
   switch (d) {
     case ApiDomain::kRuntime: return "runtime";

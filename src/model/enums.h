@@ -18,12 +18,16 @@ enum class MemoryKind : uint8_t {
 };
 std::string_view MemoryKindName(MemoryKind k);
 MemoryKind ParseMemoryKind(std::string_view text);
+// The spelling ParseMemoryKind reads ("Pageable", "Device", ...); "" for kUnknown.
+std::string_view MemoryKindTitle(MemoryKind k);
 
 enum class CpuRangeKind : uint8_t { kOp, kAnnotation };
 // kRuntime: CUDA runtime / HIP; kDriver: CUDA driver; kHsa: ROCm's HSA runtime (below HIP);
 // kOs: OS runtime calls (nsys OSRT: read, ioctl, pthread_*), kept out of the GPU API table.
 enum class ApiDomain : uint8_t { kRuntime, kDriver, kHsa, kOs };
 std::string_view ApiDomainName(ApiDomain d);
+// Reads ApiDomainName's spelling back; false when `text` is none of them.
+bool ParseApiDomain(std::string_view text, ApiDomain* out);
 enum class GpuRangeKind : uint8_t { kAnnotation, kSync, kOther };
 enum class TrackKind : uint8_t { kCpuThread, kGpuStream, kOther };
 enum class Vendor : uint8_t { kUnknown, kNvidia, kAmd };

@@ -27,10 +27,12 @@ class JsonWriter {
 
   const std::string& str() const { return out_; }
 
+  // Appends `s` as a quoted JSON string (used by the streaming trace writers too).
+  static void Escape(std::string& out, std::string_view s);
+
  private:
   void BeforeValue();
   void Newline();
-  static void Escape(std::string& out, std::string_view s);
 
   std::string out_;
   std::vector<bool> first_;  // per open container: nothing written yet

@@ -8,6 +8,11 @@ For each case in cases.tsv:
      computation here, sharing no code with gpuscope: for Kineto JSON, Python's json module
      reads the sample with exact decimals and sums durations per name; for SQLite formats, SQL
      over the file's own tables. Kernel names are demangled with c++filt.
+Round trips (`gpuscope convert`): every case is written as Chrome JSON, as .rpd, and the .rpd
+again as .json.gz; reading each back must give the same event counts (`info`) and the same
+`stats` tables, exactly. The .rpd written from each Kineto case must give the kernel totals of
+`stats` through rocmProfileData's own `top` view, queried with the sqlite3 command-line tool,
+and its `busy` view the GPU time of the kernels and copies. events.csv holds one row per event.
 Then every file under samples/kineto/ must either import (exit 0) or be one of the known
 non-traces, refused with exit code 2 and one line.
 
@@ -23,6 +28,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -414,6 +420,67 @@ def run(gpuscope, *args):
     return subprocess.run([gpuscope, *args], capture_output=True, text=True)
 
 
+def round_trip_cases(a, check):
+    """import(export(trace)) == trace for every format gpuscope writes and reads."""
+    def stats(path):
+        r = run(a.gpuscope, "stats", "--format", "json", "--mangled", path)
+        if r.returncode != 0:
+            return None
+        d = json.loads(r.stdout)
+        d.pop("source")
+        return d
+
+    def counts(path):
+        r = run(a.gpuscope, "info", "--format", "json", path)
+        return json.loads(r.stdout)["counts"] if r.returncode == 0 else None
+
+    tmp = tempfile.mkdtemp(prefix="gpuscope-roundtrip-")
+    for line in open(os.path.join(HERE, "cases.tsv")):
+        if line.startswith("#") or not line.strip():
+            continue
+        name, checker, rel, _ = line.rstrip("\n").split("\t")
+        if checker == "rocprof_stats":
+            continue  # summary-only: convert refuses it (no timeline)
+        src = os.path.join(SAMPLES, rel)
+        want_stats, want_counts = stats(src), counts(src)
+        json_out, rpd_out = os.path.join(tmp, name + ".json"), os.path.join(tmp, name + ".rpd")
+        json2_out, csv_dir = os.path.join(tmp, name + "_from_rpd.json.gz"), os.path.join(tmp, name + "_csv")
+        steps = [(src, json_out), (src, rpd_out), (rpd_out, json2_out), (src, csv_dir + "/")]
+        ok = True
+        for inp, out in steps:
+            r = run(a.gpuscope, "convert", inp, "-o", out)
+            check(r.returncode == 0, f"round trip {name}: convert -o {os.path.basename(out)}: {r.stderr.strip()}")
+            ok &= r.returncode == 0
+        if not ok:
+            continue
+        for out in (json_out, rpd_out, json2_out):
+            got_stats, got_counts = stats(out), counts(out)
+            check(got_counts == want_counts, f"round trip {name} via {os.path.basename(out)}: counts {got_counts} != {want_counts}")
+            check(got_stats == want_stats, f"round trip {name} via {os.path.basename(out)}: stats tables differ")
+        with open(os.path.join(csv_dir, "events.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        kinds = {}
+        for row in rows:
+            kinds[row["kind"]] = kinds.get(row["kind"], 0) + 1
+        check(kinds.get("kernel", 0) == want_counts["kernels"] and kinds.get("memcpy", 0) == want_counts["memcpy"] and
+              kinds.get("memset", 0) == want_counts["memset"], f"round trip {name}: events.csv kinds {kinds}")
+        csv_kernels = {r["name"]: (int(r["calls"]), int(r["total_ns"])) for r in csv.DictReader(open(os.path.join(csv_dir, "kernels.csv"), newline=""))}
+        dem = json.loads(run(a.gpuscope, "stats", "--format", "json", src).stdout)
+        check(csv_kernels == {k["name"]: (k["calls"], k["total_ns"]) for k in dem["kernels"]}, f"round trip {name}: kernels.csv")
+        if checker == "kineto":
+            top = subprocess.run(["sqlite3", "-json", rpd_out, "SELECT Name, TotalCalls, TotalDuration FROM top"],
+                                 capture_output=True, text=True)
+            check(top.returncode == 0, f"{name}: sqlite3 top view: {top.stderr.strip()}")
+            top_rows = {x["Name"]: (x["TotalCalls"], x["TotalDuration"]) for x in json.loads(top.stdout or "[]")}
+            # rpd's top view: integer microseconds (sum(end - start) / 1000), one row per name.
+            bad = [k["name"] for k in want_stats["kernels"] if top_rows.get(k["name"]) != (k["calls"], k["total_ns"] // 1000)]
+            check(not bad, f"{name}: rpd top view differs from stats for {len(bad)} kernels, e.g. {bad[:1]}")
+            busy = subprocess.run(["sqlite3", rpd_out, "SELECT COALESCE(SUM(GpuTime), 0) FROM busy"], capture_output=True, text=True)
+            gpu_ns = sum(k["total_ns"] for k in want_stats["kernels"]) + sum(m["total_ns"] for m in want_stats["memops"])
+            check(busy.returncode == 0 and int(busy.stdout.strip() or 0) == gpu_ns, f"{name}: rpd busy view {busy.stdout.strip()} != {gpu_ns}")
+        print(f"ok   round trip {name}: json, rpd, rpd->json.gz, csv")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gpuscope", required=True)
@@ -471,6 +538,8 @@ def main():
             check(my_api == {k: tuple(v) for k, v in api.items()}, f"{name}: API calls differ: {my_api} vs {api}")
         print(f"ok   {name}: {sum(v[0] for v in kernels.values())} kernels, {len(kernels)} names, "
               f"{sum(v[0] for v in memops.values())} memops")
+
+    round_trip_cases(a, check)
 
     for name, rel, must, must_not in ANALYZE_CASES:
         r = run(a.gpuscope, "analyze", "--format", "json", os.path.join(SAMPLES, rel))

@@ -20,7 +20,7 @@ namespace {
 
 enum class Category : uint8_t {
   kKernel, kMemcpy, kMemset, kRuntime, kDriver, kCpuOp, kAnnotation, kPython,
-  kGpuAnnotation, kSync, kOverhead, kSpan, kUnknown
+  kGpuAnnotation, kSync, kGpuOther, kOverhead, kSpan, kDerivedMarker, kUnknown
 };
 
 Category Classify(std::string_view cat, bool* legacy) {
@@ -37,6 +37,10 @@ Category Classify(std::string_view cat, bool* legacy) {
   if (cat == "cuda_sync") return Category::kSync;
   if (cat == "overhead") return Category::kOverhead;
   if (cat == "Trace") return Category::kSpan;
+  // Written by gpuscope's own export: GPU ranges that are neither annotations nor syncs, and
+  // the iteration markers it derived (not source events: skipped on reading).
+  if (cat == "gpu_range") return Category::kGpuOther;
+  if (cat == "gpuscope_iteration") return Category::kDerivedMarker;
   if (cat == "xpu_runtime" || cat == "privateuse1_runtime" || cat == "mtia_runtime") {
     return Category::kRuntime;
   }
@@ -77,6 +81,18 @@ void ParseMemopName(std::string_view name, bool memset, model::MemopRow* row) {
     row->src = model::ParseMemoryKind(name.substr(open + 1, arrow - open - 1));
     row->dst = model::ParseMemoryKind(name.substr(arrow + 4, close - arrow - 4));
   }
+}
+
+// gpuscope's export states the copy direction and memory kinds in args, for copies whose
+// names do not spell them (names from ROCm or nsys sources).
+void ApplyExportedCopyArgs(const KinetoEvent& ev, model::MemopRow* row) {
+  if (!ev.copy_kind.empty()) {
+    for (int k = 0; k < model::kMemopKindCount; ++k) {
+      if (model::MemopKindName(static_cast<MemopKind>(k)) == ev.copy_kind) row->kind = static_cast<MemopKind>(k);
+    }
+  }
+  if (!ev.src_kind.empty()) row->src = model::ParseMemoryKind(ev.src_kind);
+  if (!ev.dst_kind.empty()) row->dst = model::ParseMemoryKind(ev.dst_kind);
 }
 
 }  // namespace
@@ -237,6 +253,7 @@ void KinetoBuilder::AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur) {
       row.bytes = ev.bytes;
       row.device = static_cast<int16_t>(ev.device >= 0 ? ev.device : t.tracks[row.track].pid);
       ParseMemopName(ev.name, cat == Category::kMemset, &row);
+      ApplyExportedCopyArgs(ev, &row);
       t.memops.Append(row);
       return;
     }
@@ -250,6 +267,7 @@ void KinetoBuilder::AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur) {
       row.correlation = ev.correlation;
       row.external_id = ev.external_id;
       row.domain = cat == Category::kDriver ? ApiDomain::kDriver : ApiDomain::kRuntime;
+      if (!ev.domain.empty()) model::ParseApiDomain(ev.domain, &row.domain);
       if (ev.name.substr(0, 3) == "hip") side_->saw_hip_runtime = true;
       if (ev.name.substr(0, 4) == "cuda" || ev.name.substr(0, 2) == "cu") side_->saw_cuda_runtime = true;
       t.api.Append(row);
@@ -279,14 +297,17 @@ void KinetoBuilder::AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur) {
       return;
     }
     case Category::kGpuAnnotation:
-    case Category::kSync: {
+    case Category::kSync:
+    case Category::kGpuOther: {
       model::GpuRangeRow row;
       row.start_ns = ts;
       row.dur_ns = dur;
       row.name = t.strings.Intern(ev.name);
       row.track = GpuTrack(ev);
       row.correlation = ev.correlation;
-      row.kind = cat == Category::kSync ? GpuRangeKind::kSync : GpuRangeKind::kAnnotation;
+      row.kind = cat == Category::kSync         ? GpuRangeKind::kSync
+                 : cat == Category::kGpuOther ? GpuRangeKind::kOther
+                                              : GpuRangeKind::kAnnotation;
       t.gpu_ranges.Append(row);
       return;
     }
@@ -295,6 +316,9 @@ void KinetoBuilder::AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur) {
       return;
     case Category::kSpan:
       ++t.record_counts["profiler spans (not modelled)"];
+      return;
+    case Category::kDerivedMarker:
+      ++t.record_counts["iteration markers derived by gpuscope (skipped)"];
       return;
     case Category::kUnknown:
       ++t.record_counts["category '" + std::string(ev.cat) + "' (not modelled)"];
@@ -356,9 +380,12 @@ void KinetoBuilder::AddCounter(const KinetoEvent& ev, int64_t ts) {
     if (c.Scalar(&v, &is_string, &arena) != Scan::kOk) break;
     auto value = is_string ? std::nullopt : base::ParseDouble(v);
     if (!value) continue;
+    // {"name": "x", "args": {"x": v}} is the series "x" (how gpuscope writes a dotless name).
     std::string series(ev.name);
-    series += '.';
-    series += key;
+    if (key != ev.name) {
+      series += '.';
+      series += key;
+    }
     trace_->counters.Append(ts, *value, trace_->strings.Intern(series), track);
   }
 }

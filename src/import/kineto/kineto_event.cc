@@ -118,6 +118,21 @@ Scan ParseArgs(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena) {
           SetInt(text, is_string, &ev->shared_mem, &bad);
         }
       }
+    } else if (key == "copy kind" || key == "src kind" || key == "dst kind" || key == "domain") {
+      std::string_view text;
+      bool is_string = false;
+      if ((s = c.Peek(&ch)) != Scan::kOk) return s;
+      if (ch == '{' || ch == '[') {
+        bad = true;
+        if ((s = c.SkipValue()) != Scan::kOk) return s;
+      } else {
+        if ((s = c.Scalar(&text, &is_string, arena)) != Scan::kOk) return s;
+        std::string_view* out = key == "copy kind" ? &ev->copy_kind
+                                : key == "src kind" ? &ev->src_kind
+                                : key == "dst kind" ? &ev->dst_kind
+                                                    : &ev->domain;
+        if (is_string) *out = text; else bad = true;
+      }
     } else {
       if ((s = c.SkipValue()) != Scan::kOk) return s;
     }

@@ -35,6 +35,10 @@ struct KinetoEvent {
   uint32_t block[3] = {0, 0, 0};
   uint32_t registers = 0;
   uint32_t shared_mem = 0;
+  // String args that gpuscope's own JSON export adds so that a round trip keeps what the
+  // Kineto names do not say: "copy kind" (HtoD, ...), "src kind"/"dst kind" (Pageable, ...),
+  // "domain" (hsa, os). Empty when absent.
+  std::string_view copy_kind, src_kind, dst_kind, domain;
   bool has_correlation = false;
   bool bad_arg = false;  // a known arg had a value of the wrong type
   std::string_view bad_arg_key;

@@ -39,10 +39,12 @@ class RpdReader {
     if (db_.Has("rocpd_ustring")) {
       ustrings_.emplace(db_, &t_, "SELECT string FROM rocpd_ustring WHERE id = ?1");
     }
+    GPUSCOPE_RETURN_IF_ERROR(ReadExtensions());
     GPUSCOPE_RETURN_IF_ERROR(ReadOps());
     GPUSCOPE_RETURN_IF_ERROR(ReadApi());
     GPUSCOPE_RETURN_IF_ERROR(ReadAutograd());
     GPUSCOPE_RETURN_IF_ERROR(ReadMonitor());
+    GPUSCOPE_RETURN_IF_ERROR(ReadExtGpuRanges());
     for (auto [table, label] : {std::pair{"rocpd_stackframe", "API call stack frames (rocpd_stackframe; not modelled)"},
                                 std::pair{"rocpd_counter", "per-op counter values (rocpd_counter; not modelled)"}}) {
       if (!db_.Has(table)) continue;
@@ -83,6 +85,76 @@ class RpdReader {
   std::vector<std::pair<int64_t, int64_t>> op_api_;   // (op id, api id), by op id
   std::vector<Launch> launches_;                      // by api id
   std::vector<std::pair<int64_t, int64_t>> copy_size_;  // (api id, bytes or -1), by api id
+
+  // gpuscope's extension tables (written by its .rpd export; absent from other files): what
+  // rpd v2 cannot say about a UserMarker range, an API call's domain, or a copy.
+  struct ExtApi {
+    int64_t api = 0;
+    std::string kind;  // op, annotation, python, or an API domain name
+    int64_t external_id = 0, python_id = -1, python_parent = -1;
+  };
+  struct ExtOp {
+    int64_t op = 0;
+    model::MemopKind kind = model::MemopKind::kOther;
+    model::MemoryKind src = model::MemoryKind::kUnknown, dst = model::MemoryKind::kUnknown;
+    int64_t bytes = -1;
+  };
+  std::vector<ExtApi> ext_api_;  // by api id
+  std::vector<ExtOp> ext_op_;    // by op id
+  std::vector<Launch> ext_kernel_;  // launch details by op id (Launch::api holds the op id)
+  static int64_t Key(const ExtApi& e) { return e.api; }
+  static int64_t Key(const ExtOp& e) { return e.op; }
+
+  base::Status ReadExtensions() {
+    if (db_.Has("ext_gpuscope_api")) {
+      auto q = db_.Query("SELECT api_ptr_id, kind, external_id, python_id, python_parent_id FROM ext_gpuscope_api "
+                         "ORDER BY api_ptr_id");
+      if (!q.ok()) return q.status();
+      while (q->Step()) {
+        ExtApi e;
+        e.api = q->Int(0);
+        e.kind = std::string(q->Text(1));
+        if (!q->IsNull(2)) e.external_id = q->Int(2);
+        if (!q->IsNull(3)) e.python_id = q->Int(3);
+        if (!q->IsNull(4)) e.python_parent = q->Int(4);
+        ext_api_.push_back(std::move(e));
+      }
+      GPUSCOPE_RETURN_IF_ERROR(q->status());
+    }
+    if (db_.Has("ext_gpuscope_kernel")) {
+      auto q = db_.Query("SELECT op_ptr_id, gridX, gridY, gridZ, workgroupX, workgroupY, workgroupZ, groupSegmentSize "
+                         "FROM ext_gpuscope_kernel ORDER BY op_ptr_id");
+      if (!q.ok()) return q.status();
+      while (q->Step()) {
+        Launch l;
+        l.api = q->Int(0);  // keyed by op id here
+        for (int i = 0; i < 3; ++i) {
+          l.grid[i] = static_cast<uint32_t>(q->Int(1 + i));
+          l.block[i] = static_cast<uint32_t>(q->Int(4 + i));
+        }
+        l.lds = static_cast<uint32_t>(q->Int(7));
+        ext_kernel_.push_back(l);
+      }
+      GPUSCOPE_RETURN_IF_ERROR(q->status());
+    }
+    if (db_.Has("ext_gpuscope_op")) {
+      auto q = db_.Query("SELECT op_ptr_id, copy_kind, src, dst, bytes FROM ext_gpuscope_op ORDER BY op_ptr_id");
+      if (!q.ok()) return q.status();
+      while (q->Step()) {
+        ExtOp e;
+        e.op = q->Int(0);
+        for (int k = 0; k < model::kMemopKindCount; ++k) {
+          if (model::MemopKindName(static_cast<model::MemopKind>(k)) == q->Text(1)) e.kind = static_cast<model::MemopKind>(k);
+        }
+        e.src = model::ParseMemoryKind(q->Text(2));
+        e.dst = model::ParseMemoryKind(q->Text(3));
+        if (!q->IsNull(4)) e.bytes = q->Int(4);
+        ext_op_.push_back(e);
+      }
+      GPUSCOPE_RETURN_IF_ERROR(q->status());
+    }
+    return base::Status::Ok();
+  }
 
   template <typename V, typename K>
   static auto FindSorted(const V& v, K key) {
@@ -175,8 +247,12 @@ class RpdReader {
         row.track = track;
         row.device = device;
         row.correlation = corr;
-        auto l = api < 0 ? launches_.end() : FindSorted(launches_, api);
-        if (l != launches_.end()) {
+        const Launch* l = nullptr;
+        if (auto it = api < 0 ? launches_.end() : FindSorted(launches_, api); it != launches_.end()) l = &*it;
+        if (!l && !ext_kernel_.empty()) {
+          if (auto e = FindSorted(ext_kernel_, q->Int(6)); e != ext_kernel_.end()) l = &*e;
+        }
+        if (l) {
           row.grid = l->grid;
           row.block = l->block;
           row.shared_mem = l->lds;
@@ -202,6 +278,11 @@ class RpdReader {
           row.kind = CopyDirection(t_.str(type));
           CopyEnds(row.kind, &row.src, &row.dst);
           row.name = t_.strings.Intern(CopyName(row.kind));
+        }
+        // roctracer leaves a copy's description empty; a named one keeps its name.
+        if (!t_.str(desc).empty()) row.name = desc;
+        if (auto e = FindSorted(ext_op_, q->Int(6)); e != ext_op_.end()) {
+          row.kind = e->kind, row.src = e->src, row.dst = e->dst, row.bytes = e->bytes;
         }
         t_.memops.Append(row);
       } else {
@@ -249,9 +330,28 @@ class RpdReader {
         ++t_.record_counts["rpd tracer overhead rows (left out)"];
         continue;
       }
+      auto ext = ext_api_.empty() ? ext_api_.end() : FindSorted(ext_api_, q->Int(0));
       if (it->second == 1) {
         model::StringId text = q->IsNull(6) ? t_.strings.Intern("") : Arg(q->Int(6));
-        if (dur == 0) {
+        if (ext != ext_api_.end() && ext->kind == "python") {
+          model::PythonFrameRow row;
+          row.start_ns = start;
+          row.dur_ns = dur;
+          row.name = text;
+          row.track = track;
+          row.python_id = ext->python_id;
+          row.python_parent_id = ext->python_parent;
+          t_.python.Append(row);
+        } else if (ext != ext_api_.end() && (ext->kind == "op" || ext->kind == "annotation")) {
+          model::CpuRangeRow row;
+          row.start_ns = start;
+          row.dur_ns = dur;
+          row.name = text;
+          row.track = track;
+          row.external_id = static_cast<uint64_t>(ext->external_id);
+          row.kind = ext->kind == "op" ? model::CpuRangeKind::kOp : model::CpuRangeKind::kAnnotation;
+          t_.cpu.Append(row);
+        } else if (dur == 0) {
           t_.instants.Append(start, text, track);  // roctxMark
         } else {
           model::CpuRangeRow row;
@@ -271,6 +371,7 @@ class RpdReader {
       row.track = track;
       row.correlation = static_cast<uint64_t>(q->Int(0));
       row.domain = ApiDomainOf(t_.str(name));
+      if (ext != ext_api_.end()) model::ParseApiDomain(ext->kind, &row.domain);
       if (want_api_index_) api_index_.emplace(q->Int(0), static_cast<uint32_t>(t_.api.size()));
       t_.api.Append(row);
     }
@@ -315,6 +416,27 @@ class RpdReader {
       t_.cpu.Append(row);
     }
     if (!ops.empty()) t_.record_counts["autograd ops (spans of their API calls)"] = ops.size();
+    return q->status();
+  }
+
+  // GPU-side ranges that gpuscope's export keeps beside the rpd tables.
+  base::Status ReadExtGpuRanges() {
+    if (!db_.Has("ext_gpuscope_gpurange")) return base::Status::Ok();
+    auto q = db_.Query("SELECT gpuId, queueId, start, end, kind, name_id, correlation FROM ext_gpuscope_gpurange");
+    if (!q.ok()) return q.status();
+    while (q->Step()) {
+      model::GpuRangeRow row;
+      row.start_ns = q->Int(2);
+      row.dur_ns = Duration(row.start_ns, q->Int(3), "ext_gpuscope_gpurange");
+      row.track = GpuTrack(q->Int(0), q->Int(1));
+      std::string_view kind = q->Text(4);
+      row.kind = kind == "sync" ? model::GpuRangeKind::kSync
+                 : kind == "annotation" ? model::GpuRangeKind::kAnnotation
+                                        : model::GpuRangeKind::kOther;
+      row.name = strings_.Get(q->Int(5));
+      row.correlation = q->IsNull(6) ? model::kNoCorrelation : static_cast<uint64_t>(q->Int(6));
+      t_.gpu_ranges.Append(row);
+    }
     return q->status();
   }
 

@@ -1,0 +1,17 @@
+#pragma once
+// WriteAnalysisJson: the JSON contract of `gpuscope analyze --format json` (summary, iterations,
+// findings), written as one object into `w`; the HTML report embeds the same object.
+
+#include <string>
+
+#include "analysis/analyze.h"
+#include "model/trace.h"
+#include "output/json_writer.h"
+
+namespace gpuscope::cli {
+
+// `iteration_list`: every iteration's number, start, duration (the HTML report bins them instead).
+void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& trace, const analysis::AnalysisReport& report,
+                       const std::string& path, bool iteration_list = true);
+
+}  // namespace gpuscope::cli

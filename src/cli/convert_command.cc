@@ -1,0 +1,63 @@
+// `gpuscope convert IN -o OUT`: the trace in another format - Chrome trace JSON for
+// ui.perfetto.dev / chrome://tracing, .rpd for the ROCm tools, CSV tables for pandas.
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "base/text.h"
+#include "cli/commands.h"
+#include "cli/export.h"
+#include "cli/load.h"
+#include "output/json_writer.h"
+
+namespace gpuscope::cli {
+namespace {
+
+struct ConvertArgs {
+  std::string in;
+  std::string out;
+  std::string to;
+  std::string format = "table";
+};
+
+}  // namespace
+
+CommandBody AddConvertCommand(CLI::App& app, const CommonOptions& common) {
+  auto args = std::make_shared<ConvertArgs>();
+  app.add_option("trace", args->in, "Trace to read (any format gpuscope reads)")->required();
+  app.add_option("-o,--output", args->out,
+                 "Output: x.json / x.json.gz (Chrome trace), x.rpd (rocmProfileData), x.csv or dir/ (CSV tables)")
+      ->required();
+  app.add_option("--to", args->to, "Output format when the name does not say it")
+      ->check(CLI::IsMember({"json", "rpd", "csv"}));
+  app.add_option("--format", args->format, "How to report what was written")->check(CLI::IsMember({"table", "json", "csv"}));
+  return [args, &common]() -> base::StatusOr<int> {
+    auto format = ExportFormat(args->out, args->to);
+    if (!format.ok()) return format.status();
+    auto trace = LoadTimeline(args->in, common, "convert");
+    if (!trace.ok()) return trace.status();
+    auto files = ExportTrace(*trace, args->out, *format);
+    if (!files.ok()) return files.status();
+    if (args->format == "json") {
+      output::JsonWriter w;
+      w.BeginObject().Key("source").String(args->in).Key("format").String(*format).Key("files").BeginArray();
+      for (const auto& f : *files) {
+        w.BeginObject().Key("path").String(f.path).Key("bytes").Uint(f.bytes).Key("contents").String(f.what).EndObject();
+      }
+      w.EndArray().EndObject();
+      std::printf("%s\n", w.str().c_str());
+    } else if (args->format == "csv") {
+      std::printf("path,bytes,contents\n");
+      for (const auto& f : *files) std::printf("%s,%llu,\"%s\"\n", f.path.c_str(), static_cast<unsigned long long>(f.bytes), f.what.c_str());
+    } else {
+      for (const auto& f : *files) {
+        std::printf("wrote %s (%s): %s\n", f.path.c_str(), base::FormatBytes(static_cast<int64_t>(f.bytes)).c_str(),
+                    f.what.c_str());
+      }
+    }
+    return 0;
+  };
+}
+
+}  // namespace gpuscope::cli

@@ -1,0 +1,150 @@
+#include "cli/export.h"
+
+#include <filesystem>
+#include <system_error>
+
+#include "analysis/stats.h"
+#include "analysis/steady_state.h"
+#include "base/byte_sink.h"
+#include "base/text.h"
+#include "cli/stats_csv.h"
+#include "output/chrome_trace_writer.h"
+#include "output/events_csv_writer.h"
+#include "output/rpd_writer.h"
+
+namespace gpuscope::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool EndsWith(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && std::string_view(s).substr(s.size() - suffix.size()) == suffix;
+}
+
+uint64_t FileBytes(const std::string& path) {
+  std::error_code ec;
+  auto n = fs::file_size(path, ec);
+  return ec ? 0 : static_cast<uint64_t>(n);
+}
+
+void RemoveQuietly(const std::string& path) {
+  std::error_code ec;
+  fs::remove(path, ec);
+}
+
+// Iteration markers for the JSON timeline, from the steady-state analysis.
+std::vector<output::MarkerSpan> IterationMarkers(const model::Trace& trace) {
+  analysis::SteadyState ss = analysis::FindSteadyState(trace);
+  std::vector<output::MarkerSpan> out;
+  if (ss.iterations.size() < 2) return out;
+  for (size_t i = 0; i < ss.iterations.size(); ++i) {
+    const auto& it = ss.iterations[i];
+    out.push_back({it.start_ns, it.dur_ns,
+                   "iteration " + std::to_string(it.number) + (i < ss.warmup ? " (warm-up)" : "")});
+  }
+  return out;
+}
+
+base::StatusOr<std::vector<ExportedFile>> WriteJson(const model::Trace& trace, const std::string& out) {
+  auto sink = base::ByteSink::Create(out);
+  if (!sink.ok()) return sink.status();
+  output::ChromeTraceOptions opt;
+  opt.iterations = IterationMarkers(trace);
+  auto counts = output::WriteChromeTrace(trace, opt, **sink);
+  if (!counts.ok()) {
+    RemoveQuietly(out);
+    return counts.status();
+  }
+  std::string what = base::FormatCount(counts->events) + " events, " + base::FormatCount(counts->flows) +
+                     " launch->GPU flows";
+  if (!opt.iterations.empty()) what += ", " + base::FormatCount(opt.iterations.size()) + " iteration markers";
+  return std::vector<ExportedFile>{{out, what, FileBytes(out)}};
+}
+
+base::StatusOr<std::vector<ExportedFile>> WriteRpdFile(const model::Trace& trace, const std::string& out) {
+  auto counts = output::WriteRpd(trace, out);
+  if (!counts.ok()) {
+    RemoveQuietly(out);
+    return counts.status();
+  }
+  std::string what = base::FormatCount(counts->ops) + " GPU ops, " + base::FormatCount(counts->api) +
+                     " API calls and markers";
+  if (counts->monitor) what += ", " + base::FormatCount(counts->monitor) + " monitor samples";
+  if (counts->gpu_ranges) {
+    what += ", " + base::FormatCount(counts->gpu_ranges) + " GPU-side ranges (in ext_gpuscope_gpurange)";
+  }
+  return std::vector<ExportedFile>{{out, what, FileBytes(out)}};
+}
+
+base::StatusOr<std::vector<ExportedFile>> WriteCsv(const model::Trace& trace, const std::string& out) {
+  // x.csv -> x.csv (events) + x_kernels.csv ...; a directory -> events.csv + kernels.csv ...
+  bool single = EndsWith(out, ".csv");
+  std::string dir, prefix;
+  if (single) {
+    fs::path p(out);
+    dir = p.parent_path().string();
+    prefix = p.stem().string() + "_";
+  } else {
+    dir = out;
+  }
+  std::error_code ec;
+  if (!dir.empty()) fs::create_directories(dir, ec);
+  if (ec) return base::Status::Error(dir + ": cannot create the directory (" + ec.message() + ")");
+  auto path_of = [&](const std::string& name) {
+    return (dir.empty() ? fs::path(prefix + name) : fs::path(dir) / (prefix + name)).string();
+  };
+  std::vector<ExportedFile> files;
+  std::string events = single ? out : path_of("events.csv");
+  auto sink = base::ByteSink::Create(events);
+  if (!sink.ok()) return sink.status();
+  auto rows = output::WriteEventsCsv(trace, **sink);
+  if (!rows.ok()) {
+    RemoveQuietly(events);
+    return rows.status();
+  }
+  files.push_back({events, base::FormatCount(*rows) + " events", FileBytes(events)});
+  analysis::Stats st = analysis::ComputeStats(trace, {});
+  struct Table {
+    const char* name;
+    const char* file;
+    size_t rows;
+    bool always;
+  };
+  for (const Table& tb : {Table{"kernels", "kernels.csv", st.kernels.size(), true},
+                          Table{"memops", "memops.csv", st.memops.size(), true},
+                          Table{"api", "api.csv", st.api.size(), true},
+                          Table{"cpu", "cpu_ops.csv", st.cpu_ops.size(), true},
+                          Table{"os", "os_runtime.csv", st.os_runtime.size(), false},
+                          Table{"counters", "counters.csv", st.counters.size(), false}}) {
+    if (!tb.always && tb.rows == 0) continue;
+    std::string path = path_of(tb.file);
+    auto s = base::ByteSink::Create(path);
+    if (!s.ok()) return s.status();
+    (*s)->Write(StatsTableCsv(st, tb.name, 0));
+    GPUSCOPE_RETURN_IF_ERROR((*s)->Close());
+    files.push_back({path, base::FormatCount(tb.rows) + " rows (stats " + tb.name + ")", FileBytes(path)});
+  }
+  return files;
+}
+
+}  // namespace
+
+base::StatusOr<std::string> ExportFormat(const std::string& out, const std::string& to) {
+  if (!to.empty()) return to;
+  if (EndsWith(out, ".json") || EndsWith(out, ".json.gz")) return std::string("json");
+  if (EndsWith(out, ".rpd")) return std::string("rpd");
+  std::error_code ec;
+  if (EndsWith(out, ".csv") || EndsWith(out, "/") || fs::is_directory(out, ec)) return std::string("csv");
+  return base::Status::Error(out + ": cannot tell the output format from the name; use .json or .json.gz (Chrome "
+                                   "trace for ui.perfetto.dev), .rpd (rocmProfileData), .csv or a directory/ (CSV "
+                                   "tables), or give --to json|rpd|csv");
+}
+
+base::StatusOr<std::vector<ExportedFile>> ExportTrace(const model::Trace& trace, const std::string& out,
+                                                      const std::string& format) {
+  if (format == "json") return WriteJson(trace, out);
+  if (format == "rpd") return WriteRpdFile(trace, out);
+  return WriteCsv(trace, out);
+}
+
+}  // namespace gpuscope::cli

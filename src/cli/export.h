@@ -1,0 +1,28 @@
+#pragma once
+// ExportTrace: writes a trace as Chrome trace JSON, .rpd or CSV files (`gpuscope convert`, and
+// `gpuscope run -o x.rpd`). The format comes from `to` or else from the output name.
+
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "model/trace.h"
+
+namespace gpuscope::cli {
+
+struct ExportedFile {
+  std::string path;
+  std::string what;  // "12,345 events, 3,210 launch->GPU flows"
+  uint64_t bytes = 0;
+};
+
+// "json", "rpd", "csv" from `to` (when not empty) or from `out`'s name: .json / .json.gz,
+// .rpd, .csv or a directory (existing, or named with a trailing '/'). An error names `out` and
+// the names it understands.
+base::StatusOr<std::string> ExportFormat(const std::string& out, const std::string& to);
+
+// Writes `trace` to `out` in `format`; a file left half-written by a failure is removed.
+base::StatusOr<std::vector<ExportedFile>> ExportTrace(const model::Trace& trace, const std::string& out,
+                                                      const std::string& format);
+
+}  // namespace gpuscope::cli

@@ -1,0 +1,195 @@
+#include "cli/report_data.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/analyze.h"
+#include "analysis/stats.h"
+#include "cli/analysis_json.h"
+#include "output/json_writer.h"
+#include "output/track_layout.h"
+
+namespace gpuscope::cli {
+namespace {
+
+using output::JsonWriter;
+
+// Timeline event categories, as the page's script knows them (same order).
+enum Cat : int { kKernel, kMemcpy, kMemset, kApi, kCpuOp, kAnnotation, kPython };
+
+struct TimelineEvent {
+  model::TrackId track;
+  int64_t start, dur;
+  model::StringId name;
+  int cat;
+  model::RowId row;  // row in its table (links)
+};
+
+// The steady iteration closest to the median latency; else the steady window.
+std::pair<int64_t, int64_t> PickWindow(const analysis::SteadyState& ss, int64_t* number) {
+  *number = -1;
+  if (ss.steady_count() == 0) return {ss.start_ns, ss.end_ns};
+  const analysis::IterationSpan* best = nullptr;
+  for (size_t i = ss.warmup; i < ss.iterations.size(); ++i) {
+    const auto& it = ss.iterations[i];
+    if (!best || std::llabs(it.dur_ns - ss.latency.median_ns) < std::llabs(best->dur_ns - ss.latency.median_ns)) best = &it;
+  }
+  *number = best->number;
+  return {best->start_ns, best->end_ns()};
+}
+
+void WriteTimeline(JsonWriter& w, const model::Trace& t, const analysis::SteadyState& ss) {
+  int64_t number = -1;
+  auto [lo, hi] = PickWindow(ss, &number);
+  std::vector<TimelineEvent> ev;
+  auto collect = [&](const model::SliceColumns& s, auto cat_of) {
+    for (size_t i = 0; i < s.size(); ++i) {
+      if (s.start_ns[i] < hi && s.end_ns(i) > lo) {
+        ev.push_back({s.track[i], s.start_ns[i], s.dur_ns[i], s.name[i], cat_of(i), static_cast<model::RowId>(i)});
+      }
+    }
+  };
+  collect(t.kernels, [](size_t) { return int{kKernel}; });
+  collect(t.memops, [&](size_t i) { return t.memops.kind[i] == model::MemopKind::kMemset ? int{kMemset} : int{kMemcpy}; });
+  collect(t.api, [](size_t) { return int{kApi}; });
+  collect(t.cpu, [&](size_t i) { return t.cpu.kind[i] == model::CpuRangeKind::kOp ? int{kCpuOp} : int{kAnnotation}; });
+  collect(t.python, [](size_t) { return int{kPython}; });
+  size_t total = ev.size();
+  if (ev.size() > kMaxTimelineEvents) {
+    // Keep the longest events: what is left out is shorter than anything shown.
+    std::nth_element(ev.begin(), ev.begin() + kMaxTimelineEvents, ev.end(),
+                     [](const TimelineEvent& a, const TimelineEvent& b) { return a.dur > b.dur; });
+    ev.resize(kMaxTimelineEvents);
+  }
+  std::sort(ev.begin(), ev.end(), [](const TimelineEvent& a, const TimelineEvent& b) {
+    return a.track != b.track ? a.track < b.track : a.start != b.start ? a.start < b.start : a.dur > b.dur;
+  });
+  // Tracks that have events, in viewer order (host first, then GPUs).
+  const output::TrackLayout layout = output::LayoutTracks(t);
+  std::vector<model::TrackId> tracks;
+  for (const auto& e : ev) {
+    if (tracks.empty() || tracks.back() != e.track) tracks.push_back(e.track);
+  }
+  std::sort(tracks.begin(), tracks.end());
+  tracks.erase(std::unique(tracks.begin(), tracks.end()), tracks.end());
+  std::sort(tracks.begin(), tracks.end(), [&](model::TrackId a, model::TrackId b) {
+    const auto &x = layout.tracks[a], &y = layout.tracks[b];
+    return std::tie(x.process_order, x.pid, x.thread_order, x.tid) < std::tie(y.process_order, y.pid, y.thread_order, y.tid);
+  });
+  std::unordered_map<model::TrackId, size_t> track_index;
+  for (size_t i = 0; i < tracks.size(); ++i) track_index[tracks[i]] = i;
+
+  w.Key("timeline").BeginObject();
+  w.Key("iteration").Int(number).Key("start_ns").Int(lo).Key("end_ns").Int(hi);
+  w.Key("events_in_window").Uint(total).Key("events_shown").Uint(ev.size());
+  w.Key("tracks").BeginArray();
+  for (model::TrackId id : tracks) {
+    const auto& v = layout.tracks[id];
+    w.BeginObject().Key("process").String(v.process).Key("thread").String(v.thread)
+        .Key("gpu").Bool(t.tracks[id].kind == model::TrackKind::kGpuStream).EndObject();
+  }
+  w.EndArray();
+  std::unordered_map<model::StringId, size_t> name_index;
+  std::vector<model::StringId> names;
+  std::unordered_map<model::RowId, size_t> api_event;  // api row -> event index
+  w.Key("events").BeginArray();
+  for (size_t i = 0; i < ev.size(); ++i) {
+    const auto& e = ev[i];
+    auto [it, inserted] = name_index.emplace(e.name, names.size());
+    if (inserted) names.push_back(e.name);
+    if (e.cat == kApi) api_event[e.row] = i;
+    w.BeginArray().Uint(track_index[e.track]).Int(e.start - lo).Int(e.dur).Uint(it->second).Int(e.cat).EndArray();
+  }
+  w.EndArray();
+  w.Key("names").BeginArray();
+  for (model::StringId n : names) {
+    std::string_view s = t.str(n);
+    w.String(s.size() > kMaxTimelineName ? std::string(s.substr(0, kMaxTimelineName)) + "..." : std::string(s));
+  }
+  w.EndArray();
+  w.Key("links").BeginArray();
+  for (size_t i = 0; i < ev.size(); ++i) {
+    const auto& e = ev[i];
+    model::RowId launch = e.cat == kKernel ? t.kernels.launch[e.row]
+                          : e.cat == kMemcpy || e.cat == kMemset ? t.memops.launch[e.row]
+                                                                 : model::kNoRow;
+    if (launch == model::kNoRow) continue;
+    auto a = api_event.find(launch);
+    if (a != api_event.end()) w.BeginArray().Uint(a->second).Uint(i).EndArray();
+  }
+  w.EndArray();
+  w.EndObject();
+}
+
+void WriteKernels(JsonWriter& w, const analysis::Stats& st) {
+  w.Key("kernels").BeginObject();
+  w.Key("total_ns").Int(st.kernel_total_ns).Key("distinct").Uint(st.kernels.size());
+  w.Key("top").BeginArray();
+  uint64_t other_calls = 0;
+  int64_t other_ns = 0;
+  for (size_t i = 0; i < st.kernels.size(); ++i) {
+    const auto& k = st.kernels[i];
+    if (i >= kTopKernels) {
+      other_calls += k.calls, other_ns += k.total_ns;
+      continue;
+    }
+    w.BeginObject().Key("name").String(k.name).Key("calls").Uint(k.calls).Key("total_ns").Int(k.total_ns)
+        .Key("avg_ns").Int(k.avg_ns).Key("percent").Double(k.percent).EndObject();
+  }
+  w.EndArray();
+  w.Key("other_calls").Uint(other_calls).Key("other_ns").Int(other_ns);
+  w.EndObject();
+  w.Key("copies").BeginArray();
+  for (const auto& m : st.memops) {
+    w.BeginObject().Key("kind").String(model::MemopKindName(m.kind)).Key("calls").Uint(m.calls);
+    w.Key("bytes");
+    if (m.calls_unknown_bytes == m.calls) w.Null(); else w.Int(m.bytes);
+    w.Key("total_ns").Int(m.total_ns).Key("pageable").Uint(m.pageable).Key("pinned").Uint(m.pinned)
+        .Key("host_unknown").Uint(m.host_unknown).EndObject();
+  }
+  w.EndArray();
+}
+
+// Iterations for the latency chart; binned (min / mean / max per bin) above kMaxIterations.
+void WriteIterationChart(JsonWriter& w, const analysis::SteadyState& ss) {
+  const auto& its = ss.iterations;
+  size_t per_bin = its.size() <= kMaxIterations ? 1 : (its.size() + kMaxIterations - 1) / kMaxIterations;
+  w.Key("iteration_chart").BeginObject().Key("per_bar").Uint(per_bin).Key("bars").BeginArray();
+  for (size_t i = 0; i < its.size(); i += per_bin) {
+    size_t end = std::min(its.size(), i + per_bin);
+    int64_t lo = its[i].dur_ns, hi = its[i].dur_ns, sum = 0;
+    for (size_t j = i; j < end; ++j) {
+      lo = std::min(lo, its[j].dur_ns), hi = std::max(hi, its[j].dur_ns), sum += its[j].dur_ns;
+    }
+    w.BeginArray().Int(its[i].number).Int(sum / static_cast<int64_t>(end - i)).Int(lo).Int(hi).Bool(i < ss.warmup).EndArray();
+  }
+  w.EndArray().EndObject();
+}
+
+}  // namespace
+
+std::string ReportDataJson(const model::Trace& t, const std::string& path) {
+  analysis::AnalysisReport report = analysis::Analyze(t);
+  analysis::Stats st = analysis::ComputeStats(t, {});
+  JsonWriter w(false);
+  w.BeginObject();
+  w.Key("generator").String("gpuscope 0.1.0");
+  w.Key("trace").BeginObject().Key("path").String(path).Key("format").String(t.meta.format)
+      .Key("format_version").String(t.meta.format_version).Key("producer").String(t.meta.producer);
+  w.Key("counts").BeginObject().Key("kernels").Uint(t.kernels.size()).Key("copies").Uint(t.memops.size())
+      .Key("api").Uint(t.api.size()).Key("cpu_ranges").Uint(t.cpu.size()).Key("python").Uint(t.python.size()).EndObject();
+  w.Key("devices").BeginArray();
+  for (const auto& d : t.devices) w.String(d.name);
+  w.EndArray();
+  w.EndObject();
+  w.Key("analysis");
+  WriteAnalysisJson(w, t, report, path, /*iteration_list=*/false);
+  WriteKernels(w, st);
+  WriteIterationChart(w, report.steady);
+  WriteTimeline(w, t, report.steady);
+  w.EndObject();
+  return w.str();
+}
+
+}  // namespace gpuscope::cli

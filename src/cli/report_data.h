@@ -1,0 +1,22 @@
+#pragma once
+// ReportData: the JSON object the HTML report draws from - the `analyze` contract (summary,
+// iterations, findings), the top kernels, copies by kind, and the timeline of one
+// representative steady-state iteration. Large traces are aggregated here, so the page stays
+// small whatever the trace: at most kMaxTimelineEvents events (the longest kept), names cut to
+// kMaxTimelineName characters, iterations binned above kMaxIterations.
+
+#include <cstddef>
+#include <string>
+
+#include "model/trace.h"
+
+namespace gpuscope::cli {
+
+inline constexpr size_t kMaxTimelineEvents = 40'000;
+inline constexpr size_t kMaxTimelineName = 240;
+inline constexpr size_t kMaxIterations = 4'000;
+inline constexpr size_t kTopKernels = 15;
+
+std::string ReportDataJson(const model::Trace& trace, const std::string& path);
+
+}  // namespace gpuscope::cli

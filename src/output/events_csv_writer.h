@@ -1,0 +1,24 @@
+#pragma once
+// WriteEventsCsv: every event of the trace as one CSV row (events.csv of `gpuscope convert`),
+// streamed into the sink. Columns:
+//   kind        kernel, memcpy, memset, api, cpu_op, annotation, python, gpu_range, instant, counter
+//   name, start_ns, dur_ns     times in ns on the source's clock (as imported, not rebased)
+//   pid, tid                   the host thread, or for GPU work the device and the stream
+//   device, stream, correlation, external_id, bytes
+//   copy_kind, src_kind, dst_kind   copies: HtoD/DtoH/..., Pageable/Pinned/Device/...
+//   grid, block                kernels: "x,y,z"
+//   domain                     api: runtime, driver, hsa, os
+//   value                      counters
+// Empty means "not recorded" (never 0 for an unknown size).
+
+#include <cstdint>
+
+#include "base/byte_sink.h"
+#include "base/status.h"
+#include "model/trace.h"
+
+namespace gpuscope::output {
+
+base::StatusOr<uint64_t> WriteEventsCsv(const model::Trace& trace, base::ByteSink& out);
+
+}  // namespace gpuscope::output

@@ -1,0 +1,376 @@
+// gpuscope HTML report: draws the embedded JSON (script#gpuscope-data). No libraries, no network.
+'use strict';
+(function () {
+  const SVG = 'http://www.w3.org/2000/svg';
+  const errors = [];
+  function reportError(where, err) {
+    errors.push(where + ': ' + (err && err.message ? err.message : String(err)));
+    const box = document.getElementById('js-errors');
+    box.hidden = false;
+    box.textContent = 'Part of this report could not be drawn: ' + errors.join('; ');
+    document.body.dataset.jsErrors = String(errors.length);
+  }
+  window.addEventListener('error', (e) => reportError('script', e.error || e.message));
+
+  // ---- formatting ----
+  function fmtDur(ns) {
+    if (ns === null || ns === undefined || ns < 0) return 'n/a';
+    const a = Math.abs(ns);
+    if (a >= 60e9) return (ns / 60e9).toFixed(1) + ' min';
+    if (a >= 1e9) return (ns / 1e9).toFixed(a >= 1e10 ? 1 : 2) + ' s';
+    if (a >= 1e6) return (ns / 1e6).toFixed(a >= 1e8 ? 0 : a >= 1e7 ? 1 : 2) + ' ms';
+    if (a >= 1e3) return (ns / 1e3).toFixed(a >= 1e5 ? 0 : a >= 1e4 ? 1 : 2) + ' \u00b5s';
+    return ns + ' ns';
+  }
+  function fmtBytes(b) {
+    if (b === null || b === undefined) return 'not recorded';
+    const u = ['B', 'KB', 'MB', 'GB', 'TB'];
+    let i = 0, v = b;
+    while (v >= 1024 && i < u.length - 1) { v /= 1024; i++; }
+    return (i ? v.toFixed(v >= 100 ? 0 : 1) : String(v)) + ' ' + u[i];
+  }
+  function fmtCount(n) { return Number(n).toLocaleString('en-US'); }
+  function shorten(s, n) { return s.length <= n ? s : s.slice(0, n - 1) + '\u2026'; }
+  function el(tag, attrs, text) {
+    const e = document.createElement(tag);
+    for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function svgEl(tag, attrs, text) {
+    const e = document.createElementNS(SVG, tag);
+    for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function section(name, fn) {
+    try { fn(); } catch (err) { reportError(name, err); }
+  }
+
+  const data = JSON.parse(document.getElementById('gpuscope-data').textContent);
+  const A = data.analysis, S = A.summary;
+
+  // ---- header and cards ----
+  section('header', () => {
+    const t = data.trace;
+    const devices = new Map();
+    for (const d of t.devices) devices.set(d, (devices.get(d) || 0) + 1);
+    const gpus = [...devices].map(([d, n]) => (n > 1 ? n + ' \u00d7 ' : '') + d).join(', ');
+    document.getElementById('source').textContent =
+      t.path + ' \u2014 ' + t.format + (t.format_version ? ' (' + t.format_version + ')' : '') + (gpus ? ' \u2014 ' + gpus : '');
+    document.getElementById('generator').textContent = data.generator;
+  });
+  section('cards', () => {
+    const cards = document.getElementById('cards');
+    function card(id, label, value, sub) {
+      const c = el('div', { class: 'card', id: 'card-' + id });
+      c.append(el('div', { class: 'label' }, label), el('div', { class: 'value' }, value), el('div', { class: 'sub' }, sub));
+      cards.append(c);
+    }
+    card('wall', 'Wall time', fmtDur(S.wall_ns), 'trace span; steady window ' + fmtDur(S.window_ns));
+    const total = S.iterations_total;
+    card('iterations', 'Iterations', total ? fmtCount(S.iterations) : 'none found',
+      total ? fmtCount(S.warmup_iterations) + ' warm-up of ' + fmtCount(total) + ' (' + S.iteration_source + ')' : S.iteration_source);
+    card('latency', 'Per-iteration latency', total ? fmtDur(S.iteration_median_ns) : 'n/a',
+      total ? 'median; mean ' + fmtDur(S.iteration_mean_ns) + ', p95 ' + fmtDur(S.iteration_p95_ns) : 'no repeating iterations');
+    card('busy', 'GPU busy', S.gpu_busy_pct === null ? 'no GPU work' : S.gpu_busy_pct.toFixed(1) + '%',
+      S.devices + ' GPU' + (S.devices === 1 ? '' : 's') + ' in the steady window');
+    card('verdict', 'Verdict', S.verdict, 'kernels ' + fmtDur(S.kernel_ns) + ', copies ' + fmtDur(S.memcpy_ns) +
+      ', API ' + fmtDur(S.api_ns));
+  });
+
+  // ---- findings ----
+  section('findings', () => {
+    const list = document.getElementById('findings-list');
+    if (!A.findings.length) {
+      list.append(el('div', { class: 'empty' }, 'No rule fired above its threshold.'));
+      return;
+    }
+    A.findings.forEach((f, i) => {
+      // The first findings and every high/medium one open; the rest one line each, click to open.
+      const box = el('details', { class: 'finding ' + f.severity, 'data-rule': f.rule });
+      box.open = i < 5 || f.severity === 'high' || f.severity === 'medium';
+      const head = el('summary', { class: 'head' });
+      head.append(el('span', { class: 'rank' }, (i + 1) + '.'), el('span', { class: 'badge ' + f.severity }, f.severity),
+        el('span', { class: 'title' }, f.title), el('span', { class: 'rule' }, f.rule));
+      if (f.severity !== 'info' && f.impact_ns > 0) {
+        head.append(el('span', { class: 'impact' }, 'saves ' + fmtDur(f.impact_ns) + ' (' + f.impact_percent.toFixed(1) + '%)'));
+      }
+      box.append(head);
+      const dl = el('dl');
+      const where = [f.where.python, f.where.op, f.where.kernel].filter((x) => x).join('  \u203a  ');
+      dl.append(el('dt', {}, 'where'), el('dd', { class: 'mono' }, where || 'not attributed'));
+      if (f.detail) dl.append(el('dt', {}, 'measured'), el('dd', {}, f.detail));
+      if (f.evidence.length) {
+        const ul = el('ul');
+        for (const e of f.evidence) {
+          const when = e.dur_ns || e.start_ns ? (e.iteration >= 0 ? 'iteration ' + e.iteration + ', ' : '') + fmtDur(e.dur_ns) + ': ' : '';
+          ul.append(el('li', { class: 'mono' }, when + shorten(e.what, 200)));
+        }
+        const dd = el('dd');
+        dd.append(ul);
+        dl.append(el('dt', {}, 'evidence'), dd);
+      }
+      dl.append(el('dt', {}, 'fix'), el('dd', { class: 'advice' }, f.advice));
+      box.append(dl);
+      list.append(box);
+    });
+  });
+
+  // ---- top kernels (horizontal bars) ----
+  section('kernels', () => {
+    const svg = document.getElementById('kernels-chart');
+    const K = data.kernels;
+    const rows = K.top.slice();
+    if (K.other_calls) rows.push({ name: '(' + fmtCount(K.distinct - K.top.length) + ' other kernels)', calls: K.other_calls, total_ns: K.other_ns, percent: K.total_ns ? 100 * K.other_ns / K.total_ns : 0, other: true });
+    if (!rows.length) {
+      svg.replaceWith(el('div', { class: 'empty', id: 'kernels-chart' }, 'No GPU kernels in this trace.'));
+      return;
+    }
+    const W = 820, rowH = 22, labelW = 360, top = 8, valueW = 150;
+    const H = top * 2 + rows.length * rowH;
+    svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
+    svg.style.height = H + 'px';
+    const max = Math.max(...rows.map((r) => r.total_ns), 1);
+    rows.forEach((r, i) => {
+      const y = top + i * rowH;
+      const w = Math.max(1, (W - labelW - valueW - 10) * r.total_ns / max);
+      const g = svgEl('g');
+      g.append(svgEl('title', {}, r.name + '\n' + fmtCount(r.calls) + ' calls, ' + fmtDur(r.total_ns) + ' total'));
+      g.append(svgEl('text', { x: labelW - 6, y: y + 15, 'text-anchor': 'end' }, shorten(r.name, 58)));
+      g.append(svgEl('rect', { class: 'bar' + (r.other ? ' warmup' : ''), x: labelW, y: y + 3, width: w, height: rowH - 6, rx: 2 }));
+      g.append(svgEl('text', { x: labelW + w + 6, y: y + 15 }, fmtDur(r.total_ns) + '  ' + r.percent.toFixed(1) + '%  \u00d7' + fmtCount(r.calls)));
+      svg.append(g);
+    });
+  });
+
+  // ---- copies by kind ----
+  section('copies', () => {
+    const box = document.getElementById('copies');
+    if (!data.copies.length) {
+      box.append(el('div', { class: 'empty' }, 'No memory copies or memsets in this trace.'));
+      return;
+    }
+    const table = el('table', { class: 'data', id: 'copies-table' });
+    const head = el('tr');
+    for (const h of ['Kind', 'Calls', 'Bytes', 'Time', 'Host memory', '']) head.append(el('th', {}, h));
+    table.append(head);
+    const max = Math.max(...data.copies.map((c) => c.total_ns), 1);
+    for (const c of data.copies) {
+      const tr = el('tr');
+      const host = [];
+      if (c.pageable) host.push(fmtCount(c.pageable) + ' pageable');
+      if (c.pinned) host.push(fmtCount(c.pinned) + ' pinned');
+      if (c.host_unknown) host.push(fmtCount(c.host_unknown) + ' not recorded');
+      const meter = el('td');
+      const bar = el('div', { class: 'meter' });
+      bar.style.width = Math.max(1, 100 * c.total_ns / max) + 'px';
+      meter.append(bar);
+      tr.append(el('td', {}, c.kind), el('td', {}, fmtCount(c.calls)), el('td', {}, fmtBytes(c.bytes)),
+        el('td', {}, fmtDur(c.total_ns)), el('td', {}, host.join(', ') || '\u2013'), meter);
+      table.append(tr);
+    }
+    box.append(table);
+  });
+
+  // ---- per-iteration latency ----
+  section('latency', () => {
+    const svg = document.getElementById('latency-chart');
+    const C = data.iteration_chart;
+    const bars = C.bars;
+    if (!bars.length) {
+      svg.replaceWith(el('div', { class: 'empty', id: 'latency-chart' }, 'No iterations found (' + S.iteration_source + ').'));
+      return;
+    }
+    document.getElementById('latency-note').textContent = C.per_bar > 1
+      ? 'each bar: mean of ' + C.per_bar + ' iterations (min-max whisker)' : 'grey: warm-up (left out of the steady state)';
+    const W = 1200, H = 240, L = 70, B = 28, T = 10, R = 10;
+    svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
+    svg.style.height = H + 'px';
+    const max = Math.max(...bars.map((b) => b[3]), 1);
+    const y = (v) => T + (H - T - B) * (1 - v / max);
+    for (let k = 0; k <= 4; k++) {
+      const v = max * k / 4;
+      svg.append(svgEl('line', { class: 'axis', x1: L, x2: W - R, y1: y(v), y2: y(v) }));
+      svg.append(svgEl('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end' }, fmtDur(Math.round(v))));
+    }
+    const bw = (W - L - R) / bars.length;
+    bars.forEach((b, i) => {
+      const [num, mean, lo, hi, warm] = b;
+      const x = L + i * bw;
+      const g = svgEl('g');
+      g.append(svgEl('title', {}, 'iteration ' + num + (C.per_bar > 1 ? ' (+' + (C.per_bar - 1) + ')' : '') + ': ' + fmtDur(mean) +
+        (C.per_bar > 1 ? ' (min ' + fmtDur(lo) + ', max ' + fmtDur(hi) + ')' : '') + (warm ? ', warm-up' : '')));
+      g.append(svgEl('rect', { class: 'bar' + (warm ? ' warmup' : ''), x: x + Math.min(1, bw * 0.1), y: y(mean), width: Math.max(0.5, bw * 0.8), height: Math.max(0.5, y(0) - y(mean)) }));
+      if (C.per_bar > 1) g.append(svgEl('line', { class: 'axis', x1: x + bw / 2, x2: x + bw / 2, y1: y(hi), y2: y(lo), stroke: '#2c5282' }));
+      svg.append(g);
+    });
+    if (S.iterations_total) {
+      const med = S.iteration_median_ns;
+      svg.append(svgEl('line', { x1: L, x2: W - R, y1: y(med), y2: y(med), stroke: '#c0392b', 'stroke-dasharray': '5 4' }));
+      svg.append(svgEl('text', { x: W - R - 4, y: y(med) - 4, 'text-anchor': 'end', fill: '#c0392b' }, 'median ' + fmtDur(med)));
+    }
+    const step = Math.max(1, Math.ceil(bars.length / 12));
+    for (let i = 0; i < bars.length; i += step) {
+      svg.append(svgEl('text', { x: L + (i + 0.5) * bw, y: H - 8, 'text-anchor': 'middle' }, String(bars[i][0])));
+    }
+  });
+
+  // ---- timeline (canvas; wheel = zoom at the pointer, drag = pan, double-click = reset) ----
+  section('timeline', () => {
+    const TL = data.timeline;
+    const CATS = [
+      { name: 'kernel', color: '#4e79a7' }, { name: 'memcpy', color: '#e15759' }, { name: 'memset', color: '#f28e2b' },
+      { name: 'runtime API', color: '#76b7b2' }, { name: 'CPU op', color: '#59a14f' }, { name: 'annotation', color: '#edc948' },
+      { name: 'Python', color: '#b07aa1' },
+    ];
+    const legend = document.getElementById('legend');
+    for (const c of CATS) {
+      const s = el('span');
+      const sw = el('i');
+      sw.style.background = c.color;
+      s.append(sw, document.createTextNode(c.name));
+      legend.append(s);
+    }
+    const canvas = document.getElementById('timeline');
+    const info = document.getElementById('timeline-info');
+    const span = Math.max(1, TL.end_ns - TL.start_ns);
+    info.textContent = (TL.iteration >= 0 ? 'iteration ' + TL.iteration + ' (closest to the median latency), ' : 'steady window, ') +
+      fmtDur(span) + ', ' + fmtCount(TL.events_shown) + ' events' +
+      (TL.events_shown < TL.events_in_window ? ' shown of ' + fmtCount(TL.events_in_window) + ' (the longest; shorter ones left out)' : '');
+    if (!TL.events.length) {
+      canvas.replaceWith(el('div', { class: 'empty', id: 'timeline' }, 'No events in the window.'));
+      return;
+    }
+    // Rows: nesting depth per track (events are sorted by track, start, longest first).
+    const MAX_DEPTH = 16, ROW = 14, LABEL = 230, GAP = 8;
+    const depth = new Int8Array(TL.events.length);
+    const trackDepth = new Array(TL.tracks.length).fill(1);
+    let stack = [], cur = -1;
+    TL.events.forEach((e, i) => {
+      if (e[0] !== cur) { stack = []; cur = e[0]; }
+      while (stack.length && stack[stack.length - 1] <= e[1]) stack.pop();
+      const d = Math.min(stack.length, MAX_DEPTH - 1);
+      depth[i] = d;
+      stack.push(e[1] + e[2]);
+      trackDepth[e[0]] = Math.max(trackDepth[e[0]], d + 1);
+    });
+    const trackY = [];
+    let y = 4;
+    TL.tracks.forEach((t, i) => { trackY.push(y); y += trackDepth[i] * ROW + GAP; });
+    const height = y + 18;
+    const dpr = window.devicePixelRatio || 1;
+    let view = { lo: 0, hi: span };
+    let width = 0;
+    const ctx = canvas.getContext('2d');
+    const showLinks = document.getElementById('show-links');
+    function resize() {
+      width = canvas.parentElement.clientWidth || 1200;
+      canvas.width = Math.round(width * dpr);
+      canvas.height = Math.round(height * dpr);
+      canvas.style.height = height + 'px';
+      draw();
+    }
+    const xOf = (t) => LABEL + (width - LABEL - 10) * (t - view.lo) / (view.hi - view.lo);
+    const tOf = (x) => view.lo + (x - LABEL) * (view.hi - view.lo) / (width - LABEL - 10);
+    function draw() {
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.clearRect(0, 0, width, height);
+      ctx.font = '11px system-ui, sans-serif';
+      let drawn = 0;
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(LABEL, 0, width - LABEL, height);
+      ctx.clip();
+      TL.events.forEach((e, i) => {
+        const x0 = xOf(e[1]), x1 = xOf(e[1] + e[2]);
+        if (x1 < LABEL || x0 > width) return;
+        const w = Math.max(1, x1 - x0);
+        const yy = trackY[e[0]] + depth[i] * ROW;
+        ctx.fillStyle = CATS[e[4]].color;
+        ctx.fillRect(x0, yy, w, ROW - 2);
+        drawn++;
+        if (w > 40) {
+          ctx.fillStyle = '#fff';
+          const name = TL.names[e[3]];
+          const fit = Math.floor((w - 6) / 6);
+          if (fit > 2) ctx.fillText(shorten(name, fit), Math.max(x0, LABEL) + 3, yy + ROW - 4);
+        }
+      });
+      if (showLinks.checked) {
+        ctx.strokeStyle = 'rgba(29, 35, 48, 0.35)';
+        ctx.lineWidth = 1;
+        ctx.beginPath();
+        for (const [a, b] of TL.links) {
+          const ea = TL.events[a], eb = TL.events[b];
+          ctx.moveTo(xOf(ea[1]), trackY[ea[0]] + depth[a] * ROW + ROW - 2);
+          ctx.lineTo(xOf(eb[1]), trackY[eb[0]] + depth[b] * ROW);
+        }
+        ctx.stroke();
+      }
+      ctx.restore();
+      // Track labels and separators.
+      ctx.fillStyle = '#fff';
+      ctx.fillRect(0, 0, LABEL, height);
+      TL.tracks.forEach((t, i) => {
+        ctx.fillStyle = t.gpu ? '#4e79a7' : '#1d2330';
+        ctx.fillText(shorten(t.process, 34), 6, trackY[i] + 10);
+        ctx.fillStyle = '#667085';
+        ctx.fillText(shorten(t.thread, 34), 6, trackY[i] + 22);
+        ctx.fillStyle = '#dde1e7';
+        ctx.fillRect(0, trackY[i] + trackDepth[i] * ROW + GAP / 2 - 1, width, 1);
+      });
+      // Time axis.
+      ctx.fillStyle = '#667085';
+      for (let k = 0; k <= 8; k++) {
+        const t = view.lo + (view.hi - view.lo) * k / 8;
+        const x = xOf(t);
+        ctx.fillRect(x, height - 16, 1, 4);
+        ctx.fillText('+' + fmtDur(Math.round(t)), Math.min(x + 2, width - 60), height - 3);
+      }
+      canvas.dataset.drawn = String(drawn);
+    }
+    function zoom(factor, atX) {
+      const t = tOf(atX === undefined ? (LABEL + width) / 2 : atX);
+      const lo = t - (t - view.lo) * factor, hi = t + (view.hi - t) * factor;
+      view = { lo: Math.max(-span * 0.05, lo), hi: Math.min(span * 1.05, Math.max(hi, lo + 10)) };
+      draw();
+    }
+    canvas.addEventListener('wheel', (ev) => { ev.preventDefault(); zoom(ev.deltaY > 0 ? 1.25 : 0.8, ev.offsetX); }, { passive: false });
+    let drag = null;
+    canvas.addEventListener('mousedown', (ev) => { drag = { x: ev.clientX, lo: view.lo, hi: view.hi }; canvas.style.cursor = 'grabbing'; });
+    window.addEventListener('mouseup', () => { drag = null; canvas.style.cursor = 'grab'; });
+    const tip = document.getElementById('tooltip');
+    canvas.addEventListener('mousemove', (ev) => {
+      if (drag) {
+        const dt = (ev.clientX - drag.x) * (drag.hi - drag.lo) / (width - LABEL - 10);
+        view = { lo: drag.lo - dt, hi: drag.hi - dt };
+        draw();
+        return;
+      }
+      const t = tOf(ev.offsetX);
+      let hit = -1;
+      TL.events.forEach((e, i) => {
+        const yy = TL.tracks.length ? trackY[e[0]] + depth[i] * ROW : 0;
+        if (ev.offsetY >= yy && ev.offsetY < yy + ROW && t >= e[1] && t <= e[1] + Math.max(e[2], (view.hi - view.lo) / width)) hit = i;
+      });
+      if (hit < 0 || ev.offsetX < LABEL) { tip.hidden = true; return; }
+      const e = TL.events[hit];
+      tip.textContent = TL.names[e[3]] + '\n' + CATS[e[4]].name + ', ' + fmtDur(e[2]) + ' at +' + fmtDur(e[1]);
+      tip.style.whiteSpace = 'pre-wrap';
+      tip.style.left = Math.min(ev.offsetX + 12, width - 380) + 'px';
+      tip.style.top = (ev.offsetY + 14) + 'px';
+      tip.hidden = false;
+    });
+    canvas.addEventListener('mouseleave', () => { tip.hidden = true; });
+    canvas.addEventListener('dblclick', () => { view = { lo: 0, hi: span }; draw(); });
+    document.getElementById('zoom-in').addEventListener('click', () => zoom(0.5));
+    document.getElementById('zoom-out').addEventListener('click', () => zoom(2));
+    document.getElementById('zoom-reset').addEventListener('click', () => { view = { lo: 0, hi: span }; draw(); });
+    showLinks.addEventListener('change', draw);
+    window.addEventListener('resize', resize);
+    resize();
+  });
+
+  document.body.dataset.ready = '1';
+})();
