@@ -6,23 +6,24 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <zlib.h>
-
-#include <chrono>
-#include <cstdio>
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "base/byte_sink.h"
 #include "base/text.h"
 #include "cli/commands.h"
+#include "cli/export.h"
 #include "cli/load.h"
 #include "cli/torch_hook.h"
 
@@ -136,23 +137,29 @@ int Spawn(const std::vector<std::string>& argv, const std::vector<std::pair<std:
 
 base::Status Gzip(const std::string& from, const std::string& to) {
   std::ifstream in(from, std::ios::binary);
-  gzFile out = gzopen(to.c_str(), "wb6");
-  if (!in || !out) return base::Status::Error(to + ": cannot write the compressed trace");
+  auto out = base::ByteSink::Create(to);
+  if (!in || !out.ok()) return base::Status::Error(to + ": cannot write the compressed trace");
   std::vector<char> buf(1 << 20);
   while (in) {
     in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-    if (in.gcount() > 0) gzwrite(out, buf.data(), static_cast<unsigned>(in.gcount()));
+    if (in.gcount() > 0) (*out)->Write(std::string_view(buf.data(), static_cast<size_t>(in.gcount())));
   }
-  gzclose(out);
-  return base::Status::Ok();
+  return (*out)->Close();
+}
+
+// The backend's own trace format: written as it is (or gzipped); any other output is converted.
+bool IsNative(const std::string& backend, const std::string& out) {
+  if (backend == "torch") return EndsWith(out, ".json") || EndsWith(out, ".json.gz");
+  return EndsWith(out, backend == "rocprofv3" ? ".db" : ".sqlite");
 }
 
 }  // namespace
 
 CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common) {
   auto a = std::make_shared<RunArgs>();
-  app.add_option("-o,--output", a->out, "Trace to write (.json or .json.gz with the torch backend; the default "
-                                        "is ./gpuscope-<program>-<time>.json)");
+  app.add_option("-o,--output", a->out, "Trace to write: .rpd (the default: ./gpuscope-<program>-<time>.rpd), the "
+                                        "backend's own format (torch .json/.json.gz, rocprofv3 .db, nsys .sqlite), or "
+                                        "anything `gpuscope convert` writes");
   app.add_option("--backend", a->backend, "Tracer")->check(CLI::IsMember({"auto", "torch", "rocprofv3", "nsys"}))
       ->capture_default_str();
   app.add_flag("--stats", a->stats, "Print the stats tables at the end");
@@ -170,13 +177,14 @@ CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common) {
                                    "that use PyTorch)");
       }
     }
-    const char* ext = backend == "torch" ? ".json" : backend == "rocprofv3" ? "_results.db" : ".sqlite";
-    std::string out = a->out.empty() ? "gpuscope-" + ProgramName(a->cmd) + "-" + Timestamp() + ext : a->out;
+    std::string out = a->out.empty() ? "gpuscope-" + ProgramName(a->cmd) + "-" + Timestamp() + ".rpd" : a->out;
     bool gz = EndsWith(out, ".json.gz");
-    if (backend == "torch" ? !(EndsWith(out, ".json") || gz) : !EndsWith(out, backend == "rocprofv3" ? ".db" : ".sqlite")) {
-      return base::Status::Error(out + ": the " + backend + " backend writes " +
-                                 (backend == "torch" ? std::string(".json or .json.gz") : std::string(ext)) +
-                                 " (other formats need `gpuscope convert`, not done yet)");
+    bool native = IsNative(backend, out);
+    std::string export_format;
+    if (!native) {  // refused before the program runs when the name says no format we write
+      auto f = ExportFormat(out, "");
+      if (!f.ok()) return f.status();
+      export_format = *f;
     }
     char tmpl[] = "/tmp/gpuscope-run-XXXXXX";
     if (!mkdtemp(tmpl)) return base::Status::Error("cannot create a temporary directory in /tmp");
@@ -228,7 +236,14 @@ CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common) {
       return fs::file_size(x, e) > fs::file_size(y, e);
     });
     trace = traces.front();
-    if (gz) {
+    std::optional<model::Trace> converted;  // kept for --stats/--analyze (a CSV folder cannot be re-read)
+    if (!native) {
+      auto t = LoadTrace(trace, common);
+      if (!t.ok()) return t.status();
+      auto files = ExportTrace(*t, out, export_format);
+      if (!files.ok()) return files.status();
+      converted.emplace(std::move(*t));
+    } else if (gz) {
       GPUSCOPE_RETURN_IF_ERROR(Gzip(trace, out));
     } else {
       fs::copy_file(trace, out, fs::copy_options::overwrite_existing, ec);
@@ -243,7 +258,7 @@ CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common) {
     std::fprintf(stderr, "gpuscope: trace written to %s (program exit code %d)\n", out.c_str(), rc);
     if (a->stats || a->analyze) {
       std::fflush(stderr);
-      auto t = LoadTrace(out, common);
+      auto t = converted ? base::StatusOr<model::Trace>(std::move(*converted)) : LoadTrace(out, common);
       if (!t.ok()) {
         std::fprintf(stderr, "gpuscope: %s\n", t.status().message().c_str());
         return rc ? rc : 2;

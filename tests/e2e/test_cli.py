@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -274,11 +275,16 @@ def run_profiles_both_examples_unchanged():
         per_step = [f for f in found["slow"] if f["rule"] == "host-sync" and f["where"]["python"].endswith(": main")]
         assert per_step and "1.0 per iteration" in per_step[0]["detail"], [(f["rule"], f["where"]) for f in found["slow"]]
         assert not [f for f in found["fast"] if f["rule"] in ("cpu-op-storm", "host-sync")], found["fast"]
-        # Without -o: ./gpuscope-<program>-<time>.json in the working directory.
-        r = subprocess.run([GPUSCOPE, "run", "--", sys.executable, os.path.join(EXAMPLES, "inference_fast.py")],
+        # Without -o: ./gpuscope-<program>-<time>.rpd in the working directory, which keeps the
+        # Python frames and CPU ops: analyze on it finds the same problem at the same line.
+        r = subprocess.run([GPUSCOPE, "run", "--", sys.executable, os.path.join(EXAMPLES, "inference_slow.py")],
                            cwd=tmp, capture_output=True, text=True)
         assert r.returncode == 0, r.stderr[-1000:]
-        assert [f for f in os.listdir(tmp) if f.startswith("gpuscope-inference_fast-") and f.endswith(".json")], os.listdir(tmp)
+        rpd = [f for f in os.listdir(tmp) if f.startswith("gpuscope-inference_slow-") and f.endswith(".rpd")]
+        assert rpd, os.listdir(tmp)
+        d = json.loads(run("analyze", "--format", "json", os.path.join(tmp, rpd[0])).stdout)
+        storm = [f for f in d["findings"] if f["rule"] == "cpu-op-storm"]
+        assert storm and storm[0]["where"]["python"].endswith("slow_activation"), d["findings"]
 
 
 @test
@@ -396,9 +402,17 @@ shutil.copy({nsys_db!r}, a[a.index("--output") + 1])
         r = subprocess.run([GPUSCOPE, "run", "--stats", "-o", out, "--", "true"], capture_output=True, text=True, env=env)
         assert r.returncode == 0, r.stderr
         assert "(nsys)" in r.stdout and "pageable" in r.stdout, r.stdout[:1500]
-        r = subprocess.run([GPUSCOPE, "run", "--backend", "torch", "-o", os.path.join(tmp, "x.rpd"), "--", "true"],
+        # Any format convert writes: the nsys export converted to .rpd, read back the same.
+        rpd = os.path.join(tmp, "run.rpd")
+        r = subprocess.run([GPUSCOPE, "run", "-o", rpd, "--", "true"], capture_output=True, text=True, env=env)
+        assert r.returncode == 0, r.stderr
+        assert json.loads(run("stats", "--format", "json", rpd).stdout)["kernels"] == \
+            json.loads(run("stats", "--format", "json", out).stdout)["kernels"]
+        # A name that says no format is refused before the program runs.
+        r = subprocess.run([GPUSCOPE, "run", "-o", os.path.join(tmp, "x.trace"), "--", "sh", "-c", "echo ran"],
                            capture_output=True, text=True, env=env)
-        assert r.returncode == 2 and "gpuscope convert" in r.stderr, r.stderr
+        assert r.returncode == 2 and "ran" not in r.stdout and len(r.stderr.strip().splitlines()) == 1, r
+        assert ".rpd" in r.stderr and "--to" not in r.stdout, r.stderr
 
 
 @test
@@ -601,6 +615,65 @@ def threads_do_not_change_results():
         assert json.loads(one.stdout) == json.loads(four.stdout)
     finally:
         os.unlink(path)
+
+
+@test
+def convert_writes_every_format_and_reads_back_the_same():
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, PLANTED, tmp], check=True)
+        src = os.path.join(tmp, "slow.json")
+        want = json.loads(run("stats", "--format", "json", "--mangled", src).stdout)
+        want.pop("source")
+        for out in ("t.json", "t.json.gz", "t.rpd"):
+            path = os.path.join(tmp, out)
+            r = run("convert", src, "-o", path)
+            assert r.returncode == 0 and r.stdout.startswith("wrote " + path), (out, r.stdout, r.stderr)
+            got = json.loads(run("stats", "--format", "json", "--mangled", path).stdout)
+            got.pop("source")
+            assert got == want, out
+        # --to when the name does not say; --format json reports what was written.
+        r = run("convert", src, "-o", os.path.join(tmp, "noext"), "--to", "rpd", "--format", "json")
+        assert r.returncode == 0 and json.loads(r.stdout)["files"][0]["bytes"] > 0, r.stdout
+        # x.csv: events in x.csv, the stats tables beside it; dir/: events.csv + tables inside.
+        r = run("convert", src, "-o", os.path.join(tmp, "x.csv"))
+        assert r.returncode == 0, r.stderr
+        for f in ("x.csv", "x_kernels.csv", "x_memops.csv", "x_api.csv", "x_cpu_ops.csv"):
+            assert os.path.getsize(os.path.join(tmp, f)) > 0, f
+        r = run("convert", src, "-o", os.path.join(tmp, "tables") + "/")
+        assert sorted(os.listdir(os.path.join(tmp, "tables"))) == ["api.csv", "cpu_ops.csv", "events.csv", "kernels.csv", "memops.csv"]
+        with open(os.path.join(tmp, "tables", "kernels.csv")) as f:
+            assert f.read() == run("stats", "--format", "csv", src).stdout
+        # Refusals: one line, exit 2.
+        for args, what in ((["-o", os.path.join(tmp, "x.bin")], "cannot tell the output format"),
+                           (["-o", "/nonexistent-dir/x.json"], "/nonexistent-dir/x.json")):
+            r = run("convert", src, *args)
+            assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and what in r.stderr, r.stderr
+        stats_only = os.path.join(tmp, "results.stats.csv")
+        with open(stats_only, "w") as f:
+            f.write('"Name","Calls","TotalDurationNs","AverageNs","Percentage"\n"k",2,200,100,100.0\n')
+        r = run("convert", stats_only, "-o", os.path.join(tmp, "s.json"))
+        assert r.returncode == 2 and "gpuscope convert" in r.stderr, r.stderr
+
+
+@test
+def report_writes_one_self_contained_page():
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, PLANTED, tmp], check=True)
+        page = os.path.join(tmp, "r.html")
+        r = run("report", os.path.join(tmp, "slow.json"), "-o", page)
+        assert r.returncode == 0 and page in r.stdout, r.stderr
+        with open(page) as f:
+            text = f.read()
+        assert text.startswith("<!DOCTYPE html>") and 'id="gpuscope-data"' in text
+        assert "<script src" not in text and "<link" not in text and "https://" not in text
+        data = json.loads(re.search(r'<script id="gpuscope-data" type="application/json">(.*?)</script>', text, re.S)
+                          .group(1).replace("<\\/", "</"))
+        analysis = json.loads(run("analyze", "--format", "json", os.path.join(tmp, "slow.json")).stdout)
+        assert [f["rule"] for f in data["analysis"]["findings"]] == [f["rule"] for f in analysis["findings"]]
+        assert data["timeline"]["events"] and data["timeline"]["iteration"] >= 0, data["timeline"]["iteration"]
+        assert data["timeline"]["links"], "launch -> kernel links in the timeline"
+        r = run("report", os.path.join(tmp, "missing.json"), "-o", page)
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
 
 
 def main():

@@ -64,7 +64,8 @@
     const cards = document.getElementById('cards');
     function card(id, label, value, sub) {
       const c = el('div', { class: 'card', id: 'card-' + id });
-      c.append(el('div', { class: 'label' }, label), el('div', { class: 'value' }, value), el('div', { class: 'sub' }, sub));
+      c.append(el('div', { class: 'label' }, label), el('div', { class: value.length > 16 ? 'value long' : 'value' }, value),
+        el('div', { class: 'sub' }, sub));
       cards.append(c);
     }
     card('wall', 'Wall time', fmtDur(S.wall_ns), 'trace span; steady window ' + fmtDur(S.window_ns));

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Browser tests: gpuscope's HTML report and its Chrome trace JSON, loaded by a real Chromium.
+
+  test_browser.py --gpuscope BIN [--artifacts DIR]
+
+1. `gpuscope report` on the planted-problems trace (made here by tests/planted/make_planted.py)
+   and, when ../shared/samples is present, on a real PyTorch trace: headless Chromium loads each
+   page from disk with networking off; the test reads the DOM after the scripts ran and checks
+   that no console message or script error occurred, that the page finished drawing, and that
+   the summary cards, every finding of `gpuscope analyze`, the kernel and latency charts and the
+   timeline (events drawn on the canvas) are there. A screenshot of each page is saved in DIR.
+2. `gpuscope convert` of the same traces to .json: tests/browser/trace_check.html parses the
+   file in the browser (as a viewer does), checks its structure (numeric times, metadata names for
+   every track, every flow end has its start) and sums its events; the sums must equal the
+   source's counts (`gpuscope info`) and per-kernel totals (`gpuscope stats`) exactly.
+
+Exit 77 (skipped) when no Chromium is installed; scripts/install-deps installs Debian's.
+"""
+import argparse
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SAMPLES = os.path.normpath(os.path.join(ROOT, "..", "shared", "samples"))
+PLANTED = os.path.join(ROOT, "tests", "planted", "make_planted.py")
+REAL_SAMPLE = "kineto/kineto/tb_plugin__samples__resnet50_num_workers_0__worker0.1623143566756.pt.trace.json.gz"
+
+
+def find_chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+class Browser:
+    def __init__(self, exe, profile):
+        self.exe, self.profile = exe, profile
+
+    def run(self, url, *extra):
+        """Loads `url`; returns (dom, console lines)."""
+        args = [self.exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+                "--user-data-dir=" + self.profile, "--enable-logging=stderr", "--v=0", *extra, url]
+        r = subprocess.run(args, capture_output=True, text=True, timeout=120)
+        console = [l for l in r.stderr.splitlines() if ":CONSOLE" in l]
+        return r.stdout, console, r
+
+
+def gpuscope(binary, *args):
+    r = subprocess.run([binary, *args], capture_output=True, text=True)
+    assert r.returncode == 0, (args, r.stderr)
+    return r.stdout
+
+
+def check_report(binary, browser, trace, name, artifacts, tmp):
+    page = os.path.join(tmp, name + ".html")
+    out = gpuscope(binary, "report", trace, "-o", page)
+    assert page in out, out
+    size = os.path.getsize(page)
+    assert size < 5 * 1024 * 1024, f"{name}: report is {size} bytes"
+    analysis = json.loads(gpuscope(binary, "analyze", "--format", "json", trace))
+    dom, console, r = browser.run("file://" + page, "--dump-dom", "--window-size=1400,1000")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert not console, f"{name}: console messages: {console}"
+    body = re.search(r"<body([^>]*)>", dom).group(1)
+    assert 'data-ready="1"' in body, f"{name}: the page did not finish drawing: {body}"
+    assert "data-js-errors" not in body, f"{name}: script errors: {body}"
+    for card in ("wall", "iterations", "latency", "busy", "verdict"):
+        assert f'id="card-{card}"' in dom, f"{name}: summary card {card} missing"
+    findings = re.findall(r'<details class="finding (\w+)" data-rule="([\w-]+)"', dom)
+    assert [r for _, r in findings] == [f["rule"] for f in analysis["findings"]], (findings, [f["rule"] for f in analysis["findings"]])
+    for f in analysis["findings"]:
+        assert html.escape(f["advice"], quote=False) in dom, f"{name}: advice of {f['rule']} not shown"
+    chart = re.search(r'<svg id="kernels-chart".*?</svg>', dom, re.S)
+    assert chart and chart.group(0).count('class="bar') >= 1, f"{name}: top-kernels chart empty"
+    latency = re.search(r'<svg id="latency-chart".*?</svg>', dom, re.S)
+    bars = latency.group(0).count('class="bar') if latency else 0
+    assert bars == analysis["summary"]["iterations_total"], f"{name}: {bars} latency bars"
+    assert 'id="copies-table"' in dom or "No memory copies" in dom
+    drawn = re.search(r'<canvas id="timeline"[^>]*data-drawn="(\d+)"', dom)
+    assert drawn and int(drawn.group(1)) > 0, f"{name}: timeline drew nothing"
+    shot = os.path.join(artifacts, f"report-{name}.png")
+    _, console, r = browser.run("file://" + page, "--screenshot=" + shot, "--window-size=1400,2400")
+    assert r.returncode == 0 and os.path.getsize(shot) > 20_000, f"{name}: no screenshot ({r.stderr[-500:]})"
+    assert not console, console
+    return f"{len(findings)} findings, {drawn.group(1)} timeline events drawn, {size} bytes, screenshot {shot}"
+
+
+def check_trace_json(binary, browser, trace, name, tmp):
+    out = os.path.join(tmp, name + ".json")
+    gpuscope(binary, "convert", trace, "-o", out)
+    with open(os.path.join(HERE, "trace_check.html")) as f:
+        checker = f.read()
+    with open(out) as f:
+        text = f.read().replace("</", "<\\/")
+    page = os.path.join(tmp, name + "_check.html")
+    with open(page, "w") as f:
+        f.write(checker.replace("__TRACE__", text, 1))
+    dom, console, r = browser.run("file://" + page, "--dump-dom")
+    assert not console, console
+    got = json.loads(html.unescape(re.search(r'<pre id="result">(.*?)</pre>', dom, re.S).group(1)))
+    assert not got["problems"], got["problems"][:5]
+    counts = json.loads(gpuscope(binary, "info", "--format", "json", trace))["counts"]
+    cats = got["categories"]
+    want = {"kernel": counts["kernels"], "gpu_memcpy": counts["memcpy"], "gpu_memset": counts["memset"],
+            "cuda_runtime": counts["runtime API calls"] + counts["HSA API calls"] + counts["OS runtime calls"],
+            "cuda_driver": counts["driver API calls"], "cpu_op": counts["CPU ops"],
+            "user_annotation": counts["user annotations"], "python_function": counts["Python frames"],
+            "instant": counts["instant events"], "counter": counts["counter samples"]}
+    for cat, n in want.items():
+        assert cats.get(cat, 0) == n, f"{name}: {cat}: {cats.get(cat, 0)} in the browser, {n} in the source"
+    stats = json.loads(gpuscope(binary, "stats", "--format", "json", "--mangled", trace))
+    kernels = {k["name"]: [k["calls"], k["total_ns"]] for k in stats["kernels"]}
+    assert got["kernels"] == kernels, f"{name}: per-kernel totals differ in the browser"
+    assert got["flows"]["unmatched"] == 0 and got["flows"]["starts"] == got["flows"]["ends"], got["flows"]
+    assert got["unnamed_tracks"] == 0, got
+    return f"{got['events']} events, {len(kernels)} kernels, {got['flows']['starts']} flows match the source"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gpuscope", required=True)
+    ap.add_argument("--artifacts", default=os.path.join(ROOT, "build", "test-artifacts"))
+    a = ap.parse_args()
+    binary = os.path.abspath(a.gpuscope)
+    exe = find_chromium()
+    if not exe:
+        print("SKIP: no Chromium found (scripts/install-deps installs Debian's chromium); browser tests not run")
+        return 77
+    os.makedirs(a.artifacts, exist_ok=True)
+    passed = failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        browser = Browser(exe, os.path.join(tmp, "profile"))
+        subprocess.run([sys.executable, PLANTED, tmp], check=True)
+        traces = [("planted_slow", os.path.join(tmp, "slow.json")), ("planted_rpd", os.path.join(tmp, "slow.rpd"))]
+        if os.path.isdir(SAMPLES):
+            traces.append(("resnet50", os.path.join(SAMPLES, REAL_SAMPLE)))
+        else:
+            print(f"SKIP real-sample cases: {SAMPLES} not found (the repo's own traces are still tested)")
+        for name, trace in traces:
+            for what, fn in (("report", lambda: check_report(binary, browser, trace, name, a.artifacts, tmp)),
+                             ("trace json", lambda: check_trace_json(binary, browser, trace, name, tmp))):
+                try:
+                    print(f"ok   {what} {name}: {fn()}")
+                    passed += 1
+                except Exception as e:  # noqa: BLE001 - report every failure, keep going
+                    failed += 1
+                    print(f"FAIL {what} {name}: {type(e).__name__}: {str(e)[:1500]}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
