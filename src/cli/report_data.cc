@@ -103,9 +103,15 @@ void WriteTimeline(JsonWriter& w, const model::Trace& t, const analysis::SteadyS
   }
   w.EndArray();
   w.Key("names").BeginArray();
+  size_t name_bytes = 0;
   for (model::StringId n : names) {
+    // Names are cut to kMaxTimelineName, and to 40 once kMaxTimelineNameBytes are spent
+    // (thousands of distinct long names must not blow up the page).
+    size_t cap = name_bytes > kMaxTimelineNameBytes ? 40 : kMaxTimelineName;
     std::string_view s = t.str(n);
-    w.String(s.size() > kMaxTimelineName ? std::string(s.substr(0, kMaxTimelineName)) + "..." : std::string(s));
+    std::string shown = s.size() > cap ? std::string(s.substr(0, cap)) + "..." : std::string(s);
+    name_bytes += shown.size();
+    w.String(shown);
   }
   w.EndArray();
   w.Key("links").BeginArray();

@@ -3,7 +3,8 @@
 // iterations, findings), the top kernels, copies by kind, and the timeline of one
 // representative steady-state iteration. Large traces are aggregated here, so the page stays
 // small whatever the trace: at most kMaxTimelineEvents events (the longest kept), names cut to
-// kMaxTimelineName characters, iterations binned above kMaxIterations.
+// kMaxTimelineName characters (40 past kMaxTimelineNameBytes), iterations binned above
+// kMaxIterations.
 
 #include <cstddef>
 #include <string>
@@ -14,6 +15,7 @@ namespace gpuscope::cli {
 
 inline constexpr size_t kMaxTimelineEvents = 40'000;
 inline constexpr size_t kMaxTimelineName = 240;
+inline constexpr size_t kMaxTimelineNameBytes = 2 << 20;
 inline constexpr size_t kMaxIterations = 4'000;
 inline constexpr size_t kTopKernels = 15;
 

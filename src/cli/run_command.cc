@@ -254,6 +254,12 @@ CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common) {
       fs::copy_file(traces[i], extra, fs::copy_options::overwrite_existing, ec);
       std::fprintf(stderr, "gpuscope: another process's trace: %s\n", extra.c_str());
     }
+    // nsys: the .nsys-rep opens in the Nsight Systems GUI; keep it beside the trace.
+    if (backend == "nsys" && fs::exists(tmp + "/report.nsys-rep", ec)) {
+      std::string rep = fs::path(out).replace_extension(".nsys-rep").string();
+      fs::copy_file(tmp + "/report.nsys-rep", rep, fs::copy_options::overwrite_existing, ec);
+      if (!ec) std::fprintf(stderr, "gpuscope: Nsight Systems report kept: %s\n", rep.c_str());
+    }
     fs::remove_all(tmp, ec);
     std::fprintf(stderr, "gpuscope: trace written to %s (program exit code %d)\n", out.c_str(), rc);
     if (a->stats || a->analyze) {

@@ -95,6 +95,8 @@ model::Trace EveryKindOfEvent() {
   t.gpu_ranges.Append(g);
   g.start_ns = T0 + 50'000, g.dur_ns = 1'000, g.name = t.strings.Intern("Stream Sync"), g.kind = model::GpuRangeKind::kSync, g.correlation = 99;
   t.gpu_ranges.Append(g);
+  g.start_ns = T0 + 52'000, g.dur_ns = 300, g.name = t.strings.Intern("Marker"), g.kind = model::GpuRangeKind::kOther, g.correlation = 0;
+  t.gpu_ranges.Append(g);
   auto counters = t.InternTrack(model::TrackKind::kOther, "monitor", "gpu0");
   t.counters.Append(T0 + 10'000, 1500, t.strings.Intern("gpu0 sclk"), counters);
   t.counters.Append(T0 + 20'000, 1700, t.strings.Intern("gpu0 sclk"), counters);
@@ -198,7 +200,7 @@ TEST(RpdWriter, RoundTripKeepsEveryEvent) {
   auto counts = WriteRpd(t, path);
   ASSERT_TRUE(counts.ok()) << counts.status().message();
   EXPECT_EQ(counts->ops, 5u);
-  EXPECT_EQ(counts->gpu_ranges, 2u);
+  EXPECT_EQ(counts->gpu_ranges, 3u);
   auto back = import::ImportTrace(path, {});
   ASSERT_TRUE(back.ok()) << back.status().message();
   EXPECT_EQ(back->meta.format, "rpd");

@@ -406,6 +406,7 @@ shutil.copy({nsys_db!r}, a[a.index("--output") + 1])
         rpd = os.path.join(tmp, "run.rpd")
         r = subprocess.run([GPUSCOPE, "run", "-o", rpd, "--", "true"], capture_output=True, text=True, env=env)
         assert r.returncode == 0, r.stderr
+        assert os.path.exists(os.path.join(tmp, "run.nsys-rep")) and "run.nsys-rep" in r.stderr, r.stderr
         assert json.loads(run("stats", "--format", "json", rpd).stdout)["kernels"] == \
             json.loads(run("stats", "--format", "json", out).stdout)["kernels"]
         # A name that says no format is refused before the program runs.
