@@ -1,6 +1,8 @@
 #include "cli/report_data.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 

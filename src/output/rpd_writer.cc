@@ -1,7 +1,9 @@
 #include "output/rpd_writer.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
