@@ -144,13 +144,14 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
     out.Write(",\"baseTimeNanoseconds\":" + std::to_string(t.meta.base_time_ns + origin));
   }
   {
-    std::string src = ",\"gpuscopeSource\":{\"path\":";
+    // Where the events came from (flat keys: readers keep top-level scalars as properties).
+    std::string src = ",\"gpuscopeSourcePath\":";
     JsonWriter::Escape(src, t.meta.path);
-    src += ",\"format\":";
+    src += ",\"gpuscopeSourceFormat\":";
     JsonWriter::Escape(src, t.meta.format);
-    src += ",\"clock\":";
+    src += ",\"gpuscopeSourceClock\":";
     JsonWriter::Escape(src, t.meta.clock);
-    src += ",\"time_origin_ns\":" + std::to_string(origin) + "}";
+    src += ",\"gpuscopeTimeOriginNs\":" + std::to_string(origin);
     out.Write(src);
   }
   if (!t.devices.empty()) {

@@ -170,6 +170,8 @@ TEST(ChromeTraceWriter, RoundTripKeepsEveryEvent) {
   ASSERT_TRUE(back.ok()) << back.status().message();
   ExpectSameModel(t, *back, /*same_correlations=*/true);
   EXPECT_EQ(back->record_counts["iteration markers derived by gpuscope (skipped)"], 1u);
+  EXPECT_EQ(back->meta.producer, "gpuscope convert, from test (hand-built)");
+  EXPECT_NE(back->meta.clock.find("minus 1700000000000000123 ns"), std::string::npos) << back->meta.clock;
   std::string text = Slurp(path);
   // Times relative to the first event, 3 decimals; metadata for viewers; one flow pair per link.
   EXPECT_NE(text.find("\"ts\":0.000"), std::string::npos);

@@ -77,6 +77,9 @@ std::string Producer(const TopLevelInfo& top, const KinetoSideInfo& side) {
     auto it = top.properties.find(k);
     return it == top.properties.end() ? std::string() : it->second;
   };
+  if (!get("gpuscopeSourceFormat").empty()) {
+    return "gpuscope convert, from " + get("gpuscopeSourceFormat") + " (" + get("gpuscopeSourcePath") + ")";
+  }
   std::string p = "PyTorch profiler (Kineto)";
   if (!get("cupti_version").empty()) {
     p += ", CUPTI " + get("cupti_version") + ", CUDA runtime " + get("cuda_runtime_version") +
@@ -99,8 +102,14 @@ void Finish(model::Trace& trace, Segment& seg0, const std::string& path) {
   trace.meta.format_version = Describe(top, seg0.side);
   trace.meta.producer = Producer(top, seg0.side);
   trace.meta.base_time_ns = top.has_base_time ? top.base_time_ns : 0;
-  trace.meta.clock = top.has_base_time
-                         ? "host clock, relative: epoch ns = baseTimeNanoseconds + ts"
+  // gpuscope's own export rebases times to its first event and says from what.
+  auto origin = top.properties.find("gpuscopeTimeOriginNs");
+  auto source_clock = top.properties.find("gpuscopeSourceClock");
+  trace.meta.clock = top.has_base_time ? "host clock, relative: epoch ns = baseTimeNanoseconds + ts"
+                     : origin != top.properties.end()
+                         ? "the source's clock (" +
+                               (source_clock != top.properties.end() ? source_clock->second : std::string("unknown")) +
+                               ") minus " + origin->second + " ns (gpuscopeTimeOriginNs)"
                          : "host clock, as written in the file";
   trace.meta.properties = top.properties;
   trace.devices = top.devices;
