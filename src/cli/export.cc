@@ -73,6 +73,7 @@ base::StatusOr<std::vector<ExportedFile>> WriteRpdFile(const model::Trace& trace
   if (counts->gpu_ranges) {
     what += ", " + base::FormatCount(counts->gpu_ranges) + " GPU-side ranges (in ext_gpuscope_gpurange)";
   }
+
   return std::vector<ExportedFile>{{out, what, FileBytes(out)}};
 }
 

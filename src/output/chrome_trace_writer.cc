@@ -66,6 +66,10 @@ class EventWriter {
     ArgKey(key);
     JsonWriter::Escape(s_, v);
   }
+  void ArgBool(std::string_view key, bool v) {
+    ArgKey(key);
+    s_ += v ? "true" : "false";
+  }
   void ArgDims(std::string_view key, const model::Dim3& d) {
     ArgKey(key);
     s_ += '[';
@@ -107,7 +111,8 @@ class EventWriter {
   bool first_arg_ = true;
 };
 
-void WriteMetadata(EventWriter& w, const TrackLayout& layout, const std::string& marker_row, bool markers) {
+void WriteMetadata(EventWriter& w, const TrackLayout& layout, const std::vector<model::TrackKind>& kinds,
+                   const std::string& marker_row, bool markers) {
   std::set<int64_t> seen;
   auto meta = [&](std::string_view name, int64_t pid, int64_t tid, auto&& add_args) {
     w.Begin('M', "__metadata", name, pid, tid, 0);
@@ -116,18 +121,29 @@ void WriteMetadata(EventWriter& w, const TrackLayout& layout, const std::string&
     w.EndArgs();
     w.End();
   };
-  for (const TrackView& v : layout.tracks) {
+  // Names the source gave are written as they are. Rows without one get a label for viewers
+  // ("GPU 0: H100", "stream 7"; "host process" / "thread", to which viewers add the id), marked
+  // "generated" so that gpuscope does not read it back as a name.
+  auto name = [&](const char* what, int64_t pid, int64_t tid, const std::string& source, const std::string& label) {
+    meta(what, pid, tid, [&] {
+      w.ArgString("name", source.empty() ? label : source);
+      if (source.empty()) w.ArgBool("generated", true);
+    });
+  };
+  for (size_t i = 0; i < layout.tracks.size(); ++i) {
+    const TrackView& v = layout.tracks[i];
+    bool host = kinds[i] == model::TrackKind::kCpuThread;
     if (seen.insert(v.pid).second) {
-      meta("process_name", v.pid, 0, [&] { w.ArgString("name", v.process); });
+      name("process_name", v.pid, 0, v.source_process, host ? "host process" : v.process);
       meta("process_sort_index", v.pid, 0, [&] { w.ArgInt("sort_index", v.process_order); });
     }
-    meta("thread_name", v.pid, v.tid, [&] { w.ArgString("name", v.thread); });
+    name("thread_name", v.pid, v.tid, v.source_thread, host ? "thread" : v.thread);
     meta("thread_sort_index", v.pid, v.tid, [&] { w.ArgInt("sort_index", v.thread_order); });
   }
   if (markers) {
-    meta("process_name", layout.spare_pid, 0, [&] { w.ArgString("name", "gpuscope " + marker_row); });
+    name("process_name", layout.spare_pid, 0, "", "gpuscope " + marker_row);
     meta("process_sort_index", layout.spare_pid, 0, [&] { w.ArgInt("sort_index", -1); });
-    meta("thread_name", layout.spare_pid, 1, [&] { w.ArgString("name", marker_row); });
+    name("thread_name", layout.spare_pid, 1, "", marker_row);
   }
 }
 
@@ -170,7 +186,9 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
   }
   out.Write(",\"traceEvents\":[");
   EventWriter w(out, origin);
-  WriteMetadata(w, layout, opt.marker_row, !opt.iterations.empty());
+  std::vector<model::TrackKind> kinds;
+  for (const model::Track& tr : t.tracks) kinds.push_back(tr.kind);
+  WriteMetadata(w, layout, kinds, opt.marker_row, !opt.iterations.empty());
   auto pt = [&](model::TrackId track) -> const TrackView& { return layout.tracks[track]; };
 
   const auto& k = t.kernels;

@@ -120,6 +120,26 @@ class RpdWriter {
       q->Bind(2, value);
       GPUSCOPE_RETURN_IF_ERROR(q->Run());
     }
+    // Names rpd v2 has no table for, as gpuscope:: tags (the rpd importer reads them back).
+    auto tag = [&](const std::string& k, std::string_view v) {
+      q->Bind(1, k);
+      q->Bind(2, v);
+      return q->Run();
+    };
+    for (const model::Device& d : t_.devices) {
+      GPUSCOPE_RETURN_IF_ERROR(tag("gpuscope::device_name::" + std::to_string(d.id), d.name));
+      GPUSCOPE_RETURN_IF_ERROR(tag("gpuscope::device_vendor::" + std::to_string(d.id), model::VendorName(d.vendor)));
+    }
+    for (const auto& [pid, name] : t_.process_names) {
+      GPUSCOPE_RETURN_IF_ERROR(tag("gpuscope::process_name::" + std::to_string(pid), t_.str(name)));
+    }
+    for (size_t i = 0; i < t_.tracks.size(); ++i) {
+      const model::Track& tr = t_.tracks[i];
+      if (tr.kind != model::TrackKind::kCpuThread || t_.str(tr.name).empty()) continue;
+      const TrackView& v = layout_.tracks[i];
+      GPUSCOPE_RETURN_IF_ERROR(
+          tag("gpuscope::thread_name::" + std::to_string(v.pid) + "/" + std::to_string(v.tid), t_.str(tr.name)));
+    }
     // The kernel-code-object row every rocpd_kernelapi row points at (rpd requires one).
     return db_.Exec("INSERT INTO rocpd_kernelcodeobject(id, vgpr, sgpr, fbar) VALUES (0, 0, 0, 0);");
   }

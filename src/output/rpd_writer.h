@@ -16,7 +16,8 @@
 // Python ids and external ids, and API domains the name does not imply), ext_gpuscope_op
 // (each copy's direction, memory kinds and size), ext_gpuscope_kernel (grid and block of kernels
 // that have no rocpd_kernelapi row: graph kernels) and ext_gpuscope_gpurange (GPU-side ranges:
-// annotations on a stream, sync records - not work, so kept out of rocpd_op and its views).
+// annotations on a stream, sync records - not work, so kept out of rocpd_op and its views);
+// device, process and thread names go to rocpd_metadata as gpuscope::* tags.
 
 #include <cstdint>
 #include <string>

@@ -36,6 +36,7 @@ TrackLayout LayoutTracks(const model::Trace& t) {
     TrackView& v = out.tracks[i];
     v.tid = id_of(tr.tid, tr.tid_text);
     std::string thread_name(t.str(tr.name));
+    v.source_thread = thread_name;
     if (tr.kind == TrackKind::kGpuStream) {
       int64_t device = tr.device >= 0 ? tr.device : id_of(tr.pid, tr.pid_text);
       v.pid = gpu_clash ? 200'000'000 + device : device;
@@ -49,6 +50,7 @@ TrackLayout LayoutTracks(const model::Trace& t) {
       v.pid = id_of(tr.pid, tr.pid_text);
       auto pn = t.process_names.find(tr.pid);
       std::string pid_text(t.str(tr.pid_text));
+      if (pn != t.process_names.end() && tr.kind == TrackKind::kCpuThread) v.source_process = t.str(pn->second);
       if (tr.kind == TrackKind::kOther) {
         v.process = pid_text.empty() ? "other" : pid_text;
       } else {

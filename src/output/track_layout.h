@@ -14,8 +14,12 @@ namespace gpuscope::output {
 struct TrackView {
   int64_t pid = 0;
   int64_t tid = 0;
-  std::string process;  // "python (pid 4242)", "GPU 0: NVIDIA H100"
-  std::string thread;   // "thread 4242", "stream 7"
+  std::string process;  // display label: "python (pid 4242)", "GPU 0: NVIDIA H100"
+  std::string thread;   // display label: "thread 4242", "stream 7"
+  // The names the source itself gave ("" when it gave none): what a writer stores as names,
+  // where the labels above are only for showing.
+  std::string source_process;
+  std::string source_thread;
   int64_t process_order = 0;
   int64_t thread_order = 0;
 };

@@ -7,7 +7,8 @@
    and, when ../shared/samples is present, on a real PyTorch trace: headless Chromium loads each
    page from disk with networking off; the test reads the DOM after the scripts ran and checks
    that no console message or script error occurred, that the page finished drawing, and that
-   the summary cards, every finding of `gpuscope analyze`, the kernel and latency charts and the
+   the summary cards, the GPU idle causes, every finding of `gpuscope analyze`, the kernel and
+   latency charts and the
    timeline (events drawn on the canvas) are there. A screenshot of each page is saved in DIR.
 2. `gpuscope convert` of the same traces to .json: tests/browser/trace_check.html parses the
    file in the browser (as a viewer does), checks its structure (numeric times, metadata names for
@@ -87,6 +88,10 @@ def check_report(binary, browser, trace, name, artifacts, tmp):
     bars = latency.group(0).count('class="bar') if latency else 0
     assert bars == analysis["summary"]["iterations_total"], f"{name}: {bars} latency bars"
     assert 'id="copies-table"' in dom or "No memory copies" in dom
+    idle = analysis["summary"]["idle_by_cause"]
+    if idle:
+        rows = re.search(r'<table class="data" id="idle-table">(.*?)</table>', dom, re.S).group(1).count("<tr>") - 1
+        assert rows == min(8, len(idle)), f"{name}: {rows} idle causes shown of {len(idle)}"
     drawn = re.search(r'<canvas id="timeline"[^>]*data-drawn="(\d+)"', dom)
     assert drawn and int(drawn.group(1)) > 0, f"{name}: timeline drew nothing"
     shot = os.path.join(artifacts, f"report-{name}.png")

@@ -10,7 +10,7 @@ For each case in cases.tsv:
      over the file's own tables. Kernel names are demangled with c++filt.
 Round trips (`gpuscope convert`): every case is written as Chrome JSON, as .rpd, and the .rpd
 again as .json.gz; reading each back must give the same event counts (`info`) and the same
-`stats` tables, exactly. The .rpd written from each Kineto case must give the kernel totals of
+`stats` tables, links and devices, exactly. The .rpd written from each Kineto case must give the kernel totals of
 `stats` through rocmProfileData's own `top` view, queried with the sqlite3 command-line tool,
 and its `busy` view the GPU time of the kernels and copies. events.csv holds one row per event.
 Then every file under samples/kineto/ must either import (exit 0) or be one of the known
@@ -431,8 +431,12 @@ def round_trip_cases(a, check):
         return d
 
     def counts(path):
+        # Event counts, launch / nesting links, devices (id and name): what a round trip keeps.
         r = run(a.gpuscope, "info", "--format", "json", path)
-        return json.loads(r.stdout)["counts"] if r.returncode == 0 else None
+        if r.returncode != 0:
+            return None
+        d = json.loads(r.stdout)
+        return {"counts": d["counts"], "links": d["links"], "devices": sorted((x["id"], x["name"]) for x in d["devices"])}
 
     tmp = tempfile.mkdtemp(prefix="gpuscope-roundtrip-")
     for line in open(os.path.join(HERE, "cases.tsv")):
@@ -462,8 +466,10 @@ def round_trip_cases(a, check):
         kinds = {}
         for row in rows:
             kinds[row["kind"]] = kinds.get(row["kind"], 0) + 1
-        check(kinds.get("kernel", 0) == want_counts["kernels"] and kinds.get("memcpy", 0) == want_counts["memcpy"] and
-              kinds.get("memset", 0) == want_counts["memset"], f"round trip {name}: events.csv kinds {kinds}")
+        wc = want_counts["counts"]
+        check(kinds.get("kernel", 0) == wc["kernels"] and kinds.get("memcpy", 0) == wc["memcpy"] and
+              kinds.get("memset", 0) == wc["memset"] and len(rows) == sum(wc.values()),
+              f"round trip {name}: events.csv kinds {kinds}")
         csv_kernels = {r["name"]: (int(r["calls"]), int(r["total_ns"])) for r in csv.DictReader(open(os.path.join(csv_dir, "kernels.csv"), newline=""))}
         dem = json.loads(run(a.gpuscope, "stats", "--format", "json", src).stdout)
         check(csv_kernels == {k["name"]: (k["calls"], k["total_ns"]) for k in dem["kernels"]}, f"round trip {name}: kernels.csv")

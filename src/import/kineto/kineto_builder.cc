@@ -345,6 +345,9 @@ void KinetoBuilder::AddMetadata(const KinetoEvent& ev) {
     if (key == "name") {
       if (c.Scalar(&v, &is_string, &arena) != Scan::kOk) break;
       value.assign(v);
+    } else if (key == "generated") {  // a label gpuscope's export made up for viewers, not a name
+      if (c.Scalar(&v, &is_string, &arena) != Scan::kOk) break;
+      if (v == "true") return;
     } else if (c.SkipValue() != Scan::kOk) {
       break;
     }

@@ -35,6 +35,11 @@ class RpdReader {
     if (auto q = db_.Query("SELECT tag, value FROM rocpd_metadata"); q.ok() && db_.Has("rocpd_metadata")) {
       while (q->Step()) t_.meta.properties[std::string(q->Text(0))] = std::string(q->Text(1));
     }
+    // Written by gpuscope's export: say so, and keep the source's clock.
+    if (auto f = t_.meta.properties.find("gpuscope::source_format"); f != t_.meta.properties.end()) {
+      t_.meta.producer = "gpuscope convert, from " + f->second + " (" + t_.meta.properties["gpuscope::source"] + ")";
+      t_.meta.clock = t_.meta.properties["gpuscope::clock"];
+    }
     // v3 moved API args and marker text to rocpd_ustring.
     if (db_.Has("rocpd_ustring")) {
       ustrings_.emplace(db_, &t_, "SELECT string FROM rocpd_ustring WHERE id = ?1");
@@ -45,6 +50,7 @@ class RpdReader {
     GPUSCOPE_RETURN_IF_ERROR(ReadAutograd());
     GPUSCOPE_RETURN_IF_ERROR(ReadMonitor());
     GPUSCOPE_RETURN_IF_ERROR(ReadExtGpuRanges());
+    ApplyNameTags();
     for (auto [table, label] : {std::pair{"rocpd_stackframe", "API call stack frames (rocpd_stackframe; not modelled)"},
                                 std::pair{"rocpd_counter", "per-op counter values (rocpd_counter; not modelled)"}}) {
       if (!db_.Has(table)) continue;
@@ -417,6 +423,49 @@ class RpdReader {
     }
     if (!ops.empty()) t_.record_counts["autograd ops (spans of their API calls)"] = ops.size();
     return q->status();
+  }
+
+  // Device, process and thread names that gpuscope's export keeps as rocpd_metadata tags.
+  void ApplyNameTags() {
+    auto tagged = [&](std::string_view prefix, auto&& apply) {
+      for (const auto& [tag, value] : t_.meta.properties) {
+        if (tag.rfind(prefix, 0) == 0) apply(std::string_view(tag).substr(prefix.size()), value);
+      }
+    };
+    tagged("gpuscope::device_name::", [&](std::string_view id, const std::string& name) {
+      bool found = false;
+      for (model::Device& d : t_.devices) {
+        if (std::to_string(d.id) == id) d.name = name, found = true;
+      }
+      auto n = base::ParseInt64(id);
+      if (!found && n) {  // a device of the source that ran nothing
+        model::Device d;
+        d.id = static_cast<int32_t>(*n);
+        d.name = name;
+        t_.devices.push_back(std::move(d));
+      }
+    });
+    tagged("gpuscope::device_vendor::", [&](std::string_view id, const std::string& vendor) {
+      for (model::Device& d : t_.devices) {
+        if (std::to_string(d.id) != id) continue;
+        d.vendor = vendor == model::VendorName(model::Vendor::kNvidia) ? model::Vendor::kNvidia
+                   : vendor == model::VendorName(model::Vendor::kAmd)  ? model::Vendor::kAmd
+                                                                       : model::Vendor::kUnknown;
+      }
+    });
+    tagged("gpuscope::process_name::", [&](std::string_view pid, const std::string& name) {
+      if (auto p = base::ParseInt64(pid)) t_.process_names[*p] = t_.strings.Intern(name);
+    });
+    tagged("gpuscope::thread_name::", [&](std::string_view key, const std::string& name) {
+      auto slash = key.find('/');
+      if (slash == std::string_view::npos) return;
+      for (model::Track& tr : t_.tracks) {
+        if (tr.kind == model::TrackKind::kCpuThread && t_.str(tr.pid_text) == key.substr(0, slash) &&
+            t_.str(tr.tid_text) == key.substr(slash + 1)) {
+          tr.name = t_.strings.Intern(name);
+        }
+      }
+    });
   }
 
   // GPU-side ranges that gpuscope's export keeps beside the rpd tables.

@@ -80,6 +80,32 @@
       ', API ' + fmtDur(S.api_ns));
   });
 
+  // ---- GPU idle by cause ----
+  section('idle', () => {
+    const box = document.getElementById('idle');
+    const idle = S.idle_by_cause || [];
+    if (S.gpu_busy_pct === null || !idle.length) {
+      box.append(el('div', { class: 'empty' }, S.gpu_busy_pct === null ? 'No GPU work in this trace.' : 'The GPUs were never idle.'));
+      return;
+    }
+    const table = el('table', { class: 'data', id: 'idle-table' });
+    const head = el('tr');
+    for (const h of ['Cause', 'Idle time', 'Gaps', '% of window', '']) head.append(el('th', {}, h));
+    table.append(head);
+    const max = Math.max(...idle.map((c) => c.ns), 1);
+    for (const c of idle.slice(0, 8)) {
+      const tr = el('tr');
+      const meter = el('td');
+      const bar = el('div', { class: 'meter' });
+      bar.style.width = Math.max(1, 240 * c.ns / max) + 'px';
+      meter.append(bar);
+      tr.append(el('td', { class: 'mono' }, shorten(c.cause, 120)), el('td', {}, fmtDur(c.ns)), el('td', {}, fmtCount(c.gaps)),
+        el('td', {}, S.window_ns ? (100 * c.ns / S.window_ns).toFixed(1) + '%' : 'n/a'), meter);
+      table.append(tr);
+    }
+    box.append(table);
+  });
+
   // ---- findings ----
   section('findings', () => {
     const list = document.getElementById('findings-list');
