@@ -112,7 +112,8 @@ def kineto(slow, jitter_seed=None):
     return {"traceEvents": ev, "deviceProperties": [{"id": 0, "name": "NVIDIA H100", "totalGlobalMem": 85e9}]}, planted
 
 
-with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "rpd_v2_schema.sql")) as _f:
+# The rpd v2 schema the .rpd writer compiles in.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "output", "rpd_v2_schema.sql")) as _f:
     RPD_SCHEMA = _f.read()
 
 
