@@ -6,6 +6,7 @@
 #include <map>
 
 #include "base/sqlite_db.h"
+#include "import/gpuscope/events_csv_importer.h"
 #include "import/kineto/kineto_importer.h"
 #include "import/nsys/nsys_importer.h"
 #include "import/rocm/rocpd_importer.h"
@@ -105,9 +106,10 @@ std::vector<std::string> ListFiles(const std::string& dir, int depth) {
 base::StatusOr<model::Trace> ImportDirectory(const std::string& dir, const ImportOptions& options) {
   std::vector<std::string> files = ListFiles(dir, 3);
   std::vector<std::string> dbs, csvs;
-  std::string legacy_db;
+  std::string legacy_db, events_csv;
   for (const auto& f : files) {
     std::string name = std::filesystem::path(f).filename().string();
+    if (name == "events.csv") events_csv = f;
     if (EndsWith(name, "_results.db")) dbs.push_back(f);
     if (EndsWith(name, "_trace.csv")) csvs.push_back(f);
     if (name == "results.db") legacy_db = f;
@@ -138,8 +140,9 @@ base::StatusOr<model::Trace> ImportDirectory(const std::string& dir, const Impor
     }
   }
   if (!legacy_db.empty()) return ImportTrace(legacy_db, options);
+  if (!events_csv.empty()) return ImportTrace(events_csv, options);  // gpuscope convert -o dir/
   return base::Status::Error(dir + ": a directory without a trace gpuscope recognises (looked for rocprofv3 "
-                             "*_results.db and *_trace.csv, legacy rocprof results.db, " +
+                             "*_results.db and *_trace.csv, legacy rocprof results.db, gpuscope events.csv, " +
                              std::to_string(files.size()) + " files seen); give the trace file itself");
 }
 
@@ -155,6 +158,7 @@ const std::vector<std::unique_ptr<Importer>>& Importers() {
     v->push_back(std::make_unique<nsys::NsysImporter>());
     v->push_back(std::make_unique<rocm::RpdImporter>());
     v->push_back(std::make_unique<rocm::RocpdImporter>());
+    v->push_back(std::make_unique<gpuscope_csv::EventsCsvImporter>());
     v->push_back(std::make_unique<rocm::Rocprofv3CsvImporter>());
     v->push_back(std::make_unique<rocm::RocprofDbImporter>());
     v->push_back(std::make_unique<rocm::RocprofCsvImporter>());

@@ -111,7 +111,10 @@ base::StatusOr<uint64_t> WriteEventsCsv(const model::Trace& t, base::ByteSink& o
   }
   const auto& g = t.gpu_ranges;
   for (size_t i = 0; i < g.size(); ++i) {
-    common("gpu_range", g.name[i], g.start_ns[i], g.dur_ns[i], g.track[i]);
+    common(g.kind[i] == model::GpuRangeKind::kAnnotation ? "gpu_annotation"
+           : g.kind[i] == model::GpuRangeKind::kSync     ? "gpu_sync"
+                                                          : "gpu_range",
+           g.name[i], g.start_ns[i], g.dur_ns[i], g.track[i]);
     r.Int(kStream, layout.tracks[g.track[i]].tid);
     corr(g.correlation[i]);
     r.Emit(out);

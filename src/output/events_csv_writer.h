@@ -1,7 +1,8 @@
 #pragma once
 // WriteEventsCsv: every event of the trace as one CSV row (events.csv of `gpuscope convert`),
 // streamed into the sink. Columns:
-//   kind        kernel, memcpy, memset, api, cpu_op, annotation, python, gpu_range, instant, counter
+//   kind        kernel, memcpy, memset, api, cpu_op, annotation, python, gpu_annotation, gpu_sync,
+//               gpu_range (other GPU-side ranges), instant, counter
 //   name, start_ns, dur_ns     times in ns on the source's clock (as imported, not rebased)
 //   pid, tid                   the host thread, or for GPU work the device and the stream
 //   device, stream, correlation, external_id, bytes
@@ -9,7 +10,8 @@
 //   grid, block                kernels: "x,y,z"
 //   domain                     api: runtime, driver, hsa, os
 //   value                      counters
-// Empty means "not recorded" (never 0 for an unknown size).
+// Empty means "not recorded" (never 0 for an unknown size). gpuscope reads the file back
+// (import/gpuscope/events_csv_importer), so an edited or filtered table can be analysed again.
 
 #include <cstdint>
 

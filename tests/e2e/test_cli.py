@@ -644,6 +644,10 @@ def convert_writes_every_format_and_reads_back_the_same():
         assert sorted(os.listdir(os.path.join(tmp, "tables"))) == ["api.csv", "cpu_ops.csv", "events.csv", "kernels.csv", "memops.csv"]
         with open(os.path.join(tmp, "tables", "kernels.csv")) as f:
             assert f.read() == run("stats", "--format", "csv", src).stdout
+        # The CSV directory reads back (its events.csv): same tables.
+        got = json.loads(run("stats", "--format", "json", "--mangled", os.path.join(tmp, "tables")).stdout)
+        got.pop("source")
+        assert got == want, "csv round trip"
         # Refusals: one line, exit 2.
         for args, what in ((["-o", os.path.join(tmp, "x.bin")], "cannot tell the output format"),
                            (["-o", "/nonexistent-dir/x.json"], "/nonexistent-dir/x.json")):

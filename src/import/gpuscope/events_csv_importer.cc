@@ -1,0 +1,173 @@
+#include "import/gpuscope/events_csv_importer.h"
+
+#include <string>
+
+#include "base/numbers.h"
+#include "import/common/csv_reader.h"
+#include "model/linker.h"
+
+namespace gpuscope::import::gpuscope_csv {
+namespace {
+
+using model::TrackKind;
+
+// The columns this reader needs; the others are optional (absent = not recorded).
+constexpr std::string_view kRequired[] = {"kind", "name", "start_ns", "dur_ns", "pid", "tid"};
+
+class Reader {
+ public:
+  Reader(const std::vector<std::string_view>& header, model::Trace* t) : h_(header), t_(*t) {
+    for (auto [field, col] : {std::pair{&c_.kind, "kind"}, {&c_.name, "name"}, {&c_.start, "start_ns"},
+                              {&c_.dur, "dur_ns"}, {&c_.pid, "pid"}, {&c_.tid, "tid"}, {&c_.device, "device"},
+                              {&c_.corr, "correlation"}, {&c_.ext, "external_id"}, {&c_.bytes, "bytes"},
+                              {&c_.copy, "copy_kind"}, {&c_.src, "src_kind"}, {&c_.dst, "dst_kind"},
+                              {&c_.grid, "grid"}, {&c_.block, "block"}, {&c_.domain, "domain"},
+                              {&c_.py_id, "python_id"}, {&c_.py_parent, "python_parent_id"}, {&c_.value, "value"}}) {
+      *field = h_[col];
+    }
+  }
+
+  // Adds one row; an unusable row is skipped and counted as a problem.
+  void Row(const std::vector<std::string_view>& r, uint64_t line) {
+    std::string_view kind = Field(r, c_.kind);
+    auto start = base::ParseInt64(Field(r, c_.start));
+    auto dur = base::ParseInt64(Field(r, c_.dur));
+    if (!start || !dur || *dur < 0) {
+      Problem("events_csv.bad_time", line, "start_ns/dur_ns not integers >= 0; row skipped");
+      return;
+    }
+    model::StringId name = t_.strings.Intern(Field(r, c_.name));
+    std::string_view pid = Field(r, c_.pid), tid = Field(r, c_.tid);
+    auto opt_int = [&](int col, int64_t fallback) { return base::ParseInt64(Field(r, col)).value_or(fallback); };
+    auto corr = static_cast<uint64_t>(opt_int(c_.corr, 0));
+    if (kind == "kernel") {
+      model::KernelRow k;
+      k.start_ns = *start, k.dur_ns = *dur, k.name = name, k.correlation = corr;
+      k.track = t_.InternTrack(TrackKind::kGpuStream, pid, tid);
+      k.device = static_cast<int16_t>(opt_int(c_.device, t_.tracks[k.track].device));
+      if (!Dims(Field(r, c_.grid), &k.grid) || !Dims(Field(r, c_.block), &k.block)) {
+        Problem("events_csv.bad_dims", line, "grid/block not \"x,y,z\"; kept as unknown");
+      }
+      k.flags = model::KernelWorkFlags(t_.str(name));
+      t_.kernels.Append(k);
+    } else if (kind == "memcpy" || kind == "memset") {
+      model::MemopRow m;
+      m.start_ns = *start, m.dur_ns = *dur, m.name = name, m.correlation = corr;
+      m.track = t_.InternTrack(TrackKind::kGpuStream, pid, tid);
+      m.device = static_cast<int16_t>(opt_int(c_.device, t_.tracks[m.track].device));
+      m.bytes = opt_int(c_.bytes, -1);
+      m.kind = kind == "memset" ? model::MemopKind::kMemset : model::MemopKind::kOther;
+      for (int i = 0; i < model::kMemopKindCount; ++i) {
+        if (model::MemopKindName(static_cast<model::MemopKind>(i)) == Field(r, c_.copy)) m.kind = static_cast<model::MemopKind>(i);
+      }
+      m.src = model::ParseMemoryKind(Field(r, c_.src));
+      m.dst = model::ParseMemoryKind(Field(r, c_.dst));
+      t_.memops.Append(m);
+    } else if (kind == "api") {
+      model::ApiRow a;
+      a.start_ns = *start, a.dur_ns = *dur, a.name = name, a.correlation = corr;
+      a.external_id = static_cast<uint64_t>(opt_int(c_.ext, 0));
+      a.track = t_.InternTrack(TrackKind::kCpuThread, pid, tid);
+      model::ParseApiDomain(Field(r, c_.domain), &a.domain);
+      t_.api.Append(a);
+    } else if (kind == "cpu_op" || kind == "annotation") {
+      model::CpuRangeRow c;
+      c.start_ns = *start, c.dur_ns = *dur, c.name = name;
+      c.external_id = static_cast<uint64_t>(opt_int(c_.ext, 0));
+      c.track = t_.InternTrack(TrackKind::kCpuThread, pid, tid);
+      c.kind = kind == "cpu_op" ? model::CpuRangeKind::kOp : model::CpuRangeKind::kAnnotation;
+      t_.cpu.Append(c);
+    } else if (kind == "python") {
+      model::PythonFrameRow p;
+      p.start_ns = *start, p.dur_ns = *dur, p.name = name;
+      p.python_id = opt_int(c_.py_id, -1), p.python_parent_id = opt_int(c_.py_parent, -1);
+      p.track = t_.InternTrack(TrackKind::kCpuThread, pid, tid);
+      t_.python.Append(p);
+    } else if (kind == "gpu_annotation" || kind == "gpu_sync" || kind == "gpu_range") {
+      model::GpuRangeRow g;
+      g.start_ns = *start, g.dur_ns = *dur, g.name = name, g.correlation = corr;
+      g.track = t_.InternTrack(TrackKind::kGpuStream, pid, tid);
+      g.kind = kind == "gpu_annotation" ? model::GpuRangeKind::kAnnotation
+               : kind == "gpu_sync"     ? model::GpuRangeKind::kSync
+                                        : model::GpuRangeKind::kOther;
+      t_.gpu_ranges.Append(g);
+    } else if (kind == "instant") {
+      t_.instants.Append(*start, name, t_.InternTrack(TrackKind::kCpuThread, pid, tid));
+    } else if (kind == "counter") {
+      auto v = base::ParseDouble(Field(r, c_.value));
+      if (!v) {
+        Problem("events_csv.bad_value", line, "counter without a numeric value; row skipped");
+        return;
+      }
+      t_.counters.Append(*start, *v, name, t_.InternTrack(TrackKind::kOther, pid, tid));
+    } else {
+      Problem("events_csv.unknown_kind", line, "kind '" + std::string(kind) + "' is not one gpuscope writes; row skipped");
+    }
+  }
+
+ private:
+  struct Columns {
+    int kind, name, start, dur, pid, tid, device, corr, ext, bytes, copy, src, dst, grid, block, domain, py_id, py_parent, value;
+  };
+
+  // "x,y,z" (empty = unknown, all 0).
+  static bool Dims(std::string_view text, model::Dim3* out) {
+    if (text.empty()) return true;
+    for (int i = 0; i < 3; ++i) {
+      auto comma = text.find(',');
+      auto v = base::ParseUint64(text.substr(0, comma));
+      if (!v) return false;
+      (*out)[i] = static_cast<uint32_t>(*v);
+      if (i < 2 && comma == std::string_view::npos) return false;
+      text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+    }
+    return true;
+  }
+
+  void Problem(std::string_view kind, uint64_t line, const std::string& what) {
+    t_.problems.Add(kind, "line " + std::to_string(line) + ": " + what);
+  }
+
+  CsvHeader h_;
+  model::Trace& t_;
+  Columns c_{};
+};
+
+}  // namespace
+
+bool EventsCsvImporter::Recognizes(const base::FileSniff& sniff) const {
+  return sniff.head.rfind("kind,name,start_ns,dur_ns,", 0) == 0;
+}
+
+base::StatusOr<model::Trace> EventsCsvImporter::Import(const std::string& path, const ImportOptions&) const {
+  auto csv = CsvReader::Open(path);
+  if (!csv.ok()) return csv.status();
+  std::vector<std::string_view> fields;
+  if (!csv->Next(&fields)) return base::Status::Error(path + ": empty events.csv");
+  CsvHeader header(fields);
+  for (std::string_view col : kRequired) {
+    if (!header.Has(col)) {
+      return base::Status::Error(path + ": events.csv without the column '" + std::string(col) +
+                                 "'; write it with gpuscope convert -o dir/");
+    }
+  }
+  model::Trace trace;
+  trace.meta.path = path;
+  trace.meta.format = "gpuscope-csv";
+  trace.meta.format_version = "events.csv";
+  trace.meta.producer = "gpuscope convert (CSV)";
+  trace.meta.clock = "the source's clock, as written (ns)";
+  Reader reader(fields, &trace);
+  while (csv->Next(&fields)) reader.Row(fields, csv->line());
+  if (!csv->error().empty()) {
+    if (trace.EventCount() == 0) return base::Status::Error(path + ": " + csv->error());
+    trace.meta.import_error = csv->error();
+  }
+  if (trace.EventCount() == 0 && trace.meta.import_error.empty()) {
+    return base::Status::Error(path + ": events.csv holds no events");
+  }
+  model::LinkTrace(trace);
+  return trace;
+}
+
+}  // namespace gpuscope::import::gpuscope_csv
