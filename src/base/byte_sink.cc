@@ -8,10 +8,6 @@
 namespace gpuscope::base {
 namespace {
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 class FileSink final : public ByteSink {
  public:
   FileSink(std::string path, std::FILE* f) : ByteSink(std::move(path)), f_(f) {}
@@ -66,7 +62,7 @@ class GzipSink final : public ByteSink {
 
 StatusOr<std::unique_ptr<ByteSink>> ByteSink::Create(const std::string& path) {
   // Level 3: within 10% of level 6's size on trace JSON at about twice the speed.
-  if (EndsWith(path, ".gz")) {
+  if (path.ends_with(".gz")) {
     gzFile f = gzopen(path.c_str(), "wb3");
     if (!f) return Status::Error(path + ": cannot create the file (" + std::strerror(errno) + ")");
     gzbuffer(f, 1 << 18);

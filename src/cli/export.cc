@@ -17,10 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool EndsWith(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && std::string_view(s).substr(s.size() - suffix.size()) == suffix;
-}
-
 uint64_t FileBytes(const std::string& path) {
   std::error_code ec;
   auto n = fs::file_size(path, ec);
@@ -79,7 +75,7 @@ base::StatusOr<std::vector<ExportedFile>> WriteRpdFile(const model::Trace& trace
 
 base::StatusOr<std::vector<ExportedFile>> WriteCsv(const model::Trace& trace, const std::string& out) {
   // x.csv -> x.csv (events) + x_kernels.csv ...; a directory -> events.csv + kernels.csv ...
-  bool single = EndsWith(out, ".csv");
+  bool single = out.ends_with(".csv");
   std::string dir, prefix;
   if (single) {
     fs::path p(out);
@@ -132,10 +128,10 @@ base::StatusOr<std::vector<ExportedFile>> WriteCsv(const model::Trace& trace, co
 
 base::StatusOr<std::string> ExportFormat(const std::string& out, const std::string& to) {
   if (!to.empty()) return to;
-  if (EndsWith(out, ".json") || EndsWith(out, ".json.gz")) return std::string("json");
-  if (EndsWith(out, ".rpd")) return std::string("rpd");
+  if (out.ends_with(".json") || out.ends_with(".json.gz")) return std::string("json");
+  if (out.ends_with(".rpd")) return std::string("rpd");
   std::error_code ec;
-  if (EndsWith(out, ".csv") || EndsWith(out, "/") || fs::is_directory(out, ec)) return std::string("csv");
+  if (out.ends_with(".csv") || out.ends_with("/") || fs::is_directory(out, ec)) return std::string("csv");
   return base::Status::Error(out + ": cannot tell the output format from the name; use .json or .json.gz (Chrome "
                                    "trace for ui.perfetto.dev), .rpd (rocmProfileData), .csv or a directory/ (CSV "
                                    "tables), or give --to json|rpd|csv");

@@ -88,10 +88,6 @@ std::string Timestamp() {
   return buf;
 }
 
-bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // Runs argv with extra environment, forwarding signals; returns the shell-style exit code.
 int Spawn(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& env) {
   pid_t pid = fork();
@@ -149,8 +145,8 @@ base::Status Gzip(const std::string& from, const std::string& to) {
 
 // The backend's own trace format: written as it is (or gzipped); any other output is converted.
 bool IsNative(const std::string& backend, const std::string& out) {
-  if (backend == "torch") return EndsWith(out, ".json") || EndsWith(out, ".json.gz");
-  return EndsWith(out, backend == "rocprofv3" ? ".db" : ".sqlite");
+  if (backend == "torch") return out.ends_with(".json") || out.ends_with(".json.gz");
+  return out.ends_with(backend == "rocprofv3" ? ".db" : ".sqlite");
 }
 
 }  // namespace
@@ -178,7 +174,7 @@ CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common) {
       }
     }
     std::string out = a->out.empty() ? "gpuscope-" + ProgramName(a->cmd) + "-" + Timestamp() + ".rpd" : a->out;
-    bool gz = EndsWith(out, ".json.gz");
+    bool gz = out.ends_with(".json.gz");
     bool native = IsNative(backend, out);
     std::string export_format;
     if (!native) {  // refused before the program runs when the name says no format we write
@@ -218,8 +214,8 @@ CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common) {
     }
     for (auto it = fs::recursive_directory_iterator(tmp, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
       std::string f = it->path().string();
-      bool mine = backend == "torch" ? EndsWith(f, ".json") && it->path().filename().string().rfind("trace-", 0) == 0
-                  : backend == "rocprofv3" ? EndsWith(f, "_results.db") : EndsWith(f, ".sqlite");
+      bool mine = backend == "torch" ? f.ends_with(".json") && it->path().filename().string().rfind("trace-", 0) == 0
+                  : backend == "rocprofv3" ? f.ends_with("_results.db") : f.ends_with(".sqlite");
       if (mine) traces.push_back(f);
     }
     if (traces.empty()) {

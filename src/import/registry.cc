@@ -27,12 +27,8 @@ std::string Preview(std::string_view head) {
   return out;
 }
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 std::string WhatItIs(const std::string& path, const base::FileSniff& sniff) {
-  if (EndsWith(path, ".nsys-rep") || EndsWith(path, ".qdrep")) {
+  if (path.ends_with(".nsys-rep") || path.ends_with(".qdrep")) {
     std::string stem = path.substr(0, path.rfind('.'));
     return "an Nsight Systems report, which only NVIDIA's tools can read; export it first with: "
            "nsys export --type sqlite --output " + stem + ".sqlite " + path +
@@ -110,8 +106,8 @@ base::StatusOr<model::Trace> ImportDirectory(const std::string& dir, const Impor
   for (const auto& f : files) {
     std::string name = std::filesystem::path(f).filename().string();
     if (name == "events.csv") events_csv = f;
-    if (EndsWith(name, "_results.db")) dbs.push_back(f);
-    if (EndsWith(name, "_trace.csv")) csvs.push_back(f);
+    if (name.ends_with("_results.db")) dbs.push_back(f);
+    if (name.ends_with("_trace.csv")) csvs.push_back(f);
     if (name == "results.db") legacy_db = f;
   }
   if (!dbs.empty()) return rocm::ImportRocpdFiles(dbs, dir);
@@ -123,7 +119,7 @@ base::StatusOr<model::Trace> ImportDirectory(const std::string& dir, const Impor
       if (!rocm::RunPrefixOf(std::filesystem::path(f).filename().string(), &prefix)) continue;
       std::string key = (std::filesystem::path(f).parent_path() / prefix).string();
       auto [it, inserted] = runs.emplace(key, f);
-      if (EndsWith(f, "kernel_trace.csv")) it->second = f;  // prefer the kernel trace
+      if (f.ends_with("kernel_trace.csv")) it->second = f;  // prefer the kernel trace
     }
     if (runs.size() == 1) return ImportTrace(runs.begin()->second, options);
     if (runs.size() > 1) {

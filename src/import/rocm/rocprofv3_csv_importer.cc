@@ -241,7 +241,7 @@ bool RunPrefixOf(const std::string& name, std::string* prefix) {
   // pairs except hip/hsa/rccl vs their _api forms, which the "_trace.csv" suffix disambiguates.
   for (const char* d : kDomains) {
     std::string suffix = std::string(d) + "_trace.csv";
-    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    if (name.ends_with(suffix)) {
       std::string p = name.substr(0, name.size() - suffix.size());
       if (!p.empty() && p.back() != '_') continue;  // "xhip_trace.csv" is not the "hip" domain of prefix "x"
       *prefix = p;
