@@ -17,6 +17,16 @@ std::string_view MemopKindName(MemopKind k) {
   return "Other";
 }
 
+bool ParseMemopKind(std::string_view text, MemopKind* out) {
+  for (int k = 0; k < kMemopKindCount; ++k) {
+    if (MemopKindName(static_cast<MemopKind>(k)) == text) {
+      *out = static_cast<MemopKind>(k);
+      return true;
+    }
+  }
+  return false;
+}
+
 std::string_view MemoryKindName(MemoryKind k) {
   switch (k) {
     case MemoryKind::kUnknown: return "unknown";

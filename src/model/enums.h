@@ -10,6 +10,8 @@ namespace gpuscope::model {
 enum class MemopKind : uint8_t { kHtoD, kDtoH, kDtoD, kHtoH, kPtoP, kMemset, kOther };
 inline constexpr int kMemopKindCount = 7;
 std::string_view MemopKindName(MemopKind k);
+// Reads MemopKindName's spelling back; false (and *out unchanged) when `text` is none of them.
+bool ParseMemopKind(std::string_view text, MemopKind* out);
 
 // Where one side of a copy lived. kHost = host memory whose pinning the tool did not record
 // (ROCm tracers never say), which is different from kPageable.

@@ -57,9 +57,7 @@ class Reader {
       m.device = static_cast<int16_t>(opt_int(c_.device, t_.tracks[m.track].device));
       m.bytes = opt_int(c_.bytes, -1);
       m.kind = kind == "memset" ? model::MemopKind::kMemset : model::MemopKind::kOther;
-      for (int i = 0; i < model::kMemopKindCount; ++i) {
-        if (model::MemopKindName(static_cast<model::MemopKind>(i)) == Field(r, c_.copy)) m.kind = static_cast<model::MemopKind>(i);
-      }
+      model::ParseMemopKind(Field(r, c_.copy), &m.kind);
       m.src = model::ParseMemoryKind(Field(r, c_.src));
       m.dst = model::ParseMemoryKind(Field(r, c_.dst));
       t_.memops.Append(m);

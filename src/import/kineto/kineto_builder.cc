@@ -86,11 +86,7 @@ void ParseMemopName(std::string_view name, bool memset, model::MemopRow* row) {
 // gpuscope's export states the copy direction and memory kinds in args, for copies whose
 // names do not spell them (names from ROCm or nsys sources).
 void ApplyExportedCopyArgs(const KinetoEvent& ev, model::MemopRow* row) {
-  if (!ev.copy_kind.empty()) {
-    for (int k = 0; k < model::kMemopKindCount; ++k) {
-      if (model::MemopKindName(static_cast<MemopKind>(k)) == ev.copy_kind) row->kind = static_cast<MemopKind>(k);
-    }
-  }
+  if (!ev.copy_kind.empty()) model::ParseMemopKind(ev.copy_kind, &row->kind);
   if (!ev.src_kind.empty()) row->src = model::ParseMemoryKind(ev.src_kind);
   if (!ev.dst_kind.empty()) row->dst = model::ParseMemoryKind(ev.dst_kind);
 }

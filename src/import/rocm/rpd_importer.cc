@@ -149,9 +149,7 @@ class RpdReader {
       while (q->Step()) {
         ExtOp e;
         e.op = q->Int(0);
-        for (int k = 0; k < model::kMemopKindCount; ++k) {
-          if (model::MemopKindName(static_cast<model::MemopKind>(k)) == q->Text(1)) e.kind = static_cast<model::MemopKind>(k);
-        }
+        model::ParseMemopKind(q->Text(1), &e.kind);
         e.src = model::ParseMemoryKind(q->Text(2));
         e.dst = model::ParseMemoryKind(q->Text(3));
         if (!q->IsNull(4)) e.bytes = q->Int(4);
