@@ -128,19 +128,10 @@ class RpdReader {
       GPUSCOPE_RETURN_IF_ERROR(q->status());
     }
     if (db_.Has("ext_gpuscope_kernel")) {
-      auto q = db_.Query("SELECT op_ptr_id, gridX, gridY, gridZ, workgroupX, workgroupY, workgroupZ, groupSegmentSize "
-                         "FROM ext_gpuscope_kernel ORDER BY op_ptr_id");
+      auto q = db_.Query("SELECT op_ptr_id, gridX, gridY, gridZ, workgroupX, workgroupY, workgroupZ, groupSegmentSize, "
+                         "NULL FROM ext_gpuscope_kernel ORDER BY op_ptr_id");
       if (!q.ok()) return q.status();
-      while (q->Step()) {
-        Launch l;
-        l.api = q->Int(0);  // keyed by op id here
-        for (int i = 0; i < 3; ++i) {
-          l.grid[i] = static_cast<uint32_t>(q->Int(1 + i));
-          l.block[i] = static_cast<uint32_t>(q->Int(4 + i));
-        }
-        l.lds = static_cast<uint32_t>(q->Int(7));
-        ext_kernel_.push_back(l);
-      }
+      while (q->Step()) ext_kernel_.push_back(ReadLaunch(*q));  // Launch::api holds the op id here
       GPUSCOPE_RETURN_IF_ERROR(q->status());
     }
     if (db_.Has("ext_gpuscope_op")) {
@@ -168,6 +159,20 @@ class RpdReader {
   static int64_t Key(const std::pair<int64_t, int64_t>& p) { return p.first; }
   static int64_t Key(const Launch& l) { return l.api; }
 
+  // One launch row: (id, gridX..Z, workgroupX..Z, groupSegmentSize, vgpr or NULL), the columns
+  // both rocpd_kernelapi and ext_gpuscope_kernel are read as.
+  static Launch ReadLaunch(const base::SqliteQuery& q) {
+    Launch l;
+    l.api = q.Int(0);
+    for (int i = 0; i < 3; ++i) {
+      l.grid[i] = static_cast<uint32_t>(q.Int(1 + i));
+      l.block[i] = static_cast<uint32_t>(q.Int(4 + i));
+    }
+    l.lds = static_cast<uint32_t>(q.Int(7));
+    l.vgpr = static_cast<uint32_t>(q.Int(8));
+    return l;
+  }
+
   base::Status ReadLaunchDetails() {
     if (db_.Has("rocpd_api_ops")) {
       auto q = db_.Query("SELECT op_id, api_id FROM rocpd_api_ops");
@@ -184,17 +189,7 @@ class RpdReader {
                                     "k.codeObject_id"
                                   : "NULL FROM rocpd_kernelapi k"));
       if (!q.ok()) return q.status();
-      while (q->Step()) {
-        Launch l;
-        l.api = q->Int(0);
-        for (int i = 0; i < 3; ++i) {
-          l.grid[i] = static_cast<uint32_t>(q->Int(1 + i));
-          l.block[i] = static_cast<uint32_t>(q->Int(4 + i));
-        }
-        l.lds = static_cast<uint32_t>(q->Int(7));
-        l.vgpr = static_cast<uint32_t>(q->Int(8));
-        launches_.push_back(l);
-      }
+      while (q->Step()) launches_.push_back(ReadLaunch(*q));
       GPUSCOPE_RETURN_IF_ERROR(q->status());
       std::sort(launches_.begin(), launches_.end(), [](const Launch& a, const Launch& b) { return a.api < b.api; });
     }
