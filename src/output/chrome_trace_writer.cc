@@ -111,8 +111,8 @@ class EventWriter {
   bool first_arg_ = true;
 };
 
-void WriteMetadata(EventWriter& w, const TrackLayout& layout, const std::vector<model::TrackKind>& kinds,
-                   const std::string& marker_row, bool markers) {
+void WriteMetadata(EventWriter& w, const Trace& t, const TrackLayout& layout, const std::string& marker_row,
+                   bool markers) {
   std::set<int64_t> seen;
   auto meta = [&](std::string_view name, int64_t pid, int64_t tid, auto&& add_args) {
     w.Begin('M', "__metadata", name, pid, tid, 0);
@@ -132,7 +132,7 @@ void WriteMetadata(EventWriter& w, const TrackLayout& layout, const std::vector<
   };
   for (size_t i = 0; i < layout.tracks.size(); ++i) {
     const TrackView& v = layout.tracks[i];
-    bool host = kinds[i] == model::TrackKind::kCpuThread;
+    bool host = t.tracks[i].kind == model::TrackKind::kCpuThread;
     if (seen.insert(v.pid).second) {
       name("process_name", v.pid, 0, v.source_process, host ? "host process" : v.process);
       meta("process_sort_index", v.pid, 0, [&] { w.ArgInt("sort_index", v.process_order); });
@@ -186,16 +186,19 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
   }
   out.Write(",\"traceEvents\":[");
   EventWriter w(out, origin);
-  std::vector<model::TrackKind> kinds;
-  for (const model::Track& tr : t.tracks) kinds.push_back(tr.kind);
-  WriteMetadata(w, layout, kinds, opt.marker_row, !opt.iterations.empty());
+  WriteMetadata(w, t, layout, opt.marker_row, !opt.iterations.empty());
   auto pt = [&](model::TrackId track) -> const TrackView& { return layout.tracks[track]; };
+  // The head of one complete ("X") event for row i of a table; returns the row's track view.
+  auto slice = [&](std::string_view cat, const model::SliceColumns& s, size_t i) -> const TrackView& {
+    const TrackView& v = pt(s.track[i]);
+    w.Begin('X', cat, t.str(s.name[i]), v.pid, v.tid, s.start_ns[i]);
+    w.Dur(s.dur_ns[i]);
+    return v;
+  };
 
   const auto& k = t.kernels;
   for (size_t i = 0; i < k.size(); ++i) {
-    const TrackView& v = pt(k.track[i]);
-    w.Begin('X', "kernel", t.str(k.name[i]), v.pid, v.tid, k.start_ns[i]);
-    w.Dur(k.dur_ns[i]);
+    const TrackView& v = slice("kernel", k, i);
     w.BeginArgs();
     if (k.device[i] >= 0) w.ArgInt("device", k.device[i]);
     w.ArgInt("stream", v.tid);
@@ -209,9 +212,7 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
   }
   const auto& m = t.memops;
   for (size_t i = 0; i < m.size(); ++i) {
-    const TrackView& v = pt(m.track[i]);
-    w.Begin('X', MemopCategory(m.kind[i]), t.str(m.name[i]), v.pid, v.tid, m.start_ns[i]);
-    w.Dur(m.dur_ns[i]);
+    const TrackView& v = slice(MemopCategory(m.kind[i]), m, i);
     w.BeginArgs();
     if (m.device[i] >= 0) w.ArgInt("device", m.device[i]);
     w.ArgInt("stream", v.tid);
@@ -225,10 +226,7 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
   }
   const auto& a = t.api;
   for (size_t i = 0; i < a.size(); ++i) {
-    const TrackView& v = pt(a.track[i]);
-    w.Begin('X', a.domain[i] == model::ApiDomain::kDriver ? "cuda_driver" : "cuda_runtime", t.str(a.name[i]), v.pid,
-            v.tid, a.start_ns[i]);
-    w.Dur(a.dur_ns[i]);
+    slice(a.domain[i] == model::ApiDomain::kDriver ? "cuda_driver" : "cuda_runtime", a, i);
     w.BeginArgs();
     if (a.correlation[i] != model::kNoCorrelation) w.ArgInt("correlation", static_cast<int64_t>(a.correlation[i]));
     if (a.external_id[i]) w.ArgInt("External id", static_cast<int64_t>(a.external_id[i]));
@@ -240,10 +238,7 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
   }
   const auto& c = t.cpu;
   for (size_t i = 0; i < c.size(); ++i) {
-    const TrackView& v = pt(c.track[i]);
-    w.Begin('X', c.kind[i] == model::CpuRangeKind::kOp ? "cpu_op" : "user_annotation", t.str(c.name[i]), v.pid, v.tid,
-            c.start_ns[i]);
-    w.Dur(c.dur_ns[i]);
+    slice(c.kind[i] == model::CpuRangeKind::kOp ? "cpu_op" : "user_annotation", c, i);
     if (c.external_id[i]) {
       w.BeginArgs();
       w.ArgInt("External id", static_cast<int64_t>(c.external_id[i]));
@@ -253,9 +248,7 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
   }
   const auto& py = t.python;
   for (size_t i = 0; i < py.size(); ++i) {
-    const TrackView& v = pt(py.track[i]);
-    w.Begin('X', "python_function", t.str(py.name[i]), v.pid, v.tid, py.start_ns[i]);
-    w.Dur(py.dur_ns[i]);
+    slice("python_function", py, i);
     w.BeginArgs();
     w.ArgInt("Python id", py.python_id[i]);
     w.ArgInt("Python parent id", py.python_parent_id[i]);
@@ -264,12 +257,10 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
   }
   const auto& g = t.gpu_ranges;
   for (size_t i = 0; i < g.size(); ++i) {
-    const TrackView& v = pt(g.track[i]);
-    std::string_view cat = g.kind[i] == model::GpuRangeKind::kAnnotation ? "gpu_user_annotation"
-                           : g.kind[i] == model::GpuRangeKind::kSync   ? "cuda_sync"
-                                                                       : "gpu_range";
-    w.Begin('X', cat, t.str(g.name[i]), v.pid, v.tid, g.start_ns[i]);
-    w.Dur(g.dur_ns[i]);
+    slice(g.kind[i] == model::GpuRangeKind::kAnnotation ? "gpu_user_annotation"
+          : g.kind[i] == model::GpuRangeKind::kSync     ? "cuda_sync"
+                                                         : "gpu_range",
+          g, i);
     if (g.correlation[i] != model::kNoCorrelation) {
       w.BeginArgs();
       w.ArgInt("correlation", static_cast<int64_t>(g.correlation[i]));
