@@ -43,6 +43,25 @@
     if (text !== undefined) e.textContent = text;
     return e;
   }
+  // A data table: the header row, then one row per item - its cells and a bar of `barPx` at
+  // most, scaled to the item's value against the largest.
+  function barTable(id, headers, items, cells, value, barPx) {
+    const table = el('table', { class: 'data', id: id });
+    const head = el('tr');
+    for (const h of headers.concat([''])) head.append(el('th', {}, h));
+    table.append(head);
+    const max = Math.max(...items.map(value), 1);
+    for (const item of items) {
+      const tr = el('tr');
+      const meter = el('td');
+      const bar = el('div', { class: 'meter' });
+      bar.style.width = Math.max(1, barPx * value(item) / max) + 'px';
+      meter.append(bar);
+      tr.append(...cells(item), meter);
+      table.append(tr);
+    }
+    return table;
+  }
   function section(name, fn) {
     try { fn(); } catch (err) { reportError(name, err); }
   }
@@ -88,22 +107,11 @@
       box.append(el('div', { class: 'empty' }, S.gpu_busy_pct === null ? 'No GPU work in this trace.' : 'The GPUs were never idle.'));
       return;
     }
-    const table = el('table', { class: 'data', id: 'idle-table' });
-    const head = el('tr');
-    for (const h of ['Cause', 'Idle time', 'Gaps', '% of window', '']) head.append(el('th', {}, h));
-    table.append(head);
-    const max = Math.max(...idle.map((c) => c.ns), 1);
-    for (const c of idle.slice(0, 8)) {
-      const tr = el('tr');
-      const meter = el('td');
-      const bar = el('div', { class: 'meter' });
-      bar.style.width = Math.max(1, 240 * c.ns / max) + 'px';
-      meter.append(bar);
-      tr.append(el('td', { class: 'mono' }, shorten(c.cause, 120)), el('td', {}, fmtDur(c.ns)), el('td', {}, fmtCount(c.gaps)),
-        el('td', {}, S.window_ns ? (100 * c.ns / S.window_ns).toFixed(1) + '%' : 'n/a'), meter);
-      table.append(tr);
-    }
-    box.append(table);
+    // Largest first: the first 8 causes, bars scaled to the largest.
+    box.append(barTable('idle-table', ['Cause', 'Idle time', 'Gaps', '% of window'], idle.slice(0, 8), (c) => [
+      el('td', { class: 'mono' }, shorten(c.cause, 120)), el('td', {}, fmtDur(c.ns)), el('td', {}, fmtCount(c.gaps)),
+      el('td', {}, S.window_ns ? (100 * c.ns / S.window_ns).toFixed(1) + '%' : 'n/a'),
+    ], (c) => c.ns, 240));
   });
 
   // ---- findings ----
@@ -178,26 +186,14 @@
       box.append(el('div', { class: 'empty' }, 'No memory copies or memsets in this trace.'));
       return;
     }
-    const table = el('table', { class: 'data', id: 'copies-table' });
-    const head = el('tr');
-    for (const h of ['Kind', 'Calls', 'Bytes', 'Time', 'Host memory', '']) head.append(el('th', {}, h));
-    table.append(head);
-    const max = Math.max(...data.copies.map((c) => c.total_ns), 1);
-    for (const c of data.copies) {
-      const tr = el('tr');
+    box.append(barTable('copies-table', ['Kind', 'Calls', 'Bytes', 'Time', 'Host memory'], data.copies, (c) => {
       const host = [];
       if (c.pageable) host.push(fmtCount(c.pageable) + ' pageable');
       if (c.pinned) host.push(fmtCount(c.pinned) + ' pinned');
       if (c.host_unknown) host.push(fmtCount(c.host_unknown) + ' not recorded');
-      const meter = el('td');
-      const bar = el('div', { class: 'meter' });
-      bar.style.width = Math.max(1, 100 * c.total_ns / max) + 'px';
-      meter.append(bar);
-      tr.append(el('td', {}, c.kind), el('td', {}, fmtCount(c.calls)), el('td', {}, fmtBytes(c.bytes)),
-        el('td', {}, fmtDur(c.total_ns)), el('td', {}, host.join(', ') || '\u2013'), meter);
-      table.append(tr);
-    }
-    box.append(table);
+      return [el('td', {}, c.kind), el('td', {}, fmtCount(c.calls)), el('td', {}, fmtBytes(c.bytes)),
+        el('td', {}, fmtDur(c.total_ns)), el('td', {}, host.join(', ') || '\u2013')];
+    }, (c) => c.total_ns, 100));
   });
 
   // ---- per-iteration latency ----
