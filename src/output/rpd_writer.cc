@@ -144,6 +144,12 @@ class RpdWriter {
     return db_.Exec("INSERT INTO rocpd_kernelcodeobject(id, vgpr, sgpr, fbar) VALUES (0, 0, 0, 0);");
   }
 
+  // rpd's gpuId of a GPU track: its device, else the viewer pid the layout gave it.
+  int64_t GpuId(model::TrackId track) const {
+    int32_t device = t_.tracks[track].device;
+    return device >= 0 ? device : layout_.tracks[track].pid;
+  }
+
   base::Status InsertApi(int64_t id, model::TrackId track, int64_t start, int64_t dur, int64_t name_id,
                          int64_t args_id) {
     const TrackView& v = layout_.tracks[track];
@@ -225,11 +231,9 @@ class RpdWriter {
     int64_t op_id = 0;
     auto insert_op = [&](model::TrackId track, int16_t device, int64_t start, int64_t dur, int64_t desc,
                          int64_t type) -> base::Status {
-      const TrackView& v = layout_.tracks[track];
-      const model::Track& tr = t_.tracks[track];
       op->Bind(1, ++op_id);
-      op->Bind(2, device >= 0 ? device : tr.device >= 0 ? tr.device : v.pid);
-      op->Bind(3, v.tid);
+      op->Bind(2, device >= 0 ? device : GpuId(track));
+      op->Bind(3, layout_.tracks[track].tid);
       op->Bind(4, start);
       op->Bind(5, start + dur);
       op->Bind(6, desc);
@@ -344,8 +348,7 @@ class RpdWriter {
     for (size_t i = 0; i < g.size(); ++i) {
       auto name = strings_->Of(g.name[i]);
       if (!name.ok()) return name.status();
-      const model::Track& tr = t_.tracks[g.track[i]];
-      q->Bind(1, static_cast<int64_t>(tr.device >= 0 ? tr.device : layout_.tracks[g.track[i]].pid));
+      q->Bind(1, GpuId(g.track[i]));
       q->Bind(2, layout_.tracks[g.track[i]].tid);
       q->Bind(3, g.start_ns[i]);
       q->Bind(4, g.end_ns(i));
