@@ -258,6 +258,26 @@ TEST(RpdWriter, ViewsOfRocmProfileDataAnswer) {
   std::remove(path.c_str());
 }
 
+TEST(RpdWriter, ADamagedExtensionTableIsCountedAndTheRestRead) {
+  model::Trace t = EveryKindOfEvent();
+  std::string path = TempPath("damaged.rpd");
+  ASSERT_TRUE(WriteRpd(t, path).ok());
+  {
+    // SqliteDb opens files read-only or creates them empty: damage the file through ATTACH.
+    auto db = base::SqliteDb::Create(path + ".unused");
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db->Exec("ATTACH '" + path + "' AS d; DROP TABLE d.ext_gpuscope_op; "
+                         "CREATE TABLE d.ext_gpuscope_op (x integer); DETACH d;").ok());
+    std::remove((path + ".unused").c_str());
+  }
+  auto back = import::ImportTrace(path, {});
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->problems.entries().at("rpd.ext_table_columns").count, 1u);
+  EXPECT_EQ(back->memops.size(), t.memops.size());
+  EXPECT_EQ(back->kernels.size(), t.kernels.size());
+  std::remove(path.c_str());
+}
+
 TEST(RpdWriter, UnwritablePathIsOneLine) {
   model::Trace t = EveryKindOfEvent();
   auto r = WriteRpd(t, "/nonexistent-dir/x.rpd");

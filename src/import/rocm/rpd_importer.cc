@@ -111,8 +111,18 @@ class RpdReader {
   static int64_t Key(const ExtApi& e) { return e.api; }
   static int64_t Key(const ExtOp& e) { return e.op; }
 
+  // gpuscope's extension table `table`, when it has all of `columns`. One that lacks some (a file
+  // edited by hand) is counted as a problem and left out; the rpd tables are still read.
+  bool UsableExt(std::string_view table, std::initializer_list<std::string_view> columns) {
+    if (!db_.Has(table)) return false;
+    std::string missing = ColumnSet(db_, table).Missing(columns);
+    if (missing.empty()) return true;
+    t_.problems.Add("rpd.ext_table_columns", std::string(table) + " lacks " + missing + "; ignored");
+    return false;
+  }
+
   base::Status ReadExtensions() {
-    if (db_.Has("ext_gpuscope_api")) {
+    if (UsableExt("ext_gpuscope_api", {"api_ptr_id", "kind", "external_id", "python_id", "python_parent_id"})) {
       auto q = db_.Query("SELECT api_ptr_id, kind, external_id, python_id, python_parent_id FROM ext_gpuscope_api "
                          "ORDER BY api_ptr_id");
       if (!q.ok()) return q.status();
@@ -127,14 +137,15 @@ class RpdReader {
       }
       GPUSCOPE_RETURN_IF_ERROR(q->status());
     }
-    if (db_.Has("ext_gpuscope_kernel")) {
+    if (UsableExt("ext_gpuscope_kernel", {"op_ptr_id", "gridX", "gridY", "gridZ", "workgroupX", "workgroupY",
+                                          "workgroupZ", "groupSegmentSize"})) {
       auto q = db_.Query("SELECT op_ptr_id, gridX, gridY, gridZ, workgroupX, workgroupY, workgroupZ, groupSegmentSize, "
                          "NULL FROM ext_gpuscope_kernel ORDER BY op_ptr_id");
       if (!q.ok()) return q.status();
       while (q->Step()) ext_kernel_.push_back(ReadLaunch(*q));  // Launch::api holds the op id here
       GPUSCOPE_RETURN_IF_ERROR(q->status());
     }
-    if (db_.Has("ext_gpuscope_op")) {
+    if (UsableExt("ext_gpuscope_op", {"op_ptr_id", "copy_kind", "src", "dst", "bytes"})) {
       auto q = db_.Query("SELECT op_ptr_id, copy_kind, src, dst, bytes FROM ext_gpuscope_op ORDER BY op_ptr_id");
       if (!q.ok()) return q.status();
       while (q->Step()) {
@@ -463,7 +474,9 @@ class RpdReader {
 
   // GPU-side ranges that gpuscope's export keeps beside the rpd tables.
   base::Status ReadExtGpuRanges() {
-    if (!db_.Has("ext_gpuscope_gpurange")) return base::Status::Ok();
+    if (!UsableExt("ext_gpuscope_gpurange", {"gpuId", "queueId", "start", "end", "kind", "name_id", "correlation"})) {
+      return base::Status::Ok();
+    }
     auto q = db_.Query("SELECT gpuId, queueId, start, end, kind, name_id, correlation FROM ext_gpuscope_gpurange");
     if (!q.ok()) return q.status();
     while (q->Step()) {
