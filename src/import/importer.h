@@ -1,11 +1,13 @@
 #pragma once
 // Importer: one per trace format. The registry asks each, in priority order, whether it
-// recognises a file from its first bytes (never from the extension alone), then lets the first
-// that does build the model.
+// recognises a file from its first bytes (never from the extension alone), lets the first that
+// does read it, then finishes every import the same way (ImportTrace in registry.h): the format
+// name, the partial-trace policy, the refusal of an empty trace, linking and timing lines.
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/byte_source.h"
 #include "base/status.h"
@@ -19,17 +21,27 @@ struct ImportOptions {
   uint64_t parallel_min_bytes = 16 << 20;
 };
 
+// What an importer read, before the registry finishes it.
+struct ImportResult {
+  // The events, not linked yet. A file that broke part-way keeps the events read before the
+  // break, with trace.meta.import_error saying where and why.
+  model::Trace trace;
+  // Said (after the path) when the file holds no event: what it held instead and what to do.
+  std::string empty_reason;
+  // Phases of the read and their wall seconds, printed with GPUSCOPE_TIMING=1 (for bench/).
+  std::vector<std::pair<std::string, double>> laps;
+};
+
 class Importer {
  public:
   virtual ~Importer() = default;
+  // The format's name: trace.meta.format, `info`'s "Format" and `gpuscope help formats`.
   virtual std::string_view name() const = 0;
   virtual std::string_view description() const = 0;
   virtual bool Recognizes(const base::FileSniff& sniff) const = 0;
-  // Reads the whole file into a linked Trace. A file that breaks part-way still yields the
-  // events read before the break, with trace.meta.import_error saying where and why; a
-  // failed Status means nothing usable was read.
-  virtual base::StatusOr<model::Trace> Import(const std::string& path,
-                                              const ImportOptions& options) const = 0;
+  // Reads the file. A failed Status means the file cannot be read at all (one line naming the
+  // file, what is wrong and what to do).
+  virtual base::StatusOr<ImportResult> Read(const std::string& path, const ImportOptions& options) const = 0;
 };
 
 }  // namespace gpuscope::import

@@ -1,168 +1,66 @@
 #include "import/registry.h"
 
-#include <algorithm>
-#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
-#include <map>
 
 #include "base/sqlite_db.h"
-#include "import/gpuscope/events_csv_importer.h"
+#include "import/directory_import.h"
+#include "import/gpuscope_csv/events_csv_importer.h"
 #include "import/kineto/kineto_importer.h"
 #include "import/nsys/nsys_importer.h"
-#include "import/rocm/rocpd_importer.h"
-#include "import/rocm/rocprof_legacy.h"
-#include "import/rocm/rocprofv3_csv_importer.h"
-#include "import/rocm/rocprofv3_json_importer.h"
-#include "import/rocm/rpd_importer.h"
+#include "import/rocpd/rocpd_importer.h"
+#include "import/rocprof/rocprof_importers.h"
+#include "import/rocprofv3/rocprofv3_csv_importer.h"
+#include "import/rocprofv3/rocprofv3_json_importer.h"
+#include "import/rpd/rpd2tracing_importer.h"
+#include "import/rpd/rpd_importer.h"
+#include "import/unknown_format.h"
+#include "model/linker.h"
 
 namespace gpuscope::import {
-namespace {
-
-// Printable summary of the first bytes, for the "unknown format" message.
-std::string Preview(std::string_view head) {
-  std::string out;
-  for (char c : head.substr(0, 24)) {
-    out += std::isprint(static_cast<unsigned char>(c)) ? c : '.';
-  }
-  return out;
-}
-
-std::string WhatItIs(const std::string& path, const base::FileSniff& sniff) {
-  if (path.ends_with(".nsys-rep") || path.ends_with(".qdrep")) {
-    std::string stem = path.substr(0, path.rfind('.'));
-    return "an Nsight Systems report, which only NVIDIA's tools can read; export it first with: "
-           "nsys export --type sqlite --output " + stem + ".sqlite " + path +
-           " (then give gpuscope " + stem + ".sqlite)";
-  }
-  if (sniff.tar) return "a tar archive; extract it and give gpuscope the trace file inside";
-  if (sniff.sqlite) {
-    std::string tables;
-    size_t n = 0;
-    for (const auto& t : sniff.sqlite_objects) {
-      if (n++ == 6) {
-        tables += ", ...";
-        break;
-      }
-      tables += (tables.empty() ? "" : ", ") + t;
-    }
-    return "an SQLite database that is not a trace format gpuscope knows (tables: " +
-           (tables.empty() ? std::string("none") : tables) +
-           "); gpuscope reads Nsight Systems exports (nsys export --type sqlite)";
-  }
-  if (sniff.zstd) return "zstd-compressed; decompress it first (zstd -d FILE)";
-  if (sniff.head.find("\"$schema\"") != std::string::npos) {
-    return "a JSON Schema (a format specification), not a trace";
-  }
-  std::string_view head(sniff.head);
-  if (head.rfind("\"Kind\",\"Operation\"", 0) == 0) {
-    return "a rocprofv3 memory allocation or scratch memory trace, which gpuscope reads as part of a run: give "
-           "the run's *_kernel_trace.csv or its directory";
-  }
-  if (head.rfind("\"Correlation_Id\",\"Dispatch_Id\"", 0) == 0 || head.rfind("\"Pid\",", 0) == 0) {
-    return "a rocprofv3 counter collection CSV (hardware counters per dispatch, no timeline)";
-  }
-  if (head.rfind("\"Sample_Timestamp\",\"Exec_Mask\"", 0) == 0) return "a rocprofv3 PC sampling CSV (no timeline)";
-  if (head.find("ROCPROFV3 ") != std::string::npos && head.find(" SUMMARY:") != std::string::npos) {
-    return "rocprofv3 --summary text; give the trace it summarises (rocpd .db, CSV or JSON), or the --stats CSV";
-  }
-  if (head.rfind("pmc:", 0) == 0 || head.rfind("CMD: rocminfo", 0) == 0) {
-    return "a rocprof input or sysinfo file, not a trace";
-  }
-  if (sniff.head.find("Domain(HIP_API_DOMAIN)") != std::string::npos ||
-      sniff.head.find("Domain(ROCTX_DOMAIN)") != std::string::npos ||
-      sniff.head.find("ROCProfilerV2:") != std::string::npos) {
-    return "rocprofv2 command-line text output, which gpuscope does not read; profile with rocprofv3 "
-           "(or rocprofv2 --plugin file) instead";
-  }
-  if (sniff.head.find("\"schema\"") != std::string::npos &&
-      sniff.head.find("\"nodes\"") != std::string::npos) {
-    return "a PyTorch execution trace (ExecutionTraceObserver), not a profiler timeline; "
-           "give the matching Kineto trace instead";
-  }
-  return "an unknown format (starts with \"" + Preview(sniff.head) +
-         "\"); gpuscope reads PyTorch profiler / Kineto JSON (.json, .json.gz)";
-}
-
-// Files under `dir` (at most `depth` levels down: rocprofv3 writes <dir>/<host>/<pid>_*),
-// sorted so that imports are deterministic.
-std::vector<std::string> ListFiles(const std::string& dir, int depth) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
-       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-    if (it.depth() >= depth) it.disable_recursion_pending();
-    if (it->is_regular_file(ec)) out.push_back(it->path().string());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-// A directory holds the several files of one run: rocprofv3 databases (one per process) or
-// CSV traces, or a legacy rocprof results.db.
-base::StatusOr<model::Trace> ImportDirectory(const std::string& dir, const ImportOptions& options) {
-  std::vector<std::string> files = ListFiles(dir, 3);
-  std::vector<std::string> dbs, csvs;
-  std::string legacy_db, events_csv;
-  for (const auto& f : files) {
-    std::string name = std::filesystem::path(f).filename().string();
-    if (name == "events.csv") events_csv = f;
-    if (name.ends_with("_results.db")) dbs.push_back(f);
-    if (name.ends_with("_trace.csv")) csvs.push_back(f);
-    if (name == "results.db") legacy_db = f;
-  }
-  if (!dbs.empty()) return rocm::ImportRocpdFiles(dbs, dir);
-  if (!csvs.empty()) {
-    // One run = one (folder, file-name prefix); any of its trace CSVs reads all of them.
-    std::map<std::string, std::string> runs;  // "folder/prefix" -> a file of that run
-    for (const auto& f : csvs) {
-      std::string prefix;
-      if (!rocm::RunPrefixOf(std::filesystem::path(f).filename().string(), &prefix)) continue;
-      std::string key = (std::filesystem::path(f).parent_path() / prefix).string();
-      auto [it, inserted] = runs.emplace(key, f);
-      if (f.ends_with("kernel_trace.csv")) it->second = f;  // prefer the kernel trace
-    }
-    if (runs.size() == 1) return ImportTrace(runs.begin()->second, options);
-    if (runs.size() > 1) {
-      std::string list;
-      for (const auto& [key, file] : runs) {
-        if (list.size() > 200) {
-          list += ", ...";
-          break;
-        }
-        list += (list.empty() ? "" : ", ") + key + "*";
-      }
-      return base::Status::Error(dir + ": a directory holding " + std::to_string(runs.size()) +
-                                 " rocprofv3 CSV runs or processes (" + list + "); give one file of the run to read");
-    }
-  }
-  if (!legacy_db.empty()) return ImportTrace(legacy_db, options);
-  if (!events_csv.empty()) return ImportTrace(events_csv, options);  // gpuscope convert -o dir/
-  return base::Status::Error(dir + ": a directory without a trace gpuscope recognises (looked for rocprofv3 "
-                             "*_results.db and *_trace.csv, legacy rocprof results.db, gpuscope events.csv, " +
-                             std::to_string(files.size()) + " files seen); give the trace file itself");
-}
-
-}  // namespace
 
 const std::vector<std::unique_ptr<Importer>>& Importers() {
+  // Detection order: the most specific signatures first (several formats are Chrome-trace JSON).
   static const auto* list = [] {
     auto* v = new std::vector<std::unique_ptr<Importer>>();
-    v->push_back(std::make_unique<rocm::Rocprofv3JsonImporter>());
-    v->push_back(std::make_unique<rocm::RocprofJsonImporter>());
-    v->push_back(std::make_unique<rocm::Rpd2TracingJsonImporter>());
+    v->push_back(std::make_unique<rocprofv3::Rocprofv3JsonImporter>());
+    v->push_back(std::make_unique<rocprof::RocprofJsonImporter>());
+    v->push_back(std::make_unique<rpd::Rpd2TracingJsonImporter>());
     v->push_back(std::make_unique<kineto::KinetoImporter>());
     v->push_back(std::make_unique<nsys::NsysImporter>());
-    v->push_back(std::make_unique<rocm::RpdImporter>());
-    v->push_back(std::make_unique<rocm::RocpdImporter>());
+    v->push_back(std::make_unique<rpd::RpdImporter>());
+    v->push_back(std::make_unique<rocpd::RocpdImporter>());
     v->push_back(std::make_unique<gpuscope_csv::EventsCsvImporter>());
-    v->push_back(std::make_unique<rocm::Rocprofv3CsvImporter>());
-    v->push_back(std::make_unique<rocm::RocprofDbImporter>());
-    v->push_back(std::make_unique<rocm::RocprofCsvImporter>());
-    v->push_back(std::make_unique<rocm::RocprofStatsImporter>());
-    v->push_back(std::make_unique<rocm::RocprofRawImporter>());
+    v->push_back(std::make_unique<rocprofv3::Rocprofv3CsvImporter>());
+    v->push_back(std::make_unique<rocprof::RocprofDbImporter>());
+    v->push_back(std::make_unique<rocprof::RocprofCsvImporter>());
+    v->push_back(std::make_unique<rocprof::RocprofStatsImporter>());
+    v->push_back(std::make_unique<rocprof::RocprofRawImporter>());
     return v;
   }();
   return *list;
+}
+
+base::StatusOr<model::Trace> FinishImport(const Importer& importer, const std::string& path, ImportResult result) {
+  model::Trace& trace = result.trace;
+  if (trace.meta.path.empty()) trace.meta.path = path;
+  trace.meta.format = std::string(importer.name());
+  if (trace.EventCount() == 0 && !trace.summary_only()) {
+    if (!trace.meta.import_error.empty()) {
+      return base::Status::Error(path + ": " + trace.meta.import_error + "; no event could be read before it");
+    }
+    return base::Status::Error(path + ": " + result.empty_reason);
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  if (!trace.summary_only()) model::LinkTrace(trace);
+  result.laps.emplace_back("link", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  // GPUSCOPE_TIMING=1 prints where import time goes (for bench/, not for users).
+  if (std::getenv("GPUSCOPE_TIMING") != nullptr) {
+    for (const auto& [what, seconds] : result.laps) std::fprintf(stderr, "[timing] %-40s %8.3f s\n", what.c_str(), seconds);
+  }
+  return std::move(trace);
 }
 
 base::StatusOr<model::Trace> ImportTrace(const std::string& path, const ImportOptions& options) {
@@ -184,7 +82,13 @@ base::StatusOr<model::Trace> ImportTrace(const std::string& path, const ImportOp
     }
   }
   for (const auto& importer : Importers()) {
-    if (importer->Recognizes(*sniff)) return importer->Import(path, options);
+    if (!importer->Recognizes(*sniff)) continue;
+    auto t0 = std::chrono::steady_clock::now();
+    auto read = importer->Read(path, options);
+    if (!read.ok()) return read.status();
+    read->laps.emplace(read->laps.begin(), "read (" + std::string(importer->name()) + ")",
+                       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    return FinishImport(*importer, path, std::move(read).value());
   }
   return base::Status::Error(path + ": not a trace gpuscope can read: " + WhatItIs(path, *sniff));
 }

@@ -1,5 +1,6 @@
 #pragma once
-// The importer registry: the explicit list of formats gpuscope reads, in detection order.
+// The importer registry: the explicit list of formats gpuscope reads, in detection order, and
+// the one place where every import is finished.
 
 #include <memory>
 #include <string>
@@ -11,8 +12,13 @@ namespace gpuscope::import {
 
 const std::vector<std::unique_ptr<Importer>>& Importers();
 
-// Detects the format of `path` and imports it. Fails with one line naming the file, what is
-// wrong and what to do (missing file, directory, unknown format, nothing usable read).
+// Detects the format of `path` (a file or a run's directory) and imports it. Fails with one line
+// naming the file, what is wrong and what to do (missing file, unknown format, nothing usable).
 base::StatusOr<model::Trace> ImportTrace(const std::string& path, const ImportOptions& options);
+
+// The common tail of every import: names the format after `importer`, refuses a trace without
+// events (saying why), links the rest and prints the timing laps when GPUSCOPE_TIMING is set.
+base::StatusOr<model::Trace> FinishImport(const Importer& importer, const std::string& path,
+                                          ImportResult result);
 
 }  // namespace gpuscope::import

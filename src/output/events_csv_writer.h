@@ -11,7 +11,7 @@
 //   domain                     api: runtime, driver, hsa, os
 //   value                      counters
 // Empty means "not recorded" (never 0 for an unknown size). gpuscope reads the file back
-// (import/gpuscope/events_csv_importer), so an edited or filtered table can be analysed again.
+// (import/gpuscope_csv/events_csv_importer), so an edited or filtered table can be analysed again.
 
 #include <cstdint>
 

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "import/kineto/kineto_reader.h"
-#include "model/linker.h"
 #include "model/merge.h"
 
 namespace gpuscope::import::kineto {
@@ -98,7 +97,6 @@ void Finish(model::Trace& trace, Segment& seg0, const std::string& path) {
   FinishKinetoTrace(trace, seg0.side);
   const TopLevelInfo& top = seg0.top;
   trace.meta.path = path;
-  trace.meta.format = "kineto";
   trace.meta.format_version = Describe(top, seg0.side);
   trace.meta.producer = Producer(top, seg0.side);
   trace.meta.base_time_ns = top.has_base_time ? top.base_time_ns : 0;
@@ -135,7 +133,6 @@ void Finish(model::Trace& trace, Segment& seg0, const std::string& path) {
       trace.devices.push_back(d);
     }
   }
-  model::LinkTrace(trace);
 }
 
 }  // namespace
@@ -158,8 +155,7 @@ bool KinetoImporter::Recognizes(const base::FileSniff& sniff) const {
   return false;
 }
 
-base::StatusOr<model::Trace> KinetoImporter::Import(const std::string& path,
-                                                    const ImportOptions& options) const {
+base::StatusOr<ImportResult> KinetoImporter::Read(const std::string& path, const ImportOptions& options) const {
   auto opened = base::OpenByteSource(path);
   if (!opened.ok()) return opened.status();
   std::unique_ptr<base::ByteSource> source = std::move(opened).value();
@@ -192,13 +188,11 @@ base::StatusOr<model::Trace> KinetoImporter::Import(const std::string& path,
         s.source.get(), begin, k == 0 ? KinetoReader::Mode::kTopLevel : KinetoReader::Mode::kEventsArray,
         s.builder.get(), &s.top, stop);
   }
-  // GPUSCOPE_TIMING=1 prints where import time goes (for bench/, not for users).
-  const bool timing = std::getenv("GPUSCOPE_TIMING") != nullptr;
+  ImportResult result;
   auto t0 = std::chrono::steady_clock::now();
-  auto lap = [&](const char* what) {
-    if (!timing) return;
+  auto lap = [&](std::string what) {
     auto now = std::chrono::steady_clock::now();
-    std::fprintf(stderr, "[timing] %-28s %8.3f s\n", what, std::chrono::duration<double>(now - t0).count());
+    result.laps.emplace_back(std::move(what), std::chrono::duration<double>(now - t0).count());
     t0 = now;
   };
   std::vector<std::thread> workers;
@@ -207,7 +201,7 @@ base::StatusOr<model::Trace> KinetoImporter::Import(const std::string& path,
   }
   segs[0].outcome = segs[0].reader->Run();
   for (auto& w : workers) w.join();
-  lap(("parse (" + std::to_string(segs.size()) + " segments)").c_str());
+  lap("parse (" + std::to_string(segs.size()) + " segments)");
 
   // Chain the segments: each is valid only if the one before handed off exactly at its start.
   Segment& head = segs[0];
@@ -235,28 +229,17 @@ base::StatusOr<model::Trace> KinetoImporter::Import(const std::string& path,
   } else if (head.outcome == KinetoReader::Outcome::kError) {
     error = head.reader->error();
   }
-  if (timing) {
-    std::fprintf(stderr, "[timing] segment chain: %zu of %zu later segments merged, head resync failed %d\n",
-                 merged, segs.size() - 1, head.reader->resync_failed());
-  }
-  lap("merge segments");
+  lap("merge segments (" + std::to_string(merged) + " of " + std::to_string(segs.size() - 1) +
+      " later segments chained" + (head.reader->resync_failed() ? ", head resync failed)" : ")"));
   segs.resize(1);
 
-  model::Trace trace = std::move(head.trace);
-  Finish(trace, head, path);
-  lap("finish + link");
-  uint64_t kept = trace.EventCount();
-  if (!error.empty()) {
-    trace.meta.import_error = error;
-    if (kept == 0) {
-      return base::Status::Error(path + ": " + error + "; no event could be read before it");
-    }
-  }
-  if (kept == 0) {
-    return base::Status::Error(path + ": the trace holds no events (" + std::to_string(records) +
-                               " records, none of them timed); profile with activities enabled");
-  }
-  return trace;
+  result.trace = std::move(head.trace);
+  Finish(result.trace, head, path);
+  lap("finish");
+  if (!error.empty()) result.trace.meta.import_error = error;
+  result.empty_reason = "the trace holds no events (" + std::to_string(records) +
+                        " records, none of them timed); profile with activities enabled";
+  return result;
 }
 
 }  // namespace gpuscope::import::kineto

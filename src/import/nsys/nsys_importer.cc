@@ -9,7 +9,6 @@
 #include "base/sqlite_db.h"
 #include "import/common/row_helpers.h"
 #include "import/common/sqlite_columns.h"
-#include "model/linker.h"
 
 namespace gpuscope::import::nsys {
 namespace {
@@ -133,7 +132,6 @@ class NsysReader {
   base::Status Finish(const base::SqliteQuery& q) { return q.status(); }
 
   void ReadMetadata() {
-    t_.meta.format = "nsys";
     t_.meta.clock = "nsys session timeline (ns since the session start)";
     if (db_.Has("META_DATA_EXPORT")) {
       if (auto q = db_.Query("SELECT name, value FROM META_DATA_EXPORT"); q.ok()) {
@@ -481,10 +479,11 @@ bool NsysImporter::Recognizes(const base::FileSniff& sniff) const {
          sniff.Has("CUPTI_ACTIVITY_KIND_RUNTIME") || sniff.Has("CUPTI_ACTIVITY_KIND_KERNEL");
 }
 
-base::StatusOr<model::Trace> NsysImporter::Import(const std::string& path, const ImportOptions&) const {
+base::StatusOr<ImportResult> NsysImporter::Read(const std::string& path, const ImportOptions&) const {
   auto db = SqliteDb::OpenReadOnly(path);
   if (!db.ok()) return db.status();
-  Trace trace;
+  ImportResult result;
+  Trace& trace = result.trace;
   trace.meta.path = path;
   NsysReader reader(*db, &trace);
   base::Status st = reader.Read();
@@ -492,12 +491,10 @@ base::StatusOr<model::Trace> NsysImporter::Import(const std::string& path, const
     if (trace.EventCount() == 0) return st;
     trace.meta.import_error = st.message();
   }
-  if (trace.EventCount() == 0 && trace.meta.import_error.empty()) {
-    return base::Status::Error(path + ": the Nsight Systems export holds no events (no CUDA, NVTX or OS runtime "
-                               "rows); was anything traced? Profile with e.g. nsys profile -t cuda,nvtx,osrt");
-  }
-  model::LinkTrace(trace);
-  return trace;
+  result.empty_reason =
+      "the Nsight Systems export holds no events (no CUDA, NVTX or OS runtime rows); was anything traced? "
+      "Profile with e.g. nsys profile -t cuda,nvtx,osrt";
+  return result;
 }
 
 }  // namespace gpuscope::import::nsys

@@ -8,14 +8,14 @@
 
 #include "import/importer.h"
 
-namespace gpuscope::import::rocm {
+namespace gpuscope::import::rpd {
 
 class RpdImporter : public Importer {
  public:
   std::string_view name() const override { return "rpd"; }
   std::string_view description() const override { return "rocmProfileData trace (.rpd, .rpd.gz)"; }
   bool Recognizes(const base::FileSniff& sniff) const override;
-  base::StatusOr<model::Trace> Import(const std::string& path, const ImportOptions& options) const override;
+  base::StatusOr<ImportResult> Read(const std::string& path, const ImportOptions& options) const override;
 };
 
-}  // namespace gpuscope::import::rocm
+}  // namespace gpuscope::import::rpd

@@ -12,14 +12,14 @@
 
 #include "import/importer.h"
 
-namespace gpuscope::import::rocm {
+namespace gpuscope::import::rocprof {
 
 class RocprofDbImporter : public Importer {
  public:
   std::string_view name() const override { return "rocprof-db"; }
   std::string_view description() const override { return "legacy rocprof results.db"; }
   bool Recognizes(const base::FileSniff& sniff) const override;
-  base::StatusOr<model::Trace> Import(const std::string& path, const ImportOptions& options) const override;
+  base::StatusOr<ImportResult> Read(const std::string& path, const ImportOptions& options) const override;
 };
 
 class RocprofCsvImporter : public Importer {
@@ -27,7 +27,7 @@ class RocprofCsvImporter : public Importer {
   std::string_view name() const override { return "rocprof-csv"; }
   std::string_view description() const override { return "legacy rocprof results.csv (per dispatch)"; }
   bool Recognizes(const base::FileSniff& sniff) const override;
-  base::StatusOr<model::Trace> Import(const std::string& path, const ImportOptions& options) const override;
+  base::StatusOr<ImportResult> Read(const std::string& path, const ImportOptions& options) const override;
 };
 
 class RocprofJsonImporter : public Importer {
@@ -35,18 +35,7 @@ class RocprofJsonImporter : public Importer {
   std::string_view name() const override { return "rocprof-json"; }
   std::string_view description() const override { return "legacy rocprof results.json"; }
   bool Recognizes(const base::FileSniff& sniff) const override;
-  base::StatusOr<model::Trace> Import(const std::string& path, const ImportOptions& options) const override;
-};
-
-// rocmProfileData's rpd2tracing.py output (Chrome trace of an .rpd: ops on "GPU<n>" processes
-// with args.desc = op type, API calls on OS threads, s/f flows between them). Read by the same
-// event walker as results.json; times are its microsecond strings.
-class Rpd2TracingJsonImporter : public Importer {
- public:
-  std::string_view name() const override { return "rpd2tracing-json"; }
-  std::string_view description() const override { return "rocmProfileData rpd2tracing.py JSON"; }
-  bool Recognizes(const base::FileSniff& sniff) const override;
-  base::StatusOr<model::Trace> Import(const std::string& path, const ImportOptions& options) const override;
+  base::StatusOr<ImportResult> Read(const std::string& path, const ImportOptions& options) const override;
 };
 
 class RocprofRawImporter : public Importer {
@@ -56,7 +45,7 @@ class RocprofRawImporter : public Importer {
     return "legacy rocprof intermediate hip_api_trace.txt / hcc_ops_trace.txt";
   }
   bool Recognizes(const base::FileSniff& sniff) const override;
-  base::StatusOr<model::Trace> Import(const std::string& path, const ImportOptions& options) const override;
+  base::StatusOr<ImportResult> Read(const std::string& path, const ImportOptions& options) const override;
 };
 
 class RocprofStatsImporter : public Importer {
@@ -66,7 +55,7 @@ class RocprofStatsImporter : public Importer {
     return "rocprof / rocprofv3 --stats summary CSV (no timeline: stats only)";
   }
   bool Recognizes(const base::FileSniff& sniff) const override;
-  base::StatusOr<model::Trace> Import(const std::string& path, const ImportOptions& options) const override;
+  base::StatusOr<ImportResult> Read(const std::string& path, const ImportOptions& options) const override;
 };
 
-}  // namespace gpuscope::import::rocm
+}  // namespace gpuscope::import::rocprof

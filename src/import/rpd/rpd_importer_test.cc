@@ -1,7 +1,7 @@
 // rpd importer tests on the hand-made file tests/data/rpd_small.sql (expected values in its
 // generator, make_sql_fixtures.py) and variants of it: schema v3, gzip, bad input.
 
-#include "import/rocm/rpd_importer.h"
+#include "import/rpd/rpd_importer.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>
@@ -12,7 +12,7 @@
 #include "import/common/sqlite_test_util.h"
 #include "import/registry.h"
 
-namespace gpuscope::import::rocm {
+namespace gpuscope::import::rpd {
 namespace {
 
 using model::MemopKind;
@@ -148,4 +148,4 @@ TEST(RpdBadInput, NonNumericMonitorValueIsCounted) {
 }
 
 }  // namespace
-}  // namespace gpuscope::import::rocm
+}  // namespace gpuscope::import::rpd

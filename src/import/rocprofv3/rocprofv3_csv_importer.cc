@@ -1,4 +1,4 @@
-#include "import/rocm/rocprofv3_csv_importer.h"
+#include "import/rocprofv3/rocprofv3_csv_importer.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -8,10 +8,11 @@
 #include "base/numbers.h"
 #include "import/common/csv_reader.h"
 #include "import/common/row_helpers.h"
-#include "import/rocm/rocm_names.h"
-#include "model/linker.h"
+#include "import/common/rocm_names.h"
 
-namespace gpuscope::import::rocm {
+namespace gpuscope::import::rocprofv3 {
+
+using namespace rocm;  // the ROCm name classifiers
 namespace {
 
 using model::Trace;
@@ -259,10 +260,10 @@ bool Rocprofv3CsvImporter::Recognizes(const base::FileSniff& sniff) const {
          head.rfind("\"Domain\",\"Function\",\"Process_Id\"", 0) == 0;
 }
 
-base::StatusOr<model::Trace> Rocprofv3CsvImporter::Import(const std::string& path, const ImportOptions&) const {
-  Trace trace;
+base::StatusOr<ImportResult> Rocprofv3CsvImporter::Read(const std::string& path, const ImportOptions&) const {
+  ImportResult result;
+  Trace& trace = result.trace;
   trace.meta.path = path;
-  trace.meta.format = "rocprofv3-csv";
   trace.meta.producer = "rocprofv3 (rocprofiler-sdk)";
   trace.meta.clock = "CLOCK_BOOTTIME (ns)";
   CsvRunReader reader(&trace);
@@ -286,11 +287,8 @@ base::StatusOr<model::Trace> Rocprofv3CsvImporter::Import(const std::string& pat
   if (!reader.error().empty()) trace.meta.import_error = reader.error();
   if (!have_kernels) trace.meta.not_collected.push_back("kernel dispatches (no kernel_trace.csv in the run)");
   if (!reader.saw_copies()) trace.meta.not_collected.push_back("memory copies (no memory_copy_trace.csv in the run)");
-  if (trace.EventCount() == 0 && trace.meta.import_error.empty()) {
-    return base::Status::Error(path + ": the rocprofv3 CSV run holds no rows (" + reader.Summary() + ")");
-  }
-  model::LinkTrace(trace);
-  return trace;
+  result.empty_reason = "the rocprofv3 CSV run holds no rows (" + reader.Summary() + ")";
+  return result;
 }
 
-}  // namespace gpuscope::import::rocm
+}  // namespace gpuscope::import::rocprofv3

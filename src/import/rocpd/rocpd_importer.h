@@ -6,14 +6,14 @@
 // HIP call through the event's stack_id (the internal correlation id, = rocpd_region.id);
 // corr_id is the external id and is not used. Timestamps: CLOCK_BOOTTIME ns.
 //
-// A run writes one database per process: ImportRocpdFiles merges several into one trace.
+// A run writes one database per process: ReadRocpdFiles merges several into one trace.
 
 #include <string>
 #include <vector>
 
 #include "import/importer.h"
 
-namespace gpuscope::import::rocm {
+namespace gpuscope::import::rocpd {
 
 class RocpdImporter : public Importer {
  public:
@@ -22,10 +22,10 @@ class RocpdImporter : public Importer {
     return "rocprofv3 rocpd database (<pid>_results.db; a directory of them for a multi-process run)";
   }
   bool Recognizes(const base::FileSniff& sniff) const override;
-  base::StatusOr<model::Trace> Import(const std::string& path, const ImportOptions& options) const override;
+  base::StatusOr<ImportResult> Read(const std::string& path, const ImportOptions& options) const override;
 };
 
-// Imports and merges the databases of one run (one per process) into one linked trace.
-base::StatusOr<model::Trace> ImportRocpdFiles(const std::vector<std::string>& paths, const std::string& label);
+// Reads and merges the databases of one run (one per process) into one trace.
+base::StatusOr<ImportResult> ReadRocpdFiles(const std::vector<std::string>& paths, const std::string& label);
 
-}  // namespace gpuscope::import::rocm
+}  // namespace gpuscope::import::rocpd

@@ -2,7 +2,7 @@
 // UUID-suffixed tables read through views, stack_id links, markers, and a directory of
 // per-process databases merged into one trace.
 
-#include "import/rocm/rocpd_importer.h"
+#include "import/rocpd/rocpd_importer.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,9 @@
-#include "import/gpuscope/events_csv_importer.h"
+#include "import/gpuscope_csv/events_csv_importer.h"
 
 #include <string>
 
 #include "base/numbers.h"
 #include "import/common/csv_reader.h"
-#include "model/linker.h"
 
 namespace gpuscope::import::gpuscope_csv {
 namespace {
@@ -137,7 +136,7 @@ bool EventsCsvImporter::Recognizes(const base::FileSniff& sniff) const {
   return sniff.head.rfind("kind,name,start_ns,dur_ns,", 0) == 0;
 }
 
-base::StatusOr<model::Trace> EventsCsvImporter::Import(const std::string& path, const ImportOptions&) const {
+base::StatusOr<ImportResult> EventsCsvImporter::Read(const std::string& path, const ImportOptions&) const {
   auto csv = CsvReader::Open(path);
   if (!csv.ok()) return csv.status();
   std::vector<std::string_view> fields;
@@ -149,9 +148,9 @@ base::StatusOr<model::Trace> EventsCsvImporter::Import(const std::string& path, 
                                  "'; write it with gpuscope convert -o dir/");
     }
   }
-  model::Trace trace;
+  ImportResult result;
+  model::Trace& trace = result.trace;
   trace.meta.path = path;
-  trace.meta.format = "gpuscope-csv";
   trace.meta.format_version = "events.csv";
   trace.meta.producer = "gpuscope convert (CSV)";
   trace.meta.clock = "the source's clock, as written (ns)";
@@ -161,11 +160,8 @@ base::StatusOr<model::Trace> EventsCsvImporter::Import(const std::string& path, 
     if (trace.EventCount() == 0) return base::Status::Error(path + ": " + csv->error());
     trace.meta.import_error = csv->error();
   }
-  if (trace.EventCount() == 0 && trace.meta.import_error.empty()) {
-    return base::Status::Error(path + ": events.csv holds no events");
-  }
-  model::LinkTrace(trace);
-  return trace;
+  result.empty_reason = "events.csv holds no events";
+  return result;
 }
 
 }  // namespace gpuscope::import::gpuscope_csv

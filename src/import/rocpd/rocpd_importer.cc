@@ -1,4 +1,4 @@
-#include "import/rocm/rocpd_importer.h"
+#include "import/rocpd/rocpd_importer.h"
 
 #include <algorithm>
 #include <map>
@@ -8,11 +8,12 @@
 #include "base/sqlite_db.h"
 #include "import/common/row_helpers.h"
 #include "import/common/sqlite_columns.h"
-#include "import/rocm/rocm_names.h"
-#include "model/linker.h"
+#include "import/common/rocm_names.h"
 #include "model/merge.h"
 
-namespace gpuscope::import::rocm {
+namespace gpuscope::import::rocpd {
+
+using namespace rocm;  // the ROCm name classifiers
 namespace {
 
 using base::SqliteDb;
@@ -49,7 +50,6 @@ class RocpdReader {
 
  private:
   void ReadMetadata() {
-    t_.meta.format = "rocpd";
     t_.meta.clock = "CLOCK_BOOTTIME (ns)";
     std::string schema = db_.QueryText("SELECT value FROM rocpd_metadata WHERE tag = 'schema_version'", "?");
     t_.meta.format_version = "rocpd schema " + schema;
@@ -265,12 +265,13 @@ bool RocpdImporter::Recognizes(const base::FileSniff& sniff) const {
   return sniff.sqlite && sniff.Has("rocpd_kernel_dispatch") && sniff.Has("rocpd_region");
 }
 
-base::StatusOr<model::Trace> RocpdImporter::Import(const std::string& path, const ImportOptions&) const {
-  return ImportRocpdFiles({path}, path);
+base::StatusOr<ImportResult> RocpdImporter::Read(const std::string& path, const ImportOptions&) const {
+  return ReadRocpdFiles({path}, path);
 }
 
-base::StatusOr<model::Trace> ImportRocpdFiles(const std::vector<std::string>& paths, const std::string& label) {
-  Trace merged;
+base::StatusOr<ImportResult> ReadRocpdFiles(const std::vector<std::string>& paths, const std::string& label) {
+  ImportResult result;
+  Trace& merged = result.trace;
   for (size_t i = 0; i < paths.size(); ++i) {
     Trace one;
     // Correlation ids restart in every process: keep them apart in the high bits.
@@ -302,12 +303,10 @@ base::StatusOr<model::Trace> ImportRocpdFiles(const std::vector<std::string>& pa
   if (paths.size() > 1) {
     merged.meta.format_version += ", " + std::to_string(paths.size()) + " databases merged (one per process)";
   }
-  if (merged.EventCount() == 0 && merged.meta.import_error.empty()) {
-    return base::Status::Error(label + ": the rocpd database holds no events (no kernel dispatches, copies or API "
-                               "regions); run rocprofv3 with e.g. --runtime-trace");
-  }
-  model::LinkTrace(merged);
-  return merged;
+  result.empty_reason =
+      "the rocpd database holds no events (no kernel dispatches, copies or API regions); run rocprofv3 with e.g. "
+      "--runtime-trace";
+  return result;
 }
 
-}  // namespace gpuscope::import::rocm
+}  // namespace gpuscope::import::rocpd

@@ -1,4 +1,4 @@
-#include "import/rocm/rocm_names.h"
+#include "import/common/rocm_names.h"
 
 namespace gpuscope::import::rocm {
 namespace {

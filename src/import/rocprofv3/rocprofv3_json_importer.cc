@@ -1,4 +1,4 @@
-#include "import/rocm/rocprofv3_json_importer.h"
+#include "import/rocprofv3/rocprofv3_json_importer.h"
 
 #include <map>
 #include <string>
@@ -6,10 +6,11 @@
 
 #include "import/common/json_walker.h"
 #include "import/common/row_helpers.h"
-#include "import/rocm/rocm_names.h"
-#include "model/linker.h"
+#include "import/common/rocm_names.h"
 
-namespace gpuscope::import::rocm {
+namespace gpuscope::import::rocprofv3 {
+
+using namespace rocm;  // the ROCm name classifiers
 namespace {
 
 using model::Trace;
@@ -344,7 +345,7 @@ bool Rocprofv3JsonImporter::Recognizes(const base::FileSniff& sniff) const {
   return key != std::string::npos && sniff.head.compare(key, 22, "\"rocprofiler-sdk-tool\"") == 0;
 }
 
-base::StatusOr<model::Trace> Rocprofv3JsonImporter::Import(const std::string& path, const ImportOptions&) const {
+base::StatusOr<ImportResult> Rocprofv3JsonImporter::Read(const std::string& path, const ImportOptions&) const {
   auto src = base::OpenByteSource(path);
   if (!src.ok()) return src.status();
   std::string doc;
@@ -363,9 +364,9 @@ base::StatusOr<model::Trace> Rocprofv3JsonImporter::Import(const std::string& pa
   }
   size_t size = doc.size();
   doc.append(kJsonPadding, '\0');
-  Trace trace;
+  ImportResult result;
+  Trace& trace = result.trace;
   trace.meta.path = path;
-  trace.meta.format = "rocprofv3-json";
   trace.meta.producer = "rocprofv3 (rocprofiler-sdk)";
   trace.meta.clock = "CLOCK_BOOTTIME (ns)";
   JsonWalker w(doc.data(), doc.data() + size);
@@ -385,12 +386,10 @@ base::StatusOr<model::Trace> Rocprofv3JsonImporter::Import(const std::string& pa
     trace.meta.import_error = where;
   }
   trace.meta.format_version = std::to_string(processes) + (processes == 1 ? " process" : " processes");
-  if (trace.EventCount() == 0 && trace.meta.import_error.empty()) {
-    return base::Status::Error(path + ": the rocprofv3 JSON holds no records (no kernel dispatches, copies or API "
-                               "calls); run rocprofv3 with e.g. --runtime-trace");
-  }
-  model::LinkTrace(trace);
-  return trace;
+  result.empty_reason =
+      "the rocprofv3 JSON holds no records (no kernel dispatches, copies or API calls); run rocprofv3 with e.g. "
+      "--runtime-trace";
+  return result;
 }
 
-}  // namespace gpuscope::import::rocm
+}  // namespace gpuscope::import::rocprofv3

@@ -1,0 +1,78 @@
+#include "import/directory_import.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "import/registry.h"
+#include "import/rocpd/rocpd_importer.h"
+#include "import/rocprofv3/rocprofv3_csv_importer.h"
+
+namespace gpuscope::import {
+namespace {
+
+// Files under `dir` (at most `depth` levels down: rocprofv3 writes <dir>/<host>/<pid>_*),
+// sorted so that imports are deterministic.
+std::vector<std::string> ListFiles(const std::string& dir, int depth) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    if (it.depth() >= depth) it.disable_recursion_pending();
+    if (it->is_regular_file(ec)) out.push_back(it->path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+base::StatusOr<model::Trace> ImportDirectory(const std::string& dir, const ImportOptions& options) {
+  std::vector<std::string> files = ListFiles(dir, 3);
+  std::vector<std::string> dbs, csvs;
+  std::string legacy_db, events_csv;
+  for (const auto& f : files) {
+    std::string name = std::filesystem::path(f).filename().string();
+    if (name == "events.csv") events_csv = f;
+    if (name.ends_with("_results.db")) dbs.push_back(f);
+    if (name.ends_with("_trace.csv")) csvs.push_back(f);
+    if (name == "results.db") legacy_db = f;
+  }
+  if (!dbs.empty()) {
+    rocpd::RocpdImporter rocpd;
+    auto read = rocpd::ReadRocpdFiles(dbs, dir);
+    if (!read.ok()) return read.status();
+    return FinishImport(rocpd, dir, std::move(read).value());
+  }
+  if (!csvs.empty()) {
+    // One run = one (folder, file-name prefix); any of its trace CSVs reads all of them.
+    std::map<std::string, std::string> runs;  // "folder/prefix" -> a file of that run
+    for (const auto& f : csvs) {
+      std::string prefix;
+      if (!rocprofv3::RunPrefixOf(std::filesystem::path(f).filename().string(), &prefix)) continue;
+      std::string key = (std::filesystem::path(f).parent_path() / prefix).string();
+      auto [it, inserted] = runs.emplace(key, f);
+      if (f.ends_with("kernel_trace.csv")) it->second = f;  // prefer the kernel trace
+    }
+    if (runs.size() == 1) return ImportTrace(runs.begin()->second, options);
+    if (runs.size() > 1) {
+      std::string list;
+      for (const auto& [key, file] : runs) {
+        if (list.size() > 200) {
+          list += ", ...";
+          break;
+        }
+        list += (list.empty() ? "" : ", ") + key + "*";
+      }
+      return base::Status::Error(dir + ": a directory holding " + std::to_string(runs.size()) +
+                                 " rocprofv3 CSV runs or processes (" + list + "); give one file of the run to read");
+    }
+  }
+  if (!legacy_db.empty()) return ImportTrace(legacy_db, options);
+  if (!events_csv.empty()) return ImportTrace(events_csv, options);  // gpuscope convert -o dir/
+  return base::Status::Error(dir + ": a directory without a trace gpuscope recognises (looked for rocprofv3 "
+                             "*_results.db and *_trace.csv, legacy rocprof results.db, gpuscope events.csv, " +
+                             std::to_string(files.size()) + " files seen); give the trace file itself");
+}
+
+}  // namespace gpuscope::import
