@@ -5,6 +5,7 @@
 #include <limits>
 #include <set>
 
+#include "format/chrome_trace.h"
 #include "output/json_writer.h"
 #include "output/track_layout.h"
 
@@ -12,6 +13,7 @@ namespace gpuscope::output {
 namespace {
 
 using model::Trace;
+namespace ct = format::chrome_trace;
 
 // Earliest timestamp of any event: the origin of the written times.
 int64_t Origin(const Trace& t) {
@@ -127,7 +129,7 @@ void WriteMetadata(EventWriter& w, const Trace& t, const TrackLayout& layout, co
   auto name = [&](const char* what, int64_t pid, int64_t tid, const std::string& source, const std::string& label) {
     meta(what, pid, tid, [&] {
       w.ArgString("name", source.empty() ? label : source);
-      if (source.empty()) w.ArgBool("generated", true);
+      if (source.empty()) w.ArgBool(ct::kArgGenerated, true);
     });
   };
   for (size_t i = 0; i < layout.tracks.size(); ++i) {
@@ -161,13 +163,13 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
   }
   {
     // Where the events came from (flat keys: readers keep top-level scalars as properties).
-    std::string src = ",\"gpuscopeSourcePath\":";
+    std::string src = ",\"" + std::string(ct::kKeySourcePath) + "\":";
     JsonWriter::Escape(src, t.meta.path);
-    src += ",\"gpuscopeSourceFormat\":";
+    src += ",\"" + std::string(ct::kKeySourceFormat) + "\":";
     JsonWriter::Escape(src, t.meta.format);
-    src += ",\"gpuscopeSourceClock\":";
+    src += ",\"" + std::string(ct::kKeySourceClock) + "\":";
     JsonWriter::Escape(src, t.meta.clock);
-    src += ",\"gpuscopeTimeOriginNs\":" + std::to_string(origin);
+    src += ",\"" + std::string(ct::kKeyTimeOriginNs) + "\":" + std::to_string(origin);
     out.Write(src);
   }
   if (!t.devices.empty()) {
@@ -218,9 +220,9 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
     w.ArgInt("stream", v.tid);
     if (m.correlation[i] != model::kNoCorrelation) w.ArgInt("correlation", static_cast<int64_t>(m.correlation[i]));
     if (m.bytes[i] >= 0) w.ArgInt("bytes", m.bytes[i]);
-    w.ArgString("copy kind", model::MemopKindName(m.kind[i]));
-    if (m.src[i] != model::MemoryKind::kUnknown) w.ArgString("src kind", model::MemoryKindTitle(m.src[i]));
-    if (m.dst[i] != model::MemoryKind::kUnknown) w.ArgString("dst kind", model::MemoryKindTitle(m.dst[i]));
+    w.ArgString(ct::kArgCopyKind, model::MemopKindName(m.kind[i]));
+    if (m.src[i] != model::MemoryKind::kUnknown) w.ArgString(ct::kArgSrcKind, model::MemoryKindTitle(m.src[i]));
+    if (m.dst[i] != model::MemoryKind::kUnknown) w.ArgString(ct::kArgDstKind, model::MemoryKindTitle(m.dst[i]));
     w.EndArgs();
     w.End();
   }
@@ -231,7 +233,7 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
     if (a.correlation[i] != model::kNoCorrelation) w.ArgInt("correlation", static_cast<int64_t>(a.correlation[i]));
     if (a.external_id[i]) w.ArgInt("External id", static_cast<int64_t>(a.external_id[i]));
     if (a.domain[i] == model::ApiDomain::kHsa || a.domain[i] == model::ApiDomain::kOs) {
-      w.ArgString("domain", model::ApiDomainName(a.domain[i]));
+      w.ArgString(ct::kArgDomain, model::ApiDomainName(a.domain[i]));
     }
     w.EndArgs();
     w.End();
@@ -259,7 +261,7 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
   for (size_t i = 0; i < g.size(); ++i) {
     slice(g.kind[i] == model::GpuRangeKind::kAnnotation ? "gpu_user_annotation"
           : g.kind[i] == model::GpuRangeKind::kSync     ? "cuda_sync"
-                                                         : "gpu_range",
+                                                         : ct::kCategoryGpuRange,
           g, i);
     if (g.correlation[i] != model::kNoCorrelation) {
       w.BeginArgs();
@@ -315,7 +317,7 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
   counts.flows = flow;
 
   for (const MarkerSpan& s : opt.iterations) {
-    w.Begin('X', "gpuscope_iteration", s.name, layout.spare_pid, 1, s.start_ns);
+    w.Begin('X', ct::kCategoryIteration, s.name, layout.spare_pid, 1, s.start_ns);
     w.Dur(s.dur_ns);
     w.End();
   }

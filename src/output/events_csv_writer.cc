@@ -3,29 +3,25 @@
 #include <charconv>
 #include <string>
 
+#include "format/events_csv.h"
 #include "output/csv_writer.h"
 #include "output/track_layout.h"
 
 namespace gpuscope::output {
 namespace {
 
-constexpr int kColumns = 20;
-constexpr const char* kHeader =
-    "kind,name,start_ns,dur_ns,pid,tid,device,stream,correlation,external_id,bytes,copy_kind,src_kind,dst_kind,"
-    "grid,block,domain,python_id,python_parent_id,value\n";
-enum Col { kKind, kName, kStart, kDur, kPid, kTid, kDevice, kStream, kCorr, kExt, kBytes, kCopy, kSrc, kDst, kGrid,
-           kBlock, kDomain, kPyId, kPyParent, kValue };
-
+using namespace format::events_csv;  // the column names and positions (format/events_csv.h)
+constexpr int kColumns = kColumnCount;
 // One row: fields set by column, the rest left empty.
 class Row {
  public:
-  void Set(Col c, std::string_view v) { f_[c].assign(v); }
-  void Int(Col c, int64_t v) {
+  void Set(Column c, std::string_view v) { f_[c].assign(v); }
+  void Int(Column c, int64_t v) {
     char buf[24];
     auto [p, ec] = std::to_chars(buf, buf + sizeof(buf), v);
     f_[c].assign(buf, p);
   }
-  void Dims(Col c, const model::Dim3& d) {
+  void Dims(Column c, const model::Dim3& d) {
     f_[c] = std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]);
   }
   void Emit(base::ByteSink& out) {
@@ -48,7 +44,9 @@ class Row {
 
 base::StatusOr<uint64_t> WriteEventsCsv(const model::Trace& t, base::ByteSink& out) {
   const TrackLayout layout = LayoutTracks(t);
-  out.Write(kHeader);
+  std::string header;
+  for (std::string_view name : kColumnNames) header += (header.empty() ? "" : ",") + std::string(name);
+  out.Write(header + "\n");
   Row r;
   uint64_t rows = 0;
   auto common = [&](std::string_view kind, model::StringId name, int64_t start, int64_t dur, model::TrackId track) {
@@ -62,7 +60,7 @@ base::StatusOr<uint64_t> WriteEventsCsv(const model::Trace& t, base::ByteSink& o
     ++rows;
   };
   auto corr = [&](uint64_t c) {
-    if (c != model::kNoCorrelation) r.Int(kCorr, static_cast<int64_t>(c));
+    if (c != model::kNoCorrelation) r.Int(kCorrelation, static_cast<int64_t>(c));
   };
   const auto& k = t.kernels;
   for (size_t i = 0; i < k.size(); ++i) {
@@ -82,16 +80,16 @@ base::StatusOr<uint64_t> WriteEventsCsv(const model::Trace& t, base::ByteSink& o
     r.Int(kStream, layout.tracks[m.track[i]].tid);
     corr(m.correlation[i]);
     if (m.bytes[i] >= 0) r.Int(kBytes, m.bytes[i]);
-    r.Set(kCopy, model::MemopKindName(m.kind[i]));
-    r.Set(kSrc, model::MemoryKindTitle(m.src[i]));
-    r.Set(kDst, model::MemoryKindTitle(m.dst[i]));
+    r.Set(kCopyKind, model::MemopKindName(m.kind[i]));
+    r.Set(kSrcKind, model::MemoryKindTitle(m.src[i]));
+    r.Set(kDstKind, model::MemoryKindTitle(m.dst[i]));
     r.Emit(out);
   }
   const auto& a = t.api;
   for (size_t i = 0; i < a.size(); ++i) {
     common("api", a.name[i], a.start_ns[i], a.dur_ns[i], a.track[i]);
     corr(a.correlation[i]);
-    if (a.external_id[i]) r.Int(kExt, static_cast<int64_t>(a.external_id[i]));
+    if (a.external_id[i]) r.Int(kExternalId, static_cast<int64_t>(a.external_id[i]));
     r.Set(kDomain, model::ApiDomainName(a.domain[i]));
     r.Emit(out);
   }
@@ -99,14 +97,14 @@ base::StatusOr<uint64_t> WriteEventsCsv(const model::Trace& t, base::ByteSink& o
   for (size_t i = 0; i < c.size(); ++i) {
     common(c.kind[i] == model::CpuRangeKind::kOp ? "cpu_op" : "annotation", c.name[i], c.start_ns[i], c.dur_ns[i],
            c.track[i]);
-    if (c.external_id[i]) r.Int(kExt, static_cast<int64_t>(c.external_id[i]));
+    if (c.external_id[i]) r.Int(kExternalId, static_cast<int64_t>(c.external_id[i]));
     r.Emit(out);
   }
   const auto& p = t.python;
   for (size_t i = 0; i < p.size(); ++i) {
     common("python", p.name[i], p.start_ns[i], p.dur_ns[i], p.track[i]);
-    r.Int(kPyId, p.python_id[i]);
-    r.Int(kPyParent, p.python_parent_id[i]);
+    r.Int(kPythonId, p.python_id[i]);
+    r.Int(kPythonParentId, p.python_parent_id[i]);
     r.Emit(out);
   }
   const auto& g = t.gpu_ranges;

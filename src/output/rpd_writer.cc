@@ -1,5 +1,9 @@
 #include "output/rpd_writer.h"
 
+#include "format/rpd_ext.h"
+
+#include <algorithm>
+
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -18,19 +22,16 @@ namespace {
 using base::SqliteDb;
 using base::SqliteQuery;
 using model::Trace;
+namespace rpd_ext = format::rpd_ext;
 
-constexpr std::string_view kExtensionSchema = R"sql(
-CREATE TABLE ext_gpuscope_api (api_ptr_id integer NOT NULL PRIMARY KEY, kind varchar(16) NOT NULL,
-  external_id integer, python_id integer, python_parent_id integer);
-CREATE TABLE ext_gpuscope_op (op_ptr_id integer NOT NULL PRIMARY KEY, copy_kind varchar(8) NOT NULL,
-  src varchar(16) NOT NULL, dst varchar(16) NOT NULL, bytes integer);
-CREATE TABLE ext_gpuscope_kernel (op_ptr_id integer NOT NULL PRIMARY KEY, gridX integer NOT NULL,
-  gridY integer NOT NULL, gridZ integer NOT NULL, workgroupX integer NOT NULL, workgroupY integer NOT NULL,
-  workgroupZ integer NOT NULL, groupSegmentSize integer NOT NULL);
-CREATE TABLE ext_gpuscope_gpurange (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, gpuId integer NOT NULL,
-  queueId integer NOT NULL, start integer NOT NULL, end integer NOT NULL, kind varchar(16) NOT NULL,
-  name_id integer NOT NULL, correlation integer);
-)sql";
+// "INSERT INTO <table>(<columns>) VALUES (?1, ..., ?n)" for a gpuscope extension table.
+std::string Insert(std::string_view table, std::string_view columns) {
+  std::string q = "INSERT INTO " + std::string(table) + "(" + std::string(columns) + ") VALUES (";
+  int n = 1 + static_cast<int>(std::count(columns.begin(), columns.end(), ','));
+  for (int i = 1; i <= n; ++i) q += (i > 1 ? ", ?" : "?") + std::to_string(i);
+  return q + ")";
+}
+
 
 // rocpd_string ids, one per distinct text.
 class StringIds {
@@ -93,7 +94,7 @@ class RpdWriter {
   base::StatusOr<RpdWriteCounts> Write() {
     GPUSCOPE_RETURN_IF_ERROR(db_.Exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;"));
     GPUSCOPE_RETURN_IF_ERROR(db_.Exec(kRpdV2Schema));
-    GPUSCOPE_RETURN_IF_ERROR(db_.Exec(kExtensionSchema));
+    GPUSCOPE_RETURN_IF_ERROR(db_.Exec(format::rpd_ext::kSchema));
     auto ins_string = db_.Query("INSERT INTO rocpd_string(id, string) VALUES (?1, ?2)");
     if (!ins_string.ok()) return ins_string.status();
     strings_.emplace(t_, std::move(*ins_string));
@@ -113,9 +114,9 @@ class RpdWriter {
     if (!q.ok()) return q.status();
     for (auto [tag, value] : {std::pair<std::string_view, std::string_view>{"schema_version", "2"},
                               {"session_count", "1"},
-                              {"gpuscope::source", t_.meta.path},
-                              {"gpuscope::source_format", t_.meta.format},
-                              {"gpuscope::clock", t_.meta.clock}}) {
+                              {rpd_ext::kTagSource, t_.meta.path},
+                              {rpd_ext::kTagSourceFormat, t_.meta.format},
+                              {rpd_ext::kTagClock, t_.meta.clock}}) {
       q->Bind(1, tag);
       q->Bind(2, value);
       GPUSCOPE_RETURN_IF_ERROR(q->Run());
@@ -127,18 +128,18 @@ class RpdWriter {
       return q->Run();
     };
     for (const model::Device& d : t_.devices) {
-      GPUSCOPE_RETURN_IF_ERROR(tag("gpuscope::device_name::" + std::to_string(d.id), d.name));
-      GPUSCOPE_RETURN_IF_ERROR(tag("gpuscope::device_vendor::" + std::to_string(d.id), model::VendorName(d.vendor)));
+      GPUSCOPE_RETURN_IF_ERROR(tag(std::string(rpd_ext::kTagDeviceName) + std::to_string(d.id), d.name));
+      GPUSCOPE_RETURN_IF_ERROR(tag(std::string(rpd_ext::kTagDeviceVendor) + std::to_string(d.id), model::VendorName(d.vendor)));
     }
     for (const auto& [pid, name] : t_.process_names) {
-      GPUSCOPE_RETURN_IF_ERROR(tag("gpuscope::process_name::" + std::to_string(pid), t_.str(name)));
+      GPUSCOPE_RETURN_IF_ERROR(tag(std::string(rpd_ext::kTagProcessName) + std::to_string(pid), t_.str(name)));
     }
     for (size_t i = 0; i < t_.tracks.size(); ++i) {
       const model::Track& tr = t_.tracks[i];
       if (tr.kind != model::TrackKind::kCpuThread || t_.str(tr.name).empty()) continue;
       const TrackView& v = layout_.tracks[i];
       GPUSCOPE_RETURN_IF_ERROR(
-          tag("gpuscope::thread_name::" + std::to_string(v.pid) + "/" + std::to_string(v.tid), t_.str(tr.name)));
+          tag(std::string(rpd_ext::kTagThreadName) + std::to_string(v.pid) + "/" + std::to_string(v.tid), t_.str(tr.name)));
     }
     // The kernel-code-object row every rocpd_kernelapi row points at (rpd requires one).
     return db_.Exec("INSERT INTO rocpd_kernelcodeobject(id, vgpr, sgpr, fbar) VALUES (0, 0, 0, 0);");
@@ -180,8 +181,7 @@ class RpdWriter {
                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
     if (!api.ok()) return api.status();
     api_.emplace(std::move(*api));
-    auto ext = db_.Query("INSERT INTO ext_gpuscope_api(api_ptr_id, kind, external_id, python_id, python_parent_id) "
-                         "VALUES (?1, ?2, ?3, ?4, ?5)");
+    auto ext = db_.Query(Insert(rpd_ext::kApiTable, rpd_ext::kApiColumns));
     if (!ext.ok()) return ext.status();
     ext_api_.emplace(std::move(*ext));
     auto empty = strings_->Of(std::string_view());
@@ -213,9 +213,8 @@ class RpdWriter {
                           "'', '', '', 0, ?10)");
     auto capi = db_.Query("INSERT INTO rocpd_copyapi(api_ptr_id, stream, size, width, height, kind, dst, src, "
                           "dstDevice, srcDevice, sync, pinned) VALUES (?1, ?2, ?3, '', '', ?4, '', '', ?5, ?6, ?7, ?8)");
-    auto ext = db_.Query("INSERT INTO ext_gpuscope_op(op_ptr_id, copy_kind, src, dst, bytes) VALUES (?1, ?2, ?3, ?4, ?5)");
-    auto ext_kernel = db_.Query("INSERT INTO ext_gpuscope_kernel(op_ptr_id, gridX, gridY, gridZ, workgroupX, workgroupY, "
-                                "workgroupZ, groupSegmentSize) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+    auto ext = db_.Query(Insert(rpd_ext::kOpTable, rpd_ext::kOpColumns));
+    auto ext_kernel = db_.Query(Insert(rpd_ext::kKernelTable, rpd_ext::kKernelColumns));
     for (auto* q : {&op, &link, &kapi, &capi, &ext, &ext_kernel}) {
       if (!q->ok()) return q->status();
     }
@@ -342,8 +341,7 @@ class RpdWriter {
   base::Status WriteGpuRanges() {
     const auto& g = t_.gpu_ranges;
     if (g.size() == 0) return base::Status::Ok();
-    auto q = db_.Query("INSERT INTO ext_gpuscope_gpurange(gpuId, queueId, start, end, kind, name_id, correlation) "
-                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+    auto q = db_.Query(Insert(rpd_ext::kGpuRangeTable, rpd_ext::kGpuRangeColumns));
     if (!q.ok()) return q.status();
     for (size_t i = 0; i < g.size(); ++i) {
       auto name = strings_->Of(g.name[i]);

@@ -24,7 +24,7 @@ std::string ColumnSet::Select(std::initializer_list<std::string_view> wanted, st
   return out;
 }
 
-std::string ColumnSet::Missing(std::initializer_list<std::string_view> wanted) const {
+std::string ColumnSet::Missing(std::span<const std::string_view> wanted) const {
   std::string out;
   for (auto c : wanted) {
     if (Has(c)) continue;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -25,7 +26,10 @@ class ColumnSet {
   // when alias is not empty). Column indexes in the result follow the order of `wanted`.
   std::string Select(std::initializer_list<std::string_view> wanted, std::string_view alias = {}) const;
   // The wanted columns the table lacks, comma-separated ("" when none).
-  std::string Missing(std::initializer_list<std::string_view> wanted) const;
+  std::string Missing(std::span<const std::string_view> wanted) const;
+  std::string Missing(std::initializer_list<std::string_view> wanted) const {
+    return Missing(std::span<const std::string_view>(wanted.begin(), wanted.size()));
+  }
 
  private:
   std::vector<std::string> columns_;

@@ -1,5 +1,7 @@
 #include "import/gpuscope_csv/events_csv_importer.h"
 
+#include "format/events_csv.h"
+
 #include <string>
 
 #include "base/numbers.h"
@@ -10,19 +12,18 @@ namespace {
 
 using model::TrackKind;
 
-// The columns this reader needs; the others are optional (absent = not recorded).
-constexpr std::string_view kRequired[] = {"kind", "name", "start_ns", "dur_ns", "pid", "tid"};
 
 class Reader {
  public:
   Reader(const std::vector<std::string_view>& header, model::Trace* t) : h_(header), t_(*t) {
-    for (auto [field, col] : {std::pair{&c_.kind, "kind"}, {&c_.name, "name"}, {&c_.start, "start_ns"},
-                              {&c_.dur, "dur_ns"}, {&c_.pid, "pid"}, {&c_.tid, "tid"}, {&c_.device, "device"},
-                              {&c_.corr, "correlation"}, {&c_.ext, "external_id"}, {&c_.bytes, "bytes"},
-                              {&c_.copy, "copy_kind"}, {&c_.src, "src_kind"}, {&c_.dst, "dst_kind"},
-                              {&c_.grid, "grid"}, {&c_.block, "block"}, {&c_.domain, "domain"},
-                              {&c_.py_id, "python_id"}, {&c_.py_parent, "python_parent_id"}, {&c_.value, "value"}}) {
-      *field = h_[col];
+    using namespace format::events_csv;
+    for (auto [field, col] : {std::pair{&c_.kind, kKind}, {&c_.name, kName}, {&c_.start, kStart}, {&c_.dur, kDur},
+                              {&c_.pid, kPid}, {&c_.tid, kTid}, {&c_.device, kDevice}, {&c_.corr, kCorrelation},
+                              {&c_.ext, kExternalId}, {&c_.bytes, kBytes}, {&c_.copy, kCopyKind},
+                              {&c_.src, kSrcKind}, {&c_.dst, kDstKind}, {&c_.grid, kGrid}, {&c_.block, kBlock},
+                              {&c_.domain, kDomain}, {&c_.py_id, kPythonId}, {&c_.py_parent, kPythonParentId},
+                              {&c_.value, kValue}}) {
+      *field = h_[kColumnNames[col]];
     }
   }
 
@@ -133,7 +134,7 @@ class Reader {
 }  // namespace
 
 bool EventsCsvImporter::Recognizes(const base::FileSniff& sniff) const {
-  return sniff.head.rfind("kind,name,start_ns,dur_ns,", 0) == 0;
+  return sniff.head.rfind(format::events_csv::kSignature, 0) == 0;
 }
 
 base::StatusOr<ImportResult> EventsCsvImporter::Read(const std::string& path, const ImportOptions&) const {
@@ -142,7 +143,9 @@ base::StatusOr<ImportResult> EventsCsvImporter::Read(const std::string& path, co
   std::vector<std::string_view> fields;
   if (!csv->Next(&fields)) return base::Status::Error(path + ": empty events.csv");
   CsvHeader header(fields);
-  for (std::string_view col : kRequired) {
+  // The columns this reader needs; the others are optional (absent = not recorded).
+  for (auto required : format::events_csv::kRequired) {
+    std::string_view col = format::events_csv::kColumnNames[required];
     if (!header.Has(col)) {
       return base::Status::Error(path + ": events.csv without the column '" + std::string(col) +
                                  "'; write it with gpuscope convert -o dir/");

@@ -1,5 +1,7 @@
 #include "import/kineto/kineto_builder.h"
 
+#include "format/chrome_trace.h"
+
 #include <algorithm>
 #include <deque>
 #include <string>
@@ -39,8 +41,8 @@ Category Classify(std::string_view cat, bool* legacy) {
   if (cat == "Trace") return Category::kSpan;
   // Written by gpuscope's own export: GPU ranges that are neither annotations nor syncs, and
   // the iteration markers it derived (not source events: skipped on reading).
-  if (cat == "gpu_range") return Category::kGpuOther;
-  if (cat == "gpuscope_iteration") return Category::kDerivedMarker;
+  if (cat == format::chrome_trace::kCategoryGpuRange) return Category::kGpuOther;
+  if (cat == format::chrome_trace::kCategoryIteration) return Category::kDerivedMarker;
   if (cat == "xpu_runtime" || cat == "privateuse1_runtime" || cat == "mtia_runtime") {
     return Category::kRuntime;
   }
@@ -341,7 +343,7 @@ void KinetoBuilder::AddMetadata(const KinetoEvent& ev) {
     if (key == "name") {
       if (c.Scalar(&v, &is_string, &arena) != Scan::kOk) break;
       value.assign(v);
-    } else if (key == "generated") {  // a label gpuscope's export made up for viewers, not a name
+    } else if (key == format::chrome_trace::kArgGenerated) {  // a label gpuscope's export made up for viewers, not a name
       if (c.Scalar(&v, &is_string, &arena) != Scan::kOk) break;
       if (v == "true") return;
     } else if (c.SkipValue() != Scan::kOk) {

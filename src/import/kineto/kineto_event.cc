@@ -1,5 +1,7 @@
 #include "import/kineto/kineto_event.h"
 
+#include "format/chrome_trace.h"
+
 #include <charconv>
 #include <optional>
 #include <type_traits>
@@ -8,6 +10,8 @@
 
 namespace gpuscope::import::kineto {
 namespace {
+
+namespace ct = format::chrome_trace;
 
 // pid/tid are ints in most events but strings in spans ("Spans") and some old traces
 // ("4093687616"); both spell the same id, so numeric strings are kept as their digits.
@@ -118,7 +122,7 @@ Scan ParseArgs(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena) {
           SetInt(text, is_string, &ev->shared_mem, &bad);
         }
       }
-    } else if (key == "copy kind" || key == "src kind" || key == "dst kind" || key == "domain") {
+    } else if (key == ct::kArgCopyKind || key == ct::kArgSrcKind || key == ct::kArgDstKind || key == ct::kArgDomain) {
       std::string_view text;
       bool is_string = false;
       if ((s = c.Peek(&ch)) != Scan::kOk) return s;
@@ -127,9 +131,9 @@ Scan ParseArgs(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena) {
         if ((s = c.SkipValue()) != Scan::kOk) return s;
       } else {
         if ((s = c.Scalar(&text, &is_string, arena)) != Scan::kOk) return s;
-        std::string_view* out = key == "copy kind" ? &ev->copy_kind
-                                : key == "src kind" ? &ev->src_kind
-                                : key == "dst kind" ? &ev->dst_kind
+        std::string_view* out = key == ct::kArgCopyKind ? &ev->copy_kind
+                                : key == ct::kArgSrcKind ? &ev->src_kind
+                                : key == ct::kArgDstKind ? &ev->dst_kind
                                                     : &ev->domain;
         if (is_string) *out = text; else bad = true;
       }

@@ -9,11 +9,14 @@
 #include <thread>
 #include <vector>
 
+#include "format/chrome_trace.h"
 #include "import/kineto/kineto_reader.h"
 #include "model/merge.h"
 
 namespace gpuscope::import::kineto {
 namespace {
+
+namespace ct = format::chrome_trace;
 
 // Guesses where an event starts near `offset`: a '{' after "}," (whitespace allowed).
 // A wrong guess only costs parallelism (the reader proves or refutes it).
@@ -72,12 +75,12 @@ std::string Describe(const TopLevelInfo& top, const KinetoSideInfo& side) {
 }
 
 std::string Producer(const TopLevelInfo& top, const KinetoSideInfo& side) {
-  auto get = [&](const char* k) {
+  auto get = [&](const std::string& k) {
     auto it = top.properties.find(k);
     return it == top.properties.end() ? std::string() : it->second;
   };
-  if (!get("gpuscopeSourceFormat").empty()) {
-    return "gpuscope convert, from " + get("gpuscopeSourceFormat") + " (" + get("gpuscopeSourcePath") + ")";
+  if (!get(std::string(ct::kKeySourceFormat)).empty()) {
+    return "gpuscope convert, from " + get(std::string(ct::kKeySourceFormat)) + " (" + get(std::string(ct::kKeySourcePath)) + ")";
   }
   std::string p = "PyTorch profiler (Kineto)";
   if (!get("cupti_version").empty()) {
@@ -101,8 +104,8 @@ void Finish(model::Trace& trace, Segment& seg0, const std::string& path) {
   trace.meta.producer = Producer(top, seg0.side);
   trace.meta.base_time_ns = top.has_base_time ? top.base_time_ns : 0;
   // gpuscope's own export rebases times to its first event and says from what.
-  auto origin = top.properties.find("gpuscopeTimeOriginNs");
-  auto source_clock = top.properties.find("gpuscopeSourceClock");
+  auto origin = top.properties.find(std::string(ct::kKeyTimeOriginNs));
+  auto source_clock = top.properties.find(std::string(ct::kKeySourceClock));
   trace.meta.clock = top.has_base_time ? "host clock, relative: epoch ns = baseTimeNanoseconds + ts"
                      : origin != top.properties.end()
                          ? "the source's clock (" +

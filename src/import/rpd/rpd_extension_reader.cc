@@ -2,6 +2,8 @@
 
 #include "import/rpd/rpd_reader.h"
 
+#include "format/rpd_ext.h"
+
 #include "base/numbers.h"
 #include "import/common/rocm_names.h"
 
@@ -10,19 +12,36 @@ namespace gpuscope::import::rpd {
 using base::SqliteDb;
 using model::Trace;
 using namespace rocm;  // the ROCm name classifiers (ClassifyOp, CopyDirection, ...)
+namespace ext = format::rpd_ext;
 
-bool RpdReader::UsableExt(std::string_view table, std::initializer_list<std::string_view> columns) {
+namespace {
+
+// "SELECT <columns>[, extra] FROM <table>[ ORDER BY first column]".
+std::string Select(std::string_view table, std::string_view columns, std::string_view extra, bool order) {
+  std::string q = "SELECT " + std::string(columns) + std::string(extra) + " FROM " + std::string(table);
+  if (order) q += " ORDER BY " + std::string(columns.substr(0, columns.find(',')));
+  return q;
+}
+
+}  // namespace
+
+bool RpdReader::UsableExt(std::string_view table, std::string_view columns) {
   if (!db_.Has(table)) return false;
-  std::string missing = ColumnSet(db_, table).Missing(columns);
+  std::vector<std::string_view> names;
+  for (size_t p = 0; p < columns.size();) {
+    size_t e = std::min(columns.find(", ", p), columns.size());
+    names.push_back(columns.substr(p, e - p));
+    p = e + 2;
+  }
+  std::string missing = ColumnSet(db_, table).Missing(names);
   if (missing.empty()) return true;
   t_.problems.Add("rpd.ext_table_columns", std::string(table) + " lacks " + missing + "; ignored");
   return false;
 }
 
 base::Status RpdReader::ReadExtensions() {
-  if (UsableExt("ext_gpuscope_api", {"api_ptr_id", "kind", "external_id", "python_id", "python_parent_id"})) {
-    auto q = db_.Query("SELECT api_ptr_id, kind, external_id, python_id, python_parent_id FROM ext_gpuscope_api "
-                       "ORDER BY api_ptr_id");
+  if (UsableExt(ext::kApiTable, ext::kApiColumns)) {
+    auto q = db_.Query(Select(ext::kApiTable, ext::kApiColumns, "", true));
     if (!q.ok()) return q.status();
     while (q->Step()) {
       ExtApi e;
@@ -35,16 +54,14 @@ base::Status RpdReader::ReadExtensions() {
     }
     GPUSCOPE_RETURN_IF_ERROR(q->status());
   }
-  if (UsableExt("ext_gpuscope_kernel", {"op_ptr_id", "gridX", "gridY", "gridZ", "workgroupX", "workgroupY",
-                                        "workgroupZ", "groupSegmentSize"})) {
-    auto q = db_.Query("SELECT op_ptr_id, gridX, gridY, gridZ, workgroupX, workgroupY, workgroupZ, groupSegmentSize, "
-                       "NULL FROM ext_gpuscope_kernel ORDER BY op_ptr_id");
+  if (UsableExt(ext::kKernelTable, ext::kKernelColumns)) {
+    auto q = db_.Query(Select(ext::kKernelTable, ext::kKernelColumns, ", NULL", true));
     if (!q.ok()) return q.status();
     while (q->Step()) ext_kernel_.push_back(ReadLaunch(*q));  // Launch::api holds the op id here
     GPUSCOPE_RETURN_IF_ERROR(q->status());
   }
-  if (UsableExt("ext_gpuscope_op", {"op_ptr_id", "copy_kind", "src", "dst", "bytes"})) {
-    auto q = db_.Query("SELECT op_ptr_id, copy_kind, src, dst, bytes FROM ext_gpuscope_op ORDER BY op_ptr_id");
+  if (UsableExt(ext::kOpTable, ext::kOpColumns)) {
+    auto q = db_.Query(Select(ext::kOpTable, ext::kOpColumns, "", true));
     if (!q.ok()) return q.status();
     while (q->Step()) {
       ExtOp e;
@@ -66,7 +83,7 @@ void RpdReader::ApplyNameTags() {
       if (tag.rfind(prefix, 0) == 0) apply(std::string_view(tag).substr(prefix.size()), value);
     }
   };
-  tagged("gpuscope::device_name::", [&](std::string_view id, const std::string& name) {
+  tagged(ext::kTagDeviceName, [&](std::string_view id, const std::string& name) {
     bool found = false;
     for (model::Device& d : t_.devices) {
       if (std::to_string(d.id) == id) d.name = name, found = true;
@@ -79,7 +96,7 @@ void RpdReader::ApplyNameTags() {
       t_.devices.push_back(std::move(d));
     }
   });
-  tagged("gpuscope::device_vendor::", [&](std::string_view id, const std::string& vendor) {
+  tagged(ext::kTagDeviceVendor, [&](std::string_view id, const std::string& vendor) {
     for (model::Device& d : t_.devices) {
       if (std::to_string(d.id) != id) continue;
       d.vendor = vendor == model::VendorName(model::Vendor::kNvidia) ? model::Vendor::kNvidia
@@ -87,10 +104,10 @@ void RpdReader::ApplyNameTags() {
                                                                      : model::Vendor::kUnknown;
     }
   });
-  tagged("gpuscope::process_name::", [&](std::string_view pid, const std::string& name) {
+  tagged(ext::kTagProcessName, [&](std::string_view pid, const std::string& name) {
     if (auto p = base::ParseInt64(pid)) t_.process_names[*p] = t_.strings.Intern(name);
   });
-  tagged("gpuscope::thread_name::", [&](std::string_view key, const std::string& name) {
+  tagged(ext::kTagThreadName, [&](std::string_view key, const std::string& name) {
     auto slash = key.find('/');
     if (slash == std::string_view::npos) return;
     for (model::Track& tr : t_.tracks) {
@@ -103,15 +120,13 @@ void RpdReader::ApplyNameTags() {
 }
 
 base::Status RpdReader::ReadExtGpuRanges() {
-  if (!UsableExt("ext_gpuscope_gpurange", {"gpuId", "queueId", "start", "end", "kind", "name_id", "correlation"})) {
-    return base::Status::Ok();
-  }
-  auto q = db_.Query("SELECT gpuId, queueId, start, end, kind, name_id, correlation FROM ext_gpuscope_gpurange");
+  if (!UsableExt(ext::kGpuRangeTable, ext::kGpuRangeColumns)) return base::Status::Ok();
+  auto q = db_.Query(Select(ext::kGpuRangeTable, ext::kGpuRangeColumns, "", false));
   if (!q.ok()) return q.status();
   while (q->Step()) {
     model::GpuRangeRow row;
     row.start_ns = q->Int(2);
-    row.dur_ns = Duration(row.start_ns, q->Int(3), "ext_gpuscope_gpurange");
+    row.dur_ns = Duration(row.start_ns, q->Int(3), ext::kGpuRangeTable.data());
     row.track = GpuTrack(q->Int(0), q->Int(1));
     std::string_view kind = q->Text(4);
     row.kind = kind == "sync" ? model::GpuRangeKind::kSync

@@ -3,6 +3,7 @@
 #include "import/rpd/rpd_reader.h"
 
 #include "base/numbers.h"
+#include "format/rpd_ext.h"
 #include "import/common/rocm_names.h"
 
 namespace gpuscope::import::rpd {
@@ -20,9 +21,9 @@ base::Status RpdReader::Read() {
     while (q->Step()) t_.meta.properties[std::string(q->Text(0))] = std::string(q->Text(1));
   }
   // Written by gpuscope's export: say so, and keep the source's clock.
-  if (auto f = t_.meta.properties.find("gpuscope::source_format"); f != t_.meta.properties.end()) {
-    t_.meta.producer = "gpuscope convert, from " + f->second + " (" + t_.meta.properties["gpuscope::source"] + ")";
-    t_.meta.clock = t_.meta.properties["gpuscope::clock"];
+  if (auto f = t_.meta.properties.find(std::string(format::rpd_ext::kTagSourceFormat)); f != t_.meta.properties.end()) {
+    t_.meta.producer = "gpuscope convert, from " + f->second + " (" + t_.meta.properties[std::string(format::rpd_ext::kTagSource)] + ")";
+    t_.meta.clock = t_.meta.properties[std::string(format::rpd_ext::kTagClock)];
   }
   // v3 moved API args and marker text to rocpd_ustring.
   if (db_.Has("rocpd_ustring")) {

@@ -69,9 +69,9 @@ class RpdReader {
   static int64_t Key(const std::pair<int64_t, int64_t>& p) { return p.first; }
   static int64_t Key(const Launch& l) { return l.api; }
 
-  // gpuscope's extension table `table`, when it has all of `columns`. One that lacks some (a file
+  // gpuscope's extension table `table`, when it has all of `columns` ("a, b, c"). One that lacks some (a file
   // edited by hand) is counted as a problem and left out; the rpd tables are still read.
-  bool UsableExt(std::string_view table, std::initializer_list<std::string_view> columns);
+  bool UsableExt(std::string_view table, std::string_view columns);
 
   base::Status ReadExtensions();
 

@@ -1,0 +1,50 @@
+#pragma once
+// gpuscope's additions to rocmProfileData's schema v2, written by output/rpd_writer and read
+// back by import/rpd: what v2 cannot say goes into ext_gpuscope_* tables and gpuscope::* tags of
+// rocpd_metadata, which rpd tools ignore.
+
+#include <string_view>
+
+namespace gpuscope::format::rpd_ext {
+
+// Per API row: what kind of range a UserMarker is (op, annotation, python) or the API domain.
+inline constexpr std::string_view kApiTable = "ext_gpuscope_api";
+// Per copy op: direction, memory kinds and bytes.
+inline constexpr std::string_view kOpTable = "ext_gpuscope_op";
+// Per kernel op: launch dimensions when no rocpd_kernelapi row holds them (graph kernels).
+inline constexpr std::string_view kKernelTable = "ext_gpuscope_kernel";
+// GPU-side ranges (annotations, syncs), kept out of rocpd_op whose views count work.
+inline constexpr std::string_view kGpuRangeTable = "ext_gpuscope_gpurange";
+
+// The tables as the writer creates them; the reader needs exactly these columns.
+inline constexpr std::string_view kSchema = R"sql(
+CREATE TABLE ext_gpuscope_api (api_ptr_id integer NOT NULL PRIMARY KEY, kind varchar(16) NOT NULL,
+  external_id integer, python_id integer, python_parent_id integer);
+CREATE TABLE ext_gpuscope_op (op_ptr_id integer NOT NULL PRIMARY KEY, copy_kind varchar(8) NOT NULL,
+  src varchar(16) NOT NULL, dst varchar(16) NOT NULL, bytes integer);
+CREATE TABLE ext_gpuscope_kernel (op_ptr_id integer NOT NULL PRIMARY KEY, gridX integer NOT NULL,
+  gridY integer NOT NULL, gridZ integer NOT NULL, workgroupX integer NOT NULL, workgroupY integer NOT NULL,
+  workgroupZ integer NOT NULL, groupSegmentSize integer NOT NULL);
+CREATE TABLE ext_gpuscope_gpurange (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, gpuId integer NOT NULL,
+  queueId integer NOT NULL, start integer NOT NULL, end integer NOT NULL, kind varchar(16) NOT NULL,
+  name_id integer NOT NULL, correlation integer);
+)sql";
+
+// The column lists both sides use (SELECT and INSERT in this order).
+inline constexpr std::string_view kApiColumns = "api_ptr_id, kind, external_id, python_id, python_parent_id";
+inline constexpr std::string_view kOpColumns = "op_ptr_id, copy_kind, src, dst, bytes";
+inline constexpr std::string_view kKernelColumns =
+    "op_ptr_id, gridX, gridY, gridZ, workgroupX, workgroupY, workgroupZ, groupSegmentSize";
+inline constexpr std::string_view kGpuRangeColumns = "gpuId, queueId, start, end, kind, name_id, correlation";
+
+// rocpd_metadata tags. The source's path, format and clock of a converted trace:
+inline constexpr std::string_view kTagSource = "gpuscope::source";
+inline constexpr std::string_view kTagSourceFormat = "gpuscope::source_format";
+inline constexpr std::string_view kTagClock = "gpuscope::clock";
+// Names rpd has no table for; the key's suffix is the device id, pid, or "pid/tid".
+inline constexpr std::string_view kTagDeviceName = "gpuscope::device_name::";
+inline constexpr std::string_view kTagDeviceVendor = "gpuscope::device_vendor::";
+inline constexpr std::string_view kTagProcessName = "gpuscope::process_name::";
+inline constexpr std::string_view kTagThreadName = "gpuscope::thread_name::";
+
+}  // namespace gpuscope::format::rpd_ext
