@@ -176,6 +176,7 @@ DiffReport Diff(const model::Trace& before, const model::Trace& after, const Dif
   double change = 0;
   if (ib && ia) {
     r.basis = "per-iteration latency";
+    r.basis_kind = DiffReport::Basis::kIterationLatency;
     change = r.iteration_mean_ns.change_percent();
     if (db.size() >= 5 && da.size() >= 5) {
       r.p_value = MannWhitneyP(db, da);
@@ -198,7 +199,13 @@ DiffReport Diff(const model::Trace& before, const model::Trace& after, const Dif
     r.test = "no iteration times to test: a change of " + base::FormatFixed(o.changed_percent, 0) +
              "% or more in total kernel time counts";
   }
-  r.verdict = !r.significant ? "no significant change" : change < 0 ? "faster" : "slower";
+  r.change_percent = change;
+  r.verdict_kind = !r.significant ? DiffReport::Verdict::kNoChange
+                   : change < 0   ? DiffReport::Verdict::kFaster
+                                  : DiffReport::Verdict::kSlower;
+  r.verdict = r.verdict_kind == DiffReport::Verdict::kNoChange ? "no significant change"
+              : r.verdict_kind == DiffReport::Verdict::kFaster ? "faster"
+                                                               : "slower";
 
   auto kernel_key = [&](const model::Trace& t) {
     return [&t, &o](size_t i) {

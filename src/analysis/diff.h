@@ -49,8 +49,13 @@ struct DiffReport {
   std::string test;      // which test decided, in words
   double p_value = -1;   // of the rank test; -1 when none ran
   bool significant = false;
-  std::string verdict;   // "faster", "slower", "no significant change"
-  std::string basis;     // "per-iteration latency" or "total GPU kernel time (no iterations)"
+  enum class Verdict { kNoChange, kFaster, kSlower };
+  enum class Basis { kIterationLatency, kKernelTime };
+  Verdict verdict_kind = Verdict::kNoChange;
+  Basis basis_kind = Basis::kKernelTime;
+  double change_percent = 0;  // of the basis: mean iteration latency, else total kernel time
+  std::string verdict;   // in words: "faster", "slower", "no significant change"
+  std::string basis;     // in words: "per-iteration latency" or "total GPU kernel time (no iterations)"
   std::vector<NamedDiff> kernels, memops, api, cpu_ops;
   std::vector<FindingDiff> findings;
 };

@@ -7,7 +7,7 @@
 
 #include "base/text.h"
 #include "cli/commands.h"
-#include "cli/export.h"
+#include "render/export.h"
 #include "cli/load.h"
 #include "output/json_writer.h"
 
@@ -33,11 +33,11 @@ CommandBody AddConvertCommand(CLI::App& app, const CommonOptions& common) {
       ->check(CLI::IsMember({"json", "rpd", "csv"}));
   app.add_option("--format", args->format, "How to report what was written")->check(CLI::IsMember({"table", "json", "csv"}));
   return [args, &common]() -> base::StatusOr<int> {
-    auto format = ExportFormat(args->out, args->to);
+    auto format = render::ExportFormat(args->out, args->to);
     if (!format.ok()) return format.status();
     auto trace = LoadTimeline(args->in, common, "convert");
     if (!trace.ok()) return trace.status();
-    auto files = ExportTrace(*trace, args->out, *format);
+    auto files = render::ExportTrace(*trace, args->out, *format);
     if (!files.ok()) return files.status();
     if (args->format == "json") {
       output::JsonWriter w;

@@ -11,7 +11,7 @@
 #include "base/text.h"
 #include "cli/commands.h"
 #include "cli/load.h"
-#include "cli/report_data.h"
+#include "render/report_data.h"
 #include "output/html_report.h"
 #include "output/json_writer.h"
 
@@ -34,7 +34,7 @@ CommandBody AddReportCommand(CLI::App& app, const CommonOptions& common) {
   return [args, &common]() -> base::StatusOr<int> {
     auto trace = LoadTimeline(args->in, common, "report");
     if (!trace.ok()) return trace.status();
-    std::string page = output::RenderHtmlReport(ReportDataJson(*trace, args->in),
+    std::string page = output::RenderHtmlReport(render::ReportDataJson(*trace, args->in),
                                                 std::filesystem::path(args->in).filename().string());
     auto sink = base::ByteSink::Create(args->out);
     if (!sink.ok()) return sink.status();

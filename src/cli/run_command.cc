@@ -23,7 +23,7 @@
 #include "base/byte_sink.h"
 #include "base/text.h"
 #include "cli/commands.h"
-#include "cli/export.h"
+#include "render/export.h"
 #include "cli/load.h"
 #include "cli/torch_hook.h"
 
@@ -178,7 +178,7 @@ CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common) {
     bool native = IsNative(backend, out);
     std::string export_format;
     if (!native) {  // refused before the program runs when the name says no format we write
-      auto f = ExportFormat(out, "");
+      auto f = render::ExportFormat(out, "");
       if (!f.ok()) return f.status();
       export_format = *f;
     }
@@ -236,7 +236,7 @@ CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common) {
     if (!native) {
       auto t = LoadTrace(trace, common);
       if (!t.ok()) return t.status();
-      auto files = ExportTrace(*t, out, export_format);
+      auto files = render::ExportTrace(*t, out, export_format);
       if (!files.ok()) return files.status();
       converted.emplace(std::move(*t));
     } else if (gz) {

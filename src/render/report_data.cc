@@ -1,4 +1,6 @@
-#include "cli/report_data.h"
+#include "render/report_data.h"
+
+#include "analysis/representative_iteration.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -8,11 +10,11 @@
 
 #include "analysis/analyze.h"
 #include "analysis/stats.h"
-#include "cli/analysis_json.h"
+#include "render/analysis_json.h"
 #include "output/json_writer.h"
 #include "output/track_layout.h"
 
-namespace gpuscope::cli {
+namespace gpuscope::render {
 namespace {
 
 using output::JsonWriter;
@@ -28,22 +30,9 @@ struct TimelineEvent {
   model::RowId row;  // row in its table (links)
 };
 
-// The steady iteration closest to the median latency; else the steady window.
-std::pair<int64_t, int64_t> PickWindow(const analysis::SteadyState& ss, int64_t* number) {
-  *number = -1;
-  if (ss.steady_count() == 0) return {ss.start_ns, ss.end_ns};
-  const analysis::IterationSpan* best = nullptr;
-  for (size_t i = ss.warmup; i < ss.iterations.size(); ++i) {
-    const auto& it = ss.iterations[i];
-    if (!best || std::llabs(it.dur_ns - ss.latency.median_ns) < std::llabs(best->dur_ns - ss.latency.median_ns)) best = &it;
-  }
-  *number = best->number;
-  return {best->start_ns, best->end_ns()};
-}
-
 void WriteTimeline(JsonWriter& w, const model::Trace& t, const analysis::SteadyState& ss) {
-  int64_t number = -1;
-  auto [lo, hi] = PickWindow(ss, &number);
+  const analysis::RepresentativeWindow window = analysis::PickRepresentativeIteration(ss);
+  const int64_t number = window.iteration, lo = window.start_ns, hi = window.end_ns;
   std::vector<TimelineEvent> ev;
   auto collect = [&](const model::SliceColumns& s, auto cat_of) {
     for (size_t i = 0; i < s.size(); ++i) {
@@ -200,4 +189,4 @@ std::string ReportDataJson(const model::Trace& t, const std::string& path) {
   return w.str();
 }
 
-}  // namespace gpuscope::cli
+}  // namespace gpuscope::render

@@ -8,7 +8,7 @@
 #include "base/status.h"
 #include "model/trace.h"
 
-namespace gpuscope::cli {
+namespace gpuscope::render {
 
 struct ExportedFile {
   std::string path;
@@ -25,4 +25,4 @@ base::StatusOr<std::string> ExportFormat(const std::string& out, const std::stri
 base::StatusOr<std::vector<ExportedFile>> ExportTrace(const model::Trace& trace, const std::string& out,
                                                       const std::string& format);
 
-}  // namespace gpuscope::cli
+}  // namespace gpuscope::render

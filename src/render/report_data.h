@@ -11,7 +11,7 @@
 
 #include "model/trace.h"
 
-namespace gpuscope::cli {
+namespace gpuscope::render {
 
 inline constexpr size_t kMaxTimelineEvents = 40'000;
 inline constexpr size_t kMaxTimelineName = 240;
@@ -21,4 +21,4 @@ inline constexpr size_t kTopKernels = 15;
 
 std::string ReportDataJson(const model::Trace& trace, const std::string& path);
 
-}  // namespace gpuscope::cli
+}  // namespace gpuscope::render

@@ -1,6 +1,6 @@
-#include "cli/analysis_json.h"
+#include "render/analysis_json.h"
 
-namespace gpuscope::cli {
+namespace gpuscope::render {
 
 void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t, const analysis::AnalysisReport& r,
                        const std::string& path, bool iteration_list) {
@@ -50,4 +50,4 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t, const analy
   w.EndObject();
 }
 
-}  // namespace gpuscope::cli
+}  // namespace gpuscope::render

@@ -1,4 +1,4 @@
-#include "cli/export.h"
+#include "render/export.h"
 
 #include <filesystem>
 #include <system_error>
@@ -7,12 +7,12 @@
 #include "analysis/steady_state.h"
 #include "base/byte_sink.h"
 #include "base/text.h"
-#include "cli/stats_csv.h"
+#include "render/stats_tables.h"
 #include "output/chrome_trace_writer.h"
 #include "output/events_csv_writer.h"
 #include "output/rpd_writer.h"
 
-namespace gpuscope::cli {
+namespace gpuscope::render {
 namespace {
 
 namespace fs = std::filesystem;
@@ -117,7 +117,7 @@ base::StatusOr<std::vector<ExportedFile>> WriteCsv(const model::Trace& trace, co
     std::string path = path_of(tb.file);
     auto s = base::ByteSink::Create(path);
     if (!s.ok()) return s.status();
-    (*s)->Write(StatsTableCsv(st, tb.name, 0));
+    (*s)->Write(StatsTable(st, tb.name).Csv());
     GPUSCOPE_RETURN_IF_ERROR((*s)->Close());
     files.push_back({path, base::FormatCount(tb.rows) + " rows (stats " + tb.name + ")", FileBytes(path)});
   }
@@ -144,4 +144,4 @@ base::StatusOr<std::vector<ExportedFile>> ExportTrace(const model::Trace& trace,
   return WriteCsv(trace, out);
 }
 
-}  // namespace gpuscope::cli
+}  // namespace gpuscope::render

@@ -6,7 +6,7 @@
 
 #include "base/text.h"
 
-namespace gpuscope::cli {
+namespace gpuscope::render {
 
 struct Unit {
   std::string name;  // "us" / "ms" / "s"
@@ -21,4 +21,4 @@ inline Unit PickUnit(int64_t largest_ns) {
   return Unit{"us", 1e3};
 }
 
-}  // namespace gpuscope::cli
+}  // namespace gpuscope::render

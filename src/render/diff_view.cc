@@ -1,0 +1,190 @@
+#include "render/diff_view.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "base/text.h"
+#include "output/json_writer.h"
+#include "output/text_table.h"
+#include "render/result_table.h"
+
+namespace gpuscope::render {
+namespace {
+
+
+
+void JsonPair(output::JsonWriter& w, const char* key, const analysis::Pair& p, bool integer) {
+  w.Key(key).BeginArray();
+  if (integer) w.Int(static_cast<int64_t>(p.before)).Int(static_cast<int64_t>(p.after));
+  else w.Double(p.before).Double(p.after);
+  w.EndArray();
+}
+
+void JsonRows(output::JsonWriter& w, const char* key, const std::vector<analysis::NamedDiff>& rows) {
+  w.Key(key).BeginArray();
+  for (const auto& d : rows) {
+    w.BeginObject().Key("name").String(d.name).Key("status").String(d.status);
+    w.Key("calls").BeginArray().Uint(d.calls_before).Uint(d.calls_after).EndArray();
+    w.Key("total_ns").BeginArray().Int(d.total_before).Int(d.total_after).EndArray();
+    if (d.calls_per_iteration_before >= 0) {
+      w.Key("calls_per_iteration").BeginArray().Double(d.calls_per_iteration_before).Double(d.calls_per_iteration_after).EndArray();
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+}  // namespace
+
+std::string Pct(double v) {
+  std::string out = v > 0 ? "+" : "";  // built in steps: GCC 12 misreads "+" + string (-Wrestrict)
+  out += base::FormatFixed(v, 1);
+  out += '%';
+  return out;
+}
+
+void PrintDiffText(const analysis::DiffReport& r, const DiffView& a) {
+  size_t width = std::max<size_t>(80, output::TerminalWidth());
+  std::printf("before: %s\nafter:  %s\n\n", a.before.c_str(), a.after.c_str());
+  output::TextTable s;
+  using A = output::TextTable::Align;
+  s.AddColumn("", A::kLeft);
+  s.AddColumn("before", A::kRight);
+  s.AddColumn("after", A::kRight);
+  s.AddColumn("change", A::kRight);
+  auto dur = [&](const char* k, const analysis::Pair& p) {
+    s.AddRow({k, base::FormatDuration(static_cast<int64_t>(p.before)), base::FormatDuration(static_cast<int64_t>(p.after)),
+              Pct(p.change_percent())});
+  };
+  if (r.iterations.before > 0 && r.iterations.after > 0) {
+    dur("Per iteration, mean", r.iteration_mean_ns);
+    dur("Per iteration, median", r.iteration_median_ns);
+    dur("Per iteration, p95", r.iteration_p95_ns);
+  }
+  s.AddRow({"Steady iterations", base::FormatFixed(r.iterations.before, 0), base::FormatFixed(r.iterations.after, 0), ""});
+  if (r.gpu_busy_pct.before >= 0 || r.gpu_busy_pct.after >= 0) {
+    s.AddRow({"GPU busy", base::FormatFixed(r.gpu_busy_pct.before, 1) + "%", base::FormatFixed(r.gpu_busy_pct.after, 1) + "%",
+              base::FormatFixed(r.gpu_busy_pct.after - r.gpu_busy_pct.before, 1) + " pts"});
+  }
+  dur("Kernel time", r.kernel_ns);
+  dur("Copy time", r.memcpy_ns);
+  dur("Runtime API time", r.api_ns);
+  s.AddRow({"Copy bytes", base::FormatBytes(static_cast<int64_t>(r.copy_bytes.before)),
+            base::FormatBytes(static_cast<int64_t>(r.copy_bytes.after)), Pct(r.copy_bytes.change_percent())});
+  dur("Wall time (trace span)", r.wall_ns);
+  std::fputs(s.Render(width, true).c_str(), stdout);
+  std::printf("\nVerdict: %s (%s; %s)\n", r.verdict.c_str(), r.basis.c_str(), r.test.c_str());
+
+  auto table = [&](const char* title, const std::vector<analysis::NamedDiff>& rows, bool durations) {
+    std::printf("\n%s:\n\n", title);
+    if (rows.empty()) {
+      std::printf("(none in either run)\n");
+      return;
+    }
+    output::TextTable t;
+    t.AddColumn("Status", A::kLeft);
+    t.AddColumn("Calls before", A::kRight);
+    t.AddColumn("Calls after", A::kRight);
+    t.AddColumn("Total before", A::kRight);
+    t.AddColumn("Total after", A::kRight);
+    t.AddColumn("Delta", A::kRight);
+    t.AddColumn("Ratio", A::kRight);
+    t.AddColumn("Name", A::kLeft, true);
+    size_t n = a.top == 0 ? rows.size() : std::min(a.top, rows.size());
+    for (size_t i = 0; i < n; ++i) {
+      const auto& d = rows[i];
+      std::string ratio = d.total_before > 0 && d.total_after > 0
+                              ? base::FormatFixed(static_cast<double>(d.total_after) / static_cast<double>(d.total_before), 2) + "x"
+                              : "-";
+      auto calls = [&](uint64_t c, double per) {
+        std::string out = base::FormatCount(c);
+        if (per >= 0) out += " (" + base::FormatFixed(per, 1) + "/it)";
+        return out;
+      };
+      t.AddRow({d.status, calls(d.calls_before, d.calls_per_iteration_before), calls(d.calls_after, d.calls_per_iteration_after),
+                base::FormatDuration(d.total_before), base::FormatDuration(d.total_after),
+                std::string(d.delta() > 0 ? "+" : d.delta() < 0 ? "-" : "").append(base::FormatDuration(std::llabs(d.delta()))), ratio, d.name});
+    }
+    (void)durations;
+    std::fputs(t.Render(width, !a.full_names).c_str(), stdout);
+    if (n < rows.size()) std::printf("... %s more (--top 0 shows all)\n", base::FormatCount(rows.size() - n).c_str());
+  };
+  table(a.exact_names ? "Kernels (exact names)" : "Kernels (names normalised: template arguments and generated suffixes folded)",
+        r.kernels, true);
+  table("Memory operations", r.memops, true);
+  table("Runtime / driver API calls", r.api, true);
+  table("CPU ops", r.cpu_ops, true);
+  std::printf("\nFindings:\n\n");
+  if (r.findings.empty()) std::printf("(none in either run)\n");
+  for (const char* status : {"resolved", "persisting", "new"}) {
+    for (const auto& f : r.findings) {
+      if (f.status != status) continue;
+      std::string where = f.where.python.empty() ? f.where.op : f.where.python + (f.where.op.empty() ? "" : " > " + f.where.op);
+      std::printf("  %-10s %-15s %s: %s -> %s  %s\n", f.status.c_str(), f.rule.c_str(), f.title.c_str(),
+                  base::FormatDuration(f.impact_before).c_str(), base::FormatDuration(f.impact_after).c_str(),
+                  (a.full_names ? where : base::ShortenName(where, 60)).c_str());
+    }
+  }
+}
+
+void PrintDiffJson(const analysis::DiffReport& r, const DiffView& a) {
+  output::JsonWriter w;
+  w.BeginObject();
+  w.Key("before").String(a.before).Key("after").String(a.after);
+  w.Key("summary").BeginObject();
+  JsonPair(w, "iterations", r.iterations, true);
+  JsonPair(w, "iteration_mean_ns", r.iteration_mean_ns, true);
+  JsonPair(w, "iteration_median_ns", r.iteration_median_ns, true);
+  JsonPair(w, "iteration_p95_ns", r.iteration_p95_ns, true);
+  w.Key("gpu_busy_pct").BeginArray();
+  for (double v : {r.gpu_busy_pct.before, r.gpu_busy_pct.after}) {
+    if (v < 0) w.Null(); else w.Double(v);
+  }
+  w.EndArray();
+  JsonPair(w, "kernel_ns", r.kernel_ns, true);
+  JsonPair(w, "memcpy_ns", r.memcpy_ns, true);
+  JsonPair(w, "api_ns", r.api_ns, true);
+  JsonPair(w, "copy_bytes", r.copy_bytes, true);
+  JsonPair(w, "wall_ns", r.wall_ns, true);
+  w.Key("verdict").String(r.verdict).Key("basis").String(r.basis).Key("test").String(r.test);
+  w.Key("p_value");
+  if (r.p_value < 0) w.Null(); else w.Double(r.p_value);
+  w.EndObject();
+  JsonRows(w, "kernels", r.kernels);
+  JsonRows(w, "memops", r.memops);
+  JsonRows(w, "api", r.api);
+  JsonRows(w, "cpu_ops", r.cpu_ops);
+  w.Key("findings").BeginObject();
+  for (const char* status : {"resolved", "persisting", "new"}) {
+    w.Key(status).BeginArray();
+    for (const auto& f : r.findings) {
+      if (f.status != status) continue;
+      w.BeginObject().Key("rule").String(f.rule).Key("title").String(f.title);
+      w.Key("impact_ns").BeginArray().Int(f.impact_before).Int(f.impact_after).EndArray();
+      w.Key("where").BeginObject().Key("python").String(f.where.python).Key("op").String(f.where.op)
+          .Key("kernel").String(f.where.kernel).EndObject().EndObject();
+    }
+    w.EndArray();
+  }
+  w.EndObject();
+  w.EndObject();
+  std::fputs(w.str().c_str(), stdout);
+}
+
+void PrintDiffCsv(const analysis::DiffReport& r) {
+  ResultTable t({{"table"}, {"name"}, {"status"}, {"calls_before"}, {"calls_after"}, {"total_ns_before"},
+                 {"total_ns_after"}});
+  auto rows = [&](const char* table, const std::vector<analysis::NamedDiff>& v) {
+    for (const auto& d : v) {
+      t.AddRow({Cell::Text(table), Cell::Text(d.name), Cell::Text(d.status), Cell::Uint(d.calls_before),
+                Cell::Uint(d.calls_after), Cell::Int(d.total_before), Cell::Int(d.total_after)});
+    }
+  };
+  rows("kernels", r.kernels);
+  rows("memops", r.memops);
+  rows("api", r.api);
+  rows("cpu_ops", r.cpu_ops);
+  std::fputs(t.Csv().c_str(), stdout);
+}
+
+}  // namespace gpuscope::render

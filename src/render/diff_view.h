@@ -1,0 +1,26 @@
+#pragma once
+// `gpuscope diff` rendered: the side-by-side report for the terminal, the JSON contract and one
+// CSV row per matched name; printed to standard output.
+
+#include <cstddef>
+#include <string>
+
+#include "analysis/diff.h"
+
+namespace gpuscope::render {
+
+struct DiffView {
+  std::string before, after;
+  bool exact_names = false;
+  bool full_names = false;
+  size_t top = 15;  // rows per table, 0 = all
+};
+
+void PrintDiffText(const analysis::DiffReport& r, const DiffView& a);
+void PrintDiffJson(const analysis::DiffReport& r, const DiffView& a);
+void PrintDiffCsv(const analysis::DiffReport& r);
+
+// A signed percentage: "+12.3%".
+std::string Pct(double v);
+
+}  // namespace gpuscope::render

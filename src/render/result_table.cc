@@ -1,0 +1,148 @@
+#include "render/result_table.h"
+
+#include <algorithm>
+#include <cassert>
+
+#include "base/text.h"
+#include "output/csv_writer.h"
+#include "output/text_table.h"
+#include "render/units.h"
+
+namespace gpuscope::render {
+namespace {
+
+std::string CsvValue(const Cell& c, int decimals) {
+  switch (c.kind()) {
+    case Cell::Kind::kNull: return "";
+    case Cell::Kind::kInt: return std::to_string(c.i());
+    case Cell::Kind::kUint: return std::to_string(c.u());
+    case Cell::Kind::kReal: return base::FormatFixed(c.d(), decimals);
+    case Cell::Kind::kText: return c.s();
+  }
+  return "";
+}
+
+void JsonValue(output::JsonWriter& w, const Cell& c) {
+  switch (c.kind()) {
+    case Cell::Kind::kNull: w.Null(); break;
+    case Cell::Kind::kInt: w.Int(c.i()); break;
+    case Cell::Kind::kUint: w.Uint(c.u()); break;
+    case Cell::Kind::kReal: w.Double(c.d()); break;
+    case Cell::Kind::kText: w.String(c.s()); break;
+  }
+}
+
+}  // namespace
+
+void ResultTable::AddRow(std::vector<Cell> cells) {
+  assert(cells.size() == columns_.size());
+  rows_.push_back(std::move(cells));
+}
+
+std::string ResultTable::Text(size_t width, bool fit, size_t limit) const {
+  std::vector<size_t> order = terminal_order_;
+  if (order.empty()) {
+    for (size_t c = 0; c < columns_.size(); ++c) order.push_back(c);
+  }
+  std::erase_if(order, [&](size_t c) { return columns_[c].header.empty(); });
+  const size_t n = Count(limit);
+  int64_t largest = 0;
+  for (size_t c : order) {
+    if (columns_[c].show != Show::kDuration) continue;
+    for (size_t r = 0; r < n; ++r) largest = std::max(largest, rows_[r][c].i());
+  }
+  const Unit unit = PickUnit(largest);
+  output::TextTable t;
+  using A = output::TextTable::Align;
+  for (size_t c : order) {
+    std::string header = columns_[c].header;
+    if (auto p = header.find("{unit}"); p != std::string::npos) header.replace(p, 6, unit.name);
+    t.AddColumn(header, columns_[c].show == Show::kText ? A::kLeft : A::kRight, columns_[c].flexible);
+  }
+  for (size_t r = 0; r < n; ++r) {
+    std::vector<std::string> cells;
+    for (size_t c : order) {
+      const Cell& v = rows_[r][c];
+      if (v.kind() == Cell::Kind::kNull) {
+        cells.push_back("n/a");
+        continue;
+      }
+      if (v.kind() == Cell::Kind::kText) {  // shown as is; the column's Show only aligns it
+        cells.push_back(v.s());
+        continue;
+      }
+      switch (columns_[c].show) {
+        case Show::kText: cells.push_back(CsvValue(v, 3)); break;
+        case Show::kCount: cells.push_back(base::FormatCount(v.u())); break;
+        case Show::kDuration: cells.push_back(unit.Format(v.i())); break;
+        case Show::kFixed1: cells.push_back(base::FormatFixed(v.d(), 1)); break;
+        case Show::kFixed3: cells.push_back(base::FormatFixed(v.d(), 3)); break;
+        case Show::kNumber:
+          cells.push_back(base::FormatFixed(v.d(), v.d() == static_cast<double>(static_cast<int64_t>(v.d())) ? 0 : 3));
+          break;
+      }
+    }
+    t.AddRow(std::move(cells));
+  }
+  return t.Render(width, fit);
+}
+
+std::string ResultTable::Csv(size_t limit) const {
+  output::CsvWriter csv;
+  std::vector<std::string> header;
+  for (const auto& col : columns_) {
+    if (!col.key.empty()) header.push_back(!col.csv_key.empty() ? col.csv_key : col.key.substr(col.key.find('.') + 1));
+  }
+  csv.Row(header);
+  for (size_t r = 0, n = Count(limit); r < n; ++r) {
+    std::vector<std::string> cells;
+    for (size_t c = 0; c < columns_.size(); ++c) {
+      if (!columns_[c].key.empty()) cells.push_back(CsvValue(rows_[r][c], columns_[c].csv_decimals));
+    }
+    csv.Row(cells);
+  }
+  return csv.str();
+}
+
+void ResultTable::Json(output::JsonWriter& w, size_t limit) const {
+  w.BeginArray();
+  for (size_t r = 0, n = Count(limit); r < n; ++r) {
+    const auto& row = rows_[r];
+    w.BeginObject();
+    for (size_t c = 0; c < columns_.size();) {
+      const std::string& key = columns_[c].key;
+      if (key.empty()) {
+        ++c;
+        continue;
+      }
+      size_t dot = key.find('.');
+      if (dot == std::string::npos) {
+        w.Key(key);
+        JsonValue(w, row[c]);
+        ++c;
+        continue;
+      }
+      // A nested object: the run of columns with the same prefix, left out when all absent.
+      std::string group = key.substr(0, dot + 1);
+      size_t end = c;
+      bool any = false;
+      while (end < columns_.size() && columns_[end].key.starts_with(group)) {
+        any |= row[end].kind() != Cell::Kind::kNull;
+        ++end;
+      }
+      if (any) {
+        w.Key(key.substr(0, dot)).BeginObject();
+        for (size_t k = c; k < end; ++k) {
+          w.Key(columns_[k].key.substr(dot + 1));
+          JsonValue(w, row[k]);
+        }
+        w.EndObject();
+      }
+      c = end;
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+}  // namespace gpuscope::render

@@ -1,0 +1,87 @@
+#pragma once
+// ResultTable: one table of results (rows of typed cells under named columns), the form every
+// tabular result takes before it is shown. One piece of code renders it as an aligned terminal
+// table, as CSV or as a JSON array of objects, so the three formats cannot drift apart.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "output/json_writer.h"
+
+namespace gpuscope::render {
+
+// A value: absent (null in JSON, empty in CSV, "n/a" in the terminal), an integer, a real or text.
+class Cell {
+ public:
+  enum class Kind { kNull, kInt, kUint, kReal, kText };
+  static Cell Null() { return Cell(); }
+  static Cell Int(int64_t v) { Cell c; c.kind_ = Kind::kInt, c.i_ = v; return c; }
+  static Cell Uint(uint64_t v) { Cell c; c.kind_ = Kind::kUint, c.u_ = v; return c; }
+  static Cell Real(double v) { Cell c; c.kind_ = Kind::kReal, c.d_ = v; return c; }
+  static Cell Text(std::string v) { Cell c; c.kind_ = Kind::kText, c.s_ = std::move(v); return c; }
+  // An integer where a negative value means "not known" (summary-only sources).
+  static Cell IntOrNull(int64_t v) { return v < 0 ? Null() : Int(v); }
+
+  Kind kind() const { return kind_; }
+  int64_t i() const { return kind_ == Kind::kUint ? static_cast<int64_t>(u_) : i_; }
+  uint64_t u() const { return kind_ == Kind::kInt ? static_cast<uint64_t>(i_) : u_; }
+  double d() const { return d_; }
+  const std::string& s() const { return s_; }
+
+ private:
+  Kind kind_ = Kind::kNull;
+  int64_t i_ = 0;
+  uint64_t u_ = 0;
+  double d_ = 0;
+  std::string s_;
+};
+
+// How the terminal shows a column's values (CSV and JSON always carry the raw value).
+enum class Show {
+  kText,      // as is, left-aligned
+  kCount,     // 1,234
+  kDuration,  // ns in the table's time unit (us / ms / s, picked from the largest value)
+  kFixed1,    // a real with 1 decimal
+  kFixed3,    // a real with 3 decimals
+  kNumber,    // a real: whole numbers without decimals, others with 3
+};
+
+struct Column {
+  Column(std::string k, std::string h = "", Show s = Show::kText, std::string csv = "", bool flex = false,
+         int decimals = 6)
+      : key(std::move(k)), header(std::move(h)), show(s), csv_key(std::move(csv)), flexible(flex),
+        csv_decimals(decimals) {}
+  // JSON key and CSV header; empty = shown in the terminal only. "a.b" nests b in an object a
+  // (left out of a row when all its cells are absent).
+  std::string key;
+  // Terminal header; empty = machine formats only. "{unit}" becomes the table's time unit.
+  std::string header;
+  Show show = Show::kText;
+  std::string csv_key;    // CSV header when it differs from the key's last part
+  bool flexible = false;  // the one column shortened to fit the terminal (a name)
+  int csv_decimals = 6;   // reals in CSV
+};
+
+class ResultTable {
+ public:
+  explicit ResultTable(std::vector<Column> columns) : columns_(std::move(columns)) {}
+  // Terminal column order, as indexes into the columns (default: the columns' own order).
+  void SetTerminalOrder(std::vector<size_t> order) { terminal_order_ = std::move(order); }
+  void AddRow(std::vector<Cell> cells);
+  size_t rows() const { return rows_.size(); }
+
+  // At most `limit` rows (0 = all). `fit`: shorten the flexible column to `width`.
+  std::string Text(size_t width, bool fit, size_t limit = 0) const;
+  std::string Csv(size_t limit = 0) const;
+  void Json(output::JsonWriter& w, size_t limit = 0) const;  // an array of objects
+
+ private:
+  size_t Count(size_t limit) const { return limit == 0 || limit > rows_.size() ? rows_.size() : limit; }
+
+  std::vector<Column> columns_;
+  std::vector<size_t> terminal_order_;
+  std::vector<std::vector<Cell>> rows_;
+};
+
+}  // namespace gpuscope::render

@@ -1,0 +1,125 @@
+#include "render/stats_tables.h"
+
+#include "base/text.h"
+
+namespace gpuscope::render {
+namespace {
+
+// "1,024 pageable, 3 pinned" for host<->device copies; "-" for other kinds.
+std::string HostMemory(const analysis::MemopStat& s) {
+  if (s.kind != model::MemopKind::kHtoD && s.kind != model::MemopKind::kDtoH) return "-";
+  std::string out;
+  auto add = [&](uint64_t n, const char* what) {
+    if (n == 0) return;
+    if (!out.empty()) out += ", ";
+    out += base::FormatCount(n) + " " + what;
+  };
+  add(s.pageable, "pageable");
+  add(s.pinned, "pinned");
+  add(s.host_unknown, "not recorded");
+  return out;
+}
+
+}  // namespace
+
+ResultTable KernelTable(const analysis::Stats& st) {
+  ResultTable t({{"name", "Name", Show::kText, "", true},
+                 {"calls", "Calls", Show::kCount},
+                 {"total_ns", "Total ({unit})", Show::kDuration},
+                 {"avg_ns", "Avg ({unit})", Show::kDuration},
+                 {"median_ns", "Med ({unit})", Show::kDuration},
+                 {"min_ns", "Min ({unit})", Show::kDuration},
+                 {"max_ns", "Max ({unit})", Show::kDuration},
+                 {"stddev_ns", "StdDev ({unit})", Show::kDuration},
+                 {"percent", "Time %", Show::kFixed1, "", false, 4}});
+  t.SetTerminalOrder({8, 2, 1, 3, 4, 5, 6, 7, 0});
+  for (const auto& k : st.kernels) {
+    t.AddRow({Cell::Text(k.name), Cell::Uint(k.calls), Cell::Int(k.total_ns), Cell::Int(k.avg_ns),
+              Cell::IntOrNull(k.median_ns), Cell::IntOrNull(k.min_ns), Cell::IntOrNull(k.max_ns),
+              Cell::IntOrNull(k.stddev_ns), Cell::Real(k.percent)});
+  }
+  return t;
+}
+
+ResultTable MemopTable(const analysis::Stats& st) {
+  ResultTable t({{"kind", "Kind", Show::kText},
+                 {"calls", "Calls", Show::kCount},
+                 {"bytes", "", Show::kCount},
+                 {"", "Bytes", Show::kFixed3},  // text cells, right-aligned
+                 {"calls_unknown_bytes", "", Show::kCount},
+                 {"total_ns", "Total ({unit})", Show::kDuration},
+                 {"gbps", "", Show::kFixed3},
+                 {"", "Avg GB/s", Show::kFixed3},
+                 {"host_memory.pageable", "", Show::kCount},
+                 {"host_memory.pinned", "", Show::kCount},
+                 {"host_memory.unknown", "", Show::kCount, "host_unknown"},
+                 {"", "Host memory", Show::kText, "", true}});
+  for (const auto& m : st.memops) {
+    const bool all_unknown = m.calls_unknown_bytes == m.calls;
+    std::string bytes = all_unknown ? "unknown" : base::FormatBytes(m.bytes);
+    if (m.calls_unknown_bytes > 0 && !all_unknown) bytes += " (+" + base::FormatCount(m.calls_unknown_bytes) + " unknown)";
+    const bool host = m.kind == model::MemopKind::kHtoD || m.kind == model::MemopKind::kDtoH;
+    auto host_count = [&](uint64_t n) { return host ? Cell::Uint(n) : Cell::Null(); };
+    t.AddRow({Cell::Text(std::string(model::MemopKindName(m.kind))), Cell::Uint(m.calls),
+              all_unknown ? Cell::Null() : Cell::Int(m.bytes), Cell::Text(bytes), Cell::Uint(m.calls_unknown_bytes),
+              Cell::Int(m.total_ns), m.bandwidth_known ? Cell::Real(m.gbps) : Cell::Null(),
+              Cell::Text(m.bandwidth_known ? base::FormatFixed(m.gbps, 2) : "unknown"), host_count(m.pageable),
+              host_count(m.pinned), host_count(m.host_unknown), Cell::Text(HostMemory(m))});
+  }
+  return t;
+}
+
+ResultTable ApiTable(const std::vector<analysis::ApiStat>& api) {
+  ResultTable t({{"name", "Name", Show::kText, "", true},
+                 {"calls", "Calls", Show::kCount},
+                 {"total_ns", "Total ({unit})", Show::kDuration},
+                 {"avg_ns", "Avg ({unit})", Show::kDuration},
+                 {"median_ns", "Med ({unit})", Show::kDuration},
+                 {"min_ns", "Min ({unit})", Show::kDuration},
+                 {"max_ns", "Max ({unit})", Show::kDuration},
+                 {"domain", "", Show::kText}});
+  t.SetTerminalOrder({2, 1, 3, 4, 5, 6, 0});
+  for (const auto& r : api) {
+    t.AddRow({Cell::Text(r.name), Cell::Uint(r.calls), Cell::Int(r.total_ns), Cell::Int(r.avg_ns),
+              Cell::IntOrNull(r.median_ns), Cell::IntOrNull(r.min_ns), Cell::IntOrNull(r.max_ns),
+              Cell::Text(std::string(r.domain))});
+  }
+  return t;
+}
+
+ResultTable CpuOpTable(const analysis::Stats& st) {
+  ResultTable t({{"name", "Name", Show::kText, "", true},
+                 {"calls", "Calls", Show::kCount},
+                 {"total_ns", "Total ({unit})", Show::kDuration},
+                 {"self_ns", "Self ({unit})", Show::kDuration},
+                 {"avg_ns", "Avg ({unit})", Show::kDuration}});
+  t.SetTerminalOrder({2, 3, 1, 4, 0});
+  for (const auto& r : st.cpu_ops) {
+    t.AddRow({Cell::Text(r.name), Cell::Uint(r.calls), Cell::Int(r.total_ns), Cell::Int(r.self_ns), Cell::Int(r.avg_ns)});
+  }
+  return t;
+}
+
+ResultTable CounterTable(const analysis::Stats& st) {
+  ResultTable t({{"name", "Name", Show::kText, "", true},
+                 {"samples", "Samples", Show::kCount},
+                 {"min", "Min", Show::kNumber},
+                 {"mean", "Mean", Show::kFixed3},
+                 {"max", "Max", Show::kNumber}});
+  t.SetTerminalOrder({1, 2, 3, 4, 0});
+  for (const auto& c : st.counters) {
+    t.AddRow({Cell::Text(c.name), Cell::Uint(c.samples), Cell::Real(c.min), Cell::Real(c.mean), Cell::Real(c.max)});
+  }
+  return t;
+}
+
+ResultTable StatsTable(const analysis::Stats& st, std::string_view which) {
+  if (which == "memops") return MemopTable(st);
+  if (which == "api") return ApiTable(st.api);
+  if (which == "os") return ApiTable(st.os_runtime);
+  if (which == "cpu") return CpuOpTable(st);
+  if (which == "counters") return CounterTable(st);
+  return KernelTable(st);
+}
+
+}  // namespace gpuscope::render
