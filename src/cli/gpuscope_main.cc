@@ -22,7 +22,7 @@ int Main(int argc, char** argv) {
   CLI::App* convert = app.add_subcommand("convert", "Write a trace as Chrome/Perfetto JSON, .rpd or CSV tables");
   CLI::App* report = app.add_subcommand("report", "One self-contained HTML page: summary, findings, charts, timeline");
   CLI::App* run = app.add_subcommand("run", "Profile a program unchanged: gpuscope run --stats --analyze -- python infer.py");
-  CLI::App* help = app.add_subcommand("help", "Explain a topic: gpuscope help findings");
+  CLI::App* help = app.add_subcommand("help", "Explain a topic: gpuscope help findings | formats");
   std::vector<std::pair<CLI::App*, CommandBody>> commands = {
       {info, AddInfoCommand(*info, common)},
       {stats, AddStatsCommand(*stats, common)},

@@ -126,6 +126,16 @@ base::StatusOr<std::vector<ExportedFile>> WriteCsv(const model::Trace& trace, co
 
 }  // namespace
 
+const std::vector<Writer>& Writers() {
+  static const std::vector<Writer> writers = {
+      {"json", ".json, .json.gz",
+       "Chrome trace JSON in Kineto's dialect (ui.perfetto.dev, chrome://tracing; gpuscope reads it back)", WriteJson},
+      {"rpd", ".rpd", "rocmProfileData schema v2 SQLite with its views (top, ktop, busy, ...)", WriteRpdFile},
+      {"csv", ".csv, dir/", "events.csv (one row per event) and the stats tables as CSV", WriteCsv},
+  };
+  return writers;
+}
+
 base::StatusOr<std::string> ExportFormat(const std::string& out, const std::string& to) {
   if (!to.empty()) return to;
   if (out.ends_with(".json") || out.ends_with(".json.gz")) return std::string("json");
@@ -139,9 +149,10 @@ base::StatusOr<std::string> ExportFormat(const std::string& out, const std::stri
 
 base::StatusOr<std::vector<ExportedFile>> ExportTrace(const model::Trace& trace, const std::string& out,
                                                       const std::string& format) {
-  if (format == "json") return WriteJson(trace, out);
-  if (format == "rpd") return WriteRpdFile(trace, out);
-  return WriteCsv(trace, out);
+  for (const Writer& w : Writers()) {
+    if (w.name == format) return w.write(trace, out);
+  }
+  return base::Status::Error(out + ": no writer for the format '" + format + "'; `gpuscope help formats` lists them");
 }
 
 }  // namespace gpuscope::render

@@ -3,6 +3,7 @@
 // `gpuscope run -o x.rpd`). The format comes from `to` or else from the output name.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/status.h"
@@ -15,6 +16,17 @@ struct ExportedFile {
   std::string what;  // "12,345 events, 3,210 launch->GPU flows"
   uint64_t bytes = 0;
 };
+
+// One output format `convert` (and `run -o`) writes.
+struct Writer {
+  std::string_view name;         // --to NAME
+  std::string_view names;        // the output names that select it
+  std::string_view description;
+  base::StatusOr<std::vector<ExportedFile>> (*write)(const model::Trace& trace, const std::string& out);
+};
+
+// The writers, in the order `gpuscope help formats` lists them.
+const std::vector<Writer>& Writers();
 
 // "json", "rpd", "csv" from `to` (when not empty) or from `out`'s name: .json / .json.gz,
 // .rpd, .csv or a directory (existing, or named with a trailing '/'). An error names `out` and

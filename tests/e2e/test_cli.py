@@ -439,6 +439,29 @@ def analyze_report_and_contract():
 
 
 @test
+def help_formats_lists_every_importer_and_writer():
+    formats = json.loads(run("help", "formats", "--format", "json").stdout)
+    read = {f["name"] for f in formats if f["direction"] == "read"}
+    wrote = {f["name"] for f in formats if f["direction"] == "write"}
+    assert {"kineto", "nsys", "rpd", "rocpd", "rocprofv3-json", "rocprofv3-csv", "rocprof-db", "rocprof-csv",
+            "rocprof-json", "rocprof-raw", "rocprof-stats", "rpd2tracing-json", "gpuscope-csv"} == read, read
+    assert wrote == {"json", "rpd", "csv"}, wrote
+    # Every reader's name is what `info` reports as the format of a file it read.
+    for path, name in ((data("kineto_cuda_small.json"), "kineto"), (data("rocprofv3_small_results.json"), "rocprofv3-json")):
+        assert json.loads(run("info", "--format", "json", path).stdout)["source"]["format"] == name
+    text = run("help", "formats").stdout
+    assert "gpuscope reads" in text and "gpuscope convert writes" in text and ".json.gz" in text, text
+    # An unknown file points to the list.
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        f.write("hello, not a trace\n")
+    try:
+        r = run("info", f.name)
+        assert r.returncode == 2 and "gpuscope help formats" in r.stderr, r.stderr
+    finally:
+        os.unlink(f.name)
+
+
+@test
 def help_findings_is_the_documented_list():
     r = run("help", "findings", "--format", "markdown")
     assert r.returncode == 0, r.stderr

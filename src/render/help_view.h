@@ -1,0 +1,22 @@
+#pragma once
+// `gpuscope help TOPIC` rendered: the analyze rules (from analysis/rules.h; docs/findings.md is
+// the markdown form) and the formats gpuscope reads and writes (from the registries).
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuscope::render {
+
+// format: table, markdown or json.
+void PrintFindingsHelp(std::string_view format);
+
+struct FormatEntry {
+  bool reads = true;  // an importer; else a writer
+  std::string name, files, description;
+};
+
+// format: table, csv, markdown (as csv) or json.
+void PrintFormatsHelp(const std::vector<FormatEntry>& formats, std::string_view format);
+
+}  // namespace gpuscope::render
