@@ -51,4 +51,15 @@ class [[nodiscard]] StatusOr {
     if (!_st.ok()) return _st;                  \
   } while (0)
 
+// `GPUSCOPE_ASSIGN_OR_RETURN(auto x, MakeX());`: declares (or assigns) x from the value of a
+// StatusOr, or returns its Status from the enclosing function.
+#define GPUSCOPE_ASSIGN_OR_RETURN(lhs, expr) \
+  GPUSCOPE_ASSIGN_OR_RETURN_IMPL(GPUSCOPE_STATUS_CONCAT(_statusor_, __LINE__), lhs, expr)
+#define GPUSCOPE_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
+  auto tmp = (expr);                                   \
+  if (!tmp.ok()) return tmp.status();                  \
+  lhs = std::move(tmp).value()
+#define GPUSCOPE_STATUS_CONCAT(a, b) GPUSCOPE_STATUS_CONCAT_INNER(a, b)
+#define GPUSCOPE_STATUS_CONCAT_INNER(a, b) a##b
+
 }  // namespace gpuscope::base

@@ -2,30 +2,20 @@
 // profiler injected through sitecustomize, rocprofv3, or nsys), forwards signals, returns the
 // program's exit code, writes the trace and optionally prints stats and findings.
 
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#include <algorithm>
-#include <cerrno>
-#include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "base/byte_sink.h"
-#include "base/text.h"
+#include "base/temp_dir.h"
 #include "cli/commands.h"
-#include "render/export.h"
 #include "cli/load.h"
-#include "cli/torch_hook.h"
+#include "cli/run_backends.h"
+#include "render/export.h"
 
 namespace gpuscope::cli {
 namespace {
@@ -40,34 +30,6 @@ struct RunArgs {
   bool analyze = false;
   double delay = 0, duration = 0;
 };
-
-volatile pid_t g_child = -1;
-
-// Signals sent to gpuscope by another process (kill) go on to the program; the terminal's
-// Ctrl-C already reached the program through the shared process group.
-void Forward(int sig, siginfo_t* info, void*) {
-  if (g_child > 0 && (info == nullptr || info->si_code == SI_USER || info->si_code == SI_QUEUE)) kill(g_child, sig);
-}
-
-bool OnPath(const std::string& tool) {
-  const char* path = std::getenv("PATH");
-  if (!path) return false;
-  std::string p(path);
-  for (size_t start = 0; start <= p.size();) {
-    size_t end = p.find(':', start);
-    std::string dir = p.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    if (!dir.empty() && access((dir + "/" + tool).c_str(), X_OK) == 0) return true;
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return false;
-}
-
-bool IsPython(const std::vector<std::string>& cmd) {
-  std::string exe = fs::path(cmd[0]).filename().string();
-  return exe.rfind("python", 0) == 0 || (cmd[0].size() > 3 && cmd[0].substr(cmd[0].size() - 3) == ".py") ||
-         exe == "torchrun" || exe == "accelerate";
-}
 
 // The program's short name for the default output file: the script of "python x.py", else the executable.
 std::string ProgramName(const std::vector<std::string>& cmd) {
@@ -88,49 +50,6 @@ std::string Timestamp() {
   return buf;
 }
 
-// Runs argv with extra environment, forwarding signals; returns the shell-style exit code.
-int Spawn(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& env) {
-  pid_t pid = fork();
-  if (pid < 0) return 127;
-  if (pid == 0) {
-    for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    std::fprintf(stderr, "gpuscope: cannot run %s: %s\n", args[0], std::strerror(errno));
-    _exit(127);
-  }
-  g_child = pid;
-  struct sigaction sa {};
-  sa.sa_sigaction = Forward;
-  sa.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&sa.sa_mask);
-  struct sigaction old_int {}, old_term {};
-  sigaction(SIGINT, &sa, &old_int);
-  sigaction(SIGTERM, &sa, &old_term);
-  bool tty = isatty(STDERR_FILENO);
-  auto t0 = std::chrono::steady_clock::now();
-  int status = 0;
-  for (;;) {
-    pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid) break;
-    if (r < 0 && errno != EINTR) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    if (tty) {
-      double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      std::fprintf(stderr, "\r[gpuscope] %s running, %.1f s ", fs::path(argv[0]).filename().c_str(), s);
-    }
-  }
-  if (tty) std::fprintf(stderr, "\r\033[K");
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
-  g_child = -1;
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return 1;
-}
-
 base::Status Gzip(const std::string& from, const std::string& to) {
   std::ifstream in(from, std::ios::binary);
   auto out = base::ByteSink::Create(to);
@@ -143,10 +62,23 @@ base::Status Gzip(const std::string& from, const std::string& to) {
   return (*out)->Close();
 }
 
-// The backend's own trace format: written as it is (or gzipped); any other output is converted.
-bool IsNative(const std::string& backend, const std::string& out) {
-  if (backend == "torch") return out.ends_with(".json") || out.ends_with(".json.gz");
-  return out.ends_with(backend == "rocprofv3" ? ".db" : ".sqlite");
+// Writes the trace the tracer left at `trace` to `out`: copied (gzipped for .json.gz) when `out`
+// is in the tracer's own format, else converted with `export_format`; the converted model is
+// kept for --stats/--analyze (a CSV folder cannot be read back as it was).
+base::Status WriteOutput(const std::string& trace, const std::string& out, bool native, const std::string& export_format,
+                         const CommonOptions& common, std::optional<model::Trace>* converted) {
+  if (!native) {
+    GPUSCOPE_ASSIGN_OR_RETURN(model::Trace t, LoadTrace(trace, common));
+    GPUSCOPE_ASSIGN_OR_RETURN(auto files, render::ExportTrace(t, out, export_format));
+    (void)files;
+    converted->emplace(std::move(t));
+    return base::Status::Ok();
+  }
+  if (out.ends_with(".json.gz")) return Gzip(trace, out);
+  std::error_code ec;
+  fs::copy_file(trace, out, fs::copy_options::overwrite_existing, ec);
+  if (ec) return base::Status::Error(out + ": cannot write the trace (" + ec.message() + ")");
+  return base::Status::Ok();
 }
 
 }  // namespace
@@ -164,99 +96,38 @@ CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common) {
   app.add_option("--duration", a->duration, "Profile this many seconds, then write the trace (torch backend)");
   app.add_option("command", a->cmd, "The program and its arguments, after --")->required()->expected(-1);
   return [a, &common]() -> base::StatusOr<int> {
-    std::string backend = a->backend;
-    if (backend == "auto") {
-      backend = OnPath("rocprofv3") ? "rocprofv3" : OnPath("nsys") ? "nsys" : IsPython(a->cmd) ? "torch" : "";
-      if (backend.empty()) {
-        return base::Status::Error("no tracer for " + a->cmd[0] + ": rocprofv3 (ROCm) and nsys (NVIDIA) are not on PATH, "
-                                   "and it is not a Python program (the torch backend profiles Python programs "
-                                   "that use PyTorch)");
-      }
+    const RunBackend* backend = PickRunBackend(a->backend, a->cmd);
+    if (!backend) {
+      return base::Status::Error("no tracer for " + a->cmd[0] + ": rocprofv3 (ROCm) and nsys (NVIDIA) are not on PATH, "
+                                 "and it is not a Python program (the torch backend profiles Python programs "
+                                 "that use PyTorch)");
     }
     std::string out = a->out.empty() ? "gpuscope-" + ProgramName(a->cmd) + "-" + Timestamp() + ".rpd" : a->out;
-    bool gz = out.ends_with(".json.gz");
-    bool native = IsNative(backend, out);
+    const bool native = backend->IsNativeOutput(out);
     std::string export_format;
     if (!native) {  // refused before the program runs when the name says no format we write
-      auto f = render::ExportFormat(out, "");
-      if (!f.ok()) return f.status();
-      export_format = *f;
+      GPUSCOPE_ASSIGN_OR_RETURN(export_format, render::ExportFormat(out, ""));
     }
-    char tmpl[] = "/tmp/gpuscope-run-XXXXXX";
-    if (!mkdtemp(tmpl)) return base::Status::Error("cannot create a temporary directory in /tmp");
-    std::string tmp = tmpl;
-    std::vector<std::pair<std::string, std::string>> env;
-    std::vector<std::string> argv = a->cmd;
-    if (backend == "torch") {
-      std::ofstream(tmp + "/sitecustomize.py") << TorchSiteCustomize();
-      const char* old = std::getenv("PYTHONPATH");
-      env = {{"PYTHONPATH", tmp + (old && *old ? ":" + std::string(old) : "")},
-             {"GPUSCOPE_HOOK_DIR", tmp},
-             {"GPUSCOPE_TRACE_DIR", tmp},
-             {"GPUSCOPE_DELAY_S", std::to_string(a->delay)},
-             {"GPUSCOPE_DURATION_S", std::to_string(a->duration)}};
-    } else if (backend == "rocprofv3") {
-      argv = {"rocprofv3", "--kernel-trace", "--memory-copy-trace", "--hip-runtime-trace", "--marker-trace",
-              "--output-format", "rocpd", "-d", tmp, "-o", "run", "--"};
-      argv.insert(argv.end(), a->cmd.begin(), a->cmd.end());
-    } else {
-      argv = {"nsys", "profile", "-t", "cuda,nvtx,osrt", "--force-overwrite", "true", "-o", tmp + "/report"};
-      argv.insert(argv.end(), a->cmd.begin(), a->cmd.end());
-    }
-    int rc = Spawn(argv, env);
-    // Find what the tracer wrote.
-    std::string trace;
-    std::vector<std::string> traces;
-    std::error_code ec;
-    if (backend == "nsys" && fs::exists(tmp + "/report.nsys-rep", ec)) {
-      Spawn({"nsys", "export", "--type", "sqlite", "--force-overwrite", "true", "--output", tmp + "/report.sqlite",
-             tmp + "/report.nsys-rep"}, {});
-    }
-    for (auto it = fs::recursive_directory_iterator(tmp, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      std::string f = it->path().string();
-      bool mine = backend == "torch" ? f.ends_with(".json") && it->path().filename().string().rfind("trace-", 0) == 0
-                  : backend == "rocprofv3" ? f.ends_with("_results.db") : f.ends_with(".sqlite");
-      if (mine) traces.push_back(f);
-    }
+    GPUSCOPE_ASSIGN_OR_RETURN(base::TempDir work, base::TempDir::Create("gpuscope-run"));
+    Launch launch = backend->Prepare(a->cmd, {a->delay, a->duration}, work.path());
+    int rc = Spawn(launch.argv, launch.env);
+    std::vector<std::string> traces = backend->Collect(work.path());
     if (traces.empty()) {
       std::fprintf(stderr, "gpuscope: %s exited with %d and no trace was written (%s)\n", a->cmd[0].c_str(), rc,
-                   backend == "torch" ? "did it import torch? the torch backend profiles PyTorch programs"
-                                      : ("the " + backend + " run produced no output").c_str());
-      fs::remove_all(tmp, ec);
+                   backend->NoTraceHint().c_str());
       return rc ? rc : 2;
     }
-    // Several processes (DataLoader workers do not write; torchrun ranks do): keep the largest as
-    // the trace, the others beside it.
-    std::sort(traces.begin(), traces.end(), [](const std::string& x, const std::string& y) {
-      std::error_code e;
-      return fs::file_size(x, e) > fs::file_size(y, e);
-    });
-    trace = traces.front();
-    std::optional<model::Trace> converted;  // kept for --stats/--analyze (a CSV folder cannot be re-read)
-    if (!native) {
-      auto t = LoadTrace(trace, common);
-      if (!t.ok()) return t.status();
-      auto files = render::ExportTrace(*t, out, export_format);
-      if (!files.ok()) return files.status();
-      converted.emplace(std::move(*t));
-    } else if (gz) {
-      GPUSCOPE_RETURN_IF_ERROR(Gzip(trace, out));
-    } else {
-      fs::copy_file(trace, out, fs::copy_options::overwrite_existing, ec);
-      if (ec) return base::Status::Error(out + ": cannot write the trace (" + ec.message() + ")");
-    }
+    std::optional<model::Trace> converted;
+    GPUSCOPE_RETURN_IF_ERROR(WriteOutput(traces.front(), out, native, export_format, common, &converted));
+    // Several processes (DataLoader workers do not write; torchrun ranks do): the largest is
+    // the trace, the others are kept beside it.
     for (size_t i = 1; i < traces.size(); ++i) {
       std::string extra = out + "." + fs::path(traces[i]).stem().string() + fs::path(traces[i]).extension().string();
+      std::error_code ec;
       fs::copy_file(traces[i], extra, fs::copy_options::overwrite_existing, ec);
       std::fprintf(stderr, "gpuscope: another process's trace: %s\n", extra.c_str());
     }
-    // nsys: the .nsys-rep opens in the Nsight Systems GUI; keep it beside the trace.
-    if (backend == "nsys" && fs::exists(tmp + "/report.nsys-rep", ec)) {
-      std::string rep = fs::path(out).replace_extension(".nsys-rep").string();
-      fs::copy_file(tmp + "/report.nsys-rep", rep, fs::copy_options::overwrite_existing, ec);
-      if (!ec) std::fprintf(stderr, "gpuscope: Nsight Systems report kept: %s\n", rep.c_str());
-    }
-    fs::remove_all(tmp, ec);
+    backend->KeepBeside(work.path(), out);
     std::fprintf(stderr, "gpuscope: trace written to %s (program exit code %d)\n", out.c_str(), rc);
     if (a->stats || a->analyze) {
       std::fflush(stderr);

@@ -5,6 +5,7 @@ Stdlib only; prints 'N passed, N failed'."""
 import argparse
 import csv
 import io
+import importlib.util
 import json
 import os
 import re
@@ -321,6 +322,23 @@ def run_passes_exit_codes_exceptions_and_signals_through():
             _, err = p.communicate(timeout=60)
             assert p.returncode == 128 + sig, (sig, p.returncode, err[-1500:])
             assert os.path.exists(out) and json.loads(run("info", "--format", "json", out).stdout)["counts"]["CPU ops"] > 0
+
+
+@test
+def run_removes_its_work_directory_on_every_path():
+    import glob
+    before = set(glob.glob("/tmp/gpuscope-run-*"))
+    with tempfile.TemporaryDirectory() as tmp:
+        # No trace written (not a Python program at all), then an unwritable output.
+        r = run("run", "--backend", "torch", "-o", os.path.join(tmp, "q.json"), "--", "true")
+        assert r.returncode == 2 and "no trace was written" in r.stderr, r.stderr
+        if importlib.util.find_spec("torch") is not None:
+            prog = os.path.join(tmp, "prog.py")
+            with open(prog, "w") as f:
+                f.write("import torch\nx = torch.ones(4) * 2\n")
+            r = run("run", "-o", os.path.join(tmp, "missing", "dir", "t.json"), "--", sys.executable, prog)
+            assert r.returncode == 2 and "cannot write the trace" in r.stderr, r.stderr
+    assert set(glob.glob("/tmp/gpuscope-run-*")) == before, "gpuscope run left its work directory behind"
 
 
 @test

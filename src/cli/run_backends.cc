@@ -1,0 +1,139 @@
+#include "cli/run_backends.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+
+#include "cli/torch_hook.h"
+
+namespace gpuscope::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Files under `dir` for which `want` says yes, largest first (the main process's trace; other
+// processes' are kept beside it).
+std::vector<std::string> FindTraces(const std::string& dir, const std::function<bool(const fs::path&)>& want) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (want(it->path())) out.push_back(it->path().string());
+  }
+  std::sort(out.begin(), out.end(), [](const std::string& x, const std::string& y) {
+    std::error_code e;
+    return fs::file_size(x, e) > fs::file_size(y, e);
+  });
+  return out;
+}
+
+bool IsPython(const std::vector<std::string>& cmd) {
+  std::string exe = fs::path(cmd[0]).filename().string();
+  return exe.rfind("python", 0) == 0 || cmd[0].ends_with(".py") || exe == "torchrun" || exe == "accelerate";
+}
+
+// The PyTorch profiler, injected with a sitecustomize.py on PYTHONPATH (chained to any other).
+class TorchBackend : public RunBackend {
+ public:
+  std::string_view name() const override { return "torch"; }
+  bool Usable(const std::vector<std::string>& cmd) const override { return IsPython(cmd); }
+  bool IsNativeOutput(const std::string& out) const override {
+    return out.ends_with(".json") || out.ends_with(".json.gz");
+  }
+  Launch Prepare(const std::vector<std::string>& cmd, const RunSettings& s, const std::string& dir) const override {
+    std::ofstream(dir + "/sitecustomize.py") << TorchSiteCustomize();
+    std::string pythonpath = dir;  // ours first, then any the user had (our hook chains to theirs)
+    if (const char* old = std::getenv("PYTHONPATH"); old && *old) pythonpath.append(":").append(old);
+    return {cmd,
+            {{"PYTHONPATH", pythonpath},
+             {"GPUSCOPE_HOOK_DIR", dir},
+             {"GPUSCOPE_TRACE_DIR", dir},
+             {"GPUSCOPE_DELAY_S", std::to_string(s.delay_s)},
+             {"GPUSCOPE_DURATION_S", std::to_string(s.duration_s)}}};
+  }
+  std::vector<std::string> Collect(const std::string& dir) const override {
+    return FindTraces(dir, [](const fs::path& p) {
+      return p.extension() == ".json" && p.filename().string().starts_with("trace-");
+    });
+  }
+  std::string NoTraceHint() const override {
+    return "did it import torch? the torch backend profiles PyTorch programs";
+  }
+};
+
+// rocprofv3 with the kernel, copy, HIP runtime and marker traces, in its rocpd database format.
+class Rocprofv3Backend : public RunBackend {
+ public:
+  std::string_view name() const override { return "rocprofv3"; }
+  bool Usable(const std::vector<std::string>&) const override { return OnPath("rocprofv3"); }
+  bool IsNativeOutput(const std::string& out) const override { return out.ends_with(".db"); }
+  Launch Prepare(const std::vector<std::string>& cmd, const RunSettings&, const std::string& dir) const override {
+    Launch l{{"rocprofv3", "--kernel-trace", "--memory-copy-trace", "--hip-runtime-trace", "--marker-trace",
+              "--output-format", "rocpd", "-d", dir, "-o", "run", "--"},
+             {}};
+    l.argv.insert(l.argv.end(), cmd.begin(), cmd.end());
+    return l;
+  }
+  std::vector<std::string> Collect(const std::string& dir) const override {
+    return FindTraces(dir, [](const fs::path& p) { return p.string().ends_with("_results.db"); });
+  }
+};
+
+// Nsight Systems: CUDA, NVTX and OS runtime traces, exported to SQLite after the run.
+class NsysBackend : public RunBackend {
+ public:
+  std::string_view name() const override { return "nsys"; }
+  bool Usable(const std::vector<std::string>&) const override { return OnPath("nsys"); }
+  bool IsNativeOutput(const std::string& out) const override { return out.ends_with(".sqlite"); }
+  Launch Prepare(const std::vector<std::string>& cmd, const RunSettings&, const std::string& dir) const override {
+    Launch l{{"nsys", "profile", "-t", "cuda,nvtx,osrt", "--force-overwrite", "true", "-o", dir + "/report"}, {}};
+    l.argv.insert(l.argv.end(), cmd.begin(), cmd.end());
+    return l;
+  }
+  std::vector<std::string> Collect(const std::string& dir) const override {
+    std::error_code ec;
+    if (fs::exists(dir + "/report.nsys-rep", ec)) {
+      Spawn({"nsys", "export", "--type", "sqlite", "--force-overwrite", "true", "--output", dir + "/report.sqlite",
+             dir + "/report.nsys-rep"},
+            {});
+    }
+    return FindTraces(dir, [](const fs::path& p) { return p.extension() == ".sqlite"; });
+  }
+  void KeepBeside(const std::string& dir, const std::string& out) const override {
+    // The .nsys-rep opens in the Nsight Systems GUI.
+    std::error_code ec;
+    if (!fs::exists(dir + "/report.nsys-rep", ec)) return;
+    std::string rep = fs::path(out).replace_extension(".nsys-rep").string();
+    fs::copy_file(dir + "/report.nsys-rep", rep, fs::copy_options::overwrite_existing, ec);
+    if (!ec) std::fprintf(stderr, "gpuscope: Nsight Systems report kept: %s\n", rep.c_str());
+  }
+};
+
+}  // namespace
+
+void RunBackend::KeepBeside(const std::string&, const std::string&) const {}
+
+std::string RunBackend::NoTraceHint() const { return "the " + std::string(name()) + " run produced no output"; }
+
+const std::vector<std::unique_ptr<RunBackend>>& RunBackends() {
+  static const auto* list = [] {
+    auto* v = new std::vector<std::unique_ptr<RunBackend>>();
+    v->push_back(std::make_unique<Rocprofv3Backend>());
+    v->push_back(std::make_unique<NsysBackend>());
+    v->push_back(std::make_unique<TorchBackend>());
+    return v;
+  }();
+  return *list;
+}
+
+const RunBackend* PickRunBackend(std::string_view name, const std::vector<std::string>& cmd) {
+  for (const auto& b : RunBackends()) {
+    if (name == "auto" ? b->Usable(cmd) : b->name() == name) return b.get();
+  }
+  return nullptr;
+}
+
+}  // namespace gpuscope::cli
