@@ -5,6 +5,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "analysis/duration_summary.h"
 #include "base/text.h"
 
 namespace gpuscope::analysis {
@@ -12,27 +13,12 @@ using model::StringId;
 
 namespace {
 
-// Durations grouped by a dense key, each group sorted, for median/min/max.
-struct Groups {
-  std::vector<uint32_t> key_of_row;
-  std::vector<std::vector<int64_t>> durations;
-};
-
 template <typename Stat>
 void SortByTotal(std::vector<Stat>& v) {
   std::sort(v.begin(), v.end(), [](const Stat& a, const Stat& b) {
     if (a.total_ns != b.total_ns) return a.total_ns > b.total_ns;
     return a.name < b.name;
   });
-}
-
-int64_t Median(const std::vector<int64_t>& sorted) {
-  size_t n = sorted.size();
-  if (n == 0) return 0;
-  if (n % 2 == 1) return sorted[n / 2];
-  // Mean of the middle pair without overflow, rounded toward -inf.
-  int64_t a = sorted[n / 2 - 1], b = sorted[n / 2];
-  return a + (b - a) / 2;
 }
 
 // Assigns dense group ids by display name (mangled and demangled spellings of one kernel merge).
@@ -68,23 +54,9 @@ std::vector<KernelStat> KernelStats(const model::Trace& trace, const StatsOption
   for (size_t g = 0; g < names.size(); ++g) {
     auto& d = durs[g];
     if (d.empty()) continue;
-    std::sort(d.begin(), d.end());
     KernelStat s;
     s.name = names[g];
-    s.calls = d.size();
-    __int128 sum = 0;
-    for (int64_t v : d) sum += v;
-    s.total_ns = static_cast<int64_t>(sum);
-    s.avg_ns = static_cast<int64_t>(sum / static_cast<__int128>(d.size()));
-    s.median_ns = Median(d);
-    s.min_ns = d.front();
-    s.max_ns = d.back();
-    if (d.size() > 1) {
-      long double mean = static_cast<long double>(sum) / d.size();
-      long double sq = 0;
-      for (int64_t v : d) sq += (v - mean) * (v - mean);
-      s.stddev_ns = static_cast<int64_t>(std::llround(std::sqrt(sq / (d.size() - 1))));
-    }
+    FillDurations(s, SummarizeDurations(d));
     all += s.total_ns;
     out.push_back(std::move(s));
     std::vector<int64_t>().swap(d);
@@ -147,16 +119,10 @@ std::vector<ApiStat> ApiStats(const model::Trace& trace, const StatsOptions& opt
   for (size_t g = 0; g < names.size(); ++g) {
     auto& d = durs[g];
     if (d.empty()) continue;
-    std::sort(d.begin(), d.end());
     ApiStat s;
     s.name = names[g];
     s.domain = model::ApiDomainName(domain[g]);
-    s.calls = d.size();
-    for (int64_t v : d) s.total_ns += v;
-    s.avg_ns = s.total_ns / static_cast<int64_t>(d.size());
-    s.median_ns = Median(d);
-    s.min_ns = d.front();
-    s.max_ns = d.back();
+    FillDurations(s, SummarizeDurations(d));
     out.push_back(std::move(s));
   }
   SortByTotal(out);
@@ -244,6 +210,7 @@ Stats SummaryStats(const model::Trace& trace) {
         a.median_ns = -1;
         a.min_ns = r.min_ns;
         a.max_ns = r.max_ns;
+        a.stddev_ns = r.stddev_ns;
         s.api.push_back(std::move(a));
         break;
       }

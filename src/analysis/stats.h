@@ -62,6 +62,7 @@ struct ApiStat {
   int64_t median_ns = 0;
   int64_t min_ns = 0;
   int64_t max_ns = 0;
+  int64_t stddev_ns = 0;
 };
 
 struct CpuOpStat {

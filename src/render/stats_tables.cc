@@ -77,12 +77,13 @@ ResultTable ApiTable(const std::vector<analysis::ApiStat>& api) {
                  {"median_ns", "Med ({unit})", Show::kDuration},
                  {"min_ns", "Min ({unit})", Show::kDuration},
                  {"max_ns", "Max ({unit})", Show::kDuration},
+                 {"stddev_ns", "StdDev ({unit})", Show::kDuration},
                  {"domain", "", Show::kText}});
-  t.SetTerminalOrder({2, 1, 3, 4, 5, 6, 0});
+  t.SetTerminalOrder({2, 1, 3, 4, 5, 6, 7, 0});
   for (const auto& r : api) {
     t.AddRow({Cell::Text(r.name), Cell::Uint(r.calls), Cell::Int(r.total_ns), Cell::Int(r.avg_ns),
               Cell::IntOrNull(r.median_ns), Cell::IntOrNull(r.min_ns), Cell::IntOrNull(r.max_ns),
-              Cell::Text(std::string(r.domain))});
+              Cell::IntOrNull(r.stddev_ns), Cell::Text(std::string(r.domain))});
   }
   return t;
 }
