@@ -500,6 +500,10 @@ def stats_steady_restricts_to_the_steady_window():
     assert sum(k["calls"] for k in steady["kernels"]) <= sum(k["calls"] for k in full["kernels"])
 
 
+def cpu_keys_have_avg(d):
+    return all(set(c) == {"name", "calls", "total_ns", "self_ns", "avg_ns"} for c in d["cpu_ops"])
+
+
 @test
 def stats_json_contract():
     r = run("stats", "--format", "json", data("kineto_cuda_small.json"))
@@ -525,7 +529,8 @@ def stats_json_contract():
     api = {a["name"]: a for a in d["api"]}
     assert api["cudaLaunchKernel"]["calls"] == 2 and api["cudaMemcpyAsync"]["calls"] == 4
     assert set(api["cudaStreamSynchronize"]) == {"name", "domain", "calls", "total_ns", "avg_ns", "median_ns",
-                                                 "min_ns", "max_ns"}
+                                                 "min_ns", "max_ns", "stddev_ns"}
+    assert cpu_keys_have_avg(d)
     assert api["cudaStreamSynchronize"]["domain"] == "runtime"
     cpu = {c["name"]: c for c in d["cpu_ops"]}
     # aten::linear 200 us contains aten::addmm 100 us; addmm contains a 10 us launch.
