@@ -1,0 +1,173 @@
+#pragma once
+// What the analyze rules share (internal to src/analysis): the steady window, each device's busy
+// timeline and idle gaps with their causes, attribution, and the finding constructor. Built once
+// per trace by Analyze (analyze.cc); each rule in rules/ reads it.
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "analysis/analyze.h"
+#include "analysis/attribution.h"
+#include "analysis/steady_state.h"
+#include "base/text.h"
+#include "model/trace.h"
+
+namespace gpuscope::analysis::internal {
+
+using model::kNoRow;
+using model::RowId;
+using model::Trace;
+
+inline int64_t Overlap(int64_t s, int64_t e, int64_t a, int64_t b) { return std::max<int64_t>(0, std::min(e, b) - std::max(s, a)); }
+
+inline bool IsSyncApi(std::string_view n) { return n.find("Synchronize") != std::string_view::npos; }
+inline bool IsCopyApi(std::string_view n) {
+  return n.find("Memcpy") != std::string_view::npos || n.find("memcpy") != std::string_view::npos;
+}
+inline bool IsItemOp(std::string_view n) { return n == "aten::item" || n == "aten::_local_scalar_dense"; }
+
+// A GPU op that starts a busy interval, and the idle gap before it.
+struct Gap {
+  int device = 0;
+  int64_t start = 0, end = 0;
+  RowId next_launch = kNoRow;  // API row that launched the op ending the gap (kNoRow: none / window end)
+  std::string cause;
+  Where where;
+};
+
+// Everything the rules share: the window, the GPU busy timeline, the per-iteration divisor.
+class Context {
+ public:
+  Context(const Trace& t, const AnalyzeOptions& o)
+      : t_(t), o_(o), steady_(FindSteadyState(t, o.steady)), at_(t) {
+    w0_ = steady_.start_ns, w1_ = steady_.end_ns;
+    iterations_ = steady_.iterations.empty() ? 0 : steady_.steady_count();
+    BuildTimeline();
+  }
+
+  const Trace& t() const { return t_; }
+  const Attributor& at() const { return at_; }
+  const AnalyzeOptions& o() const { return o_; }
+  const SteadyState& steady() const { return steady_; }
+  bool In(int64_t ts) const { return ts >= w0_ && ts < w1_; }
+  int64_t window() const { return std::max<int64_t>(1, w1_ - w0_); }
+  double PerIteration(double count) const { return iterations_ ? count / static_cast<double>(iterations_) : count; }
+  std::string PerIterationText(double count) const {
+    return iterations_ ? base::FormatFixed(PerIteration(count), 1) + " per iteration"
+                       : base::FormatCount(static_cast<uint64_t>(count)) + " in the window (no iterations)";
+  }
+  int64_t Iteration(int64_t ts) const {
+    const auto& its = steady_.iterations;
+    auto it = std::upper_bound(its.begin(), its.end(), ts, [](int64_t v, const IterationSpan& s) { return v < s.start_ns; });
+    if (it == its.begin()) return -1;
+    --it;
+    return ts < it->end_ns() ? it->number : -1;
+  }
+  double Percent(int64_t ns) const { return 100.0 * static_cast<double>(ns) / static_cast<double>(window()); }
+
+  std::vector<Gap>& gaps() { return gaps_; }
+  const std::vector<Gap>& gaps() const { return gaps_; }
+  int64_t busy_ns() const { return busy_; }
+  int devices() const { return devices_; }
+  // Idle time before a GPU op that starts a busy interval on its device (0 when it does not).
+  int64_t IdleBefore(int device, int64_t start) const {
+    auto it = gap_before_.find(Key(device, start));
+    return it == gap_before_.end() ? 0 : it->second;
+  }
+  // GPU idle time (all devices) inside [a, b].
+  int64_t IdleWithin(int64_t a, int64_t b) const {
+    int64_t sum = 0;
+    auto it = std::lower_bound(gaps_by_end_.begin(), gaps_by_end_.end(), a,
+                               [](const std::pair<int64_t, int64_t>& g, int64_t v) { return g.first <= v; });
+    for (; it != gaps_by_end_.end(); ++it) {
+      int64_t gs = it->second, ge = it->first;
+      if (ge - max_gap_ >= b) break;  // every later gap starts after b
+      if (gs < b) sum += std::max<int64_t>(0, std::min(ge, b) - std::max(gs, a));
+    }
+    return sum;
+  }
+  // Time of [a, b) on `device` during which no kernel runs there.
+  int64_t Exposed(int device, int64_t a, int64_t b) const {
+    auto it = kernel_busy_.find(device);
+    if (it == kernel_busy_.end()) return b - a;
+    const auto& v = it->second;
+    int64_t covered = 0;
+    auto k = std::upper_bound(v.begin(), v.end(), std::make_pair(a, INT64_MAX));
+    if (k != v.begin()) --k;
+    for (; k != v.end() && k->first < b; ++k) covered += Overlap(k->first, k->second, a, b);
+    return std::max<int64_t>(0, (b - a) - covered);
+  }
+  // Start of the first GPU op at or after ts (any device); INT64_MAX if none.
+  int64_t NextGpuStart(int64_t ts) const {
+    auto it = std::lower_bound(op_starts_.begin(), op_starts_.end(), ts);
+    return it == op_starts_.end() ? INT64_MAX : *it;
+  }
+
+ private:
+  static uint64_t Key(int device, int64_t start) {
+    return (static_cast<uint64_t>(static_cast<uint16_t>(device)) << 48) ^ static_cast<uint64_t>(start);
+  }
+
+  // The busy intervals and idle gaps of each device in the window (analyze_context.cc).
+  void BuildTimeline();
+
+
+  const Trace& t_;
+  const AnalyzeOptions& o_;
+  SteadyState steady_;
+  Attributor at_;
+  int64_t w0_ = 0, w1_ = 0;
+  size_t iterations_ = 0;
+  std::vector<Gap> gaps_;
+  std::vector<std::pair<int64_t, int64_t>> gaps_by_end_;  // (end, start)
+  int64_t max_gap_ = 0;
+  std::unordered_map<uint64_t, int64_t> gap_before_;
+  std::vector<int64_t> op_starts_;
+  std::map<int, std::vector<std::pair<int64_t, int64_t>>> kernel_busy_;
+  int64_t busy_ = 0;
+  int devices_ = 0;
+};
+
+// Sweeps a start-sorted table alongside time-sorted queries, keeping the rows that may overlap
+// the current query (started before its end, not ended before its start).
+template <typename Table>
+class Sweep {
+ public:
+  explicit Sweep(const Table& table) : t_(table) {}
+  // Rows overlapping [a, b); queries must come with non-decreasing a.
+  const std::vector<size_t>& Overlapping(int64_t a, int64_t b) {
+    while (next_ < t_.size() && t_.start_ns[next_] < b) active_.push_back(next_++);
+    std::vector<size_t> keep;
+    for (size_t r : active_) {
+      if (t_.end_ns(r) > a) keep.push_back(r);
+    }
+    active_.swap(keep);
+    out_.clear();
+    for (size_t r : active_) {
+      if (t_.start_ns[r] < b) out_.push_back(r);
+    }
+    return out_;
+  }
+
+ private:
+  const Table& t_;
+  size_t next_ = 0;
+  std::vector<size_t> active_, out_;
+};
+
+// Names each gap's cause from what the host did during it (see the gpu-idle rule).
+void ClassifyGaps(Context& c);
+
+// A finding of `rule` (its title and advice from the rules table) saving `impact` ns.
+Finding Make(const Context& c, std::string_view rule, int64_t impact);
+
+// Adds an instance to the finding's evidence (at most the --evidence count).
+void AddEvidence(const Context& c, Finding& f, int64_t start, int64_t dur, std::string what);
+
+}  // namespace gpuscope::analysis::internal

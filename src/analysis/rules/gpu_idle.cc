@@ -1,0 +1,49 @@
+// gpu-idle: GPU idle gaps in the steady window, grouped by what the host did during them.
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "analysis/rules/rule_checks.h"
+
+namespace gpuscope::analysis::internal {
+
+void GpuIdle(const Context& c, std::vector<Finding>& out) {
+  std::map<std::string, std::vector<const Gap*>> by_cause;
+  for (const auto& g : c.gaps()) {
+    if (g.end - g.start >= c.o().idle_gap_ns) by_cause[g.cause].push_back(&g);
+  }
+  // The causes that cost at least 1% of the window, at most 5 (the full split is in the summary).
+  std::vector<std::pair<int64_t, std::string>> ranked;
+  for (auto& [cause, gaps] : by_cause) {
+    int64_t total = 0;
+    for (const Gap* g : gaps) total += g->end - g->start;
+    ranked.emplace_back(total, cause);
+  }
+  std::sort(ranked.rbegin(), ranked.rend());
+  for (size_t k = 0; k < ranked.size(); ++k) {
+    if (k >= 5 || c.Percent(ranked[k].first) < 1.0) by_cause.erase(ranked[k].second);
+  }
+  for (auto& [cause, gaps] : by_cause) {
+    int64_t total = 0;
+    std::map<std::pair<std::string, std::string>, int64_t> where;
+    for (const Gap* g : gaps) total += g->end - g->start, where[{g->where.python, g->where.op}] += g->end - g->start;
+    Finding f = Make(c, "gpu-idle", total);
+    f.title = "GPU idle: " + cause;
+    auto top = std::max_element(where.begin(), where.end(), [](auto& a, auto& b) { return a.second < b.second; });
+    f.where.python = top->first.first;
+    f.where.op = top->first.second;
+    f.detail = base::FormatCount(gaps.size()) + " gaps >= " + base::FormatDuration(c.o().idle_gap_ns) + " (" +
+               c.PerIterationText(static_cast<double>(gaps.size())) + "), " + base::FormatDuration(total) + " in total";
+    std::sort(gaps.begin(), gaps.end(), [](const Gap* a, const Gap* b) { return a->end - a->start > b->end - b->start; });
+    for (const Gap* g : gaps) {
+      AddEvidence(c, f, g->start, g->end - g->start,
+                  "GPU " + std::to_string(g->device) + " idle" + (g->where.op.empty() ? "" : " during " + g->where.op));
+    }
+    out.push_back(std::move(f));
+  }
+}
+
+}  // namespace gpuscope::analysis::internal
