@@ -1,0 +1,49 @@
+#pragma once
+// What an Nsight Systems export means: the globalTid/globalPid layout, the ENUM_* tables (read
+// by name, never by number), the versioned API names and emit_nvtx op ranges.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "base/sqlite_db.h"
+#include "model/enums.h"
+
+namespace gpuscope::import::nsys {
+
+// globalTid / globalPid layout (nsys docs, cuda_kern_exec_trace.py): bits 24..47 the OS pid,
+// bits 0..23 the OS tid, the high bits a VM/host id.
+inline int64_t PidOf(int64_t global) { return (global >> 24) & 0xFFFFFF; }
+inline int64_t TidOf(int64_t global) { return global & 0xFFFFFF; }
+inline int64_t ProcessKey(int64_t global) { return global >> 24; }
+
+// One ENUM_* table: id -> (name, label).
+struct EnumTable {
+  std::map<int64_t, std::pair<std::string, std::string>> rows;
+  bool present = false;
+  std::string_view Name(int64_t id) const {
+    auto it = rows.find(id);
+    return it == rows.end() ? std::string_view() : std::string_view(it->second.first);
+  }
+  std::string_view Label(int64_t id) const {
+    auto it = rows.find(id);
+    return it == rows.end() ? std::string_view() : std::string_view(it->second.second);
+  }
+};
+
+EnumTable LoadEnum(const base::SqliteDb& db, std::string_view table);
+
+// "cudaLaunchKernel_v7000" -> "cudaLaunchKernel", as nsys's cuda_api_sum shows it.
+std::string_view StripVersionSuffix(std::string_view name);
+
+// ENUM_CUDA_MEMCPY_OPER name -> direction. Array and unified-memory copies fold into the
+// direction they move data in; names, not numbers, so any renumbering is harmless.
+model::MemopKind CopyDirection(std::string_view enum_name);
+
+// Text emitted by torch.autograd.profiler.emit_nvtx: "aten::mm, seq = 3, op_id = 7, sizes = ..."
+// -> "aten::mm" (an op), else empty (a user annotation).
+std::string_view EmitNvtxOpName(std::string_view text);
+
+}  // namespace gpuscope::import::nsys
