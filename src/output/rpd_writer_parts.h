@@ -1,0 +1,133 @@
+#pragma once
+// The pieces of the .rpd writer (internal to src/output): the statement helpers, the string-id
+// table and the writer class whose tables are written by rpd_writer.cc and rpd_ops_writer.cc.
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "base/sqlite_db.h"
+#include "format/rpd_ext.h"
+#include "model/trace.h"
+#include "output/rpd_writer.h"
+#include "output/track_layout.h"
+
+namespace gpuscope::output::rpd_internal {
+
+namespace rpd_ext = format::rpd_ext;
+
+// "INSERT INTO <table>(<columns>) VALUES (?1, ..., ?n)" for a gpuscope extension table.
+inline std::string Insert(std::string_view table, std::string_view columns) {
+  std::string q = "INSERT INTO " + std::string(table) + "(" + std::string(columns) + ") VALUES (";
+  int n = 1 + static_cast<int>(std::count(columns.begin(), columns.end(), ','));
+  for (int i = 1; i <= n; ++i) q += (i > 1 ? ", ?" : "?") + std::to_string(i);
+  return q + ")";
+}
+
+
+// rocpd_string ids, one per distinct text.
+class StringIds {
+ public:
+  StringIds(const model::Trace& t, base::SqliteQuery insert) : t_(t), insert_(std::move(insert)), by_pool_id_(t.strings.size(), 0) {}
+
+  base::StatusOr<int64_t> Of(model::StringId id) {
+    if (id < by_pool_id_.size() && by_pool_id_[id] != 0) return by_pool_id_[id];
+    auto v = Of(t_.str(id));
+    if (v.ok() && id < by_pool_id_.size()) by_pool_id_[id] = *v;
+    return v;
+  }
+  base::StatusOr<int64_t> Of(std::string_view text) {
+    auto it = by_text_.find(std::string(text));
+    if (it != by_text_.end()) return it->second;
+    int64_t id = static_cast<int64_t>(by_text_.size()) + 1;
+    insert_.Bind(1, id);
+    insert_.Bind(2, text);
+    GPUSCOPE_RETURN_IF_ERROR(insert_.Run());
+    by_text_.emplace(std::string(text), id);
+    return id;
+  }
+
+ private:
+  const model::Trace& t_;
+  base::SqliteQuery insert_;
+  std::vector<int64_t> by_pool_id_;
+  std::unordered_map<std::string, int64_t> by_text_;
+};
+
+inline std::string_view OpType(model::MemopKind k) {
+  switch (k) {
+    case model::MemopKind::kHtoD: return "CopyHostToDevice";
+    case model::MemopKind::kDtoH: return "CopyDeviceToHost";
+    case model::MemopKind::kDtoD: return "CopyDeviceToDevice";
+    case model::MemopKind::kHtoH: return "CopyHostToHost";
+    case model::MemopKind::kPtoP: return "CopyPeerToPeer";
+    case model::MemopKind::kMemset: return "FillBuffer";
+    case model::MemopKind::kOther: return "Copy";
+  }
+  return "Copy";
+}
+
+// hipMemcpyKind as rpd_tracer stores it in rocpd_copyapi.kind.
+inline int64_t HipMemcpyKind(model::MemopKind k) {
+  switch (k) {
+    case model::MemopKind::kHtoH: return 0;
+    case model::MemopKind::kHtoD: return 1;
+    case model::MemopKind::kDtoH: return 2;
+    case model::MemopKind::kDtoD:
+    case model::MemopKind::kPtoP: return 3;
+    default: return 4;
+  }
+}
+
+// Writes one trace into an open database: the v2 schema, then every table. Split by table:
+// rpd_writer.cc (metadata, API calls, markers), rpd_ops_writer.cc (GPU ops, GPU-side ranges,
+// monitor samples).
+class RpdWriter {
+ public:
+  RpdWriter(const model::Trace& t, base::SqliteDb& db) : t_(t), db_(db), layout_(LayoutTracks(t)) {}
+
+  base::StatusOr<RpdWriteCounts> Write();
+
+ private:
+  base::Status WriteMetadata();
+
+  // rpd's gpuId of a GPU track: its device, else the viewer pid the layout gave it.
+  int64_t GpuId(model::TrackId track) const;
+
+  base::Status InsertApi(int64_t id, model::TrackId track, int64_t start, int64_t dur, int64_t name_id,
+                         int64_t args_id);
+
+  base::Status InsertExt(int64_t api_id, std::string_view kind, int64_t external_id, int64_t python_id,
+                         int64_t python_parent);
+
+  // API calls keep their order: rocpd_api.id = ApiTable row + 1.
+  base::Status WriteApi();
+
+  base::Status WriteOps();
+
+  // CPU ranges, Python frames and instants as UserMarker rows (args = the text).
+  base::Status WriteMarkers();
+
+  // GPU-side ranges (annotations projected on a stream, sync records): rpd has no table for
+  // them, so they go to ext_gpuscope_gpurange only (not rocpd_op, whose views count work).
+  base::Status WriteGpuRanges();
+
+  // Counter samples: a value holds from its sample to the next one of its series (rpd's
+  // [start, end) convention); the last sample of a series is a point.
+  base::Status WriteMonitor();
+
+  const model::Trace& t_;
+  base::SqliteDb& db_;
+  TrackLayout layout_;
+  std::optional<StringIds> strings_;
+  std::optional<base::SqliteQuery> api_, ext_api_;
+  int64_t empty_ = 0;
+  int64_t next_api_id_ = 1;
+  RpdWriteCounts counts_;
+};
+
+}  // namespace gpuscope::output::rpd_internal
