@@ -215,33 +215,31 @@ bool HasGzipMagic(const unsigned char* b, size_t n) { return n >= 2 && b[0] == 0
 }  // namespace
 
 StatusOr<std::unique_ptr<ByteSource>> OpenByteSource(const std::string& path) {
-  auto raw = OpenRaw(path);
-  if (!raw.ok()) return raw.status();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto raw, OpenRaw(path));
   unsigned char magic[2] = {0, 0};
-  long long n = (*raw)->Read(reinterpret_cast<char*>(magic), 2);
-  if (n < 0) return Status::Error(path + ": cannot read (" + (*raw)->error() + ")");
-  (*raw)->Seek(0);
+  long long n = raw->Read(reinterpret_cast<char*>(magic), 2);
+  if (n < 0) return Status::Error(path + ": cannot read (" + raw->error() + ")");
+  raw->Seek(0);
   if (HasGzipMagic(magic, static_cast<size_t>(n))) {
-    return std::unique_ptr<ByteSource>(new GzipSource(std::move(raw).value()));
+    return std::unique_ptr<ByteSource>(new GzipSource(std::move(raw)));
   }
-  return std::move(raw).value();
+  return raw;
 }
 
 StatusOr<FileSniff> SniffFile(const std::string& path) {
-  auto raw = OpenRaw(path);
-  if (!raw.ok()) return raw.status();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto raw, OpenRaw(path));
   FileSniff sniff;
   std::string first(512, '\0');
-  long long n = (*raw)->Read(first.data(), first.size());
-  if (n < 0) return Status::Error(path + ": cannot read (" + (*raw)->error() + ")");
+  long long n = raw->Read(first.data(), first.size());
+  if (n < 0) return Status::Error(path + ": cannot read (" + raw->error() + ")");
   first.resize(static_cast<size_t>(n));
   auto* b = reinterpret_cast<const unsigned char*>(first.data());
   sniff.gzip = HasGzipMagic(b, first.size());
   sniff.zstd = first.size() >= 4 && b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd;
   std::unique_ptr<ByteSource> source;
   if (sniff.gzip) {
-    (*raw)->Seek(0);
-    source.reset(new GzipSource(std::move(raw).value()));
+    raw->Seek(0);
+    source.reset(new GzipSource(std::move(raw)));
     sniff.head.resize(64 << 10);
     size_t got = 0;
     while (got < sniff.head.size()) {
@@ -254,7 +252,7 @@ StatusOr<FileSniff> SniffFile(const std::string& path) {
   } else {
     sniff.head = first;
     std::string more(64 << 10, '\0');
-    long long r = (*raw)->Read(more.data(), more.size());
+    long long r = raw->Read(more.data(), more.size());
     if (r > 0) sniff.head.append(more.data(), static_cast<size_t>(r));
   }
   sniff.sqlite = sniff.head.rfind("SQLite format 3", 0) == 0;  // also inside gzip (.rpd.gz)

@@ -23,8 +23,7 @@ bool IsGzip(const std::string& path) {
 
 // Inflates a gzip file into a new temporary file; returns its path.
 StatusOr<std::string> InflateToTemp(const std::string& path) {
-  auto src = OpenByteSource(path);
-  if (!src.ok()) return src.status();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto src, OpenByteSource(path));
   const char* dir = std::getenv("TMPDIR");
   std::string tmpl = std::string(dir && *dir ? dir : "/tmp") + "/gpuscope-db-XXXXXX";
   std::vector<char> name(tmpl.begin(), tmpl.end());
@@ -34,11 +33,11 @@ StatusOr<std::string> InflateToTemp(const std::string& path) {
   std::string out(name.data());
   std::vector<char> buf(1 << 20);
   for (;;) {
-    long long n = (*src)->Read(buf.data(), buf.size());
+    long long n = src->Read(buf.data(), buf.size());
     if (n < 0) {
       close(fd);
       unlink(out.c_str());
-      return Status::Error(path + ": " + (*src)->error() + "; the compressed database cannot be read");
+      return Status::Error(path + ": " + src->error() + "; the compressed database cannot be read");
     }
     if (n == 0) break;
     for (long long done = 0; done < n;) {
@@ -98,10 +97,9 @@ StatusOr<SqliteDb> SqliteDb::OpenReadOnly(const std::string& path, int busy_time
   db.path_ = path;
   std::string open_path = path;
   if (IsGzip(path)) {
-    auto tmp = InflateToTemp(path);
-    if (!tmp.ok()) return tmp.status();
-    db.temp_path_ = *tmp;
-    open_path = *tmp;
+    GPUSCOPE_ASSIGN_OR_RETURN(auto tmp, InflateToTemp(path));
+    db.temp_path_ = tmp;
+    open_path = tmp;
   }
   int rc = sqlite3_open_v2(open_path.c_str(), &db.db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) return Status::Error(db.ErrorLine(rc, "opening"));
@@ -125,10 +123,9 @@ StatusOr<SqliteDb> SqliteDb::Create(const std::string& path) {
 }
 
 Status SqliteDb::LoadObjects() {
-  auto q = Query("SELECT name FROM sqlite_master WHERE type IN ('table','view')");
-  if (!q.ok()) return q.status();
-  while (q->Step()) objects_.emplace(q->Text(0));
-  return q->status();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q, Query("SELECT name FROM sqlite_master WHERE type IN ('table','view')"));
+  while (q.Step()) objects_.emplace(q.Text(0));
+  return q.status();
 }
 
 SqliteDb::SqliteDb(SqliteDb&& o) noexcept

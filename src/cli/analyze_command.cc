@@ -45,8 +45,7 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
       ->capture_default_str();
   app.add_option("--evidence", opts->evidence, "Instances listed per finding")->capture_default_str();
   return [a, opts, &common]() -> base::StatusOr<int> {
-    auto trace = LoadTimeline(a->path, common, "analyze");
-    if (!trace.ok()) return trace.status();
+    GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(a->path, common, "analyze"));
     analysis::AnalyzeOptions o = *opts;
     o.idle_gap_ns = static_cast<int64_t>(a->idle_gap_us * 1e3);
     o.tiny_kernel_ns = static_cast<int64_t>(a->tiny_kernel_us * 1e3);
@@ -54,11 +53,11 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
     o.small_copy_bytes = static_cast<int64_t>(a->small_copy_kb * 1024);
     o.hotspot_share = a->hotspot_percent / 100;
     o.low_utilization = a->low_utilization_percent / 100;
-    analysis::AnalysisReport r = analysis::Analyze(*trace, o);
+    analysis::AnalysisReport r = analysis::Analyze(trace, o);
     const render::AnalyzeView view{a->path, a->full_names};
-    if (a->format == "json") render::PrintAnalyzeJson(*trace, r, view);
+    if (a->format == "json") render::PrintAnalyzeJson(trace, r, view);
     else if (a->format == "csv") render::PrintAnalyzeCsv(r);
-    else render::PrintAnalyzeText(*trace, r, view);
+    else render::PrintAnalyzeText(trace, r, view);
     return 0;
   };
 }

@@ -33,25 +33,22 @@ CommandBody AddConvertCommand(CLI::App& app, const CommonOptions& common) {
       ->check(CLI::IsMember({"json", "rpd", "csv"}));
   app.add_option("--format", args->format, "How to report what was written")->check(CLI::IsMember({"table", "json", "csv"}));
   return [args, &common]() -> base::StatusOr<int> {
-    auto format = render::ExportFormat(args->out, args->to);
-    if (!format.ok()) return format.status();
-    auto trace = LoadTimeline(args->in, common, "convert");
-    if (!trace.ok()) return trace.status();
-    auto files = render::ExportTrace(*trace, args->out, *format);
-    if (!files.ok()) return files.status();
+    GPUSCOPE_ASSIGN_OR_RETURN(auto format, render::ExportFormat(args->out, args->to));
+    GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(args->in, common, "convert"));
+    GPUSCOPE_ASSIGN_OR_RETURN(auto files, render::ExportTrace(trace, args->out, format));
     if (args->format == "json") {
       output::JsonWriter w;
-      w.BeginObject().Key("source").String(args->in).Key("format").String(*format).Key("files").BeginArray();
-      for (const auto& f : *files) {
+      w.BeginObject().Key("source").String(args->in).Key("format").String(format).Key("files").BeginArray();
+      for (const auto& f : files) {
         w.BeginObject().Key("path").String(f.path).Key("bytes").Uint(f.bytes).Key("contents").String(f.what).EndObject();
       }
       w.EndArray().EndObject();
       std::printf("%s\n", w.str().c_str());
     } else if (args->format == "csv") {
       std::printf("path,bytes,contents\n");
-      for (const auto& f : *files) std::printf("%s,%llu,\"%s\"\n", f.path.c_str(), static_cast<unsigned long long>(f.bytes), f.what.c_str());
+      for (const auto& f : files) std::printf("%s,%llu,\"%s\"\n", f.path.c_str(), static_cast<unsigned long long>(f.bytes), f.what.c_str());
     } else {
-      for (const auto& f : *files) {
+      for (const auto& f : files) {
         std::printf("wrote %s (%s): %s\n", f.path.c_str(), base::FormatBytes(static_cast<int64_t>(f.bytes)).c_str(),
                     f.what.c_str());
       }

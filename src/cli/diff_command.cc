@@ -39,13 +39,11 @@ CommandBody AddDiffCommand(CLI::App& app, const CommonOptions& common) {
                  "Exit 1 when the after run is significantly slower by more than PCT percent "
                  "(per-iteration latency; total kernel time without iterations)");
   return [a, &common]() -> base::StatusOr<int> {
-    auto before = LoadTimeline(a->before, common, "diff");
-    if (!before.ok()) return before.status();
-    auto after = LoadTimeline(a->after, common, "diff");
-    if (!after.ok()) return after.status();
+    GPUSCOPE_ASSIGN_OR_RETURN(auto before, LoadTimeline(a->before, common, "diff"));
+    GPUSCOPE_ASSIGN_OR_RETURN(auto after, LoadTimeline(a->after, common, "diff"));
     analysis::DiffOptions o;
     o.exact_names = a->exact_names;
-    analysis::DiffReport r = analysis::Diff(*before, *after, o);
+    analysis::DiffReport r = analysis::Diff(before, after, o);
     const render::DiffView view{a->before, a->after, a->exact_names, a->full_names, a->top};
     if (a->format == "json") render::PrintDiffJson(r, view);
     else if (a->format == "csv") render::PrintDiffCsv(r);

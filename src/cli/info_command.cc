@@ -24,12 +24,11 @@ CommandBody AddInfoCommand(CLI::App& app, const CommonOptions& common) {
   app.add_option("trace", args->path, "Trace file")->required();
   app.add_option("--format", args->format, "Output format")->check(CLI::IsMember({"table", "csv", "json"}));
   return [args, &common]() -> base::StatusOr<int> {
-    auto trace = LoadTrace(args->path, common);
-    if (!trace.ok()) return trace.status();
-    analysis::TraceSummary s = analysis::Summarize(*trace);
-    if (args->format == "json") render::PrintInfoJson(*trace, s);
-    else if (args->format == "csv") render::PrintInfoCsv(*trace, s);
-    else render::PrintInfoText(*trace, s);
+    GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTrace(args->path, common));
+    analysis::TraceSummary s = analysis::Summarize(trace);
+    if (args->format == "json") render::PrintInfoJson(trace, s);
+    else if (args->format == "csv") render::PrintInfoCsv(trace, s);
+    else render::PrintInfoText(trace, s);
     return 0;
   };
 }

@@ -32,14 +32,12 @@ CommandBody AddReportCommand(CLI::App& app, const CommonOptions& common) {
   app.add_option("-o,--output", args->out, "HTML file to write")->capture_default_str();
   app.add_option("--format", args->format, "How to report what was written")->check(CLI::IsMember({"table", "json", "csv"}));
   return [args, &common]() -> base::StatusOr<int> {
-    auto trace = LoadTimeline(args->in, common, "report");
-    if (!trace.ok()) return trace.status();
-    std::string page = output::RenderHtmlReport(render::ReportDataJson(*trace, args->in),
+    GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(args->in, common, "report"));
+    std::string page = output::RenderHtmlReport(render::ReportDataJson(trace, args->in),
                                                 std::filesystem::path(args->in).filename().string());
-    auto sink = base::ByteSink::Create(args->out);
-    if (!sink.ok()) return sink.status();
-    (*sink)->Write(page);
-    GPUSCOPE_RETURN_IF_ERROR((*sink)->Close());
+    GPUSCOPE_ASSIGN_OR_RETURN(auto sink, base::ByteSink::Create(args->out));
+    sink->Write(page);
+    GPUSCOPE_RETURN_IF_ERROR(sink->Close());
     if (args->format == "json") {
       output::JsonWriter w;
       w.BeginObject().Key("source").String(args->in).Key("path").String(args->out).Key("bytes").Uint(page.size()).EndObject();

@@ -72,9 +72,8 @@ CommandBody AddStatsCommand(CLI::App& app, const CommonOptions& common) {
   app.add_flag("--mangled", args->mangled, "Keep mangled kernel names as recorded");
   app.add_flag("--steady", args->steady, "Only the steady state: iterations after warm-up (see gpuscope analyze)");
   return [args, &common]() -> base::StatusOr<int> {
-    auto trace = LoadTrace(args->path, common);
-    if (!trace.ok()) return trace.status();
-    return Run(*args, *trace);
+    GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTrace(args->path, common));
+    return Run(*args, trace);
   };
 }
 

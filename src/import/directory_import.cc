@@ -40,9 +40,8 @@ base::StatusOr<model::Trace> ImportDirectory(const std::string& dir, const Impor
   }
   if (!dbs.empty()) {
     rocpd::RocpdImporter rocpd;
-    auto read = rocpd::ReadRocpdFiles(dbs, dir);
-    if (!read.ok()) return read.status();
-    return FinishImport(rocpd, dir, std::move(read).value());
+    GPUSCOPE_ASSIGN_OR_RETURN(auto read, rocpd::ReadRocpdFiles(dbs, dir));
+    return FinishImport(rocpd, dir, std::move(read));
   }
   if (!csvs.empty()) {
     // One run = one (folder, file-name prefix); any of its trace CSVs reads all of them.

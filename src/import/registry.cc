@@ -66,31 +66,28 @@ base::StatusOr<model::Trace> FinishImport(const Importer& importer, const std::s
 base::StatusOr<model::Trace> ImportTrace(const std::string& path, const ImportOptions& options) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return ImportDirectory(path, options);
-  auto sniff = base::SniffFile(path);
-  if (!sniff.ok()) return sniff.status();
-  if (sniff->head.empty()) {
-    if (!sniff->error.empty()) return base::Status::Error(path + ": " + sniff->error + "; nothing could be read");
+  GPUSCOPE_ASSIGN_OR_RETURN(auto sniff, base::SniffFile(path));
+  if (sniff.head.empty()) {
+    if (!sniff.error.empty()) return base::Status::Error(path + ": " + sniff.error + "; nothing could be read");
     return base::Status::Error(path + ": the file is empty (0 bytes); nothing to read");
   }
-  if (sniff->sqlite) {
+  if (sniff.sqlite) {
     // Open the database once to list its tables: SQLite formats are told apart by schema.
-    auto db = base::SqliteDb::OpenReadOnly(path);
-    if (!db.ok()) return db.status();
-    sniff->sqlite_objects = db->objects();
-    if (sniff->sqlite_objects.empty()) {
+    GPUSCOPE_ASSIGN_OR_RETURN(auto db, base::SqliteDb::OpenReadOnly(path));
+    sniff.sqlite_objects = db.objects();
+    if (sniff.sqlite_objects.empty()) {
       return base::Status::Error(path + ": an empty SQLite database (no tables); nothing to read");
     }
   }
   for (const auto& importer : Importers()) {
-    if (!importer->Recognizes(*sniff)) continue;
+    if (!importer->Recognizes(sniff)) continue;
     auto t0 = std::chrono::steady_clock::now();
-    auto read = importer->Read(path, options);
-    if (!read.ok()) return read.status();
-    read->laps.emplace(read->laps.begin(), "read (" + std::string(importer->name()) + ")",
+    GPUSCOPE_ASSIGN_OR_RETURN(auto read, importer->Read(path, options));
+    read.laps.emplace(read.laps.begin(), "read (" + std::string(importer->name()) + ")",
                        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    return FinishImport(*importer, path, std::move(read).value());
+    return FinishImport(*importer, path, std::move(read));
   }
-  return base::Status::Error(path + ": not a trace gpuscope can read: " + WhatItIs(path, *sniff));
+  return base::Status::Error(path + ": not a trace gpuscope can read: " + WhatItIs(path, sniff));
 }
 
 }  // namespace gpuscope::import

@@ -30,8 +30,7 @@ base::Status RpdWriter::WriteOps() {
     if (l != model::kNoRow && l < kernels_per_call.size() && kernels_per_call[l] < 2) ++kernels_per_call[l];
   }
   std::vector<bool> copy_written(t_.api.size(), false);
-  auto kernel_type = strings_->Of(std::string_view("KernelExecution"));
-  if (!kernel_type.ok()) return kernel_type.status();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto kernel_type, strings_->Of(std::string_view("KernelExecution")));
   int64_t op_id = 0;
   auto insert_op = [&](model::TrackId track, int16_t device, int64_t start, int64_t dur, int64_t desc,
                        int64_t type) -> base::Status {
@@ -53,9 +52,8 @@ base::Status RpdWriter::WriteOps() {
   };
   const auto& k = t_.kernels;
   for (size_t i = 0; i < k.size(); ++i) {
-    auto name = strings_->Of(k.name[i]);
-    if (!name.ok()) return name.status();
-    GPUSCOPE_RETURN_IF_ERROR(insert_op(k.track[i], k.device[i], k.start_ns[i], k.dur_ns[i], *name, *kernel_type));
+    GPUSCOPE_ASSIGN_OR_RETURN(auto name, strings_->Of(k.name[i]));
+    GPUSCOPE_RETURN_IF_ERROR(insert_op(k.track[i], k.device[i], k.start_ns[i], k.dur_ns[i], name, kernel_type));
     GPUSCOPE_RETURN_IF_ERROR(insert_link(k.launch[i]));
     model::RowId l = k.launch[i];
     if (l != model::kNoRow && l < kernels_per_call.size() && kernels_per_call[l] == 1) {
@@ -66,7 +64,7 @@ base::Status RpdWriter::WriteOps() {
         kapi->Bind(6 + d, static_cast<int64_t>(k.block[i][d]));
       }
       kapi->Bind(9, static_cast<int64_t>(k.shared_mem[i]));
-      kapi->Bind(10, *name);
+      kapi->Bind(10, name);
       GPUSCOPE_RETURN_IF_ERROR(kapi->Run());
     } else if (k.grid[i] != model::Dim3{0, 0, 0} || k.block[i] != model::Dim3{0, 0, 0}) {
       // Graph kernels and kernels without a launch call: their dimensions per op.
@@ -81,11 +79,9 @@ base::Status RpdWriter::WriteOps() {
   }
   const auto& m = t_.memops;
   for (size_t i = 0; i < m.size(); ++i) {
-    auto name = strings_->Of(m.name[i]);
-    auto type = strings_->Of(OpType(m.kind[i]));
-    if (!name.ok()) return name.status();
-    if (!type.ok()) return type.status();
-    GPUSCOPE_RETURN_IF_ERROR(insert_op(m.track[i], m.device[i], m.start_ns[i], m.dur_ns[i], *name, *type));
+    GPUSCOPE_ASSIGN_OR_RETURN(int64_t name, strings_->Of(m.name[i]));
+    GPUSCOPE_ASSIGN_OR_RETURN(int64_t type, strings_->Of(OpType(m.kind[i])));
+    GPUSCOPE_RETURN_IF_ERROR(insert_op(m.track[i], m.device[i], m.start_ns[i], m.dur_ns[i], name, type));
     GPUSCOPE_RETURN_IF_ERROR(insert_link(m.launch[i]));
     ext->Bind(1, op_id);
     ext->Bind(2, model::MemopKindName(m.kind[i]));
@@ -115,19 +111,17 @@ base::Status RpdWriter::WriteOps() {
 base::Status RpdWriter::WriteGpuRanges() {
   const auto& g = t_.gpu_ranges;
   if (g.size() == 0) return base::Status::Ok();
-  auto q = db_.Query(Insert(rpd_ext::kGpuRangeTable, rpd_ext::kGpuRangeColumns));
-  if (!q.ok()) return q.status();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query(Insert(rpd_ext::kGpuRangeTable, rpd_ext::kGpuRangeColumns)));
   for (size_t i = 0; i < g.size(); ++i) {
-    auto name = strings_->Of(g.name[i]);
-    if (!name.ok()) return name.status();
-    q->Bind(1, GpuId(g.track[i]));
-    q->Bind(2, layout_.tracks[g.track[i]].tid);
-    q->Bind(3, g.start_ns[i]);
-    q->Bind(4, g.end_ns(i));
-    q->Bind(5, g.kind[i] == model::GpuRangeKind::kSync ? "sync" : g.kind[i] == model::GpuRangeKind::kAnnotation ? "annotation" : "other");
-    q->Bind(6, *name);
-    if (g.correlation[i] != model::kNoCorrelation) q->Bind(7, static_cast<int64_t>(g.correlation[i])); else q->BindNull(7);
-    GPUSCOPE_RETURN_IF_ERROR(q->Run());
+    GPUSCOPE_ASSIGN_OR_RETURN(auto name, strings_->Of(g.name[i]));
+    q.Bind(1, GpuId(g.track[i]));
+    q.Bind(2, layout_.tracks[g.track[i]].tid);
+    q.Bind(3, g.start_ns[i]);
+    q.Bind(4, g.end_ns(i));
+    q.Bind(5, g.kind[i] == model::GpuRangeKind::kSync ? "sync" : g.kind[i] == model::GpuRangeKind::kAnnotation ? "annotation" : "other");
+    q.Bind(6, name);
+    if (g.correlation[i] != model::kNoCorrelation) q.Bind(7, static_cast<int64_t>(g.correlation[i])); else q.BindNull(7);
+    GPUSCOPE_RETURN_IF_ERROR(q.Run());
     ++counts_.gpu_ranges;
   }
   return base::Status::Ok();
@@ -136,9 +130,8 @@ base::Status RpdWriter::WriteGpuRanges() {
 base::Status RpdWriter::WriteMonitor() {
   const auto& c = t_.counters;
   if (c.size() == 0) return base::Status::Ok();
-  auto q = db_.Query("INSERT INTO rocpd_monitor(deviceType, deviceId, monitorType, start, end, value) "
-                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
-  if (!q.ok()) return q.status();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("INSERT INTO rocpd_monitor(deviceType, deviceId, monitorType, start, end, value) "
+                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"));
   std::vector<size_t> next(c.size(), SIZE_MAX);
   std::unordered_map<uint64_t, size_t> last;  // (name, track) -> latest sample
   for (size_t i = c.size(); i-- > 0;) {
@@ -163,15 +156,15 @@ base::Status RpdWriter::WriteMonitor() {
         monitor = series.substr(sp + 1);
       }
     }
-    q->Bind(1, type);
-    q->Bind(2, device);
-    q->Bind(3, monitor);
-    q->Bind(4, c.ts_ns[i]);
-    q->Bind(5, next[i] == SIZE_MAX ? c.ts_ns[i] : c.ts_ns[next[i]]);
+    q.Bind(1, type);
+    q.Bind(2, device);
+    q.Bind(3, monitor);
+    q.Bind(4, c.ts_ns[i]);
+    q.Bind(5, next[i] == SIZE_MAX ? c.ts_ns[i] : c.ts_ns[next[i]]);
     char buf[32];
     std::snprintf(buf, sizeof(buf), "%.17g", c.value[i]);
-    q->Bind(6, std::string_view(buf));
-    GPUSCOPE_RETURN_IF_ERROR(q->Run());
+    q.Bind(6, std::string_view(buf));
+    GPUSCOPE_RETURN_IF_ERROR(q.Run());
     ++counts_.monitor;
   }
   return base::Status::Ok();

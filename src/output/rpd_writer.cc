@@ -14,9 +14,8 @@ base::StatusOr<RpdWriteCounts> RpdWriter::Write() {
   GPUSCOPE_RETURN_IF_ERROR(db_.Exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;"));
   GPUSCOPE_RETURN_IF_ERROR(db_.Exec(kRpdV2Schema));
   GPUSCOPE_RETURN_IF_ERROR(db_.Exec(format::rpd_ext::kSchema));
-  auto ins_string = db_.Query("INSERT INTO rocpd_string(id, string) VALUES (?1, ?2)");
-  if (!ins_string.ok()) return ins_string.status();
-  strings_.emplace(t_, std::move(*ins_string));
+  GPUSCOPE_ASSIGN_OR_RETURN(auto ins_string, db_.Query("INSERT INTO rocpd_string(id, string) VALUES (?1, ?2)"));
+  strings_.emplace(t_, std::move(ins_string));
   GPUSCOPE_RETURN_IF_ERROR(WriteMetadata());
   GPUSCOPE_RETURN_IF_ERROR(WriteApi());
   GPUSCOPE_RETURN_IF_ERROR(WriteOps());
@@ -28,22 +27,21 @@ base::StatusOr<RpdWriteCounts> RpdWriter::Write() {
 }
 
 base::Status RpdWriter::WriteMetadata() {
-  auto q = db_.Query("INSERT INTO rocpd_metadata(tag, value) VALUES (?1, ?2)");
-  if (!q.ok()) return q.status();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("INSERT INTO rocpd_metadata(tag, value) VALUES (?1, ?2)"));
   for (auto [tag, value] : {std::pair<std::string_view, std::string_view>{"schema_version", "2"},
                             {"session_count", "1"},
                             {rpd_ext::kTagSource, t_.meta.path},
                             {rpd_ext::kTagSourceFormat, t_.meta.format},
                             {rpd_ext::kTagClock, t_.meta.clock}}) {
-    q->Bind(1, tag);
-    q->Bind(2, value);
-    GPUSCOPE_RETURN_IF_ERROR(q->Run());
+    q.Bind(1, tag);
+    q.Bind(2, value);
+    GPUSCOPE_RETURN_IF_ERROR(q.Run());
   }
   // Names rpd v2 has no table for, as gpuscope:: tags (the rpd importer reads them back).
   auto tag = [&](const std::string& k, std::string_view v) {
-    q->Bind(1, k);
-    q->Bind(2, v);
-    return q->Run();
+    q.Bind(1, k);
+    q.Bind(2, v);
+    return q.Run();
   };
   for (const model::Device& d : t_.devices) {
     GPUSCOPE_RETURN_IF_ERROR(tag(std::string(rpd_ext::kTagDeviceName) + std::to_string(d.id), d.name));
@@ -93,21 +91,17 @@ base::Status RpdWriter::InsertExt(int64_t api_id, std::string_view kind, int64_t
 }
 
 base::Status RpdWriter::WriteApi() {
-  auto api = db_.Query("INSERT INTO rocpd_api(id, pid, tid, start, end, apiName_id, args_id) "
-                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
-  if (!api.ok()) return api.status();
-  api_.emplace(std::move(*api));
-  auto ext = db_.Query(Insert(rpd_ext::kApiTable, rpd_ext::kApiColumns));
-  if (!ext.ok()) return ext.status();
-  ext_api_.emplace(std::move(*ext));
-  auto empty = strings_->Of(std::string_view());
-  if (!empty.ok()) return empty.status();
-  empty_ = *empty;
+  GPUSCOPE_ASSIGN_OR_RETURN(auto api, db_.Query("INSERT INTO rocpd_api(id, pid, tid, start, end, apiName_id, args_id) "
+                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"));
+  api_.emplace(std::move(api));
+  GPUSCOPE_ASSIGN_OR_RETURN(auto ext, db_.Query(Insert(rpd_ext::kApiTable, rpd_ext::kApiColumns)));
+  ext_api_.emplace(std::move(ext));
+  GPUSCOPE_ASSIGN_OR_RETURN(auto empty, strings_->Of(std::string_view()));
+  empty_ = empty;
   const auto& a = t_.api;
   for (size_t i = 0; i < a.size(); ++i) {
-    auto name = strings_->Of(a.name[i]);
-    if (!name.ok()) return name.status();
-    GPUSCOPE_RETURN_IF_ERROR(InsertApi(static_cast<int64_t>(i) + 1, a.track[i], a.start_ns[i], a.dur_ns[i], *name, empty_));
+    GPUSCOPE_ASSIGN_OR_RETURN(auto name, strings_->Of(a.name[i]));
+    GPUSCOPE_RETURN_IF_ERROR(InsertApi(static_cast<int64_t>(i) + 1, a.track[i], a.start_ns[i], a.dur_ns[i], name, empty_));
     // rpd says the domain only through the name (hsa_* = HSA); say the rest explicitly.
     std::string_view n = t_.str(a.name[i]);
     model::ApiDomain implied = n.rfind("hsa_", 0) == 0 ? model::ApiDomain::kHsa : model::ApiDomain::kRuntime;
@@ -120,29 +114,25 @@ base::Status RpdWriter::WriteApi() {
 }
 
 base::Status RpdWriter::WriteMarkers() {
-  auto marker = strings_->Of(std::string_view("UserMarker"));
-  if (!marker.ok()) return marker.status();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto marker, strings_->Of(std::string_view("UserMarker")));
   const auto& c = t_.cpu;
   for (size_t i = 0; i < c.size(); ++i) {
-    auto text = strings_->Of(c.name[i]);
-    if (!text.ok()) return text.status();
+    GPUSCOPE_ASSIGN_OR_RETURN(auto text, strings_->Of(c.name[i]));
     int64_t id = next_api_id_++;
-    GPUSCOPE_RETURN_IF_ERROR(InsertApi(id, c.track[i], c.start_ns[i], c.dur_ns[i], *marker, *text));
+    GPUSCOPE_RETURN_IF_ERROR(InsertApi(id, c.track[i], c.start_ns[i], c.dur_ns[i], marker, text));
     GPUSCOPE_RETURN_IF_ERROR(InsertExt(id, c.kind[i] == model::CpuRangeKind::kOp ? "op" : "annotation",
                                        static_cast<int64_t>(c.external_id[i]), -1, -1));
   }
   const auto& p = t_.python;
   for (size_t i = 0; i < p.size(); ++i) {
-    auto text = strings_->Of(p.name[i]);
-    if (!text.ok()) return text.status();
+    GPUSCOPE_ASSIGN_OR_RETURN(auto text, strings_->Of(p.name[i]));
     int64_t id = next_api_id_++;
-    GPUSCOPE_RETURN_IF_ERROR(InsertApi(id, p.track[i], p.start_ns[i], p.dur_ns[i], *marker, *text));
+    GPUSCOPE_RETURN_IF_ERROR(InsertApi(id, p.track[i], p.start_ns[i], p.dur_ns[i], marker, text));
     GPUSCOPE_RETURN_IF_ERROR(InsertExt(id, "python", 0, p.python_id[i], p.python_parent_id[i]));
   }
   for (size_t i = 0; i < t_.instants.size(); ++i) {
-    auto text = strings_->Of(t_.instants.name[i]);
-    if (!text.ok()) return text.status();
-    GPUSCOPE_RETURN_IF_ERROR(InsertApi(next_api_id_++, t_.instants.track[i], t_.instants.ts_ns[i], 0, *marker, *text));
+    GPUSCOPE_ASSIGN_OR_RETURN(auto text, strings_->Of(t_.instants.name[i]));
+    GPUSCOPE_RETURN_IF_ERROR(InsertApi(next_api_id_++, t_.instants.track[i], t_.instants.ts_ns[i], 0, marker, text));
   }
   return base::Status::Ok();
 }
@@ -150,9 +140,8 @@ base::Status RpdWriter::WriteMarkers() {
 }  // namespace rpd_internal
 
 base::StatusOr<RpdWriteCounts> WriteRpd(const model::Trace& trace, const std::string& path) {
-  auto db = base::SqliteDb::Create(path);
-  if (!db.ok()) return db.status();
-  rpd_internal::RpdWriter writer(trace, *db);
+  GPUSCOPE_ASSIGN_OR_RETURN(auto db, base::SqliteDb::Create(path));
+  rpd_internal::RpdWriter writer(trace, db);
   auto counts = writer.Write();
   if (!counts.ok()) return base::Status::Error(path + ": writing the .rpd failed: " + counts.status().message());
   return counts;

@@ -42,11 +42,10 @@ std::vector<output::MarkerSpan> IterationMarkers(const model::Trace& trace) {
 }
 
 base::StatusOr<std::vector<ExportedFile>> WriteJson(const model::Trace& trace, const std::string& out) {
-  auto sink = base::ByteSink::Create(out);
-  if (!sink.ok()) return sink.status();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto sink, base::ByteSink::Create(out));
   output::ChromeTraceOptions opt;
   opt.iterations = IterationMarkers(trace);
-  auto counts = output::WriteChromeTrace(trace, opt, **sink);
+  auto counts = output::WriteChromeTrace(trace, opt, *sink);
   if (!counts.ok()) {
     RemoveQuietly(out);
     return counts.status();
@@ -92,9 +91,8 @@ base::StatusOr<std::vector<ExportedFile>> WriteCsv(const model::Trace& trace, co
   };
   std::vector<ExportedFile> files;
   std::string events = single ? out : path_of("events.csv");
-  auto sink = base::ByteSink::Create(events);
-  if (!sink.ok()) return sink.status();
-  auto rows = output::WriteEventsCsv(trace, **sink);
+  GPUSCOPE_ASSIGN_OR_RETURN(auto sink, base::ByteSink::Create(events));
+  auto rows = output::WriteEventsCsv(trace, *sink);
   if (!rows.ok()) {
     RemoveQuietly(events);
     return rows.status();
@@ -115,10 +113,9 @@ base::StatusOr<std::vector<ExportedFile>> WriteCsv(const model::Trace& trace, co
                           Table{"counters", "counters.csv", st.counters.size(), false}}) {
     if (!tb.always && tb.rows == 0) continue;
     std::string path = path_of(tb.file);
-    auto s = base::ByteSink::Create(path);
-    if (!s.ok()) return s.status();
-    (*s)->Write(StatsTable(st, tb.name).Csv());
-    GPUSCOPE_RETURN_IF_ERROR((*s)->Close());
+    GPUSCOPE_ASSIGN_OR_RETURN(auto s, base::ByteSink::Create(path));
+    s->Write(StatsTable(st, tb.name).Csv());
+    GPUSCOPE_RETURN_IF_ERROR(s->Close());
     files.push_back({path, base::FormatCount(tb.rows) + " rows (stats " + tb.name + ")", FileBytes(path)});
   }
   return files;

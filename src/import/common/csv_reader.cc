@@ -3,9 +3,8 @@
 namespace gpuscope::import {
 
 base::StatusOr<CsvReader> CsvReader::Open(const std::string& path) {
-  auto src = base::OpenByteSource(path);
-  if (!src.ok()) return src.status();
-  return CsvReader(std::move(src).value());
+  GPUSCOPE_ASSIGN_OR_RETURN(auto src, base::OpenByteSource(path));
+  return CsvReader(std::move(src));
 }
 
 bool CsvReader::Fill() {

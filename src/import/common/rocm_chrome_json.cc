@@ -85,10 +85,9 @@ bool EventTimes(const JsonEvent& e, int64_t* begin, int64_t* end) {
 }  // namespace
 
 base::StatusOr<ImportResult> ReadRocmChromeJson(const std::string& path, ChromeJsonFlavor flavor) {
-  auto src = base::OpenByteSource(path);
-  if (!src.ok()) return src.status();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto src, base::OpenByteSource(path));
   std::string doc, chunk(1 << 20, '\0');
-  for (long long n; (n = (*src)->Read(chunk.data(), chunk.size())) > 0;) doc.append(chunk.data(), static_cast<size_t>(n));
+  for (long long n; (n = src->Read(chunk.data(), chunk.size())) > 0;) doc.append(chunk.data(), static_cast<size_t>(n));
   size_t size = doc.size();
   doc.append(kJsonPadding, '\0');
   ImportResult result;

@@ -138,10 +138,9 @@ bool EventsCsvImporter::Recognizes(const base::FileSniff& sniff) const {
 }
 
 base::StatusOr<ImportResult> EventsCsvImporter::Read(const std::string& path, const ImportOptions&) const {
-  auto csv = CsvReader::Open(path);
-  if (!csv.ok()) return csv.status();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto csv, CsvReader::Open(path));
   std::vector<std::string_view> fields;
-  if (!csv->Next(&fields)) return base::Status::Error(path + ": empty events.csv");
+  if (!csv.Next(&fields)) return base::Status::Error(path + ": empty events.csv");
   CsvHeader header(fields);
   // The columns this reader needs; the others are optional (absent = not recorded).
   for (auto required : format::events_csv::kRequired) {
@@ -158,10 +157,10 @@ base::StatusOr<ImportResult> EventsCsvImporter::Read(const std::string& path, co
   trace.meta.producer = "gpuscope convert (CSV)";
   trace.meta.clock = "the source's clock, as written (ns)";
   Reader reader(fields, &trace);
-  while (csv->Next(&fields)) reader.Row(fields, csv->line());
-  if (!csv->error().empty()) {
-    if (trace.EventCount() == 0) return base::Status::Error(path + ": " + csv->error());
-    trace.meta.import_error = csv->error();
+  while (csv.Next(&fields)) reader.Row(fields, csv.line());
+  if (!csv.error().empty()) {
+    if (trace.EventCount() == 0) return base::Status::Error(path + ": " + csv.error());
+    trace.meta.import_error = csv.error();
   }
   result.empty_reason = "events.csv holds no events";
   return result;

@@ -159,9 +159,8 @@ bool KinetoImporter::Recognizes(const base::FileSniff& sniff) const {
 }
 
 base::StatusOr<ImportResult> KinetoImporter::Read(const std::string& path, const ImportOptions& options) const {
-  auto opened = base::OpenByteSource(path);
-  if (!opened.ok()) return opened.status();
-  std::unique_ptr<base::ByteSource> source = std::move(opened).value();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto opened, base::OpenByteSource(path));
+  std::unique_ptr<base::ByteSource> source = std::move(opened);
 
   int threads = options.threads > 0 ? options.threads
                                     : static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
@@ -180,9 +179,8 @@ base::StatusOr<ImportResult> KinetoImporter::Read(const std::string& path, const
     if (k == 0) {
       s.source = std::move(source);
     } else {
-      auto src = base::OpenByteSource(path);
-      if (!src.ok()) return src.status();
-      s.source = std::move(src).value();
+      GPUSCOPE_ASSIGN_OR_RETURN(auto src, base::OpenByteSource(path));
+      s.source = std::move(src);
     }
     s.builder = std::make_unique<KinetoBuilder>(&s.trace, &s.side);
     uint64_t begin = k == 0 ? 0 : starts[k - 1];

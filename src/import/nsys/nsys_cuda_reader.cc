@@ -15,24 +15,23 @@ base::Status NsysReader::ReadRuntime() {
   if (!HasRequired(c, "CUPTI_ACTIVITY_KIND_RUNTIME", {"start", "end", "globalTid", "correlationId", "nameId"})) {
     return base::Status::Ok();
   }
-  auto q = db_.Query("SELECT " + c.Select({"start", "end", "globalTid", "correlationId", "nameId", "eventClass"}) +
-                     " FROM CUPTI_ACTIVITY_KIND_RUNTIME");
-  if (!q.ok()) return q.status();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT " + c.Select({"start", "end", "globalTid", "correlationId", "nameId", "eventClass"}) +
+                     " FROM CUPTI_ACTIVITY_KIND_RUNTIME"));
   std::unordered_map<int64_t, model::StringId> names;  // nameId -> stripped name
-  while (q->Step()) {
+  while (q.Step()) {
     model::ApiRow row;
-    row.start_ns = q->Int(0);
-    row.dur_ns = End(q->Int(0), q->Int(1), "CUPTI_ACTIVITY_KIND_RUNTIME");
-    row.track = CpuTrack(q->Int(2));
-    row.correlation = Correlation(q->Int(3), q->Int(2));
-    auto [it, inserted] = names.emplace(q->Int(4), 0);
-    if (inserted) it->second = t_.strings.Intern(StripVersionSuffix(strings_.Text(q->Int(4))));
+    row.start_ns = q.Int(0);
+    row.dur_ns = End(q.Int(0), q.Int(1), "CUPTI_ACTIVITY_KIND_RUNTIME");
+    row.track = CpuTrack(q.Int(2));
+    row.correlation = Correlation(q.Int(3), q.Int(2));
+    auto [it, inserted] = names.emplace(q.Int(4), 0);
+    if (inserted) it->second = t_.strings.Intern(StripVersionSuffix(strings_.Text(q.Int(4))));
     row.name = it->second;
-    std::string_view cls = event_class_.Name(q->Int(5));
+    std::string_view cls = event_class_.Name(q.Int(5));
     row.domain = cls.find("DRIVER") != std::string_view::npos ? model::ApiDomain::kDriver : model::ApiDomain::kRuntime;
     t_.api.Append(row);
   }
-  return Finish(*q);
+  return Finish(q);
 }
 
 int64_t NsysReader::End(int64_t start, int64_t end, std::string_view table) {
@@ -45,35 +44,34 @@ base::Status NsysReader::ReadKernels() {
   if (!HasRequired(c, "CUPTI_ACTIVITY_KIND_KERNEL", {"start", "end", "correlationId"})) return base::Status::Ok();
   // Mangled names are kept (stats demangles them for display, --mangled shows them raw);
   // the demangled one is the fallback for exports that lack it.
-  auto q = db_.Query("SELECT " +
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT " +
                      c.Select({"start", "end", "deviceId", "streamId", "correlationId", "globalPid", "mangledName",
                                "demangledName", "shortName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
                                "registersPerThread", "staticSharedMemory", "dynamicSharedMemory"}) +
-                     " FROM CUPTI_ACTIVITY_KIND_KERNEL");
-  if (!q.ok()) return q.status();
-  while (q->Step()) {
+                     " FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+  while (q.Step()) {
     model::KernelRow row;
-    row.start_ns = q->Int(0);
-    row.dur_ns = End(q->Int(0), q->Int(1), "CUPTI_ACTIVITY_KIND_KERNEL");
-    row.device = static_cast<int16_t>(q->Int(2));
-    row.track = GpuTrack(q->Int(2), q->Int(3), q->Int(5));
-    row.correlation = Correlation(q->Int(4), q->Int(5));
-    int name_col = !q->IsNull(6) ? 6 : !q->IsNull(7) ? 7 : 8;
-    if (q->IsNull(name_col)) {
+    row.start_ns = q.Int(0);
+    row.dur_ns = End(q.Int(0), q.Int(1), "CUPTI_ACTIVITY_KIND_KERNEL");
+    row.device = static_cast<int16_t>(q.Int(2));
+    row.track = GpuTrack(q.Int(2), q.Int(3), q.Int(5));
+    row.correlation = Correlation(q.Int(4), q.Int(5));
+    int name_col = !q.IsNull(6) ? 6 : !q.IsNull(7) ? 7 : 8;
+    if (q.IsNull(name_col)) {
       t_.problems.Add("nsys.kernel_without_name", "a kernel at " + std::to_string(row.start_ns) + " ns has no name");
       row.name = t_.strings.Intern("<unnamed kernel>");
     } else {
-      row.name = strings_.Get(q->Int(name_col));
+      row.name = strings_.Get(q.Int(name_col));
     }
     for (int i = 0; i < 3; ++i) {
-      row.grid[i] = static_cast<uint32_t>(q->Int(9 + i));
-      row.block[i] = static_cast<uint32_t>(q->Int(12 + i));
+      row.grid[i] = static_cast<uint32_t>(q.Int(9 + i));
+      row.block[i] = static_cast<uint32_t>(q.Int(12 + i));
     }
-    row.registers = static_cast<uint32_t>(q->Int(15));
-    row.shared_mem = static_cast<uint32_t>(q->Int(16) + q->Int(17));
+    row.registers = static_cast<uint32_t>(q.Int(15));
+    row.shared_mem = static_cast<uint32_t>(q.Int(16) + q.Int(17));
     t_.kernels.Append(row);
   }
-  return Finish(*q);
+  return Finish(q);
 }
 
 MemoryKind NsysReader::MemKind(const base::SqliteQuery& q, int col) {
@@ -95,81 +93,78 @@ base::Status NsysReader::ReadMemcpy() {
   }
   ColumnSet c(db_, "CUPTI_ACTIVITY_KIND_MEMCPY");
   if (!HasRequired(c, "CUPTI_ACTIVITY_KIND_MEMCPY", {"start", "end", "correlationId"})) return base::Status::Ok();
-  auto q = db_.Query("SELECT " +
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT " +
                      c.Select({"start", "end", "deviceId", "streamId", "correlationId", "globalPid", "bytes",
                                "copyKind", "srcKind", "dstKind"}) +
-                     " FROM CUPTI_ACTIVITY_KIND_MEMCPY");
-  if (!q.ok()) return q.status();
+                     " FROM CUPTI_ACTIVITY_KIND_MEMCPY"));
   std::map<std::string, model::StringId> names;
-  while (q->Step()) {
+  while (q.Step()) {
     model::MemopRow row;
-    row.start_ns = q->Int(0);
-    row.dur_ns = End(q->Int(0), q->Int(1), "CUPTI_ACTIVITY_KIND_MEMCPY");
-    row.device = static_cast<int16_t>(q->Int(2));
-    row.track = GpuTrack(q->Int(2), q->Int(3), q->Int(5));
-    row.correlation = Correlation(q->Int(4), q->Int(5));
-    row.bytes = q->IsNull(6) ? -1 : q->Int(6);
-    row.kind = q->IsNull(7) ? MemopKind::kOther : CopyDirection(memcpy_oper_.Name(q->Int(7)));
-    row.src = MemKind(*q, 8);
-    row.dst = MemKind(*q, 9);
+    row.start_ns = q.Int(0);
+    row.dur_ns = End(q.Int(0), q.Int(1), "CUPTI_ACTIVITY_KIND_MEMCPY");
+    row.device = static_cast<int16_t>(q.Int(2));
+    row.track = GpuTrack(q.Int(2), q.Int(3), q.Int(5));
+    row.correlation = Correlation(q.Int(4), q.Int(5));
+    row.bytes = q.IsNull(6) ? -1 : q.Int(6);
+    row.kind = q.IsNull(7) ? MemopKind::kOther : CopyDirection(memcpy_oper_.Name(q.Int(7)));
+    row.src = MemKind(q, 8);
+    row.dst = MemKind(q, 9);
     // The PyTorch profiler's spelling, so that names compare across tools.
     std::string name = "Memcpy " + std::string(model::MemopKindName(row.kind)) + " (" +
-                       std::string(MemKindLabel(*q, 8)) + " -> " + std::string(MemKindLabel(*q, 9)) + ")";
+                       std::string(MemKindLabel(q, 8)) + " -> " + std::string(MemKindLabel(q, 9)) + ")";
     auto [it, inserted] = names.emplace(name, 0);
     if (inserted) it->second = t_.strings.Intern(name);
     row.name = it->second;
     t_.memops.Append(row);
   }
-  return Finish(*q);
+  return Finish(q);
 }
 
 base::Status NsysReader::ReadMemset() {
   if (!Collected("CUPTI_ACTIVITY_KIND_MEMSET", "memsets")) return base::Status::Ok();
   ColumnSet c(db_, "CUPTI_ACTIVITY_KIND_MEMSET");
   if (!HasRequired(c, "CUPTI_ACTIVITY_KIND_MEMSET", {"start", "end", "correlationId"})) return base::Status::Ok();
-  auto q = db_.Query("SELECT " +
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT " +
                      c.Select({"start", "end", "deviceId", "streamId", "correlationId", "globalPid", "bytes",
                                "memKind"}) +
-                     " FROM CUPTI_ACTIVITY_KIND_MEMSET");
-  if (!q.ok()) return q.status();
-  while (q->Step()) {
+                     " FROM CUPTI_ACTIVITY_KIND_MEMSET"));
+  while (q.Step()) {
     model::MemopRow row;
-    row.start_ns = q->Int(0);
-    row.dur_ns = End(q->Int(0), q->Int(1), "CUPTI_ACTIVITY_KIND_MEMSET");
-    row.device = static_cast<int16_t>(q->Int(2));
-    row.track = GpuTrack(q->Int(2), q->Int(3), q->Int(5));
-    row.correlation = Correlation(q->Int(4), q->Int(5));
-    row.bytes = q->IsNull(6) ? -1 : q->Int(6);
+    row.start_ns = q.Int(0);
+    row.dur_ns = End(q.Int(0), q.Int(1), "CUPTI_ACTIVITY_KIND_MEMSET");
+    row.device = static_cast<int16_t>(q.Int(2));
+    row.track = GpuTrack(q.Int(2), q.Int(3), q.Int(5));
+    row.correlation = Correlation(q.Int(4), q.Int(5));
+    row.bytes = q.IsNull(6) ? -1 : q.Int(6);
     row.kind = MemopKind::kMemset;
-    row.dst = MemKind(*q, 7);
-    row.name = t_.strings.Intern("Memset (" + std::string(MemKindLabel(*q, 7)) + ")");
+    row.dst = MemKind(q, 7);
+    row.name = t_.strings.Intern("Memset (" + std::string(MemKindLabel(q, 7)) + ")");
     t_.memops.Append(row);
   }
-  return Finish(*q);
+  return Finish(q);
 }
 
 base::Status NsysReader::ReadSync() {
   if (!db_.Has("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION")) return base::Status::Ok();
   ColumnSet c(db_, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
   if (!HasRequired(c, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", {"start", "end"})) return base::Status::Ok();
-  auto q = db_.Query("SELECT " + c.Select({"start", "end", "deviceId", "streamId", "correlationId", "globalPid",
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT " + c.Select({"start", "end", "deviceId", "streamId", "correlationId", "globalPid",
                                            "syncType"}) +
-                     " FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
-  if (!q.ok()) return q.status();
-  while (q->Step()) {
+                     " FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"));
+  while (q.Step()) {
     model::GpuRangeRow row;
-    row.start_ns = q->Int(0);
-    row.dur_ns = End(q->Int(0), q->Int(1), "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
+    row.start_ns = q.Int(0);
+    row.dur_ns = End(q.Int(0), q.Int(1), "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
     // Context syncs carry stream 0xFFFFFFFF: they wait for every stream of the device.
-    int64_t stream = q->Int(3);
-    row.track = stream == 0xFFFFFFFFll ? GpuTrack(q->Int(2), -1, q->Int(5)) : GpuTrack(q->Int(2), stream, q->Int(5));
-    row.correlation = Correlation(q->Int(4), q->Int(5));
-    std::string_view label = q->IsNull(6) ? std::string_view() : sync_type_.Label(q->Int(6));
+    int64_t stream = q.Int(3);
+    row.track = stream == 0xFFFFFFFFll ? GpuTrack(q.Int(2), -1, q.Int(5)) : GpuTrack(q.Int(2), stream, q.Int(5));
+    row.correlation = Correlation(q.Int(4), q.Int(5));
+    std::string_view label = q.IsNull(6) ? std::string_view() : sync_type_.Label(q.Int(6));
     row.name = t_.strings.Intern(label.empty() ? "Synchronization" : label);
     row.kind = model::GpuRangeKind::kSync;
     t_.gpu_ranges.Append(row);
   }
-  return Finish(*q);
+  return Finish(q);
 }
 
 }  // namespace gpuscope::import::nsys

@@ -13,49 +13,47 @@ base::Status NsysReader::ReadNvtx() {
   if (!Collected("NVTX_EVENTS", "NVTX ranges")) return base::Status::Ok();
   ColumnSet c(db_, "NVTX_EVENTS");
   if (!HasRequired(c, "NVTX_EVENTS", {"start", "eventType"})) return base::Status::Ok();
-  auto q = db_.Query("SELECT " + c.Select({"start", "end", "eventType", "globalTid", "textId", "text"}) +
-                     " FROM NVTX_EVENTS");
-  if (!q.ok()) return q.status();
-  while (q->Step()) {
-    std::string_view type = event_type_.Name(q->Int(2));
-    std::string_view text = !q->IsNull(4) ? strings_.Text(q->Int(4)) : q->Text(5);
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT " + c.Select({"start", "end", "eventType", "globalTid", "textId", "text"}) +
+                     " FROM NVTX_EVENTS"));
+  while (q.Step()) {
+    std::string_view type = event_type_.Name(q.Int(2));
+    std::string_view text = !q.IsNull(4) ? strings_.Text(q.Int(4)) : q.Text(5);
     bool range = type == "NvtxPushPopRange" || type == "NvtxStartEndRange" || type == "NvtxtPushPopRange" ||
                  type == "NvtxtStartEndRange";
     bool mark = type == "NvtxMark" || type == "NvtxtMark";
-    if (range && !q->IsNull(1)) {
+    if (range && !q.IsNull(1)) {
       model::CpuRangeRow row;
-      row.start_ns = q->Int(0);
-      row.dur_ns = End(q->Int(0), q->Int(1), "NVTX_EVENTS");
-      row.track = CpuTrack(q->Int(3));
+      row.start_ns = q.Int(0);
+      row.dur_ns = End(q.Int(0), q.Int(1), "NVTX_EVENTS");
+      row.track = CpuTrack(q.Int(3));
       std::string_view op = EmitNvtxOpName(text);
       row.kind = op.empty() ? model::CpuRangeKind::kAnnotation : model::CpuRangeKind::kOp;
       row.name = t_.strings.Intern(op.empty() ? text : op);
       t_.cpu.Append(row);
-    } else if (mark || (range && q->IsNull(1))) {
-      t_.instants.Append(q->Int(0), t_.strings.Intern(text), CpuTrack(q->Int(3)));
+    } else if (mark || (range && q.IsNull(1))) {
+      t_.instants.Append(q.Int(0), t_.strings.Intern(text), CpuTrack(q.Int(3)));
     } else {
       ++t_.record_counts["NVTX " + std::string(type.empty() ? "unknown-type" : type) + " records"];
     }
   }
-  return Finish(*q);
+  return Finish(q);
 }
 
 base::Status NsysReader::ReadOsRuntime() {
   if (!db_.Has("OSRT_API")) return base::Status::Ok();
   ColumnSet c(db_, "OSRT_API");
   if (!HasRequired(c, "OSRT_API", {"start", "end", "globalTid", "nameId"})) return base::Status::Ok();
-  auto q = db_.Query("SELECT start, end, globalTid, nameId FROM OSRT_API");
-  if (!q.ok()) return q.status();
-  while (q->Step()) {
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT start, end, globalTid, nameId FROM OSRT_API"));
+  while (q.Step()) {
     model::ApiRow row;
-    row.start_ns = q->Int(0);
-    row.dur_ns = End(q->Int(0), q->Int(1), "OSRT_API");
-    row.track = CpuTrack(q->Int(2));
-    row.name = strings_.Get(q->Int(3));
+    row.start_ns = q.Int(0);
+    row.dur_ns = End(q.Int(0), q.Int(1), "OSRT_API");
+    row.track = CpuTrack(q.Int(2));
+    row.name = strings_.Get(q.Int(3));
     row.domain = model::ApiDomain::kOs;
     t_.api.Append(row);
   }
-  return Finish(*q);
+  return Finish(q);
 }
 
 }  // namespace gpuscope::import::nsys

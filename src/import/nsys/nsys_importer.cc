@@ -14,12 +14,11 @@ bool NsysImporter::Recognizes(const base::FileSniff& sniff) const {
 }
 
 base::StatusOr<ImportResult> NsysImporter::Read(const std::string& path, const ImportOptions&) const {
-  auto db = base::SqliteDb::OpenReadOnly(path);
-  if (!db.ok()) return db.status();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto db, base::SqliteDb::OpenReadOnly(path));
   ImportResult result;
   Trace& trace = result.trace;
   trace.meta.path = path;
-  NsysReader reader(*db, &trace);
+  NsysReader reader(db, &trace);
   base::Status st = reader.Read();
   if (!st.ok()) {
     if (trace.EventCount() == 0) return st;

@@ -119,45 +119,44 @@ class RocpdReader {
 
   base::Status ReadKernels() {
     bool symbols = db_.Has("rocpd_info_kernel_symbol");
-    auto q = db_.Query(
+    GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query(
         std::string("SELECT k.start, k.end, k.agent_id, k.queue_id, e.stack_id, ") +
         (symbols ? "s.display_name, s.kernel_name, s.arch_vgpr_count, " : "NULL, NULL, NULL, ") +
         "k.kernel_id, k.grid_size_x, k.grid_size_y, k.grid_size_z, k.workgroup_size_x, k.workgroup_size_y, "
         "k.workgroup_size_z, k.group_segment_size FROM rocpd_kernel_dispatch k "
         "LEFT JOIN rocpd_event e ON e.id = k.event_id AND e.guid = k.guid " +
-        (symbols ? "LEFT JOIN rocpd_info_kernel_symbol s ON s.id = k.kernel_id AND s.guid = k.guid" : ""));
-    if (!q.ok()) return q.status();
+        (symbols ? "LEFT JOIN rocpd_info_kernel_symbol s ON s.id = k.kernel_id AND s.guid = k.guid" : "")));
     std::map<int64_t, model::StringId> names;  // kernel_id -> name
-    while (q->Step()) {
+    while (q.Step()) {
       model::KernelRow row;
-      row.start_ns = q->Int(0);
-      row.dur_ns = Duration(row.start_ns, q->Int(1), "rocpd_kernel_dispatch");
-      row.device = static_cast<int16_t>(q->Int(2));
-      row.track = GpuTrack(q->Int(2), q->Int(3));
-      row.correlation = Corr(*q, 4);
-      auto [it, inserted] = names.emplace(q->Int(8), 0);
+      row.start_ns = q.Int(0);
+      row.dur_ns = Duration(row.start_ns, q.Int(1), "rocpd_kernel_dispatch");
+      row.device = static_cast<int16_t>(q.Int(2));
+      row.track = GpuTrack(q.Int(2), q.Int(3));
+      row.correlation = Corr(q, 4);
+      auto [it, inserted] = names.emplace(q.Int(8), 0);
       if (inserted) {
-        std::string_view display = q->Text(5), raw = q->Text(6);
+        std::string_view display = q.Text(5), raw = q.Text(6);
         if (raw.size() > 3 && raw.substr(raw.size() - 3) == ".kd") raw.remove_suffix(3);
         if (display.empty() && raw.empty()) {
           t_.problems.Add("rocpd.kernel_without_symbol",
-                          "kernel_id " + std::to_string(q->Int(8)) + " has no rocpd_info_kernel_symbol row");
-          it->second = t_.strings.Intern("<kernel " + std::to_string(q->Int(8)) + ">");
+                          "kernel_id " + std::to_string(q.Int(8)) + " has no rocpd_info_kernel_symbol row");
+          it->second = t_.strings.Intern("<kernel " + std::to_string(q.Int(8)) + ">");
         } else {
           it->second = t_.strings.Intern(display.empty() ? raw : display);
         }
       }
       row.name = it->second;
-      row.registers = static_cast<uint32_t>(q->Int(7));
+      row.registers = static_cast<uint32_t>(q.Int(7));
       for (int i = 0; i < 3; ++i) {
-        row.grid[i] = static_cast<uint32_t>(q->Int(9 + i));
-        row.block[i] = static_cast<uint32_t>(q->Int(12 + i));
+        row.grid[i] = static_cast<uint32_t>(q.Int(9 + i));
+        row.block[i] = static_cast<uint32_t>(q.Int(12 + i));
       }
-      row.shared_mem = static_cast<uint32_t>(q->Int(15));
+      row.shared_mem = static_cast<uint32_t>(q.Int(15));
       row.flags = model::KernelWorkFlags(t_.str(row.name));
       t_.kernels.Append(row);
     }
-    return q->status();
+    return q.status();
   }
 
   base::Status ReadCopies() {
@@ -165,49 +164,47 @@ class RocpdReader {
       t_.meta.not_collected.push_back("memory copies (no rocpd_memory_copy view)");
       return base::Status::Ok();
     }
-    auto q = db_.Query(
+    GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query(
         "SELECT m.start, m.end, m.dst_agent_id, m.src_agent_id, m.queue_id, m.size, m.name_id, e.stack_id "
-        "FROM rocpd_memory_copy m LEFT JOIN rocpd_event e ON e.id = m.event_id AND e.guid = m.guid");
-    if (!q.ok()) return q.status();
+        "FROM rocpd_memory_copy m LEFT JOIN rocpd_event e ON e.id = m.event_id AND e.guid = m.guid"));
     uint64_t n = 0;
-    while (q->Step()) {
+    while (q.Step()) {
       ++n;
       model::MemopRow row;
-      row.start_ns = q->Int(0);
-      row.dur_ns = Duration(row.start_ns, q->Int(1), "rocpd_memory_copy");
-      row.kind = CopyDirection(strings_.Text(q->Int(6)));
+      row.start_ns = q.Int(0);
+      row.dur_ns = Duration(row.start_ns, q.Int(1), "rocpd_memory_copy");
+      row.kind = CopyDirection(strings_.Text(q.Int(6)));
       CopyEnds(row.kind, &row.src, &row.dst);
       // The copy runs on the GPU side's DMA engine: the device end is the track.
-      int64_t agent = row.kind == model::MemopKind::kDtoH ? q->Int(3) : q->Int(2);
+      int64_t agent = row.kind == model::MemopKind::kDtoH ? q.Int(3) : q.Int(2);
       row.device = static_cast<int16_t>(agent);
-      row.track = GpuTrack(agent, q->Int(4));
-      row.bytes = q->IsNull(5) ? -1 : q->Int(5);
-      row.correlation = Corr(*q, 7);
+      row.track = GpuTrack(agent, q.Int(4));
+      row.bytes = q.IsNull(5) ? -1 : q.Int(5);
+      row.correlation = Corr(q, 7);
       row.name = t_.strings.Intern(CopyName(row.kind));
       t_.memops.Append(row);
     }
     if (n == 0) t_.meta.not_collected.push_back("memory copies (rocprofv3 ran without --memory-copy-trace)");
-    return q->status();
+    return q.status();
   }
 
   // API calls (HIP runtime/compiler, HSA, RCCL, ...) and roctx ranges: regions with their event.
   base::Status ReadRegions() {
-    auto q = db_.Query(
+    GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query(
         "SELECT r.pid, r.tid, r.start, r.end, r.name_id, e.stack_id, c.string, json_extract(e.extdata, '$.message') "
         "FROM rocpd_region r LEFT JOIN rocpd_event e ON e.id = r.event_id AND e.guid = r.guid "
-        "LEFT JOIN rocpd_string c ON c.id = e.category_id AND c.guid = e.guid");
-    if (!q.ok()) return q.status();
-    while (q->Step()) {
-      std::string_view category = q->Text(6);
-      int64_t start = q->Int(2);
-      int64_t dur = Duration(start, q->Int(3), "rocpd_region");
-      model::TrackId track = CpuTrack(q->Int(0), q->Int(1));
+        "LEFT JOIN rocpd_string c ON c.id = e.category_id AND c.guid = e.guid"));
+    while (q.Step()) {
+      std::string_view category = q.Text(6);
+      int64_t start = q.Int(2);
+      int64_t dur = Duration(start, q.Int(3), "rocpd_region");
+      model::TrackId track = CpuTrack(q.Int(0), q.Int(1));
       if (category.rfind("MARKER", 0) == 0) {
         model::CpuRangeRow row;
         row.start_ns = start;
         row.dur_ns = dur;
         row.track = track;
-        row.name = q->IsNull(7) ? strings_.Get(q->Int(4)) : t_.strings.Intern(q->Text(7));
+        row.name = q.IsNull(7) ? strings_.Get(q.Int(4)) : t_.strings.Intern(q.Text(7));
         row.kind = model::CpuRangeKind::kAnnotation;
         t_.cpu.Append(row);
         continue;
@@ -216,31 +213,30 @@ class RocpdReader {
       row.start_ns = start;
       row.dur_ns = dur;
       row.track = track;
-      row.name = strings_.Get(q->Int(4));
-      row.correlation = Corr(*q, 5);
+      row.name = strings_.Get(q.Int(4));
+      row.correlation = Corr(q, 5);
       row.domain = category.rfind("HSA", 0) == 0 ? model::ApiDomain::kHsa : model::ApiDomain::kRuntime;
       t_.api.Append(row);
     }
-    return q->status();
+    return q.status();
   }
 
   // Zero-length API records are samples: roctx marks become instants, the rest are counted.
   base::Status ReadSamples() {
     if (!db_.Has("rocpd_sample") || !db_.Has("rocpd_track")) return base::Status::Ok();
-    auto q = db_.Query(
+    GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query(
         "SELECT s.timestamp, t.pid, t.tid, c.string, json_extract(e.extdata, '$.message') FROM rocpd_sample s "
         "LEFT JOIN rocpd_track t ON t.id = s.track_id AND t.guid = s.guid "
         "LEFT JOIN rocpd_event e ON e.id = s.event_id AND e.guid = s.guid "
-        "LEFT JOIN rocpd_string c ON c.id = e.category_id AND c.guid = e.guid");
-    if (!q.ok()) return q.status();
-    while (q->Step()) {
-      if (q->Text(3).rfind("MARKER", 0) == 0 && !q->IsNull(4)) {
-        t_.instants.Append(q->Int(0), t_.strings.Intern(q->Text(4)), CpuTrack(q->Int(1), q->Int(2)));
+        "LEFT JOIN rocpd_string c ON c.id = e.category_id AND c.guid = e.guid"));
+    while (q.Step()) {
+      if (q.Text(3).rfind("MARKER", 0) == 0 && !q.IsNull(4)) {
+        t_.instants.Append(q.Int(0), t_.strings.Intern(q.Text(4)), CpuTrack(q.Int(1), q.Int(2)));
       } else {
         ++t_.record_counts["zero-length API samples (rocpd_sample)"];
       }
     }
-    return q->status();
+    return q.status();
   }
 
   const SqliteDb& db_;
@@ -253,9 +249,8 @@ class RocpdReader {
 };
 
 base::Status ReadOne(const std::string& path, Trace* trace, uint64_t corr_offset) {
-  auto db = SqliteDb::OpenReadOnly(path);
-  if (!db.ok()) return db.status();
-  RocpdReader reader(*db, trace, corr_offset);
+  GPUSCOPE_ASSIGN_OR_RETURN(auto db, SqliteDb::OpenReadOnly(path));
+  RocpdReader reader(db, trace, corr_offset);
   return reader.Read();
 }
 

@@ -47,8 +47,7 @@ std::string RawSibling(const std::string& path, std::string_view want) {
 }
 
 base::Status ReadLines(const std::string& path, Trace& trace, const std::function<bool(std::string_view)>& line) {
-  auto src = base::OpenByteSource(path);
-  if (!src.ok()) return src.status();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto src, base::OpenByteSource(path));
   std::string buf, chunk(1 << 20, '\0');
   uint64_t n = 0;
   auto flush = [&](bool all) {
@@ -65,7 +64,7 @@ base::Status ReadLines(const std::string& path, Trace& trace, const std::functio
       buf.clear();
     }
   };
-  for (long long r; (r = (*src)->Read(chunk.data(), chunk.size())) > 0;) {
+  for (long long r; (r = src->Read(chunk.data(), chunk.size())) > 0;) {
     buf.append(chunk.data(), static_cast<size_t>(r));
     flush(false);
   }

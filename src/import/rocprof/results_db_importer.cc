@@ -19,34 +19,32 @@ bool RocprofDbImporter::Recognizes(const base::FileSniff& sniff) const {
 }
 
 base::StatusOr<ImportResult> RocprofDbImporter::Read(const std::string& path, const ImportOptions&) const {
-  auto db = base::SqliteDb::OpenReadOnly(path);
-  if (!db.ok()) return db.status();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto db, base::SqliteDb::OpenReadOnly(path));
   ImportResult result;
   Trace& trace = result.trace;
   InitLegacyMeta(trace, path, "results.db (tblextr.py tables)");
   RocmRowBuilder b(&trace);
-  auto count = [&](const char* table) { return db->Has(table) ? db->QueryInt(std::string("SELECT COUNT(*) FROM ") + table, 0) : 0; };
+  auto count = [&](const char* table) { return db.Has(table) ? db.QueryInt(std::string("SELECT COUNT(*) FROM ") + table, 0) : 0; };
   // With --hip-trace the kernels are the HIP ops (OPS, linked by Index); otherwise KERN.
   bool use_ops = count("OPS") > 0;
   auto read = [&](const std::string& table, std::initializer_list<std::string_view> cols, auto&& row) -> base::Status {
-    ColumnSet c(*db, table);
+    ColumnSet c(db, table);
     if (!c.Has("BeginNs") || !c.Has("EndNs")) {
       if (count(table.c_str()) > 0) {
         trace.problems.Add("rocprof.table_without_timestamps", table + " has no BeginNs/EndNs columns; skipped");
       }
       return base::Status::Ok();
     }
-    auto q = db->Query("SELECT " + c.Select(cols) + " FROM " + base::SqlIdent(table));
-    if (!q.ok()) return q.status();
-    while (q->Step()) row(*q);
-    return q->status();
+    GPUSCOPE_ASSIGN_OR_RETURN(auto q, db.Query("SELECT " + c.Select(cols) + " FROM " + base::SqlIdent(table)));
+    while (q.Step()) row(q);
+    return q.status();
   };
   base::Status st;
   if (use_ops) {
     st = read("OPS", {"BeginNs", "EndNs", "dev-id", "queue-id", "Name", "Index"}, [&](const base::SqliteQuery& q) {
       b.Op(q.Int(0), q.Int(1), q.Int(2), q.Text(3), q.Text(4), q.IsNull(5) ? model::kNoCorrelation : q.Int(5));
     });
-  } else if (db->Has("KERN")) {
+  } else if (db.Has("KERN")) {
     st = read("KERN", {"BeginNs", "EndNs", "gpu-id", "queue-id", "KernelName", "grd", "wgr", "arch_vgpr", "lds"},
               [&](const base::SqliteQuery& q) {
                 b.Kernel(q.Int(0), q.Int(1), q.Int(2), q.Text(3), q.Text(4), model::kNoCorrelation,
@@ -54,21 +52,21 @@ base::StatusOr<ImportResult> RocprofDbImporter::Read(const std::string& path, co
                          static_cast<uint32_t>(q.Int(7)), static_cast<uint32_t>(q.Int(8)));
               });
   }
-  if (st.ok() && db->Has("COPY")) {
+  if (st.ok() && db.Has("COPY")) {
     st = read("COPY", {"BeginNs", "EndNs", "dev-id", "queue-id", "Name", "Index"}, [&](const base::SqliteQuery& q) {
       b.Op(q.Int(0), q.Int(1), q.IsNull(2) ? -1 : q.Int(2), q.Text(3), q.Text(4),
            q.IsNull(5) ? model::kNoCorrelation : q.Int(5));
     });
   }
   for (const char* api : {"HIP", "HSA"}) {
-    if (!st.ok() || !db->Has(api)) continue;
+    if (!st.ok() || !db.Has(api)) continue;
     bool hsa = std::string_view(api) == "HSA";
     st = read(api, {"BeginNs", "EndNs", "pid", "tid", "Name", "Index", "args"}, [&](const base::SqliteQuery& q) {
       b.Api(q.Int(0), q.Int(1), q.Text(2), q.Text(3), q.Text(4), q.IsNull(5) ? model::kNoCorrelation : q.Int(5),
             q.Text(6), hsa);
     });
   }
-  if (st.ok() && db->Has("rocTX")) {
+  if (st.ok() && db.Has("rocTX")) {
     st = read("rocTX", {"BeginNs", "EndNs", "pid", "tid", "Name"}, [&](const base::SqliteQuery& q) {
       b.Marker(q.Int(0), q.Int(1), q.Text(2), q.Text(3), q.Text(4));
     });

@@ -18,10 +18,9 @@ bool RocprofStatsImporter::Recognizes(const base::FileSniff& sniff) const {
 }
 
 base::StatusOr<ImportResult> RocprofStatsImporter::Read(const std::string& path, const ImportOptions&) const {
-  auto r = CsvReader::Open(path);
-  if (!r.ok()) return r.status();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto r, CsvReader::Open(path));
   std::vector<std::string_view> f;
-  if (!r->Next(&f)) return base::Status::Error(path + ": empty CSV");
+  if (!r.Next(&f)) return base::Status::Error(path + ": empty CSV");
   CsvHeader h(f);
   ImportResult result;
   Trace& trace = result.trace;
@@ -44,11 +43,11 @@ base::StatusOr<ImportResult> RocprofStatsImporter::Read(const std::string& path,
   }
   int name = h["Name"], calls = h["Calls"], total = h["TotalDurationNs"], mn = h["MinNs"], mx = h["MaxNs"],
       sd = h["StdDev"];
-  while (r->Next(&f)) {
+  while (r.Next(&f)) {
     auto c = base::ParseInt64(Field(f, calls));
     auto t = base::ParseInt64(Field(f, total));
     if (!c || !t) {
-      trace.problems.Add("rocprof_stats.bad_row", "line " + std::to_string(r->line()) + ": Calls/TotalDurationNs not integers; skipped");
+      trace.problems.Add("rocprof_stats.bad_row", "line " + std::to_string(r.line()) + ": Calls/TotalDurationNs not integers; skipped");
       continue;
     }
     model::SummaryRow row;

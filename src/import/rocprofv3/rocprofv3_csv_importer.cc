@@ -73,10 +73,9 @@ class CsvRunReader {
   explicit CsvRunReader(Trace* t) : t_(*t) {}
 
   base::Status ReadFile(const std::string& path) {
-    auto r = CsvReader::Open(path);
-    if (!r.ok()) return r.status();
+    GPUSCOPE_ASSIGN_OR_RETURN(auto r, CsvReader::Open(path));
     std::vector<std::string_view> f;
-    if (!r->Next(&f)) return base::Status::Error(path + ": empty CSV (no header)");
+    if (!r.Next(&f)) return base::Status::Error(path + ": empty CSV (no header)");
     std::vector<std::string> names(f.begin(), f.end());
     CsvKind kind = KindOf(names);
     CsvHeader h(f);
@@ -92,12 +91,12 @@ class CsvRunReader {
       if (h.Has("Guid")) generation_ += ", written by rocpd convert";
     }
     uint64_t rows = 0;
-    while (r->Next(&f)) {
+    while (r.Next(&f)) {
       ++rows;
-      if (!Row(kind, h, f, base, r->line())) continue;
+      if (!Row(kind, h, f, base, r.line())) continue;
     }
-    if (!r->error().empty()) {
-      error_ = path + ": " + r->error() + " after line " + std::to_string(r->line());
+    if (!r.error().empty()) {
+      error_ = path + ": " + r.error() + " after line " + std::to_string(r.line());
     }
     files_.push_back(base + " (" + std::to_string(rows) + " rows)");
     return base::Status::Ok();

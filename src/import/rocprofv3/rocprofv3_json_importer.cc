@@ -346,16 +346,15 @@ bool Rocprofv3JsonImporter::Recognizes(const base::FileSniff& sniff) const {
 }
 
 base::StatusOr<ImportResult> Rocprofv3JsonImporter::Read(const std::string& path, const ImportOptions&) const {
-  auto src = base::OpenByteSource(path);
-  if (!src.ok()) return src.status();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto src, base::OpenByteSource(path));
   std::string doc;
   std::string error;
   {
     std::string chunk(4 << 20, '\0');
     for (;;) {
-      long long n = (*src)->Read(chunk.data(), chunk.size());
+      long long n = src->Read(chunk.data(), chunk.size());
       if (n < 0) {
-        error = (*src)->error();
+        error = src->error();
         break;
       }
       if (n == 0) break;

@@ -17,26 +17,25 @@ base::Status RpdReader::ReadApi() {
     return base::Status::Ok();
   }
   ColumnSet c(db_, "rocpd_api");
-  auto q = db_.Query("SELECT " + c.Select({"id", "pid", "tid", "start", "end", "apiName_id", "args_id"}) +
-                     " FROM rocpd_api");
-  if (!q.ok()) return q.status();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT " + c.Select({"id", "pid", "tid", "start", "end", "apiName_id", "args_id"}) +
+                     " FROM rocpd_api"));
   std::unordered_map<model::StringId, int> kind;  // 0 call, 1 marker, 2 overhead
   want_api_index_ = db_.Has("ext_autogradapi");
   model::StringId marker = t_.strings.Intern("UserMarker");
-  while (q->Step()) {
-    model::StringId name = strings_.Get(q->Int(5));
+  while (q.Step()) {
+    model::StringId name = strings_.Get(q.Int(5));
     auto [it, inserted] = kind.emplace(name, 0);
     if (inserted) it->second = name == marker ? 1 : IsRpdOverheadApi(t_.str(name)) ? 2 : 0;
-    int64_t start = q->Int(3);
-    int64_t dur = Duration(start, q->Int(4), "rocpd_api");
-    model::TrackId track = cpu_tracks_.Get(q->Int(1), q->Int(2));
+    int64_t start = q.Int(3);
+    int64_t dur = Duration(start, q.Int(4), "rocpd_api");
+    model::TrackId track = cpu_tracks_.Get(q.Int(1), q.Int(2));
     if (it->second == 2) {
       ++t_.record_counts["rpd tracer overhead rows (left out)"];
       continue;
     }
-    auto ext = ext_api_.empty() ? ext_api_.end() : FindSorted(ext_api_, q->Int(0));
+    auto ext = ext_api_.empty() ? ext_api_.end() : FindSorted(ext_api_, q.Int(0));
     if (it->second == 1) {
-      model::StringId text = q->IsNull(6) ? t_.strings.Intern("") : Arg(q->Int(6));
+      model::StringId text = q.IsNull(6) ? t_.strings.Intern("") : Arg(q.Int(6));
       if (ext != ext_api_.end() && ext->kind == "python") {
         model::PythonFrameRow row;
         row.start_ns = start;
@@ -73,13 +72,13 @@ base::Status RpdReader::ReadApi() {
     row.dur_ns = dur;
     row.name = name;
     row.track = track;
-    row.correlation = static_cast<uint64_t>(q->Int(0));
+    row.correlation = static_cast<uint64_t>(q.Int(0));
     row.domain = ApiDomainOf(t_.str(name));
     if (ext != ext_api_.end()) model::ParseApiDomain(ext->kind, &row.domain);
-    if (want_api_index_) api_index_.emplace(q->Int(0), static_cast<uint32_t>(t_.api.size()));
+    if (want_api_index_) api_index_.emplace(q.Int(0), static_cast<uint32_t>(t_.api.size()));
     t_.api.Append(row);
   }
-  return q->status();
+  return q.status();
 }
 
 base::Status RpdReader::ReadAutograd() {
@@ -89,22 +88,21 @@ base::Status RpdReader::ReadAutograd() {
     t_.problems.Add("rpd.ext_autogradapi_columns", "ext_autogradapi lacks api_ptr_id/autogradName_id; ignored");
     return base::Status::Ok();
   }
-  auto q = db_.Query("SELECT " + c.Select({"api_ptr_id", "autogradName_id", "op_id", "seq"}) + " FROM ext_autogradapi");
-  if (!q.ok()) return q.status();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT " + c.Select({"api_ptr_id", "autogradName_id", "op_id", "seq"}) + " FROM ext_autogradapi"));
   struct Span {
     int64_t start, end;
     model::StringId name;
     model::TrackId track;
   };
   std::map<std::pair<int64_t, int64_t>, Span> ops;  // (op id or seq, name id) -> span
-  while (q->Step()) {
-    auto it = api_index_.find(q->Int(0));
+  while (q.Step()) {
+    auto it = api_index_.find(q.Int(0));
     if (it == api_index_.end()) continue;
     size_t i = it->second;
-    int64_t op = q->IsNull(2) ? q->Int(3) : q->Int(2);
-    auto key = std::make_pair(op, q->Int(1));
+    int64_t op = q.IsNull(2) ? q.Int(3) : q.Int(2);
+    auto key = std::make_pair(op, q.Int(1));
     auto [s, inserted] = ops.emplace(key, Span{t_.api.start_ns[i], t_.api.end_ns(i), 0, t_.api.track[i]});
-    if (inserted) s->second.name = strings_.Get(q->Int(1));
+    if (inserted) s->second.name = strings_.Get(q.Int(1));
     s->second.start = std::min(s->second.start, t_.api.start_ns[i]);
     s->second.end = std::max(s->second.end, t_.api.end_ns(i));
   }
@@ -118,30 +116,29 @@ base::Status RpdReader::ReadAutograd() {
     t_.cpu.Append(row);
   }
   if (!ops.empty()) t_.record_counts["autograd ops (spans of their API calls)"] = ops.size();
-  return q->status();
+  return q.status();
 }
 
 base::Status RpdReader::ReadMonitor() {
   if (!db_.Has("rocpd_monitor")) return base::Status::Ok();
-  auto q = db_.Query("SELECT deviceType, deviceId, monitorType, start, value FROM rocpd_monitor");
-  if (!q.ok()) return q.status();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT deviceType, deviceId, monitorType, start, value FROM rocpd_monitor"));
   std::map<std::tuple<std::string, int64_t, std::string>, std::pair<model::StringId, model::TrackId>> series;
-  while (q->Step()) {
-    auto key = std::make_tuple(std::string(q->Text(0)), q->Int(1), std::string(q->Text(2)));
+  while (q.Step()) {
+    auto key = std::make_tuple(std::string(q.Text(0)), q.Int(1), std::string(q.Text(2)));
     auto it = series.find(key);
     if (it == series.end()) {
       std::string device = std::get<0>(key) + std::to_string(std::get<1>(key));
       model::TrackId track = t_.InternTrack(model::TrackKind::kOther, "monitor", device);
       it = series.emplace(key, std::make_pair(t_.strings.Intern(device + " " + std::get<2>(key)), track)).first;
     }
-    auto v = base::ParseDouble(q->Text(4));
+    auto v = base::ParseDouble(q.Text(4));
     if (!v) {
-      t_.problems.Add("rpd.bad_monitor_value", "rocpd_monitor value '" + std::string(q->Text(4)) + "' is not a number");
+      t_.problems.Add("rpd.bad_monitor_value", "rocpd_monitor value '" + std::string(q.Text(4)) + "' is not a number");
       continue;
     }
-    t_.counters.Append(q->Int(3), *v, it->second.first, it->second.second);
+    t_.counters.Append(q.Int(3), *v, it->second.first, it->second.second);
   }
-  return q->status();
+  return q.status();
 }
 
 }  // namespace gpuscope::import::rpd

@@ -41,38 +41,35 @@ bool RpdReader::UsableExt(std::string_view table, std::string_view columns) {
 
 base::Status RpdReader::ReadExtensions() {
   if (UsableExt(ext::kApiTable, ext::kApiColumns)) {
-    auto q = db_.Query(Select(ext::kApiTable, ext::kApiColumns, "", true));
-    if (!q.ok()) return q.status();
-    while (q->Step()) {
+    GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query(Select(ext::kApiTable, ext::kApiColumns, "", true)));
+    while (q.Step()) {
       ExtApi e;
-      e.api = q->Int(0);
-      e.kind = std::string(q->Text(1));
-      if (!q->IsNull(2)) e.external_id = q->Int(2);
-      if (!q->IsNull(3)) e.python_id = q->Int(3);
-      if (!q->IsNull(4)) e.python_parent = q->Int(4);
+      e.api = q.Int(0);
+      e.kind = std::string(q.Text(1));
+      if (!q.IsNull(2)) e.external_id = q.Int(2);
+      if (!q.IsNull(3)) e.python_id = q.Int(3);
+      if (!q.IsNull(4)) e.python_parent = q.Int(4);
       ext_api_.push_back(std::move(e));
     }
-    GPUSCOPE_RETURN_IF_ERROR(q->status());
+    GPUSCOPE_RETURN_IF_ERROR(q.status());
   }
   if (UsableExt(ext::kKernelTable, ext::kKernelColumns)) {
-    auto q = db_.Query(Select(ext::kKernelTable, ext::kKernelColumns, ", NULL", true));
-    if (!q.ok()) return q.status();
-    while (q->Step()) ext_kernel_.push_back(ReadLaunch(*q));  // Launch::api holds the op id here
-    GPUSCOPE_RETURN_IF_ERROR(q->status());
+    GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query(Select(ext::kKernelTable, ext::kKernelColumns, ", NULL", true)));
+    while (q.Step()) ext_kernel_.push_back(ReadLaunch(q));  // Launch::api holds the op id here
+    GPUSCOPE_RETURN_IF_ERROR(q.status());
   }
   if (UsableExt(ext::kOpTable, ext::kOpColumns)) {
-    auto q = db_.Query(Select(ext::kOpTable, ext::kOpColumns, "", true));
-    if (!q.ok()) return q.status();
-    while (q->Step()) {
+    GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query(Select(ext::kOpTable, ext::kOpColumns, "", true)));
+    while (q.Step()) {
       ExtOp e;
-      e.op = q->Int(0);
-      model::ParseMemopKind(q->Text(1), &e.kind);
-      e.src = model::ParseMemoryKind(q->Text(2));
-      e.dst = model::ParseMemoryKind(q->Text(3));
-      if (!q->IsNull(4)) e.bytes = q->Int(4);
+      e.op = q.Int(0);
+      model::ParseMemopKind(q.Text(1), &e.kind);
+      e.src = model::ParseMemoryKind(q.Text(2));
+      e.dst = model::ParseMemoryKind(q.Text(3));
+      if (!q.IsNull(4)) e.bytes = q.Int(4);
       ext_op_.push_back(e);
     }
-    GPUSCOPE_RETURN_IF_ERROR(q->status());
+    GPUSCOPE_RETURN_IF_ERROR(q.status());
   }
   return base::Status::Ok();
 }
@@ -121,22 +118,21 @@ void RpdReader::ApplyNameTags() {
 
 base::Status RpdReader::ReadExtGpuRanges() {
   if (!UsableExt(ext::kGpuRangeTable, ext::kGpuRangeColumns)) return base::Status::Ok();
-  auto q = db_.Query(Select(ext::kGpuRangeTable, ext::kGpuRangeColumns, "", false));
-  if (!q.ok()) return q.status();
-  while (q->Step()) {
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query(Select(ext::kGpuRangeTable, ext::kGpuRangeColumns, "", false)));
+  while (q.Step()) {
     model::GpuRangeRow row;
-    row.start_ns = q->Int(2);
-    row.dur_ns = Duration(row.start_ns, q->Int(3), ext::kGpuRangeTable.data());
-    row.track = GpuTrack(q->Int(0), q->Int(1));
-    std::string_view kind = q->Text(4);
+    row.start_ns = q.Int(2);
+    row.dur_ns = Duration(row.start_ns, q.Int(3), ext::kGpuRangeTable.data());
+    row.track = GpuTrack(q.Int(0), q.Int(1));
+    std::string_view kind = q.Text(4);
     row.kind = kind == "sync" ? model::GpuRangeKind::kSync
                : kind == "annotation" ? model::GpuRangeKind::kAnnotation
                                       : model::GpuRangeKind::kOther;
-    row.name = strings_.Get(q->Int(5));
-    row.correlation = q->IsNull(6) ? model::kNoCorrelation : static_cast<uint64_t>(q->Int(6));
+    row.name = strings_.Get(q.Int(5));
+    row.correlation = q.IsNull(6) ? model::kNoCorrelation : static_cast<uint64_t>(q.Int(6));
     t_.gpu_ranges.Append(row);
   }
-  return q->status();
+  return q.status();
 }
 
 }  // namespace gpuscope::import::rpd

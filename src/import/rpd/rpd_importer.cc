@@ -12,11 +12,10 @@ bool RpdImporter::Recognizes(const base::FileSniff& sniff) const {
 }
 
 base::StatusOr<ImportResult> RpdImporter::Read(const std::string& path, const ImportOptions&) const {
-  auto db = base::SqliteDb::OpenReadOnly(path);
-  if (!db.ok()) return db.status();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto db, base::SqliteDb::OpenReadOnly(path));
   ImportResult result;
   result.trace.meta.path = path;
-  RpdReader reader(*db, &result.trace);
+  RpdReader reader(db, &result.trace);
   base::Status st = reader.Read();
   if (!st.ok()) {
     if (result.trace.EventCount() == 0) return st;

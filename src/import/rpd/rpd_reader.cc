@@ -76,40 +76,37 @@ RpdReader::Launch RpdReader::ReadLaunch(const base::SqliteQuery& q) {
 
 base::Status RpdReader::ReadLaunchDetails() {
   if (db_.Has("rocpd_api_ops")) {
-    auto q = db_.Query("SELECT op_id, api_id FROM rocpd_api_ops");
-    if (!q.ok()) return q.status();
-    while (q->Step()) op_api_.emplace_back(q->Int(0), q->Int(1));
-    GPUSCOPE_RETURN_IF_ERROR(q->status());
+    GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT op_id, api_id FROM rocpd_api_ops"));
+    while (q.Step()) op_api_.emplace_back(q.Int(0), q.Int(1));
+    GPUSCOPE_RETURN_IF_ERROR(q.status());
     std::sort(op_api_.begin(), op_api_.end());
   }
   if (db_.Has("rocpd_kernelapi")) {
     bool codeobj = db_.Has("rocpd_kernelcodeobject") && ColumnSet(db_, "rocpd_kernelapi").Has("codeObject_id");
-    auto q = db_.Query(std::string("SELECT k.api_ptr_id, k.gridX, k.gridY, k.gridZ, k.workgroupX, k.workgroupY, "
+    GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query(std::string("SELECT k.api_ptr_id, k.gridX, k.gridY, k.gridZ, k.workgroupX, k.workgroupY, "
                                    "k.workgroupZ, k.groupSegmentSize, ") +
                        (codeobj ? "co.vgpr FROM rocpd_kernelapi k LEFT JOIN rocpd_kernelcodeobject co ON co.id = "
                                   "k.codeObject_id"
-                                : "NULL FROM rocpd_kernelapi k"));
-    if (!q.ok()) return q.status();
-    while (q->Step()) launches_.push_back(ReadLaunch(*q));
-    GPUSCOPE_RETURN_IF_ERROR(q->status());
+                                : "NULL FROM rocpd_kernelapi k")));
+    while (q.Step()) launches_.push_back(ReadLaunch(q));
+    GPUSCOPE_RETURN_IF_ERROR(q.status());
     std::sort(launches_.begin(), launches_.end(), [](const Launch& a, const Launch& b) { return a.api < b.api; });
   }
   if (db_.Has("rocpd_copyapi")) {
     // size can be the text '' (not set) in real files: typeof() tells an unknown size from 0.
-    auto q = db_.Query("SELECT api_ptr_id, size, typeof(size) FROM rocpd_copyapi");
-    if (!q.ok()) return q.status();
-    while (q->Step()) {
+    GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT api_ptr_id, size, typeof(size) FROM rocpd_copyapi"));
+    while (q.Step()) {
       int64_t bytes = -1;
-      std::string_view type = q->Text(2);
-      if (type == "integer" && q->Int(1) >= 0) {
-        bytes = q->Int(1);
+      std::string_view type = q.Text(2);
+      if (type == "integer" && q.Int(1) >= 0) {
+        bytes = q.Int(1);
       } else if (type == "text" || type == "real") {
-        auto v = base::ParseInt64(q->Text(1));
+        auto v = base::ParseInt64(q.Text(1));
         bytes = v && *v >= 0 ? *v : -1;
       }
-      copy_size_.emplace_back(q->Int(0), bytes);
+      copy_size_.emplace_back(q.Int(0), bytes);
     }
-    GPUSCOPE_RETURN_IF_ERROR(q->status());
+    GPUSCOPE_RETURN_IF_ERROR(q.status());
     std::sort(copy_size_.begin(), copy_size_.end());
   }
   return base::Status::Ok();
@@ -121,24 +118,23 @@ base::Status RpdReader::ReadOps() {
     return base::Status::Ok();
   }
   GPUSCOPE_RETURN_IF_ERROR(ReadLaunchDetails());
-  auto q = db_.Query("SELECT start, end, gpuId, queueId, description_id, opType_id, id FROM rocpd_op");
-  if (!q.ok()) return q.status();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT start, end, gpuId, queueId, description_id, opType_id, id FROM rocpd_op"));
   std::unordered_map<model::StringId, OpClass> classes;
-  while (q->Step()) {
-    int64_t start = q->Int(0);
-    int64_t dur = Duration(start, q->Int(1), "rocpd_op");
-    model::StringId desc = strings_.Get(q->Int(4));
-    model::StringId type = strings_.Get(q->Int(5));
+  while (q.Step()) {
+    int64_t start = q.Int(0);
+    int64_t dur = Duration(start, q.Int(1), "rocpd_op");
+    model::StringId desc = strings_.Get(q.Int(4));
+    model::StringId type = strings_.Get(q.Int(5));
     auto [cit, inserted] = classes.emplace(type, OpClass::kOther);
     if (inserted) cit->second = ClassifyOp(t_.str(type));
     OpClass cls = cit->second;
     // CUPTI-backend files use the kernel name as opType: an unknown type with a name is a kernel.
     if (cls == OpClass::kOther && !t_.str(type).empty() && !IsNonWork(t_.str(type))) cls = OpClass::kKernel;
-    auto link = FindSorted(op_api_, q->Int(6));
+    auto link = FindSorted(op_api_, q.Int(6));
     int64_t api = link == op_api_.end() ? -1 : link->second;
     uint64_t corr = api < 0 ? model::kNoCorrelation : static_cast<uint64_t>(api);
-    model::TrackId track = GpuTrack(q->Int(2), q->Int(3));
-    auto device = static_cast<int16_t>(q->Int(2));
+    model::TrackId track = GpuTrack(q.Int(2), q.Int(3));
+    auto device = static_cast<int16_t>(q.Int(2));
     if (cls == OpClass::kKernel) {
       model::KernelRow row;
       row.start_ns = start;
@@ -150,7 +146,7 @@ base::Status RpdReader::ReadOps() {
       const Launch* l = nullptr;
       if (auto it = api < 0 ? launches_.end() : FindSorted(launches_, api); it != launches_.end()) l = &*it;
       if (!l && !ext_kernel_.empty()) {
-        if (auto e = FindSorted(ext_kernel_, q->Int(6)); e != ext_kernel_.end()) l = &*e;
+        if (auto e = FindSorted(ext_kernel_, q.Int(6)); e != ext_kernel_.end()) l = &*e;
       }
       if (l) {
         row.grid = l->grid;
@@ -181,7 +177,7 @@ base::Status RpdReader::ReadOps() {
       }
       // roctracer leaves a copy's description empty; a named one keeps its name.
       if (!t_.str(desc).empty()) row.name = desc;
-      if (auto e = FindSorted(ext_op_, q->Int(6)); e != ext_op_.end()) {
+      if (auto e = FindSorted(ext_op_, q.Int(6)); e != ext_op_.end()) {
         row.kind = e->kind, row.src = e->src, row.dst = e->dst, row.bytes = e->bytes;
       }
       t_.memops.Append(row);
@@ -196,7 +192,7 @@ base::Status RpdReader::ReadOps() {
       t_.gpu_ranges.Append(row);
     }
   }
-  return q->status();
+  return q.status();
 }
 
 bool RpdReader::IsNonWork(std::string_view t) {
