@@ -100,13 +100,13 @@ Scan JsonCursor::String(std::string_view* out, std::deque<std::string>* arena) {
   const char* close = p_ - 1;
   std::string& buf = arena->emplace_back();
   buf.reserve(static_cast<size_t>(close - begin));
-  for (const char* q = begin; q < close; ++q) {
-    if (*q != '\\') {
-      buf.push_back(*q);
+  for (const char* in = begin; in < close; ++in) {
+    if (*in != '\\') {
+      buf.push_back(*in);
       continue;
     }
-    ++q;
-    switch (*q) {
+    ++in;
+    switch (*in) {
       case 'n': buf.push_back('\n'); break;
       case 't': buf.push_back('\t'); break;
       case 'r': buf.push_back('\r'); break;
@@ -115,32 +115,32 @@ Scan JsonCursor::String(std::string_view* out, std::deque<std::string>* arena) {
       case 'u': {
         uint32_t cp = 0;
         for (int k = 1; k <= 4; ++k) {
-          int h = q + k < close ? HexValue(q[k]) : -1;
+          int h = in + k < close ? HexValue(in[k]) : -1;
           if (h < 0) {
-            p_ = q;
+            p_ = in;
             return Fail("bad \\u escape in string");
           }
           cp = cp * 16 + static_cast<uint32_t>(h);
         }
-        q += 4;
+        in += 4;
         // A surrogate pair spells one code point beyond the BMP.
-        if (cp >= 0xD800 && cp < 0xDC00 && q + 6 < close && q[1] == '\\' && q[2] == 'u') {
+        if (cp >= 0xD800 && cp < 0xDC00 && in + 6 < close && in[1] == '\\' && in[2] == 'u') {
           uint32_t lo = 0;
           bool ok = true;
           for (int k = 3; k <= 6; ++k) {
-            int h = HexValue(q[k]);
+            int h = HexValue(in[k]);
             ok = ok && h >= 0;
             lo = lo * 16 + static_cast<uint32_t>(h < 0 ? 0 : h);
           }
           if (ok && lo >= 0xDC00 && lo < 0xE000) {
             cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-            q += 6;
+            in += 6;
           }
         }
         AppendUtf8(buf, cp);
         break;
       }
-      default: buf.push_back(*q); break;  // \" \\ \/ and lenient for anything else
+      default: buf.push_back(*in); break;  // \" \\ \/ and lenient for anything else
     }
   }
   *out = buf;

@@ -91,8 +91,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"rocprof_v1/rpl_data/hcc_ops_trace.txt", "rocprof-raw", true, true},
                       Case{"rocprof_v1/rpl_data/hip_api_trace.txt", "rocprof-raw", true, true},
                       Case{"rocprof_v1/results.stats.csv", "rocprof-stats", false, false}),
-    [](const ::testing::TestParamInfo<Case>& info) {
-      std::string name = info.param.path;
+    [](const ::testing::TestParamInfo<Case>& param) {
+      std::string name = param.param.path;
       for (char& ch : name) {
         if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
       }
