@@ -20,10 +20,13 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
   s.wall_ns = hi - lo;
   s.window_ns = c.window();
   s.devices = c.devices();
-  for (size_t i = 0; i < t.kernels.size(); ++i) s.kernel_ns += c.In(t.kernels.start_ns[i]) ? t.kernels.dur_ns[i] : 0;
-  for (size_t i = 0; i < t.memops.size(); ++i) s.memcpy_ns += c.In(t.memops.start_ns[i]) ? t.memops.dur_ns[i] : 0;
+  for (size_t i = 0; i < t.kernels.size(); ++i)
+    s.kernel_ns += c.In(t.kernels.start_ns[i]) ? t.kernels.dur_ns[i] : 0;
+  for (size_t i = 0; i < t.memops.size(); ++i)
+    s.memcpy_ns += c.In(t.memops.start_ns[i]) ? t.memops.dur_ns[i] : 0;
   for (size_t i = 0; i < t.api.size(); ++i) {
-    if (t.api.domain[i] != model::ApiDomain::kOs && c.In(t.api.start_ns[i])) s.api_ns += t.api.dur_ns[i];
+    if (t.api.domain[i] != model::ApiDomain::kOs && c.In(t.api.start_ns[i]))
+      s.api_ns += t.api.dur_ns[i];
   }
   ClassifyGaps(c);
   std::map<std::string, IdleCause> idle;
@@ -34,14 +37,19 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
     ++ic.gaps;
   }
   for (auto& [k, v] : idle) s.idle.push_back(v);
-  std::sort(s.idle.begin(), s.idle.end(), [](const IdleCause& a, const IdleCause& b) { return a.ns > b.ns; });
+  std::sort(s.idle.begin(), s.idle.end(),
+            [](const IdleCause& a, const IdleCause& b) { return a.ns > b.ns; });
   if (c.devices() == 0) {
     s.verdict = "CPU only: no GPU work in the trace";
   } else {
-    s.gpu_busy_pct = 100.0 * static_cast<double>(c.busy_ns()) / (static_cast<double>(c.window()) * c.devices());
+    s.gpu_busy_pct =
+        100.0 * static_cast<double>(c.busy_ns()) / (static_cast<double>(c.window()) * c.devices());
     s.verdict = s.gpu_busy_pct >= 80 ? "GPU-bound: the GPU is busy most of the steady state"
-                : s.gpu_busy_pct < 50 ? "CPU-bound: the GPU waits for the host " + base::FormatFixed(100 - s.gpu_busy_pct, 0) + "% of the steady state"
-                                      : "mixed: the GPU idles " + base::FormatFixed(100 - s.gpu_busy_pct, 0) + "% of the steady state";
+                : s.gpu_busy_pct < 50
+                    ? "CPU-bound: the GPU waits for the host " +
+                          base::FormatFixed(100 - s.gpu_busy_pct, 0) + "% of the steady state"
+                    : "mixed: the GPU idles " + base::FormatFixed(100 - s.gpu_busy_pct, 0) +
+                          "% of the steady state";
   }
   std::vector<Finding> f;
   GpuIdle(c, f);
@@ -53,9 +61,11 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
   if (s.gpu_busy_pct >= 0 && s.gpu_busy_pct < 100 * o.low_utilization) {
     Finding lu = Make(c, "low-utilization", 0);
     lu.severity = s.gpu_busy_pct < 25 ? "high" : "medium";
-    lu.detail = "GPU busy " + base::FormatFixed(s.gpu_busy_pct, 1) + "% of the steady window; idle by cause:";
+    lu.detail = "GPU busy " + base::FormatFixed(s.gpu_busy_pct, 1) +
+                "% of the steady window; idle by cause:";
     for (size_t k = 0; k < s.idle.size() && k < 4; ++k) {
-      lu.detail += (k ? ", " : " ") + s.idle[k].cause + " " + base::FormatFixed(c.Percent(s.idle[k].ns) / std::max(1, c.devices()), 1) + "%";
+      lu.detail += (k ? ", " : " ") + s.idle[k].cause + " " +
+                   base::FormatFixed(c.Percent(s.idle[k].ns) / std::max(1, c.devices()), 1) + "%";
     }
     f.push_back(std::move(lu));
   }
@@ -65,7 +75,9 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
     if (always || x.impact_percent >= o.min_impact_percent) r.findings.push_back(std::move(x));
   }
   // By impact; the utilization summary and pure information after the measured costs.
-  auto rank = [](const Finding& x) { return x.severity == "info" ? 2 : x.rule == "low-utilization" ? 1 : 0; };
+  auto rank = [](const Finding& x) {
+    return x.severity == "info" ? 2 : x.rule == "low-utilization" ? 1 : 0;
+  };
   std::stable_sort(r.findings.begin(), r.findings.end(), [&](const Finding& a, const Finding& b) {
     if (rank(a) != rank(b)) return rank(a) < rank(b);
     return a.impact_ns > b.impact_ns;

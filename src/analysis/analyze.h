@@ -23,8 +23,8 @@ struct AnalyzeOptions {
   double outlier_mads = 5;
   double hotspot_share = 0.10;
   double low_utilization = 0.50;
-  size_t evidence = 5;             // instances listed per finding
-  double min_impact_percent = 0.1; // findings below this share of the window are noise
+  size_t evidence = 5;              // instances listed per finding
+  double min_impact_percent = 0.1;  // findings below this share of the window are noise
   SteadyStateOptions steady;
 };
 
@@ -55,16 +55,16 @@ struct IdleCause {
 };
 
 struct AnalysisSummary {
-  int64_t wall_ns = 0;       // whole trace span
-  int64_t window_ns = 0;     // steady window
-  int64_t kernel_ns = 0;     // kernel time in the window (summed over kernels)
-  int64_t memcpy_ns = 0;     // copy + memset time in the window
-  int64_t api_ns = 0;        // runtime/driver call time in the window
-  int devices = 0;           // GPUs with work
-  double gpu_busy_pct = -1;  // steady-window share with GPU work (-1: no GPU work)
-  std::string verdict;       // "GPU-bound", "CPU-bound", "CPU only", ...
+  int64_t wall_ns = 0;          // whole trace span
+  int64_t window_ns = 0;        // steady window
+  int64_t kernel_ns = 0;        // kernel time in the window (summed over kernels)
+  int64_t memcpy_ns = 0;        // copy + memset time in the window
+  int64_t api_ns = 0;           // runtime/driver call time in the window
+  int devices = 0;              // GPUs with work
+  double gpu_busy_pct = -1;     // steady-window share with GPU work (-1: no GPU work)
+  std::string verdict;          // "GPU-bound", "CPU-bound", "CPU only", ...
   std::vector<IdleCause> idle;  // idle split (gaps of any length), largest first
-  std::string host_pinning;  // "known" or why copies' pinning is unknown
+  std::string host_pinning;     // "known" or why copies' pinning is unknown
 };
 
 struct AnalysisReport {

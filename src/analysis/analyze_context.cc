@@ -5,25 +5,33 @@
 namespace gpuscope::analysis::internal {
 
 void Context::BuildTimeline() {
-  struct Op { int64_t s, e; RowId launch; };
+  struct Op {
+    int64_t s, e;
+    RowId launch;
+  };
   std::map<int, std::vector<Op>> per_device;
   auto add = [&](int64_t s, int64_t d, int dev, RowId launch) {
     op_starts_.push_back(s);
     if (s + d <= w0_ || s >= w1_) return;
     per_device[dev].push_back({std::max(s, w0_), std::min(s + d, w1_), launch});
   };
-  for (size_t i = 0; i < t_.kernels.size(); ++i) add(t_.kernels.start_ns[i], t_.kernels.dur_ns[i], t_.kernels.device[i], t_.kernels.launch[i]);
-  for (size_t i = 0; i < t_.memops.size(); ++i) add(t_.memops.start_ns[i], t_.memops.dur_ns[i], t_.memops.device[i], t_.memops.launch[i]);
+  for (size_t i = 0; i < t_.kernels.size(); ++i)
+    add(t_.kernels.start_ns[i], t_.kernels.dur_ns[i], t_.kernels.device[i], t_.kernels.launch[i]);
+  for (size_t i = 0; i < t_.memops.size(); ++i)
+    add(t_.memops.start_ns[i], t_.memops.dur_ns[i], t_.memops.device[i], t_.memops.launch[i]);
   std::sort(op_starts_.begin(), op_starts_.end());
   devices_ = static_cast<int>(per_device.size());
   // Kernel-only busy intervals per device, merged (for the overlap of copies with compute).
-  for (size_t i = 0; i < t_.kernels.size(); ++i) kernel_busy_[t_.kernels.device[i]].emplace_back(t_.kernels.start_ns[i], t_.kernels.end_ns(i));
+  for (size_t i = 0; i < t_.kernels.size(); ++i)
+    kernel_busy_[t_.kernels.device[i]].emplace_back(t_.kernels.start_ns[i], t_.kernels.end_ns(i));
   for (auto& [dev, v] : kernel_busy_) {
     std::sort(v.begin(), v.end());
     std::vector<std::pair<int64_t, int64_t>> merged;
     for (const auto& iv : v) {
-      if (!merged.empty() && iv.first <= merged.back().second) merged.back().second = std::max(merged.back().second, iv.second);
-      else merged.push_back(iv);
+      if (!merged.empty() && iv.first <= merged.back().second)
+        merged.back().second = std::max(merged.back().second, iv.second);
+      else
+        merged.push_back(iv);
     }
     v.swap(merged);
   }
@@ -47,8 +55,10 @@ void Context::BuildTimeline() {
     busy_ += cur_e - cur_s;
     gap(cur_e, w1_, kNoRow);
   }
-  std::sort(gaps_.begin(), gaps_.end(), [](const Gap& a, const Gap& b) { return a.start < b.start; });
-  for (const auto& g : gaps_) gaps_by_end_.emplace_back(g.end, g.start), max_gap_ = std::max(max_gap_, g.end - g.start);
+  std::sort(gaps_.begin(), gaps_.end(),
+            [](const Gap& a, const Gap& b) { return a.start < b.start; });
+  for (const auto& g : gaps_)
+    gaps_by_end_.emplace_back(g.end, g.start), max_gap_ = std::max(max_gap_, g.end - g.start);
   std::sort(gaps_by_end_.begin(), gaps_by_end_.end());
 }
 
@@ -81,8 +91,10 @@ void ClassifyGaps(Context& c) {
       if (t.api.domain[r] == model::ApiDomain::kOs || !on_thread(t.api.track[r])) continue;
       std::string_view n = t.str(t.api.name[r]);
       int64_t o = Overlap(t.api.start_ns[r], t.api.end_ns(r), g.start, g.end);
-      if (IsSyncApi(n) && o > sync) sync = o, sync_name = std::string(n);
-      else if (IsCopyApi(n) && o > copy) copy = o, copy_name = std::string(n);
+      if (IsSyncApi(n) && o > sync)
+        sync = o, sync_name = std::string(n);
+      else if (IsCopyApi(n) && o > copy)
+        copy = o, copy_name = std::string(n);
     }
     size_t best = SIZE_MAX;
     int64_t best_overlap = 0;
@@ -92,7 +104,8 @@ void ClassifyGaps(Context& c) {
       int64_t o = Overlap(t.cpu.start_ns[r], t.cpu.end_ns(r), g.start, g.end);
       // The deepest op that covers at least half the gap, else the one covering most of it.
       bool covers = 2 * o >= len;
-      bool better = covers ? (best_overlap * 2 < len || t.cpu.depth[r] > best_depth) : (best_overlap * 2 < len && o > best_overlap);
+      bool better = covers ? (best_overlap * 2 < len || t.cpu.depth[r] > best_depth)
+                           : (best_overlap * 2 < len && o > best_overlap);
       if (better) best = r, best_overlap = o, best_depth = t.cpu.depth[r];
     }
     // The innermost user Python frame covering at least half the gap (Python work between ops).
@@ -100,7 +113,8 @@ void ClassifyGaps(Context& c) {
     for (size_t r : frames.Overlapping(g.start, g.end)) {
       if (!on_thread(t.python.track[r]) || c.at().UserFrame(static_cast<RowId>(r)) != r) continue;
       int64_t o = Overlap(t.python.start_ns[r], t.python.end_ns(r), g.start, g.end);
-      if (2 * o >= len && (frame == SIZE_MAX || t.python.start_ns[r] >= t.python.start_ns[frame])) frame = r;
+      if (2 * o >= len && (frame == SIZE_MAX || t.python.start_ns[r] >= t.python.start_ns[frame]))
+        frame = r;
     }
     bool launch_late = g.next_launch != kNoRow && t.api.start_ns[g.next_launch] >= g.start;
     if (2 * sync >= len) {

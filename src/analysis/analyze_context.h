@@ -24,19 +24,26 @@ using model::kNoRow;
 using model::RowId;
 using model::Trace;
 
-inline int64_t Overlap(int64_t s, int64_t e, int64_t a, int64_t b) { return std::max<int64_t>(0, std::min(e, b) - std::max(s, a)); }
+inline int64_t Overlap(int64_t s, int64_t e, int64_t a, int64_t b) {
+  return std::max<int64_t>(0, std::min(e, b) - std::max(s, a));
+}
 
-inline bool IsSyncApi(std::string_view n) { return n.find("Synchronize") != std::string_view::npos; }
+inline bool IsSyncApi(std::string_view n) {
+  return n.find("Synchronize") != std::string_view::npos;
+}
 inline bool IsCopyApi(std::string_view n) {
   return n.find("Memcpy") != std::string_view::npos || n.find("memcpy") != std::string_view::npos;
 }
-inline bool IsItemOp(std::string_view n) { return n == "aten::item" || n == "aten::_local_scalar_dense"; }
+inline bool IsItemOp(std::string_view n) {
+  return n == "aten::item" || n == "aten::_local_scalar_dense";
+}
 
 // A GPU op that starts a busy interval, and the idle gap before it.
 struct Gap {
   int device = 0;
   int64_t start = 0, end = 0;
-  RowId next_launch = kNoRow;  // API row that launched the op ending the gap (kNoRow: none / window end)
+  RowId next_launch =
+      kNoRow;  // API row that launched the op ending the gap (kNoRow: none / window end)
   std::string cause;
   Where where;
 };
@@ -57,19 +64,25 @@ class Context {
   const SteadyState& steady() const { return steady_; }
   bool In(int64_t ts) const { return ts >= w0_ && ts < w1_; }
   int64_t window() const { return std::max<int64_t>(1, w1_ - w0_); }
-  double PerIteration(double count) const { return iterations_ ? count / static_cast<double>(iterations_) : count; }
+  double PerIteration(double count) const {
+    return iterations_ ? count / static_cast<double>(iterations_) : count;
+  }
   std::string PerIterationText(double count) const {
-    return iterations_ ? base::FormatFixed(PerIteration(count), 1) + " per iteration"
-                       : base::FormatCount(static_cast<uint64_t>(count)) + " in the window (no iterations)";
+    return iterations_
+               ? base::FormatFixed(PerIteration(count), 1) + " per iteration"
+               : base::FormatCount(static_cast<uint64_t>(count)) + " in the window (no iterations)";
   }
   int64_t Iteration(int64_t ts) const {
     const auto& its = steady_.iterations;
-    auto it = std::upper_bound(its.begin(), its.end(), ts, [](int64_t v, const IterationSpan& s) { return v < s.start_ns; });
+    auto it = std::upper_bound(its.begin(), its.end(), ts,
+                               [](int64_t v, const IterationSpan& s) { return v < s.start_ns; });
     if (it == its.begin()) return -1;
     --it;
     return ts < it->end_ns() ? it->number : -1;
   }
-  double Percent(int64_t ns) const { return 100.0 * static_cast<double>(ns) / static_cast<double>(window()); }
+  double Percent(int64_t ns) const {
+    return 100.0 * static_cast<double>(ns) / static_cast<double>(window());
+  }
 
   std::vector<Gap>& gaps() { return gaps_; }
   const std::vector<Gap>& gaps() const { return gaps_; }
@@ -83,8 +96,9 @@ class Context {
   // GPU idle time (all devices) inside [a, b].
   int64_t IdleWithin(int64_t a, int64_t b) const {
     int64_t sum = 0;
-    auto it = std::lower_bound(gaps_by_end_.begin(), gaps_by_end_.end(), a,
-                               [](const std::pair<int64_t, int64_t>& g, int64_t v) { return g.first <= v; });
+    auto it = std::lower_bound(
+        gaps_by_end_.begin(), gaps_by_end_.end(), a,
+        [](const std::pair<int64_t, int64_t>& g, int64_t v) { return g.first <= v; });
     for (; it != gaps_by_end_.end(); ++it) {
       int64_t gs = it->second, ge = it->first;
       if (ge - max_gap_ >= b) break;  // every later gap starts after b
@@ -111,12 +125,12 @@ class Context {
 
  private:
   static uint64_t Key(int device, int64_t start) {
-    return (static_cast<uint64_t>(static_cast<uint16_t>(device)) << 48) ^ static_cast<uint64_t>(start);
+    return (static_cast<uint64_t>(static_cast<uint16_t>(device)) << 48) ^
+           static_cast<uint64_t>(start);
   }
 
   // The busy intervals and idle gaps of each device in the window (analyze_context.cc).
   void BuildTimeline();
-
 
   const Trace& t_;
   const AnalyzeOptions& o_;

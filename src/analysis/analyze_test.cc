@@ -26,9 +26,15 @@ class Builder {
     cpu_ = t_.InternTrack(model::TrackKind::kCpuThread, "100", "100");
     gpu_ = t_.InternTrack(model::TrackKind::kGpuStream, "0", "7");
   }
-  void Step(int n, int64_t start, int64_t dur) { Range("ProfilerStep#" + std::to_string(n), start, dur, model::CpuRangeKind::kAnnotation); }
-  void Op(const std::string& name, int64_t start, int64_t dur) { Range(name, start, dur, model::CpuRangeKind::kOp); }
-  void Annotation(const std::string& name, int64_t start, int64_t dur) { Range(name, start, dur, model::CpuRangeKind::kAnnotation); }
+  void Step(int n, int64_t start, int64_t dur) {
+    Range("ProfilerStep#" + std::to_string(n), start, dur, model::CpuRangeKind::kAnnotation);
+  }
+  void Op(const std::string& name, int64_t start, int64_t dur) {
+    Range(name, start, dur, model::CpuRangeKind::kOp);
+  }
+  void Annotation(const std::string& name, int64_t start, int64_t dur) {
+    Range(name, start, dur, model::CpuRangeKind::kAnnotation);
+  }
   void Frame(const std::string& name, int64_t start, int64_t dur) {
     model::PythonFrameRow r;
     r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern(name), r.track = cpu_;
@@ -36,26 +42,30 @@ class Builder {
   }
   void Api(const std::string& name, int64_t start, int64_t dur, uint64_t corr) {
     model::ApiRow r;
-    r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern(name), r.track = cpu_, r.correlation = corr;
+    r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern(name), r.track = cpu_,
+    r.correlation = corr;
     t_.api.Append(r);
   }
   void Kernel(const std::string& name, int64_t start, int64_t dur, uint64_t corr = 0) {
     model::KernelRow r;
-    r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern(name), r.track = gpu_, r.correlation = corr, r.device = 0;
+    r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern(name), r.track = gpu_,
+    r.correlation = corr, r.device = 0;
     t_.kernels.Append(r);
   }
   // A kernel and its launch call (launch ends 1 us before... anything: times given).
-  void Launch(const std::string& kernel, int64_t api_start, int64_t api_dur, int64_t k_start, int64_t k_dur) {
+  void Launch(const std::string& kernel, int64_t api_start, int64_t api_dur, int64_t k_start,
+              int64_t k_dur) {
     ++corr_;
     Api("cudaLaunchKernel", api_start, api_dur, corr_);
     Kernel(kernel, k_start, k_dur, corr_);
   }
-  void Copy(MemopKind kind, const std::string& api, int64_t api_start, int64_t api_dur, int64_t start, int64_t dur,
-            int64_t bytes, MemoryKind host) {
+  void Copy(MemopKind kind, const std::string& api, int64_t api_start, int64_t api_dur,
+            int64_t start, int64_t dur, int64_t bytes, MemoryKind host) {
     ++corr_;
     Api(api, api_start, api_dur, corr_);
     model::MemopRow r;
-    r.start_ns = start, r.dur_ns = dur, r.track = gpu_, r.correlation = corr_, r.device = 0, r.kind = kind, r.bytes = bytes;
+    r.start_ns = start, r.dur_ns = dur, r.track = gpu_, r.correlation = corr_, r.device = 0,
+    r.kind = kind, r.bytes = bytes;
     r.src = kind == MemopKind::kHtoD ? host : MemoryKind::kDevice;
     r.dst = kind == MemopKind::kHtoD ? MemoryKind::kDevice : host;
     r.name = t_.strings.Intern(kind == MemopKind::kHtoD ? "Memcpy HtoD" : "Memcpy DtoH");
@@ -69,7 +79,8 @@ class Builder {
  private:
   void Range(const std::string& name, int64_t start, int64_t dur, model::CpuRangeKind kind) {
     model::CpuRangeRow r;
-    r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern(name), r.track = cpu_, r.kind = kind;
+    r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern(name), r.track = cpu_,
+    r.kind = kind;
     t_.cpu.Append(r);
   }
   model::Trace t_;
@@ -91,7 +102,8 @@ void Healthy(Builder& b, int steps = 10) {
   for (int s = 0; s < steps; ++s) {
     int64_t t0 = s * 1000 * us;
     b.Step(s, t0, 1000 * us);
-    for (int k = 0; k < 10; ++k) b.Launch("gemm", t0 + k * 5 * us - 2 * us, 4 * us, t0 + 5 * us + k * 99 * us, 95 * us);
+    for (int k = 0; k < 10; ++k)
+      b.Launch("gemm", t0 + k * 5 * us - 2 * us, 4 * us, t0 + 5 * us + k * 99 * us, 95 * us);
   }
 }
 
@@ -135,7 +147,8 @@ TEST(Analyze, HealthyGpuBoundRunHasNoFindingAboveLow) {
   EXPECT_GT(r.summary.gpu_busy_pct, 90);
   EXPECT_NE(r.summary.verdict.find("GPU-bound"), std::string::npos);
   for (const auto& f : r.findings) {
-    EXPECT_TRUE(f.severity == "low" || f.severity == "info") << f.rule << " " << f.severity << " " << f.detail;
+    EXPECT_TRUE(f.severity == "low" || f.severity == "info")
+        << f.rule << " " << f.severity << " " << f.detail;
   }
   EXPECT_TRUE(Rule(r, "gpu-idle").empty());
   EXPECT_TRUE(Rule(r, "low-utilization").empty());
@@ -148,15 +161,18 @@ TEST(Analyze, GpuIdleFromACpuOpIsNamedAndCosted) {
     int64_t t0 = s * 1000 * us;
     b.Step(s, t0, 1000 * us);
     b.Launch("k1", t0, 5 * us, t0 + 10 * us, 400 * us);
-    b.Op("aten::nonzero_cpu_side", t0 + 10 * us, 500 * us);      // host busy while k1 runs ...
-    b.Launch("k2", t0 + 515 * us, 5 * us, t0 + 610 * us, 380 * us);  // ... and 200 us after it ended
+    b.Op("aten::nonzero_cpu_side", t0 + 10 * us, 500 * us);  // host busy while k1 runs ...
+    b.Launch("k2", t0 + 515 * us, 5 * us, t0 + 610 * us,
+             380 * us);  // ... and 200 us after it ended
   }
   AnalysisReport r = Analyze(b.Link());
   auto idle = Rule(r, "gpu-idle");
   ASSERT_FALSE(idle.empty());
   const Finding* f = nullptr;
   for (auto* x : idle) {
-    if (x->title.find("aten::nonzero_cpu_side") != std::string::npos || x->title.find("launch late") != std::string::npos) f = x;
+    if (x->title.find("aten::nonzero_cpu_side") != std::string::npos ||
+        x->title.find("launch late") != std::string::npos)
+      f = x;
   }
   ASSERT_NE(f, nullptr);
   // 200 us per step between k1's end (410) and k2's start (610).
@@ -173,7 +189,8 @@ TEST(Analyze, LaunchBoundStormOfTinyKernels) {
     int64_t t0 = s * 1000 * us;
     b.Step(s, t0, 1000 * us);
     b.Op("aten::add_", t0, 900 * us);
-    for (int k = 0; k < 100; ++k) b.Launch("tiny_add", t0 + k * 9 * us, 8 * us, t0 + k * 9 * us + 8 * us, 2 * us);
+    for (int k = 0; k < 100; ++k)
+      b.Launch("tiny_add", t0 + k * 9 * us, 8 * us, t0 + k * 9 * us + 8 * us, 2 * us);
   }
   AnalysisReport r = Analyze(b.Link());
   auto f = Rule(r, "launch-bound");
@@ -195,7 +212,8 @@ TEST(Analyze, CpuOpStormFromAPythonLoopWithoutGpu) {
     int64_t t0 = s * 10000 * us;
     b.Step(s, t0, 10000 * us);
     b.Frame("infer.py(12): slow_activation", t0 + 100 * us, 8000 * us);
-    for (int k = 0; k < 400; ++k) b.Op(k % 2 ? "aten::select" : "aten::gt", t0 + 100 * us + k * 20 * us, 15 * us);
+    for (int k = 0; k < 400; ++k)
+      b.Op(k % 2 ? "aten::select" : "aten::gt", t0 + 100 * us + k * 20 * us, 15 * us);
   }
   AnalysisReport r = Analyze(b.Link());
   EXPECT_EQ(r.summary.gpu_busy_pct, -1);
@@ -221,7 +239,8 @@ TEST(Analyze, HostSyncPairsTheItemWithItsCopyAndCostsTheGpuIdle) {
     b.Step(s, t0, 1000 * us);
     b.Launch("gemm", t0, 5 * us, t0 + 10 * us, 300 * us);
     b.Op("aten::item", t0 + 10 * us, 310 * us);  // waits for gemm, then copies 4 bytes
-    b.Copy(MemopKind::kDtoH, "cudaMemcpyAsync", t0 + 20 * us, 300 * us, t0 + 311 * us, 2 * us, 4, MemoryKind::kPinned);
+    b.Copy(MemopKind::kDtoH, "cudaMemcpyAsync", t0 + 20 * us, 300 * us, t0 + 311 * us, 2 * us, 4,
+           MemoryKind::kPinned);
     b.Launch("gemm", t0 + 420 * us, 5 * us, t0 + 430 * us, 300 * us);  // GPU idle 313 -> 430
   }
   AnalysisReport r = Analyze(b.Link());
@@ -241,10 +260,11 @@ TEST(Analyze, CopyRulesFireOnPageableSyncSmallCopiesAndStaySilentOnPinnedAsync) 
   for (int s = 0; s < 4; ++s) {
     int64_t t0 = s * 1000 * us;
     b.Step(s, t0, 1000 * us);
-    b.Copy(MemopKind::kHtoD, "cudaMemcpy", t0, 210 * us, t0 + 5 * us, 200 * us, 8 << 20, MemoryKind::kPageable);
+    b.Copy(MemopKind::kHtoD, "cudaMemcpy", t0, 210 * us, t0 + 5 * us, 200 * us, 8 << 20,
+           MemoryKind::kPageable);
     for (int k = 0; k < 10; ++k) {
-      b.Copy(MemopKind::kHtoD, "cudaMemcpyAsync", t0 + 300 * us + k * 20 * us, 10 * us, t0 + 300 * us + k * 20 * us + 5 * us,
-             3 * us, 1024, MemoryKind::kPinned);
+      b.Copy(MemopKind::kHtoD, "cudaMemcpyAsync", t0 + 300 * us + k * 20 * us, 10 * us,
+             t0 + 300 * us + k * 20 * us + 5 * us, 3 * us, 1024, MemoryKind::kPinned);
     }
     b.Launch("gemm", t0 + 520 * us, 5 * us, t0 + 530 * us, 400 * us);
   }
@@ -260,7 +280,8 @@ TEST(Analyze, CopyRulesFireOnPageableSyncSmallCopiesAndStaySilentOnPinnedAsync) 
 
   Builder then_sync;  // an async pinned copy followed by a stream synchronize blocks the host too
   then_sync.Step(0, 0, 1000 * us);
-  then_sync.Copy(MemopKind::kDtoH, "cudaMemcpyAsync", 0, 5 * us, 5 * us, 50 * us, 1 << 20, MemoryKind::kPinned);
+  then_sync.Copy(MemopKind::kDtoH, "cudaMemcpyAsync", 0, 5 * us, 5 * us, 50 * us, 1 << 20,
+                 MemoryKind::kPinned);
   then_sync.Api("cudaStreamSynchronize", 6 * us, 60 * us, 0);
   AnalysisReport ts_report = Analyze(then_sync.Link());
   auto ts = Rule(ts_report, "memcpy-sync");
@@ -271,7 +292,8 @@ TEST(Analyze, CopyRulesFireOnPageableSyncSmallCopiesAndStaySilentOnPinnedAsync) 
   for (int s = 0; s < 4; ++s) {
     int64_t t0 = s * 1000 * us;
     pinned.Step(s, t0, 1000 * us);
-    pinned.Copy(MemopKind::kHtoD, "cudaMemcpyAsync", t0, 5 * us, t0 + 5 * us, 20 * us, 1 << 20, MemoryKind::kPinned);
+    pinned.Copy(MemopKind::kHtoD, "cudaMemcpyAsync", t0, 5 * us, t0 + 5 * us, 20 * us, 1 << 20,
+                MemoryKind::kPinned);
   }
   AnalysisReport p = Analyze(pinned.Link());
   EXPECT_TRUE(Rule(p, "memcpy-sync").empty());
@@ -280,7 +302,8 @@ TEST(Analyze, CopyRulesFireOnPageableSyncSmallCopiesAndStaySilentOnPinnedAsync) 
 
   Builder rocm;  // host side not recorded: no pageable finding, summary says unknown
   rocm.Step(0, 0, 1000 * us);
-  rocm.Copy(MemopKind::kHtoD, "hipMemcpyAsync", 0, 5 * us, 5 * us, 200 * us, 1 << 20, MemoryKind::kHost);
+  rocm.Copy(MemopKind::kHtoD, "hipMemcpyAsync", 0, 5 * us, 5 * us, 200 * us, 1 << 20,
+            MemoryKind::kHost);
   AnalysisReport q = Analyze(rocm.Link());
   EXPECT_TRUE(Rule(q, "memcpy-pageable").empty());
   EXPECT_NE(q.summary.host_pinning.find("unknown"), std::string::npos);
@@ -321,10 +344,12 @@ TEST(Rules, EveryRuleIsDocumentedOnce) {
   std::set<std::string_view> ids;
   for (const auto& r : Rules()) {
     EXPECT_TRUE(ids.insert(r.id).second) << r.id;
-    EXPECT_FALSE(r.definition.empty() || r.defaults.empty() || r.impact.empty() || r.advice.empty()) << r.id;
+    EXPECT_FALSE(r.definition.empty() || r.defaults.empty() || r.impact.empty() || r.advice.empty())
+        << r.id;
   }
-  for (const char* id : {"gpu-idle", "launch-bound", "cpu-op-storm", "host-sync", "memcpy-in-loop", "memcpy-sync",
-                         "memcpy-pageable", "small-memcpy", "kernel-outlier", "kernel-hotspot", "low-utilization"}) {
+  for (const char* id :
+       {"gpu-idle", "launch-bound", "cpu-op-storm", "host-sync", "memcpy-in-loop", "memcpy-sync",
+        "memcpy-pageable", "small-memcpy", "kernel-outlier", "kernel-hotspot", "low-utilization"}) {
     EXPECT_NE(FindRule(id), nullptr) << id;
   }
 }

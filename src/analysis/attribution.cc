@@ -8,16 +8,17 @@ bool IsUserFrame(std::string_view n) {
   // "nn.Module: Linear_0" / "<built-in method ...>" are markers, not source lines.
   if (n.empty() || n.rfind("nn.Module:", 0) == 0 || n.front() == '<') return false;
   // Libraries and the standard library, by path (PyTorch writes "path(line): function").
-  for (std::string_view lib : {"site-packages/", "dist-packages/", "/lib/python", "/usr/lib/", "torch/", "transformers/",
-                               "<built-in", "<frozen"}) {
+  for (std::string_view lib : {"site-packages/", "dist-packages/", "/lib/python", "/usr/lib/",
+                               "torch/", "transformers/", "<built-in", "<frozen"}) {
     if (n.find(lib) != std::string_view::npos) return false;
   }
   // Standard-library modules that appear without their directory.
   std::string_view file = n.substr(0, n.find('('));
   file = file.substr(file.rfind('/') == std::string_view::npos ? 0 : file.rfind('/') + 1);
-  for (std::string_view std_module : {"threading.py", "runpy.py", "contextlib.py", "functools.py", "inspect.py",
-                                      "abc.py", "typing.py", "enum.py", "copy.py", "weakref.py", "dataclasses.py",
-                                      "selectors.py", "queue.py", "socket.py", "subprocess.py", "tempfile.py"}) {
+  for (std::string_view std_module :
+       {"threading.py", "runpy.py", "contextlib.py", "functools.py", "inspect.py", "abc.py",
+        "typing.py", "enum.py", "copy.py", "weakref.py", "dataclasses.py", "selectors.py",
+        "queue.py", "socket.py", "subprocess.py", "tempfile.py"}) {
     if (file == std_module) return false;
   }
   return true;
@@ -31,7 +32,8 @@ Attributor::Attributor(const model::Trace& t) : t_(t), user_frame_(t.python.size
     auto [it, inserted] = user_name.emplace(py.name[f], false);
     if (inserted) it->second = IsUserFrame(t.str(py.name[f]));
     model::RowId p = py.parent[f];
-    user_frame_[f] = it->second ? static_cast<model::RowId>(f) : (p != model::kNoRow && p < f ? user_frame_[p] : model::kNoRow);
+    user_frame_[f] = it->second ? static_cast<model::RowId>(f)
+                                : (p != model::kNoRow && p < f ? user_frame_[p] : model::kNoRow);
   }
 }
 

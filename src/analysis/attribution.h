@@ -16,7 +16,8 @@ struct Where {
   std::string kernel;  // the GPU op's name, "" for host-side findings
 };
 
-// True for frames of user code (not torch/, site-packages, the Python standard library, <built-in>).
+// True for frames of user code (not torch/, site-packages, the Python standard library,
+// <built-in>).
 bool IsUserFrame(std::string_view frame_name);
 
 // Resolves attributions of one trace; the innermost user frame of every Python frame is

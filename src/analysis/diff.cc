@@ -21,8 +21,9 @@ struct Row {
 };
 
 // Rows of both sides matched by key; status by presence and the size of the change.
-std::vector<NamedDiff> Match(const std::map<std::string, Row>& b, const std::map<std::string, Row>& a, size_t iters_b,
-                             size_t iters_a, double changed_percent) {
+std::vector<NamedDiff> Match(const std::map<std::string, Row>& b,
+                             const std::map<std::string, Row>& a, size_t iters_b, size_t iters_a,
+                             double changed_percent) {
   std::vector<NamedDiff> out;
   std::map<std::string, std::pair<const Row*, const Row*>> all;
   for (const auto& [k, r] : b) all[k].first = &r;
@@ -33,14 +34,19 @@ std::vector<NamedDiff> Match(const std::map<std::string, Row>& b, const std::map
     if (rows.first) d.calls_before = rows.first->calls, d.total_before = rows.first->total;
     if (rows.second) d.calls_after = rows.second->calls, d.total_after = rows.second->total;
     if (iters_b && iters_a) {
-      d.calls_per_iteration_before = static_cast<double>(d.calls_before) / static_cast<double>(iters_b);
-      d.calls_per_iteration_after = static_cast<double>(d.calls_after) / static_cast<double>(iters_a);
+      d.calls_per_iteration_before =
+          static_cast<double>(d.calls_before) / static_cast<double>(iters_b);
+      d.calls_per_iteration_after =
+          static_cast<double>(d.calls_after) / static_cast<double>(iters_a);
     }
-    if (!rows.first) d.status = "added";
-    else if (!rows.second) d.status = "removed";
+    if (!rows.first)
+      d.status = "added";
+    else if (!rows.second)
+      d.status = "removed";
     else {
       double base = static_cast<double>(std::max<int64_t>(1, d.total_before));
-      bool moved = std::abs(static_cast<double>(d.delta())) * 100.0 / base >= changed_percent || d.calls_before != d.calls_after;
+      bool moved = std::abs(static_cast<double>(d.delta())) * 100.0 / base >= changed_percent ||
+                   d.calls_before != d.calls_after;
       d.status = moved ? "changed" : "same";
     }
     out.push_back(std::move(d));
@@ -100,14 +106,18 @@ std::string NormalizeKernelName(std::string_view n) {
   }
   // Return type ("void ", "float ") before a qualified name.
   auto sp = out.rfind(' ');
-  if (sp != std::string::npos && out.find("::") != std::string::npos && sp < out.find("::")) out = out.substr(sp + 1);
+  if (sp != std::string::npos && out.find("::") != std::string::npos && sp < out.find("::"))
+    out = out.substr(sp + 1);
   // Generated-kernel suffixes: "_123" counters, "_0x3fa9" / 16-hex hashes.
   while (!out.empty()) {
     size_t u = out.rfind('_');
     if (u == std::string::npos || u + 1 >= out.size()) break;
     std::string_view tail(out.data() + u + 1, out.size() - u - 1);
-    bool digits = std::all_of(tail.begin(), tail.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
-    bool hash = tail.size() >= 8 && std::all_of(tail.begin(), tail.end(), [](char ch) { return std::isxdigit(static_cast<unsigned char>(ch)); });
+    bool digits =
+        std::all_of(tail.begin(), tail.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+    bool hash = tail.size() >= 8 && std::all_of(tail.begin(), tail.end(), [](char ch) {
+                  return std::isxdigit(static_cast<unsigned char>(ch));
+                });
     if (!digits && !hash) break;
     out.resize(u);
   }
@@ -125,7 +135,8 @@ double MannWhitneyP(const std::vector<int64_t>& a, const std::vector<int64_t>& b
   for (size_t i = 0; i < all.size();) {
     size_t j = i;
     while (j < all.size() && all[j].first == all[i].first) ++j;
-    double rank = (static_cast<double>(i + 1) + static_cast<double>(j)) / 2;  // average rank of the tie group
+    double rank =
+        (static_cast<double>(i + 1) + static_cast<double>(j)) / 2;  // average rank of the tie group
     for (size_t k = i; k < j; ++k) r1 += all[k].second == 0 ? rank : 0;
     double t = static_cast<double>(j - i);
     tie += t * t * t - t;
@@ -134,7 +145,8 @@ double MannWhitneyP(const std::vector<int64_t>& a, const std::vector<int64_t>& b
   double N = static_cast<double>(n1 + n2);
   double u1 = r1 - static_cast<double>(n1) * (static_cast<double>(n1) + 1) / 2;
   double mu = static_cast<double>(n1) * static_cast<double>(n2) / 2;
-  double var = static_cast<double>(n1) * static_cast<double>(n2) / 12 * ((N + 1) - tie / (N * (N - 1)));
+  double var =
+      static_cast<double>(n1) * static_cast<double>(n2) / 12 * ((N + 1) - tie / (N * (N - 1)));
   if (var <= 0) return 1;
   double z = (std::abs(u1 - mu) - 0.5) / std::sqrt(var);  // continuity correction
   if (z < 0) z = 0;
@@ -150,12 +162,16 @@ DiffReport Diff(const model::Trace& before, const model::Trace& after, const Dif
   const auto& stb = r.before.steady;
   const auto& sta = r.after.steady;
   auto pair = [](double b, double a) { return Pair{b, a}; };
-  size_t ib = stb.iterations.empty() ? 0 : stb.steady_count(), ia = sta.iterations.empty() ? 0 : sta.steady_count();
+  size_t ib = stb.iterations.empty() ? 0 : stb.steady_count(),
+         ia = sta.iterations.empty() ? 0 : sta.steady_count();
   r.wall_ns = pair(static_cast<double>(sb.wall_ns), static_cast<double>(sa.wall_ns));
   r.iterations = pair(static_cast<double>(ib), static_cast<double>(ia));
-  r.iteration_mean_ns = pair(static_cast<double>(stb.latency.mean_ns), static_cast<double>(sta.latency.mean_ns));
-  r.iteration_median_ns = pair(static_cast<double>(stb.latency.median_ns), static_cast<double>(sta.latency.median_ns));
-  r.iteration_p95_ns = pair(static_cast<double>(stb.latency.p95_ns), static_cast<double>(sta.latency.p95_ns));
+  r.iteration_mean_ns =
+      pair(static_cast<double>(stb.latency.mean_ns), static_cast<double>(sta.latency.mean_ns));
+  r.iteration_median_ns =
+      pair(static_cast<double>(stb.latency.median_ns), static_cast<double>(sta.latency.median_ns));
+  r.iteration_p95_ns =
+      pair(static_cast<double>(stb.latency.p95_ns), static_cast<double>(sta.latency.p95_ns));
   r.gpu_busy_pct = pair(sb.gpu_busy_pct, sa.gpu_busy_pct);
   r.kernel_ns = pair(static_cast<double>(sb.kernel_ns), static_cast<double>(sa.kernel_ns));
   r.memcpy_ns = pair(static_cast<double>(sb.memcpy_ns), static_cast<double>(sa.memcpy_ns));
@@ -163,7 +179,8 @@ DiffReport Diff(const model::Trace& before, const model::Trace& after, const Dif
   auto bytes = [](const model::Trace& t, const SteadyState& s) {
     int64_t n = 0;
     for (size_t i = 0; i < t.memops.size(); ++i) {
-      if (t.memops.kind[i] != model::MemopKind::kMemset && t.memops.start_ns[i] >= s.start_ns && t.memops.start_ns[i] < s.end_ns) {
+      if (t.memops.kind[i] != model::MemopKind::kMemset && t.memops.start_ns[i] >= s.start_ns &&
+          t.memops.start_ns[i] < s.end_ns) {
         n += std::max<int64_t>(0, t.memops.bytes[i]);
       }
     }
@@ -181,19 +198,25 @@ DiffReport Diff(const model::Trace& before, const model::Trace& after, const Dif
     if (db.size() >= 5 && da.size() >= 5) {
       r.p_value = MannWhitneyP(db, da);
       r.significant = r.p_value < 0.05;
-      r.test = "Mann-Whitney rank test on " + std::to_string(db.size()) + " vs " + std::to_string(da.size()) +
-               " steady iterations, two-sided p = " + base::FormatFixed(r.p_value, 4) + " (significant below 0.05)";
+      r.test = "Mann-Whitney rank test on " + std::to_string(db.size()) + " vs " +
+               std::to_string(da.size()) +
+               " steady iterations, two-sided p = " + base::FormatFixed(r.p_value, 4) +
+               " (significant below 0.05)";
     } else {
       double spread = static_cast<double>(std::max(stb.latency.stddev_ns, sta.latency.stddev_ns));
-      if (spread == 0) spread = 0.01 * std::max(r.iteration_mean_ns.before, r.iteration_mean_ns.after);
+      if (spread == 0)
+        spread = 0.01 * std::max(r.iteration_mean_ns.before, r.iteration_mean_ns.after);
       double delta = std::abs(r.iteration_mean_ns.after - r.iteration_mean_ns.before);
       r.significant = delta > 2 * spread;
-      r.test = "too few iterations for a rank test (" + std::to_string(db.size()) + " vs " + std::to_string(da.size()) +
-               "): the mean moved " + base::FormatDuration(static_cast<int64_t>(delta)) + " against 2x the larger stddev " +
+      r.test = "too few iterations for a rank test (" + std::to_string(db.size()) + " vs " +
+               std::to_string(da.size()) + "): the mean moved " +
+               base::FormatDuration(static_cast<int64_t>(delta)) +
+               " against 2x the larger stddev " +
                base::FormatDuration(static_cast<int64_t>(2 * spread));
     }
   } else {
-    r.basis = "total GPU kernel time (no iterations on " + std::string(ib ? "the after" : "the before") + " side)";
+    r.basis = "total GPU kernel time (no iterations on " +
+              std::string(ib ? "the after" : "the before") + " side)";
     change = r.kernel_ns.change_percent();
     r.significant = std::abs(change) >= o.changed_percent;
     r.test = "no iteration times to test: a change of " + base::FormatFixed(o.changed_percent, 0) +
@@ -214,24 +237,34 @@ DiffReport Diff(const model::Trace& before, const model::Trace& after, const Dif
     };
   };
   Window wb = TableWindow(before, stb), wa = TableWindow(after, sta);
-  r.kernels = Match(Group(before.kernels, wb, kernel_key(before)), Group(after.kernels, wa, kernel_key(after)), ib, ia,
-                    o.changed_percent);
+  r.kernels = Match(Group(before.kernels, wb, kernel_key(before)),
+                    Group(after.kernels, wa, kernel_key(after)), ib, ia, o.changed_percent);
   auto memop_key = [](const model::Trace& t) {
     return [&t](size_t i) { return std::string(model::MemopKindName(t.memops.kind[i])); };
   };
-  r.memops = Match(Group(before.memops, wb, memop_key(before)), Group(after.memops, wa, memop_key(after)), ib, ia,
-                   o.changed_percent);
+  r.memops = Match(Group(before.memops, wb, memop_key(before)),
+                   Group(after.memops, wa, memop_key(after)), ib, ia, o.changed_percent);
   auto api_key = [](const model::Trace& t) {
-    return [&t](size_t i) { return t.api.domain[i] == model::ApiDomain::kOs ? std::string() : std::string(t.str(t.api.name[i])); };
+    return [&t](size_t i) {
+      return t.api.domain[i] == model::ApiDomain::kOs ? std::string()
+                                                      : std::string(t.str(t.api.name[i]));
+    };
   };
-  r.api = Match(Group(before.api, wb, api_key(before)), Group(after.api, wa, api_key(after)), ib, ia, o.changed_percent);
+  r.api = Match(Group(before.api, wb, api_key(before)), Group(after.api, wa, api_key(after)), ib,
+                ia, o.changed_percent);
   auto cpu_key = [](const model::Trace& t) {
-    return [&t](size_t i) { return t.cpu.kind[i] == model::CpuRangeKind::kOp ? std::string(t.str(t.cpu.name[i])) : std::string(); };
+    return [&t](size_t i) {
+      return t.cpu.kind[i] == model::CpuRangeKind::kOp ? std::string(t.str(t.cpu.name[i]))
+                                                       : std::string();
+    };
   };
-  r.cpu_ops = Match(Group(before.cpu, wb, cpu_key(before)), Group(after.cpu, wa, cpu_key(after)), ib, ia, o.changed_percent);
+  r.cpu_ops = Match(Group(before.cpu, wb, cpu_key(before)), Group(after.cpu, wa, cpu_key(after)),
+                    ib, ia, o.changed_percent);
 
   // Findings matched by rule and place.
-  auto fkey = [](const Finding& f) { return f.rule + "\x1f" + f.title + "\x1f" + f.where.python + "\x1f" + f.where.op; };
+  auto fkey = [](const Finding& f) {
+    return f.rule + "\x1f" + f.title + "\x1f" + f.where.python + "\x1f" + f.where.op;
+  };
   std::map<std::string, const Finding*> fb, fa;
   for (const auto& f : r.before.findings) fb.emplace(fkey(f), &f);
   for (const auto& f : r.after.findings) fa.emplace(fkey(f), &f);

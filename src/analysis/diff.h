@@ -15,15 +15,17 @@
 namespace gpuscope::analysis {
 
 struct DiffOptions {
-  bool exact_names = false;     // match kernels by their exact names (no normalisation)
-  double changed_percent = 5;   // a row whose total moved less than this is "same"
+  bool exact_names = false;    // match kernels by their exact names (no normalisation)
+  double changed_percent = 5;  // a row whose total moved less than this is "same"
   AnalyzeOptions analyze;
 };
 
 // One metric before and after.
 struct Pair {
   double before = 0, after = 0;
-  double change_percent() const { return before != 0 ? 100.0 * (after - before) / before : (after != 0 ? 100.0 : 0.0); }
+  double change_percent() const {
+    return before != 0 ? 100.0 * (after - before) / before : (after != 0 ? 100.0 : 0.0);
+  }
 };
 
 struct NamedDiff {
@@ -44,23 +46,25 @@ struct FindingDiff {
 
 struct DiffReport {
   AnalysisReport before, after;
-  Pair wall_ns, iterations, iteration_mean_ns, iteration_median_ns, iteration_p95_ns, gpu_busy_pct, kernel_ns,
-      memcpy_ns, api_ns, copy_bytes;
-  std::string test;      // which test decided, in words
-  double p_value = -1;   // of the rank test; -1 when none ran
+  Pair wall_ns, iterations, iteration_mean_ns, iteration_median_ns, iteration_p95_ns, gpu_busy_pct,
+      kernel_ns, memcpy_ns, api_ns, copy_bytes;
+  std::string test;     // which test decided, in words
+  double p_value = -1;  // of the rank test; -1 when none ran
   bool significant = false;
   enum class Verdict { kNoChange, kFaster, kSlower };
   enum class Basis { kIterationLatency, kKernelTime };
   Verdict verdict_kind = Verdict::kNoChange;
   Basis basis_kind = Basis::kKernelTime;
   double change_percent = 0;  // of the basis: mean iteration latency, else total kernel time
-  std::string verdict;   // in words: "faster", "slower", "no significant change"
-  std::string basis;     // in words: "per-iteration latency" or "total GPU kernel time (no iterations)"
+  std::string verdict;        // in words: "faster", "slower", "no significant change"
+  std::string
+      basis;  // in words: "per-iteration latency" or "total GPU kernel time (no iterations)"
   std::vector<NamedDiff> kernels, memops, api, cpu_ops;
   std::vector<FindingDiff> findings;
 };
 
-DiffReport Diff(const model::Trace& before, const model::Trace& after, const DiffOptions& options = {});
+DiffReport Diff(const model::Trace& before, const model::Trace& after,
+                const DiffOptions& options = {});
 
 // "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>(int, ...)" ->
 // "at::native::vectorized_elementwise_kernel<>": template arguments, parameters, return type and

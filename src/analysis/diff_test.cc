@@ -10,8 +10,10 @@ namespace gpuscope::analysis {
 namespace {
 
 TEST(NormalizeKernelName, FoldsTemplatesParametersReturnTypesAndGeneratedSuffixes) {
-  EXPECT_EQ(NormalizeKernelName("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
-                                "at::detail::Array<char*, 1>>(int, at::native::FillFunctor<float>, at::detail::Array<char*, 1>)"),
+  EXPECT_EQ(NormalizeKernelName(
+                "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+                "at::detail::Array<char*, 1>>(int, at::native::FillFunctor<float>, "
+                "at::detail::Array<char*, 1>)"),
             "at::native::vectorized_elementwise_kernel<>");
   EXPECT_EQ(NormalizeKernelName("triton_poi_fused_add_mul_3"), "triton_poi_fused_add_mul");
   EXPECT_EQ(NormalizeKernelName("triton_poi_fused_add_mul_12"), "triton_poi_fused_add_mul");
@@ -30,14 +32,16 @@ TEST(MannWhitney, SeparatedSamplesAreSignificantEqualOnesAreNot) {
   EXPECT_EQ(MannWhitneyP(same, same), 1);  // all ties: no evidence of a change
 }
 
-model::Trace MakeRun(int steps, int64_t step_ns, const std::vector<std::pair<std::string, int64_t>>& kernels) {
+model::Trace MakeRun(int steps, int64_t step_ns,
+                     const std::vector<std::pair<std::string, int64_t>>& kernels) {
   model::Trace t;
   auto cpu = t.InternTrack(model::TrackKind::kCpuThread, "1", "1");
   auto gpu = t.InternTrack(model::TrackKind::kGpuStream, "0", "7");
   for (int s = 0; s < steps; ++s) {
     int64_t t0 = s * step_ns;
     model::CpuRangeRow step;
-    step.start_ns = t0, step.dur_ns = step_ns, step.name = t.strings.Intern("ProfilerStep#" + std::to_string(s));
+    step.start_ns = t0, step.dur_ns = step_ns,
+    step.name = t.strings.Intern("ProfilerStep#" + std::to_string(s));
     step.track = cpu, step.kind = model::CpuRangeKind::kAnnotation;
     t.cpu.Append(step);
     int64_t at = t0;
@@ -53,8 +57,10 @@ model::Trace MakeRun(int steps, int64_t step_ns, const std::vector<std::pair<std
 }
 
 TEST(Diff, MatchesRecompiledKernelsAndReportsAddedAndRemoved) {
-  model::Trace before = MakeRun(6, 1000000, {{"triton_poi_fused_relu_0", 100000}, {"elementwise_loop", 50000}});
-  model::Trace after = MakeRun(6, 800000, {{"triton_poi_fused_relu_7", 100000}, {"where_kernel", 10000}});
+  model::Trace before =
+      MakeRun(6, 1000000, {{"triton_poi_fused_relu_0", 100000}, {"elementwise_loop", 50000}});
+  model::Trace after =
+      MakeRun(6, 800000, {{"triton_poi_fused_relu_7", 100000}, {"where_kernel", 10000}});
   DiffReport r = Diff(before, after);
   EXPECT_EQ(r.verdict, "faster");
   EXPECT_LT(r.p_value, 0.05);

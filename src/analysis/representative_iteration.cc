@@ -10,7 +10,8 @@ RepresentativeWindow PickRepresentativeIteration(const SteadyState& ss) {
   for (size_t i = ss.warmup; i < ss.iterations.size(); ++i) {
     const auto& it = ss.iterations[i];
     // The first of equally close iterations wins, so the choice is stable.
-    if (!best || std::llabs(it.dur_ns - ss.latency.median_ns) < std::llabs(best->dur_ns - ss.latency.median_ns)) {
+    if (!best || std::llabs(it.dur_ns - ss.latency.median_ns) <
+                     std::llabs(best->dur_ns - ss.latency.median_ns)) {
       best = &it;
     }
   }

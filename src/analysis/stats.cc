@@ -1,8 +1,8 @@
 #include "analysis/stats.h"
 
 #include <algorithm>
-#include <map>
 #include <cmath>
+#include <map>
 #include <unordered_map>
 
 #include "analysis/duration_summary.h"
@@ -88,9 +88,12 @@ std::vector<MemopStat> MemopStats(const model::Trace& trace, const StatsOptions&
     if (m.kind[i] == model::MemopKind::kHtoD) host = m.src[i];
     if (m.kind[i] == model::MemopKind::kDtoH) host = m.dst[i];
     if (m.kind[i] == model::MemopKind::kHtoD || m.kind[i] == model::MemopKind::kDtoH) {
-      if (host == model::MemoryKind::kPageable) ++s.pageable;
-      else if (host == model::MemoryKind::kPinned) ++s.pinned;
-      else ++s.host_unknown;
+      if (host == model::MemoryKind::kPageable)
+        ++s.pageable;
+      else if (host == model::MemoryKind::kPinned)
+        ++s.pinned;
+      else
+        ++s.host_unknown;
     }
   }
   std::vector<MemopStat> out;
@@ -111,7 +114,9 @@ std::vector<ApiStat> ApiStats(const model::Trace& trace, const StatsOptions& opt
   std::vector<std::vector<int64_t>> durs(names.size());
   std::vector<model::ApiDomain> domain(names.size(), model::ApiDomain::kRuntime);
   for (size_t i = 0; i < group.size(); ++i) {
-    if ((trace.api.domain[i] == model::ApiDomain::kOs) != os_runtime || !opt.In(trace.api.start_ns[i])) continue;
+    if ((trace.api.domain[i] == model::ApiDomain::kOs) != os_runtime ||
+        !opt.In(trace.api.start_ns[i]))
+      continue;
     if (durs[group[i]].empty()) domain[group[i]] = trace.api.domain[i];
     durs[group[i]].push_back(trace.api.dur_ns[i]);
   }
@@ -137,7 +142,8 @@ std::vector<CpuOpStat> CpuOpStats(const model::Trace& trace, const StatsOptions&
     if (cpu.parent[i] != model::kNoRow) child_ns[cpu.parent[i]] += cpu.dur_ns[i];
   }
   for (size_t i = 0; i < trace.api.size(); ++i) {
-    if (trace.api.enclosing_op[i] != model::kNoRow) child_ns[trace.api.enclosing_op[i]] += trace.api.dur_ns[i];
+    if (trace.api.enclosing_op[i] != model::kNoRow)
+      child_ns[trace.api.enclosing_op[i]] += trace.api.dur_ns[i];
   }
   std::unordered_map<StringId, size_t> index;
   std::vector<CpuOpStat> out;
@@ -221,13 +227,16 @@ Stats SummaryStats(const model::Trace& trace) {
         m.calls += r.calls;
         m.calls_unknown_bytes += r.calls;
         m.total_ns += r.total_ns;
-        if (kind == model::MemopKind::kHtoD || kind == model::MemopKind::kDtoH) m.host_unknown += r.calls;
+        if (kind == model::MemopKind::kHtoD || kind == model::MemopKind::kDtoH)
+          m.host_unknown += r.calls;
         break;
       }
     }
   }
   for (auto& k : s.kernels) {
-    k.percent = s.kernel_total_ns ? 100.0 * static_cast<double>(k.total_ns) / static_cast<double>(s.kernel_total_ns) : 0;
+    k.percent = s.kernel_total_ns ? 100.0 * static_cast<double>(k.total_ns) /
+                                        static_cast<double>(s.kernel_total_ns)
+                                  : 0;
   }
   SortByTotal(s.kernels);
   SortByTotal(s.api);

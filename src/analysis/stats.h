@@ -42,10 +42,10 @@ struct KernelStat {
 struct MemopStat {
   model::MemopKind kind = model::MemopKind::kOther;
   uint64_t calls = 0;
-  int64_t bytes = 0;             // sum over operations whose size is known
+  int64_t bytes = 0;  // sum over operations whose size is known
   uint64_t calls_unknown_bytes = 0;
   int64_t total_ns = 0;
-  double gbps = 0;               // 0 when no size is known
+  double gbps = 0;  // 0 when no size is known
   bool bandwidth_known = false;
   // Host side of host<->device copies: how many were pageable / pinned / of unknown pinning.
   uint64_t pageable = 0;
@@ -91,11 +91,11 @@ struct StatsOptions {
 };
 
 struct Stats {
-  std::vector<KernelStat> kernels;  // sorted by total_ns descending, then name
-  std::vector<MemopStat> memops;    // by kind, in MemopKind order; kinds never seen omitted
-  std::vector<ApiStat> api;         // GPU runtime/driver/HSA calls, by total_ns descending
-  std::vector<ApiStat> os_runtime;  // OS runtime calls (nsys OSRT), by total_ns descending
-  std::vector<CpuOpStat> cpu_ops;   // sorted by total_ns descending
+  std::vector<KernelStat> kernels;    // sorted by total_ns descending, then name
+  std::vector<MemopStat> memops;      // by kind, in MemopKind order; kinds never seen omitted
+  std::vector<ApiStat> api;           // GPU runtime/driver/HSA calls, by total_ns descending
+  std::vector<ApiStat> os_runtime;    // OS runtime calls (nsys OSRT), by total_ns descending
+  std::vector<CpuOpStat> cpu_ops;     // sorted by total_ns descending
   std::vector<CounterStat> counters;  // by name
   int64_t kernel_total_ns = 0;
 };

@@ -25,7 +25,8 @@ class StatsTest : public ::testing::Test {
   }
   void Memop(MemopKind kind, MemoryKind src, MemoryKind dst, int64_t dur, int64_t bytes) {
     MemopRow r;
-    r.start_ns = 0, r.dur_ns = dur, r.kind = kind, r.src = src, r.dst = dst, r.bytes = bytes, r.track = gpu_;
+    r.start_ns = 0, r.dur_ns = dur, r.kind = kind, r.src = src, r.dst = dst, r.bytes = bytes,
+    r.track = gpu_;
     t_.memops.Append(r);
   }
 };
@@ -94,9 +95,9 @@ TEST_F(StatsTest, CpuSelfTimeSubtractsDirectChildrenAndApiCalls) {
   Stats s = ComputeStats(t_, {});
   ASSERT_EQ(s.cpu_ops.size(), 3u);
   EXPECT_EQ(s.cpu_ops[0].name, "aten::linear");
-  EXPECT_EQ(s.cpu_ops[0].self_ns, 50);   // 100 - addmm 50
+  EXPECT_EQ(s.cpu_ops[0].self_ns, 50);  // 100 - addmm 50
   EXPECT_EQ(s.cpu_ops[1].name, "aten::addmm");
-  EXPECT_EQ(s.cpu_ops[1].self_ns, 35);   // 50 - empty 5 - launch 10
+  EXPECT_EQ(s.cpu_ops[1].self_ns, 35);  // 50 - empty 5 - launch 10
   ASSERT_EQ(s.api.size(), 1u);
   EXPECT_EQ(s.api[0].total_ns, 10);
 }

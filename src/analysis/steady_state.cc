@@ -21,7 +21,8 @@ std::string LoopName(std::string_view n) {
 
 // A user annotation that repeats back to back on one thread (same name, or the same name with a
 // running number): the loop body marked by the user.
-std::vector<IterationSpan> RepeatedAnnotation(const model::Trace& t, size_t min_repeats, std::string* name) {
+std::vector<IterationSpan> RepeatedAnnotation(const model::Trace& t, size_t min_repeats,
+                                              std::string* name) {
   const auto& cpu = t.cpu;
   std::map<std::pair<std::string, model::TrackId>, std::vector<size_t>> groups;
   std::unordered_map<model::StringId, std::string> loop_names;
@@ -45,7 +46,8 @@ std::vector<IterationSpan> RepeatedAnnotation(const model::Trace& t, size_t min_
   }
   std::vector<IterationSpan> out;
   if (!best) return out;
-  for (size_t k = 0; k < best->size(); ++k) out.push_back({static_cast<int64_t>(k), cpu.start_ns[(*best)[k]], cpu.dur_ns[(*best)[k]]});
+  for (size_t k = 0; k < best->size(); ++k)
+    out.push_back({static_cast<int64_t>(k), cpu.start_ns[(*best)[k]], cpu.dur_ns[(*best)[k]]});
   return out;
 }
 
@@ -63,7 +65,8 @@ std::vector<IterationSpan> KernelPeriod(const model::Trace& t, size_t min_repeat
     for (size_t i = p; i < n; ++i) match += k.name[i] == k.name[i - p];
     if (match < (n - p) * 9 / 10) continue;
     // A period of one repeated name says nothing about the loop (any multiple fits): skip it.
-    std::unordered_set<model::StringId> distinct(k.name.begin(), k.name.begin() + static_cast<long>(p));
+    std::unordered_set<model::StringId> distinct(k.name.begin(),
+                                                 k.name.begin() + static_cast<long>(p));
     if (distinct.size() < 2) {
       bool all_same = true;
       for (size_t i = 1; i < n && all_same; ++i) all_same = k.name[i] == k.name[0];
@@ -128,14 +131,20 @@ SteadyState FindSteadyState(const model::Trace& t, const SteadyStateOptions& o) 
     // No loop found: the window is the span of GPU work (start-up before the first kernel,
     // such as module loading, is not what the user runs), or the whole trace without GPU work.
     int64_t first = INT64_MAX, last = INT64_MIN;
-    for (size_t i = 0; i < t.kernels.size(); ++i) first = std::min(first, t.kernels.start_ns[i]), last = std::max(last, t.kernels.end_ns(i));
-    for (size_t i = 0; i < t.memops.size(); ++i) first = std::min(first, t.memops.start_ns[i]), last = std::max(last, t.memops.end_ns(i));
+    for (size_t i = 0; i < t.kernels.size(); ++i)
+      first = std::min(first, t.kernels.start_ns[i]), last = std::max(last, t.kernels.end_ns(i));
+    for (size_t i = 0; i < t.memops.size(); ++i)
+      first = std::min(first, t.memops.start_ns[i]), last = std::max(last, t.memops.end_ns(i));
     if (first < last) {
-      s.source = "span of GPU work (no iterations found: no ProfilerStep#N, repeated annotation or kernel period)";
+      s.source =
+          "span of GPU work (no iterations found: no ProfilerStep#N, repeated annotation or kernel "
+          "period)";
       s.start_ns = first, s.end_ns = last;
     } else {
       auto [lo, hi] = t.TimeSpan();
-      s.source = "whole trace (no iterations found: no ProfilerStep#N, repeated annotation or kernel period)";
+      s.source =
+          "whole trace (no iterations found: no ProfilerStep#N, repeated annotation or kernel "
+          "period)";
       s.start_ns = lo, s.end_ns = hi;
     }
     return s;
@@ -147,8 +156,10 @@ SteadyState FindSteadyState(const model::Trace& t, const SteadyStateOptions& o) 
     std::vector<int64_t> rest(d.begin() + static_cast<long>(s.warmup) + 1, d.end());
     std::nth_element(rest.begin(), rest.begin() + static_cast<long>(rest.size() / 2), rest.end());
     int64_t med = rest[rest.size() / 2];
-    if (static_cast<double>(d[s.warmup]) > o.warmup_factor * static_cast<double>(med)) ++s.warmup;
-    else break;
+    if (static_cast<double>(d[s.warmup]) > o.warmup_factor * static_cast<double>(med))
+      ++s.warmup;
+    else
+      break;
   }
   s.start_ns = s.iterations[s.warmup].start_ns;
   s.end_ns = s.iterations.back().end_ns();

@@ -27,7 +27,8 @@ struct LatencyStats {
 };
 
 struct SteadyState {
-  std::string source;  // "ProfilerStep markers", "annotation 'step'", "kernel sequence period 12", "whole trace"
+  std::string source;  // "ProfilerStep markers", "annotation 'step'", "kernel sequence period 12",
+                       // "whole trace"
   std::vector<IterationSpan> iterations;  // all iterations found (warm-up included)
   size_t warmup = 0;                      // leading iterations left out of the steady state
   int64_t start_ns = 0, end_ns = 0;       // the steady window

@@ -11,9 +11,12 @@ TraceSummary Summarize(model::Trace& trace) {
   for (auto k : trace.cpu.kind) (k == model::CpuRangeKind::kOp ? ops : annotations)++;
   uint64_t gpu_ann = 0, gpu_sync = 0, gpu_other = 0;
   for (auto k : trace.gpu_ranges.kind) {
-    if (k == model::GpuRangeKind::kAnnotation) ++gpu_ann;
-    else if (k == model::GpuRangeKind::kSync) ++gpu_sync;
-    else ++gpu_other;
+    if (k == model::GpuRangeKind::kAnnotation)
+      ++gpu_ann;
+    else if (k == model::GpuRangeKind::kSync)
+      ++gpu_sync;
+    else
+      ++gpu_other;
   }
   uint64_t by_domain[4] = {0, 0, 0, 0};
   for (auto d : trace.api.domain) ++by_domain[static_cast<int>(d) & 3];

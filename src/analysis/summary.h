@@ -17,10 +17,10 @@ struct TraceSummary {
   std::vector<std::pair<std::string, uint64_t>> counts;  // event kind -> count, fixed order
   uint64_t cpu_threads = 0;
   uint64_t gpu_streams = 0;
-  uint64_t kernels_linked = 0;      // kernels whose launching API call was found
+  uint64_t kernels_linked = 0;  // kernels whose launching API call was found
   uint64_t memops_linked = 0;
-  uint64_t api_in_cpu_op = 0;       // API calls inside a CPU op
-  uint64_t cpu_ops_in_python = 0;   // CPU ranges inside a Python frame
+  uint64_t api_in_cpu_op = 0;      // API calls inside a CPU op
+  uint64_t cpu_ops_in_python = 0;  // CPU ranges inside a Python frame
   std::vector<model::Iteration> iterations;
   size_t model_bytes = 0;
 };

@@ -42,14 +42,16 @@ class GzipSink final : public ByteSink {
     Flush();
     int rc = gzclose(f_);
     f_ = nullptr;
-    if (failed_ || rc != Z_OK) return Status::Error(path_ + ": could not write the compressed file (disk full?)");
+    if (failed_ || rc != Z_OK)
+      return Status::Error(path_ + ": could not write the compressed file (disk full?)");
     return Status::Ok();
   }
 
  private:
   void Flush() override {
     if (buffer_.empty()) return;
-    if (gzwrite(f_, buffer_.data(), static_cast<unsigned>(buffer_.size())) != static_cast<int>(buffer_.size())) {
+    if (gzwrite(f_, buffer_.data(), static_cast<unsigned>(buffer_.size())) !=
+        static_cast<int>(buffer_.size())) {
       failed_ = true;
     }
     written_ += buffer_.size();

@@ -86,8 +86,9 @@ class GzipSource : public ByteSource {
       if (rc == Z_STREAM_END) {
         clean_end_ = true;
       } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-        std::string what = std::string("gzip data is corrupt (") + (zs_.msg ? zs_.msg : "inflate error") +
-                           ") near compressed byte " + std::to_string(compressed_read_ - zs_.avail_in);
+        std::string what = std::string("gzip data is corrupt (") +
+                           (zs_.msg ? zs_.msg : "inflate error") + ") near compressed byte " +
+                           std::to_string(compressed_read_ - zs_.avail_in);
         // Hand over what was decoded before the damage first; report the error next call.
         if (zs_.avail_out < capacity) {
           pending_error_ = what;
@@ -210,7 +211,9 @@ StatusOr<std::unique_ptr<ByteSource>> OpenRaw(const std::string& path) {
   return std::unique_ptr<ByteSource>(new FileSource(fd, static_cast<uint64_t>(st.st_size)));
 }
 
-bool HasGzipMagic(const unsigned char* b, size_t n) { return n >= 2 && b[0] == 0x1f && b[1] == 0x8b; }
+bool HasGzipMagic(const unsigned char* b, size_t n) {
+  return n >= 2 && b[0] == 0x1f && b[1] == 0x8b;
+}
 
 }  // namespace
 

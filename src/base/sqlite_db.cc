@@ -29,7 +29,8 @@ StatusOr<std::string> InflateToTemp(const std::string& path) {
   std::vector<char> name(tmpl.begin(), tmpl.end());
   name.push_back('\0');
   int fd = mkstemp(name.data());
-  if (fd < 0) return Status::Error(path + ": cannot create a temporary file in " + tmpl + " to inflate it");
+  if (fd < 0)
+    return Status::Error(path + ": cannot create a temporary file in " + tmpl + " to inflate it");
   std::string out(name.data());
   std::vector<char> buf(1 << 20);
   for (;;) {
@@ -70,8 +71,9 @@ std::string SqliteDb::ErrorLine(int code, std::string_view doing) const {
   switch (code & 0xff) {
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
-      what = "the database is locked by another process (is the profiler still writing it?); "
-             "wait for it to finish and try again";
+      what =
+          "the database is locked by another process (is the profiler still writing it?); "
+          "wait for it to finish and try again";
       break;
     case SQLITE_CORRUPT:
       what = "the database is corrupt (truncated or damaged copy?); re-copy or re-export it";
@@ -101,13 +103,14 @@ StatusOr<SqliteDb> SqliteDb::OpenReadOnly(const std::string& path, int busy_time
     db.temp_path_ = tmp;
     open_path = tmp;
   }
-  int rc = sqlite3_open_v2(open_path.c_str(), &db.db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+  int rc = sqlite3_open_v2(open_path.c_str(), &db.db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+                           nullptr);
   if (rc != SQLITE_OK) return Status::Error(db.ErrorLine(rc, "opening"));
   sqlite3_busy_timeout(db.db_, busy_timeout_ms);
   // The transient indexes SQLite builds for
   // joins on unindexed columns (rpd's rocpd_api_ops.op_id) stay in memory, not temp files.
-  sqlite3_exec(db.db_, "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536;",
-               nullptr, nullptr, nullptr);
+  sqlite3_exec(db.db_, "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536;", nullptr, nullptr,
+               nullptr);
   GPUSCOPE_RETURN_IF_ERROR(db.LoadObjects());
   return db;
 }
@@ -116,20 +119,25 @@ StatusOr<SqliteDb> SqliteDb::Create(const std::string& path) {
   std::remove(path.c_str());
   SqliteDb db;
   db.path_ = path;
-  int rc = sqlite3_open_v2(path.c_str(), &db.db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                           nullptr);
+  int rc =
+      sqlite3_open_v2(path.c_str(), &db.db_,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) return Status::Error(db.ErrorLine(rc, "creating"));
   return db;
 }
 
 Status SqliteDb::LoadObjects() {
-  GPUSCOPE_ASSIGN_OR_RETURN(auto q, Query("SELECT name FROM sqlite_master WHERE type IN ('table','view')"));
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q,
+                            Query("SELECT name FROM sqlite_master WHERE type IN ('table','view')"));
   while (q.Step()) objects_.emplace(q.Text(0));
   return q.status();
 }
 
 SqliteDb::SqliteDb(SqliteDb&& o) noexcept
-    : db_(o.db_), path_(std::move(o.path_)), temp_path_(std::move(o.temp_path_)), objects_(std::move(o.objects_)) {
+    : db_(o.db_),
+      path_(std::move(o.path_)),
+      temp_path_(std::move(o.temp_path_)),
+      objects_(std::move(o.objects_)) {
   o.db_ = nullptr;
   o.temp_path_.clear();
 }
@@ -149,8 +157,8 @@ SqliteDb::~SqliteDb() {
 
 std::vector<std::string> SqliteDb::Columns(std::string_view table) const {
   std::vector<std::string> cols;
-  auto q = Query("SELECT name FROM pragma_table_info(" + std::string(1, '\'') +
-                 std::string(table) + "')");
+  auto q = Query("SELECT name FROM pragma_table_info(" + std::string(1, '\'') + std::string(table) +
+                 "')");
   if (!q.ok()) return cols;
   while (q->Step()) cols.emplace_back(q->Text(0));
   return cols;
@@ -189,7 +197,8 @@ std::string SqliteDb::QueryText(std::string_view sql, std::string fallback) cons
   return std::string(q->Text(0));
 }
 
-SqliteQuery::SqliteQuery(SqliteQuery&& o) noexcept : db_(o.db_), stmt_(o.stmt_), status_(std::move(o.status_)) {
+SqliteQuery::SqliteQuery(SqliteQuery&& o) noexcept
+    : db_(o.db_), stmt_(o.stmt_), status_(std::move(o.status_)) {
   o.stmt_ = nullptr;
 }
 
@@ -232,7 +241,8 @@ void SqliteQuery::Bind(int index, int64_t value) { sqlite3_bind_int64(stmt_, ind
 void SqliteQuery::Bind(int index, double value) { sqlite3_bind_double(stmt_, index, value); }
 void SqliteQuery::Bind(int index, std::string_view text) {
   // An empty view may have a null data pointer, which SQLite would bind as NULL: bind "".
-  sqlite3_bind_text(stmt_, index, text.empty() ? "" : text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+  sqlite3_bind_text(stmt_, index, text.empty() ? "" : text.data(), static_cast<int>(text.size()),
+                    SQLITE_TRANSIENT);
 }
 void SqliteQuery::BindNull(int index) { sqlite3_bind_null(stmt_, index); }
 

@@ -28,7 +28,7 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] StatusOr {
  public:
-  StatusOr(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  StatusOr(T value) : value_(std::move(value)) {}          // NOLINT: implicit by design
   StatusOr(Status status) : status_(std::move(status)) {}  // NOLINT
 
   bool ok() const { return value_.has_value(); }
@@ -45,10 +45,10 @@ class [[nodiscard]] StatusOr {
   Status status_;
 };
 
-#define GPUSCOPE_RETURN_IF_ERROR(expr)          \
-  do {                                          \
-    ::gpuscope::base::Status _st = (expr);      \
-    if (!_st.ok()) return _st;                  \
+#define GPUSCOPE_RETURN_IF_ERROR(expr)     \
+  do {                                     \
+    ::gpuscope::base::Status _st = (expr); \
+    if (!_st.ok()) return _st;             \
   } while (0)
 
 // `GPUSCOPE_ASSIGN_OR_RETURN(auto x, MakeX());`: declares (or assigns) x from the value of a

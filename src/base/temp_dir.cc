@@ -12,7 +12,9 @@ StatusOr<TempDir> TempDir::Create(const std::string& prefix) {
   std::string pattern = "/tmp/" + prefix + "-XXXXXX";
   std::vector<char> buf(pattern.begin(), pattern.end());
   buf.push_back('\0');
-  if (!mkdtemp(buf.data())) return Status::Error("cannot create a temporary directory in /tmp; check its space and permissions");
+  if (!mkdtemp(buf.data()))
+    return Status::Error(
+        "cannot create a temporary directory in /tmp; check its space and permissions");
   return TempDir(std::string(buf.data()));
 }
 

@@ -12,9 +12,11 @@ TEST(Demangle, ItaniumNames) {
 }
 
 TEST(ShortenName, FoldsTemplatesThenCutsTheMiddle) {
-  std::string name = "void at::native::vectorized_elementwise_kernel<4, at::native::relu>(int, float)";
+  std::string name =
+      "void at::native::vectorized_elementwise_kernel<4, at::native::relu>(int, float)";
   EXPECT_EQ(ShortenName(name, 200), name);
-  EXPECT_EQ(ShortenName(name, 60), "void at::native::vectorized_elementwise_kernel<\u2026>(\u2026)");
+  EXPECT_EQ(ShortenName(name, 60),
+            "void at::native::vectorized_elementwise_kernel<\u2026>(\u2026)");
   std::string cut = ShortenName(name, 30);
   EXPECT_EQ(DisplayWidth(cut), 30u);
   EXPECT_NE(cut.find("\u2026"), std::string::npos);

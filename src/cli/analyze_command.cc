@@ -30,20 +30,36 @@ void PrintAnalyzeReport(const model::Trace& trace, const std::string& path) {
 CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
   auto a = std::make_shared<AnalyzeArgs>();
   app.add_option("trace", a->path, "Trace file (any format gpuscope reads)")->required();
-  app.add_option("--format", a->format, "Output format")->check(CLI::IsMember({"table", "csv", "json"}));
-  app.add_flag("--full-names", a->full_names, "Show names whole instead of fitting them to the terminal");
-  app.add_option("--idle-gap-us", a->idle_gap_us, "gpu-idle: shortest gap reported (us)")->capture_default_str();
-  app.add_option("--tiny-kernel-us", a->tiny_kernel_us, "launch-bound: kernels shorter than this (us)")->capture_default_str();
-  app.add_option("--tiny-op-us", a->tiny_op_us, "cpu-op-storm: ops shorter than this (us)")->capture_default_str();
-  auto opts = std::make_shared<analysis::AnalyzeOptions>();
-  app.add_option("--storm-ops", opts->storm_ops_per_iteration, "cpu-op-storm: tiny ops per iteration from one place")->capture_default_str();
-  app.add_option("--small-copies", opts->small_copies_per_iteration, "small-memcpy: copies per iteration")->capture_default_str();
-  app.add_option("--small-copy-kb", a->small_copy_kb, "small-memcpy: copies smaller than this (KiB)")->capture_default_str();
-  app.add_option("--outlier-mads", opts->outlier_mads, "kernel-outlier: MADs above the median")->capture_default_str();
-  app.add_option("--hotspot-percent", a->hotspot_percent, "kernel-hotspot: share of kernel time")->capture_default_str();
-  app.add_option("--low-utilization-percent", a->low_utilization_percent, "low-utilization: GPU busy share below this")
+  app.add_option("--format", a->format, "Output format")
+      ->check(CLI::IsMember({"table", "csv", "json"}));
+  app.add_flag("--full-names", a->full_names,
+               "Show names whole instead of fitting them to the terminal");
+  app.add_option("--idle-gap-us", a->idle_gap_us, "gpu-idle: shortest gap reported (us)")
       ->capture_default_str();
-  app.add_option("--evidence", opts->evidence, "Instances listed per finding")->capture_default_str();
+  app.add_option("--tiny-kernel-us", a->tiny_kernel_us,
+                 "launch-bound: kernels shorter than this (us)")
+      ->capture_default_str();
+  app.add_option("--tiny-op-us", a->tiny_op_us, "cpu-op-storm: ops shorter than this (us)")
+      ->capture_default_str();
+  auto opts = std::make_shared<analysis::AnalyzeOptions>();
+  app.add_option("--storm-ops", opts->storm_ops_per_iteration,
+                 "cpu-op-storm: tiny ops per iteration from one place")
+      ->capture_default_str();
+  app.add_option("--small-copies", opts->small_copies_per_iteration,
+                 "small-memcpy: copies per iteration")
+      ->capture_default_str();
+  app.add_option("--small-copy-kb", a->small_copy_kb,
+                 "small-memcpy: copies smaller than this (KiB)")
+      ->capture_default_str();
+  app.add_option("--outlier-mads", opts->outlier_mads, "kernel-outlier: MADs above the median")
+      ->capture_default_str();
+  app.add_option("--hotspot-percent", a->hotspot_percent, "kernel-hotspot: share of kernel time")
+      ->capture_default_str();
+  app.add_option("--low-utilization-percent", a->low_utilization_percent,
+                 "low-utilization: GPU busy share below this")
+      ->capture_default_str();
+  app.add_option("--evidence", opts->evidence, "Instances listed per finding")
+      ->capture_default_str();
   return [a, opts, &common]() -> base::StatusOr<int> {
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(a->path, common, "analyze"));
     analysis::AnalyzeOptions o = *opts;
@@ -55,9 +71,12 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
     o.low_utilization = a->low_utilization_percent / 100;
     analysis::AnalysisReport r = analysis::Analyze(trace, o);
     const render::AnalyzeView view{a->path, a->full_names};
-    if (a->format == "json") render::PrintAnalyzeJson(trace, r, view);
-    else if (a->format == "csv") render::PrintAnalyzeCsv(r);
-    else render::PrintAnalyzeText(trace, r, view);
+    if (a->format == "json")
+      render::PrintAnalyzeJson(trace, r, view);
+    else if (a->format == "csv")
+      render::PrintAnalyzeCsv(r);
+    else
+      render::PrintAnalyzeText(trace, r, view);
     return 0;
   };
 }

@@ -3,7 +3,6 @@
 // of its run; none prints errors itself beyond what it returns through Status.
 
 #include <CLI/CLI.hpp>
-
 #include <functional>
 #include <string>
 

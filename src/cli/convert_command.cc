@@ -7,9 +7,9 @@
 
 #include "base/text.h"
 #include "cli/commands.h"
-#include "render/export.h"
 #include "cli/load.h"
 #include "output/json_writer.h"
+#include "render/export.h"
 
 namespace gpuscope::cli {
 namespace {
@@ -27,30 +27,47 @@ CommandBody AddConvertCommand(CLI::App& app, const CommonOptions& common) {
   auto args = std::make_shared<ConvertArgs>();
   app.add_option("trace", args->in, "Trace to read (any format gpuscope reads)")->required();
   app.add_option("-o,--output", args->out,
-                 "Output: x.json / x.json.gz (Chrome trace), x.rpd (rocmProfileData), x.csv or dir/ (CSV tables)")
+                 "Output: x.json / x.json.gz (Chrome trace), x.rpd (rocmProfileData), x.csv or "
+                 "dir/ (CSV tables)")
       ->required();
   app.add_option("--to", args->to, "Output format when the name does not say it")
       ->check(CLI::IsMember({"json", "rpd", "csv"}));
-  app.add_option("--format", args->format, "How to report what was written")->check(CLI::IsMember({"table", "json", "csv"}));
+  app.add_option("--format", args->format, "How to report what was written")
+      ->check(CLI::IsMember({"table", "json", "csv"}));
   return [args, &common]() -> base::StatusOr<int> {
     GPUSCOPE_ASSIGN_OR_RETURN(auto format, render::ExportFormat(args->out, args->to));
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(args->in, common, "convert"));
     GPUSCOPE_ASSIGN_OR_RETURN(auto files, render::ExportTrace(trace, args->out, format));
     if (args->format == "json") {
       output::JsonWriter w;
-      w.BeginObject().Key("source").String(args->in).Key("format").String(format).Key("files").BeginArray();
+      w.BeginObject()
+          .Key("source")
+          .String(args->in)
+          .Key("format")
+          .String(format)
+          .Key("files")
+          .BeginArray();
       for (const auto& f : files) {
-        w.BeginObject().Key("path").String(f.path).Key("bytes").Uint(f.bytes).Key("contents").String(f.what).EndObject();
+        w.BeginObject()
+            .Key("path")
+            .String(f.path)
+            .Key("bytes")
+            .Uint(f.bytes)
+            .Key("contents")
+            .String(f.what)
+            .EndObject();
       }
       w.EndArray().EndObject();
       std::printf("%s\n", w.str().c_str());
     } else if (args->format == "csv") {
       std::printf("path,bytes,contents\n");
-      for (const auto& f : files) std::printf("%s,%llu,\"%s\"\n", f.path.c_str(), static_cast<unsigned long long>(f.bytes), f.what.c_str());
+      for (const auto& f : files)
+        std::printf("%s,%llu,\"%s\"\n", f.path.c_str(), static_cast<unsigned long long>(f.bytes),
+                    f.what.c_str());
     } else {
       for (const auto& f : files) {
-        std::printf("wrote %s (%s): %s\n", f.path.c_str(), base::FormatBytes(static_cast<int64_t>(f.bytes)).c_str(),
-                    f.what.c_str());
+        std::printf("wrote %s (%s): %s\n", f.path.c_str(),
+                    base::FormatBytes(static_cast<int64_t>(f.bytes)).c_str(), f.what.c_str());
       }
     }
     return 0;

@@ -29,11 +29,15 @@ struct DiffArgs {
 
 CommandBody AddDiffCommand(CLI::App& app, const CommonOptions& common) {
   auto a = std::make_shared<DiffArgs>();
-  app.add_option("before", a->before, "The run before the change (any format gpuscope reads)")->required();
+  app.add_option("before", a->before, "The run before the change (any format gpuscope reads)")
+      ->required();
   app.add_option("after", a->after, "The run after the change")->required();
-  app.add_option("--format", a->format, "Output format")->check(CLI::IsMember({"table", "csv", "json"}));
-  app.add_flag("--exact-names", a->exact_names, "Match kernels by their exact names (no normalisation)");
-  app.add_flag("--full-names", a->full_names, "Show names whole instead of fitting them to the terminal");
+  app.add_option("--format", a->format, "Output format")
+      ->check(CLI::IsMember({"table", "csv", "json"}));
+  app.add_flag("--exact-names", a->exact_names,
+               "Match kernels by their exact names (no normalisation)");
+  app.add_flag("--full-names", a->full_names,
+               "Show names whole instead of fitting them to the terminal");
   app.add_option("--top", a->top, "Rows per table (0 = all)")->capture_default_str();
   app.add_option("--fail-if-slower", a->fail_if_slower,
                  "Exit 1 when the after run is significantly slower by more than PCT percent "
@@ -45,14 +49,18 @@ CommandBody AddDiffCommand(CLI::App& app, const CommonOptions& common) {
     o.exact_names = a->exact_names;
     analysis::DiffReport r = analysis::Diff(before, after, o);
     const render::DiffView view{a->before, a->after, a->exact_names, a->full_names, a->top};
-    if (a->format == "json") render::PrintDiffJson(r, view);
-    else if (a->format == "csv") render::PrintDiffCsv(r);
-    else render::PrintDiffText(r, view);
+    if (a->format == "json")
+      render::PrintDiffJson(r, view);
+    else if (a->format == "csv")
+      render::PrintDiffCsv(r);
+    else
+      render::PrintDiffText(r, view);
     if (a->fail_if_slower >= 0) {
       const analysis::GateResult gate = analysis::CheckGate(r, a->fail_if_slower);
       std::fflush(stdout);
-      std::fprintf(stderr, "gpuscope: %s: %s by %s (%s); the gate allows +%s%%\n", gate.regression ? "FAIL" : "pass",
-                   r.verdict.c_str(), render::Pct(gate.change_percent).c_str(), r.basis.c_str(),
+      std::fprintf(stderr, "gpuscope: %s: %s by %s (%s); the gate allows +%s%%\n",
+                   gate.regression ? "FAIL" : "pass", r.verdict.c_str(),
+                   render::Pct(gate.change_percent).c_str(), r.basis.c_str(),
                    base::FormatFixed(a->fail_if_slower, 1).c_str());
       return gate.regression ? 1 : 0;
     }

@@ -15,13 +15,20 @@ int Main(int argc, char** argv) {
   CommonOptions common;
   app.add_option("--threads", common.threads, "Parse threads (default: one per core, at most 8)")
       ->check(CLI::Range(0, 64));
-  CLI::App* info = app.add_subcommand("info", "What a trace holds: format, devices, span, counts, problems");
-  CLI::App* stats = app.add_subcommand("stats", "Per-kernel, memory-operation, API and CPU-op summary tables");
-  CLI::App* analyze = app.add_subcommand("analyze", "Ranked findings: what slows the run, what it costs, where, the fix");
-  CLI::App* diff = app.add_subcommand("diff", "Compare two runs (before / after a change); gate regressions in CI");
-  CLI::App* convert = app.add_subcommand("convert", "Write a trace as Chrome/Perfetto JSON, .rpd or CSV tables");
-  CLI::App* report = app.add_subcommand("report", "One self-contained HTML page: summary, findings, charts, timeline");
-  CLI::App* run = app.add_subcommand("run", "Profile a program unchanged: gpuscope run --stats --analyze -- python infer.py");
+  CLI::App* info =
+      app.add_subcommand("info", "What a trace holds: format, devices, span, counts, problems");
+  CLI::App* stats =
+      app.add_subcommand("stats", "Per-kernel, memory-operation, API and CPU-op summary tables");
+  CLI::App* analyze = app.add_subcommand(
+      "analyze", "Ranked findings: what slows the run, what it costs, where, the fix");
+  CLI::App* diff = app.add_subcommand(
+      "diff", "Compare two runs (before / after a change); gate regressions in CI");
+  CLI::App* convert =
+      app.add_subcommand("convert", "Write a trace as Chrome/Perfetto JSON, .rpd or CSV tables");
+  CLI::App* report = app.add_subcommand(
+      "report", "One self-contained HTML page: summary, findings, charts, timeline");
+  CLI::App* run = app.add_subcommand(
+      "run", "Profile a program unchanged: gpuscope run --stats --analyze -- python infer.py");
   CLI::App* help = app.add_subcommand("help", "Explain a topic: gpuscope help findings | formats");
   std::vector<std::pair<CLI::App*, CommandBody>> commands = {
       {info, AddInfoCommand(*info, common)},

@@ -14,10 +14,12 @@ namespace gpuscope::cli {
 CommandBody AddHelpCommand(CLI::App& app) {
   auto topic = std::make_shared<std::string>();
   auto format = std::make_shared<std::string>("table");
-  app.add_option("topic", *topic, "What to explain: findings (the analyze rules) or formats (read and written)")
+  app.add_option("topic", *topic,
+                 "What to explain: findings (the analyze rules) or formats (read and written)")
       ->required()
       ->check(CLI::IsMember({"findings", "formats"}));
-  app.add_option("--format", *format, "Output format")->check(CLI::IsMember({"table", "markdown", "json", "csv"}));
+  app.add_option("--format", *format, "Output format")
+      ->check(CLI::IsMember({"table", "markdown", "json", "csv"}));
   return [topic, format]() -> base::StatusOr<int> {  // the lambda owns the option storage
     if (*topic == "findings") {
       render::PrintFindingsHelp(*format);
@@ -25,10 +27,12 @@ CommandBody AddHelpCommand(CLI::App& app) {
     }
     std::vector<render::FormatEntry> formats;
     for (const auto& importer : import::Importers()) {
-      formats.push_back({true, std::string(importer->name()), "", std::string(importer->description())});
+      formats.push_back(
+          {true, std::string(importer->name()), "", std::string(importer->description())});
     }
     for (const auto& writer : render::Writers()) {
-      formats.push_back({false, std::string(writer.name), std::string(writer.names), std::string(writer.description)});
+      formats.push_back({false, std::string(writer.name), std::string(writer.names),
+                         std::string(writer.description)});
     }
     render::PrintFormatsHelp(formats, *format);
     return 0;

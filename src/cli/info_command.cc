@@ -22,13 +22,17 @@ struct InfoArgs {
 CommandBody AddInfoCommand(CLI::App& app, const CommonOptions& common) {
   auto args = std::make_shared<InfoArgs>();
   app.add_option("trace", args->path, "Trace file")->required();
-  app.add_option("--format", args->format, "Output format")->check(CLI::IsMember({"table", "csv", "json"}));
+  app.add_option("--format", args->format, "Output format")
+      ->check(CLI::IsMember({"table", "csv", "json"}));
   return [args, &common]() -> base::StatusOr<int> {
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTrace(args->path, common));
     analysis::TraceSummary s = analysis::Summarize(trace);
-    if (args->format == "json") render::PrintInfoJson(trace, s);
-    else if (args->format == "csv") render::PrintInfoCsv(trace, s);
-    else render::PrintInfoText(trace, s);
+    if (args->format == "json")
+      render::PrintInfoJson(trace, s);
+    else if (args->format == "csv")
+      render::PrintInfoCsv(trace, s);
+    else
+      render::PrintInfoText(trace, s);
     return 0;
   };
 }

@@ -16,10 +16,13 @@ base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOpti
   options.threads = common.threads;
   // A status line while a large file is read, on a terminal only (quiet when piped).
   std::error_code ec;
-  uintmax_t size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
+  uintmax_t size =
+      std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
   bool show = isatty(STDERR_FILENO) && size >= (64u << 20);
   auto t0 = std::chrono::steady_clock::now();
-  if (show) std::fprintf(stderr, "[gpuscope] reading %s (%s)...", path.c_str(), base::FormatBytes(static_cast<int64_t>(size)).c_str());
+  if (show)
+    std::fprintf(stderr, "[gpuscope] reading %s (%s)...", path.c_str(),
+                 base::FormatBytes(static_cast<int64_t>(size)).c_str());
   auto trace = import::ImportTrace(path, options);
   if (show) {
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -29,7 +32,8 @@ base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOpti
   const model::Trace& t = *trace;
   if (!t.meta.import_error.empty()) {
     std::fprintf(stderr, "gpuscope: warning: %s: %s; kept the %s events read before it\n",
-                 path.c_str(), t.meta.import_error.c_str(), base::FormatCount(t.EventCount()).c_str());
+                 path.c_str(), t.meta.import_error.c_str(),
+                 base::FormatCount(t.EventCount()).c_str());
   }
   if (!t.problems.empty()) {
     std::string kinds;
@@ -37,18 +41,21 @@ base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOpti
       if (!kinds.empty()) kinds += ", ";
       kinds += kind + " x" + std::to_string(e.count);
     }
-    std::fprintf(stderr, "gpuscope: note: %s: %s recoverable problem(s): %s (details: gpuscope info)\n",
+    std::fprintf(stderr,
+                 "gpuscope: note: %s: %s recoverable problem(s): %s (details: gpuscope info)\n",
                  path.c_str(), base::FormatCount(t.problems.total()).c_str(), kinds.c_str());
   }
   return trace;
 }
 
-base::StatusOr<model::Trace> LoadTimeline(const std::string& path, const CommonOptions& common, const char* command) {
+base::StatusOr<model::Trace> LoadTimeline(const std::string& path, const CommonOptions& common,
+                                          const char* command) {
   auto trace = LoadTrace(path, common);
   if (trace.ok() && trace->summary_only()) {
-    return base::Status::Error(path + ": a summary without a timeline (" + trace->meta.format_version +
-                               "); `gpuscope stats` prints it, `gpuscope " + command +
-                               "` needs the trace itself (results.db, results.csv, or the rocprofv3 output)");
+    return base::Status::Error(
+        path + ": a summary without a timeline (" + trace->meta.format_version +
+        "); `gpuscope stats` prints it, `gpuscope " + command +
+        "` needs the trace itself (results.db, results.csv, or the rocprofv3 output)");
   }
   return trace;
 }

@@ -13,6 +13,7 @@ base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOpti
 
 // LoadTrace for commands that need events on a timeline (analyze, diff, convert): refuses a
 // summary-only source (rocprof *.stats.csv) in one line that names what to give instead.
-base::StatusOr<model::Trace> LoadTimeline(const std::string& path, const CommonOptions& common, const char* command);
+base::StatusOr<model::Trace> LoadTimeline(const std::string& path, const CommonOptions& common,
+                                          const char* command);
 
 }  // namespace gpuscope::cli

@@ -16,11 +16,12 @@ namespace fs = std::filesystem;
 
 // Files under `dir` for which `want` says yes, largest first (the main process's trace; other
 // processes' are kept beside it).
-std::vector<std::string> FindTraces(const std::string& dir, const std::function<bool(const fs::path&)>& want) {
+std::vector<std::string> FindTraces(const std::string& dir,
+                                    const std::function<bool(const fs::path&)>& want) {
   std::vector<std::string> out;
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
+  for (auto it = fs::recursive_directory_iterator(dir, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (want(it->path())) out.push_back(it->path().string());
   }
   std::sort(out.begin(), out.end(), [](const std::string& x, const std::string& y) {
@@ -32,7 +33,8 @@ std::vector<std::string> FindTraces(const std::string& dir, const std::function<
 
 bool IsPython(const std::vector<std::string>& cmd) {
   std::string exe = fs::path(cmd[0]).filename().string();
-  return exe.rfind("python", 0) == 0 || cmd[0].ends_with(".py") || exe == "torchrun" || exe == "accelerate";
+  return exe.rfind("python", 0) == 0 || cmd[0].ends_with(".py") || exe == "torchrun" ||
+         exe == "accelerate";
 }
 
 // The PyTorch profiler, injected with a sitecustomize.py on PYTHONPATH (chained to any other).
@@ -43,10 +45,12 @@ class TorchBackend : public RunBackend {
   bool IsNativeOutput(const std::string& out) const override {
     return out.ends_with(".json") || out.ends_with(".json.gz");
   }
-  Launch Prepare(const std::vector<std::string>& cmd, const RunSettings& s, const std::string& dir) const override {
+  Launch Prepare(const std::vector<std::string>& cmd, const RunSettings& s,
+                 const std::string& dir) const override {
     std::ofstream(dir + "/sitecustomize.py") << TorchSiteCustomize();
     std::string pythonpath = dir;  // ours first, then any the user had (our hook chains to theirs)
-    if (const char* old = std::getenv("PYTHONPATH"); old && *old) pythonpath.append(":").append(old);
+    if (const char* old = std::getenv("PYTHONPATH"); old && *old)
+      pythonpath.append(":").append(old);
     return {cmd,
             {{"PYTHONPATH", pythonpath},
              {"GPUSCOPE_HOOK_DIR", dir},
@@ -70,9 +74,10 @@ class Rocprofv3Backend : public RunBackend {
   std::string_view name() const override { return "rocprofv3"; }
   bool Usable(const std::vector<std::string>&) const override { return OnPath("rocprofv3"); }
   bool IsNativeOutput(const std::string& out) const override { return out.ends_with(".db"); }
-  Launch Prepare(const std::vector<std::string>& cmd, const RunSettings&, const std::string& dir) const override {
-    Launch l{{"rocprofv3", "--kernel-trace", "--memory-copy-trace", "--hip-runtime-trace", "--marker-trace",
-              "--output-format", "rocpd", "-d", dir, "-o", "run", "--"},
+  Launch Prepare(const std::vector<std::string>& cmd, const RunSettings&,
+                 const std::string& dir) const override {
+    Launch l{{"rocprofv3", "--kernel-trace", "--memory-copy-trace", "--hip-runtime-trace",
+              "--marker-trace", "--output-format", "rocpd", "-d", dir, "-o", "run", "--"},
              {}};
     l.argv.insert(l.argv.end(), cmd.begin(), cmd.end());
     return l;
@@ -88,16 +93,19 @@ class NsysBackend : public RunBackend {
   std::string_view name() const override { return "nsys"; }
   bool Usable(const std::vector<std::string>&) const override { return OnPath("nsys"); }
   bool IsNativeOutput(const std::string& out) const override { return out.ends_with(".sqlite"); }
-  Launch Prepare(const std::vector<std::string>& cmd, const RunSettings&, const std::string& dir) const override {
-    Launch l{{"nsys", "profile", "-t", "cuda,nvtx,osrt", "--force-overwrite", "true", "-o", dir + "/report"}, {}};
+  Launch Prepare(const std::vector<std::string>& cmd, const RunSettings&,
+                 const std::string& dir) const override {
+    Launch l{{"nsys", "profile", "-t", "cuda,nvtx,osrt", "--force-overwrite", "true", "-o",
+              dir + "/report"},
+             {}};
     l.argv.insert(l.argv.end(), cmd.begin(), cmd.end());
     return l;
   }
   std::vector<std::string> Collect(const std::string& dir) const override {
     std::error_code ec;
     if (fs::exists(dir + "/report.nsys-rep", ec)) {
-      Spawn({"nsys", "export", "--type", "sqlite", "--force-overwrite", "true", "--output", dir + "/report.sqlite",
-             dir + "/report.nsys-rep"},
+      Spawn({"nsys", "export", "--type", "sqlite", "--force-overwrite", "true", "--output",
+             dir + "/report.sqlite", dir + "/report.nsys-rep"},
             {});
     }
     return FindTraces(dir, [](const fs::path& p) { return p.extension() == ".sqlite"; });
@@ -116,7 +124,9 @@ class NsysBackend : public RunBackend {
 
 void RunBackend::KeepBeside(const std::string&, const std::string&) const {}
 
-std::string RunBackend::NoTraceHint() const { return "the " + std::string(name()) + " run produced no output"; }
+std::string RunBackend::NoTraceHint() const {
+  return "the " + std::string(name()) + " run produced no output";
+}
 
 const std::vector<std::unique_ptr<RunBackend>>& RunBackends() {
   static const auto* list = [] {

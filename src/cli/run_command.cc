@@ -31,7 +31,8 @@ struct RunArgs {
   double delay = 0, duration = 0;
 };
 
-// The program's short name for the default output file: the script of "python x.py", else the executable.
+// The program's short name for the default output file: the script of "python x.py", else the
+// executable.
 std::string ProgramName(const std::vector<std::string>& cmd) {
   std::string name = fs::path(cmd[0]).stem().string();
   if (fs::path(cmd[0]).filename().string().rfind("python", 0) == 0) {
@@ -57,7 +58,8 @@ base::Status Gzip(const std::string& from, const std::string& to) {
   std::vector<char> buf(1 << 20);
   while (in) {
     in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-    if (in.gcount() > 0) (*out)->Write(std::string_view(buf.data(), static_cast<size_t>(in.gcount())));
+    if (in.gcount() > 0)
+      (*out)->Write(std::string_view(buf.data(), static_cast<size_t>(in.gcount())));
   }
   return (*out)->Close();
 }
@@ -65,8 +67,9 @@ base::Status Gzip(const std::string& from, const std::string& to) {
 // Writes the trace the tracer left at `trace` to `out`: copied (gzipped for .json.gz) when `out`
 // is in the tracer's own format, else converted with `export_format`; the converted model is
 // kept for --stats/--analyze (a CSV folder cannot be read back as it was).
-base::Status WriteOutput(const std::string& trace, const std::string& out, bool native, const std::string& export_format,
-                         const CommonOptions& common, std::optional<model::Trace>* converted) {
+base::Status WriteOutput(const std::string& trace, const std::string& out, bool native,
+                         const std::string& export_format, const CommonOptions& common,
+                         std::optional<model::Trace>* converted) {
   if (!native) {
     GPUSCOPE_ASSIGN_OR_RETURN(model::Trace t, LoadTrace(trace, common));
     GPUSCOPE_ASSIGN_OR_RETURN(auto files, render::ExportTrace(t, out, export_format));
@@ -85,24 +88,33 @@ base::Status WriteOutput(const std::string& trace, const std::string& out, bool 
 
 CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common) {
   auto a = std::make_shared<RunArgs>();
-  app.add_option("-o,--output", a->out, "Trace to write: .rpd (the default: ./gpuscope-<program>-<time>.rpd), the "
-                                        "backend's own format (torch .json/.json.gz, rocprofv3 .db, nsys .sqlite), or "
-                                        "anything `gpuscope convert` writes");
-  app.add_option("--backend", a->backend, "Tracer")->check(CLI::IsMember({"auto", "torch", "rocprofv3", "nsys"}))
+  app.add_option("-o,--output", a->out,
+                 "Trace to write: .rpd (the default: ./gpuscope-<program>-<time>.rpd), the "
+                 "backend's own format (torch .json/.json.gz, rocprofv3 .db, nsys .sqlite), or "
+                 "anything `gpuscope convert` writes");
+  app.add_option("--backend", a->backend, "Tracer")
+      ->check(CLI::IsMember({"auto", "torch", "rocprofv3", "nsys"}))
       ->capture_default_str();
   app.add_flag("--stats", a->stats, "Print the stats tables at the end");
   app.add_flag("--analyze", a->analyze, "Print the findings at the end");
-  app.add_option("--delay", a->delay, "Start profiling after this many seconds (torch backend; uses SIGALRM)");
-  app.add_option("--duration", a->duration, "Profile this many seconds, then write the trace (torch backend)");
-  app.add_option("command", a->cmd, "The program and its arguments, after --")->required()->expected(-1);
+  app.add_option("--delay", a->delay,
+                 "Start profiling after this many seconds (torch backend; uses SIGALRM)");
+  app.add_option("--duration", a->duration,
+                 "Profile this many seconds, then write the trace (torch backend)");
+  app.add_option("command", a->cmd, "The program and its arguments, after --")
+      ->required()
+      ->expected(-1);
   return [a, &common]() -> base::StatusOr<int> {
     const RunBackend* backend = PickRunBackend(a->backend, a->cmd);
     if (!backend) {
-      return base::Status::Error("no tracer for " + a->cmd[0] + ": rocprofv3 (ROCm) and nsys (NVIDIA) are not on PATH, "
-                                 "and it is not a Python program (the torch backend profiles Python programs "
-                                 "that use PyTorch)");
+      return base::Status::Error(
+          "no tracer for " + a->cmd[0] +
+          ": rocprofv3 (ROCm) and nsys (NVIDIA) are not on PATH, "
+          "and it is not a Python program (the torch backend profiles Python programs "
+          "that use PyTorch)");
     }
-    std::string out = a->out.empty() ? "gpuscope-" + ProgramName(a->cmd) + "-" + Timestamp() + ".rpd" : a->out;
+    std::string out =
+        a->out.empty() ? "gpuscope-" + ProgramName(a->cmd) + "-" + Timestamp() + ".rpd" : a->out;
     const bool native = backend->IsNativeOutput(out);
     std::string export_format;
     if (!native) {  // refused before the program runs when the name says no format we write
@@ -113,16 +125,18 @@ CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common) {
     int rc = Spawn(launch.argv, launch.env);
     std::vector<std::string> traces = backend->Collect(work.path());
     if (traces.empty()) {
-      std::fprintf(stderr, "gpuscope: %s exited with %d and no trace was written (%s)\n", a->cmd[0].c_str(), rc,
-                   backend->NoTraceHint().c_str());
+      std::fprintf(stderr, "gpuscope: %s exited with %d and no trace was written (%s)\n",
+                   a->cmd[0].c_str(), rc, backend->NoTraceHint().c_str());
       return rc ? rc : 2;
     }
     std::optional<model::Trace> converted;
-    GPUSCOPE_RETURN_IF_ERROR(WriteOutput(traces.front(), out, native, export_format, common, &converted));
+    GPUSCOPE_RETURN_IF_ERROR(
+        WriteOutput(traces.front(), out, native, export_format, common, &converted));
     // Several processes (DataLoader workers do not write; torchrun ranks do): the largest is
     // the trace, the others are kept beside it.
     for (size_t i = 1; i < traces.size(); ++i) {
-      std::string extra = out + "." + fs::path(traces[i]).stem().string() + fs::path(traces[i]).extension().string();
+      std::string extra = out + "." + fs::path(traces[i]).stem().string() +
+                          fs::path(traces[i]).extension().string();
       std::error_code ec;
       fs::copy_file(traces[i], extra, fs::copy_options::overwrite_existing, ec);
       std::fprintf(stderr, "gpuscope: another process's trace: %s\n", extra.c_str());
@@ -131,7 +145,8 @@ CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common) {
     std::fprintf(stderr, "gpuscope: trace written to %s (program exit code %d)\n", out.c_str(), rc);
     if (a->stats || a->analyze) {
       std::fflush(stderr);
-      auto t = converted ? base::StatusOr<model::Trace>(std::move(*converted)) : LoadTrace(out, common);
+      auto t =
+          converted ? base::StatusOr<model::Trace>(std::move(*converted)) : LoadTrace(out, common);
       if (!t.ok()) {
         std::fprintf(stderr, "gpuscope: %s\n", t.status().message().c_str());
         return rc ? rc : 2;

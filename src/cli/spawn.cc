@@ -22,7 +22,8 @@ volatile pid_t g_child = -1;
 // Signals sent to gpuscope by another process (kill) go on to the program; the terminal's
 // Ctrl-C already reached the program through the shared process group.
 void Forward(int sig, siginfo_t* info, void*) {
-  if (g_child > 0 && (info == nullptr || info->si_code == SI_USER || info->si_code == SI_QUEUE)) kill(g_child, sig);
+  if (g_child > 0 && (info == nullptr || info->si_code == SI_USER || info->si_code == SI_QUEUE))
+    kill(g_child, sig);
 }
 
 }  // namespace
@@ -58,7 +59,8 @@ int Spawn(const std::vector<std::string>& argv, const Environment& env) {
   sa.sa_sigaction = Forward;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  struct sigaction old_int {}, old_term {};
+  struct sigaction old_int {
+  }, old_term{};
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
   bool tty = isatty(STDERR_FILENO);
@@ -71,7 +73,8 @@ int Spawn(const std::vector<std::string>& argv, const Environment& env) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     if (tty) {
       double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      std::fprintf(stderr, "\r[gpuscope] %s running, %.1f s ", fs::path(argv[0]).filename().c_str(), s);
+      std::fprintf(stderr, "\r[gpuscope] %s running, %.1f s ", fs::path(argv[0]).filename().c_str(),
+                   s);
     }
   }
   if (tty) std::fprintf(stderr, "\r\033[K");

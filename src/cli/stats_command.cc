@@ -33,9 +33,11 @@ int Run(const StatsArgs& a, const model::Trace& trace) {
     analysis::SteadyState ss = analysis::FindSteadyState(trace);
     opt.window_start = ss.start_ns;
     opt.window_end = ss.end_ns;
-    window = "steady state: " + (ss.iterations.empty() ? ss.source
-                                                       : base::FormatCount(ss.steady_count()) + " iterations after " +
-                                                             base::FormatCount(ss.warmup) + " warm-up (" + ss.source + ")");
+    window =
+        "steady state: " +
+        (ss.iterations.empty() ? ss.source
+                               : base::FormatCount(ss.steady_count()) + " iterations after " +
+                                     base::FormatCount(ss.warmup) + " warm-up (" + ss.source + ")");
   }
   analysis::Stats st = analysis::ComputeStats(trace, opt);
   render::StatsView v;
@@ -46,9 +48,12 @@ int Run(const StatsArgs& a, const model::Trace& trace) {
   v.top = a.top;
   v.top_given = a.top_given;
   v.full_names = a.full_names;
-  if (a.format == "json") std::fputs(render::StatsJson(trace, st, v).c_str(), stdout);
-  else if (a.format == "csv") std::fputs(render::StatsCsv(st, v).c_str(), stdout);
-  else std::fputs(render::StatsText(trace, st, v, output::TerminalWidth()).c_str(), stdout);
+  if (a.format == "json")
+    std::fputs(render::StatsJson(trace, st, v).c_str(), stdout);
+  else if (a.format == "csv")
+    std::fputs(render::StatsCsv(st, v).c_str(), stdout);
+  else
+    std::fputs(render::StatsText(trace, st, v, output::TerminalWidth()).c_str(), stdout);
   return 0;
 }
 
@@ -63,14 +68,18 @@ void PrintStatsTables(const model::Trace& trace, const std::string& path) {
 CommandBody AddStatsCommand(CLI::App& app, const CommonOptions& common) {
   auto args = std::make_shared<StatsArgs>();
   app.add_option("trace", args->path, "Trace file (Kineto .json / .json.gz)")->required();
-  app.add_option("--top", args->top, "Rows per table (0 = all; tables default to 25/15, json/csv to all)")
+  app.add_option("--top", args->top,
+                 "Rows per table (0 = all; tables default to 25/15, json/csv to all)")
       ->each([args](const std::string&) { args->top_given = true; });
   app.add_option("--by", args->by, "Only one table (csv defaults to kernels)")
       ->check(CLI::IsMember({"kernels", "memops", "api", "os", "cpu", "counters"}));
-  app.add_option("--format", args->format, "Output format")->check(CLI::IsMember({"table", "csv", "json"}));
-  app.add_flag("--full-names", args->full_names, "Show names whole instead of fitting them to the terminal");
+  app.add_option("--format", args->format, "Output format")
+      ->check(CLI::IsMember({"table", "csv", "json"}));
+  app.add_flag("--full-names", args->full_names,
+               "Show names whole instead of fitting them to the terminal");
   app.add_flag("--mangled", args->mangled, "Keep mangled kernel names as recorded");
-  app.add_flag("--steady", args->steady, "Only the steady state: iterations after warm-up (see gpuscope analyze)");
+  app.add_flag("--steady", args->steady,
+               "Only the steady state: iterations after warm-up (see gpuscope analyze)");
   return [args, &common]() -> base::StatusOr<int> {
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTrace(args->path, common));
     return Run(*args, trace);

@@ -10,14 +10,34 @@ namespace gpuscope::format::events_csv {
 
 // Column positions in the written file.
 enum Column {
-  kKind, kName, kStart, kDur, kPid, kTid, kDevice, kStream, kCorrelation, kExternalId, kBytes, kCopyKind,
-  kSrcKind, kDstKind, kGrid, kBlock, kDomain, kPythonId, kPythonParentId, kValue, kColumnCount
+  kKind,
+  kName,
+  kStart,
+  kDur,
+  kPid,
+  kTid,
+  kDevice,
+  kStream,
+  kCorrelation,
+  kExternalId,
+  kBytes,
+  kCopyKind,
+  kSrcKind,
+  kDstKind,
+  kGrid,
+  kBlock,
+  kDomain,
+  kPythonId,
+  kPythonParentId,
+  kValue,
+  kColumnCount
 };
 
 inline constexpr std::array<std::string_view, kColumnCount> kColumnNames = {
-    "kind",       "name",     "start_ns", "dur_ns",   "pid",  "tid",       "device",           "stream",
-    "correlation", "external_id", "bytes", "copy_kind", "src_kind", "dst_kind", "grid", "block",
-    "domain",     "python_id", "python_parent_id", "value"};
+    "kind",  "name",      "start_ns",  "dur_ns",           "pid",
+    "tid",   "device",    "stream",    "correlation",      "external_id",
+    "bytes", "copy_kind", "src_kind",  "dst_kind",         "grid",
+    "block", "domain",    "python_id", "python_parent_id", "value"};
 
 // Without these a file is not an events.csv (the importer refuses it in one line).
 inline constexpr std::array<Column, 6> kRequired = {kKind, kName, kStart, kDur, kPid, kTid};

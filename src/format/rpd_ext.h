@@ -31,11 +31,13 @@ CREATE TABLE ext_gpuscope_gpurange (id integer NOT NULL PRIMARY KEY AUTOINCREMEN
 )sql";
 
 // The column lists both sides use (SELECT and INSERT in this order).
-inline constexpr std::string_view kApiColumns = "api_ptr_id, kind, external_id, python_id, python_parent_id";
+inline constexpr std::string_view kApiColumns =
+    "api_ptr_id, kind, external_id, python_id, python_parent_id";
 inline constexpr std::string_view kOpColumns = "op_ptr_id, copy_kind, src, dst, bytes";
 inline constexpr std::string_view kKernelColumns =
     "op_ptr_id, gridX, gridY, gridZ, workgroupX, workgroupY, workgroupZ, groupSegmentSize";
-inline constexpr std::string_view kGpuRangeColumns = "gpuId, queueId, start, end, kind, name_id, correlation";
+inline constexpr std::string_view kGpuRangeColumns =
+    "gpuId, queueId, start, end, kind, name_id, correlation";
 
 // rocpd_metadata tags. The source's path, format and clock of a converted trace:
 inline constexpr std::string_view kTagSource = "gpuscope::source";

@@ -64,14 +64,17 @@ base::StatusOr<model::Trace> ImportDirectory(const std::string& dir, const Impor
         list += (list.empty() ? "" : ", ") + key + "*";
       }
       return base::Status::Error(dir + ": a directory holding " + std::to_string(runs.size()) +
-                                 " rocprofv3 CSV runs or processes (" + list + "); give one file of the run to read");
+                                 " rocprofv3 CSV runs or processes (" + list +
+                                 "); give one file of the run to read");
     }
   }
   if (!legacy_db.empty()) return ImportTrace(legacy_db, options);
   if (!events_csv.empty()) return ImportTrace(events_csv, options);  // gpuscope convert -o dir/
-  return base::Status::Error(dir + ": a directory without a trace gpuscope recognises (looked for rocprofv3 "
-                             "*_results.db and *_trace.csv, legacy rocprof results.db, gpuscope events.csv, " +
-                             std::to_string(files.size()) + " files seen); give the trace file itself");
+  return base::Status::Error(
+      dir +
+      ": a directory without a trace gpuscope recognises (looked for rocprofv3 "
+      "*_results.db and *_trace.csv, legacy rocprof results.db, gpuscope events.csv, " +
+      std::to_string(files.size()) + " files seen); give the trace file itself");
 }
 
 }  // namespace gpuscope::import

@@ -41,7 +41,8 @@ class Importer {
   virtual bool Recognizes(const base::FileSniff& sniff) const = 0;
   // Reads the file. A failed Status means the file cannot be read at all (one line naming the
   // file, what is wrong and what to do).
-  virtual base::StatusOr<ImportResult> Read(const std::string& path, const ImportOptions& options) const = 0;
+  virtual base::StatusOr<ImportResult> Read(const std::string& path,
+                                            const ImportOptions& options) const = 0;
 };
 
 }  // namespace gpuscope::import

@@ -43,22 +43,26 @@ const std::vector<std::unique_ptr<Importer>>& Importers() {
   return *list;
 }
 
-base::StatusOr<model::Trace> FinishImport(const Importer& importer, const std::string& path, ImportResult result) {
+base::StatusOr<model::Trace> FinishImport(const Importer& importer, const std::string& path,
+                                          ImportResult result) {
   model::Trace& trace = result.trace;
   if (trace.meta.path.empty()) trace.meta.path = path;
   trace.meta.format = std::string(importer.name());
   if (trace.EventCount() == 0 && !trace.summary_only()) {
     if (!trace.meta.import_error.empty()) {
-      return base::Status::Error(path + ": " + trace.meta.import_error + "; no event could be read before it");
+      return base::Status::Error(path + ": " + trace.meta.import_error +
+                                 "; no event could be read before it");
     }
     return base::Status::Error(path + ": " + result.empty_reason);
   }
   auto t0 = std::chrono::steady_clock::now();
   if (!trace.summary_only()) model::LinkTrace(trace);
-  result.laps.emplace_back("link", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  result.laps.emplace_back(
+      "link", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   // GPUSCOPE_TIMING=1 prints where import time goes (for bench/, not for users).
   if (std::getenv("GPUSCOPE_TIMING") != nullptr) {
-    for (const auto& [what, seconds] : result.laps) std::fprintf(stderr, "[timing] %-40s %8.3f s\n", what.c_str(), seconds);
+    for (const auto& [what, seconds] : result.laps)
+      std::fprintf(stderr, "[timing] %-40s %8.3f s\n", what.c_str(), seconds);
   }
   return std::move(trace);
 }
@@ -68,7 +72,8 @@ base::StatusOr<model::Trace> ImportTrace(const std::string& path, const ImportOp
   if (std::filesystem::is_directory(path, ec)) return ImportDirectory(path, options);
   GPUSCOPE_ASSIGN_OR_RETURN(auto sniff, base::SniffFile(path));
   if (sniff.head.empty()) {
-    if (!sniff.error.empty()) return base::Status::Error(path + ": " + sniff.error + "; nothing could be read");
+    if (!sniff.error.empty())
+      return base::Status::Error(path + ": " + sniff.error + "; nothing could be read");
     return base::Status::Error(path + ": the file is empty (0 bytes); nothing to read");
   }
   if (sniff.sqlite) {
@@ -84,7 +89,7 @@ base::StatusOr<model::Trace> ImportTrace(const std::string& path, const ImportOp
     auto t0 = std::chrono::steady_clock::now();
     GPUSCOPE_ASSIGN_OR_RETURN(auto read, importer->Read(path, options));
     read.laps.emplace(read.laps.begin(), "read (" + std::string(importer->name()) + ")",
-                       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     return FinishImport(*importer, path, std::move(read));
   }
   return base::Status::Error(path + ": not a trace gpuscope can read: " + WhatItIs(path, sniff));

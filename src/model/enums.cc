@@ -6,13 +6,20 @@ namespace gpuscope::model {
 
 std::string_view MemopKindName(MemopKind k) {
   switch (k) {
-    case MemopKind::kHtoD: return "HtoD";
-    case MemopKind::kDtoH: return "DtoH";
-    case MemopKind::kDtoD: return "DtoD";
-    case MemopKind::kHtoH: return "HtoH";
-    case MemopKind::kPtoP: return "PtoP";
-    case MemopKind::kMemset: return "Memset";
-    case MemopKind::kOther: return "Other";
+    case MemopKind::kHtoD:
+      return "HtoD";
+    case MemopKind::kDtoH:
+      return "DtoH";
+    case MemopKind::kDtoD:
+      return "DtoD";
+    case MemopKind::kHtoH:
+      return "HtoH";
+    case MemopKind::kPtoP:
+      return "PtoP";
+    case MemopKind::kMemset:
+      return "Memset";
+    case MemopKind::kOther:
+      return "Other";
   }
   return "Other";
 }
@@ -29,15 +36,24 @@ bool ParseMemopKind(std::string_view text, MemopKind* out) {
 
 std::string_view MemoryKindName(MemoryKind k) {
   switch (k) {
-    case MemoryKind::kUnknown: return "unknown";
-    case MemoryKind::kPageable: return "pageable";
-    case MemoryKind::kPinned: return "pinned";
-    case MemoryKind::kDevice: return "device";
-    case MemoryKind::kArray: return "array";
-    case MemoryKind::kManaged: return "managed";
-    case MemoryKind::kHost: return "host";
-    case MemoryKind::kDeviceStatic: return "device static";
-    case MemoryKind::kManagedStatic: return "managed static";
+    case MemoryKind::kUnknown:
+      return "unknown";
+    case MemoryKind::kPageable:
+      return "pageable";
+    case MemoryKind::kPinned:
+      return "pinned";
+    case MemoryKind::kDevice:
+      return "device";
+    case MemoryKind::kArray:
+      return "array";
+    case MemoryKind::kManaged:
+      return "managed";
+    case MemoryKind::kHost:
+      return "host";
+    case MemoryKind::kDeviceStatic:
+      return "device static";
+    case MemoryKind::kManagedStatic:
+      return "managed static";
   }
   return "unknown";
 }
@@ -56,15 +72,24 @@ MemoryKind ParseMemoryKind(std::string_view t) {
 
 std::string_view MemoryKindTitle(MemoryKind k) {
   switch (k) {
-    case MemoryKind::kUnknown: return "";
-    case MemoryKind::kPageable: return "Pageable";
-    case MemoryKind::kPinned: return "Pinned";
-    case MemoryKind::kDevice: return "Device";
-    case MemoryKind::kArray: return "Array";
-    case MemoryKind::kManaged: return "Managed";
-    case MemoryKind::kHost: return "Host";
-    case MemoryKind::kDeviceStatic: return "Device Static";
-    case MemoryKind::kManagedStatic: return "Managed Static";
+    case MemoryKind::kUnknown:
+      return "";
+    case MemoryKind::kPageable:
+      return "Pageable";
+    case MemoryKind::kPinned:
+      return "Pinned";
+    case MemoryKind::kDevice:
+      return "Device";
+    case MemoryKind::kArray:
+      return "Array";
+    case MemoryKind::kManaged:
+      return "Managed";
+    case MemoryKind::kHost:
+      return "Host";
+    case MemoryKind::kDeviceStatic:
+      return "Device Static";
+    case MemoryKind::kManagedStatic:
+      return "Managed Static";
   }
   return "";
 }
@@ -81,10 +106,14 @@ bool ParseApiDomain(std::string_view text, ApiDomain* out) {
 
 std::string_view ApiDomainName(ApiDomain d) {
   switch (d) {
-    case ApiDomain::kRuntime: return "runtime";
-    case ApiDomain::kDriver: return "driver";
-    case ApiDomain::kHsa: return "hsa";
-    case ApiDomain::kOs: return "os";
+    case ApiDomain::kRuntime:
+      return "runtime";
+    case ApiDomain::kDriver:
+      return "driver";
+    case ApiDomain::kHsa:
+      return "hsa";
+    case ApiDomain::kOs:
+      return "os";
   }
   return "runtime";
 }
@@ -97,9 +126,12 @@ uint8_t KernelWorkFlags(std::string_view name) {
 
 std::string_view VendorName(Vendor v) {
   switch (v) {
-    case Vendor::kNvidia: return "NVIDIA";
-    case Vendor::kAmd: return "AMD";
-    case Vendor::kUnknown: return "unknown";
+    case Vendor::kNvidia:
+      return "NVIDIA";
+    case Vendor::kAmd:
+      return "AMD";
+    case Vendor::kUnknown:
+      return "unknown";
   }
   return "unknown";
 }

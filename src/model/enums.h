@@ -16,7 +16,15 @@ bool ParseMemopKind(std::string_view text, MemopKind* out);
 // Where one side of a copy lived. kHost = host memory whose pinning the tool did not record
 // (ROCm tracers never say), which is different from kPageable.
 enum class MemoryKind : uint8_t {
-  kUnknown, kPageable, kPinned, kDevice, kArray, kManaged, kHost, kDeviceStatic, kManagedStatic
+  kUnknown,
+  kPageable,
+  kPinned,
+  kDevice,
+  kArray,
+  kManaged,
+  kHost,
+  kDeviceStatic,
+  kManagedStatic
 };
 std::string_view MemoryKindName(MemoryKind k);
 MemoryKind ParseMemoryKind(std::string_view text);

@@ -150,8 +150,8 @@ void LinkPythonParents(Trace& trace) {
   }
   for (size_t i = 0; i < py.size(); ++i) {
     auto it = by_id.find(py.python_parent_id[i]);
-    py.parent[i] = (py.python_parent_id[i] >= 0 && it != by_id.end()) ? it->second
-                                                                        : by_containment[i];
+    py.parent[i] =
+        (py.python_parent_id[i] >= 0 && it != by_id.end()) ? it->second : by_containment[i];
   }
 }
 

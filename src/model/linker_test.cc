@@ -16,18 +16,21 @@ class LinkerTest : public ::testing::Test {
   }
   RowId Op(const char* name, int64_t start, int64_t dur, CpuRangeKind kind = CpuRangeKind::kOp) {
     CpuRangeRow r;
-    r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern(name), r.track = thread_, r.kind = kind;
+    r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern(name), r.track = thread_,
+    r.kind = kind;
     t_.cpu.Append(r);
     return static_cast<RowId>(t_.cpu.size() - 1);
   }
   void Api(const char* name, int64_t start, int64_t dur, uint64_t corr) {
     ApiRow r;
-    r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern(name), r.track = thread_, r.correlation = corr;
+    r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern(name), r.track = thread_,
+    r.correlation = corr;
     t_.api.Append(r);
   }
   void Kernel(int64_t start, int64_t dur, uint64_t corr) {
     KernelRow r;
-    r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern("k"), r.track = stream_, r.correlation = corr;
+    r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern("k"), r.track = stream_,
+    r.correlation = corr;
     t_.kernels.Append(r);
   }
   RowId RowNamed(const char* name) {
@@ -48,7 +51,8 @@ TEST_F(LinkerTest, CorrelationFanOutFromOneGraphLaunch) {
   Kernel(500, 5, 77);  // launched by a call the trace did not record
   LinkTrace(t_);
   ASSERT_EQ(t_.kernels.size(), 5u);
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(t_.str(t_.api.name[t_.kernels.launch[i]]), "cudaGraphLaunch");
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(t_.str(t_.api.name[t_.kernels.launch[i]]), "cudaGraphLaunch");
   EXPECT_EQ(t_.str(t_.api.name[t_.kernels.launch[3]]), "cudaLaunchKernel");
   EXPECT_EQ(t_.kernels.launch[4], kNoRow);
 }
@@ -58,10 +62,10 @@ TEST_F(LinkerTest, ApiCallGoesToTheDeepestEnclosingOp) {
   Op("aten::addmm", 20, 50);
   Op("aten::linear", 10, 100);
   Op("aten::relu", 200, 10);
-  Api("cudaLaunchKernel", 30, 5, 1);   // inside addmm inside linear
-  Api("cudaLaunchKernel", 80, 5, 2);   // inside linear only
-  Api("cudaMemcpyAsync", 150, 5, 3);   // inside nothing
-  Api("cudaLaunchKernel", 205, 10, 4); // starts in relu but ends after it: not contained
+  Api("cudaLaunchKernel", 30, 5, 1);    // inside addmm inside linear
+  Api("cudaLaunchKernel", 80, 5, 2);    // inside linear only
+  Api("cudaMemcpyAsync", 150, 5, 3);    // inside nothing
+  Api("cudaLaunchKernel", 205, 10, 4);  // starts in relu but ends after it: not contained
   LinkTrace(t_);
   auto enclosing = [&](uint64_t corr) -> std::string {
     for (size_t i = 0; i < t_.api.size(); ++i) {
@@ -82,10 +86,11 @@ TEST_F(LinkerTest, NestingParentsAndDepths) {
   Op("ProfilerStep#7", 0, 1000, CpuRangeKind::kAnnotation);
   Op("aten::linear", 10, 100);
   Op("aten::addmm", 20, 50);
-  Op("aten::empty", 20, 0);     // zero-length at the same start: a child of addmm
+  Op("aten::empty", 20, 0);  // zero-length at the same start: a child of addmm
   Op("aten::relu", 200, 10);
   LinkTrace(t_);
-  RowId step = RowNamed("ProfilerStep#7"), linear = RowNamed("aten::linear"), addmm = RowNamed("aten::addmm");
+  RowId step = RowNamed("ProfilerStep#7"), linear = RowNamed("aten::linear"),
+        addmm = RowNamed("aten::addmm");
   EXPECT_EQ(t_.cpu.parent[step], kNoRow);
   EXPECT_EQ(t_.cpu.parent[linear], step);
   EXPECT_EQ(t_.cpu.parent[addmm], linear);
@@ -108,17 +113,21 @@ TEST_F(LinkerTest, OverlapWithoutNestingIsCountedAndTreatedAsSibling) {
 
 TEST_F(LinkerTest, PythonFramesEncloseOpsAndChainToParents) {
   PythonFrameRow outer;
-  outer.start_ns = 0, outer.dur_ns = 1000, outer.name = t_.strings.Intern("inference.py(12): forward");
+  outer.start_ns = 0, outer.dur_ns = 1000,
+  outer.name = t_.strings.Intern("inference.py(12): forward");
   outer.track = thread_, outer.python_id = 1;
   PythonFrameRow inner = outer;
-  inner.start_ns = 5, inner.dur_ns = 200, inner.name = t_.strings.Intern("torch/nn/modules/linear.py(125): forward");
+  inner.start_ns = 5, inner.dur_ns = 200,
+  inner.name = t_.strings.Intern("torch/nn/modules/linear.py(125): forward");
   inner.python_id = 2, inner.python_parent_id = 1;
   t_.python.Append(inner);
   t_.python.Append(outer);
   Op("aten::linear", 10, 100);
   Op("aten::relu", 300, 10);
   LinkTrace(t_);
-  auto frame = [&](const char* op) { return std::string(t_.str(t_.python.name[t_.cpu.python_frame[RowNamed(op)]])); };
+  auto frame = [&](const char* op) {
+    return std::string(t_.str(t_.python.name[t_.cpu.python_frame[RowNamed(op)]]));
+  };
   EXPECT_EQ(frame("aten::linear"), "torch/nn/modules/linear.py(125): forward");
   EXPECT_EQ(frame("aten::relu"), "inference.py(12): forward");
   // Sorted: outer first.

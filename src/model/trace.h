@@ -19,12 +19,12 @@ namespace gpuscope::model {
 // A timeline: a host thread or a GPU stream/queue.
 struct Track {
   TrackKind kind = TrackKind::kOther;
-  int64_t pid = -1;      // OS process id (host tracks); -1 when not numeric
-  int64_t tid = -1;      // OS thread id (host) or stream id (GPU)
-  int32_t device = -1;   // GPU tracks
+  int64_t pid = -1;       // OS process id (host tracks); -1 when not numeric
+  int64_t tid = -1;       // OS thread id (host) or stream id (GPU)
+  int32_t device = -1;    // GPU tracks
   StringId pid_text = 0;  // pid/tid as written in the file ("Spans", "4093687616")
   StringId tid_text = 0;
-  StringId name = 0;     // thread name / stream label when the trace gives one
+  StringId name = 0;  // thread name / stream label when the trace gives one
 };
 
 struct Device {

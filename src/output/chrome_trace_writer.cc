@@ -22,7 +22,8 @@ int64_t Origin(const Trace& t) {
     for (int64_t x : v) lo = std::min(lo, x);
   };
   widen(t.kernels.start_ns), widen(t.memops.start_ns), widen(t.api.start_ns), widen(t.cpu.start_ns);
-  widen(t.python.start_ns), widen(t.gpu_ranges.start_ns), widen(t.counters.ts_ns), widen(t.instants.ts_ns);
+  widen(t.python.start_ns), widen(t.gpu_ranges.start_ns), widen(t.counters.ts_ns),
+      widen(t.instants.ts_ns);
   return lo == std::numeric_limits<int64_t>::max() ? 0 : lo;
 }
 
@@ -31,7 +32,8 @@ class EventWriter {
  public:
   EventWriter(base::ByteSink& out, int64_t origin) : out_(out), origin_(origin) {}
 
-  void Begin(char ph, std::string_view cat, std::string_view name, int64_t pid, int64_t tid, int64_t ts_ns) {
+  void Begin(char ph, std::string_view cat, std::string_view name, int64_t pid, int64_t tid,
+             int64_t ts_ns) {
     s_.clear();
     s_ += first_ ? "\n{\"ph\":\"" : ",\n{\"ph\":\"";
     first_ = false;
@@ -113,8 +115,8 @@ class EventWriter {
   bool first_arg_ = true;
 };
 
-void WriteMetadata(EventWriter& w, const Trace& t, const TrackLayout& layout, const std::string& marker_row,
-                   bool markers) {
+void WriteMetadata(EventWriter& w, const Trace& t, const TrackLayout& layout,
+                   const std::string& marker_row, bool markers) {
   std::set<int64_t> seen;
   auto meta = [&](std::string_view name, int64_t pid, int64_t tid, auto&& add_args) {
     w.Begin('M', "__metadata", name, pid, tid, 0);
@@ -126,7 +128,8 @@ void WriteMetadata(EventWriter& w, const Trace& t, const TrackLayout& layout, co
   // Names the source gave are written as they are. Rows without one get a label for viewers
   // ("GPU 0: H100", "stream 7"; "host process" / "thread", to which viewers add the id), marked
   // "generated" so that gpuscope does not read it back as a name.
-  auto name = [&](const char* what, int64_t pid, int64_t tid, const std::string& source, const std::string& label) {
+  auto name = [&](const char* what, int64_t pid, int64_t tid, const std::string& source,
+                  const std::string& label) {
     meta(what, pid, tid, [&] {
       w.ArgString("name", source.empty() ? label : source);
       if (source.empty()) w.ArgBool(ct::kArgGenerated, true);
@@ -149,11 +152,14 @@ void WriteMetadata(EventWriter& w, const Trace& t, const TrackLayout& layout, co
   }
 }
 
-std::string_view MemopCategory(model::MemopKind k) { return k == model::MemopKind::kMemset ? "gpu_memset" : "gpu_memcpy"; }
+std::string_view MemopCategory(model::MemopKind k) {
+  return k == model::MemopKind::kMemset ? "gpu_memset" : "gpu_memcpy";
+}
 
 }  // namespace
 
-base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeTraceOptions& opt, base::ByteSink& out) {
+base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeTraceOptions& opt,
+                                                   base::ByteSink& out) {
   const TrackLayout layout = LayoutTracks(t);
   const int64_t origin = Origin(t);
   ChromeTraceCounts counts;
@@ -180,7 +186,8 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
       if (dev.total_memory > 0) d.Key("totalGlobalMem").Int(dev.total_memory);
       if (dev.compute_units > 0) d.Key("numSms").Int(dev.compute_units);
       if (dev.warp_size > 0) d.Key("warpSize").Int(dev.warp_size);
-      if (dev.compute_major >= 0) d.Key("computeMajor").Int(dev.compute_major).Key("computeMinor").Int(dev.compute_minor);
+      if (dev.compute_major >= 0)
+        d.Key("computeMajor").Int(dev.compute_major).Key("computeMinor").Int(dev.compute_minor);
       d.EndObject();
     }
     d.EndArray();
@@ -191,7 +198,8 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
   WriteMetadata(w, t, layout, opt.marker_row, !opt.iterations.empty());
   auto pt = [&](model::TrackId track) -> const TrackView& { return layout.tracks[track]; };
   // The head of one complete ("X") event for row i of a table; returns the row's track view.
-  auto slice = [&](std::string_view cat, const model::SliceColumns& s, size_t i) -> const TrackView& {
+  auto slice = [&](std::string_view cat, const model::SliceColumns& s,
+                   size_t i) -> const TrackView& {
     const TrackView& v = pt(s.track[i]);
     w.Begin('X', cat, t.str(s.name[i]), v.pid, v.tid, s.start_ns[i]);
     w.Dur(s.dur_ns[i]);
@@ -204,7 +212,8 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
     w.BeginArgs();
     if (k.device[i] >= 0) w.ArgInt("device", k.device[i]);
     w.ArgInt("stream", v.tid);
-    if (k.correlation[i] != model::kNoCorrelation) w.ArgInt("correlation", static_cast<int64_t>(k.correlation[i]));
+    if (k.correlation[i] != model::kNoCorrelation)
+      w.ArgInt("correlation", static_cast<int64_t>(k.correlation[i]));
     w.ArgDims("grid", k.grid[i]);
     w.ArgDims("block", k.block[i]);
     if (k.registers[i]) w.ArgInt("registers per thread", k.registers[i]);
@@ -218,11 +227,14 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
     w.BeginArgs();
     if (m.device[i] >= 0) w.ArgInt("device", m.device[i]);
     w.ArgInt("stream", v.tid);
-    if (m.correlation[i] != model::kNoCorrelation) w.ArgInt("correlation", static_cast<int64_t>(m.correlation[i]));
+    if (m.correlation[i] != model::kNoCorrelation)
+      w.ArgInt("correlation", static_cast<int64_t>(m.correlation[i]));
     if (m.bytes[i] >= 0) w.ArgInt("bytes", m.bytes[i]);
     w.ArgString(ct::kArgCopyKind, model::MemopKindName(m.kind[i]));
-    if (m.src[i] != model::MemoryKind::kUnknown) w.ArgString(ct::kArgSrcKind, model::MemoryKindTitle(m.src[i]));
-    if (m.dst[i] != model::MemoryKind::kUnknown) w.ArgString(ct::kArgDstKind, model::MemoryKindTitle(m.dst[i]));
+    if (m.src[i] != model::MemoryKind::kUnknown)
+      w.ArgString(ct::kArgSrcKind, model::MemoryKindTitle(m.src[i]));
+    if (m.dst[i] != model::MemoryKind::kUnknown)
+      w.ArgString(ct::kArgDstKind, model::MemoryKindTitle(m.dst[i]));
     w.EndArgs();
     w.End();
   }
@@ -230,7 +242,8 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
   for (size_t i = 0; i < a.size(); ++i) {
     slice(a.domain[i] == model::ApiDomain::kDriver ? "cuda_driver" : "cuda_runtime", a, i);
     w.BeginArgs();
-    if (a.correlation[i] != model::kNoCorrelation) w.ArgInt("correlation", static_cast<int64_t>(a.correlation[i]));
+    if (a.correlation[i] != model::kNoCorrelation)
+      w.ArgInt("correlation", static_cast<int64_t>(a.correlation[i]));
     if (a.external_id[i]) w.ArgInt("External id", static_cast<int64_t>(a.external_id[i]));
     if (a.domain[i] == model::ApiDomain::kHsa || a.domain[i] == model::ApiDomain::kOs) {
       w.ArgString(ct::kArgDomain, model::ApiDomainName(a.domain[i]));
@@ -261,7 +274,7 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
   for (size_t i = 0; i < g.size(); ++i) {
     slice(g.kind[i] == model::GpuRangeKind::kAnnotation ? "gpu_user_annotation"
           : g.kind[i] == model::GpuRangeKind::kSync     ? "cuda_sync"
-                                                         : ct::kCategoryGpuRange,
+                                                        : ct::kCategoryGpuRange,
           g, i);
     if (g.correlation[i] != model::kNoCorrelation) {
       w.BeginArgs();
@@ -295,7 +308,8 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
     w.Raw(value);
     w.End();
   }
-  counts.events = k.size() + m.size() + a.size() + c.size() + py.size() + g.size() + t.instants.size() + t.counters.size();
+  counts.events = k.size() + m.size() + a.size() + c.size() + py.size() + g.size() +
+                  t.instants.size() + t.counters.size();
 
   // Flows: launch call -> GPU work. Ids are our own (one per pair), so a launch with several
   // ops (graph launches) gets one arrow per op.

@@ -38,7 +38,8 @@ struct ChromeTraceCounts {
   uint64_t flows = 0;   // s/f pairs
 };
 
-base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const model::Trace& trace, const ChromeTraceOptions& options,
+base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const model::Trace& trace,
+                                                   const ChromeTraceOptions& options,
                                                    base::ByteSink& out);
 
 }  // namespace gpuscope::output

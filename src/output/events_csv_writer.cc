@@ -45,11 +45,13 @@ class Row {
 base::StatusOr<uint64_t> WriteEventsCsv(const model::Trace& t, base::ByteSink& out) {
   const TrackLayout layout = LayoutTracks(t);
   std::string header;
-  for (std::string_view name : kColumnNames) header += (header.empty() ? "" : ",") + std::string(name);
+  for (std::string_view name : kColumnNames)
+    header += (header.empty() ? "" : ",") + std::string(name);
   out.Write(header + "\n");
   Row r;
   uint64_t rows = 0;
-  auto common = [&](std::string_view kind, model::StringId name, int64_t start, int64_t dur, model::TrackId track) {
+  auto common = [&](std::string_view kind, model::StringId name, int64_t start, int64_t dur,
+                    model::TrackId track) {
     const TrackView& v = layout.tracks[track];
     r.Set(kKind, kind);
     r.Set(kName, t.str(name));
@@ -74,8 +76,8 @@ base::StatusOr<uint64_t> WriteEventsCsv(const model::Trace& t, base::ByteSink& o
   }
   const auto& m = t.memops;
   for (size_t i = 0; i < m.size(); ++i) {
-    common(m.kind[i] == model::MemopKind::kMemset ? "memset" : "memcpy", m.name[i], m.start_ns[i], m.dur_ns[i],
-           m.track[i]);
+    common(m.kind[i] == model::MemopKind::kMemset ? "memset" : "memcpy", m.name[i], m.start_ns[i],
+           m.dur_ns[i], m.track[i]);
     if (m.device[i] >= 0) r.Int(kDevice, m.device[i]);
     r.Int(kStream, layout.tracks[m.track[i]].tid);
     corr(m.correlation[i]);
@@ -95,8 +97,8 @@ base::StatusOr<uint64_t> WriteEventsCsv(const model::Trace& t, base::ByteSink& o
   }
   const auto& c = t.cpu;
   for (size_t i = 0; i < c.size(); ++i) {
-    common(c.kind[i] == model::CpuRangeKind::kOp ? "cpu_op" : "annotation", c.name[i], c.start_ns[i], c.dur_ns[i],
-           c.track[i]);
+    common(c.kind[i] == model::CpuRangeKind::kOp ? "cpu_op" : "annotation", c.name[i],
+           c.start_ns[i], c.dur_ns[i], c.track[i]);
     if (c.external_id[i]) r.Int(kExternalId, static_cast<int64_t>(c.external_id[i]));
     r.Emit(out);
   }
@@ -111,7 +113,7 @@ base::StatusOr<uint64_t> WriteEventsCsv(const model::Trace& t, base::ByteSink& o
   for (size_t i = 0; i < g.size(); ++i) {
     common(g.kind[i] == model::GpuRangeKind::kAnnotation ? "gpu_annotation"
            : g.kind[i] == model::GpuRangeKind::kSync     ? "gpu_sync"
-                                                          : "gpu_range",
+                                                         : "gpu_range",
            g.name[i], g.start_ns[i], g.dur_ns[i], g.track[i]);
     r.Int(kStream, layout.tracks[g.track[i]].tid);
     corr(g.correlation[i]);

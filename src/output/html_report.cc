@@ -7,7 +7,8 @@
 namespace gpuscope::output {
 namespace {
 
-// Replaces the one occurrence of `marker` in `page` (the template is ours: each marker is there once).
+// Replaces the one occurrence of `marker` in `page` (the template is ours: each marker is there
+// once).
 void Fill(std::string& page, std::string_view marker, std::string_view with) {
   auto at = page.find(marker);
   if (at != std::string::npos) page.replace(at, marker.size(), with);
@@ -17,11 +18,20 @@ std::string HtmlEscape(std::string_view s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;

@@ -14,7 +14,8 @@ TEST(TextTable, AlignsAndFitsTheFlexibleColumn) {
   t.AddRow({"1", "short"});
   t.AddRow({"12345", std::string(200, 'x')});
   std::string fitted = t.Render(60, true);
-  for (size_t start = 0, end; (end = fitted.find('\n', start)) != std::string::npos; start = end + 1) {
+  for (size_t start = 0, end; (end = fitted.find('\n', start)) != std::string::npos;
+       start = end + 1) {
     EXPECT_LE(fitted.substr(start, end - start).size(), 62u);  // the ellipsis is 3 bytes, 1 column
   }
   EXPECT_NE(fitted.find("    1  short"), std::string::npos);
@@ -24,7 +25,17 @@ TEST(TextTable, AlignsAndFitsTheFlexibleColumn) {
 
 TEST(JsonWriter, EscapesAndNests) {
   JsonWriter w(false);
-  w.BeginObject().Key("a\"b").String("x\ny\x01").Key("n").Int(-3).Key("l").BeginArray().Uint(UINT64_MAX).Null().EndArray().EndObject();
+  w.BeginObject()
+      .Key("a\"b")
+      .String("x\ny\x01")
+      .Key("n")
+      .Int(-3)
+      .Key("l")
+      .BeginArray()
+      .Uint(UINT64_MAX)
+      .Null()
+      .EndArray()
+      .EndObject();
   EXPECT_EQ(w.str(), R"({"a\"b":"x\ny\u0001","n":-3,"l":[18446744073709551615,null]})");
 }
 

@@ -9,15 +9,20 @@ using base::SqliteQuery;
 using model::Trace;
 
 base::Status RpdWriter::WriteOps() {
-  auto op = db_.Query("INSERT INTO rocpd_op(id, gpuId, queueId, sequenceId, completionSignal, start, end, "
-                      "description_id, opType_id) VALUES (?1, ?2, ?3, 0, '', ?4, ?5, ?6, ?7)");
+  auto op = db_.Query(
+      "INSERT INTO rocpd_op(id, gpuId, queueId, sequenceId, completionSignal, start, end, "
+      "description_id, opType_id) VALUES (?1, ?2, ?3, 0, '', ?4, ?5, ?6, ?7)");
   auto link = db_.Query("INSERT INTO rocpd_api_ops(api_id, op_id) VALUES (?1, ?2)");
-  auto kapi = db_.Query("INSERT INTO rocpd_kernelapi(api_ptr_id, stream, gridX, gridY, gridZ, workgroupX, workgroupY, "
-                        "workgroupZ, groupSegmentSize, privateSegmentSize, kernelArgAddress, aquireFence, "
-                        "releaseFence, codeObject_id, kernelName_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, "
-                        "'', '', '', 0, ?10)");
-  auto capi = db_.Query("INSERT INTO rocpd_copyapi(api_ptr_id, stream, size, width, height, kind, dst, src, "
-                        "dstDevice, srcDevice, sync, pinned) VALUES (?1, ?2, ?3, '', '', ?4, '', '', ?5, ?6, ?7, ?8)");
+  auto kapi = db_.Query(
+      "INSERT INTO rocpd_kernelapi(api_ptr_id, stream, gridX, gridY, gridZ, workgroupX, "
+      "workgroupY, "
+      "workgroupZ, groupSegmentSize, privateSegmentSize, kernelArgAddress, aquireFence, "
+      "releaseFence, codeObject_id, kernelName_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, "
+      "'', '', '', 0, ?10)");
+  auto capi = db_.Query(
+      "INSERT INTO rocpd_copyapi(api_ptr_id, stream, size, width, height, kind, dst, src, "
+      "dstDevice, srcDevice, sync, pinned) VALUES (?1, ?2, ?3, '', '', ?4, '', '', ?5, ?6, ?7, "
+      "?8)");
   auto ext = db_.Query(Insert(rpd_ext::kOpTable, rpd_ext::kOpColumns));
   auto ext_kernel = db_.Query(Insert(rpd_ext::kKernelTable, rpd_ext::kKernelColumns));
   for (auto* q : {&op, &link, &kapi, &capi, &ext, &ext_kernel}) {
@@ -27,13 +32,14 @@ base::Status RpdWriter::WriteOps() {
   // them to every op of the call, so a graph launch's kernels keep rpd's "Task" form: none).
   std::vector<uint8_t> kernels_per_call(t_.api.size(), 0);
   for (model::RowId l : t_.kernels.launch) {
-    if (l != model::kNoRow && l < kernels_per_call.size() && kernels_per_call[l] < 2) ++kernels_per_call[l];
+    if (l != model::kNoRow && l < kernels_per_call.size() && kernels_per_call[l] < 2)
+      ++kernels_per_call[l];
   }
   std::vector<bool> copy_written(t_.api.size(), false);
   GPUSCOPE_ASSIGN_OR_RETURN(auto kernel_type, strings_->Of(std::string_view("KernelExecution")));
   int64_t op_id = 0;
-  auto insert_op = [&](model::TrackId track, int16_t device, int64_t start, int64_t dur, int64_t desc,
-                       int64_t type) -> base::Status {
+  auto insert_op = [&](model::TrackId track, int16_t device, int64_t start, int64_t dur,
+                       int64_t desc, int64_t type) -> base::Status {
     op->Bind(1, ++op_id);
     op->Bind(2, device >= 0 ? device : GpuId(track));
     op->Bind(3, layout_.tracks[track].tid);
@@ -53,7 +59,8 @@ base::Status RpdWriter::WriteOps() {
   const auto& k = t_.kernels;
   for (size_t i = 0; i < k.size(); ++i) {
     GPUSCOPE_ASSIGN_OR_RETURN(auto name, strings_->Of(k.name[i]));
-    GPUSCOPE_RETURN_IF_ERROR(insert_op(k.track[i], k.device[i], k.start_ns[i], k.dur_ns[i], name, kernel_type));
+    GPUSCOPE_RETURN_IF_ERROR(
+        insert_op(k.track[i], k.device[i], k.start_ns[i], k.dur_ns[i], name, kernel_type));
     GPUSCOPE_RETURN_IF_ERROR(insert_link(k.launch[i]));
     model::RowId l = k.launch[i];
     if (l != model::kNoRow && l < kernels_per_call.size() && kernels_per_call[l] == 1) {
@@ -81,13 +88,17 @@ base::Status RpdWriter::WriteOps() {
   for (size_t i = 0; i < m.size(); ++i) {
     GPUSCOPE_ASSIGN_OR_RETURN(int64_t name, strings_->Of(m.name[i]));
     GPUSCOPE_ASSIGN_OR_RETURN(int64_t type, strings_->Of(OpType(m.kind[i])));
-    GPUSCOPE_RETURN_IF_ERROR(insert_op(m.track[i], m.device[i], m.start_ns[i], m.dur_ns[i], name, type));
+    GPUSCOPE_RETURN_IF_ERROR(
+        insert_op(m.track[i], m.device[i], m.start_ns[i], m.dur_ns[i], name, type));
     GPUSCOPE_RETURN_IF_ERROR(insert_link(m.launch[i]));
     ext->Bind(1, op_id);
     ext->Bind(2, model::MemopKindName(m.kind[i]));
     ext->Bind(3, model::MemoryKindTitle(m.src[i]));
     ext->Bind(4, model::MemoryKindTitle(m.dst[i]));
-    if (m.bytes[i] >= 0) ext->Bind(5, m.bytes[i]); else ext->BindNull(5);
+    if (m.bytes[i] >= 0)
+      ext->Bind(5, m.bytes[i]);
+    else
+      ext->BindNull(5);
     GPUSCOPE_RETURN_IF_ERROR(ext->Run());
     model::RowId l = m.launch[i];
     if (l != model::kNoRow && l < copy_written.size() && !copy_written[l]) {
@@ -95,13 +106,17 @@ base::Status RpdWriter::WriteOps() {
       capi->Bind(1, static_cast<int64_t>(l) + 1);
       capi->Bind(2, std::to_string(layout_.tracks[m.track[i]].tid));
       // rpd_tracer writes '' for a size it does not know.
-      if (m.bytes[i] >= 0) capi->Bind(3, m.bytes[i]); else capi->Bind(3, std::string_view());
+      if (m.bytes[i] >= 0)
+        capi->Bind(3, m.bytes[i]);
+      else
+        capi->Bind(3, std::string_view());
       capi->Bind(4, HipMemcpyKind(m.kind[i]));
       capi->Bind(5, static_cast<int64_t>(m.device[i]));
       capi->Bind(6, static_cast<int64_t>(m.device[i]));
       std::string_view call = t_.str(t_.api.name[l]);
       capi->Bind(7, static_cast<int64_t>(call.find("Async") == std::string_view::npos));
-      capi->Bind(8, static_cast<int64_t>(m.src[i] == model::MemoryKind::kPinned || m.dst[i] == model::MemoryKind::kPinned));
+      capi->Bind(8, static_cast<int64_t>(m.src[i] == model::MemoryKind::kPinned ||
+                                         m.dst[i] == model::MemoryKind::kPinned));
       GPUSCOPE_RETURN_IF_ERROR(capi->Run());
     }
   }
@@ -111,16 +126,22 @@ base::Status RpdWriter::WriteOps() {
 base::Status RpdWriter::WriteGpuRanges() {
   const auto& g = t_.gpu_ranges;
   if (g.size() == 0) return base::Status::Ok();
-  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query(Insert(rpd_ext::kGpuRangeTable, rpd_ext::kGpuRangeColumns)));
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q,
+                            db_.Query(Insert(rpd_ext::kGpuRangeTable, rpd_ext::kGpuRangeColumns)));
   for (size_t i = 0; i < g.size(); ++i) {
     GPUSCOPE_ASSIGN_OR_RETURN(auto name, strings_->Of(g.name[i]));
     q.Bind(1, GpuId(g.track[i]));
     q.Bind(2, layout_.tracks[g.track[i]].tid);
     q.Bind(3, g.start_ns[i]);
     q.Bind(4, g.end_ns(i));
-    q.Bind(5, g.kind[i] == model::GpuRangeKind::kSync ? "sync" : g.kind[i] == model::GpuRangeKind::kAnnotation ? "annotation" : "other");
+    q.Bind(5, g.kind[i] == model::GpuRangeKind::kSync         ? "sync"
+              : g.kind[i] == model::GpuRangeKind::kAnnotation ? "annotation"
+                                                              : "other");
     q.Bind(6, name);
-    if (g.correlation[i] != model::kNoCorrelation) q.Bind(7, static_cast<int64_t>(g.correlation[i])); else q.BindNull(7);
+    if (g.correlation[i] != model::kNoCorrelation)
+      q.Bind(7, static_cast<int64_t>(g.correlation[i]));
+    else
+      q.BindNull(7);
     GPUSCOPE_RETURN_IF_ERROR(q.Run());
     ++counts_.gpu_ranges;
   }
@@ -130,8 +151,10 @@ base::Status RpdWriter::WriteGpuRanges() {
 base::Status RpdWriter::WriteMonitor() {
   const auto& c = t_.counters;
   if (c.size() == 0) return base::Status::Ok();
-  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("INSERT INTO rocpd_monitor(deviceType, deviceId, monitorType, start, end, value) "
-                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"));
+  GPUSCOPE_ASSIGN_OR_RETURN(
+      auto q,
+      db_.Query("INSERT INTO rocpd_monitor(deviceType, deviceId, monitorType, start, end, value) "
+                "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"));
   std::vector<size_t> next(c.size(), SIZE_MAX);
   std::unordered_map<uint64_t, size_t> last;  // (name, track) -> latest sample
   for (size_t i = c.size(); i-- > 0;) {

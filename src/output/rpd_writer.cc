@@ -14,7 +14,8 @@ base::StatusOr<RpdWriteCounts> RpdWriter::Write() {
   GPUSCOPE_RETURN_IF_ERROR(db_.Exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;"));
   GPUSCOPE_RETURN_IF_ERROR(db_.Exec(kRpdV2Schema));
   GPUSCOPE_RETURN_IF_ERROR(db_.Exec(format::rpd_ext::kSchema));
-  GPUSCOPE_ASSIGN_OR_RETURN(auto ins_string, db_.Query("INSERT INTO rocpd_string(id, string) VALUES (?1, ?2)"));
+  GPUSCOPE_ASSIGN_OR_RETURN(auto ins_string,
+                            db_.Query("INSERT INTO rocpd_string(id, string) VALUES (?1, ?2)"));
   strings_.emplace(t_, std::move(ins_string));
   GPUSCOPE_RETURN_IF_ERROR(WriteMetadata());
   GPUSCOPE_RETURN_IF_ERROR(WriteApi());
@@ -27,7 +28,8 @@ base::StatusOr<RpdWriteCounts> RpdWriter::Write() {
 }
 
 base::Status RpdWriter::WriteMetadata() {
-  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("INSERT INTO rocpd_metadata(tag, value) VALUES (?1, ?2)"));
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q,
+                            db_.Query("INSERT INTO rocpd_metadata(tag, value) VALUES (?1, ?2)"));
   for (auto [tag, value] : {std::pair<std::string_view, std::string_view>{"schema_version", "2"},
                             {"session_count", "1"},
                             {rpd_ext::kTagSource, t_.meta.path},
@@ -44,18 +46,22 @@ base::Status RpdWriter::WriteMetadata() {
     return q.Run();
   };
   for (const model::Device& d : t_.devices) {
-    GPUSCOPE_RETURN_IF_ERROR(tag(std::string(rpd_ext::kTagDeviceName) + std::to_string(d.id), d.name));
-    GPUSCOPE_RETURN_IF_ERROR(tag(std::string(rpd_ext::kTagDeviceVendor) + std::to_string(d.id), model::VendorName(d.vendor)));
+    GPUSCOPE_RETURN_IF_ERROR(
+        tag(std::string(rpd_ext::kTagDeviceName) + std::to_string(d.id), d.name));
+    GPUSCOPE_RETURN_IF_ERROR(tag(std::string(rpd_ext::kTagDeviceVendor) + std::to_string(d.id),
+                                 model::VendorName(d.vendor)));
   }
   for (const auto& [pid, name] : t_.process_names) {
-    GPUSCOPE_RETURN_IF_ERROR(tag(std::string(rpd_ext::kTagProcessName) + std::to_string(pid), t_.str(name)));
+    GPUSCOPE_RETURN_IF_ERROR(
+        tag(std::string(rpd_ext::kTagProcessName) + std::to_string(pid), t_.str(name)));
   }
   for (size_t i = 0; i < t_.tracks.size(); ++i) {
     const model::Track& tr = t_.tracks[i];
     if (tr.kind != model::TrackKind::kCpuThread || t_.str(tr.name).empty()) continue;
     const TrackView& v = layout_.tracks[i];
-    GPUSCOPE_RETURN_IF_ERROR(
-        tag(std::string(rpd_ext::kTagThreadName) + std::to_string(v.pid) + "/" + std::to_string(v.tid), t_.str(tr.name)));
+    GPUSCOPE_RETURN_IF_ERROR(tag(
+        std::string(rpd_ext::kTagThreadName) + std::to_string(v.pid) + "/" + std::to_string(v.tid),
+        t_.str(tr.name)));
   }
   // The kernel-code-object row every rocpd_kernelapi row points at (rpd requires one).
   return db_.Exec("INSERT INTO rocpd_kernelcodeobject(id, vgpr, sgpr, fbar) VALUES (0, 0, 0, 0);");
@@ -66,8 +72,8 @@ int64_t RpdWriter::GpuId(model::TrackId track) const {
   return device >= 0 ? device : layout_.tracks[track].pid;
 }
 
-base::Status RpdWriter::InsertApi(int64_t id, model::TrackId track, int64_t start, int64_t dur, int64_t name_id,
-                       int64_t args_id) {
+base::Status RpdWriter::InsertApi(int64_t id, model::TrackId track, int64_t start, int64_t dur,
+                                  int64_t name_id, int64_t args_id) {
   const TrackView& v = layout_.tracks[track];
   api_->Bind(1, id);
   api_->Bind(2, v.pid);
@@ -80,19 +86,29 @@ base::Status RpdWriter::InsertApi(int64_t id, model::TrackId track, int64_t star
   return api_->Run();
 }
 
-base::Status RpdWriter::InsertExt(int64_t api_id, std::string_view kind, int64_t external_id, int64_t python_id,
-                       int64_t python_parent) {
+base::Status RpdWriter::InsertExt(int64_t api_id, std::string_view kind, int64_t external_id,
+                                  int64_t python_id, int64_t python_parent) {
   ext_api_->Bind(1, api_id);
   ext_api_->Bind(2, kind);
-  if (external_id) ext_api_->Bind(3, external_id); else ext_api_->BindNull(3);
-  if (python_id >= 0) ext_api_->Bind(4, python_id); else ext_api_->BindNull(4);
-  if (python_parent >= 0) ext_api_->Bind(5, python_parent); else ext_api_->BindNull(5);
+  if (external_id)
+    ext_api_->Bind(3, external_id);
+  else
+    ext_api_->BindNull(3);
+  if (python_id >= 0)
+    ext_api_->Bind(4, python_id);
+  else
+    ext_api_->BindNull(4);
+  if (python_parent >= 0)
+    ext_api_->Bind(5, python_parent);
+  else
+    ext_api_->BindNull(5);
   return ext_api_->Run();
 }
 
 base::Status RpdWriter::WriteApi() {
-  GPUSCOPE_ASSIGN_OR_RETURN(auto api, db_.Query("INSERT INTO rocpd_api(id, pid, tid, start, end, apiName_id, args_id) "
-                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"));
+  GPUSCOPE_ASSIGN_OR_RETURN(
+      auto api, db_.Query("INSERT INTO rocpd_api(id, pid, tid, start, end, apiName_id, args_id) "
+                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"));
   api_.emplace(std::move(api));
   GPUSCOPE_ASSIGN_OR_RETURN(auto ext, db_.Query(Insert(rpd_ext::kApiTable, rpd_ext::kApiColumns)));
   ext_api_.emplace(std::move(ext));
@@ -101,12 +117,15 @@ base::Status RpdWriter::WriteApi() {
   const auto& a = t_.api;
   for (size_t i = 0; i < a.size(); ++i) {
     GPUSCOPE_ASSIGN_OR_RETURN(auto name, strings_->Of(a.name[i]));
-    GPUSCOPE_RETURN_IF_ERROR(InsertApi(static_cast<int64_t>(i) + 1, a.track[i], a.start_ns[i], a.dur_ns[i], name, empty_));
+    GPUSCOPE_RETURN_IF_ERROR(InsertApi(static_cast<int64_t>(i) + 1, a.track[i], a.start_ns[i],
+                                       a.dur_ns[i], name, empty_));
     // rpd says the domain only through the name (hsa_* = HSA); say the rest explicitly.
     std::string_view n = t_.str(a.name[i]);
-    model::ApiDomain implied = n.rfind("hsa_", 0) == 0 ? model::ApiDomain::kHsa : model::ApiDomain::kRuntime;
+    model::ApiDomain implied =
+        n.rfind("hsa_", 0) == 0 ? model::ApiDomain::kHsa : model::ApiDomain::kRuntime;
     if (a.domain[i] != implied) {
-      GPUSCOPE_RETURN_IF_ERROR(InsertExt(static_cast<int64_t>(i) + 1, model::ApiDomainName(a.domain[i]), 0, -1, -1));
+      GPUSCOPE_RETURN_IF_ERROR(
+          InsertExt(static_cast<int64_t>(i) + 1, model::ApiDomainName(a.domain[i]), 0, -1, -1));
     }
   }
   next_api_id_ = static_cast<int64_t>(a.size()) + 1;
@@ -120,7 +139,8 @@ base::Status RpdWriter::WriteMarkers() {
     GPUSCOPE_ASSIGN_OR_RETURN(auto text, strings_->Of(c.name[i]));
     int64_t id = next_api_id_++;
     GPUSCOPE_RETURN_IF_ERROR(InsertApi(id, c.track[i], c.start_ns[i], c.dur_ns[i], marker, text));
-    GPUSCOPE_RETURN_IF_ERROR(InsertExt(id, c.kind[i] == model::CpuRangeKind::kOp ? "op" : "annotation",
+    GPUSCOPE_RETURN_IF_ERROR(InsertExt(id,
+                                       c.kind[i] == model::CpuRangeKind::kOp ? "op" : "annotation",
                                        static_cast<int64_t>(c.external_id[i]), -1, -1));
   }
   const auto& p = t_.python;
@@ -132,7 +152,8 @@ base::Status RpdWriter::WriteMarkers() {
   }
   for (size_t i = 0; i < t_.instants.size(); ++i) {
     GPUSCOPE_ASSIGN_OR_RETURN(auto text, strings_->Of(t_.instants.name[i]));
-    GPUSCOPE_RETURN_IF_ERROR(InsertApi(next_api_id_++, t_.instants.track[i], t_.instants.ts_ns[i], 0, marker, text));
+    GPUSCOPE_RETURN_IF_ERROR(
+        InsertApi(next_api_id_++, t_.instants.track[i], t_.instants.ts_ns[i], 0, marker, text));
   }
   return base::Status::Ok();
 }
@@ -143,7 +164,8 @@ base::StatusOr<RpdWriteCounts> WriteRpd(const model::Trace& trace, const std::st
   GPUSCOPE_ASSIGN_OR_RETURN(auto db, base::SqliteDb::Create(path));
   rpd_internal::RpdWriter writer(trace, db);
   auto counts = writer.Write();
-  if (!counts.ok()) return base::Status::Error(path + ": writing the .rpd failed: " + counts.status().message());
+  if (!counts.ok())
+    return base::Status::Error(path + ": writing the .rpd failed: " + counts.status().message());
   return counts;
 }
 

@@ -29,7 +29,7 @@ namespace gpuscope::output {
 
 struct RpdWriteCounts {
   uint64_t ops = 0;
-  uint64_t api = 0;      // rocpd_api rows (calls + markers)
+  uint64_t api = 0;  // rocpd_api rows (calls + markers)
   uint64_t monitor = 0;
   uint64_t gpu_ranges = 0;  // in ext_gpuscope_gpurange
 };

@@ -28,11 +28,11 @@ inline std::string Insert(std::string_view table, std::string_view columns) {
   return q + ")";
 }
 
-
 // rocpd_string ids, one per distinct text.
 class StringIds {
  public:
-  StringIds(const model::Trace& t, base::SqliteQuery insert) : t_(t), insert_(std::move(insert)), by_pool_id_(t.strings.size(), 0) {}
+  StringIds(const model::Trace& t, base::SqliteQuery insert)
+      : t_(t), insert_(std::move(insert)), by_pool_id_(t.strings.size(), 0) {}
 
   base::StatusOr<int64_t> Of(model::StringId id) {
     if (id < by_pool_id_.size() && by_pool_id_[id] != 0) return by_pool_id_[id];
@@ -60,13 +60,20 @@ class StringIds {
 
 inline std::string_view OpType(model::MemopKind k) {
   switch (k) {
-    case model::MemopKind::kHtoD: return "CopyHostToDevice";
-    case model::MemopKind::kDtoH: return "CopyDeviceToHost";
-    case model::MemopKind::kDtoD: return "CopyDeviceToDevice";
-    case model::MemopKind::kHtoH: return "CopyHostToHost";
-    case model::MemopKind::kPtoP: return "CopyPeerToPeer";
-    case model::MemopKind::kMemset: return "FillBuffer";
-    case model::MemopKind::kOther: return "Copy";
+    case model::MemopKind::kHtoD:
+      return "CopyHostToDevice";
+    case model::MemopKind::kDtoH:
+      return "CopyDeviceToHost";
+    case model::MemopKind::kDtoD:
+      return "CopyDeviceToDevice";
+    case model::MemopKind::kHtoH:
+      return "CopyHostToHost";
+    case model::MemopKind::kPtoP:
+      return "CopyPeerToPeer";
+    case model::MemopKind::kMemset:
+      return "FillBuffer";
+    case model::MemopKind::kOther:
+      return "Copy";
   }
   return "Copy";
 }
@@ -74,12 +81,17 @@ inline std::string_view OpType(model::MemopKind k) {
 // hipMemcpyKind as rpd_tracer stores it in rocpd_copyapi.kind.
 inline int64_t HipMemcpyKind(model::MemopKind k) {
   switch (k) {
-    case model::MemopKind::kHtoH: return 0;
-    case model::MemopKind::kHtoD: return 1;
-    case model::MemopKind::kDtoH: return 2;
+    case model::MemopKind::kHtoH:
+      return 0;
+    case model::MemopKind::kHtoD:
+      return 1;
+    case model::MemopKind::kDtoH:
+      return 2;
     case model::MemopKind::kDtoD:
-    case model::MemopKind::kPtoP: return 3;
-    default: return 4;
+    case model::MemopKind::kPtoP:
+      return 3;
+    default:
+      return 4;
   }
 }
 
@@ -98,11 +110,11 @@ class RpdWriter {
   // rpd's gpuId of a GPU track: its device, else the viewer pid the layout gave it.
   int64_t GpuId(model::TrackId track) const;
 
-  base::Status InsertApi(int64_t id, model::TrackId track, int64_t start, int64_t dur, int64_t name_id,
-                         int64_t args_id);
+  base::Status InsertApi(int64_t id, model::TrackId track, int64_t start, int64_t dur,
+                         int64_t name_id, int64_t args_id);
 
-  base::Status InsertExt(int64_t api_id, std::string_view kind, int64_t external_id, int64_t python_id,
-                         int64_t python_parent);
+  base::Status InsertExt(int64_t api_id, std::string_view kind, int64_t external_id,
+                         int64_t python_id, int64_t python_parent);
 
   // API calls keep their order: rocpd_api.id = ApiTable row + 1.
   base::Status WriteApi();

@@ -25,7 +25,8 @@ TrackLayout LayoutTracks(const model::Trace& t) {
   }
   bool gpu_clash = false;
   for (const model::Track& tr : t.tracks) {
-    if (tr.kind == TrackKind::kGpuStream && host_pids.count(tr.device >= 0 ? tr.device : tr.pid)) gpu_clash = true;
+    if (tr.kind == TrackKind::kGpuStream && host_pids.count(tr.device >= 0 ? tr.device : tr.pid))
+      gpu_clash = true;
   }
   std::map<int32_t, std::string> device_names;
   for (const model::Device& d : t.devices) device_names[d.id] = d.name;
@@ -41,8 +42,9 @@ TrackLayout LayoutTracks(const model::Trace& t) {
       int64_t device = tr.device >= 0 ? tr.device : id_of(tr.pid, tr.pid_text);
       v.pid = gpu_clash ? 200'000'000 + device : device;
       auto dn = device_names.find(static_cast<int32_t>(device));
-      v.process = "GPU " + std::to_string(device) +
-                  (dn != device_names.end() && !dn->second.empty() ? ": " + dn->second : std::string());
+      v.process =
+          "GPU " + std::to_string(device) +
+          (dn != device_names.end() && !dn->second.empty() ? ": " + dn->second : std::string());
       v.thread = thread_name.empty() ? "stream " + std::string(t.str(tr.tid_text)) : thread_name;
       v.process_order = 1'000'000 + device;
       v.thread_order = v.tid;
@@ -50,16 +52,19 @@ TrackLayout LayoutTracks(const model::Trace& t) {
       v.pid = id_of(tr.pid, tr.pid_text);
       auto pn = t.process_names.find(tr.pid);
       std::string pid_text(t.str(tr.pid_text));
-      if (pn != t.process_names.end() && tr.kind == TrackKind::kCpuThread) v.source_process = t.str(pn->second);
+      if (pn != t.process_names.end() && tr.kind == TrackKind::kCpuThread)
+        v.source_process = t.str(pn->second);
       if (tr.kind == TrackKind::kOther) {
         v.process = pid_text.empty() ? "other" : pid_text;
       } else {
-        v.process = pn != t.process_names.end() ? std::string(t.str(pn->second)) + " (pid " + pid_text + ")"
-                                                : "host process " + pid_text;
+        v.process = pn != t.process_names.end()
+                        ? std::string(t.str(pn->second)) + " (pid " + pid_text + ")"
+                        : "host process " + pid_text;
       }
-      v.thread = thread_name.empty() ? (tr.kind == TrackKind::kOther ? std::string(t.str(tr.tid_text))
-                                                                     : "thread " + std::string(t.str(tr.tid_text)))
-                                     : thread_name;
+      v.thread = thread_name.empty()
+                     ? (tr.kind == TrackKind::kOther ? std::string(t.str(tr.tid_text))
+                                                     : "thread " + std::string(t.str(tr.tid_text)))
+                     : thread_name;
       v.process_order = tr.kind == TrackKind::kOther ? 2'000'000 : 0;
       // The main thread (tid == pid) first, then the others by id.
       v.thread_order = v.tid == v.pid ? -1 : v.tid;
@@ -70,7 +75,8 @@ TrackLayout LayoutTracks(const model::Trace& t) {
   int64_t rank = 0;
   for (int64_t pid : host_pids) {
     for (size_t i = 0; i < t.tracks.size(); ++i) {
-      if (t.tracks[i].kind == TrackKind::kCpuThread && out.tracks[i].pid == pid) out.tracks[i].process_order = rank;
+      if (t.tracks[i].kind == TrackKind::kCpuThread && out.tracks[i].pid == pid)
+        out.tracks[i].process_order = rank;
     }
     ++rank;
   }

@@ -11,7 +11,8 @@
 namespace gpuscope::render {
 
 // `iteration_list`: every iteration's number, start, duration (the HTML report bins them instead).
-void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& trace, const analysis::AnalysisReport& report,
-                       const std::string& path, bool iteration_list = true);
+void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& trace,
+                       const analysis::AnalysisReport& report, const std::string& path,
+                       bool iteration_list = true);
 
 }  // namespace gpuscope::render

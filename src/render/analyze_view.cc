@@ -31,7 +31,8 @@ std::string WhereText(const analysis::Where& w, size_t width, bool full) {
 
 }  // namespace
 
-void PrintAnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r, const AnalyzeView& a) {
+void PrintAnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r,
+                      const AnalyzeView& a) {
   const auto& s = r.summary;
   const auto& st = r.steady;
   int64_t origin = t.TimeSpan().first;
@@ -42,21 +43,25 @@ void PrintAnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r, 
   if (st.iterations.empty()) {
     kv("Steady state", st.source);
   } else {
-    kv("Steady state", base::FormatCount(st.steady_count()) + " of " + base::FormatCount(st.iterations.size()) +
-                           " iterations (" + st.source + "; " + base::FormatCount(st.warmup) + " warm-up), window " +
+    kv("Steady state", base::FormatCount(st.steady_count()) + " of " +
+                           base::FormatCount(st.iterations.size()) + " iterations (" + st.source +
+                           "; " + base::FormatCount(st.warmup) + " warm-up), window " +
                            base::FormatDuration(s.window_ns));
     const auto& l = st.latency;
-    kv("Per iteration", "mean " + base::FormatDuration(l.mean_ns) + ", median " + base::FormatDuration(l.median_ns) +
-                            ", p95 " + base::FormatDuration(l.p95_ns) + ", stddev " + base::FormatDuration(l.stddev_ns) +
-                            " (min " + base::FormatDuration(l.min_ns) + ", max " + base::FormatDuration(l.max_ns) + ")");
+    kv("Per iteration",
+       "mean " + base::FormatDuration(l.mean_ns) + ", median " + base::FormatDuration(l.median_ns) +
+           ", p95 " + base::FormatDuration(l.p95_ns) + ", stddev " +
+           base::FormatDuration(l.stddev_ns) + " (min " + base::FormatDuration(l.min_ns) +
+           ", max " + base::FormatDuration(l.max_ns) + ")");
   }
   if (s.gpu_busy_pct >= 0) {
-    kv("GPU busy", base::FormatFixed(s.gpu_busy_pct, 1) + "% (" + std::to_string(s.devices) + " GPU" +
-                       (s.devices > 1 ? "s" : "") + ", streams merged)");
+    kv("GPU busy", base::FormatFixed(s.gpu_busy_pct, 1) + "% (" + std::to_string(s.devices) +
+                       " GPU" + (s.devices > 1 ? "s" : "") + ", streams merged)");
   }
   kv("Verdict", s.verdict);
-  kv("In the window", "kernels " + base::FormatDuration(s.kernel_ns) + ", copies " + base::FormatDuration(s.memcpy_ns) +
-                          ", runtime calls " + base::FormatDuration(s.api_ns));
+  kv("In the window", "kernels " + base::FormatDuration(s.kernel_ns) + ", copies " +
+                          base::FormatDuration(s.memcpy_ns) + ", runtime calls " +
+                          base::FormatDuration(s.api_ns));
   if (!s.idle.empty()) {
     std::string idle;
     for (size_t k = 0; k < s.idle.size() && k < 5; ++k) {
@@ -74,16 +79,20 @@ void PrintAnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r, 
   for (const auto& f : r.findings) {
     std::string impact = f.severity == "info" || f.impact_ns == 0
                              ? std::string()
-                             : "  saves " + base::FormatDuration(f.impact_ns) + " (" + base::FormatFixed(f.impact_percent, 1) + "%)";
-    std::printf("\n%2zu. [%s] %s: %s%s\n", ++n, f.severity.c_str(), f.rule.c_str(), f.title.c_str(), impact.c_str());
+                             : "  saves " + base::FormatDuration(f.impact_ns) + " (" +
+                                   base::FormatFixed(f.impact_percent, 1) + "%)";
+    std::printf("\n%2zu. [%s] %s: %s%s\n", ++n, f.severity.c_str(), f.rule.c_str(), f.title.c_str(),
+                impact.c_str());
     std::printf("    where:    %s\n", WhereText(f.where, width - 14, a.full_names).c_str());
     if (!f.detail.empty()) std::printf("    measured: %s\n", f.detail.c_str());
     for (size_t k = 0; k < f.evidence.size(); ++k) {
       const auto& e = f.evidence[k];
-      std::string when = e.dur_ns || e.start_ns ? "at " + Rel(e.start_ns, origin) +
-                                                     (e.iteration >= 0 ? " (iteration " + std::to_string(e.iteration) + ")" : "") +
-                                                     ", " + base::FormatDuration(e.dur_ns) + ": "
-                                                : std::string();
+      std::string when =
+          e.dur_ns || e.start_ns
+              ? "at " + Rel(e.start_ns, origin) +
+                    (e.iteration >= 0 ? " (iteration " + std::to_string(e.iteration) + ")" : "") +
+                    ", " + base::FormatDuration(e.dur_ns) + ": "
+              : std::string();
       std::printf("    %-9s %s%s\n", k == 0 ? "evidence:" : "", when.c_str(),
                   (a.full_names ? e.what : base::ShortenName(e.what, width - 40)).c_str());
     }
@@ -91,19 +100,27 @@ void PrintAnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r, 
   }
 }
 
-void PrintAnalyzeJson(const model::Trace& t, const analysis::AnalysisReport& r, const AnalyzeView& a) {
+void PrintAnalyzeJson(const model::Trace& t, const analysis::AnalysisReport& r,
+                      const AnalyzeView& a) {
   output::JsonWriter w;
   WriteAnalysisJson(w, t, r, a.path);
   std::fputs(w.str().c_str(), stdout);
 }
 
 void PrintAnalyzeCsv(const analysis::AnalysisReport& r) {
-  ResultTable t({{"rule"}, {"severity"}, {"title"}, {"impact_ns"}, {"impact_percent", "", Show::kFixed1, "", false, 4},
-                 {"python"}, {"op"}, {"kernel"}, {"detail"}});
+  ResultTable t({{"rule"},
+                 {"severity"},
+                 {"title"},
+                 {"impact_ns"},
+                 {"impact_percent", "", Show::kFixed1, "", false, 4},
+                 {"python"},
+                 {"op"},
+                 {"kernel"},
+                 {"detail"}});
   for (const auto& f : r.findings) {
-    t.AddRow({Cell::Text(f.rule), Cell::Text(f.severity), Cell::Text(f.title), Cell::Int(f.impact_ns),
-              Cell::Real(f.impact_percent), Cell::Text(f.where.python), Cell::Text(f.where.op),
-              Cell::Text(f.where.kernel), Cell::Text(f.detail)});
+    t.AddRow({Cell::Text(f.rule), Cell::Text(f.severity), Cell::Text(f.title),
+              Cell::Int(f.impact_ns), Cell::Real(f.impact_percent), Cell::Text(f.where.python),
+              Cell::Text(f.where.op), Cell::Text(f.where.kernel), Cell::Text(f.detail)});
   }
   std::fputs(t.Csv().c_str(), stdout);
 }

@@ -14,8 +14,10 @@ struct AnalyzeView {
   bool full_names = false;
 };
 
-void PrintAnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r, const AnalyzeView& a);
-void PrintAnalyzeJson(const model::Trace& t, const analysis::AnalysisReport& r, const AnalyzeView& a);
+void PrintAnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r,
+                      const AnalyzeView& a);
+void PrintAnalyzeJson(const model::Trace& t, const analysis::AnalysisReport& r,
+                      const AnalyzeView& a);
 void PrintAnalyzeCsv(const analysis::AnalysisReport& r);
 
 }  // namespace gpuscope::render

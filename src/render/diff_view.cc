@@ -11,23 +11,28 @@
 namespace gpuscope::render {
 namespace {
 
-
-
 void JsonPair(output::JsonWriter& w, const char* key, const analysis::Pair& p, bool integer) {
   w.Key(key).BeginArray();
-  if (integer) w.Int(static_cast<int64_t>(p.before)).Int(static_cast<int64_t>(p.after));
-  else w.Double(p.before).Double(p.after);
+  if (integer)
+    w.Int(static_cast<int64_t>(p.before)).Int(static_cast<int64_t>(p.after));
+  else
+    w.Double(p.before).Double(p.after);
   w.EndArray();
 }
 
-void JsonRows(output::JsonWriter& w, const char* key, const std::vector<analysis::NamedDiff>& rows) {
+void JsonRows(output::JsonWriter& w, const char* key,
+              const std::vector<analysis::NamedDiff>& rows) {
   w.Key(key).BeginArray();
   for (const auto& d : rows) {
     w.BeginObject().Key("name").String(d.name).Key("status").String(d.status);
     w.Key("calls").BeginArray().Uint(d.calls_before).Uint(d.calls_after).EndArray();
     w.Key("total_ns").BeginArray().Int(d.total_before).Int(d.total_after).EndArray();
     if (d.calls_per_iteration_before >= 0) {
-      w.Key("calls_per_iteration").BeginArray().Double(d.calls_per_iteration_before).Double(d.calls_per_iteration_after).EndArray();
+      w.Key("calls_per_iteration")
+          .BeginArray()
+          .Double(d.calls_per_iteration_before)
+          .Double(d.calls_per_iteration_after)
+          .EndArray();
     }
     w.EndObject();
   }
@@ -53,29 +58,33 @@ void PrintDiffText(const analysis::DiffReport& r, const DiffView& a) {
   s.AddColumn("after", A::kRight);
   s.AddColumn("change", A::kRight);
   auto dur = [&](const char* k, const analysis::Pair& p) {
-    s.AddRow({k, base::FormatDuration(static_cast<int64_t>(p.before)), base::FormatDuration(static_cast<int64_t>(p.after)),
-              Pct(p.change_percent())});
+    s.AddRow({k, base::FormatDuration(static_cast<int64_t>(p.before)),
+              base::FormatDuration(static_cast<int64_t>(p.after)), Pct(p.change_percent())});
   };
   if (r.iterations.before > 0 && r.iterations.after > 0) {
     dur("Per iteration, mean", r.iteration_mean_ns);
     dur("Per iteration, median", r.iteration_median_ns);
     dur("Per iteration, p95", r.iteration_p95_ns);
   }
-  s.AddRow({"Steady iterations", base::FormatFixed(r.iterations.before, 0), base::FormatFixed(r.iterations.after, 0), ""});
+  s.AddRow({"Steady iterations", base::FormatFixed(r.iterations.before, 0),
+            base::FormatFixed(r.iterations.after, 0), ""});
   if (r.gpu_busy_pct.before >= 0 || r.gpu_busy_pct.after >= 0) {
-    s.AddRow({"GPU busy", base::FormatFixed(r.gpu_busy_pct.before, 1) + "%", base::FormatFixed(r.gpu_busy_pct.after, 1) + "%",
+    s.AddRow({"GPU busy", base::FormatFixed(r.gpu_busy_pct.before, 1) + "%",
+              base::FormatFixed(r.gpu_busy_pct.after, 1) + "%",
               base::FormatFixed(r.gpu_busy_pct.after - r.gpu_busy_pct.before, 1) + " pts"});
   }
   dur("Kernel time", r.kernel_ns);
   dur("Copy time", r.memcpy_ns);
   dur("Runtime API time", r.api_ns);
   s.AddRow({"Copy bytes", base::FormatBytes(static_cast<int64_t>(r.copy_bytes.before)),
-            base::FormatBytes(static_cast<int64_t>(r.copy_bytes.after)), Pct(r.copy_bytes.change_percent())});
+            base::FormatBytes(static_cast<int64_t>(r.copy_bytes.after)),
+            Pct(r.copy_bytes.change_percent())});
   dur("Wall time (trace span)", r.wall_ns);
   std::fputs(s.Render(width, true).c_str(), stdout);
   std::printf("\nVerdict: %s (%s; %s)\n", r.verdict.c_str(), r.basis.c_str(), r.test.c_str());
 
-  auto table = [&](const char* title, const std::vector<analysis::NamedDiff>& rows, bool durations) {
+  auto table = [&](const char* title, const std::vector<analysis::NamedDiff>& rows,
+                   bool durations) {
     std::printf("\n%s:\n\n", title);
     if (rows.empty()) {
       std::printf("(none in either run)\n");
@@ -93,23 +102,34 @@ void PrintDiffText(const analysis::DiffReport& r, const DiffView& a) {
     size_t n = a.top == 0 ? rows.size() : std::min(a.top, rows.size());
     for (size_t i = 0; i < n; ++i) {
       const auto& d = rows[i];
-      std::string ratio = d.total_before > 0 && d.total_after > 0
-                              ? base::FormatFixed(static_cast<double>(d.total_after) / static_cast<double>(d.total_before), 2) + "x"
-                              : "-";
+      std::string ratio =
+          d.total_before > 0 && d.total_after > 0
+              ? base::FormatFixed(
+                    static_cast<double>(d.total_after) / static_cast<double>(d.total_before), 2) +
+                    "x"
+              : "-";
       auto calls = [&](uint64_t c, double per) {
         std::string out = base::FormatCount(c);
         if (per >= 0) out += " (" + base::FormatFixed(per, 1) + "/it)";
         return out;
       };
-      t.AddRow({d.status, calls(d.calls_before, d.calls_per_iteration_before), calls(d.calls_after, d.calls_per_iteration_after),
+      t.AddRow({d.status, calls(d.calls_before, d.calls_per_iteration_before),
+                calls(d.calls_after, d.calls_per_iteration_after),
                 base::FormatDuration(d.total_before), base::FormatDuration(d.total_after),
-                std::string(d.delta() > 0 ? "+" : d.delta() < 0 ? "-" : "").append(base::FormatDuration(std::llabs(d.delta()))), ratio, d.name});
+                std::string(d.delta() > 0   ? "+"
+                            : d.delta() < 0 ? "-"
+                                            : "")
+                    .append(base::FormatDuration(std::llabs(d.delta()))),
+                ratio, d.name});
     }
     (void)durations;
     std::fputs(t.Render(width, !a.full_names).c_str(), stdout);
-    if (n < rows.size()) std::printf("... %s more (--top 0 shows all)\n", base::FormatCount(rows.size() - n).c_str());
+    if (n < rows.size())
+      std::printf("... %s more (--top 0 shows all)\n", base::FormatCount(rows.size() - n).c_str());
   };
-  table(a.exact_names ? "Kernels (exact names)" : "Kernels (names normalised: template arguments and generated suffixes folded)",
+  table(a.exact_names
+            ? "Kernels (exact names)"
+            : "Kernels (names normalised: template arguments and generated suffixes folded)",
         r.kernels, true);
   table("Memory operations", r.memops, true);
   table("Runtime / driver API calls", r.api, true);
@@ -119,9 +139,12 @@ void PrintDiffText(const analysis::DiffReport& r, const DiffView& a) {
   for (const char* status : {"resolved", "persisting", "new"}) {
     for (const auto& f : r.findings) {
       if (f.status != status) continue;
-      std::string where = f.where.python.empty() ? f.where.op : f.where.python + (f.where.op.empty() ? "" : " > " + f.where.op);
-      std::printf("  %-10s %-15s %s: %s -> %s  %s\n", f.status.c_str(), f.rule.c_str(), f.title.c_str(),
-                  base::FormatDuration(f.impact_before).c_str(), base::FormatDuration(f.impact_after).c_str(),
+      std::string where = f.where.python.empty()
+                              ? f.where.op
+                              : f.where.python + (f.where.op.empty() ? "" : " > " + f.where.op);
+      std::printf("  %-10s %-15s %s: %s -> %s  %s\n", f.status.c_str(), f.rule.c_str(),
+                  f.title.c_str(), base::FormatDuration(f.impact_before).c_str(),
+                  base::FormatDuration(f.impact_after).c_str(),
                   (a.full_names ? where : base::ShortenName(where, 60)).c_str());
     }
   }
@@ -138,7 +161,10 @@ void PrintDiffJson(const analysis::DiffReport& r, const DiffView& a) {
   JsonPair(w, "iteration_p95_ns", r.iteration_p95_ns, true);
   w.Key("gpu_busy_pct").BeginArray();
   for (double v : {r.gpu_busy_pct.before, r.gpu_busy_pct.after}) {
-    if (v < 0) w.Null(); else w.Double(v);
+    if (v < 0)
+      w.Null();
+    else
+      w.Double(v);
   }
   w.EndArray();
   JsonPair(w, "kernel_ns", r.kernel_ns, true);
@@ -148,7 +174,10 @@ void PrintDiffJson(const analysis::DiffReport& r, const DiffView& a) {
   JsonPair(w, "wall_ns", r.wall_ns, true);
   w.Key("verdict").String(r.verdict).Key("basis").String(r.basis).Key("test").String(r.test);
   w.Key("p_value");
-  if (r.p_value < 0) w.Null(); else w.Double(r.p_value);
+  if (r.p_value < 0)
+    w.Null();
+  else
+    w.Double(r.p_value);
   w.EndObject();
   JsonRows(w, "kernels", r.kernels);
   JsonRows(w, "memops", r.memops);
@@ -161,8 +190,16 @@ void PrintDiffJson(const analysis::DiffReport& r, const DiffView& a) {
       if (f.status != status) continue;
       w.BeginObject().Key("rule").String(f.rule).Key("title").String(f.title);
       w.Key("impact_ns").BeginArray().Int(f.impact_before).Int(f.impact_after).EndArray();
-      w.Key("where").BeginObject().Key("python").String(f.where.python).Key("op").String(f.where.op)
-          .Key("kernel").String(f.where.kernel).EndObject().EndObject();
+      w.Key("where")
+          .BeginObject()
+          .Key("python")
+          .String(f.where.python)
+          .Key("op")
+          .String(f.where.op)
+          .Key("kernel")
+          .String(f.where.kernel)
+          .EndObject()
+          .EndObject();
     }
     w.EndArray();
   }
@@ -172,12 +209,18 @@ void PrintDiffJson(const analysis::DiffReport& r, const DiffView& a) {
 }
 
 void PrintDiffCsv(const analysis::DiffReport& r) {
-  ResultTable t({{"table"}, {"name"}, {"status"}, {"calls_before"}, {"calls_after"}, {"total_ns_before"},
+  ResultTable t({{"table"},
+                 {"name"},
+                 {"status"},
+                 {"calls_before"},
+                 {"calls_after"},
+                 {"total_ns_before"},
                  {"total_ns_after"}});
   auto rows = [&](const char* table, const std::vector<analysis::NamedDiff>& v) {
     for (const auto& d : v) {
-      t.AddRow({Cell::Text(table), Cell::Text(d.name), Cell::Text(d.status), Cell::Uint(d.calls_before),
-                Cell::Uint(d.calls_after), Cell::Int(d.total_before), Cell::Int(d.total_after)});
+      t.AddRow({Cell::Text(table), Cell::Text(d.name), Cell::Text(d.status),
+                Cell::Uint(d.calls_before), Cell::Uint(d.calls_after), Cell::Int(d.total_before),
+                Cell::Int(d.total_after)});
     }
   };
   rows("kernels", r.kernels);

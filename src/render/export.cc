@@ -7,10 +7,10 @@
 #include "analysis/steady_state.h"
 #include "base/byte_sink.h"
 #include "base/text.h"
-#include "render/stats_tables.h"
 #include "output/chrome_trace_writer.h"
 #include "output/events_csv_writer.h"
 #include "output/rpd_writer.h"
+#include "render/stats_tables.h"
 
 namespace gpuscope::render {
 namespace {
@@ -41,7 +41,8 @@ std::vector<output::MarkerSpan> IterationMarkers(const model::Trace& trace) {
   return out;
 }
 
-base::StatusOr<std::vector<ExportedFile>> WriteJson(const model::Trace& trace, const std::string& out) {
+base::StatusOr<std::vector<ExportedFile>> WriteJson(const model::Trace& trace,
+                                                    const std::string& out) {
   GPUSCOPE_ASSIGN_OR_RETURN(auto sink, base::ByteSink::Create(out));
   output::ChromeTraceOptions opt;
   opt.iterations = IterationMarkers(trace);
@@ -50,29 +51,33 @@ base::StatusOr<std::vector<ExportedFile>> WriteJson(const model::Trace& trace, c
     RemoveQuietly(out);
     return counts.status();
   }
-  std::string what = base::FormatCount(counts->events) + " events, " + base::FormatCount(counts->flows) +
-                     " launch->GPU flows";
-  if (!opt.iterations.empty()) what += ", " + base::FormatCount(opt.iterations.size()) + " iteration markers";
+  std::string what = base::FormatCount(counts->events) + " events, " +
+                     base::FormatCount(counts->flows) + " launch->GPU flows";
+  if (!opt.iterations.empty())
+    what += ", " + base::FormatCount(opt.iterations.size()) + " iteration markers";
   return std::vector<ExportedFile>{{out, what, FileBytes(out)}};
 }
 
-base::StatusOr<std::vector<ExportedFile>> WriteRpdFile(const model::Trace& trace, const std::string& out) {
+base::StatusOr<std::vector<ExportedFile>> WriteRpdFile(const model::Trace& trace,
+                                                       const std::string& out) {
   auto counts = output::WriteRpd(trace, out);
   if (!counts.ok()) {
     RemoveQuietly(out);
     return counts.status();
   }
-  std::string what = base::FormatCount(counts->ops) + " GPU ops, " + base::FormatCount(counts->api) +
-                     " API calls and markers";
+  std::string what = base::FormatCount(counts->ops) + " GPU ops, " +
+                     base::FormatCount(counts->api) + " API calls and markers";
   if (counts->monitor) what += ", " + base::FormatCount(counts->monitor) + " monitor samples";
   if (counts->gpu_ranges) {
-    what += ", " + base::FormatCount(counts->gpu_ranges) + " GPU-side ranges (in ext_gpuscope_gpurange)";
+    what += ", " + base::FormatCount(counts->gpu_ranges) +
+            " GPU-side ranges (in ext_gpuscope_gpurange)";
   }
 
   return std::vector<ExportedFile>{{out, what, FileBytes(out)}};
 }
 
-base::StatusOr<std::vector<ExportedFile>> WriteCsv(const model::Trace& trace, const std::string& out) {
+base::StatusOr<std::vector<ExportedFile>> WriteCsv(const model::Trace& trace,
+                                                   const std::string& out) {
   // x.csv -> x.csv (events) + x_kernels.csv ...; a directory -> events.csv + kernels.csv ...
   bool single = out.ends_with(".csv");
   std::string dir, prefix;
@@ -116,7 +121,8 @@ base::StatusOr<std::vector<ExportedFile>> WriteCsv(const model::Trace& trace, co
     GPUSCOPE_ASSIGN_OR_RETURN(auto s, base::ByteSink::Create(path));
     s->Write(StatsTable(st, tb.name).Csv());
     GPUSCOPE_RETURN_IF_ERROR(s->Close());
-    files.push_back({path, base::FormatCount(tb.rows) + " rows (stats " + tb.name + ")", FileBytes(path)});
+    files.push_back(
+        {path, base::FormatCount(tb.rows) + " rows (stats " + tb.name + ")", FileBytes(path)});
   }
   return files;
 }
@@ -126,8 +132,11 @@ base::StatusOr<std::vector<ExportedFile>> WriteCsv(const model::Trace& trace, co
 const std::vector<Writer>& Writers() {
   static const std::vector<Writer> writers = {
       {"json", ".json, .json.gz",
-       "Chrome trace JSON in Kineto's dialect (ui.perfetto.dev, chrome://tracing; gpuscope reads it back)", WriteJson},
-      {"rpd", ".rpd", "rocmProfileData schema v2 SQLite with its views (top, ktop, busy, ...)", WriteRpdFile},
+       "Chrome trace JSON in Kineto's dialect (ui.perfetto.dev, chrome://tracing; gpuscope reads "
+       "it back)",
+       WriteJson},
+      {"rpd", ".rpd", "rocmProfileData schema v2 SQLite with its views (top, ktop, busy, ...)",
+       WriteRpdFile},
       {"csv", ".csv, dir/", "events.csv (one row per event) and the stats tables as CSV", WriteCsv},
   };
   return writers;
@@ -138,18 +147,23 @@ base::StatusOr<std::string> ExportFormat(const std::string& out, const std::stri
   if (out.ends_with(".json") || out.ends_with(".json.gz")) return std::string("json");
   if (out.ends_with(".rpd")) return std::string("rpd");
   std::error_code ec;
-  if (out.ends_with(".csv") || out.ends_with("/") || fs::is_directory(out, ec)) return std::string("csv");
-  return base::Status::Error(out + ": cannot tell the output format from the name; use .json or .json.gz (Chrome "
-                                   "trace for ui.perfetto.dev), .rpd (rocmProfileData), .csv or a directory/ (CSV "
-                                   "tables), or give --to json|rpd|csv");
+  if (out.ends_with(".csv") || out.ends_with("/") || fs::is_directory(out, ec))
+    return std::string("csv");
+  return base::Status::Error(
+      out +
+      ": cannot tell the output format from the name; use .json or .json.gz (Chrome "
+      "trace for ui.perfetto.dev), .rpd (rocmProfileData), .csv or a directory/ (CSV "
+      "tables), or give --to json|rpd|csv");
 }
 
-base::StatusOr<std::vector<ExportedFile>> ExportTrace(const model::Trace& trace, const std::string& out,
+base::StatusOr<std::vector<ExportedFile>> ExportTrace(const model::Trace& trace,
+                                                      const std::string& out,
                                                       const std::string& format) {
   for (const Writer& w : Writers()) {
     if (w.name == format) return w.write(trace, out);
   }
-  return base::Status::Error(out + ": no writer for the format '" + format + "'; `gpuscope help formats` lists them");
+  return base::Status::Error(out + ": no writer for the format '" + format +
+                             "'; `gpuscope help formats` lists them");
 }
 
 }  // namespace gpuscope::render

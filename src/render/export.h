@@ -19,10 +19,11 @@ struct ExportedFile {
 
 // One output format `convert` (and `run -o`) writes.
 struct Writer {
-  std::string_view name;         // --to NAME
-  std::string_view names;        // the output names that select it
+  std::string_view name;   // --to NAME
+  std::string_view names;  // the output names that select it
   std::string_view description;
-  base::StatusOr<std::vector<ExportedFile>> (*write)(const model::Trace& trace, const std::string& out);
+  base::StatusOr<std::vector<ExportedFile>> (*write)(const model::Trace& trace,
+                                                     const std::string& out);
 };
 
 // The writers, in the order `gpuscope help formats` lists them.
@@ -34,7 +35,8 @@ const std::vector<Writer>& Writers();
 base::StatusOr<std::string> ExportFormat(const std::string& out, const std::string& to);
 
 // Writes `trace` to `out` in `format`; a file left half-written by a failure is removed.
-base::StatusOr<std::vector<ExportedFile>> ExportTrace(const model::Trace& trace, const std::string& out,
+base::StatusOr<std::vector<ExportedFile>> ExportTrace(const model::Trace& trace,
+                                                      const std::string& out,
                                                       const std::string& format);
 
 }  // namespace gpuscope::render

@@ -10,10 +10,14 @@ namespace gpuscope::render {
 namespace {
 
 std::string DeviceLine(const model::Device& d) {
-  std::string s = std::to_string(d.id) + ": " + d.name + " (" + std::string(model::VendorName(d.vendor));
-  if (d.compute_units > 0) s += ", " + std::to_string(d.compute_units) + (d.vendor == model::Vendor::kAmd ? " CUs" : " SMs");
+  std::string s =
+      std::to_string(d.id) + ": " + d.name + " (" + std::string(model::VendorName(d.vendor));
+  if (d.compute_units > 0)
+    s += ", " + std::to_string(d.compute_units) +
+         (d.vendor == model::Vendor::kAmd ? " CUs" : " SMs");
   if (d.total_memory > 0) s += ", " + base::FormatBytes(d.total_memory);
-  if (d.compute_major >= 0) s += ", compute " + std::to_string(d.compute_major) + "." + std::to_string(d.compute_minor);
+  if (d.compute_major >= 0)
+    s += ", compute " + std::to_string(d.compute_major) + "." + std::to_string(d.compute_minor);
   if (d.warp_size > 0) s += ", warp " + std::to_string(d.warp_size);
   return s + ")";
 }
@@ -26,24 +30,28 @@ void PrintInfoText(const model::Trace& t, const analysis::TraceSummary& s) {
   kv("Format", t.meta.format + " (" + t.meta.format_version + ")");
   kv("Written by", t.meta.producer);
   kv("Clock", t.meta.clock);
-  if (t.meta.base_time_ns) kv("Base time", std::to_string(t.meta.base_time_ns) + " ns since the epoch");
+  if (t.meta.base_time_ns)
+    kv("Base time", std::to_string(t.meta.base_time_ns) + " ns since the epoch");
   if (t.devices.empty()) {
     kv("Devices", "none described (CPU-only trace?)");
   } else {
     for (size_t i = 0; i < t.devices.size(); ++i) kv(i ? "" : "Devices", DeviceLine(t.devices[i]));
   }
-  kv("Time span", base::FormatDuration(s.last_ns - s.first_ns) + " (" + std::to_string(s.first_ns) + " .. " +
-                      std::to_string(s.last_ns) + " ns)");
-  kv("Tracks", base::FormatCount(s.cpu_threads) + " CPU threads, " + base::FormatCount(s.gpu_streams) + " GPU streams");
+  kv("Time span", base::FormatDuration(s.last_ns - s.first_ns) + " (" + std::to_string(s.first_ns) +
+                      " .. " + std::to_string(s.last_ns) + " ns)");
+  kv("Tracks", base::FormatCount(s.cpu_threads) + " CPU threads, " +
+                   base::FormatCount(s.gpu_streams) + " GPU streams");
   if (t.summary_only()) {
     kv("Summary only", std::to_string(t.summary.size()) +
-                           " rows of totals, no timeline: `gpuscope stats` prints them; other commands need the trace");
+                           " rows of totals, no timeline: `gpuscope stats` prints them; other "
+                           "commands need the trace");
   }
   std::printf("\nEvents\n");
   for (const auto& [k, v] : s.counts) {
     if (v) std::printf("  %-46s %12s\n", k.c_str(), base::FormatCount(v).c_str());
   }
-  for (const auto& [k, v] : t.record_counts) std::printf("  %-46s %12s\n", k.c_str(), base::FormatCount(v).c_str());
+  for (const auto& [k, v] : t.record_counts)
+    std::printf("  %-46s %12s\n", k.c_str(), base::FormatCount(v).c_str());
   if (!t.meta.not_collected.empty()) {
     std::printf("\nNot collected\n");
     for (const auto& what : t.meta.not_collected) std::printf("  %s\n", what.c_str());
@@ -53,10 +61,14 @@ void PrintInfoText(const model::Trace& t, const analysis::TraceSummary& s) {
     return base::FormatCount(a) + " of " + base::FormatCount(b) +
            (b ? " (" + base::FormatFixed(100.0 * a / b, 1) + "%)" : "");
   };
-  std::printf("  %-36s %s\n", "kernels -> launching API call", frac(s.kernels_linked, t.kernels.size()).c_str());
-  std::printf("  %-36s %s\n", "memory ops -> launching API call", frac(s.memops_linked, t.memops.size()).c_str());
-  std::printf("  %-36s %s\n", "API calls -> enclosing CPU op", frac(s.api_in_cpu_op, t.api.size()).c_str());
-  std::printf("  %-36s %s\n", "CPU ranges -> enclosing Python frame", frac(s.cpu_ops_in_python, t.cpu.size()).c_str());
+  std::printf("  %-36s %s\n", "kernels -> launching API call",
+              frac(s.kernels_linked, t.kernels.size()).c_str());
+  std::printf("  %-36s %s\n", "memory ops -> launching API call",
+              frac(s.memops_linked, t.memops.size()).c_str());
+  std::printf("  %-36s %s\n", "API calls -> enclosing CPU op",
+              frac(s.api_in_cpu_op, t.api.size()).c_str());
+  std::printf("  %-36s %s\n", "CPU ranges -> enclosing Python frame",
+              frac(s.cpu_ops_in_python, t.cpu.size()).c_str());
   std::printf("\nIterations         ");
   if (s.iterations.empty()) {
     std::printf("none marked (no ProfilerStep#N ranges)\n");
@@ -73,29 +85,62 @@ void PrintInfoText(const model::Trace& t, const analysis::TraceSummary& s) {
     std::printf("none\n");
   } else {
     std::printf("\n");
-    if (!t.meta.import_error.empty()) std::printf("  import stopped: %s\n", t.meta.import_error.c_str());
+    if (!t.meta.import_error.empty())
+      std::printf("  import stopped: %s\n", t.meta.import_error.c_str());
     for (const auto& [kind, e] : t.problems.entries()) {
-      std::printf("  %-30s %10s  first: %s\n", kind.c_str(), base::FormatCount(e.count).c_str(), e.first_example.c_str());
+      std::printf("  %-30s %10s  first: %s\n", kind.c_str(), base::FormatCount(e.count).c_str(),
+                  e.first_example.c_str());
     }
   }
-  std::printf("\nModel memory       %s\n", base::FormatBytes(static_cast<int64_t>(s.model_bytes)).c_str());
+  std::printf("\nModel memory       %s\n",
+              base::FormatBytes(static_cast<int64_t>(s.model_bytes)).c_str());
 }
 
 void PrintInfoJson(const model::Trace& t, const analysis::TraceSummary& s) {
   output::JsonWriter w;
   w.BeginObject();
-  w.Key("source").BeginObject().Key("path").String(t.meta.path).Key("format").String(t.meta.format)
-      .Key("format_version").String(t.meta.format_version).Key("producer").String(t.meta.producer)
-      .Key("clock").String(t.meta.clock).Key("base_time_ns").Int(t.meta.base_time_ns).EndObject();
+  w.Key("source")
+      .BeginObject()
+      .Key("path")
+      .String(t.meta.path)
+      .Key("format")
+      .String(t.meta.format)
+      .Key("format_version")
+      .String(t.meta.format_version)
+      .Key("producer")
+      .String(t.meta.producer)
+      .Key("clock")
+      .String(t.meta.clock)
+      .Key("base_time_ns")
+      .Int(t.meta.base_time_ns)
+      .EndObject();
   w.Key("devices").BeginArray();
   for (const auto& d : t.devices) {
-    w.BeginObject().Key("id").Int(d.id).Key("name").String(d.name).Key("vendor").String(model::VendorName(d.vendor))
-        .Key("compute_units").Int(d.compute_units).Key("total_memory").Int(d.total_memory)
-        .Key("warp_size").Int(d.warp_size).EndObject();
+    w.BeginObject()
+        .Key("id")
+        .Int(d.id)
+        .Key("name")
+        .String(d.name)
+        .Key("vendor")
+        .String(model::VendorName(d.vendor))
+        .Key("compute_units")
+        .Int(d.compute_units)
+        .Key("total_memory")
+        .Int(d.total_memory)
+        .Key("warp_size")
+        .Int(d.warp_size)
+        .EndObject();
   }
   w.EndArray();
-  w.Key("span").BeginObject().Key("first_ns").Int(s.first_ns).Key("last_ns").Int(s.last_ns)
-      .Key("duration_ns").Int(s.last_ns - s.first_ns).EndObject();
+  w.Key("span")
+      .BeginObject()
+      .Key("first_ns")
+      .Int(s.first_ns)
+      .Key("last_ns")
+      .Int(s.last_ns)
+      .Key("duration_ns")
+      .Int(s.last_ns - s.first_ns)
+      .EndObject();
   w.Key("counts").BeginObject();
   for (const auto& [k, v] : s.counts) w.Key(k).Uint(v);
   w.EndObject();
@@ -106,19 +151,44 @@ void PrintInfoJson(const model::Trace& t, const analysis::TraceSummary& s) {
   w.Key("records").BeginObject();
   for (const auto& [k, v] : t.record_counts) w.Key(k).Uint(v);
   w.EndObject();
-  w.Key("links").BeginObject().Key("kernels_with_launch").Uint(s.kernels_linked)
-      .Key("memops_with_launch").Uint(s.memops_linked).Key("api_in_cpu_op").Uint(s.api_in_cpu_op)
-      .Key("cpu_ranges_in_python_frame").Uint(s.cpu_ops_in_python).EndObject();
+  w.Key("links")
+      .BeginObject()
+      .Key("kernels_with_launch")
+      .Uint(s.kernels_linked)
+      .Key("memops_with_launch")
+      .Uint(s.memops_linked)
+      .Key("api_in_cpu_op")
+      .Uint(s.api_in_cpu_op)
+      .Key("cpu_ranges_in_python_frame")
+      .Uint(s.cpu_ops_in_python)
+      .EndObject();
   w.Key("iterations").BeginArray();
   for (const auto& it : s.iterations) {
-    w.BeginObject().Key("number").Int(it.number).Key("start_ns").Int(it.start_ns).Key("dur_ns").Int(it.dur_ns).EndObject();
+    w.BeginObject()
+        .Key("number")
+        .Int(it.number)
+        .Key("start_ns")
+        .Int(it.start_ns)
+        .Key("dur_ns")
+        .Int(it.dur_ns)
+        .EndObject();
   }
   w.EndArray();
   w.Key("import_error");
-  if (t.meta.import_error.empty()) w.Null(); else w.String(t.meta.import_error);
+  if (t.meta.import_error.empty())
+    w.Null();
+  else
+    w.String(t.meta.import_error);
   w.Key("problems").BeginArray();
   for (const auto& [kind, e] : t.problems.entries()) {
-    w.BeginObject().Key("kind").String(kind).Key("count").Uint(e.count).Key("first").String(e.first_example).EndObject();
+    w.BeginObject()
+        .Key("kind")
+        .String(kind)
+        .Key("count")
+        .Uint(e.count)
+        .Key("first")
+        .String(e.first_example)
+        .EndObject();
   }
   w.EndArray();
   w.EndObject();
@@ -127,7 +197,9 @@ void PrintInfoJson(const model::Trace& t, const analysis::TraceSummary& s) {
 
 void PrintInfoCsv(const model::Trace& t, const analysis::TraceSummary& s) {
   ResultTable c({{"key"}, {"value"}});
-  auto row = [&](std::string k, std::string v) { c.AddRow({Cell::Text(std::move(k)), Cell::Text(std::move(v))}); };
+  auto row = [&](std::string k, std::string v) {
+    c.AddRow({Cell::Text(std::move(k)), Cell::Text(std::move(v))});
+  };
   row("path", t.meta.path);
   row("format", t.meta.format);
   row("format_version", t.meta.format_version);
@@ -139,7 +211,8 @@ void PrintInfoCsv(const model::Trace& t, const analysis::TraceSummary& s) {
   for (const auto& [k, v] : t.record_counts) row("records." + k, std::to_string(v));
   for (const auto& what : t.meta.not_collected) row("not_collected", what);
   row("iterations", std::to_string(s.iterations.size()));
-  for (const auto& [kind, e] : t.problems.entries()) row("problem." + kind, std::to_string(e.count));
+  for (const auto& [kind, e] : t.problems.entries())
+    row("problem." + kind, std::to_string(e.count));
   if (!t.meta.import_error.empty()) row("import_error", t.meta.import_error);
   std::fputs(c.Csv().c_str(), stdout);
 }

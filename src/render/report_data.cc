@@ -1,7 +1,5 @@
 #include "render/report_data.h"
 
-#include "analysis/representative_iteration.h"
-
 #include <algorithm>
 #include <cstdlib>
 #include <tuple>
@@ -9,10 +7,11 @@
 #include <vector>
 
 #include "analysis/analyze.h"
+#include "analysis/representative_iteration.h"
 #include "analysis/stats.h"
-#include "render/analysis_json.h"
 #include "output/json_writer.h"
 #include "output/track_layout.h"
+#include "render/analysis_json.h"
 
 namespace gpuscope::render {
 namespace {
@@ -37,14 +36,19 @@ void WriteTimeline(JsonWriter& w, const model::Trace& t, const analysis::SteadyS
   auto collect = [&](const model::SliceColumns& s, auto cat_of) {
     for (size_t i = 0; i < s.size(); ++i) {
       if (s.start_ns[i] < hi && s.end_ns(i) > lo) {
-        ev.push_back({s.track[i], s.start_ns[i], s.dur_ns[i], s.name[i], cat_of(i), static_cast<model::RowId>(i)});
+        ev.push_back({s.track[i], s.start_ns[i], s.dur_ns[i], s.name[i], cat_of(i),
+                      static_cast<model::RowId>(i)});
       }
     }
   };
   collect(t.kernels, [](size_t) { return int{kKernel}; });
-  collect(t.memops, [&](size_t i) { return t.memops.kind[i] == model::MemopKind::kMemset ? int{kMemset} : int{kMemcpy}; });
+  collect(t.memops, [&](size_t i) {
+    return t.memops.kind[i] == model::MemopKind::kMemset ? int{kMemset} : int{kMemcpy};
+  });
   collect(t.api, [](size_t) { return int{kApi}; });
-  collect(t.cpu, [&](size_t i) { return t.cpu.kind[i] == model::CpuRangeKind::kOp ? int{kCpuOp} : int{kAnnotation}; });
+  collect(t.cpu, [&](size_t i) {
+    return t.cpu.kind[i] == model::CpuRangeKind::kOp ? int{kCpuOp} : int{kAnnotation};
+  });
   collect(t.python, [](size_t) { return int{kPython}; });
   size_t total = ev.size();
   if (ev.size() > kMaxTimelineEvents) {
@@ -54,7 +58,9 @@ void WriteTimeline(JsonWriter& w, const model::Trace& t, const analysis::SteadyS
     ev.resize(kMaxTimelineEvents);
   }
   std::sort(ev.begin(), ev.end(), [](const TimelineEvent& a, const TimelineEvent& b) {
-    return a.track != b.track ? a.track < b.track : a.start != b.start ? a.start < b.start : a.dur > b.dur;
+    return a.track != b.track   ? a.track < b.track
+           : a.start != b.start ? a.start < b.start
+                                : a.dur > b.dur;
   });
   // Tracks that have events, in viewer order (host first, then GPUs).
   const output::TrackLayout layout = output::LayoutTracks(t);
@@ -66,7 +72,8 @@ void WriteTimeline(JsonWriter& w, const model::Trace& t, const analysis::SteadyS
   tracks.erase(std::unique(tracks.begin(), tracks.end()), tracks.end());
   std::sort(tracks.begin(), tracks.end(), [&](model::TrackId a, model::TrackId b) {
     const auto &x = layout.tracks[a], &y = layout.tracks[b];
-    return std::tie(x.process_order, x.pid, x.thread_order, x.tid) < std::tie(y.process_order, y.pid, y.thread_order, y.tid);
+    return std::tie(x.process_order, x.pid, x.thread_order, x.tid) <
+           std::tie(y.process_order, y.pid, y.thread_order, y.tid);
   });
   std::unordered_map<model::TrackId, size_t> track_index;
   for (size_t i = 0; i < tracks.size(); ++i) track_index[tracks[i]] = i;
@@ -77,8 +84,14 @@ void WriteTimeline(JsonWriter& w, const model::Trace& t, const analysis::SteadyS
   w.Key("tracks").BeginArray();
   for (model::TrackId id : tracks) {
     const auto& v = layout.tracks[id];
-    w.BeginObject().Key("process").String(v.process).Key("thread").String(v.thread)
-        .Key("gpu").Bool(t.tracks[id].kind == model::TrackKind::kGpuStream).EndObject();
+    w.BeginObject()
+        .Key("process")
+        .String(v.process)
+        .Key("thread")
+        .String(v.thread)
+        .Key("gpu")
+        .Bool(t.tracks[id].kind == model::TrackKind::kGpuStream)
+        .EndObject();
   }
   w.EndArray();
   std::unordered_map<model::StringId, size_t> name_index;
@@ -90,7 +103,13 @@ void WriteTimeline(JsonWriter& w, const model::Trace& t, const analysis::SteadyS
     auto [it, inserted] = name_index.emplace(e.name, names.size());
     if (inserted) names.push_back(e.name);
     if (e.cat == kApi) api_event[e.row] = i;
-    w.BeginArray().Uint(track_index[e.track]).Int(e.start - lo).Int(e.dur).Uint(it->second).Int(e.cat).EndArray();
+    w.BeginArray()
+        .Uint(track_index[e.track])
+        .Int(e.start - lo)
+        .Int(e.dur)
+        .Uint(it->second)
+        .Int(e.cat)
+        .EndArray();
   }
   w.EndArray();
   w.Key("names").BeginArray();
@@ -108,7 +127,7 @@ void WriteTimeline(JsonWriter& w, const model::Trace& t, const analysis::SteadyS
   w.Key("links").BeginArray();
   for (size_t i = 0; i < ev.size(); ++i) {
     const auto& e = ev[i];
-    model::RowId launch = e.cat == kKernel ? t.kernels.launch[e.row]
+    model::RowId launch = e.cat == kKernel                       ? t.kernels.launch[e.row]
                           : e.cat == kMemcpy || e.cat == kMemset ? t.memops.launch[e.row]
                                                                  : model::kNoRow;
     if (launch == model::kNoRow) continue;
@@ -131,8 +150,18 @@ void WriteKernels(JsonWriter& w, const analysis::Stats& st) {
       other_calls += k.calls, other_ns += k.total_ns;
       continue;
     }
-    w.BeginObject().Key("name").String(k.name).Key("calls").Uint(k.calls).Key("total_ns").Int(k.total_ns)
-        .Key("avg_ns").Int(k.avg_ns).Key("percent").Double(k.percent).EndObject();
+    w.BeginObject()
+        .Key("name")
+        .String(k.name)
+        .Key("calls")
+        .Uint(k.calls)
+        .Key("total_ns")
+        .Int(k.total_ns)
+        .Key("avg_ns")
+        .Int(k.avg_ns)
+        .Key("percent")
+        .Double(k.percent)
+        .EndObject();
   }
   w.EndArray();
   w.Key("other_calls").Uint(other_calls).Key("other_ns").Int(other_ns);
@@ -141,9 +170,19 @@ void WriteKernels(JsonWriter& w, const analysis::Stats& st) {
   for (const auto& m : st.memops) {
     w.BeginObject().Key("kind").String(model::MemopKindName(m.kind)).Key("calls").Uint(m.calls);
     w.Key("bytes");
-    if (m.calls_unknown_bytes == m.calls) w.Null(); else w.Int(m.bytes);
-    w.Key("total_ns").Int(m.total_ns).Key("pageable").Uint(m.pageable).Key("pinned").Uint(m.pinned)
-        .Key("host_unknown").Uint(m.host_unknown).EndObject();
+    if (m.calls_unknown_bytes == m.calls)
+      w.Null();
+    else
+      w.Int(m.bytes);
+    w.Key("total_ns")
+        .Int(m.total_ns)
+        .Key("pageable")
+        .Uint(m.pageable)
+        .Key("pinned")
+        .Uint(m.pinned)
+        .Key("host_unknown")
+        .Uint(m.host_unknown)
+        .EndObject();
   }
   w.EndArray();
 }
@@ -151,7 +190,8 @@ void WriteKernels(JsonWriter& w, const analysis::Stats& st) {
 // Iterations for the latency chart; binned (min / mean / max per bin) above kMaxIterations.
 void WriteIterationChart(JsonWriter& w, const analysis::SteadyState& ss) {
   const auto& its = ss.iterations;
-  size_t per_bin = its.size() <= kMaxIterations ? 1 : (its.size() + kMaxIterations - 1) / kMaxIterations;
+  size_t per_bin =
+      its.size() <= kMaxIterations ? 1 : (its.size() + kMaxIterations - 1) / kMaxIterations;
   w.Key("iteration_chart").BeginObject().Key("per_bar").Uint(per_bin).Key("bars").BeginArray();
   for (size_t i = 0; i < its.size(); i += per_bin) {
     size_t end = std::min(its.size(), i + per_bin);
@@ -159,7 +199,13 @@ void WriteIterationChart(JsonWriter& w, const analysis::SteadyState& ss) {
     for (size_t j = i; j < end; ++j) {
       lo = std::min(lo, its[j].dur_ns), hi = std::max(hi, its[j].dur_ns), sum += its[j].dur_ns;
     }
-    w.BeginArray().Int(its[i].number).Int(sum / static_cast<int64_t>(end - i)).Int(lo).Int(hi).Bool(i < ss.warmup).EndArray();
+    w.BeginArray()
+        .Int(its[i].number)
+        .Int(sum / static_cast<int64_t>(end - i))
+        .Int(lo)
+        .Int(hi)
+        .Bool(i < ss.warmup)
+        .EndArray();
   }
   w.EndArray().EndObject();
 }
@@ -172,10 +218,29 @@ std::string ReportDataJson(const model::Trace& t, const std::string& path) {
   JsonWriter w(false);
   w.BeginObject();
   w.Key("generator").String("gpuscope 0.1.0");
-  w.Key("trace").BeginObject().Key("path").String(path).Key("format").String(t.meta.format)
-      .Key("format_version").String(t.meta.format_version).Key("producer").String(t.meta.producer);
-  w.Key("counts").BeginObject().Key("kernels").Uint(t.kernels.size()).Key("copies").Uint(t.memops.size())
-      .Key("api").Uint(t.api.size()).Key("cpu_ranges").Uint(t.cpu.size()).Key("python").Uint(t.python.size()).EndObject();
+  w.Key("trace")
+      .BeginObject()
+      .Key("path")
+      .String(path)
+      .Key("format")
+      .String(t.meta.format)
+      .Key("format_version")
+      .String(t.meta.format_version)
+      .Key("producer")
+      .String(t.meta.producer);
+  w.Key("counts")
+      .BeginObject()
+      .Key("kernels")
+      .Uint(t.kernels.size())
+      .Key("copies")
+      .Uint(t.memops.size())
+      .Key("api")
+      .Uint(t.api.size())
+      .Key("cpu_ranges")
+      .Uint(t.cpu.size())
+      .Key("python")
+      .Uint(t.python.size())
+      .EndObject();
   w.Key("devices").BeginArray();
   for (const auto& d : t.devices) w.String(d.name);
   w.EndArray();

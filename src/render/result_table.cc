@@ -13,22 +13,37 @@ namespace {
 
 std::string CsvValue(const Cell& c, int decimals) {
   switch (c.kind()) {
-    case Cell::Kind::kNull: return "";
-    case Cell::Kind::kInt: return std::to_string(c.i());
-    case Cell::Kind::kUint: return std::to_string(c.u());
-    case Cell::Kind::kReal: return base::FormatFixed(c.d(), decimals);
-    case Cell::Kind::kText: return c.s();
+    case Cell::Kind::kNull:
+      return "";
+    case Cell::Kind::kInt:
+      return std::to_string(c.i());
+    case Cell::Kind::kUint:
+      return std::to_string(c.u());
+    case Cell::Kind::kReal:
+      return base::FormatFixed(c.d(), decimals);
+    case Cell::Kind::kText:
+      return c.s();
   }
   return "";
 }
 
 void JsonValue(output::JsonWriter& w, const Cell& c) {
   switch (c.kind()) {
-    case Cell::Kind::kNull: w.Null(); break;
-    case Cell::Kind::kInt: w.Int(c.i()); break;
-    case Cell::Kind::kUint: w.Uint(c.u()); break;
-    case Cell::Kind::kReal: w.Double(c.d()); break;
-    case Cell::Kind::kText: w.String(c.s()); break;
+    case Cell::Kind::kNull:
+      w.Null();
+      break;
+    case Cell::Kind::kInt:
+      w.Int(c.i());
+      break;
+    case Cell::Kind::kUint:
+      w.Uint(c.u());
+      break;
+    case Cell::Kind::kReal:
+      w.Double(c.d());
+      break;
+    case Cell::Kind::kText:
+      w.String(c.s());
+      break;
   }
 }
 
@@ -57,7 +72,8 @@ std::string ResultTable::Text(size_t width, bool fit, size_t limit) const {
   for (size_t c : order) {
     std::string header = columns_[c].header;
     if (auto p = header.find("{unit}"); p != std::string::npos) header.replace(p, 6, unit.name);
-    t.AddColumn(header, columns_[c].show == Show::kText ? A::kLeft : A::kRight, columns_[c].flexible);
+    t.AddColumn(header, columns_[c].show == Show::kText ? A::kLeft : A::kRight,
+                columns_[c].flexible);
   }
   for (size_t r = 0; r < n; ++r) {
     std::vector<std::string> cells;
@@ -72,13 +88,24 @@ std::string ResultTable::Text(size_t width, bool fit, size_t limit) const {
         continue;
       }
       switch (columns_[c].show) {
-        case Show::kText: cells.push_back(CsvValue(v, 3)); break;
-        case Show::kCount: cells.push_back(base::FormatCount(v.u())); break;
-        case Show::kDuration: cells.push_back(unit.Format(v.i())); break;
-        case Show::kFixed1: cells.push_back(base::FormatFixed(v.d(), 1)); break;
-        case Show::kFixed3: cells.push_back(base::FormatFixed(v.d(), 3)); break;
+        case Show::kText:
+          cells.push_back(CsvValue(v, 3));
+          break;
+        case Show::kCount:
+          cells.push_back(base::FormatCount(v.u()));
+          break;
+        case Show::kDuration:
+          cells.push_back(unit.Format(v.i()));
+          break;
+        case Show::kFixed1:
+          cells.push_back(base::FormatFixed(v.d(), 1));
+          break;
+        case Show::kFixed3:
+          cells.push_back(base::FormatFixed(v.d(), 3));
+          break;
         case Show::kNumber:
-          cells.push_back(base::FormatFixed(v.d(), v.d() == static_cast<double>(static_cast<int64_t>(v.d())) ? 0 : 3));
+          cells.push_back(base::FormatFixed(
+              v.d(), v.d() == static_cast<double>(static_cast<int64_t>(v.d())) ? 0 : 3));
           break;
       }
     }
@@ -91,13 +118,15 @@ std::string ResultTable::Csv(size_t limit) const {
   output::CsvWriter csv;
   std::vector<std::string> header;
   for (const auto& col : columns_) {
-    if (!col.key.empty()) header.push_back(!col.csv_key.empty() ? col.csv_key : col.key.substr(col.key.find('.') + 1));
+    if (!col.key.empty())
+      header.push_back(!col.csv_key.empty() ? col.csv_key : col.key.substr(col.key.find('.') + 1));
   }
   csv.Row(header);
   for (size_t r = 0, n = Count(limit); r < n; ++r) {
     std::vector<std::string> cells;
     for (size_t c = 0; c < columns_.size(); ++c) {
-      if (!columns_[c].key.empty()) cells.push_back(CsvValue(rows_[r][c], columns_[c].csv_decimals));
+      if (!columns_[c].key.empty())
+        cells.push_back(CsvValue(rows_[r][c], columns_[c].csv_decimals));
     }
     csv.Row(cells);
   }

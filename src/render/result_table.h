@@ -16,10 +16,26 @@ class Cell {
  public:
   enum class Kind { kNull, kInt, kUint, kReal, kText };
   static Cell Null() { return Cell(); }
-  static Cell Int(int64_t v) { Cell c; c.kind_ = Kind::kInt, c.i_ = v; return c; }
-  static Cell Uint(uint64_t v) { Cell c; c.kind_ = Kind::kUint, c.u_ = v; return c; }
-  static Cell Real(double v) { Cell c; c.kind_ = Kind::kReal, c.d_ = v; return c; }
-  static Cell Text(std::string v) { Cell c; c.kind_ = Kind::kText, c.s_ = std::move(v); return c; }
+  static Cell Int(int64_t v) {
+    Cell c;
+    c.kind_ = Kind::kInt, c.i_ = v;
+    return c;
+  }
+  static Cell Uint(uint64_t v) {
+    Cell c;
+    c.kind_ = Kind::kUint, c.u_ = v;
+    return c;
+  }
+  static Cell Real(double v) {
+    Cell c;
+    c.kind_ = Kind::kReal, c.d_ = v;
+    return c;
+  }
+  static Cell Text(std::string v) {
+    Cell c;
+    c.kind_ = Kind::kText, c.s_ = std::move(v);
+    return c;
+  }
   // An integer where a negative value means "not known" (summary-only sources).
   static Cell IntOrNull(int64_t v) { return v < 0 ? Null() : Int(v); }
 
@@ -48,9 +64,13 @@ enum class Show {
 };
 
 struct Column {
-  Column(std::string k, std::string h = "", Show s = Show::kText, std::string csv = "", bool flex = false,
-         int decimals = 6)
-      : key(std::move(k)), header(std::move(h)), show(s), csv_key(std::move(csv)), flexible(flex),
+  Column(std::string k, std::string h = "", Show s = Show::kText, std::string csv = "",
+         bool flex = false, int decimals = 6)
+      : key(std::move(k)),
+        header(std::move(h)),
+        show(s),
+        csv_key(std::move(csv)),
+        flexible(flex),
         csv_decimals(decimals) {}
   // JSON key and CSV header; empty = shown in the terminal only. "a.b" nests b in an object a
   // (left out of a row when all its cells are absent).
@@ -77,7 +97,9 @@ class ResultTable {
   void Json(output::JsonWriter& w, size_t limit = 0) const;  // an array of objects
 
  private:
-  size_t Count(size_t limit) const { return limit == 0 || limit > rows_.size() ? rows_.size() : limit; }
+  size_t Count(size_t limit) const {
+    return limit == 0 || limit > rows_.size() ? rows_.size() : limit;
+  }
 
   std::vector<Column> columns_;
   std::vector<size_t> terminal_order_;

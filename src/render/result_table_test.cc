@@ -15,9 +15,10 @@ ResultTable Sample() {
                  {"host.pinned", "", Show::kCount},
                  {"host.unknown", "", Show::kCount, "host_unknown"}});
   t.SetTerminalOrder({1, 2, 3, 0});
-  t.AddRow({Cell::Text("gemm, \"tiled\""), Cell::Int(12'000'000'000), Cell::Null(), Cell::Real(62.5), Cell::Uint(3),
+  t.AddRow({Cell::Text("gemm, \"tiled\""), Cell::Int(12'000'000'000), Cell::Null(),
+            Cell::Real(62.5), Cell::Uint(3), Cell::Null()});
+  t.AddRow({Cell::Text("copy"), Cell::Int(1500), Cell::Int(700), Cell::Real(37.5), Cell::Null(),
             Cell::Null()});
-  t.AddRow({Cell::Text("copy"), Cell::Int(1500), Cell::Int(700), Cell::Real(37.5), Cell::Null(), Cell::Null()});
   return t;
 }
 
@@ -26,7 +27,8 @@ TEST(ResultTable, TextPicksOneUnitAndShowsAbsentValuesAsNa) {
   EXPECT_NE(text.find("Total (ms)"), std::string::npos) << text;  // 12 s -> ms for the whole column
   EXPECT_NE(text.find("12000.000"), std::string::npos) << text;
   EXPECT_NE(text.find("n/a"), std::string::npos) << text;
-  EXPECT_EQ(text.find("pinned"), std::string::npos) << "machine-only columns stay out of the terminal";
+  EXPECT_EQ(text.find("pinned"), std::string::npos)
+      << "machine-only columns stay out of the terminal";
   EXPECT_LT(text.find("Total"), text.find("Name")) << "terminal order";
 }
 
@@ -35,8 +37,9 @@ TEST(ResultTable, CsvQuotesTextAndLeavesAbsentValuesEmpty) {
             "name,total_ns,median_ns,share,pinned,host_unknown\n"
             "\"gemm, \"\"tiled\"\"\",12000000000,,62.50,3,\n"
             "copy,1500,700,37.50,,\n");
-  EXPECT_EQ(Sample().Csv(1), "name,total_ns,median_ns,share,pinned,host_unknown\n"
-                             "\"gemm, \"\"tiled\"\"\",12000000000,,62.50,3,\n");
+  EXPECT_EQ(Sample().Csv(1),
+            "name,total_ns,median_ns,share,pinned,host_unknown\n"
+            "\"gemm, \"\"tiled\"\"\",12000000000,,62.50,3,\n");
 }
 
 TEST(ResultTable, JsonNestsDottedKeysAndLeavesOutAnEmptyGroup) {
@@ -45,7 +48,8 @@ TEST(ResultTable, JsonNestsDottedKeysAndLeavesOutAnEmptyGroup) {
   std::string json = w.str();
   std::erase_if(json, [](char c) { return c == ' ' || c == '\n'; });  // the writer indents
   EXPECT_EQ(json,
-            "[{\"name\":\"gemm,\\\"tiled\\\"\",\"total_ns\":12000000000,\"median_ns\":null,\"share\":62.5,"
+            "[{\"name\":\"gemm,\\\"tiled\\\"\",\"total_ns\":12000000000,\"median_ns\":null,"
+            "\"share\":62.5,"
             "\"host\":{\"pinned\":3,\"unknown\":null}},"
             "{\"name\":\"copy\",\"total_ns\":1500,\"median_ns\":700,\"share\":37.5}]");
 }
@@ -58,15 +62,17 @@ TEST(StatsTables, OneRowPerStatInEveryFormat) {
   m.calls = 1;
   m.calls_unknown_bytes = 1;
   st.memops.push_back(m);
-  EXPECT_EQ(KernelTable(st).Csv(), "name,calls,total_ns,avg_ns,median_ns,min_ns,max_ns,stddev_ns,percent\n"
-                                   "k,2,300,150,,100,200,70,100.0000\n");
+  EXPECT_EQ(KernelTable(st).Csv(),
+            "name,calls,total_ns,avg_ns,median_ns,min_ns,max_ns,stddev_ns,percent\n"
+            "k,2,300,150,,100,200,70,100.0000\n");
   // A memset has no host side: no host_memory object, empty CSV cells; unknown bytes are null.
   output::JsonWriter w;
   MemopTable(st).Json(w);
   EXPECT_EQ(w.str().find("host_memory"), std::string::npos) << w.str();
   EXPECT_NE(w.str().find("\"bytes\": null"), std::string::npos) << w.str();
-  EXPECT_EQ(MemopTable(st).Csv(), "kind,calls,bytes,calls_unknown_bytes,total_ns,gbps,pageable,pinned,host_unknown\n"
-                                  "Memset,1,,1,0,,,,\n");
+  EXPECT_EQ(MemopTable(st).Csv(),
+            "kind,calls,bytes,calls_unknown_bytes,total_ns,gbps,pageable,pinned,host_unknown\n"
+            "Memset,1,,1,0,,,,\n");
 }
 
 }  // namespace

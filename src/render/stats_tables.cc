@@ -57,14 +57,17 @@ ResultTable MemopTable(const analysis::Stats& st) {
   for (const auto& m : st.memops) {
     const bool all_unknown = m.calls_unknown_bytes == m.calls;
     std::string bytes = all_unknown ? "unknown" : base::FormatBytes(m.bytes);
-    if (m.calls_unknown_bytes > 0 && !all_unknown) bytes += " (+" + base::FormatCount(m.calls_unknown_bytes) + " unknown)";
+    if (m.calls_unknown_bytes > 0 && !all_unknown)
+      bytes += " (+" + base::FormatCount(m.calls_unknown_bytes) + " unknown)";
     const bool host = m.kind == model::MemopKind::kHtoD || m.kind == model::MemopKind::kDtoH;
     auto host_count = [&](uint64_t n) { return host ? Cell::Uint(n) : Cell::Null(); };
     t.AddRow({Cell::Text(std::string(model::MemopKindName(m.kind))), Cell::Uint(m.calls),
-              all_unknown ? Cell::Null() : Cell::Int(m.bytes), Cell::Text(bytes), Cell::Uint(m.calls_unknown_bytes),
-              Cell::Int(m.total_ns), m.bandwidth_known ? Cell::Real(m.gbps) : Cell::Null(),
-              Cell::Text(m.bandwidth_known ? base::FormatFixed(m.gbps, 2) : "unknown"), host_count(m.pageable),
-              host_count(m.pinned), host_count(m.host_unknown), Cell::Text(HostMemory(m))});
+              all_unknown ? Cell::Null() : Cell::Int(m.bytes), Cell::Text(bytes),
+              Cell::Uint(m.calls_unknown_bytes), Cell::Int(m.total_ns),
+              m.bandwidth_known ? Cell::Real(m.gbps) : Cell::Null(),
+              Cell::Text(m.bandwidth_known ? base::FormatFixed(m.gbps, 2) : "unknown"),
+              host_count(m.pageable), host_count(m.pinned), host_count(m.host_unknown),
+              Cell::Text(HostMemory(m))});
   }
   return t;
 }
@@ -96,7 +99,8 @@ ResultTable CpuOpTable(const analysis::Stats& st) {
                  {"avg_ns", "Avg ({unit})", Show::kDuration}});
   t.SetTerminalOrder({2, 3, 1, 4, 0});
   for (const auto& r : st.cpu_ops) {
-    t.AddRow({Cell::Text(r.name), Cell::Uint(r.calls), Cell::Int(r.total_ns), Cell::Int(r.self_ns), Cell::Int(r.avg_ns)});
+    t.AddRow({Cell::Text(r.name), Cell::Uint(r.calls), Cell::Int(r.total_ns), Cell::Int(r.self_ns),
+              Cell::Int(r.avg_ns)});
   }
   return t;
 }
@@ -109,7 +113,8 @@ ResultTable CounterTable(const analysis::Stats& st) {
                  {"max", "Max", Show::kNumber}});
   t.SetTerminalOrder({1, 2, 3, 4, 0});
   for (const auto& c : st.counters) {
-    t.AddRow({Cell::Text(c.name), Cell::Uint(c.samples), Cell::Real(c.min), Cell::Real(c.mean), Cell::Real(c.max)});
+    t.AddRow({Cell::Text(c.name), Cell::Uint(c.samples), Cell::Real(c.min), Cell::Real(c.mean),
+              Cell::Real(c.max)});
   }
   return t;
 }

@@ -7,11 +7,13 @@
 namespace gpuscope::render {
 namespace {
 
-size_t Limit(const StatsView& v, size_t terminal_default) { return v.top_given ? v.top : terminal_default; }
+size_t Limit(const StatsView& v, size_t terminal_default) {
+  return v.top_given ? v.top : terminal_default;
+}
 
 // A titled table, with "... N more" when rows were left out.
-void Section(std::string& out, const std::string& title, const ResultTable& t, const StatsView& v, size_t limit,
-             size_t width, bool fit, const char* more) {
+void Section(std::string& out, const std::string& title, const ResultTable& t, const StatsView& v,
+             size_t limit, size_t width, bool fit, const char* more) {
   out += title + ":\n\n";
   if (t.rows() == 0) {
     out += "(none in this trace)\n";
@@ -30,8 +32,10 @@ bool Shows(const StatsView& v, std::string_view table, bool present = true) {
 
 }  // namespace
 
-std::string StatsText(const model::Trace& trace, const analysis::Stats& st, const StatsView& v, size_t width) {
-  std::string out = v.path + "  (" + trace.meta.format + ")" + (v.window.empty() ? "" : "  [" + v.window + "]") + "\n\n";
+std::string StatsText(const model::Trace& trace, const analysis::Stats& st, const StatsView& v,
+                      size_t width) {
+  std::string out = v.path + "  (" + trace.meta.format + ")" +
+                    (v.window.empty() ? "" : "  [" + v.window + "]") + "\n\n";
   const bool all = v.by.empty();
   const bool fit = !v.full_names;
   if (Shows(v, "kernels")) {
@@ -40,25 +44,31 @@ std::string StatsText(const model::Trace& trace, const analysis::Stats& st, cons
     } else {
       uint64_t calls = 0;
       for (const auto& k : st.kernels) calls += k.calls;
-      out += "GPU kernels: " + base::FormatCount(calls) + " dispatches of " + base::FormatCount(st.kernels.size()) +
-             " kernels, " + base::FormatDuration(st.kernel_total_ns) + " in total\n\n";
+      out += "GPU kernels: " + base::FormatCount(calls) + " dispatches of " +
+             base::FormatCount(st.kernels.size()) + " kernels, " +
+             base::FormatDuration(st.kernel_total_ns) + " in total\n\n";
       size_t limit = Limit(v, 25);
       out += KernelTable(st).Text(width, fit, limit);
       if (limit != 0 && limit < st.kernels.size()) {
-        out += "... " + base::FormatCount(st.kernels.size() - limit) + " more kernels (--top 0 shows all)\n";
+        out += "... " + base::FormatCount(st.kernels.size() - limit) +
+               " more kernels (--top 0 shows all)\n";
       }
     }
   }
   if (all) out += "\n";
-  if (Shows(v, "memops")) Section(out, "GPU memory operations", MemopTable(st), v, 0, width, true, "");
+  if (Shows(v, "memops"))
+    Section(out, "GPU memory operations", MemopTable(st), v, 0, width, true, "");
   if (all) out += "\n";
-  if (Shows(v, "api")) Section(out, "Runtime / driver API calls", ApiTable(st.api), v, Limit(v, 15), width, fit, " more");
+  if (Shows(v, "api"))
+    Section(out, "Runtime / driver API calls", ApiTable(st.api), v, Limit(v, 15), width, fit,
+            " more");
   if (Shows(v, "os", !st.os_runtime.empty())) {
     if (all) out += "\n";
     Section(out, "OS runtime calls", ApiTable(st.os_runtime), v, Limit(v, 15), width, fit, " more");
   }
   if (all) out += "\n";
-  if (Shows(v, "cpu")) Section(out, "CPU ops", CpuOpTable(st), v, Limit(v, 15), width, fit, " more");
+  if (Shows(v, "cpu"))
+    Section(out, "CPU ops", CpuOpTable(st), v, Limit(v, 15), width, fit, " more");
   if (Shows(v, "counters", !st.counters.empty())) {
     if (all) out += "\n";
     out += "Counters:\n\n" + CounterTable(st).Text(width, true);
@@ -69,14 +79,22 @@ std::string StatsText(const model::Trace& trace, const analysis::Stats& st, cons
 std::string StatsJson(const model::Trace& trace, const analysis::Stats& st, const StatsView& v) {
   output::JsonWriter w;
   w.BeginObject();
-  w.Key("source").BeginObject().Key("path").String(v.path).Key("format").String(trace.meta.format)
-      .Key("format_version").String(trace.meta.format_version).EndObject();
+  w.Key("source")
+      .BeginObject()
+      .Key("path")
+      .String(v.path)
+      .Key("format")
+      .String(trace.meta.format)
+      .Key("format_version")
+      .String(trace.meta.format_version)
+      .EndObject();
   if (v.steady) w.Key("window").String(v.window);
   const size_t limit = v.top_given ? v.top : 0;
   if (Shows(v, "kernels")) KernelTable(st).Json(w.Key("kernels"), limit);
   if (Shows(v, "memops")) MemopTable(st).Json(w.Key("memops"));
   if (Shows(v, "api")) ApiTable(st.api).Json(w.Key("api"), limit);
-  if (Shows(v, "os", !st.os_runtime.empty())) ApiTable(st.os_runtime).Json(w.Key("os_runtime"), limit);
+  if (Shows(v, "os", !st.os_runtime.empty()))
+    ApiTable(st.os_runtime).Json(w.Key("os_runtime"), limit);
   if (Shows(v, "cpu")) CpuOpTable(st).Json(w.Key("cpu_ops"), limit);
   if (Shows(v, "counters", !st.counters.empty())) CounterTable(st).Json(w.Key("counters"));
   w.EndObject();

@@ -11,7 +11,9 @@ namespace gpuscope::render {
 struct Unit {
   std::string name;  // "us" / "ms" / "s"
   double ns_per_unit = 1e3;
-  std::string Format(int64_t ns) const { return base::FormatFixed(static_cast<double>(ns) / ns_per_unit, 3); }
+  std::string Format(int64_t ns) const {
+    return base::FormatFixed(static_cast<double>(ns) / ns_per_unit, 3);
+  }
 };
 
 // us while the largest value is under 10 s, ms up to 10,000 s, s beyond.

@@ -29,18 +29,24 @@ void GpuIdle(const Context& c, std::vector<Finding>& out) {
   for (auto& [cause, gaps] : by_cause) {
     int64_t total = 0;
     std::map<std::pair<std::string, std::string>, int64_t> where;
-    for (const Gap* g : gaps) total += g->end - g->start, where[{g->where.python, g->where.op}] += g->end - g->start;
+    for (const Gap* g : gaps)
+      total += g->end - g->start, where[{g->where.python, g->where.op}] += g->end - g->start;
     Finding f = Make(c, "gpu-idle", total);
     f.title = "GPU idle: " + cause;
-    auto top = std::max_element(where.begin(), where.end(), [](auto& a, auto& b) { return a.second < b.second; });
+    auto top = std::max_element(where.begin(), where.end(),
+                                [](auto& a, auto& b) { return a.second < b.second; });
     f.where.python = top->first.first;
     f.where.op = top->first.second;
-    f.detail = base::FormatCount(gaps.size()) + " gaps >= " + base::FormatDuration(c.o().idle_gap_ns) + " (" +
-               c.PerIterationText(static_cast<double>(gaps.size())) + "), " + base::FormatDuration(total) + " in total";
-    std::sort(gaps.begin(), gaps.end(), [](const Gap* a, const Gap* b) { return a->end - a->start > b->end - b->start; });
+    f.detail = base::FormatCount(gaps.size()) +
+               " gaps >= " + base::FormatDuration(c.o().idle_gap_ns) + " (" +
+               c.PerIterationText(static_cast<double>(gaps.size())) + "), " +
+               base::FormatDuration(total) + " in total";
+    std::sort(gaps.begin(), gaps.end(),
+              [](const Gap* a, const Gap* b) { return a->end - a->start > b->end - b->start; });
     for (const Gap* g : gaps) {
       AddEvidence(c, f, g->start, g->end - g->start,
-                  "GPU " + std::to_string(g->device) + " idle" + (g->where.op.empty() ? "" : " during " + g->where.op));
+                  "GPU " + std::to_string(g->device) + " idle" +
+                      (g->where.op.empty() ? "" : " during " + g->where.op));
     }
     out.push_back(std::move(f));
   }

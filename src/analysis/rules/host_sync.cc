@@ -13,14 +13,21 @@ namespace gpuscope::analysis::internal {
 void HostSync(const Context& c, std::vector<Finding>& out) {
   const Trace& t = c.t();
   bool gpu = c.devices() > 0;
-  struct Sync { int64_t s, e; std::string what; Where where; int64_t dtoh_bytes = -1; RowId op = kNoRow; };
+  struct Sync {
+    int64_t s, e;
+    std::string what;
+    Where where;
+    int64_t dtoh_bytes = -1;
+    RowId op = kNoRow;
+  };
   std::vector<Sync> syncs;
   std::unordered_map<RowId, size_t> by_op;
   for (size_t i = 0; i < t.cpu.size(); ++i) {
     if (!c.In(t.cpu.start_ns[i]) || !IsItemOp(t.str(t.cpu.name[i]))) continue;
     RowId p = t.cpu.parent[i];
     if (p != kNoRow && IsItemOp(t.str(t.cpu.name[p]))) continue;  // _local_scalar_dense inside item
-    Sync s{t.cpu.start_ns[i], t.cpu.end_ns(i), std::string(t.str(t.cpu.name[i])), {}, -1, static_cast<RowId>(i)};
+    Sync s{t.cpu.start_ns[i],    t.cpu.end_ns(i), std::string(t.str(t.cpu.name[i])), {}, -1,
+           static_cast<RowId>(i)};
     s.where.op = s.what;
     s.where.python = c.at().PythonOf(static_cast<RowId>(i));
     by_op[static_cast<RowId>(i)] = syncs.size();
@@ -28,11 +35,18 @@ void HostSync(const Context& c, std::vector<Finding>& out) {
   }
   for (size_t i = 0; i < t.api.size(); ++i) {
     std::string_view n = t.str(t.api.name[i]);
-    if (!c.In(t.api.start_ns[i]) || !IsSyncApi(n) || t.api.domain[i] == model::ApiDomain::kOs) continue;
+    if (!c.In(t.api.start_ns[i]) || !IsSyncApi(n) || t.api.domain[i] == model::ApiDomain::kOs)
+      continue;
     bool inside_item = false;
-    for (RowId r = t.api.enclosing_op[i]; r != kNoRow && !inside_item; r = t.cpu.parent[r]) inside_item = by_op.count(r) > 0;
+    for (RowId r = t.api.enclosing_op[i]; r != kNoRow && !inside_item; r = t.cpu.parent[r])
+      inside_item = by_op.count(r) > 0;
     if (inside_item) continue;
-    Sync s{t.api.start_ns[i], t.api.end_ns(i), std::string(n), c.at().Api(static_cast<RowId>(i)), -1, kNoRow};
+    Sync s{t.api.start_ns[i],
+           t.api.end_ns(i),
+           std::string(n),
+           c.at().Api(static_cast<RowId>(i)),
+           -1,
+           kNoRow};
     if (s.where.op.empty()) s.where.op = s.what;
     syncs.push_back(std::move(s));
   }
@@ -54,7 +68,10 @@ void HostSync(const Context& c, std::vector<Finding>& out) {
     int64_t impact = 0;
     std::vector<std::pair<int64_t, const Sync*>> costs;
     for (const Sync* s : list) {
-      int64_t cost = gpu ? c.IdleWithin(s->s, std::max(s->e, std::min(c.NextGpuStart(s->e), s->e + c.window()))) : s->e - s->s;
+      int64_t cost =
+          gpu ? c.IdleWithin(s->s,
+                             std::max(s->e, std::min(c.NextGpuStart(s->e), s->e + c.window())))
+              : s->e - s->s;
       impact += cost;
       costs.emplace_back(cost, s);
     }
@@ -66,13 +83,18 @@ void HostSync(const Context& c, std::vector<Finding>& out) {
     for (const Sync* s : list) {
       if (s->dtoh_bytes >= 0) ++with_copy, bytes += s->dtoh_bytes;
     }
-    f.detail = base::FormatCount(list.size()) + " x " + key.second + " (" + c.PerIterationText(static_cast<double>(list.size())) + ")" +
-               (with_copy ? ", " + base::FormatCount(with_copy) + " with a device-to-host copy (" + base::FormatBytes(bytes) + ")" : "") +
-               (gpu ? ", GPU idle after them: " + base::FormatDuration(impact) : ", host time: " + base::FormatDuration(impact));
+    f.detail = base::FormatCount(list.size()) + " x " + key.second + " (" +
+               c.PerIterationText(static_cast<double>(list.size())) + ")" +
+               (with_copy ? ", " + base::FormatCount(with_copy) + " with a device-to-host copy (" +
+                                base::FormatBytes(bytes) + ")"
+                          : "") +
+               (gpu ? ", GPU idle after them: " + base::FormatDuration(impact)
+                    : ", host time: " + base::FormatDuration(impact));
     std::sort(costs.rbegin(), costs.rend());
     for (auto& [cost, s] : costs) {
       AddEvidence(c, f, s->s, s->e - s->s,
-                  s->what + (s->dtoh_bytes >= 0 ? " + DtoH " + base::FormatBytes(s->dtoh_bytes) : "") +
+                  s->what +
+                      (s->dtoh_bytes >= 0 ? " + DtoH " + base::FormatBytes(s->dtoh_bytes) : "") +
                       (gpu ? ", GPU idle " + base::FormatDuration(cost) : ""));
     }
     out.push_back(std::move(f));

@@ -12,7 +12,9 @@ namespace gpuscope::analysis::internal {
 
 void KernelOutliersAndHotspots(const Context& c, std::vector<Finding>& out) {
   const Trace& t = c.t();
-  struct Group { std::vector<size_t> rows; };
+  struct Group {
+    std::vector<size_t> rows;
+  };
   std::map<std::tuple<model::StringId, model::Dim3, model::Dim3>, Group> groups;
   std::map<model::StringId, int64_t> by_name;
   int64_t total = 0;
@@ -32,21 +34,28 @@ void KernelOutliersAndHotspots(const Context& c, std::vector<Finding>& out) {
     for (auto& v : s) v = std::abs(v - med);
     std::nth_element(s.begin(), s.begin() + static_cast<long>(s.size() / 2), s.end());
     double mad = static_cast<double>(s[s.size() / 2]);
-    double limit = static_cast<double>(med) + std::max(c.o().outlier_mads * 1.4826 * mad, 0.5 * static_cast<double>(med));
+    double limit = static_cast<double>(med) +
+                   std::max(c.o().outlier_mads * 1.4826 * mad, 0.5 * static_cast<double>(med));
     int64_t impact = 0;
     std::vector<size_t> outliers;
     for (size_t r : g.rows) {
-      if (static_cast<double>(t.kernels.dur_ns[r]) > limit) impact += t.kernels.dur_ns[r] - med, outliers.push_back(r);
+      if (static_cast<double>(t.kernels.dur_ns[r]) > limit)
+        impact += t.kernels.dur_ns[r] - med, outliers.push_back(r);
     }
     if (outliers.empty()) continue;
     Finding f = Make(c, "kernel-outlier", impact);
     f.where = c.at().Kernel(outliers.front());
-    f.detail = base::FormatCount(outliers.size()) + " of " + base::FormatCount(g.rows.size()) + " instances slower than " +
-               base::FormatDuration(static_cast<int64_t>(limit)) + " (median " + base::FormatDuration(med) + ")";
-    std::sort(outliers.begin(), outliers.end(), [&](size_t a, size_t b) { return t.kernels.dur_ns[a] > t.kernels.dur_ns[b]; });
+    f.detail = base::FormatCount(outliers.size()) + " of " + base::FormatCount(g.rows.size()) +
+               " instances slower than " + base::FormatDuration(static_cast<int64_t>(limit)) +
+               " (median " + base::FormatDuration(med) + ")";
+    std::sort(outliers.begin(), outliers.end(),
+              [&](size_t a, size_t b) { return t.kernels.dur_ns[a] > t.kernels.dur_ns[b]; });
     for (size_t r : outliers) {
       AddEvidence(c, f, t.kernels.start_ns[r], t.kernels.dur_ns[r],
-                  base::FormatFixed(static_cast<double>(t.kernels.dur_ns[r]) / static_cast<double>(std::max<int64_t>(1, med)), 1) + "x the median");
+                  base::FormatFixed(static_cast<double>(t.kernels.dur_ns[r]) /
+                                        static_cast<double>(std::max<int64_t>(1, med)),
+                                    1) +
+                      "x the median");
     }
     out.push_back(std::move(f));
   }
@@ -59,7 +68,8 @@ void KernelOutliersAndHotspots(const Context& c, std::vector<Finding>& out) {
     Finding f = Make(c, "kernel-hotspot", 0);
     f.severity = "info";
     f.where.kernel = base::Demangle(t.str(ranked[k].second));
-    f.detail = base::FormatFixed(100 * share, 1) + "% of the steady-state kernel time (" + base::FormatDuration(ranked[k].first) + ")";
+    f.detail = base::FormatFixed(100 * share, 1) + "% of the steady-state kernel time (" +
+               base::FormatDuration(ranked[k].first) + ")";
     out.push_back(std::move(f));
   }
 }

@@ -32,15 +32,18 @@ void LaunchBound(const Context& c, std::vector<Finding>& out) {
   }
   if (count == 0) return;
   Finding f = Make(c, "launch-bound", idle);
-  auto top = std::max_element(from.begin(), from.end(), [](auto& a, auto& b) { return a.second < b.second; });
+  auto top = std::max_element(from.begin(), from.end(),
+                              [](auto& a, auto& b) { return a.second < b.second; });
   f.where.python = top->first.first;
   f.where.op = top->first.second;
   std::vector<std::pair<size_t, std::string>> ranked;
   for (auto& [n, k] : kernels) ranked.emplace_back(k, n);
   std::sort(ranked.rbegin(), ranked.rend());
   f.where.kernel = ranked.front().second;
-  f.detail = base::FormatCount(count) + " tiny kernels (< " + base::FormatDuration(c.o().tiny_kernel_ns) +
-             ", launch call longer than the kernel) after GPU idle, " + c.PerIterationText(static_cast<double>(count));
+  f.detail = base::FormatCount(count) + " tiny kernels (< " +
+             base::FormatDuration(c.o().tiny_kernel_ns) +
+             ", launch call longer than the kernel) after GPU idle, " +
+             c.PerIterationText(static_cast<double>(count));
   for (const auto& [k, n] : ranked) {
     if (f.evidence.size() >= c.o().evidence) break;
     f.evidence.push_back({0, 0, -1, n + ": " + c.PerIterationText(static_cast<double>(k))});

@@ -43,7 +43,8 @@ bool CsvReader::Next(std::vector<std::string_view>* fields) {
         continue;
       }
       char c = buf_[i];
-      if (c == '"') quoted = !quoted;
+      if (c == '"')
+        quoted = !quoted;
       else if (c == '\n') {
         ++newlines;
         if (!quoted) break;
@@ -95,7 +96,8 @@ bool CsvReader::Next(std::vector<std::string_view>* fields) {
         p = comma + 1;
       } else {
         size_t comma = rec.find(',', p);
-        fields->push_back(rec.substr(p, comma == std::string_view::npos ? std::string_view::npos : comma - p));
+        fields->push_back(
+            rec.substr(p, comma == std::string_view::npos ? std::string_view::npos : comma - p));
         if (comma == std::string_view::npos) break;
         p = comma + 1;
       }

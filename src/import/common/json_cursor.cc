@@ -9,8 +9,8 @@ namespace {
 inline bool IsSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
 inline bool IsAtomChar(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-         c == '-' || c == '+' || c == '.';
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' ||
+         c == '+' || c == '.';
 }
 
 void AppendUtf8(std::string& out, uint32_t cp) {
@@ -107,11 +107,21 @@ Scan JsonCursor::String(std::string_view* out, std::deque<std::string>* arena) {
     }
     ++in;
     switch (*in) {
-      case 'n': buf.push_back('\n'); break;
-      case 't': buf.push_back('\t'); break;
-      case 'r': buf.push_back('\r'); break;
-      case 'b': buf.push_back('\b'); break;
-      case 'f': buf.push_back('\f'); break;
+      case 'n':
+        buf.push_back('\n');
+        break;
+      case 't':
+        buf.push_back('\t');
+        break;
+      case 'r':
+        buf.push_back('\r');
+        break;
+      case 'b':
+        buf.push_back('\b');
+        break;
+      case 'f':
+        buf.push_back('\f');
+        break;
       case 'u': {
         uint32_t cp = 0;
         for (int k = 1; k <= 4; ++k) {
@@ -140,7 +150,9 @@ Scan JsonCursor::String(std::string_view* out, std::deque<std::string>* arena) {
         AppendUtf8(buf, cp);
         break;
       }
-      default: buf.push_back(*in); break;  // \" \\ \/ and lenient for anything else
+      default:
+        buf.push_back(*in);
+        break;  // \" \\ \/ and lenient for anything else
     }
   }
   *out = buf;

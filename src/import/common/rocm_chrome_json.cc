@@ -59,11 +59,16 @@ Lane LaneOf(const std::string& process_name, int64_t pid) {
     return Lane::kOther;
   }
   switch (pid) {
-    case 0: return Lane::kMarkers;
-    case 1: return Lane::kCopy;
-    case 2: return Lane::kHip;
-    case 3: return Lane::kHsa;
-    default: return pid >= 518 ? Lane::kBarriers : pid >= 6 ? Lane::kGpu : Lane::kOther;
+    case 0:
+      return Lane::kMarkers;
+    case 1:
+      return Lane::kCopy;
+    case 2:
+      return Lane::kHip;
+    case 3:
+      return Lane::kHsa;
+    default:
+      return pid >= 518 ? Lane::kBarriers : pid >= 6 ? Lane::kGpu : Lane::kOther;
   }
 }
 
@@ -81,13 +86,13 @@ bool EventTimes(const JsonEvent& e, int64_t* begin, int64_t* end) {
   return true;
 }
 
-
 }  // namespace
 
 base::StatusOr<ImportResult> ReadRocmChromeJson(const std::string& path, ChromeJsonFlavor flavor) {
   GPUSCOPE_ASSIGN_OR_RETURN(auto src, base::OpenByteSource(path));
   std::string doc, chunk(1 << 20, '\0');
-  for (long long n; (n = src->Read(chunk.data(), chunk.size())) > 0;) doc.append(chunk.data(), static_cast<size_t>(n));
+  for (long long n; (n = src->Read(chunk.data(), chunk.size())) > 0;)
+    doc.append(chunk.data(), static_cast<size_t>(n));
   size_t size = doc.size();
   doc.append(kJsonPadding, '\0');
   ImportResult result;
@@ -126,7 +131,8 @@ base::StatusOr<ImportResult> ReadRocmChromeJson(const std::string& path, ChromeJ
     if (!e.ph.empty()) events.push_back(std::move(e));
   }
   if (!closed) {
-    trace.meta.import_error = "the event list is cut at byte " + std::to_string(p + w.error_offset()) +
+    trace.meta.import_error = "the event list is cut at byte " +
+                              std::to_string(p + w.error_offset()) +
                               " (a truncated file or a fragment): " + w.error();
   }
   std::map<std::string, std::string> process_names;
@@ -136,30 +142,35 @@ base::StatusOr<ImportResult> ReadRocmChromeJson(const std::string& path, ChromeJ
   RocmRowBuilder b(&trace);
   // Flows pair each API call ("s": at the call's midpoint for rocprof, its start for
   // rpd2tracing) with its op ("t"/"f": at the op's start). Indexed by thread, sorted by time.
-  std::map<std::pair<std::string, std::string>, std::vector<std::pair<int64_t, uint64_t>>> flow_start, flow_end;
+  std::map<std::pair<std::string, std::string>, std::vector<std::pair<int64_t, uint64_t>>>
+      flow_start, flow_end;
   for (const auto& e : events) {
     if (e.ph != "s" && e.ph != "t" && e.ph != "f") continue;
     auto ts_ns = base::ParseMicrosToNs(e.ts);
     auto id = base::ParseInt64(e.id);
     if (!ts_ns || !id) continue;
-    (e.ph == "s" ? flow_start : flow_end)[{e.pid, e.tid}].emplace_back(ts_ns->ns / 1000, static_cast<uint64_t>(*id) + 1);
+    (e.ph == "s" ? flow_start : flow_end)[{e.pid, e.tid}].emplace_back(
+        ts_ns->ns / 1000, static_cast<uint64_t>(*id) + 1);
   }
   for (auto* flows : {&flow_start, &flow_end}) {
     for (auto& [k, v] : *flows) std::sort(v.begin(), v.end());
   }
   // The flow on the event's thread inside [begin, end] (us), or at its begin when !contains.
-  auto corr_for = [](const auto& flows, const JsonEvent& e, int64_t begin, int64_t end, bool contains) -> uint64_t {
+  auto corr_for = [](const auto& flows, const JsonEvent& e, int64_t begin, int64_t end,
+                     bool contains) -> uint64_t {
     auto it = flows.find({e.pid, e.tid});
     if (it == flows.end()) return model::kNoCorrelation;
     int64_t b_us = begin / 1000, e_us = contains ? end / 1000 : b_us;
-    auto f = std::lower_bound(it->second.begin(), it->second.end(), std::make_pair(b_us, uint64_t{0}));
+    auto f =
+        std::lower_bound(it->second.begin(), it->second.end(), std::make_pair(b_us, uint64_t{0}));
     return f != it->second.end() && f->first <= e_us ? f->second : model::kNoCorrelation;
   };
   for (const auto& e : events) {
     if (e.ph != "X") continue;
     int64_t begin = 0, end = 0;
     if (!EventTimes(e, &begin, &end)) {
-      trace.problems.Add("rocprof_json.bad_ts", "event '" + e.name + "' has no usable BeginNs/EndNs or ts; skipped");
+      trace.problems.Add("rocprof_json.bad_ts",
+                         "event '" + e.name + "' has no usable BeginNs/EndNs or ts; skipped");
       continue;
     }
     auto it = process_names.find(e.pid);
@@ -168,15 +179,19 @@ base::StatusOr<ImportResult> ReadRocmChromeJson(const std::string& path, ChromeJ
       // Ops live on "GPU<n>" processes (tid = queue); everything else is an API call.
       if (process.rfind("GPU", 0) == 0) {
         int64_t gpu = Num(std::string_view(process).substr(3));
-        std::string_view type = e.desc.empty() ? std::string_view(e.name) : std::string_view(e.desc);
+        std::string_view type =
+            e.desc.empty() ? std::string_view(e.name) : std::string_view(e.desc);
         OpClass cls = ClassifyOp(type);
         uint64_t corr = corr_for(flow_end, e, begin, end, true);
-        if (cls == OpClass::kCopy || cls == OpClass::kFill) b.Op(begin, end, gpu, e.tid, type, corr);
-        else b.Kernel(begin, end, gpu, e.tid, e.name, corr);
+        if (cls == OpClass::kCopy || cls == OpClass::kFill)
+          b.Op(begin, end, gpu, e.tid, type, corr);
+        else
+          b.Kernel(begin, end, gpu, e.tid, e.name, corr);
       } else if (IsRpdOverheadApi(e.name)) {
         ++trace.record_counts["rpd tracer overhead rows (left out)"];
       } else {
-        b.Api(begin, end, e.pid, e.tid, e.name, corr_for(flow_start, e, begin, end, true), {}, false);
+        b.Api(begin, end, e.pid, e.tid, e.name, corr_for(flow_start, e, begin, end, true), {},
+              false);
       }
       continue;
     }
@@ -184,15 +199,16 @@ base::StatusOr<ImportResult> ReadRocmChromeJson(const std::string& path, ChromeJ
     switch (lane) {
       case Lane::kHip:
       case Lane::kHsa:
-        b.Api(begin, end, e.os_pid.empty() ? e.pid : e.os_pid, e.os_tid.empty() ? e.tid : e.os_tid, e.name,
-              corr_for(flow_start, e, begin, end, true), e.args, lane == Lane::kHsa);
+        b.Api(begin, end, e.os_pid.empty() ? e.pid : e.os_pid, e.os_tid.empty() ? e.tid : e.os_tid,
+              e.name, corr_for(flow_start, e, begin, end, true), e.args, lane == Lane::kHsa);
         break;
       case Lane::kCopy:
       case Lane::kGpu:
         b.Op(begin, end, Num(e.dev), e.queue, e.name, corr_for(flow_end, e, begin, end, false));
         break;
       case Lane::kMarkers:
-        b.Marker(begin, end, e.os_pid.empty() ? e.pid : e.os_pid, e.os_tid.empty() ? e.tid : e.os_tid, e.name);
+        b.Marker(begin, end, e.os_pid.empty() ? e.pid : e.os_pid,
+                 e.os_tid.empty() ? e.tid : e.os_tid, e.name);
         break;
       case Lane::kBarriers:
         ++trace.record_counts["GPU barrier packets"];
@@ -203,10 +219,12 @@ base::StatusOr<ImportResult> ReadRocmChromeJson(const std::string& path, ChromeJ
     }
   }
   return FinishLegacy(result, b,
-                closed ? "the JSON trace holds no timed events"
-                       : "a fragment of a JSON trace with no whole timed event (" + std::to_string(events.size()) +
-                             " metadata records)" +
-                             (flavor == ChromeJsonFlavor::kRocprof ? "; use results.db or results.csv from the same run" : ""));
+                      closed ? "the JSON trace holds no timed events"
+                             : "a fragment of a JSON trace with no whole timed event (" +
+                                   std::to_string(events.size()) + " metadata records)" +
+                                   (flavor == ChromeJsonFlavor::kRocprof
+                                        ? "; use results.db or results.csv from the same run"
+                                        : ""));
 }
 
 }  // namespace gpuscope::import::rocm

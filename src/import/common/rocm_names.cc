@@ -3,24 +3,32 @@
 namespace gpuscope::import::rocm {
 namespace {
 
-bool Contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+bool Contains(std::string_view s, std::string_view part) {
+  return s.find(part) != std::string_view::npos;
+}
 
 }  // namespace
 
 OpClass ClassifyOp(std::string_view t) {
-  if (t == "KernelExecution" || t == "Task" || t == "NativeKernel" || t == "KERNEL_DISPATCH") return OpClass::kKernel;
-  if (t.rfind("Copy", 0) == 0 || t.rfind("MEMORY_COPY", 0) == 0 || t == "Memcpy" || t == "SvmMemcpy") {
+  if (t == "KernelExecution" || t == "Task" || t == "NativeKernel" || t == "KERNEL_DISPATCH")
+    return OpClass::kKernel;
+  if (t.rfind("Copy", 0) == 0 || t.rfind("MEMORY_COPY", 0) == 0 || t == "Memcpy" ||
+      t == "SvmMemcpy") {
     return OpClass::kCopy;
   }
-  if (t == "FillBuffer" || t == "FillImage" || t == "SvmMemFill" || t == "Memset") return OpClass::kFill;
+  if (t == "FillBuffer" || t == "FillImage" || t == "SvmMemFill" || t == "Memset")
+    return OpClass::kFill;
   return OpClass::kOther;
 }
 
 model::MemopKind CopyDirection(std::string_view n) {
   using model::MemopKind;
-  if (Contains(n, "HostToDevice") || Contains(n, "HOST_TO_DEVICE") || Contains(n, "BufferToImage")) return MemopKind::kHtoD;
-  if (Contains(n, "DeviceToHost") || Contains(n, "DEVICE_TO_HOST") || Contains(n, "ImageToBuffer")) return MemopKind::kDtoH;
-  if (Contains(n, "DeviceToDevice") || Contains(n, "DEVICE_TO_DEVICE") || n == "CopyImage") return MemopKind::kDtoD;
+  if (Contains(n, "HostToDevice") || Contains(n, "HOST_TO_DEVICE") || Contains(n, "BufferToImage"))
+    return MemopKind::kHtoD;
+  if (Contains(n, "DeviceToHost") || Contains(n, "DEVICE_TO_HOST") || Contains(n, "ImageToBuffer"))
+    return MemopKind::kDtoH;
+  if (Contains(n, "DeviceToDevice") || Contains(n, "DEVICE_TO_DEVICE") || n == "CopyImage")
+    return MemopKind::kDtoD;
   if (Contains(n, "HostToHost") || Contains(n, "HOST_TO_HOST")) return MemopKind::kHtoH;
   if (Contains(n, "PeerToPeer") || Contains(n, "PEER")) return MemopKind::kPtoP;
   return MemopKind::kOther;
@@ -28,24 +36,39 @@ model::MemopKind CopyDirection(std::string_view n) {
 
 std::string_view CopyName(model::MemopKind kind) {
   switch (kind) {
-    case model::MemopKind::kHtoD: return "Memcpy HtoD (Host -> Device)";
-    case model::MemopKind::kDtoH: return "Memcpy DtoH (Device -> Host)";
-    case model::MemopKind::kDtoD: return "Memcpy DtoD (Device -> Device)";
-    case model::MemopKind::kHtoH: return "Memcpy HtoH (Host -> Host)";
-    case model::MemopKind::kPtoP: return "Memcpy PtoP (Device -> Device)";
-    default: return "Memcpy (unknown direction)";
+    case model::MemopKind::kHtoD:
+      return "Memcpy HtoD (Host -> Device)";
+    case model::MemopKind::kDtoH:
+      return "Memcpy DtoH (Device -> Host)";
+    case model::MemopKind::kDtoD:
+      return "Memcpy DtoD (Device -> Device)";
+    case model::MemopKind::kHtoH:
+      return "Memcpy HtoH (Host -> Host)";
+    case model::MemopKind::kPtoP:
+      return "Memcpy PtoP (Device -> Device)";
+    default:
+      return "Memcpy (unknown direction)";
   }
 }
 
 void CopyEnds(model::MemopKind kind, model::MemoryKind* src, model::MemoryKind* dst) {
   using model::MemoryKind;
   switch (kind) {
-    case model::MemopKind::kHtoD: *src = MemoryKind::kHost, *dst = MemoryKind::kDevice; return;
-    case model::MemopKind::kDtoH: *src = MemoryKind::kDevice, *dst = MemoryKind::kHost; return;
-    case model::MemopKind::kHtoH: *src = MemoryKind::kHost, *dst = MemoryKind::kHost; return;
+    case model::MemopKind::kHtoD:
+      *src = MemoryKind::kHost, *dst = MemoryKind::kDevice;
+      return;
+    case model::MemopKind::kDtoH:
+      *src = MemoryKind::kDevice, *dst = MemoryKind::kHost;
+      return;
+    case model::MemopKind::kHtoH:
+      *src = MemoryKind::kHost, *dst = MemoryKind::kHost;
+      return;
     case model::MemopKind::kDtoD:
-    case model::MemopKind::kPtoP: *src = MemoryKind::kDevice, *dst = MemoryKind::kDevice; return;
-    default: *src = MemoryKind::kUnknown, *dst = MemoryKind::kUnknown;
+    case model::MemopKind::kPtoP:
+      *src = MemoryKind::kDevice, *dst = MemoryKind::kDevice;
+      return;
+    default:
+      *src = MemoryKind::kUnknown, *dst = MemoryKind::kUnknown;
   }
 }
 
@@ -55,8 +78,8 @@ model::ApiDomain ApiDomainOf(std::string_view name) {
 
 bool IsRpdOverheadApi(std::string_view n) {
   return n == "hcc_activity_callback" || n == "OpTable::writeRows" || n == "ApiTable::writeRows" ||
-         n == "KernelApiTable::writeRows" || n == "CopyApiTable::writeRows" || n == "MonitorTable::writeRows" ||
-         n == "rpdflush";
+         n == "KernelApiTable::writeRows" || n == "CopyApiTable::writeRows" ||
+         n == "MonitorTable::writeRows" || n == "rpdflush";
 }
 
 }  // namespace gpuscope::import::rocm

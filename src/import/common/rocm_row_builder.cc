@@ -39,7 +39,6 @@ int64_t SizeBytesArg(std::string_view args) {
   return v ? *v : -1;
 }
 
-
 // Ends an import whose rows `b` built into `result.trace`; `empty_reason` is said when none.
 ImportResult FinishLegacy(ImportResult& result, RocmRowBuilder& b, std::string empty_reason) {
   b.Finish();

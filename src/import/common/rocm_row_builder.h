@@ -35,9 +35,9 @@ class RocmRowBuilder {
  public:
   explicit RocmRowBuilder(Trace* t) : t_(*t) {}
 
-  void Kernel(int64_t begin, int64_t end, int64_t gpu, std::string_view queue, std::string_view name, uint64_t corr,
-              const model::Dim3& grid = {0, 0, 0}, const model::Dim3& block = {0, 0, 0}, uint32_t vgpr = 0,
-              uint32_t lds = 0) {
+  void Kernel(int64_t begin, int64_t end, int64_t gpu, std::string_view queue,
+              std::string_view name, uint64_t corr, const model::Dim3& grid = {0, 0, 0},
+              const model::Dim3& block = {0, 0, 0}, uint32_t vgpr = 0, uint32_t lds = 0) {
     model::KernelRow row;
     row.start_ns = begin;
     row.dur_ns = Dur(begin, end);
@@ -55,7 +55,8 @@ class RocmRowBuilder {
   }
 
   // A HIP op whose name says whether it is a copy, a fill or a kernel (tblextr's split).
-  void Op(int64_t begin, int64_t end, int64_t gpu, std::string_view queue, std::string_view name, uint64_t corr) {
+  void Op(int64_t begin, int64_t end, int64_t gpu, std::string_view queue, std::string_view name,
+          uint64_t corr) {
     OpClass cls = ClassifyOp(name);
     if (cls == OpClass::kKernel || cls == OpClass::kOther) {
       if (name == "Marker" || name == "<barrier packet>") {
@@ -83,8 +84,8 @@ class RocmRowBuilder {
     t_.memops.Append(row);
   }
 
-  void Api(int64_t begin, int64_t end, std::string_view pid, std::string_view tid, std::string_view name,
-           uint64_t corr, std::string_view args, bool hsa) {
+  void Api(int64_t begin, int64_t end, std::string_view pid, std::string_view tid,
+           std::string_view name, uint64_t corr, std::string_view args, bool hsa) {
     model::ApiRow row;
     row.start_ns = begin;
     row.dur_ns = Dur(begin, end);
@@ -97,7 +98,8 @@ class RocmRowBuilder {
     t_.api.Append(row);
   }
 
-  void Marker(int64_t begin, int64_t end, std::string_view pid, std::string_view tid, std::string_view text) {
+  void Marker(int64_t begin, int64_t end, std::string_view pid, std::string_view tid,
+              std::string_view text) {
     model::TrackId track = t_.InternTrack(model::TrackKind::kCpuThread, pid, tid);
     if (end <= begin) {
       t_.instants.Append(begin, t_.strings.Intern(text), track);
@@ -119,11 +121,14 @@ class RocmRowBuilder {
       auto it = copy_sizes_.find(t_.memops.correlation[i]);
       if (it != copy_sizes_.end()) t_.memops.bytes[i] = it->second;
     }
-    if (!copy_sizes_.empty()) t_.meta.properties["copy sizes"] = "from the launching call's sizeBytes argument";
+    if (!copy_sizes_.empty())
+      t_.meta.properties["copy sizes"] = "from the launching call's sizeBytes argument";
   }
 
  private:
-  int64_t Dur(int64_t begin, int64_t end) { return DurationOrZero(t_, begin, end, "rocprof.end_before_start", "an event"); }
+  int64_t Dur(int64_t begin, int64_t end) {
+    return DurationOrZero(t_, begin, end, "rocprof.end_before_start", "an event");
+  }
 
   model::TrackId GpuTrack(int64_t gpu, std::string_view queue) {
     if (gpu >= 0 && devices_.insert(gpu).second) {
@@ -133,7 +138,8 @@ class RocmRowBuilder {
       d.vendor = model::Vendor::kAmd;
       t_.devices.push_back(std::move(d));
     }
-    return t_.InternTrack(model::TrackKind::kGpuStream, std::to_string(gpu), queue.empty() ? "0" : queue);
+    return t_.InternTrack(model::TrackKind::kGpuStream, std::to_string(gpu),
+                          queue.empty() ? "0" : queue);
   }
 
   Trace& t_;

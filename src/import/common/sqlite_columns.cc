@@ -4,13 +4,15 @@
 
 namespace gpuscope::import {
 
-ColumnSet::ColumnSet(const base::SqliteDb& db, std::string_view table) : columns_(db.Columns(table)) {}
+ColumnSet::ColumnSet(const base::SqliteDb& db, std::string_view table)
+    : columns_(db.Columns(table)) {}
 
 bool ColumnSet::Has(std::string_view column) const {
   return std::find(columns_.begin(), columns_.end(), column) != columns_.end();
 }
 
-std::string ColumnSet::Select(std::initializer_list<std::string_view> wanted, std::string_view alias) const {
+std::string ColumnSet::Select(std::initializer_list<std::string_view> wanted,
+                              std::string_view alias) const {
   std::string out;
   for (auto c : wanted) {
     if (!out.empty()) out += ", ";
@@ -34,7 +36,8 @@ std::string ColumnSet::Missing(std::span<const std::string_view> wanted) const {
   return out;
 }
 
-StringIdMap::StringIdMap(const base::SqliteDb& db, model::Trace* trace, std::string_view sql) : trace_(trace) {
+StringIdMap::StringIdMap(const base::SqliteDb& db, model::Trace* trace, std::string_view sql)
+    : trace_(trace) {
   auto q = db.Query(sql);
   if (q.ok()) {
     lookup_.emplace(std::move(q).value());
@@ -49,8 +52,10 @@ model::StringId StringIdMap::Get(int64_t id) {
   if (lookup_) {
     lookup_->Reset();
     lookup_->Bind(1, id);
-    if (lookup_->Step()) sid = trace_->strings.Intern(lookup_->Text(0));
-    else sid = trace_->strings.Intern("<string " + std::to_string(id) + ">");
+    if (lookup_->Step())
+      sid = trace_->strings.Intern(lookup_->Text(0));
+    else
+      sid = trace_->strings.Intern("<string " + std::to_string(id) + ">");
   }
   cache_.emplace(id, sid);
   return sid;

@@ -24,7 +24,8 @@ class ColumnSet {
   bool Has(std::string_view column) const;
   // "a, b, NULL, d": each wanted column, or NULL where the table lacks it (qualified by `alias.`
   // when alias is not empty). Column indexes in the result follow the order of `wanted`.
-  std::string Select(std::initializer_list<std::string_view> wanted, std::string_view alias = {}) const;
+  std::string Select(std::initializer_list<std::string_view> wanted,
+                     std::string_view alias = {}) const;
   // The wanted columns the table lacks, comma-separated ("" when none).
   std::string Missing(std::span<const std::string_view> wanted) const;
   std::string Missing(std::initializer_list<std::string_view> wanted) const {

@@ -1,10 +1,9 @@
 #include "import/gpuscope_csv/events_csv_importer.h"
 
-#include "format/events_csv.h"
-
 #include <string>
 
 #include "base/numbers.h"
+#include "format/events_csv.h"
 #include "import/common/csv_reader.h"
 
 namespace gpuscope::import::gpuscope_csv {
@@ -12,16 +11,28 @@ namespace {
 
 using model::TrackKind;
 
-
 class Reader {
  public:
   Reader(const std::vector<std::string_view>& header, model::Trace* t) : h_(header), t_(*t) {
     using namespace format::events_csv;
-    for (auto [field, col] : {std::pair{&c_.kind, kKind}, {&c_.name, kName}, {&c_.start, kStart}, {&c_.dur, kDur},
-                              {&c_.pid, kPid}, {&c_.tid, kTid}, {&c_.device, kDevice}, {&c_.corr, kCorrelation},
-                              {&c_.ext, kExternalId}, {&c_.bytes, kBytes}, {&c_.copy, kCopyKind},
-                              {&c_.src, kSrcKind}, {&c_.dst, kDstKind}, {&c_.grid, kGrid}, {&c_.block, kBlock},
-                              {&c_.domain, kDomain}, {&c_.py_id, kPythonId}, {&c_.py_parent, kPythonParentId},
+    for (auto [field, col] : {std::pair{&c_.kind, kKind},
+                              {&c_.name, kName},
+                              {&c_.start, kStart},
+                              {&c_.dur, kDur},
+                              {&c_.pid, kPid},
+                              {&c_.tid, kTid},
+                              {&c_.device, kDevice},
+                              {&c_.corr, kCorrelation},
+                              {&c_.ext, kExternalId},
+                              {&c_.bytes, kBytes},
+                              {&c_.copy, kCopyKind},
+                              {&c_.src, kSrcKind},
+                              {&c_.dst, kDstKind},
+                              {&c_.grid, kGrid},
+                              {&c_.block, kBlock},
+                              {&c_.domain, kDomain},
+                              {&c_.py_id, kPythonId},
+                              {&c_.py_parent, kPythonParentId},
                               {&c_.value, kValue}}) {
       *field = h_[kColumnNames[col]];
     }
@@ -38,7 +49,9 @@ class Reader {
     }
     model::StringId name = t_.strings.Intern(Field(r, c_.name));
     std::string_view pid = Field(r, c_.pid), tid = Field(r, c_.tid);
-    auto opt_int = [&](int col, int64_t fallback) { return base::ParseInt64(Field(r, col)).value_or(fallback); };
+    auto opt_int = [&](int col, int64_t fallback) {
+      return base::ParseInt64(Field(r, col)).value_or(fallback);
+    };
     auto corr = static_cast<uint64_t>(opt_int(c_.corr, 0));
     if (kind == "kernel") {
       model::KernelRow k;
@@ -99,13 +112,15 @@ class Reader {
       }
       t_.counters.Append(*start, *v, name, t_.InternTrack(TrackKind::kOther, pid, tid));
     } else {
-      Problem("events_csv.unknown_kind", line, "kind '" + std::string(kind) + "' is not one gpuscope writes; row skipped");
+      Problem("events_csv.unknown_kind", line,
+              "kind '" + std::string(kind) + "' is not one gpuscope writes; row skipped");
     }
   }
 
  private:
   struct Columns {
-    int kind, name, start, dur, pid, tid, device, corr, ext, bytes, copy, src, dst, grid, block, domain, py_id, py_parent, value;
+    int kind, name, start, dur, pid, tid, device, corr, ext, bytes, copy, src, dst, grid, block,
+        domain, py_id, py_parent, value;
   };
 
   // "x,y,z" (empty = unknown, all 0).
@@ -137,7 +152,8 @@ bool EventsCsvImporter::Recognizes(const base::FileSniff& sniff) const {
   return sniff.head.rfind(format::events_csv::kSignature, 0) == 0;
 }
 
-base::StatusOr<ImportResult> EventsCsvImporter::Read(const std::string& path, const ImportOptions&) const {
+base::StatusOr<ImportResult> EventsCsvImporter::Read(const std::string& path,
+                                                     const ImportOptions&) const {
   GPUSCOPE_ASSIGN_OR_RETURN(auto csv, CsvReader::Open(path));
   std::vector<std::string_view> fields;
   if (!csv.Next(&fields)) return base::Status::Error(path + ": empty events.csv");

@@ -11,9 +11,12 @@ namespace gpuscope::import::gpuscope_csv {
 class EventsCsvImporter : public Importer {
  public:
   std::string_view name() const override { return "gpuscope-csv"; }
-  std::string_view description() const override { return "gpuscope's events.csv (gpuscope convert -o dir/)"; }
+  std::string_view description() const override {
+    return "gpuscope's events.csv (gpuscope convert -o dir/)";
+  }
   bool Recognizes(const base::FileSniff& sniff) const override;
-  base::StatusOr<ImportResult> Read(const std::string& path, const ImportOptions& options) const override;
+  base::StatusOr<ImportResult> Read(const std::string& path,
+                                    const ImportOptions& options) const override;
 };
 
 }  // namespace gpuscope::import::gpuscope_csv

@@ -1,13 +1,12 @@
 #include "import/kineto/kineto_builder.h"
 
-#include "format/chrome_trace.h"
-
 #include <algorithm>
 #include <deque>
 #include <string>
 #include <unordered_set>
 
 #include "base/numbers.h"
+#include "format/chrome_trace.h"
 
 namespace gpuscope::import::kineto {
 
@@ -21,8 +20,21 @@ using model::TrackKind;
 namespace {
 
 enum class Category : uint8_t {
-  kKernel, kMemcpy, kMemset, kRuntime, kDriver, kCpuOp, kAnnotation, kPython,
-  kGpuAnnotation, kSync, kGpuOther, kOverhead, kSpan, kDerivedMarker, kUnknown
+  kKernel,
+  kMemcpy,
+  kMemset,
+  kRuntime,
+  kDriver,
+  kCpuOp,
+  kAnnotation,
+  kPython,
+  kGpuAnnotation,
+  kSync,
+  kGpuOther,
+  kOverhead,
+  kSpan,
+  kDerivedMarker,
+  kUnknown
 };
 
 Category Classify(std::string_view cat, bool* legacy) {
@@ -69,12 +81,18 @@ void ParseMemopName(std::string_view name, bool memset, model::MemopRow* row) {
     return;
   }
   auto sp = name.find(' ');
-  std::string_view kind = sp == std::string_view::npos ? std::string_view() : name.substr(sp + 1, 4);
-  if (kind == "HtoD") row->kind = MemopKind::kHtoD;
-  else if (kind == "DtoH") row->kind = MemopKind::kDtoH;
-  else if (kind == "DtoD") row->kind = MemopKind::kDtoD;
-  else if (kind == "HtoH") row->kind = MemopKind::kHtoH;
-  else if (kind == "PtoP") row->kind = MemopKind::kPtoP;
+  std::string_view kind =
+      sp == std::string_view::npos ? std::string_view() : name.substr(sp + 1, 4);
+  if (kind == "HtoD")
+    row->kind = MemopKind::kHtoD;
+  else if (kind == "DtoH")
+    row->kind = MemopKind::kDtoH;
+  else if (kind == "DtoD")
+    row->kind = MemopKind::kDtoD;
+  else if (kind == "HtoH")
+    row->kind = MemopKind::kHtoH;
+  else if (kind == "PtoP")
+    row->kind = MemopKind::kPtoP;
   auto open = name.find('(');
   auto arrow = name.find(" -> ");
   auto close = name.rfind(')');
@@ -194,7 +212,8 @@ void KinetoBuilder::Add(const KinetoEvent& ev, uint64_t offset) {
     }
     default:
       Problem("kineto.unsupported_phase", offset,
-              std::string("event phase '") + (ev.ph ? std::string(1, ev.ph) : std::string("(none)")) +
+              std::string("event phase '") +
+                  (ev.ph ? std::string(1, ev.ph) : std::string("(none)")) +
                   "' is not read by gpuscope; skipped");
       return;
   }
@@ -248,7 +267,8 @@ void KinetoBuilder::AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur) {
       row.domain = cat == Category::kDriver ? ApiDomain::kDriver : ApiDomain::kRuntime;
       if (!ev.domain.empty()) model::ParseApiDomain(ev.domain, &row.domain);
       if (ev.name.substr(0, 3) == "hip") side_->saw_hip_runtime = true;
-      if (ev.name.substr(0, 4) == "cuda" || ev.name.substr(0, 2) == "cu") side_->saw_cuda_runtime = true;
+      if (ev.name.substr(0, 4) == "cuda" || ev.name.substr(0, 2) == "cu")
+        side_->saw_cuda_runtime = true;
       t.api.Append(row);
       return;
     }
@@ -284,7 +304,7 @@ void KinetoBuilder::AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur) {
       row.name = t.strings.Intern(ev.name);
       row.track = GpuTrack(ev);
       row.correlation = ev.correlation;
-      row.kind = cat == Category::kSync         ? GpuRangeKind::kSync
+      row.kind = cat == Category::kSync       ? GpuRangeKind::kSync
                  : cat == Category::kGpuOther ? GpuRangeKind::kOther
                                               : GpuRangeKind::kAnnotation;
       t.gpu_ranges.Append(row);
@@ -324,7 +344,8 @@ void KinetoBuilder::AddMetadata(const KinetoEvent& ev) {
     if (key == "name") {
       if (c.Scalar(&v, &is_string, &arena) != Scan::kOk) break;
       value.assign(v);
-    } else if (key == format::chrome_trace::kArgGenerated) {  // a label gpuscope's export made up for viewers, not a name
+    } else if (key == format::chrome_trace::kArgGenerated) {  // a label gpuscope's export made up
+                                                              // for viewers, not a name
       if (c.Scalar(&v, &is_string, &arena) != Scan::kOk) break;
       if (v == "true") return;
     } else if (c.SkipValue() != Scan::kOk) {

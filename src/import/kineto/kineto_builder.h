@@ -23,8 +23,8 @@ struct KinetoSideInfo {
   uint64_t metadata_duplicates = 0;
   uint64_t zero_ts_events = 0;  // X events at ts 0 with dur 0 (Kineto's clamp)
   uint64_t timed_events = 0;
-  int max_decimals = 0;         // most digits after the point seen in ts
-  uint64_t rounded_ts = 0;      // ts with more than 3 decimals
+  int max_decimals = 0;                // most digits after the point seen in ts
+  uint64_t rounded_ts = 0;             // ts with more than 3 decimals
   bool saw_legacy_categories = false;  // "Operator", "Kernel", ... (PyTorch 1.8)
   bool saw_hip_runtime = false;
   bool saw_cuda_runtime = false;

@@ -1,12 +1,11 @@
 #include "import/kineto/kineto_event.h"
 
-#include "format/chrome_trace.h"
-
 #include <charconv>
 #include <optional>
 #include <type_traits>
 
 #include "base/numbers.h"
+#include "format/chrome_trace.h"
 
 namespace gpuscope::import::kineto {
 namespace {
@@ -122,7 +121,8 @@ Scan ParseArgs(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena) {
           SetInt(text, is_string, &ev->shared_mem, &bad);
         }
       }
-    } else if (key == ct::kArgCopyKind || key == ct::kArgSrcKind || key == ct::kArgDstKind || key == ct::kArgDomain) {
+    } else if (key == ct::kArgCopyKind || key == ct::kArgSrcKind || key == ct::kArgDstKind ||
+               key == ct::kArgDomain) {
       std::string_view text;
       bool is_string = false;
       if ((s = c.Peek(&ch)) != Scan::kOk) return s;
@@ -131,11 +131,14 @@ Scan ParseArgs(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena) {
         if ((s = c.SkipValue()) != Scan::kOk) return s;
       } else {
         if ((s = c.Scalar(&text, &is_string, arena)) != Scan::kOk) return s;
-        std::string_view* out = key == ct::kArgCopyKind ? &ev->copy_kind
+        std::string_view* out = key == ct::kArgCopyKind  ? &ev->copy_kind
                                 : key == ct::kArgSrcKind ? &ev->src_kind
                                 : key == ct::kArgDstKind ? &ev->dst_kind
-                                                    : &ev->domain;
-        if (is_string) *out = text; else bad = true;
+                                                         : &ev->domain;
+        if (is_string)
+          *out = text;
+        else
+          bad = true;
       }
     } else {
       if ((s = c.SkipValue()) != Scan::kOk) return s;

@@ -1,8 +1,6 @@
 // What is resolved once every segment is read: the side info of the segments merged, then names,
 // flows and clamped times applied to the merged trace.
 
-#include "import/kineto/kineto_builder.h"
-
 #include <algorithm>
 #include <map>
 #include <string>
@@ -10,6 +8,7 @@
 #include <unordered_set>
 
 #include "base/numbers.h"
+#include "import/kineto/kineto_builder.h"
 
 namespace gpuscope::import::kineto {
 
@@ -34,8 +33,8 @@ void KinetoSideInfo::Merge(KinetoSideInfo&& o) {
 
 void FinishKinetoTrace(model::Trace& trace, KinetoSideInfo& side) {
   for (model::Track& tr : trace.tracks) {
-    auto it = side.thread_names.find({std::string(trace.str(tr.pid_text)),
-                                      std::string(trace.str(tr.tid_text))});
+    auto it = side.thread_names.find(
+        {std::string(trace.str(tr.pid_text)), std::string(trace.str(tr.tid_text))});
     if (it != side.thread_names.end()) tr.name = trace.strings.Intern(it->second);
   }
   for (const auto& [pid, name] : side.process_names) {

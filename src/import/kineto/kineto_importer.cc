@@ -54,7 +54,8 @@ struct Segment {
 
 model::Vendor VendorFromName(std::string_view name) {
   auto has = [&](const char* s) { return name.find(s) != std::string_view::npos; };
-  if (has("NVIDIA") || has("Tesla") || has("GeForce") || has("Quadro")) return model::Vendor::kNvidia;
+  if (has("NVIDIA") || has("Tesla") || has("GeForce") || has("Quadro"))
+    return model::Vendor::kNvidia;
   if (has("AMD") || has("Instinct") || has("Radeon") || has("gfx")) return model::Vendor::kAmd;
   return model::Vendor::kUnknown;
 }
@@ -80,7 +81,8 @@ std::string Producer(const TopLevelInfo& top, const KinetoSideInfo& side) {
     return it == top.properties.end() ? std::string() : it->second;
   };
   if (!get(std::string(ct::kKeySourceFormat)).empty()) {
-    return "gpuscope convert, from " + get(std::string(ct::kKeySourceFormat)) + " (" + get(std::string(ct::kKeySourcePath)) + ")";
+    return "gpuscope convert, from " + get(std::string(ct::kKeySourceFormat)) + " (" +
+           get(std::string(ct::kKeySourcePath)) + ")";
   }
   std::string p = "PyTorch profiler (Kineto)";
   if (!get("cupti_version").empty()) {
@@ -109,7 +111,8 @@ void Finish(model::Trace& trace, Segment& seg0, const std::string& path) {
   trace.meta.clock = top.has_base_time ? "host clock, relative: epoch ns = baseTimeNanoseconds + ts"
                      : origin != top.properties.end()
                          ? "the source's clock (" +
-                               (source_clock != top.properties.end() ? source_clock->second : std::string("unknown")) +
+                               (source_clock != top.properties.end() ? source_clock->second
+                                                                     : std::string("unknown")) +
                                ") minus " + origin->second + " ns (gpuscopeTimeOriginNs)"
                          : "host clock, as written in the file";
   trace.meta.properties = top.properties;
@@ -131,8 +134,9 @@ void Finish(model::Trace& trace, Segment& seg0, const std::string& path) {
       model::Device d;
       d.id = id;
       d.name = "(not described in the trace)";
-      d.vendor = amd ? model::Vendor::kAmd
-                     : (seg0.side.saw_cuda_runtime ? model::Vendor::kNvidia : model::Vendor::kUnknown);
+      d.vendor =
+          amd ? model::Vendor::kAmd
+              : (seg0.side.saw_cuda_runtime ? model::Vendor::kNvidia : model::Vendor::kUnknown);
       trace.devices.push_back(d);
     }
   }
@@ -158,12 +162,15 @@ bool KinetoImporter::Recognizes(const base::FileSniff& sniff) const {
   return false;
 }
 
-base::StatusOr<ImportResult> KinetoImporter::Read(const std::string& path, const ImportOptions& options) const {
+base::StatusOr<ImportResult> KinetoImporter::Read(const std::string& path,
+                                                  const ImportOptions& options) const {
   GPUSCOPE_ASSIGN_OR_RETURN(auto opened, base::OpenByteSource(path));
   std::unique_ptr<base::ByteSource> source = std::move(opened);
 
-  int threads = options.threads > 0 ? options.threads
-                                    : static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
+  int threads =
+      options.threads > 0
+          ? options.threads
+          : static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
   std::vector<uint64_t> starts;  // segment k >= 1 starts at starts[k-1]
   if (source->seekable() && source->size() >= options.parallel_min_bytes && threads > 1) {
     for (int k = 1; k < threads; ++k) {
@@ -186,8 +193,9 @@ base::StatusOr<ImportResult> KinetoImporter::Read(const std::string& path, const
     uint64_t begin = k == 0 ? 0 : starts[k - 1];
     uint64_t stop = k < starts.size() ? starts[k] : std::numeric_limits<uint64_t>::max();
     s.reader = std::make_unique<KinetoReader>(
-        s.source.get(), begin, k == 0 ? KinetoReader::Mode::kTopLevel : KinetoReader::Mode::kEventsArray,
-        s.builder.get(), &s.top, stop);
+        s.source.get(), begin,
+        k == 0 ? KinetoReader::Mode::kTopLevel : KinetoReader::Mode::kEventsArray, s.builder.get(),
+        &s.top, stop);
   }
   ImportResult result;
   auto t0 = std::chrono::steady_clock::now();

@@ -16,7 +16,8 @@ class KinetoImporter : public Importer {
     return "PyTorch profiler / Kineto trace JSON (.json, .json.gz)";
   }
   bool Recognizes(const base::FileSniff& sniff) const override;
-  base::StatusOr<ImportResult> Read(const std::string& path, const ImportOptions& options) const override;
+  base::StatusOr<ImportResult> Read(const std::string& path,
+                                    const ImportOptions& options) const override;
 };
 
 }  // namespace gpuscope::import::kineto

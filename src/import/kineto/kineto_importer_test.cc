@@ -85,7 +85,8 @@ TEST(KinetoReader, SplitAtEveryByteGivesTheSameModel) {
   ASSERT_EQ(whole.outcome, KinetoReader::Outcome::kDone) << whole.error;
   for (size_t chunk : {1, 2, 3, 7, 64, 1000}) {
     Parsed split = ParseString(json, chunk);
-    ASSERT_EQ(split.outcome, KinetoReader::Outcome::kDone) << "chunk " << chunk << ": " << split.error;
+    ASSERT_EQ(split.outcome, KinetoReader::Outcome::kDone)
+        << "chunk " << chunk << ": " << split.error;
     EXPECT_EQ(split.trace.kernels.size(), whole.trace.kernels.size());
     EXPECT_EQ(split.trace.kernels.dur_ns, whole.trace.kernels.dur_ns);
     EXPECT_EQ(split.trace.memops.bytes, whole.trace.memops.bytes);
@@ -169,10 +170,11 @@ TEST(KinetoTraps, Uint64ArgsEscapedNamesAndInvalidRuntimeNames) {
 TEST(KinetoTraps, StringPidsAndTids) {
   Parsed p = ParseString(
       R"({"traceEvents":[)" +
-      Ev(R"("ph":"X","cat":"cpu_op","name":"a","pid":"123","tid":"4093687616","ts":1,"dur":2)") + "," +
-      Ev(R"("ph":"X","cat":"cpu_op","name":"b","pid":123,"tid":4093687616,"ts":5,"dur":2)") + "," +
-      Ev(R"("ph":"X","cat":"Trace","name":"span","pid":"Spans","tid":"PyTorch Profiler","ts":0,"dur":9)") + "," +
-      Ev(R"("ph":"i","s":"g","name":"Record Window End","pid":"","tid":"","ts":10)") + "]}");
+      Ev(R"("ph":"X","cat":"cpu_op","name":"a","pid":"123","tid":"4093687616","ts":1,"dur":2)") +
+      "," + Ev(R"("ph":"X","cat":"cpu_op","name":"b","pid":123,"tid":4093687616,"ts":5,"dur":2)") +
+      "," +
+      Ev(R"("ph":"X","cat":"Trace","name":"span","pid":"Spans","tid":"PyTorch Profiler","ts":0,"dur":9)") +
+      "," + Ev(R"("ph":"i","s":"g","name":"Record Window End","pid":"","tid":"","ts":10)") + "]}");
   ASSERT_EQ(p.outcome, KinetoReader::Outcome::kDone) << p.error;
   ASSERT_EQ(p.trace.cpu.size(), 2u);
   EXPECT_EQ(p.trace.cpu.track[0], p.trace.cpu.track[1]);  // "123" and 123 are one process
@@ -210,18 +212,20 @@ TEST(KinetoTraps, RocmNamesHexAndStringNumbers) {
 }
 
 TEST(KinetoTraps, ExactNanosecondsFromThreeDecimals) {
-  Parsed p = ParseString(R"({"traceEvents":[)" +
-                         Ev(R"("ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":3743411222578.748,"dur":0.001)") +
-                         "]}");
+  Parsed p = ParseString(
+      R"({"traceEvents":[)" +
+      Ev(R"("ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":3743411222578.748,"dur":0.001)") +
+      "]}");
   ASSERT_EQ(p.trace.kernels.size(), 1u);
   EXPECT_EQ(p.trace.kernels.start_ns[0], 3743411222578748LL);
   EXPECT_EQ(p.trace.kernels.dur_ns[0], 1);
 }
 
 TEST(KinetoTraps, KeyOrderDoesNotMatterAndBaseTimeMayFollowEvents) {
-  Parsed p = ParseString(R"({"traceEvents":[)" +
-                         Ev(R"("args":{"correlation":3},"dur":2,"ts":1,"tid":7,"pid":0,"name":"k","cat":"kernel","ph":"X")") +
-                         R"(],"baseTimeNanoseconds":1700000000000000000})");
+  Parsed p = ParseString(
+      R"({"traceEvents":[)" +
+      Ev(R"("args":{"correlation":3},"dur":2,"ts":1,"tid":7,"pid":0,"name":"k","cat":"kernel","ph":"X")") +
+      R"(],"baseTimeNanoseconds":1700000000000000000})");
   ASSERT_EQ(p.outcome, KinetoReader::Outcome::kDone) << p.error;
   ASSERT_EQ(p.trace.kernels.size(), 1u);
   EXPECT_EQ(p.trace.kernels.correlation[0], 3u);
@@ -230,7 +234,8 @@ TEST(KinetoTraps, KeyOrderDoesNotMatterAndBaseTimeMayFollowEvents) {
 TEST(KinetoTraps, Uint64CorrelationAboveInt64Max) {
   Parsed p = ParseString(
       R"({"traceEvents":[)" +
-      Ev(R"("ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":1,"dur":2,"args":{"correlation":18446744073709551615})") + "," +
+      Ev(R"("ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":1,"dur":2,"args":{"correlation":18446744073709551615})") +
+      "," +
       Ev(R"("ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":5,"dur":2,"args":{"correlation":18446744073709551615,"Comms Id":10159970886766084423})") +
       "]}");
   ASSERT_EQ(p.trace.kernels.size(), 1u);
@@ -239,9 +244,11 @@ TEST(KinetoTraps, Uint64CorrelationAboveInt64Max) {
 }
 
 TEST(KinetoTraps, TrailingCommaBomAndUnknownTopLevelKeys) {
-  Parsed p = ParseString("\xEF\xBB\xBF" R"({"WARNING":["x", {"nested": [1,2]}],"traceEvents":[)" +
-                         Ev(R"("ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":1,"dur":2)") +
-                         R"(,],"distributedInfo":{"rank":3},"traceName":"t"})");
+  Parsed p = ParseString(
+      "\xEF\xBB\xBF"
+      R"({"WARNING":["x", {"nested": [1,2]}],"traceEvents":[)" +
+      Ev(R"("ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":1,"dur":2)") +
+      R"(,],"distributedInfo":{"rank":3},"traceName":"t"})");
   ASSERT_EQ(p.outcome, KinetoReader::Outcome::kDone) << p.error;
   EXPECT_EQ(p.trace.cpu.size(), 1u);
 }
@@ -250,9 +257,11 @@ TEST(KinetoTraps, OverlappingPythonFramesDoNotBreakLinks) {
   // A python_function that "bleeds" past its parent (TraceLens' event-bleed case).
   Parsed p = ParseString(
       R"({"traceEvents":[)" +
-      Ev(R"("ph":"X","cat":"python_function","name":"a.py(1): f","pid":1,"tid":1,"ts":0,"dur":10,"args":{"Python id":1,"Python parent id":null})") + "," +
-      Ev(R"("ph":"X","cat":"python_function","name":"a.py(2): g","pid":1,"tid":1,"ts":5,"dur":10,"args":{"Python id":2,"Python parent id":1})") + "," +
-      Ev(R"("ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":6,"dur":1)") + "]}");
+      Ev(R"("ph":"X","cat":"python_function","name":"a.py(1): f","pid":1,"tid":1,"ts":0,"dur":10,"args":{"Python id":1,"Python parent id":null})") +
+      "," +
+      Ev(R"("ph":"X","cat":"python_function","name":"a.py(2): g","pid":1,"tid":1,"ts":5,"dur":10,"args":{"Python id":2,"Python parent id":1})") +
+      "," + Ev(R"("ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":6,"dur":1)") +
+      "]}");
   ASSERT_EQ(p.trace.cpu.size(), 1u);
   EXPECT_EQ(p.trace.str(p.trace.python.name[p.trace.cpu.python_frame[0]]), "a.py(2): g");
   EXPECT_EQ(p.trace.python.parent[1], 0u);  // by Python parent id
@@ -261,9 +270,12 @@ TEST(KinetoTraps, OverlappingPythonFramesDoNotBreakLinks) {
 TEST(KinetoTraps, GpuUserAnnotationsAndSyncEvents) {
   Parsed p = ParseString(
       R"({"traceEvents":[)" +
-      Ev(R"("ph":"X","cat":"gpu_user_annotation","name":"my_range","pid":0,"tid":7,"ts":0,"dur":10,"args":{"External id":5})") + "," +
-      Ev(R"("ph":"X","cat":"cuda_sync","name":"Stream Sync","pid":0,"tid":7,"ts":20,"dur":3,"args":{"cuda_sync_kind":"Stream Sync","stream":7,"correlation":9})") + "," +
-      Ev(R"("ph":"C","name":"GPU 0 Counters","pid":0,"tid":0,"ts":5,"args":{"sm_util":41.5,"label":"x"})") + "]}");
+      Ev(R"("ph":"X","cat":"gpu_user_annotation","name":"my_range","pid":0,"tid":7,"ts":0,"dur":10,"args":{"External id":5})") +
+      "," +
+      Ev(R"("ph":"X","cat":"cuda_sync","name":"Stream Sync","pid":0,"tid":7,"ts":20,"dur":3,"args":{"cuda_sync_kind":"Stream Sync","stream":7,"correlation":9})") +
+      "," +
+      Ev(R"("ph":"C","name":"GPU 0 Counters","pid":0,"tid":0,"ts":5,"args":{"sm_util":41.5,"label":"x"})") +
+      "]}");
   ASSERT_EQ(p.trace.gpu_ranges.size(), 2u);
   EXPECT_EQ(p.trace.gpu_ranges.kind[0], model::GpuRangeKind::kAnnotation);
   EXPECT_EQ(p.trace.gpu_ranges.kind[1], model::GpuRangeKind::kSync);
@@ -277,7 +289,8 @@ TEST(KinetoParallel, SegmentsGiveTheSequentialResult) {
   std::string json = R"({"schemaVersion":1,"traceEvents":[)";
   for (int i = 0; i < 3000; ++i) {
     if (i) json += ",\n";
-    std::string name = i % 7 == 0 ? "weird }, {\\\"name\\\": } , { kernel" : "kernel_" + std::to_string(i % 13);
+    std::string name =
+        i % 7 == 0 ? "weird }, {\\\"name\\\": } , { kernel" : "kernel_" + std::to_string(i % 13);
     json += Ev(R"("ph":"X","cat":"kernel","name":")" + name + R"(","pid":0,"tid":7,"ts":)" +
                std::to_string(i * 10) + R"(.5,"dur":)" + std::to_string(1 + i % 5) +
                R"(.25,"args":{"correlation":)" + std::to_string(i + 1) + "}");

@@ -213,13 +213,20 @@ Scan KinetoReader::ReadDevices(JsonCursor& c) {
       }
       if ((s = c.Scalar(&value, &is_string, &arena_)) != Scan::kOk) return s;
       auto num = base::ParseInt64(value).value_or(-1);
-      if (key == "id") d.id = static_cast<int32_t>(num);
-      else if (key == "name") d.name = std::string(value);
-      else if (key == "totalGlobalMem") d.total_memory = num;
-      else if (key == "computeMajor" || key == "major") d.compute_major = static_cast<int32_t>(num);
-      else if (key == "computeMinor" || key == "minor") d.compute_minor = static_cast<int32_t>(num);
-      else if (key == "numSms" || key == "multiProcessorCount") d.compute_units = static_cast<int32_t>(num);
-      else if (key == "warpSize") d.warp_size = static_cast<int32_t>(num);
+      if (key == "id")
+        d.id = static_cast<int32_t>(num);
+      else if (key == "name")
+        d.name = std::string(value);
+      else if (key == "totalGlobalMem")
+        d.total_memory = num;
+      else if (key == "computeMajor" || key == "major")
+        d.compute_major = static_cast<int32_t>(num);
+      else if (key == "computeMinor" || key == "minor")
+        d.compute_minor = static_cast<int32_t>(num);
+      else if (key == "numSms" || key == "multiProcessorCount")
+        d.compute_units = static_cast<int32_t>(num);
+      else if (key == "warpSize")
+        d.warp_size = static_cast<int32_t>(num);
     }
     devices.push_back(std::move(d));
   }

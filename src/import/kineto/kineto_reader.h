@@ -36,10 +36,10 @@ class KinetoReader {
  public:
   enum class Mode { kTopLevel, kEventsArray };
   enum class Outcome {
-    kDone,       // reached the end of the document
-    kHandoff,    // stopped exactly at stop_at: the next segment's start is proven
-    kArrayEnd,   // (kEventsArray) reached the ']' closing traceEvents; end_offset() is after it
-    kError,      // invalid JSON, truncated file or read error: error() says which
+    kDone,      // reached the end of the document
+    kHandoff,   // stopped exactly at stop_at: the next segment's start is proven
+    kArrayEnd,  // (kEventsArray) reached the ']' closing traceEvents; end_offset() is after it
+    kError,     // invalid JSON, truncated file or read error: error() says which
   };
 
   KinetoReader(base::ByteSource* source, uint64_t start_offset, Mode mode, KinetoBuilder* builder,
@@ -51,7 +51,9 @@ class KinetoReader {
 
   uint64_t end_offset() const { return end_offset_; }
   const std::string& error() const { return error_; }
-  bool in_events_array() const { return state_ == State::kEventsFirst || state_ == State::kEventsNext; }
+  bool in_events_array() const {
+    return state_ == State::kEventsFirst || state_ == State::kEventsNext;
+  }
   bool resync_failed() const { return resync_failed_; }
 
  private:
@@ -62,7 +64,9 @@ class KinetoReader {
   Scan EventItem(JsonCursor& c, bool first, bool* finished, Outcome* outcome);
   Scan ReadDevices(JsonCursor& c);
   bool Refill();  // false at the end of input or on a read error
-  uint64_t OffsetOf(const char* p) const { return window_offset_ + static_cast<uint64_t>(p - buf_.data()); }
+  uint64_t OffsetOf(const char* p) const {
+    return window_offset_ + static_cast<uint64_t>(p - buf_.data());
+  }
 
   base::ByteSource* source_;
   Mode mode_;
@@ -73,9 +77,9 @@ class KinetoReader {
   bool events_in_object_ = true;  // traceEvents is inside a top-level object (else bare array)
 
   std::vector<char> buf_;
-  size_t len_ = 0;            // valid bytes in buf_
-  size_t pos_ = 0;            // next unread byte
-  uint64_t window_offset_;    // file offset of buf_[0]
+  size_t len_ = 0;          // valid bytes in buf_
+  size_t pos_ = 0;          // next unread byte
+  uint64_t window_offset_;  // file offset of buf_[0]
   bool eof_ = false;
   bool read_error_ = false;
   bool resync_failed_ = false;

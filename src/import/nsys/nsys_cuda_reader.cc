@@ -10,13 +10,18 @@ using model::MemoryKind;
 using model::Trace;
 
 base::Status NsysReader::ReadRuntime() {
-  if (!Collected("CUPTI_ACTIVITY_KIND_RUNTIME", "CUDA runtime/driver API calls")) return base::Status::Ok();
+  if (!Collected("CUPTI_ACTIVITY_KIND_RUNTIME", "CUDA runtime/driver API calls"))
+    return base::Status::Ok();
   ColumnSet c(db_, "CUPTI_ACTIVITY_KIND_RUNTIME");
-  if (!HasRequired(c, "CUPTI_ACTIVITY_KIND_RUNTIME", {"start", "end", "globalTid", "correlationId", "nameId"})) {
+  if (!HasRequired(c, "CUPTI_ACTIVITY_KIND_RUNTIME",
+                   {"start", "end", "globalTid", "correlationId", "nameId"})) {
     return base::Status::Ok();
   }
-  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT " + c.Select({"start", "end", "globalTid", "correlationId", "nameId", "eventClass"}) +
-                     " FROM CUPTI_ACTIVITY_KIND_RUNTIME"));
+  GPUSCOPE_ASSIGN_OR_RETURN(
+      auto q,
+      db_.Query("SELECT " +
+                c.Select({"start", "end", "globalTid", "correlationId", "nameId", "eventClass"}) +
+                " FROM CUPTI_ACTIVITY_KIND_RUNTIME"));
   std::unordered_map<int64_t, model::StringId> names;  // nameId -> stripped name
   while (q.Step()) {
     model::ApiRow row;
@@ -28,7 +33,8 @@ base::Status NsysReader::ReadRuntime() {
     if (inserted) it->second = t_.strings.Intern(StripVersionSuffix(strings_.Text(q.Int(4))));
     row.name = it->second;
     std::string_view cls = event_class_.Name(q.Int(5));
-    row.domain = cls.find("DRIVER") != std::string_view::npos ? model::ApiDomain::kDriver : model::ApiDomain::kRuntime;
+    row.domain = cls.find("DRIVER") != std::string_view::npos ? model::ApiDomain::kDriver
+                                                              : model::ApiDomain::kRuntime;
     t_.api.Append(row);
   }
   return Finish(q);
@@ -41,14 +47,18 @@ int64_t NsysReader::End(int64_t start, int64_t end, std::string_view table) {
 base::Status NsysReader::ReadKernels() {
   if (!Collected("CUPTI_ACTIVITY_KIND_KERNEL", "GPU kernels")) return base::Status::Ok();
   ColumnSet c(db_, "CUPTI_ACTIVITY_KIND_KERNEL");
-  if (!HasRequired(c, "CUPTI_ACTIVITY_KIND_KERNEL", {"start", "end", "correlationId"})) return base::Status::Ok();
+  if (!HasRequired(c, "CUPTI_ACTIVITY_KIND_KERNEL", {"start", "end", "correlationId"}))
+    return base::Status::Ok();
   // Mangled names are kept (stats demangles them for display, --mangled shows them raw);
   // the demangled one is the fallback for exports that lack it.
-  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT " +
-                     c.Select({"start", "end", "deviceId", "streamId", "correlationId", "globalPid", "mangledName",
-                               "demangledName", "shortName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
-                               "registersPerThread", "staticSharedMemory", "dynamicSharedMemory"}) +
-                     " FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+  GPUSCOPE_ASSIGN_OR_RETURN(
+      auto q,
+      db_.Query("SELECT " +
+                c.Select({"start", "end", "deviceId", "streamId", "correlationId", "globalPid",
+                          "mangledName", "demangledName", "shortName", "gridX", "gridY", "gridZ",
+                          "blockX", "blockY", "blockZ", "registersPerThread", "staticSharedMemory",
+                          "dynamicSharedMemory"}) +
+                " FROM CUPTI_ACTIVITY_KIND_KERNEL"));
   while (q.Step()) {
     model::KernelRow row;
     row.start_ns = q.Int(0);
@@ -58,7 +68,8 @@ base::Status NsysReader::ReadKernels() {
     row.correlation = Correlation(q.Int(4), q.Int(5));
     int name_col = !q.IsNull(6) ? 6 : !q.IsNull(7) ? 7 : 8;
     if (q.IsNull(name_col)) {
-      t_.problems.Add("nsys.kernel_without_name", "a kernel at " + std::to_string(row.start_ns) + " ns has no name");
+      t_.problems.Add("nsys.kernel_without_name",
+                      "a kernel at " + std::to_string(row.start_ns) + " ns has no name");
       row.name = t_.strings.Intern("<unnamed kernel>");
     } else {
       row.name = strings_.Get(q.Int(name_col));
@@ -87,16 +98,19 @@ std::string_view NsysReader::MemKindLabel(const base::SqliteQuery& q, int col) {
 base::Status NsysReader::ReadMemcpy() {
   if (!Collected("CUPTI_ACTIVITY_KIND_MEMCPY", "memory copies")) return base::Status::Ok();
   if (!memcpy_oper_.present || !mem_kind_.present) {
-    t_.problems.Add("nsys.missing_enum_table",
-                    "ENUM_CUDA_MEMCPY_OPER or ENUM_CUDA_MEM_KIND is missing: copy directions and memory kinds "
-                    "are unknown (nsys's numbering is not guessed)");
+    t_.problems.Add(
+        "nsys.missing_enum_table",
+        "ENUM_CUDA_MEMCPY_OPER or ENUM_CUDA_MEM_KIND is missing: copy directions and memory kinds "
+        "are unknown (nsys's numbering is not guessed)");
   }
   ColumnSet c(db_, "CUPTI_ACTIVITY_KIND_MEMCPY");
-  if (!HasRequired(c, "CUPTI_ACTIVITY_KIND_MEMCPY", {"start", "end", "correlationId"})) return base::Status::Ok();
-  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT " +
-                     c.Select({"start", "end", "deviceId", "streamId", "correlationId", "globalPid", "bytes",
-                               "copyKind", "srcKind", "dstKind"}) +
-                     " FROM CUPTI_ACTIVITY_KIND_MEMCPY"));
+  if (!HasRequired(c, "CUPTI_ACTIVITY_KIND_MEMCPY", {"start", "end", "correlationId"}))
+    return base::Status::Ok();
+  GPUSCOPE_ASSIGN_OR_RETURN(
+      auto q, db_.Query("SELECT " +
+                        c.Select({"start", "end", "deviceId", "streamId", "correlationId",
+                                  "globalPid", "bytes", "copyKind", "srcKind", "dstKind"}) +
+                        " FROM CUPTI_ACTIVITY_KIND_MEMCPY"));
   std::map<std::string, model::StringId> names;
   while (q.Step()) {
     model::MemopRow row;
@@ -111,7 +125,8 @@ base::Status NsysReader::ReadMemcpy() {
     row.dst = MemKind(q, 9);
     // The PyTorch profiler's spelling, so that names compare across tools.
     std::string name = "Memcpy " + std::string(model::MemopKindName(row.kind)) + " (" +
-                       std::string(MemKindLabel(q, 8)) + " -> " + std::string(MemKindLabel(q, 9)) + ")";
+                       std::string(MemKindLabel(q, 8)) + " -> " + std::string(MemKindLabel(q, 9)) +
+                       ")";
     auto [it, inserted] = names.emplace(name, 0);
     if (inserted) it->second = t_.strings.Intern(name);
     row.name = it->second;
@@ -123,11 +138,13 @@ base::Status NsysReader::ReadMemcpy() {
 base::Status NsysReader::ReadMemset() {
   if (!Collected("CUPTI_ACTIVITY_KIND_MEMSET", "memsets")) return base::Status::Ok();
   ColumnSet c(db_, "CUPTI_ACTIVITY_KIND_MEMSET");
-  if (!HasRequired(c, "CUPTI_ACTIVITY_KIND_MEMSET", {"start", "end", "correlationId"})) return base::Status::Ok();
-  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT " +
-                     c.Select({"start", "end", "deviceId", "streamId", "correlationId", "globalPid", "bytes",
-                               "memKind"}) +
-                     " FROM CUPTI_ACTIVITY_KIND_MEMSET"));
+  if (!HasRequired(c, "CUPTI_ACTIVITY_KIND_MEMSET", {"start", "end", "correlationId"}))
+    return base::Status::Ok();
+  GPUSCOPE_ASSIGN_OR_RETURN(
+      auto q, db_.Query("SELECT " +
+                        c.Select({"start", "end", "deviceId", "streamId", "correlationId",
+                                  "globalPid", "bytes", "memKind"}) +
+                        " FROM CUPTI_ACTIVITY_KIND_MEMSET"));
   while (q.Step()) {
     model::MemopRow row;
     row.start_ns = q.Int(0);
@@ -147,17 +164,20 @@ base::Status NsysReader::ReadMemset() {
 base::Status NsysReader::ReadSync() {
   if (!db_.Has("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION")) return base::Status::Ok();
   ColumnSet c(db_, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
-  if (!HasRequired(c, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", {"start", "end"})) return base::Status::Ok();
-  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT " + c.Select({"start", "end", "deviceId", "streamId", "correlationId", "globalPid",
-                                           "syncType"}) +
-                     " FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"));
+  if (!HasRequired(c, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", {"start", "end"}))
+    return base::Status::Ok();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT " +
+                                              c.Select({"start", "end", "deviceId", "streamId",
+                                                        "correlationId", "globalPid", "syncType"}) +
+                                              " FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"));
   while (q.Step()) {
     model::GpuRangeRow row;
     row.start_ns = q.Int(0);
     row.dur_ns = End(q.Int(0), q.Int(1), "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
     // Context syncs carry stream 0xFFFFFFFF: they wait for every stream of the device.
     int64_t stream = q.Int(3);
-    row.track = stream == 0xFFFFFFFFll ? GpuTrack(q.Int(2), -1, q.Int(5)) : GpuTrack(q.Int(2), stream, q.Int(5));
+    row.track = stream == 0xFFFFFFFFll ? GpuTrack(q.Int(2), -1, q.Int(5))
+                                       : GpuTrack(q.Int(2), stream, q.Int(5));
     row.correlation = Correlation(q.Int(4), q.Int(5));
     std::string_view label = q.IsNull(6) ? std::string_view() : sync_type_.Label(q.Int(6));
     row.name = t_.strings.Intern(label.empty() ? "Synchronization" : label);

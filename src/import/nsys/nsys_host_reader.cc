@@ -13,13 +13,15 @@ base::Status NsysReader::ReadNvtx() {
   if (!Collected("NVTX_EVENTS", "NVTX ranges")) return base::Status::Ok();
   ColumnSet c(db_, "NVTX_EVENTS");
   if (!HasRequired(c, "NVTX_EVENTS", {"start", "eventType"})) return base::Status::Ok();
-  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT " + c.Select({"start", "end", "eventType", "globalTid", "textId", "text"}) +
-                     " FROM NVTX_EVENTS"));
+  GPUSCOPE_ASSIGN_OR_RETURN(
+      auto q,
+      db_.Query("SELECT " + c.Select({"start", "end", "eventType", "globalTid", "textId", "text"}) +
+                " FROM NVTX_EVENTS"));
   while (q.Step()) {
     std::string_view type = event_type_.Name(q.Int(2));
     std::string_view text = !q.IsNull(4) ? strings_.Text(q.Int(4)) : q.Text(5);
-    bool range = type == "NvtxPushPopRange" || type == "NvtxStartEndRange" || type == "NvtxtPushPopRange" ||
-                 type == "NvtxtStartEndRange";
+    bool range = type == "NvtxPushPopRange" || type == "NvtxStartEndRange" ||
+                 type == "NvtxtPushPopRange" || type == "NvtxtStartEndRange";
     bool mark = type == "NvtxMark" || type == "NvtxtMark";
     if (range && !q.IsNull(1)) {
       model::CpuRangeRow row;
@@ -42,8 +44,10 @@ base::Status NsysReader::ReadNvtx() {
 base::Status NsysReader::ReadOsRuntime() {
   if (!db_.Has("OSRT_API")) return base::Status::Ok();
   ColumnSet c(db_, "OSRT_API");
-  if (!HasRequired(c, "OSRT_API", {"start", "end", "globalTid", "nameId"})) return base::Status::Ok();
-  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT start, end, globalTid, nameId FROM OSRT_API"));
+  if (!HasRequired(c, "OSRT_API", {"start", "end", "globalTid", "nameId"}))
+    return base::Status::Ok();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q,
+                            db_.Query("SELECT start, end, globalTid, nameId FROM OSRT_API"));
   while (q.Step()) {
     model::ApiRow row;
     row.start_ns = q.Int(0);

@@ -13,7 +13,8 @@ bool NsysImporter::Recognizes(const base::FileSniff& sniff) const {
          sniff.Has("CUPTI_ACTIVITY_KIND_RUNTIME") || sniff.Has("CUPTI_ACTIVITY_KIND_KERNEL");
 }
 
-base::StatusOr<ImportResult> NsysImporter::Read(const std::string& path, const ImportOptions&) const {
+base::StatusOr<ImportResult> NsysImporter::Read(const std::string& path,
+                                                const ImportOptions&) const {
   GPUSCOPE_ASSIGN_OR_RETURN(auto db, base::SqliteDb::OpenReadOnly(path));
   ImportResult result;
   Trace& trace = result.trace;
@@ -25,7 +26,8 @@ base::StatusOr<ImportResult> NsysImporter::Read(const std::string& path, const I
     trace.meta.import_error = st.message();
   }
   result.empty_reason =
-      "the Nsight Systems export holds no events (no CUDA, NVTX or OS runtime rows); was anything traced? "
+      "the Nsight Systems export holds no events (no CUDA, NVTX or OS runtime rows); was anything "
+      "traced? "
       "Profile with e.g. nsys profile -t cuda,nvtx,osrt";
   return result;
 }

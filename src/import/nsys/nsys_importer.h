@@ -16,7 +16,8 @@ class NsysImporter : public Importer {
     return "Nsight Systems SQLite export (nsys export --type sqlite)";
   }
   bool Recognizes(const base::FileSniff& sniff) const override;
-  base::StatusOr<ImportResult> Read(const std::string& path, const ImportOptions& options) const override;
+  base::StatusOr<ImportResult> Read(const std::string& path,
+                                    const ImportOptions& options) const override;
 };
 
 }  // namespace gpuscope::import::nsys

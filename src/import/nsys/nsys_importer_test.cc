@@ -126,7 +126,8 @@ TEST(NsysImporter, EnumerationsComeFromTheFile) {
       "UPDATE ENUM_CUDA_MEM_KIND SET id = id + 100;"
       "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET srcKind = srcKind + 100, dstKind = dstKind + 100;"
       "UPDATE CUPTI_ACTIVITY_KIND_MEMSET SET memKind = memKind + 100;"
-      "UPDATE ENUM_CUDA_MEMCPY_OPER SET id = id + 50; UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET copyKind = copyKind + 50;");
+      "UPDATE ENUM_CUDA_MEMCPY_OPER SET id = id + 50; UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET "
+      "copyKind = copyKind + 50;");
   ASSERT_EQ(t.memops.size(), 3u);
   EXPECT_EQ(t.memops.kind[0], MemopKind::kHtoD);
   EXPECT_EQ(t.memops.src[0], MemoryKind::kPageable);
@@ -162,11 +163,11 @@ TEST(NsysImporter, SchemaDifferences) {
 // Two processes with the same correlation ids: kernels link only within their process.
 TEST(NsysImporter, CorrelationIsPerProcess) {
   const int64_t other_pid = ((1ll << 48) + (5000ll << 24));
-  std::string sql =
-      "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (200000, 201000, 0, " + std::to_string(other_pid + 5000) +
-      ", 10, 5, 0, NULL);"
-      "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (202000, 204000, 0, 1, 7, 10, " + std::to_string(other_pid) +
-      ", 4, 4, 4, 0, 1, 1, 1, 1, 1, 1, 0, 0);";
+  std::string sql = "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (200000, 201000, 0, " +
+                    std::to_string(other_pid + 5000) +
+                    ", 10, 5, 0, NULL);"
+                    "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (202000, 204000, 0, 1, 7, 10, " +
+                    std::to_string(other_pid) + ", 4, 4, 4, 0, 1, 1, 1, 1, 1, 1, 0, 0);";
   model::Trace t = Load(sql);
   ASSERT_EQ(t.kernels.size(), 4u);
   for (size_t i = 0; i < t.kernels.size(); ++i) {
@@ -211,14 +212,17 @@ TEST(NsysBadInput, CorruptDatabase) {
     f.write(junk.data(), static_cast<std::streamsize>(junk.size()));
   }
   std::string msg = ImportError(path);
-  EXPECT_TRUE(msg.find("corrupt") != std::string::npos || msg.find("not an SQLite") != std::string::npos) << msg;
+  EXPECT_TRUE(msg.find("corrupt") != std::string::npos ||
+              msg.find("not an SQLite") != std::string::npos)
+      << msg;
 }
 
 TEST(NsysBadInput, LockedDatabase) {
   std::string path = MakeDb(kFixture);
   sqlite3* writer = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &writer), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(writer, "PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE;", nullptr, nullptr, nullptr),
+  ASSERT_EQ(sqlite3_exec(writer, "PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE;", nullptr,
+                         nullptr, nullptr),
             SQLITE_OK);
   auto db = base::SqliteDb::OpenReadOnly(path, /*busy_timeout_ms=*/50);
   ASSERT_FALSE(db.ok());
@@ -231,7 +235,8 @@ TEST(NsysBadInput, ReportFileNeedsExport) {
   std::string path = testing::TempDir() + "/profile.nsys-rep";
   std::ofstream(path) << "NVIDIA Nsight Systems report (binary)";
   std::string msg = ImportError(path);
-  EXPECT_NE(msg.find("nsys export --type sqlite --output " + path.substr(0, path.size() - 9) + ".sqlite " + path),
+  EXPECT_NE(msg.find("nsys export --type sqlite --output " + path.substr(0, path.size() - 9) +
+                     ".sqlite " + path),
             std::string::npos)
       << msg;
 }

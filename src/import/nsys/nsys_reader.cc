@@ -36,7 +36,8 @@ bool NsysReader::Collected(std::string_view table, std::string_view what) {
   return false;
 }
 
-bool NsysReader::HasRequired(const ColumnSet& c, std::string_view table, std::initializer_list<std::string_view> required) {
+bool NsysReader::HasRequired(const ColumnSet& c, std::string_view table,
+                             std::initializer_list<std::string_view> required) {
   std::string missing = c.Missing(required);
   if (missing.empty()) return true;
   t_.problems.Add("nsys.table_missing_columns",
@@ -56,21 +57,25 @@ void NsysReader::ReadMetadata() {
     return it == t_.meta.properties.end() ? std::string() : it->second;
   };
   std::string schema = prop("EXPORT_SCHEMA_VERSION");
-  t_.meta.format_version = schema.empty() ? "export schema unknown (no META_DATA_EXPORT)" : "export schema " + schema;
+  t_.meta.format_version =
+      schema.empty() ? "export schema unknown (no META_DATA_EXPORT)" : "export schema " + schema;
   std::string product = prop("EXPORT_PRODUCT_NAME");
   t_.meta.producer = product.empty() ? "Nsight Systems" : product;
   // Appended in steps: GCC 12 misreads " " + string at -O3 (-Wrestrict).
-  if (std::string version = prop("EXPORT_PRODUCT_VERSION"); !version.empty()) t_.meta.producer.append(" ").append(version);
+  if (std::string version = prop("EXPORT_PRODUCT_VERSION"); !version.empty())
+    t_.meta.producer.append(" ").append(version);
   if (db_.Has("TARGET_INFO_SESSION_START_TIME")) {
-    t_.meta.base_time_ns = db_.QueryInt("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME LIMIT 1", 0);
+    t_.meta.base_time_ns =
+        db_.QueryInt("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME LIMIT 1", 0);
   }
 }
 
 void NsysReader::ReadDevices() {
   if (!db_.Has("TARGET_INFO_GPU")) return;
   ColumnSet c(db_, "TARGET_INFO_GPU");
-  auto q = db_.Query("SELECT " + c.Select({"id", "name", "totalMemory", "smCount", "threadsPerWarp",
-                                           "computeMajor", "computeMinor"}) +
+  auto q = db_.Query("SELECT " +
+                     c.Select({"id", "name", "totalMemory", "smCount", "threadsPerWarp",
+                               "computeMajor", "computeMinor"}) +
                      " FROM TARGET_INFO_GPU ORDER BY id");
   if (!q.ok()) return;
   while (q->Step()) {
@@ -116,14 +121,16 @@ int64_t NsysReader::CountCudaProcesses() {
 
 uint64_t NsysReader::Correlation(int64_t corr, int64_t global) const {
   if (!multi_process_) return static_cast<uint64_t>(corr);
-  return (static_cast<uint64_t>(PidOf(global)) << 40) | (static_cast<uint64_t>(corr) & 0xFFFFFFFFFFull);
+  return (static_cast<uint64_t>(PidOf(global)) << 40) |
+         (static_cast<uint64_t>(corr) & 0xFFFFFFFFFFull);
 }
 
 model::TrackId NsysReader::CpuTrack(int64_t global_tid) {
   auto it = cpu_tracks_.find(global_tid);
   if (it != cpu_tracks_.end()) return it->second;
-  model::TrackId id = t_.InternTrack(model::TrackKind::kCpuThread, std::to_string(PidOf(global_tid)),
-                                     std::to_string(TidOf(global_tid)));
+  model::TrackId id =
+      t_.InternTrack(model::TrackKind::kCpuThread, std::to_string(PidOf(global_tid)),
+                     std::to_string(TidOf(global_tid)));
   auto name = thread_names_.find(global_tid);
   if (name != thread_names_.end()) t_.tracks[id].name = strings_.Get(name->second);
   cpu_tracks_.emplace(global_tid, id);
@@ -144,14 +151,15 @@ model::TrackId NsysReader::GpuTrack(int64_t device, int64_t stream, int64_t glob
 }
 
 void NsysReader::CountOtherRecords() {
-  for (auto [table, label] : {std::pair{"PROFILER_OVERHEAD", "nsys profiler overhead ranges"},
-                              std::pair{"CUPTI_ACTIVITY_KIND_OVERHEAD", "CUPTI overhead ranges"},
-                              std::pair{"SCHED_EVENTS", "thread scheduling events"},
-                              std::pair{"COMPOSITE_EVENTS", "CPU sampling events"},
-                              std::pair{"CUDA_GPU_MEMORY_USAGE_EVENTS", "CUDA memory usage events"},
-                              std::pair{"GPU_METRICS", "GPU metrics samples"},
-                              std::pair{"CUPTI_ACTIVITY_KIND_CUDA_EVENT", "CUDA event records"},
-                              std::pair{"CUPTI_ACTIVITY_KIND_GRAPH_TRACE", "CUDA graph launches"}}) {
+  for (auto [table, label] :
+       {std::pair{"PROFILER_OVERHEAD", "nsys profiler overhead ranges"},
+        std::pair{"CUPTI_ACTIVITY_KIND_OVERHEAD", "CUPTI overhead ranges"},
+        std::pair{"SCHED_EVENTS", "thread scheduling events"},
+        std::pair{"COMPOSITE_EVENTS", "CPU sampling events"},
+        std::pair{"CUDA_GPU_MEMORY_USAGE_EVENTS", "CUDA memory usage events"},
+        std::pair{"GPU_METRICS", "GPU metrics samples"},
+        std::pair{"CUPTI_ACTIVITY_KIND_CUDA_EVENT", "CUDA event records"},
+        std::pair{"CUPTI_ACTIVITY_KIND_GRAPH_TRACE", "CUDA graph launches"}}) {
     if (!db_.Has(table)) continue;
     int64_t n = db_.QueryInt(std::string("SELECT COUNT(*) FROM ") + table, 0);
     if (n > 0) t_.record_counts[label] = static_cast<uint64_t>(n);

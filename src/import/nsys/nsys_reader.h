@@ -23,7 +23,8 @@ namespace gpuscope::import::nsys {
 // fills, syncs), nsys_host_reader.cc (NVTX ranges, OS runtime calls).
 class NsysReader {
  public:
-  NsysReader(const base::SqliteDb& db, model::Trace* trace) : db_(db), t_(*trace), strings_(db, trace, kStringSql) {}
+  NsysReader(const base::SqliteDb& db, model::Trace* trace)
+      : db_(db), t_(*trace), strings_(db, trace, kStringSql) {}
 
   base::Status Read();
 
@@ -35,7 +36,8 @@ class NsysReader {
 
   // A table without the columns every nsys version writes is skipped as a whole (counted),
   // rather than read with made-up values.
-  bool HasRequired(const ColumnSet& c, std::string_view table, std::initializer_list<std::string_view> required);
+  bool HasRequired(const ColumnSet& c, std::string_view table,
+                   std::initializer_list<std::string_view> required);
 
   // Fails on a read error mid-table: that is a damaged file, not a recoverable event.
   base::Status Finish(const base::SqliteQuery& q) { return q.status(); }

@@ -10,7 +10,8 @@ EnumTable LoadEnum(const base::SqliteDb& db, std::string_view table) {
   EnumTable e;
   if (!db.Has(table)) return e;
   ColumnSet cols(db, table);
-  auto q = db.Query("SELECT " + cols.Select({"id", "name", "label"}) + " FROM " + base::SqlIdent(table));
+  auto q =
+      db.Query("SELECT " + cols.Select({"id", "name", "label"}) + " FROM " + base::SqlIdent(table));
   if (!q.ok()) return e;
   e.present = true;
   while (q->Step()) e.rows[q->Int(0)] = {std::string(q->Text(1)), std::string(q->Text(2))};

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "base/sqlite_db.h"
+#include "import/common/rocm_names.h"
 #include "import/common/row_helpers.h"
 #include "import/common/sqlite_columns.h"
-#include "import/common/rocm_names.h"
 #include "model/merge.h"
 
 namespace gpuscope::import::rocpd {
@@ -23,13 +23,18 @@ class RocpdReader {
  public:
   // `corr_offset` keeps correlation ids of different databases (processes) apart.
   RocpdReader(const SqliteDb& db, Trace* trace, uint64_t corr_offset)
-      : db_(db), t_(*trace), offset_(corr_offset), strings_(db, trace, "SELECT string FROM rocpd_string WHERE id = ?1") {}
+      : db_(db),
+        t_(*trace),
+        offset_(corr_offset),
+        strings_(db, trace, "SELECT string FROM rocpd_string WHERE id = ?1") {}
 
   base::Status Read() {
-    for (const char* view : {"rocpd_kernel_dispatch", "rocpd_region", "rocpd_event", "rocpd_string"}) {
+    for (const char* view :
+         {"rocpd_kernel_dispatch", "rocpd_region", "rocpd_event", "rocpd_string"}) {
       if (!db_.Has(view)) {
-        return base::Status::Error(db_.path() + ": a rocpd database without the " + view +
-                                   " view; is it complete? (rocprofv3 writes it when the run ends)");
+        return base::Status::Error(
+            db_.path() + ": a rocpd database without the " + view +
+            " view; is it complete? (rocprofv3 writes it when the run ends)");
       }
     }
     ReadMetadata();
@@ -39,8 +44,9 @@ class RocpdReader {
     GPUSCOPE_RETURN_IF_ERROR(ReadCopies());
     GPUSCOPE_RETURN_IF_ERROR(ReadRegions());
     GPUSCOPE_RETURN_IF_ERROR(ReadSamples());
-    for (auto [view, label] : {std::pair{"rocpd_memory_allocate", "memory allocation records (not modelled)"},
-                               std::pair{"rocpd_pmc_event", "hardware counter values (not modelled)"}}) {
+    for (auto [view, label] :
+         {std::pair{"rocpd_memory_allocate", "memory allocation records (not modelled)"},
+          std::pair{"rocpd_pmc_event", "hardware counter values (not modelled)"}}) {
       if (!db_.Has(view)) continue;
       int64_t n = db_.QueryInt(std::string("SELECT COUNT(*) FROM ") + view, 0);
       if (n > 0) t_.record_counts[label] += static_cast<uint64_t>(n);
@@ -51,7 +57,8 @@ class RocpdReader {
  private:
   void ReadMetadata() {
     t_.meta.clock = "CLOCK_BOOTTIME (ns)";
-    std::string schema = db_.QueryText("SELECT value FROM rocpd_metadata WHERE tag = 'schema_version'", "?");
+    std::string schema =
+        db_.QueryText("SELECT value FROM rocpd_metadata WHERE tag = 'schema_version'", "?");
     t_.meta.format_version = "rocpd schema " + schema;
     t_.meta.producer = "rocprofv3 (rocprofiler-sdk, ROCm 7+)";
     if (auto q = db_.Query("SELECT tag, value FROM rocpd_metadata"); q.ok()) {
@@ -63,17 +70,22 @@ class RocpdReader {
     if (!db_.Has("rocpd_info_agent")) return;
     // extdata is the SDK's agent record as JSON; json_extract is built into SQLite >= 3.38.
     auto q = db_.Query(
-        "SELECT id, name, product_name, json_extract(extdata, '$.cu_count'), json_extract(extdata, '$.wave_front_size'), "
-        "json_extract(extdata, '$.mem_banks[0].size_in_bytes') FROM rocpd_info_agent WHERE type = 'GPU' ORDER BY id");
+        "SELECT id, name, product_name, json_extract(extdata, '$.cu_count'), json_extract(extdata, "
+        "'$.wave_front_size'), "
+        "json_extract(extdata, '$.mem_banks[0].size_in_bytes') FROM rocpd_info_agent WHERE type = "
+        "'GPU' ORDER BY id");
     if (!q.ok()) {
-      q = db_.Query("SELECT id, name, product_name, NULL, NULL, NULL FROM rocpd_info_agent WHERE type = 'GPU' ORDER BY id");
+      q = db_.Query(
+          "SELECT id, name, product_name, NULL, NULL, NULL FROM rocpd_info_agent WHERE type = "
+          "'GPU' ORDER BY id");
       if (!q.ok()) return;
     }
     while (q->Step()) {
       model::Device d;
       d.id = static_cast<int32_t>(q->Int(0));
       std::string product(q->Text(2));
-      d.name = product.empty() ? std::string(q->Text(1)) : product + " (" + std::string(q->Text(1)) + ")";
+      d.name = product.empty() ? std::string(q->Text(1))
+                               : product + " (" + std::string(q->Text(1)) + ")";
       d.vendor = model::Vendor::kAmd;
       d.compute_units = static_cast<int32_t>(q->Int(3));
       d.warp_size = static_cast<int32_t>(q->Int(4));
@@ -119,13 +131,19 @@ class RocpdReader {
 
   base::Status ReadKernels() {
     bool symbols = db_.Has("rocpd_info_kernel_symbol");
-    GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query(
-        std::string("SELECT k.start, k.end, k.agent_id, k.queue_id, e.stack_id, ") +
-        (symbols ? "s.display_name, s.kernel_name, s.arch_vgpr_count, " : "NULL, NULL, NULL, ") +
-        "k.kernel_id, k.grid_size_x, k.grid_size_y, k.grid_size_z, k.workgroup_size_x, k.workgroup_size_y, "
-        "k.workgroup_size_z, k.group_segment_size FROM rocpd_kernel_dispatch k "
-        "LEFT JOIN rocpd_event e ON e.id = k.event_id AND e.guid = k.guid " +
-        (symbols ? "LEFT JOIN rocpd_info_kernel_symbol s ON s.id = k.kernel_id AND s.guid = k.guid" : "")));
+    GPUSCOPE_ASSIGN_OR_RETURN(
+        auto q,
+        db_.Query(
+            std::string("SELECT k.start, k.end, k.agent_id, k.queue_id, e.stack_id, ") +
+            (symbols ? "s.display_name, s.kernel_name, s.arch_vgpr_count, "
+                     : "NULL, NULL, NULL, ") +
+            "k.kernel_id, k.grid_size_x, k.grid_size_y, k.grid_size_z, k.workgroup_size_x, "
+            "k.workgroup_size_y, "
+            "k.workgroup_size_z, k.group_segment_size FROM rocpd_kernel_dispatch k "
+            "LEFT JOIN rocpd_event e ON e.id = k.event_id AND e.guid = k.guid " +
+            (symbols
+                 ? "LEFT JOIN rocpd_info_kernel_symbol s ON s.id = k.kernel_id AND s.guid = k.guid"
+                 : "")));
     std::map<int64_t, model::StringId> names;  // kernel_id -> name
     while (q.Step()) {
       model::KernelRow row;
@@ -139,8 +157,9 @@ class RocpdReader {
         std::string_view display = q.Text(5), raw = q.Text(6);
         if (raw.size() > 3 && raw.substr(raw.size() - 3) == ".kd") raw.remove_suffix(3);
         if (display.empty() && raw.empty()) {
-          t_.problems.Add("rocpd.kernel_without_symbol",
-                          "kernel_id " + std::to_string(q.Int(8)) + " has no rocpd_info_kernel_symbol row");
+          t_.problems.Add(
+              "rocpd.kernel_without_symbol",
+              "kernel_id " + std::to_string(q.Int(8)) + " has no rocpd_info_kernel_symbol row");
           it->second = t_.strings.Intern("<kernel " + std::to_string(q.Int(8)) + ">");
         } else {
           it->second = t_.strings.Intern(display.empty() ? raw : display);
@@ -164,9 +183,11 @@ class RocpdReader {
       t_.meta.not_collected.push_back("memory copies (no rocpd_memory_copy view)");
       return base::Status::Ok();
     }
-    GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query(
-        "SELECT m.start, m.end, m.dst_agent_id, m.src_agent_id, m.queue_id, m.size, m.name_id, e.stack_id "
-        "FROM rocpd_memory_copy m LEFT JOIN rocpd_event e ON e.id = m.event_id AND e.guid = m.guid"));
+    GPUSCOPE_ASSIGN_OR_RETURN(auto q,
+                              db_.Query("SELECT m.start, m.end, m.dst_agent_id, m.src_agent_id, "
+                                        "m.queue_id, m.size, m.name_id, e.stack_id "
+                                        "FROM rocpd_memory_copy m LEFT JOIN rocpd_event e ON e.id "
+                                        "= m.event_id AND e.guid = m.guid"));
     uint64_t n = 0;
     while (q.Step()) {
       ++n;
@@ -184,16 +205,20 @@ class RocpdReader {
       row.name = t_.strings.Intern(CopyName(row.kind));
       t_.memops.Append(row);
     }
-    if (n == 0) t_.meta.not_collected.push_back("memory copies (rocprofv3 ran without --memory-copy-trace)");
+    if (n == 0)
+      t_.meta.not_collected.push_back("memory copies (rocprofv3 ran without --memory-copy-trace)");
     return q.status();
   }
 
   // API calls (HIP runtime/compiler, HSA, RCCL, ...) and roctx ranges: regions with their event.
   base::Status ReadRegions() {
-    GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query(
-        "SELECT r.pid, r.tid, r.start, r.end, r.name_id, e.stack_id, c.string, json_extract(e.extdata, '$.message') "
-        "FROM rocpd_region r LEFT JOIN rocpd_event e ON e.id = r.event_id AND e.guid = r.guid "
-        "LEFT JOIN rocpd_string c ON c.id = e.category_id AND c.guid = e.guid"));
+    GPUSCOPE_ASSIGN_OR_RETURN(
+        auto q,
+        db_.Query(
+            "SELECT r.pid, r.tid, r.start, r.end, r.name_id, e.stack_id, c.string, "
+            "json_extract(e.extdata, '$.message') "
+            "FROM rocpd_region r LEFT JOIN rocpd_event e ON e.id = r.event_id AND e.guid = r.guid "
+            "LEFT JOIN rocpd_string c ON c.id = e.category_id AND c.guid = e.guid"));
     while (q.Step()) {
       std::string_view category = q.Text(6);
       int64_t start = q.Int(2);
@@ -215,7 +240,8 @@ class RocpdReader {
       row.track = track;
       row.name = strings_.Get(q.Int(4));
       row.correlation = Corr(q, 5);
-      row.domain = category.rfind("HSA", 0) == 0 ? model::ApiDomain::kHsa : model::ApiDomain::kRuntime;
+      row.domain =
+          category.rfind("HSA", 0) == 0 ? model::ApiDomain::kHsa : model::ApiDomain::kRuntime;
       t_.api.Append(row);
     }
     return q.status();
@@ -224,11 +250,12 @@ class RocpdReader {
   // Zero-length API records are samples: roctx marks become instants, the rest are counted.
   base::Status ReadSamples() {
     if (!db_.Has("rocpd_sample") || !db_.Has("rocpd_track")) return base::Status::Ok();
-    GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query(
-        "SELECT s.timestamp, t.pid, t.tid, c.string, json_extract(e.extdata, '$.message') FROM rocpd_sample s "
-        "LEFT JOIN rocpd_track t ON t.id = s.track_id AND t.guid = s.guid "
-        "LEFT JOIN rocpd_event e ON e.id = s.event_id AND e.guid = s.guid "
-        "LEFT JOIN rocpd_string c ON c.id = e.category_id AND c.guid = e.guid"));
+    GPUSCOPE_ASSIGN_OR_RETURN(
+        auto q, db_.Query("SELECT s.timestamp, t.pid, t.tid, c.string, json_extract(e.extdata, "
+                          "'$.message') FROM rocpd_sample s "
+                          "LEFT JOIN rocpd_track t ON t.id = s.track_id AND t.guid = s.guid "
+                          "LEFT JOIN rocpd_event e ON e.id = s.event_id AND e.guid = s.guid "
+                          "LEFT JOIN rocpd_string c ON c.id = e.category_id AND c.guid = e.guid"));
     while (q.Step()) {
       if (q.Text(3).rfind("MARKER", 0) == 0 && !q.IsNull(4)) {
         t_.instants.Append(q.Int(0), t_.strings.Intern(q.Text(4)), CpuTrack(q.Int(1), q.Int(2)));
@@ -260,11 +287,13 @@ bool RocpdImporter::Recognizes(const base::FileSniff& sniff) const {
   return sniff.sqlite && sniff.Has("rocpd_kernel_dispatch") && sniff.Has("rocpd_region");
 }
 
-base::StatusOr<ImportResult> RocpdImporter::Read(const std::string& path, const ImportOptions&) const {
+base::StatusOr<ImportResult> RocpdImporter::Read(const std::string& path,
+                                                 const ImportOptions&) const {
   return ReadRocpdFiles({path}, path);
 }
 
-base::StatusOr<ImportResult> ReadRocpdFiles(const std::vector<std::string>& paths, const std::string& label) {
+base::StatusOr<ImportResult> ReadRocpdFiles(const std::vector<std::string>& paths,
+                                            const std::string& label) {
   ImportResult result;
   Trace& merged = result.trace;
   for (size_t i = 0; i < paths.size(); ++i) {
@@ -296,10 +325,12 @@ base::StatusOr<ImportResult> ReadRocpdFiles(const std::vector<std::string>& path
   merged.devices = std::move(devices);
   merged.meta.path = label;
   if (paths.size() > 1) {
-    merged.meta.format_version += ", " + std::to_string(paths.size()) + " databases merged (one per process)";
+    merged.meta.format_version +=
+        ", " + std::to_string(paths.size()) + " databases merged (one per process)";
   }
   result.empty_reason =
-      "the rocpd database holds no events (no kernel dispatches, copies or API regions); run rocprofv3 with e.g. "
+      "the rocpd database holds no events (no kernel dispatches, copies or API regions); run "
+      "rocprofv3 with e.g. "
       "--runtime-trace";
   return result;
 }

@@ -19,13 +19,16 @@ class RocpdImporter : public Importer {
  public:
   std::string_view name() const override { return "rocpd"; }
   std::string_view description() const override {
-    return "rocprofv3 rocpd database (<pid>_results.db; a directory of them for a multi-process run)";
+    return "rocprofv3 rocpd database (<pid>_results.db; a directory of them for a multi-process "
+           "run)";
   }
   bool Recognizes(const base::FileSniff& sniff) const override;
-  base::StatusOr<ImportResult> Read(const std::string& path, const ImportOptions& options) const override;
+  base::StatusOr<ImportResult> Read(const std::string& path,
+                                    const ImportOptions& options) const override;
 };
 
 // Reads and merges the databases of one run (one per process) into one trace.
-base::StatusOr<ImportResult> ReadRocpdFiles(const std::vector<std::string>& paths, const std::string& label);
+base::StatusOr<ImportResult> ReadRocpdFiles(const std::vector<std::string>& paths,
+                                            const std::string& label);
 
 }  // namespace gpuscope::import::rocpd

@@ -26,7 +26,8 @@ model::Trace Load(const std::string& path) {
   return trace.ok() ? std::move(trace).value() : model::Trace();
 }
 
-size_t Find(const model::Trace& t, const model::SliceColumns& table, std::string_view name, size_t from = 0) {
+size_t Find(const model::Trace& t, const model::SliceColumns& table, std::string_view name,
+            size_t from = 0) {
   for (size_t i = from; i < table.size(); ++i) {
     if (t.str(table.name[i]) == name) return i;
   }
@@ -78,8 +79,9 @@ TEST(RocpdImporter, ReadsDispatchesCopiesRegionsAndMarkers) {
 }
 
 TEST(RocpdImporter, NoCopiesMeansNotCollected) {
-  model::Trace t = Load(MakeDb(kData + "/rocpd_small.sql",
-                               "DELETE FROM rocpd_memory_copy_0000aaaa_bbbb_7ccc_8ddd_eeeeffff0001;", "x_results.db"));
+  model::Trace t = Load(MakeDb(
+      kData + "/rocpd_small.sql",
+      "DELETE FROM rocpd_memory_copy_0000aaaa_bbbb_7ccc_8ddd_eeeeffff0001;", "x_results.db"));
   EXPECT_EQ(t.memops.size(), 0u);
   ASSERT_EQ(t.meta.not_collected.size(), 1u);
   EXPECT_NE(t.meta.not_collected[0].find("--memory-copy-trace"), std::string::npos);
@@ -105,7 +107,8 @@ TEST(RocpdImporter, DirectoryOfDatabasesIsMerged) {
   }
   // Each process launched its own 3 kernels.
   int from_4001 = 0;
-  for (size_t i = 0; i < t.kernels.size(); ++i) from_4001 += t.tracks[t.api.track[t.kernels.launch[i]]].pid == 4001;
+  for (size_t i = 0; i < t.kernels.size(); ++i)
+    from_4001 += t.tracks[t.api.track[t.kernels.launch[i]]].pid == 4001;
   EXPECT_EQ(from_4001, 3);
   auto st = analysis::ComputeStats(t, {});
   EXPECT_EQ(st.kernels[0].calls, 4u);
@@ -119,15 +122,17 @@ TEST(RocpdBadInput, DirectoryWithoutTraces) {
 }
 
 TEST(RocpdBadInput, EmptyDatabase) {
-  std::string path = MakeDb(kData + "/rocpd_small.sql",
-                            "DELETE FROM rocpd_kernel_dispatch_0000aaaa_bbbb_7ccc_8ddd_eeeeffff0001;"
-                            "DELETE FROM rocpd_memory_copy_0000aaaa_bbbb_7ccc_8ddd_eeeeffff0001;"
-                            "DELETE FROM rocpd_region_0000aaaa_bbbb_7ccc_8ddd_eeeeffff0001;"
-                            "DELETE FROM rocpd_sample_0000aaaa_bbbb_7ccc_8ddd_eeeeffff0001;",
-                            "e_results.db");
+  std::string path =
+      MakeDb(kData + "/rocpd_small.sql",
+             "DELETE FROM rocpd_kernel_dispatch_0000aaaa_bbbb_7ccc_8ddd_eeeeffff0001;"
+             "DELETE FROM rocpd_memory_copy_0000aaaa_bbbb_7ccc_8ddd_eeeeffff0001;"
+             "DELETE FROM rocpd_region_0000aaaa_bbbb_7ccc_8ddd_eeeeffff0001;"
+             "DELETE FROM rocpd_sample_0000aaaa_bbbb_7ccc_8ddd_eeeeffff0001;",
+             "e_results.db");
   auto r = ImportTrace(path, {});
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("holds no events"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("holds no events"), std::string::npos)
+      << r.status().message();
 }
 
 }  // namespace

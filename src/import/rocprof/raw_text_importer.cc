@@ -1,12 +1,12 @@
 // The raw rpl_data_* intermediate files hip_api_trace.txt / hcc_ops_trace.txt.
 
-#include "import/rocprof/rocprof_importers.h"
-
 #include <filesystem>
 #include <functional>
 #include <optional>
+
 #include "base/numbers.h"
 #include "import/common/rocm_row_builder.h"
+#include "import/rocprof/rocprof_importers.h"
 
 namespace gpuscope::import::rocprof {
 
@@ -16,8 +16,8 @@ using namespace rocm;  // the shared ROCm row builder and name classifiers
 namespace {
 
 // "<begin>:<end> <a>:<b> <rest>" -> the parts; false if the line does not have that shape.
-bool SplitRawLine(std::string_view line, int64_t* begin, int64_t* end, std::string_view* a, std::string_view* b,
-                  std::string_view* rest) {
+bool SplitRawLine(std::string_view line, int64_t* begin, int64_t* end, std::string_view* a,
+                  std::string_view* b, std::string_view* rest) {
   size_t sp1 = line.find(' ');
   if (sp1 == std::string_view::npos) return false;
   size_t sp2 = line.find(' ', sp1 + 1);
@@ -36,9 +36,12 @@ bool SplitRawLine(std::string_view line, int64_t* begin, int64_t* end, std::stri
 std::string RawSibling(const std::string& path, std::string_view want) {
   namespace fs = std::filesystem;
   std::string name = fs::path(path).filename().string();
-  for (std::string_view have : {std::string_view("hip_api_trace.txt"), std::string_view("hcc_ops_trace.txt")}) {
-    if (name.size() >= have.size() && name.compare(name.size() - have.size(), have.size(), have) == 0) {
-      fs::path sib = fs::path(path).parent_path() / (name.substr(0, name.size() - have.size()) + std::string(want));
+  for (std::string_view have :
+       {std::string_view("hip_api_trace.txt"), std::string_view("hcc_ops_trace.txt")}) {
+    if (name.size() >= have.size() &&
+        name.compare(name.size() - have.size(), have.size(), have) == 0) {
+      fs::path sib = fs::path(path).parent_path() /
+                     (name.substr(0, name.size() - have.size()) + std::string(want));
       std::error_code ec;
       return fs::is_regular_file(sib, ec) ? sib.string() : std::string();
     }
@@ -46,7 +49,8 @@ std::string RawSibling(const std::string& path, std::string_view want) {
   return {};
 }
 
-base::Status ReadLines(const std::string& path, Trace& trace, const std::function<bool(std::string_view)>& line) {
+base::Status ReadLines(const std::string& path, Trace& trace,
+                       const std::function<bool(std::string_view)>& line) {
   GPUSCOPE_ASSIGN_OR_RETURN(auto src, base::OpenByteSource(path));
   std::string buf, chunk(1 << 20, '\0');
   uint64_t n = 0;
@@ -55,12 +59,14 @@ base::Status ReadLines(const std::string& path, Trace& trace, const std::functio
     for (size_t nl; (nl = buf.find('\n', start)) != std::string::npos; start = nl + 1) {
       std::string_view l(buf.data() + start, nl - start);
       ++n;
-      if (!l.empty() && !line(l)) trace.problems.Add("rocprof_raw.bad_line", path + " line " + std::to_string(n));
+      if (!l.empty() && !line(l))
+        trace.problems.Add("rocprof_raw.bad_line", path + " line " + std::to_string(n));
     }
     buf.erase(0, start);
     if (all && !buf.empty()) {
       ++n;
-      if (!line(buf)) trace.problems.Add("rocprof_raw.bad_line", path + " line " + std::to_string(n));
+      if (!line(buf))
+        trace.problems.Add("rocprof_raw.bad_line", path + " line " + std::to_string(n));
       buf.clear();
     }
   };
@@ -84,7 +90,8 @@ bool LooksLikeOpsLine(std::string_view l) {
   std::string_view x, y, rest;
   if (!SplitRawLine(l, &b, &e, &x, &y, &rest)) return false;
   size_t c2 = rest.rfind(':');
-  size_t c1 = c2 == std::string_view::npos || c2 == 0 ? std::string_view::npos : rest.rfind(':', c2 - 1);
+  size_t c1 =
+      c2 == std::string_view::npos || c2 == 0 ? std::string_view::npos : rest.rfind(':', c2 - 1);
   return c1 != std::string_view::npos && base::ParseInt64(rest.substr(c1 + 1, c2 - c1 - 1)) &&
          base::ParseInt64(rest.substr(c2 + 1));
 }
@@ -97,7 +104,8 @@ bool RocprofRawImporter::Recognizes(const base::FileSniff& sniff) const {
   return LooksLikeHipApiLine(first) || LooksLikeOpsLine(first);
 }
 
-base::StatusOr<ImportResult> RocprofRawImporter::Read(const std::string& path, const ImportOptions&) const {
+base::StatusOr<ImportResult> RocprofRawImporter::Read(const std::string& path,
+                                                      const ImportOptions&) const {
   ImportResult result;
   Trace& trace = result.trace;
   InitLegacyMeta(trace, path, "rpl_data intermediate text");
@@ -117,11 +125,13 @@ base::StatusOr<ImportResult> RocprofRawImporter::Read(const std::string& path, c
       size_t paren = rest.find('(');
       if (colon == std::string_view::npos || paren == std::string_view::npos) return false;
       auto corr = base::ParseInt64(rest.substr(colon + 2));
-      b.Api(begin, end, pid, tid, rest.substr(0, paren), corr ? static_cast<uint64_t>(*corr) : model::kNoCorrelation,
+      b.Api(begin, end, pid, tid, rest.substr(0, paren),
+            corr ? static_cast<uint64_t>(*corr) : model::kNoCorrelation,
             rest.substr(paren, colon - paren), false);
       // Launches name their kernel in full (" kernel=<name>"); the ops file has only the base name.
       size_t k = rest.find(") kernel=");
-      if (corr && k != std::string_view::npos && k < colon) kernel_names[*corr] = std::string(rest.substr(k + 9, colon - k - 9));
+      if (corr && k != std::string_view::npos && k < colon)
+        kernel_names[*corr] = std::string(rest.substr(k + 9, colon - k - 9));
       return true;
     }));
   } else {
@@ -134,12 +144,15 @@ base::StatusOr<ImportResult> RocprofRawImporter::Read(const std::string& path, c
       std::string_view dev, queue, rest;
       if (!SplitRawLine(l, &begin, &end, &dev, &queue, &rest)) return false;
       size_t c2 = rest.rfind(':');
-      size_t c1 = c2 == std::string_view::npos || c2 == 0 ? std::string_view::npos : rest.rfind(':', c2 - 1);
+      size_t c1 = c2 == std::string_view::npos || c2 == 0 ? std::string_view::npos
+                                                          : rest.rfind(':', c2 - 1);
       if (c1 == std::string_view::npos) return false;
       auto corr = base::ParseInt64(rest.substr(c1 + 1, c2 - c1 - 1));
       auto full = corr ? kernel_names.find(*corr) : kernel_names.end();
-      std::string_view op_name = full != kernel_names.end() ? std::string_view(full->second) : rest.substr(0, c1);
-      b.Op(begin, end, Num(dev), queue, op_name, corr ? static_cast<uint64_t>(*corr) : model::kNoCorrelation);
+      std::string_view op_name =
+          full != kernel_names.end() ? std::string_view(full->second) : rest.substr(0, c1);
+      b.Op(begin, end, Num(dev), queue, op_name,
+           corr ? static_cast<uint64_t>(*corr) : model::kNoCorrelation);
       return true;
     }));
   } else {

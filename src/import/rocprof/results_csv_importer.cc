@@ -1,9 +1,8 @@
 // Legacy rocprof results.csv: one row per kernel dispatch, columns by name.
 
-#include "import/rocprof/rocprof_importers.h"
-
 #include "import/common/csv_reader.h"
 #include "import/common/rocm_row_builder.h"
+#include "import/rocprof/rocprof_importers.h"
 
 namespace gpuscope::import::rocprof {
 
@@ -15,32 +14,43 @@ bool RocprofCsvImporter::Recognizes(const base::FileSniff& sniff) const {
   return h.rfind("Index,KernelName,", 0) == 0 || h.rfind("\"Index\",\"KernelName\",", 0) == 0;
 }
 
-base::StatusOr<ImportResult> RocprofCsvImporter::Read(const std::string& path, const ImportOptions&) const {
+base::StatusOr<ImportResult> RocprofCsvImporter::Read(const std::string& path,
+                                                      const ImportOptions&) const {
   GPUSCOPE_ASSIGN_OR_RETURN(auto r, CsvReader::Open(path));
   std::vector<std::string_view> f;
   if (!r.Next(&f)) return base::Status::Error(path + ": empty CSV");
   CsvHeader h(f);
   if (!h.Has("BeginNs") || !h.Has("EndNs")) {
-    return base::Status::Error(path + ": a rocprof results.csv without BeginNs/EndNs (counter mode): it has no "
-                               "timeline; rerun rocprof with --timestamp on (or --stats) to get kernel times");
+    return base::Status::Error(
+        path +
+        ": a rocprof results.csv without BeginNs/EndNs (counter mode): it has no "
+        "timeline; rerun rocprof with --timestamp on (or --stats) to get kernel times");
   }
   ImportResult result;
   Trace& trace = result.trace;
-  InitLegacyMeta(trace, path, h.Has("DurationNs") ? "results.csv (quoted, database path)" : "results.csv");
+  InitLegacyMeta(trace, path,
+                 h.Has("DurationNs") ? "results.csv (quoted, database path)" : "results.csv");
   RocmRowBuilder b(&trace);
-  int begin = h["BeginNs"], end = h["EndNs"], gpu = h["gpu-id"], queue = h["queue-id"], name = h["KernelName"];
-  int grd = h["grd"], wgr = h["wgr"], vgpr = h.Has("arch_vgpr") ? h["arch_vgpr"] : h["vgpr"], lds = h["lds"];
+  int begin = h["BeginNs"], end = h["EndNs"], gpu = h["gpu-id"], queue = h["queue-id"],
+      name = h["KernelName"];
+  int grd = h["grd"], wgr = h["wgr"], vgpr = h.Has("arch_vgpr") ? h["arch_vgpr"] : h["vgpr"],
+      lds = h["lds"];
   while (r.Next(&f)) {
     int64_t s = Num(Field(f, begin)), e = Num(Field(f, end));
     if (s < 0 || e < 0) {
-      trace.problems.Add("rocprof_csv.bad_timestamp", "line " + std::to_string(r.line()) + ": BeginNs/EndNs not an integer; row skipped");
+      trace.problems.Add(
+          "rocprof_csv.bad_timestamp",
+          "line " + std::to_string(r.line()) + ": BeginNs/EndNs not an integer; row skipped");
       continue;
     }
     b.Kernel(s, e, Num(Field(f, gpu)), Field(f, queue), Field(f, name), model::kNoCorrelation,
-             {static_cast<uint32_t>(Num(Field(f, grd), 0)), 1, 1}, {static_cast<uint32_t>(Num(Field(f, wgr), 0)), 1, 1},
-             static_cast<uint32_t>(Num(Field(f, vgpr), 0)), static_cast<uint32_t>(Num(Field(f, lds), 0)));
+             {static_cast<uint32_t>(Num(Field(f, grd), 0)), 1, 1},
+             {static_cast<uint32_t>(Num(Field(f, wgr), 0)), 1, 1},
+             static_cast<uint32_t>(Num(Field(f, vgpr), 0)),
+             static_cast<uint32_t>(Num(Field(f, lds), 0)));
   }
-  if (!r.error().empty()) trace.meta.import_error = r.error() + " after line " + std::to_string(r.line());
+  if (!r.error().empty())
+    trace.meta.import_error = r.error() + " after line " + std::to_string(r.line());
   return FinishLegacy(result, b, "the results.csv has a header but no dispatch rows");
 }
 

@@ -1,8 +1,7 @@
 // Legacy rocprof results.json, read by the ROCm Chrome-JSON reader.
 
-#include "import/rocprof/rocprof_importers.h"
-
 #include "import/common/rocm_chrome_json.h"
+#include "import/rocprof/rocprof_importers.h"
 
 namespace gpuscope::import::rocprof {
 
@@ -17,8 +16,8 @@ bool RocprofJsonImporter::Recognizes(const base::FileSniff& sniff) const {
   return start && h.find("\"name\":\"process_name\",\"sort_index\"") != std::string_view::npos;
 }
 
-
-base::StatusOr<ImportResult> RocprofJsonImporter::Read(const std::string& path, const ImportOptions&) const {
+base::StatusOr<ImportResult> RocprofJsonImporter::Read(const std::string& path,
+                                                       const ImportOptions&) const {
   return ReadRocmChromeJson(path, ChromeJsonFlavor::kRocprof);
 }
 

@@ -35,8 +35,8 @@ std::string ImportError(const std::string& path) {
 struct Case {
   const char* path;
   const char* format;
-  bool api;          // the format records API calls (and their links)
-  bool copy_bytes;   // the format records (or lets us recover) copy sizes
+  bool api;         // the format records API calls (and their links)
+  bool copy_bytes;  // the format records (or lets us recover) copy sizes
 };
 
 class SameScenario : public ::testing::TestWithParam<Case> {};
@@ -55,7 +55,8 @@ TEST_P(SameScenario, GivesTheSameTables) {
   EXPECT_EQ(st.kernels[1].name, "__amd_rocclr_copyBuffer");
   if (t.summary_only()) return;
   size_t blit = 0;
-  for (size_t i = 0; i < t.kernels.size(); ++i) blit += (t.kernels.flags[i] & model::kKernelIsCopy) != 0;
+  for (size_t i = 0; i < t.kernels.size(); ++i)
+    blit += (t.kernels.flags[i] & model::kKernelIsCopy) != 0;
   EXPECT_EQ(blit, 1u);
   if (!c.api) return;
   ASSERT_EQ(st.memops.size(), 2u);
@@ -83,7 +84,8 @@ INSTANTIATE_TEST_SUITE_P(
     Rocm, SameScenario,
     ::testing::Values(Case{"rocprofv3_small_results.json", "rocprofv3-json", true, true},
                       Case{"rocprofv3_csv_A/300_kernel_trace.csv", "rocprofv3-csv", true, false},
-                      Case{"rocprofv3_csv_B/300_memory_copy_trace.csv", "rocprofv3-csv", true, false},
+                      Case{"rocprofv3_csv_B/300_memory_copy_trace.csv", "rocprofv3-csv", true,
+                           false},
                       Case{"rocprofv3_csv_B", "rocprofv3-csv", true, false},
                       Case{"rocprofv3_csv_C/300_hip_api_trace.csv", "rocprofv3-csv", true, false},
                       Case{"rocprof_v1/results.csv", "rocprof-csv", false, false},
@@ -132,13 +134,15 @@ TEST(Rocprofv3Csv, ReadsOnlyItsOwnRunAndCountsUnmodelledFiles) {
 TEST(Rocprofv3Csv, DirectoryWithSeveralRunsAsksForOne) {
   auto r = ImportTrace(kData + "/rocprofv3_csv_C", {});
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("2 rocprofv3 CSV runs"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("2 rocprofv3 CSV runs"), std::string::npos)
+      << r.status().message();
 }
 
 TEST(Rocprofv3Csv, MissingColumnIsOneLine) {
   std::string dir = testing::TempDir();
-  std::ofstream(dir + "/1_kernel_trace.csv") << "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Correlation_Id\"\n"
-                                                 "\"KERNEL_DISPATCH\",1,1,1\n";
+  std::ofstream(dir + "/1_kernel_trace.csv")
+      << "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Correlation_Id\"\n"
+         "\"KERNEL_DISPATCH\",1,1,1\n";
   std::string msg = ImportError(dir + "/1_kernel_trace.csv");
   EXPECT_NE(msg.find("Start_Timestamp"), std::string::npos) << msg;
   EXPECT_NE(msg.find("Kernel_Name"), std::string::npos) << msg;
@@ -147,7 +151,8 @@ TEST(Rocprofv3Csv, MissingColumnIsOneLine) {
 TEST(Rocprofv3Csv, BadTimestampsAreCountedAndSkipped) {
   std::string dir = testing::TempDir();
   std::ofstream(dir + "/kernel_trace.csv")
-      << "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Kernel_Name\",\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\"\n"
+      << "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Kernel_Name\",\"Correlation_Id\",\"Start_"
+         "Timestamp\",\"End_Timestamp\"\n"
          "\"KERNEL_DISPATCH\",1,1,\"k, with comma\",1,100,200\n"
          "\"KERNEL_DISPATCH\",1,1,\"k2\",2,abc,300\n";
   model::Trace t = Load(dir + "/kernel_trace.csv");
@@ -157,7 +162,8 @@ TEST(Rocprofv3Csv, BadTimestampsAreCountedAndSkipped) {
 }
 
 TEST(RocprofLegacy, CounterModeCsvHasNoTimeline) {
-  EXPECT_NE(ImportError(kData + "/rocprof_v1/counters.csv").find("counter mode"), std::string::npos);
+  EXPECT_NE(ImportError(kData + "/rocprof_v1/counters.csv").find("counter mode"),
+            std::string::npos);
 }
 
 TEST(RocprofLegacy, CutResultsJsonKeepsWholeEvents) {
@@ -169,7 +175,8 @@ TEST(RocprofLegacy, CutResultsJsonKeepsWholeEvents) {
 
 TEST(RocprofLegacy, FragmentWithoutEventsIsRefused) {
   std::string path = testing::TempDir() + "/results.json";
-  std::ofstream(path) << ",{\"args\":{\"name\":\"COPY\"},\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"sort_index\":0}\n";
+  std::ofstream(path) << ",{\"args\":{\"name\":\"COPY\"},\"ph\":\"M\",\"pid\":1,\"name\":\"process_"
+                         "name\",\"sort_index\":0}\n";
   EXPECT_NE(ImportError(path).find("fragment"), std::string::npos);
 }
 
@@ -188,7 +195,8 @@ TEST(RocprofStats, SummaryOnlySourceGivesTotalsAndSaysWhatItLacks) {
 
 TEST(RocprofStats, DomainSummaryIsRefused) {
   std::string path = testing::TempDir() + "/hip_domain_stats.csv";
-  std::ofstream(path) << "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\",\"MinNs\",\"MaxNs\",\"StdDev\"\n"
+  std::ofstream(path) << "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\","
+                         "\"MinNs\",\"MaxNs\",\"StdDev\"\n"
                          "\"HIP_API\",13,458514859,35270373.769231,100.00,2300,352276613,9.7e+07\n";
   EXPECT_NE(ImportError(path).find("domain_stats"), std::string::npos);
 }
@@ -206,7 +214,8 @@ TEST(RocprofDb, GivesTheSameScenarioWithCopySizesFromTheCallArguments) {
 }
 
 TEST(RocprofDb, EmptyTablesAreRefused) {
-  std::string path = testing::MakeDb("", "CREATE TABLE KERN (\"Index\" INTEGER, KernelName TEXT);", "results.db");
+  std::string path =
+      testing::MakeDb("", "CREATE TABLE KERN (\"Index\" INTEGER, KernelName TEXT);", "results.db");
   EXPECT_NE(ImportError(path).find("no timed rows"), std::string::npos);
 }
 

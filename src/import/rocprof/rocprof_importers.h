@@ -19,15 +19,19 @@ class RocprofDbImporter : public Importer {
   std::string_view name() const override { return "rocprof-db"; }
   std::string_view description() const override { return "legacy rocprof results.db"; }
   bool Recognizes(const base::FileSniff& sniff) const override;
-  base::StatusOr<ImportResult> Read(const std::string& path, const ImportOptions& options) const override;
+  base::StatusOr<ImportResult> Read(const std::string& path,
+                                    const ImportOptions& options) const override;
 };
 
 class RocprofCsvImporter : public Importer {
  public:
   std::string_view name() const override { return "rocprof-csv"; }
-  std::string_view description() const override { return "legacy rocprof results.csv (per dispatch)"; }
+  std::string_view description() const override {
+    return "legacy rocprof results.csv (per dispatch)";
+  }
   bool Recognizes(const base::FileSniff& sniff) const override;
-  base::StatusOr<ImportResult> Read(const std::string& path, const ImportOptions& options) const override;
+  base::StatusOr<ImportResult> Read(const std::string& path,
+                                    const ImportOptions& options) const override;
 };
 
 class RocprofJsonImporter : public Importer {
@@ -35,7 +39,8 @@ class RocprofJsonImporter : public Importer {
   std::string_view name() const override { return "rocprof-json"; }
   std::string_view description() const override { return "legacy rocprof results.json"; }
   bool Recognizes(const base::FileSniff& sniff) const override;
-  base::StatusOr<ImportResult> Read(const std::string& path, const ImportOptions& options) const override;
+  base::StatusOr<ImportResult> Read(const std::string& path,
+                                    const ImportOptions& options) const override;
 };
 
 class RocprofRawImporter : public Importer {
@@ -45,7 +50,8 @@ class RocprofRawImporter : public Importer {
     return "legacy rocprof intermediate hip_api_trace.txt / hcc_ops_trace.txt";
   }
   bool Recognizes(const base::FileSniff& sniff) const override;
-  base::StatusOr<ImportResult> Read(const std::string& path, const ImportOptions& options) const override;
+  base::StatusOr<ImportResult> Read(const std::string& path,
+                                    const ImportOptions& options) const override;
 };
 
 class RocprofStatsImporter : public Importer {
@@ -55,7 +61,8 @@ class RocprofStatsImporter : public Importer {
     return "rocprof / rocprofv3 --stats summary CSV (no timeline: stats only)";
   }
   bool Recognizes(const base::FileSniff& sniff) const override;
-  base::StatusOr<ImportResult> Read(const std::string& path, const ImportOptions& options) const override;
+  base::StatusOr<ImportResult> Read(const std::string& path,
+                                    const ImportOptions& options) const override;
 };
 
 }  // namespace gpuscope::import::rocprof

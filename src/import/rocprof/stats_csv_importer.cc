@@ -1,11 +1,11 @@
 // rocprof / rocprofv3 --stats summaries: totals per name, no timeline (a summary-only trace).
 
-#include "import/rocprof/rocprof_importers.h"
-
 #include <filesystem>
+
 #include "base/numbers.h"
 #include "import/common/csv_reader.h"
 #include "import/common/rocm_row_builder.h"
+#include "import/rocprof/rocprof_importers.h"
 
 namespace gpuscope::import::rocprof {
 
@@ -17,7 +17,8 @@ bool RocprofStatsImporter::Recognizes(const base::FileSniff& sniff) const {
   return h.rfind("\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\"", 0) == 0;
 }
 
-base::StatusOr<ImportResult> RocprofStatsImporter::Read(const std::string& path, const ImportOptions&) const {
+base::StatusOr<ImportResult> RocprofStatsImporter::Read(const std::string& path,
+                                                        const ImportOptions&) const {
   GPUSCOPE_ASSIGN_OR_RETURN(auto r, CsvReader::Open(path));
   std::vector<std::string_view> f;
   if (!r.Next(&f)) return base::Status::Error(path + ": empty CSV");
@@ -26,14 +27,18 @@ base::StatusOr<ImportResult> RocprofStatsImporter::Read(const std::string& path,
   Trace& trace = result.trace;
   std::string file = std::filesystem::path(path).filename().string();
   bool v3 = h.Has("MinNs");
-  InitLegacyMeta(trace, path, v3 ? "rocprofv3 --stats summary (no timeline)" : "rocprof --stats summary (no timeline)");
+  InitLegacyMeta(
+      trace, path,
+      v3 ? "rocprofv3 --stats summary (no timeline)" : "rocprof --stats summary (no timeline)");
   if (v3) trace.meta.producer = "rocprofv3 (rocprofiler-sdk)";
   // The section comes from the file name: *hip_stats / *hip_api_stats / *hsa_* -> API calls,
   // *copy_stats / *memory_copy_stats -> copies, *.stats.csv / *kernel_stats -> kernels.
   model::SummaryRow::Section section = model::SummaryRow::Section::kKernel;
   if (file.find("domain_stats") != std::string::npos) {
-    return base::Status::Error(path + ": a per-domain summary (domain_stats) has no per-name rows to show; give "
-                               "kernel_stats.csv, hip_api_stats.csv or the trace");
+    return base::Status::Error(
+        path +
+        ": a per-domain summary (domain_stats) has no per-name rows to show; give "
+        "kernel_stats.csv, hip_api_stats.csv or the trace");
   }
   if (file.find("hip_") != std::string::npos || file.find("hsa_") != std::string::npos ||
       file.find("marker_") != std::string::npos || file.find("rccl_") != std::string::npos) {
@@ -41,18 +46,22 @@ base::StatusOr<ImportResult> RocprofStatsImporter::Read(const std::string& path,
   } else if (file.find("copy_stats") != std::string::npos) {
     section = model::SummaryRow::Section::kCopy;
   }
-  int name = h["Name"], calls = h["Calls"], total = h["TotalDurationNs"], mn = h["MinNs"], mx = h["MaxNs"],
-      sd = h["StdDev"];
+  int name = h["Name"], calls = h["Calls"], total = h["TotalDurationNs"], mn = h["MinNs"],
+      mx = h["MaxNs"], sd = h["StdDev"];
   while (r.Next(&f)) {
     auto c = base::ParseInt64(Field(f, calls));
     auto t = base::ParseInt64(Field(f, total));
     if (!c || !t) {
-      trace.problems.Add("rocprof_stats.bad_row", "line " + std::to_string(r.line()) + ": Calls/TotalDurationNs not integers; skipped");
+      trace.problems.Add(
+          "rocprof_stats.bad_row",
+          "line " + std::to_string(r.line()) + ": Calls/TotalDurationNs not integers; skipped");
       continue;
     }
     model::SummaryRow row;
     row.section = section;
-    row.name = std::string(section == model::SummaryRow::Section::kKernel ? CleanKernelName(Field(f, name)) : Field(f, name));
+    row.name =
+        std::string(section == model::SummaryRow::Section::kKernel ? CleanKernelName(Field(f, name))
+                                                                   : Field(f, name));
     if (section == model::SummaryRow::Section::kCopy) {
       OpClass cls = ClassifyOp(row.name);
       row.copy_kind = cls == OpClass::kFill ? model::MemopKind::kMemset : CopyDirection(row.name);
@@ -67,7 +76,8 @@ base::StatusOr<ImportResult> RocprofStatsImporter::Read(const std::string& path,
     }
     trace.summary.push_back(std::move(row));
   }
-  if (trace.summary.empty()) return base::Status::Error(path + ": the summary CSV has a header but no rows");
+  if (trace.summary.empty())
+    return base::Status::Error(path + ": the summary CSV has a header but no rows");
   return result;
 }
 

@@ -7,8 +7,8 @@
 
 #include "base/numbers.h"
 #include "import/common/csv_reader.h"
-#include "import/common/row_helpers.h"
 #include "import/common/rocm_names.h"
+#include "import/common/row_helpers.h"
 
 namespace gpuscope::import::rocprofv3 {
 
@@ -35,7 +35,8 @@ CsvKind KindOf(std::vector<std::string> h) {
   if (!h.empty() && h[0] == "Guid") h.erase(h.begin());
   if (h.size() >= 2 && h[0] == "Kind" && h[1] == "Agent_Id") return CsvKind::kKernel;
   if (h.size() >= 2 && h[0] == "Kind" && h[1] == "Direction") return CsvKind::kCopy;
-  if (h.size() >= 3 && h[0] == "Domain" && h[1] == "Function" && h[2] == "Process_Id") return CsvKind::kApi;
+  if (h.size() >= 3 && h[0] == "Domain" && h[1] == "Function" && h[2] == "Process_Id")
+    return CsvKind::kApi;
   return CsvKind::kOther;
 }
 
@@ -49,9 +50,10 @@ int64_t AgentNumber(std::string_view text) {
 // The run's trace files: the same directory and the same prefix before "<domain>_trace.csv"
 // (rocprofv3 names them <output_file>_<domain>_trace.csv; domains vary by version and mode:
 // hip_api, hip_runtime, hip_compile, hsa_api, hsa_core_api, marker_api, rccl_api, ...).
-constexpr const char* kDomains[] = {"kernel", "memory_copy", "hip_api", "hip_runtime", "hip_compile", "hip",
-                                    "hsa_api", "hsa_core_api", "hsa_amd_ext_api", "hsa", "marker_api", "rccl_api",
-                                    "rccl", "memory_allocation", "scratch_memory", "rocdecode_api", "rocjpeg_api"};
+constexpr const char* kDomains[] = {
+    "kernel",  "memory_copy",       "hip_api",         "hip_runtime",   "hip_compile", "hip",
+    "hsa_api", "hsa_core_api",      "hsa_amd_ext_api", "hsa",           "marker_api",  "rccl_api",
+    "rccl",    "memory_allocation", "scratch_memory",  "rocdecode_api", "rocjpeg_api"};
 
 std::vector<std::string> RunFiles(const std::string& path) {
   namespace fs = std::filesystem;
@@ -87,7 +89,9 @@ class CsvRunReader {
     std::string base = std::filesystem::path(path).filename().string();
     if (kind == CsvKind::kKernel) {
       // The kernel trace header tells the rocprofv3 generation (reference notes, section 3.2).
-      generation_ = h.Has("Stream_Id") ? "ROCm 6.4/7.x headers" : h.Has("Thread_Id") ? "ROCm 6.3 headers" : "ROCm 6.2 headers";
+      generation_ = h.Has("Stream_Id")   ? "ROCm 6.4/7.x headers"
+                    : h.Has("Thread_Id") ? "ROCm 6.3 headers"
+                                         : "ROCm 6.2 headers";
       if (h.Has("Guid")) generation_ += ", written by rocpd convert";
     }
     uint64_t rows = 0;
@@ -116,7 +120,8 @@ class CsvRunReader {
     std::vector<const char*> need = {"Correlation_Id", "Start_Timestamp", "End_Timestamp"};
     if (kind == CsvKind::kKernel) need.insert(need.end(), {"Agent_Id", "Queue_Id", "Kernel_Name"});
     if (kind == CsvKind::kCopy) need.insert(need.end(), {"Direction"});
-    if (kind == CsvKind::kApi) need.insert(need.end(), {"Domain", "Function", "Process_Id", "Thread_Id"});
+    if (kind == CsvKind::kApi)
+      need.insert(need.end(), {"Domain", "Function", "Process_Id", "Thread_Id"});
     std::string out;
     for (const char* c : need) {
       if (!h.Has(c)) out += (out.empty() ? "" : ", ") + std::string(c);
@@ -124,17 +129,19 @@ class CsvRunReader {
     return out;
   }
 
-  bool Times(const CsvHeader& h, const std::vector<std::string_view>& f, const std::string& file, uint64_t line,
-             int64_t* start, int64_t* dur) {
+  bool Times(const CsvHeader& h, const std::vector<std::string_view>& f, const std::string& file,
+             uint64_t line, int64_t* start, int64_t* dur) {
     auto s = base::ParseInt64(Field(f, h["Start_Timestamp"]));
     auto e = base::ParseInt64(Field(f, h["End_Timestamp"]));
     if (!s || !e) {
-      t_.problems.Add("rocprofv3_csv.bad_timestamp", file + " line " + std::to_string(line) +
-                                                         ": Start/End_Timestamp is not an integer; row skipped");
+      t_.problems.Add("rocprofv3_csv.bad_timestamp",
+                      file + " line " + std::to_string(line) +
+                          ": Start/End_Timestamp is not an integer; row skipped");
       return false;
     }
     *start = *s;
-    *dur = DurationOrZero(t_, *s, *e, "rocprofv3_csv.end_before_start", file + " line " + std::to_string(line));
+    *dur = DurationOrZero(t_, *s, *e, "rocprofv3_csv.end_before_start",
+                          file + " line " + std::to_string(line));
     return true;
   }
 
@@ -143,8 +150,8 @@ class CsvRunReader {
     return v ? static_cast<uint64_t>(*v) : model::kNoCorrelation;
   }
 
-  bool Row(CsvKind kind, const CsvHeader& h, const std::vector<std::string_view>& f, const std::string& file,
-           uint64_t line) {
+  bool Row(CsvKind kind, const CsvHeader& h, const std::vector<std::string_view>& f,
+           const std::string& file, uint64_t line) {
     int64_t start = 0, dur = 0;
     if (kind == CsvKind::kOther) return false;
     if (!Times(h, f, file, line, &start, &dur)) return false;
@@ -159,17 +166,21 @@ class CsvRunReader {
       row.correlation = Corr(h, f);
       int64_t agent = AgentNumber(Field(f, h["Agent_Id"]));
       row.device = static_cast<int16_t>(agent);
-      row.track = t_.InternTrack(model::TrackKind::kGpuStream, std::to_string(agent), std::string(Field(f, h["Queue_Id"])));
+      row.track = t_.InternTrack(model::TrackKind::kGpuStream, std::to_string(agent),
+                                 std::string(Field(f, h["Queue_Id"])));
       Device(agent);
       std::string_view name = Field(f, h["Kernel_Name"]);
       if (name.size() > 3 && name.substr(name.size() - 3) == ".kd") name.remove_suffix(3);
       row.name = t_.strings.Intern(name);
-      row.grid = {static_cast<uint32_t>(num("Grid_Size_X")), static_cast<uint32_t>(num("Grid_Size_Y")),
+      row.grid = {static_cast<uint32_t>(num("Grid_Size_X")),
+                  static_cast<uint32_t>(num("Grid_Size_Y")),
                   static_cast<uint32_t>(num("Grid_Size_Z"))};
-      row.block = {static_cast<uint32_t>(num("Workgroup_Size_X")), static_cast<uint32_t>(num("Workgroup_Size_Y")),
+      row.block = {static_cast<uint32_t>(num("Workgroup_Size_X")),
+                   static_cast<uint32_t>(num("Workgroup_Size_Y")),
                    static_cast<uint32_t>(num("Workgroup_Size_Z"))};
       row.registers = static_cast<uint32_t>(h.Has("VGPR_Count") ? num("VGPR_Count") : 0);
-      row.shared_mem = static_cast<uint32_t>(h.Has("LDS_Block_Size") ? num("LDS_Block_Size") : num("Group_Segment_Size"));
+      row.shared_mem = static_cast<uint32_t>(h.Has("LDS_Block_Size") ? num("LDS_Block_Size")
+                                                                     : num("Group_Segment_Size"));
       row.flags = model::KernelWorkFlags(name);
       t_.kernels.Append(row);
     } else if (kind == CsvKind::kCopy) {
@@ -180,7 +191,8 @@ class CsvRunReader {
       row.correlation = Corr(h, f);
       row.kind = CopyDirection(Field(f, h["Direction"]));
       CopyEnds(row.kind, &row.src, &row.dst);
-      int64_t agent = AgentNumber(Field(f, h[row.kind == model::MemopKind::kDtoH ? "Source_Agent_Id" : "Destination_Agent_Id"]));
+      int64_t agent = AgentNumber(Field(
+          f, h[row.kind == model::MemopKind::kDtoH ? "Source_Agent_Id" : "Destination_Agent_Id"]));
       row.device = static_cast<int16_t>(agent);
       row.track = t_.InternTrack(model::TrackKind::kGpuStream, std::to_string(agent), "copy");
       row.bytes = -1;  // rocprofv3's CSV never records copy sizes
@@ -211,7 +223,8 @@ class CsvRunReader {
       row.correlation = Corr(h, f);
       row.name = t_.strings.Intern(fn);
       row.track = track;
-      row.domain = domain.rfind("HSA", 0) == 0 ? model::ApiDomain::kHsa : model::ApiDomain::kRuntime;
+      row.domain =
+          domain.rfind("HSA", 0) == 0 ? model::ApiDomain::kHsa : model::ApiDomain::kRuntime;
       t_.api.Append(row);
     }
     return true;
@@ -243,7 +256,8 @@ bool RunPrefixOf(const std::string& name, std::string* prefix) {
     std::string suffix = std::string(d) + "_trace.csv";
     if (name.ends_with(suffix)) {
       std::string p = name.substr(0, name.size() - suffix.size());
-      if (!p.empty() && p.back() != '_') continue;  // "xhip_trace.csv" is not the "hip" domain of prefix "x"
+      if (!p.empty() && p.back() != '_')
+        continue;  // "xhip_trace.csv" is not the "hip" domain of prefix "x"
       *prefix = p;
       return true;
     }
@@ -255,11 +269,13 @@ bool Rocprofv3CsvImporter::Recognizes(const base::FileSniff& sniff) const {
   std::string_view head(sniff.head);
   if (head.rfind("\xef\xbb\xbf", 0) == 0) head.remove_prefix(3);
   if (head.rfind("\"Guid\",", 0) == 0) head.remove_prefix(7);
-  return head.rfind("\"Kind\",\"Agent_Id\"", 0) == 0 || head.rfind("\"Kind\",\"Direction\"", 0) == 0 ||
+  return head.rfind("\"Kind\",\"Agent_Id\"", 0) == 0 ||
+         head.rfind("\"Kind\",\"Direction\"", 0) == 0 ||
          head.rfind("\"Domain\",\"Function\",\"Process_Id\"", 0) == 0;
 }
 
-base::StatusOr<ImportResult> Rocprofv3CsvImporter::Read(const std::string& path, const ImportOptions&) const {
+base::StatusOr<ImportResult> Rocprofv3CsvImporter::Read(const std::string& path,
+                                                        const ImportOptions&) const {
   ImportResult result;
   Trace& trace = result.trace;
   trace.meta.path = path;
@@ -281,11 +297,13 @@ base::StatusOr<ImportResult> Rocprofv3CsvImporter::Read(const std::string& path,
       trace.problems.Add("rocprofv3_csv.unreadable_sibling", st.message());
     }
   }
-  trace.meta.format_version =
-      (reader.generation().empty() ? "" : reader.generation() + "; ") + "files: " + reader.Summary();
+  trace.meta.format_version = (reader.generation().empty() ? "" : reader.generation() + "; ") +
+                              "files: " + reader.Summary();
   if (!reader.error().empty()) trace.meta.import_error = reader.error();
-  if (!have_kernels) trace.meta.not_collected.push_back("kernel dispatches (no kernel_trace.csv in the run)");
-  if (!reader.saw_copies()) trace.meta.not_collected.push_back("memory copies (no memory_copy_trace.csv in the run)");
+  if (!have_kernels)
+    trace.meta.not_collected.push_back("kernel dispatches (no kernel_trace.csv in the run)");
+  if (!reader.saw_copies())
+    trace.meta.not_collected.push_back("memory copies (no memory_copy_trace.csv in the run)");
   result.empty_reason = "the rocprofv3 CSV run holds no rows (" + reader.Summary() + ")";
   return result;
 }

@@ -13,9 +13,12 @@ namespace gpuscope::import::rocprofv3 {
 class Rocprofv3CsvImporter : public Importer {
  public:
   std::string_view name() const override { return "rocprofv3-csv"; }
-  std::string_view description() const override { return "rocprofv3 CSV traces (*_trace.csv, or their directory)"; }
+  std::string_view description() const override {
+    return "rocprofv3 CSV traces (*_trace.csv, or their directory)";
+  }
   bool Recognizes(const base::FileSniff& sniff) const override;
-  base::StatusOr<ImportResult> Read(const std::string& path, const ImportOptions& options) const override;
+  base::StatusOr<ImportResult> Read(const std::string& path,
+                                    const ImportOptions& options) const override;
 };
 
 // For a file name "<prefix><domain>_trace.csv" of a rocprofv3 run, the prefix (which names

@@ -13,9 +13,12 @@ namespace gpuscope::import::rocprofv3 {
 class Rocprofv3JsonImporter : public Importer {
  public:
   std::string_view name() const override { return "rocprofv3-json"; }
-  std::string_view description() const override { return "rocprofv3 JSON (<pid>_results.json[.gz])"; }
+  std::string_view description() const override {
+    return "rocprofv3 JSON (<pid>_results.json[.gz])";
+  }
   bool Recognizes(const base::FileSniff& sniff) const override;
-  base::StatusOr<ImportResult> Read(const std::string& path, const ImportOptions& options) const override;
+  base::StatusOr<ImportResult> Read(const std::string& path,
+                                    const ImportOptions& options) const override;
 };
 
 }  // namespace gpuscope::import::rocprofv3

@@ -12,7 +12,8 @@ bool Rpd2TracingJsonImporter::Recognizes(const base::FileSniff& sniff) const {
   return start && h.find("{\"name\": \"process_name\", \"ph\": \"M\"") != std::string_view::npos;
 }
 
-base::StatusOr<ImportResult> Rpd2TracingJsonImporter::Read(const std::string& path, const ImportOptions&) const {
+base::StatusOr<ImportResult> Rpd2TracingJsonImporter::Read(const std::string& path,
+                                                           const ImportOptions&) const {
   return rocm::ReadRocmChromeJson(path, rocm::ChromeJsonFlavor::kRpd2Tracing);
 }
 

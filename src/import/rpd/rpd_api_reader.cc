@@ -1,9 +1,8 @@
 // API calls, the autograd ops a post-processor names, and rocpd_monitor counters.
 
-#include "import/rpd/rpd_reader.h"
-
 #include "base/numbers.h"
 #include "import/common/rocm_names.h"
+#include "import/rpd/rpd_reader.h"
 
 namespace gpuscope::import::rpd {
 
@@ -17,8 +16,10 @@ base::Status RpdReader::ReadApi() {
     return base::Status::Ok();
   }
   ColumnSet c(db_, "rocpd_api");
-  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT " + c.Select({"id", "pid", "tid", "start", "end", "apiName_id", "args_id"}) +
-                     " FROM rocpd_api"));
+  GPUSCOPE_ASSIGN_OR_RETURN(
+      auto q, db_.Query("SELECT " +
+                        c.Select({"id", "pid", "tid", "start", "end", "apiName_id", "args_id"}) +
+                        " FROM rocpd_api"));
   std::unordered_map<model::StringId, int> kind;  // 0 call, 1 marker, 2 overhead
   want_api_index_ = db_.Has("ext_autogradapi");
   model::StringId marker = t_.strings.Intern("UserMarker");
@@ -85,10 +86,13 @@ base::Status RpdReader::ReadAutograd() {
   if (!db_.Has("ext_autogradapi")) return base::Status::Ok();
   ColumnSet c(db_, "ext_autogradapi");
   if (!c.Has("api_ptr_id") || !c.Has("autogradName_id")) {
-    t_.problems.Add("rpd.ext_autogradapi_columns", "ext_autogradapi lacks api_ptr_id/autogradName_id; ignored");
+    t_.problems.Add("rpd.ext_autogradapi_columns",
+                    "ext_autogradapi lacks api_ptr_id/autogradName_id; ignored");
     return base::Status::Ok();
   }
-  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT " + c.Select({"api_ptr_id", "autogradName_id", "op_id", "seq"}) + " FROM ext_autogradapi"));
+  GPUSCOPE_ASSIGN_OR_RETURN(
+      auto q, db_.Query("SELECT " + c.Select({"api_ptr_id", "autogradName_id", "op_id", "seq"}) +
+                        " FROM ext_autogradapi"));
   struct Span {
     int64_t start, end;
     model::StringId name;
@@ -101,7 +105,8 @@ base::Status RpdReader::ReadAutograd() {
     size_t i = it->second;
     int64_t op = q.IsNull(2) ? q.Int(3) : q.Int(2);
     auto key = std::make_pair(op, q.Int(1));
-    auto [s, inserted] = ops.emplace(key, Span{t_.api.start_ns[i], t_.api.end_ns(i), 0, t_.api.track[i]});
+    auto [s, inserted] =
+        ops.emplace(key, Span{t_.api.start_ns[i], t_.api.end_ns(i), 0, t_.api.track[i]});
     if (inserted) s->second.name = strings_.Get(q.Int(1));
     s->second.start = std::min(s->second.start, t_.api.start_ns[i]);
     s->second.end = std::max(s->second.end, t_.api.end_ns(i));
@@ -121,19 +126,27 @@ base::Status RpdReader::ReadAutograd() {
 
 base::Status RpdReader::ReadMonitor() {
   if (!db_.Has("rocpd_monitor")) return base::Status::Ok();
-  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT deviceType, deviceId, monitorType, start, value FROM rocpd_monitor"));
-  std::map<std::tuple<std::string, int64_t, std::string>, std::pair<model::StringId, model::TrackId>> series;
+  GPUSCOPE_ASSIGN_OR_RETURN(
+      auto q,
+      db_.Query("SELECT deviceType, deviceId, monitorType, start, value FROM rocpd_monitor"));
+  std::map<std::tuple<std::string, int64_t, std::string>,
+           std::pair<model::StringId, model::TrackId>>
+      series;
   while (q.Step()) {
     auto key = std::make_tuple(std::string(q.Text(0)), q.Int(1), std::string(q.Text(2)));
     auto it = series.find(key);
     if (it == series.end()) {
       std::string device = std::get<0>(key) + std::to_string(std::get<1>(key));
       model::TrackId track = t_.InternTrack(model::TrackKind::kOther, "monitor", device);
-      it = series.emplace(key, std::make_pair(t_.strings.Intern(device + " " + std::get<2>(key)), track)).first;
+      it = series
+               .emplace(key,
+                        std::make_pair(t_.strings.Intern(device + " " + std::get<2>(key)), track))
+               .first;
     }
     auto v = base::ParseDouble(q.Text(4));
     if (!v) {
-      t_.problems.Add("rpd.bad_monitor_value", "rocpd_monitor value '" + std::string(q.Text(4)) + "' is not a number");
+      t_.problems.Add("rpd.bad_monitor_value",
+                      "rocpd_monitor value '" + std::string(q.Text(4)) + "' is not a number");
       continue;
     }
     t_.counters.Append(q.Int(3), *v, it->second.first, it->second.second);

@@ -1,11 +1,9 @@
 // What gpuscope's .rpd export keeps beside the rpd tables (see format/rpd_ext.h).
 
-#include "import/rpd/rpd_reader.h"
-
-#include "format/rpd_ext.h"
-
 #include "base/numbers.h"
+#include "format/rpd_ext.h"
 #include "import/common/rocm_names.h"
+#include "import/rpd/rpd_reader.h"
 
 namespace gpuscope::import::rpd {
 
@@ -17,8 +15,10 @@ namespace ext = format::rpd_ext;
 namespace {
 
 // "SELECT <columns>[, extra] FROM <table>[ ORDER BY first column]".
-std::string Select(std::string_view table, std::string_view columns, std::string_view extra, bool order) {
-  std::string q = "SELECT " + std::string(columns) + std::string(extra) + " FROM " + std::string(table);
+std::string Select(std::string_view table, std::string_view columns, std::string_view extra,
+                   bool order) {
+  std::string q =
+      "SELECT " + std::string(columns) + std::string(extra) + " FROM " + std::string(table);
   if (order) q += " ORDER BY " + std::string(columns.substr(0, columns.find(',')));
   return q;
 }
@@ -41,7 +41,8 @@ bool RpdReader::UsableExt(std::string_view table, std::string_view columns) {
 
 base::Status RpdReader::ReadExtensions() {
   if (UsableExt(ext::kApiTable, ext::kApiColumns)) {
-    GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query(Select(ext::kApiTable, ext::kApiColumns, "", true)));
+    GPUSCOPE_ASSIGN_OR_RETURN(auto q,
+                              db_.Query(Select(ext::kApiTable, ext::kApiColumns, "", true)));
     while (q.Step()) {
       ExtApi e;
       e.api = q.Int(0);
@@ -54,7 +55,8 @@ base::Status RpdReader::ReadExtensions() {
     GPUSCOPE_RETURN_IF_ERROR(q.status());
   }
   if (UsableExt(ext::kKernelTable, ext::kKernelColumns)) {
-    GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query(Select(ext::kKernelTable, ext::kKernelColumns, ", NULL", true)));
+    GPUSCOPE_ASSIGN_OR_RETURN(
+        auto q, db_.Query(Select(ext::kKernelTable, ext::kKernelColumns, ", NULL", true)));
     while (q.Step()) ext_kernel_.push_back(ReadLaunch(q));  // Launch::api holds the op id here
     GPUSCOPE_RETURN_IF_ERROR(q.status());
   }
@@ -118,14 +120,15 @@ void RpdReader::ApplyNameTags() {
 
 base::Status RpdReader::ReadExtGpuRanges() {
   if (!UsableExt(ext::kGpuRangeTable, ext::kGpuRangeColumns)) return base::Status::Ok();
-  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query(Select(ext::kGpuRangeTable, ext::kGpuRangeColumns, "", false)));
+  GPUSCOPE_ASSIGN_OR_RETURN(
+      auto q, db_.Query(Select(ext::kGpuRangeTable, ext::kGpuRangeColumns, "", false)));
   while (q.Step()) {
     model::GpuRangeRow row;
     row.start_ns = q.Int(2);
     row.dur_ns = Duration(row.start_ns, q.Int(3), ext::kGpuRangeTable.data());
     row.track = GpuTrack(q.Int(0), q.Int(1));
     std::string_view kind = q.Text(4);
-    row.kind = kind == "sync" ? model::GpuRangeKind::kSync
+    row.kind = kind == "sync"         ? model::GpuRangeKind::kSync
                : kind == "annotation" ? model::GpuRangeKind::kAnnotation
                                       : model::GpuRangeKind::kOther;
     row.name = strings_.Get(q.Int(5));

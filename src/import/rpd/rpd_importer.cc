@@ -6,12 +6,14 @@
 namespace gpuscope::import::rpd {
 
 bool RpdImporter::Recognizes(const base::FileSniff& sniff) const {
-  return sniff.sqlite && sniff.Has("rocpd_op") && sniff.Has("rocpd_api") && sniff.Has("rocpd_string") &&
+  return sniff.sqlite && sniff.Has("rocpd_op") && sniff.Has("rocpd_api") &&
+         sniff.Has("rocpd_string") &&
          // rocprofv3's rocpd databases also have rocpd_* names but no rocpd_op.
          !sniff.Has("rocpd_kernel_dispatch");
 }
 
-base::StatusOr<ImportResult> RpdImporter::Read(const std::string& path, const ImportOptions&) const {
+base::StatusOr<ImportResult> RpdImporter::Read(const std::string& path,
+                                               const ImportOptions&) const {
   GPUSCOPE_ASSIGN_OR_RETURN(auto db, base::SqliteDb::OpenReadOnly(path));
   ImportResult result;
   result.trace.meta.path = path;
@@ -22,7 +24,8 @@ base::StatusOr<ImportResult> RpdImporter::Read(const std::string& path, const Im
     result.trace.meta.import_error = st.message();
   }
   result.empty_reason =
-      "the .rpd holds no events (no GPU ops, API calls, markers or monitor samples); was the tracer started "
+      "the .rpd holds no events (no GPU ops, API calls, markers or monitor samples); was the "
+      "tracer started "
       "(RPDT_AUTOSTART=0 needs rpdTracerControl.start())?";
   return result;
 }

@@ -15,7 +15,8 @@ class RpdImporter : public Importer {
   std::string_view name() const override { return "rpd"; }
   std::string_view description() const override { return "rocmProfileData trace (.rpd, .rpd.gz)"; }
   bool Recognizes(const base::FileSniff& sniff) const override;
-  base::StatusOr<ImportResult> Read(const std::string& path, const ImportOptions& options) const override;
+  base::StatusOr<ImportResult> Read(const std::string& path,
+                                    const ImportOptions& options) const override;
 };
 
 }  // namespace gpuscope::import::rpd

@@ -103,12 +103,13 @@ TEST(RpdImporter, StatsCountBlitKernelsAsKernels) {
 
 // Schema v3: marker text and args live in rocpd_ustring.
 TEST(RpdImporter, SchemaV3ReadsMarkerTextFromUstring) {
-  model::Trace t = Load(MakeDb(kFixture,
-                               "UPDATE rocpd_metadata SET value = '3' WHERE tag = 'schema_version';"
-                               "CREATE TABLE rocpd_ustring (id integer PRIMARY KEY, string varchar(4096));"
-                               "INSERT INTO rocpd_ustring VALUES (77, 'decode step');"
-                               "UPDATE rocpd_api SET args_id = 77 WHERE id = 2147483649;",
-                               "v3.rpd"));
+  model::Trace t =
+      Load(MakeDb(kFixture,
+                  "UPDATE rocpd_metadata SET value = '3' WHERE tag = 'schema_version';"
+                  "CREATE TABLE rocpd_ustring (id integer PRIMARY KEY, string varchar(4096));"
+                  "INSERT INTO rocpd_ustring VALUES (77, 'decode step');"
+                  "UPDATE rocpd_api SET args_id = 77 WHERE id = 2147483649;",
+                  "v3.rpd"));
   EXPECT_EQ(t.meta.format_version, "schema v3");
   EXPECT_NE(Find(t, t.cpu, "decode step"), SIZE_MAX);
 }
@@ -127,22 +128,26 @@ TEST(RpdImporter, ReadsGzipCompressedFiles) {
 }
 
 TEST(RpdImporter, MonitorOnlyFileKeepsItsCounters) {
-  model::Trace t = Load(MakeDb(kFixture, "DELETE FROM rocpd_op; DELETE FROM rocpd_api;", "monitor.rpd"));
+  model::Trace t =
+      Load(MakeDb(kFixture, "DELETE FROM rocpd_op; DELETE FROM rocpd_api;", "monitor.rpd"));
   EXPECT_EQ(t.kernels.size(), 0u);
   EXPECT_EQ(t.counters.size(), 2u);
 }
 
 TEST(RpdBadInput, EmptyTraceIsOneLine) {
   std::string path =
-      MakeDb(kFixture, "DELETE FROM rocpd_op; DELETE FROM rocpd_api; DELETE FROM rocpd_monitor;", "empty.rpd");
+      MakeDb(kFixture, "DELETE FROM rocpd_op; DELETE FROM rocpd_api; DELETE FROM rocpd_monitor;",
+             "empty.rpd");
   auto r = ImportTrace(path, {});
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("holds no events"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("holds no events"), std::string::npos)
+      << r.status().message();
   EXPECT_EQ(r.status().message().find('\n'), std::string::npos);
 }
 
 TEST(RpdBadInput, NonNumericMonitorValueIsCounted) {
-  model::Trace t = Load(MakeDb(kFixture, "UPDATE rocpd_monitor SET value = 'n/a' WHERE id = 1;", "bad.rpd"));
+  model::Trace t =
+      Load(MakeDb(kFixture, "UPDATE rocpd_monitor SET value = 'n/a' WHERE id = 1;", "bad.rpd"));
   EXPECT_EQ(t.counters.size(), 1u);
   EXPECT_TRUE(t.problems.entries().count("rpd.bad_monitor_value"));
 }

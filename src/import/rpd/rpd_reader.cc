@@ -14,15 +14,19 @@ using namespace rocm;  // the ROCm name classifiers (ClassifyOp, CopyDirection, 
 
 base::Status RpdReader::Read() {
   schema_ = db_.QueryText("SELECT value FROM rocpd_metadata WHERE tag = 'schema_version'", "");
-  t_.meta.format_version = schema_.empty() ? "schema v1 (no schema_version tag)" : "schema v" + schema_;
+  t_.meta.format_version =
+      schema_.empty() ? "schema v1 (no schema_version tag)" : "schema v" + schema_;
   t_.meta.producer = "rocmProfileData rpd_tracer";
   t_.meta.clock = "CLOCK_MONOTONIC (ns)";
-  if (auto q = db_.Query("SELECT tag, value FROM rocpd_metadata"); q.ok() && db_.Has("rocpd_metadata")) {
+  if (auto q = db_.Query("SELECT tag, value FROM rocpd_metadata");
+      q.ok() && db_.Has("rocpd_metadata")) {
     while (q->Step()) t_.meta.properties[std::string(q->Text(0))] = std::string(q->Text(1));
   }
   // Written by gpuscope's export: say so, and keep the source's clock.
-  if (auto f = t_.meta.properties.find(std::string(format::rpd_ext::kTagSourceFormat)); f != t_.meta.properties.end()) {
-    t_.meta.producer = "gpuscope convert, from " + f->second + " (" + t_.meta.properties[std::string(format::rpd_ext::kTagSource)] + ")";
+  if (auto f = t_.meta.properties.find(std::string(format::rpd_ext::kTagSourceFormat));
+      f != t_.meta.properties.end()) {
+    t_.meta.producer = "gpuscope convert, from " + f->second + " (" +
+                       t_.meta.properties[std::string(format::rpd_ext::kTagSource)] + ")";
     t_.meta.clock = t_.meta.properties[std::string(format::rpd_ext::kTagClock)];
   }
   // v3 moved API args and marker text to rocpd_ustring.
@@ -36,8 +40,9 @@ base::Status RpdReader::Read() {
   GPUSCOPE_RETURN_IF_ERROR(ReadMonitor());
   GPUSCOPE_RETURN_IF_ERROR(ReadExtGpuRanges());
   ApplyNameTags();
-  for (auto [table, label] : {std::pair{"rocpd_stackframe", "API call stack frames (rocpd_stackframe; not modelled)"},
-                              std::pair{"rocpd_counter", "per-op counter values (rocpd_counter; not modelled)"}}) {
+  for (auto [table, label] :
+       {std::pair{"rocpd_stackframe", "API call stack frames (rocpd_stackframe; not modelled)"},
+        std::pair{"rocpd_counter", "per-op counter values (rocpd_counter; not modelled)"}}) {
     if (!db_.Has(table)) continue;
     int64_t n = db_.QueryInt(std::string("SELECT COUNT(*) FROM ") + table, 0);
     if (n > 0) t_.record_counts[label] = static_cast<uint64_t>(n);
@@ -82,19 +87,27 @@ base::Status RpdReader::ReadLaunchDetails() {
     std::sort(op_api_.begin(), op_api_.end());
   }
   if (db_.Has("rocpd_kernelapi")) {
-    bool codeobj = db_.Has("rocpd_kernelcodeobject") && ColumnSet(db_, "rocpd_kernelapi").Has("codeObject_id");
-    GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query(std::string("SELECT k.api_ptr_id, k.gridX, k.gridY, k.gridZ, k.workgroupX, k.workgroupY, "
-                                   "k.workgroupZ, k.groupSegmentSize, ") +
-                       (codeobj ? "co.vgpr FROM rocpd_kernelapi k LEFT JOIN rocpd_kernelcodeobject co ON co.id = "
-                                  "k.codeObject_id"
-                                : "NULL FROM rocpd_kernelapi k")));
+    bool codeobj =
+        db_.Has("rocpd_kernelcodeobject") && ColumnSet(db_, "rocpd_kernelapi").Has("codeObject_id");
+    GPUSCOPE_ASSIGN_OR_RETURN(
+        auto q,
+        db_.Query(
+            std::string(
+                "SELECT k.api_ptr_id, k.gridX, k.gridY, k.gridZ, k.workgroupX, k.workgroupY, "
+                "k.workgroupZ, k.groupSegmentSize, ") +
+            (codeobj
+                 ? "co.vgpr FROM rocpd_kernelapi k LEFT JOIN rocpd_kernelcodeobject co ON co.id = "
+                   "k.codeObject_id"
+                 : "NULL FROM rocpd_kernelapi k")));
     while (q.Step()) launches_.push_back(ReadLaunch(q));
     GPUSCOPE_RETURN_IF_ERROR(q.status());
-    std::sort(launches_.begin(), launches_.end(), [](const Launch& a, const Launch& b) { return a.api < b.api; });
+    std::sort(launches_.begin(), launches_.end(),
+              [](const Launch& a, const Launch& b) { return a.api < b.api; });
   }
   if (db_.Has("rocpd_copyapi")) {
     // size can be the text '' (not set) in real files: typeof() tells an unknown size from 0.
-    GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT api_ptr_id, size, typeof(size) FROM rocpd_copyapi"));
+    GPUSCOPE_ASSIGN_OR_RETURN(
+        auto q, db_.Query("SELECT api_ptr_id, size, typeof(size) FROM rocpd_copyapi"));
     while (q.Step()) {
       int64_t bytes = -1;
       std::string_view type = q.Text(2);
@@ -118,7 +131,9 @@ base::Status RpdReader::ReadOps() {
     return base::Status::Ok();
   }
   GPUSCOPE_RETURN_IF_ERROR(ReadLaunchDetails());
-  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT start, end, gpuId, queueId, description_id, opType_id, id FROM rocpd_op"));
+  GPUSCOPE_ASSIGN_OR_RETURN(
+      auto q,
+      db_.Query("SELECT start, end, gpuId, queueId, description_id, opType_id, id FROM rocpd_op"));
   std::unordered_map<model::StringId, OpClass> classes;
   while (q.Step()) {
     int64_t start = q.Int(0);
@@ -129,7 +144,8 @@ base::Status RpdReader::ReadOps() {
     if (inserted) cit->second = ClassifyOp(t_.str(type));
     OpClass cls = cit->second;
     // CUPTI-backend files use the kernel name as opType: an unknown type with a name is a kernel.
-    if (cls == OpClass::kOther && !t_.str(type).empty() && !IsNonWork(t_.str(type))) cls = OpClass::kKernel;
+    if (cls == OpClass::kOther && !t_.str(type).empty() && !IsNonWork(t_.str(type)))
+      cls = OpClass::kKernel;
     auto link = FindSorted(op_api_, q.Int(6));
     int64_t api = link == op_api_.end() ? -1 : link->second;
     uint64_t corr = api < 0 ? model::kNoCorrelation : static_cast<uint64_t>(api);
@@ -144,7 +160,8 @@ base::Status RpdReader::ReadOps() {
       row.device = device;
       row.correlation = corr;
       const Launch* l = nullptr;
-      if (auto it = api < 0 ? launches_.end() : FindSorted(launches_, api); it != launches_.end()) l = &*it;
+      if (auto it = api < 0 ? launches_.end() : FindSorted(launches_, api); it != launches_.end())
+        l = &*it;
       if (!l && !ext_kernel_.empty()) {
         if (auto e = FindSorted(ext_kernel_, q.Int(6)); e != ext_kernel_.end()) l = &*e;
       }
@@ -196,10 +213,11 @@ base::Status RpdReader::ReadOps() {
 }
 
 bool RpdReader::IsNonWork(std::string_view t) {
-  return t == "Marker" || t == "InternalMarker" || t == "Barrier" || t == "StreamWait" || t == "StreamWrite" ||
-         t == "User" || t == "MapBuffer" || t == "MapImage" || t == "UnmapMemObject" || t == "SvmMap" ||
-         t == "SvmUnmap" || t == "SvmFree" || t == "MigrateMemObjects" || t == "AcquireGLObjects" ||
-         t == "ReleaseGLObjects" || t == "Unknown command kind";
+  return t == "Marker" || t == "InternalMarker" || t == "Barrier" || t == "StreamWait" ||
+         t == "StreamWrite" || t == "User" || t == "MapBuffer" || t == "MapImage" ||
+         t == "UnmapMemObject" || t == "SvmMap" || t == "SvmUnmap" || t == "SvmFree" ||
+         t == "MigrateMemObjects" || t == "AcquireGLObjects" || t == "ReleaseGLObjects" ||
+         t == "Unknown command kind";
 }
 
 }  // namespace gpuscope::import::rpd

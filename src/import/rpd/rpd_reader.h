@@ -44,8 +44,8 @@ class RpdReader {
     model::Dim3 grid{0, 0, 0}, block{0, 0, 0};
     uint32_t lds = 0, vgpr = 0;
   };
-  std::vector<std::pair<int64_t, int64_t>> op_api_;   // (op id, api id), by op id
-  std::vector<Launch> launches_;                      // by api id
+  std::vector<std::pair<int64_t, int64_t>> op_api_;     // (op id, api id), by op id
+  std::vector<Launch> launches_;                        // by api id
   std::vector<std::pair<int64_t, int64_t>> copy_size_;  // (api id, bytes or -1), by api id
 
   // gpuscope's extension tables (written by its .rpd export; absent from other files): what
@@ -61,23 +61,25 @@ class RpdReader {
     model::MemoryKind src = model::MemoryKind::kUnknown, dst = model::MemoryKind::kUnknown;
     int64_t bytes = -1;
   };
-  std::vector<ExtApi> ext_api_;  // by api id
-  std::vector<ExtOp> ext_op_;    // by op id
+  std::vector<ExtApi> ext_api_;     // by api id
+  std::vector<ExtOp> ext_op_;       // by op id
   std::vector<Launch> ext_kernel_;  // launch details by op id (Launch::api holds the op id)
   static int64_t Key(const ExtApi& e) { return e.api; }
   static int64_t Key(const ExtOp& e) { return e.op; }
   static int64_t Key(const std::pair<int64_t, int64_t>& p) { return p.first; }
   static int64_t Key(const Launch& l) { return l.api; }
 
-  // gpuscope's extension table `table`, when it has all of `columns` ("a, b, c"). One that lacks some (a file
-  // edited by hand) is counted as a problem and left out; the rpd tables are still read.
+  // gpuscope's extension table `table`, when it has all of `columns` ("a, b, c"). One that lacks
+  // some (a file edited by hand) is counted as a problem and left out; the rpd tables are still
+  // read.
   bool UsableExt(std::string_view table, std::string_view columns);
 
   base::Status ReadExtensions();
 
   template <typename V, typename K>
   static auto FindSorted(const V& v, K key) {
-    auto it = std::lower_bound(v.begin(), v.end(), key, [](const auto& e, K k) { return Key(e) < k; });
+    auto it =
+        std::lower_bound(v.begin(), v.end(), key, [](const auto& e, K k) { return Key(e) < k; });
     return it != v.end() && Key(*it) == key ? it : v.end();
   }
 
@@ -114,7 +116,8 @@ class RpdReader {
   NumericTracks gpu_tracks_{&t_, model::TrackKind::kGpuStream};
   NumericTracks cpu_tracks_{&t_, model::TrackKind::kCpuThread};
   std::set<int64_t> devices_;
-  std::unordered_map<int64_t, uint32_t> api_index_;  // rocpd_api.id -> ApiTable row (before sorting)
+  std::unordered_map<int64_t, uint32_t>
+      api_index_;                // rocpd_api.id -> ApiTable row (before sorting)
   bool want_api_index_ = false;  // only ext_autogradapi needs api_index_
 };
 
