@@ -24,6 +24,7 @@ import decimal
 import gzip
 import json
 import os
+import shutil
 import re
 import sqlite3
 import subprocess
@@ -439,54 +440,57 @@ def round_trip_cases(a, check):
         return {"counts": d["counts"], "links": d["links"], "devices": sorted((x["id"], x["name"]) for x in d["devices"])}
 
     tmp = tempfile.mkdtemp(prefix="gpuscope-roundtrip-")
-    for line in open(os.path.join(HERE, "cases.tsv")):
-        if line.startswith("#") or not line.strip():
-            continue
-        name, checker, rel, _ = line.rstrip("\n").split("\t")
-        if checker == "rocprof_stats":
-            continue  # summary-only: convert refuses it (no timeline)
-        src = os.path.join(SAMPLES, rel)
-        want_stats, want_counts = stats(src), counts(src)
-        json_out, rpd_out = os.path.join(tmp, name + ".json"), os.path.join(tmp, name + ".rpd")
-        json2_out, csv_dir = os.path.join(tmp, name + "_from_rpd.json.gz"), os.path.join(tmp, name + "_csv")
-        steps = [(src, json_out), (src, rpd_out), (rpd_out, json2_out), (src, csv_dir + "/")]
-        ok = True
-        for inp, out in steps:
-            r = run(a.gpuscope, "convert", inp, "-o", out)
-            check(r.returncode == 0, f"round trip {name}: convert -o {os.path.basename(out)}: {r.stderr.strip()}")
-            ok &= r.returncode == 0
-        if not ok:
-            continue
-        for out in (json_out, rpd_out, json2_out, csv_dir):
-            got_stats, got_counts = stats(out), counts(out)
-            if out == csv_dir:  # events.csv has no place for device names: events, links, tables
-                got_counts = got_counts and dict(got_counts, devices=want_counts["devices"])
-            check(got_counts == want_counts, f"round trip {name} via {os.path.basename(out)}: counts {got_counts} != {want_counts}")
-            check(got_stats == want_stats, f"round trip {name} via {os.path.basename(out)}: stats tables differ")
-        with open(os.path.join(csv_dir, "events.csv"), newline="") as f:
-            rows = list(csv.DictReader(f))
-        kinds = {}
-        for row in rows:
-            kinds[row["kind"]] = kinds.get(row["kind"], 0) + 1
-        wc = want_counts["counts"]
-        check(kinds.get("kernel", 0) == wc["kernels"] and kinds.get("memcpy", 0) == wc["memcpy"] and
-              kinds.get("memset", 0) == wc["memset"] and len(rows) == sum(wc.values()),
-              f"round trip {name}: events.csv kinds {kinds}")
-        csv_kernels = {r["name"]: (int(r["calls"]), int(r["total_ns"])) for r in csv.DictReader(open(os.path.join(csv_dir, "kernels.csv"), newline=""))}
-        dem = json.loads(run(a.gpuscope, "stats", "--format", "json", src).stdout)
-        check(csv_kernels == {k["name"]: (k["calls"], k["total_ns"]) for k in dem["kernels"]}, f"round trip {name}: kernels.csv")
-        if checker == "kineto":
-            top = subprocess.run(["sqlite3", "-json", rpd_out, "SELECT Name, TotalCalls, TotalDuration FROM top"],
-                                 capture_output=True, text=True)
-            check(top.returncode == 0, f"{name}: sqlite3 top view: {top.stderr.strip()}")
-            top_rows = {x["Name"]: (x["TotalCalls"], x["TotalDuration"]) for x in json.loads(top.stdout or "[]")}
-            # rpd's top view: integer microseconds (sum(end - start) / 1000), one row per name.
-            bad = [k["name"] for k in want_stats["kernels"] if top_rows.get(k["name"]) != (k["calls"], k["total_ns"] // 1000)]
-            check(not bad, f"{name}: rpd top view differs from stats for {len(bad)} kernels, e.g. {bad[:1]}")
-            busy = subprocess.run(["sqlite3", rpd_out, "SELECT COALESCE(SUM(GpuTime), 0) FROM busy"], capture_output=True, text=True)
-            gpu_ns = sum(k["total_ns"] for k in want_stats["kernels"]) + sum(m["total_ns"] for m in want_stats["memops"])
-            check(busy.returncode == 0 and int(busy.stdout.strip() or 0) == gpu_ns, f"{name}: rpd busy view {busy.stdout.strip()} != {gpu_ns}")
-        print(f"ok   round trip {name}: json, rpd, rpd->json.gz, csv/")
+    try:
+        for line in open(os.path.join(HERE, "cases.tsv")):
+            if line.startswith("#") or not line.strip():
+                continue
+            name, checker, rel, _ = line.rstrip("\n").split("\t")
+            if checker == "rocprof_stats":
+                continue  # summary-only: convert refuses it (no timeline)
+            src = os.path.join(SAMPLES, rel)
+            want_stats, want_counts = stats(src), counts(src)
+            json_out, rpd_out = os.path.join(tmp, name + ".json"), os.path.join(tmp, name + ".rpd")
+            json2_out, csv_dir = os.path.join(tmp, name + "_from_rpd.json.gz"), os.path.join(tmp, name + "_csv")
+            steps = [(src, json_out), (src, rpd_out), (rpd_out, json2_out), (src, csv_dir + "/")]
+            ok = True
+            for inp, out in steps:
+                r = run(a.gpuscope, "convert", inp, "-o", out)
+                check(r.returncode == 0, f"round trip {name}: convert -o {os.path.basename(out)}: {r.stderr.strip()}")
+                ok &= r.returncode == 0
+            if not ok:
+                continue
+            for out in (json_out, rpd_out, json2_out, csv_dir):
+                got_stats, got_counts = stats(out), counts(out)
+                if out == csv_dir:  # events.csv has no place for device names: events, links, tables
+                    got_counts = got_counts and dict(got_counts, devices=want_counts["devices"])
+                check(got_counts == want_counts, f"round trip {name} via {os.path.basename(out)}: counts {got_counts} != {want_counts}")
+                check(got_stats == want_stats, f"round trip {name} via {os.path.basename(out)}: stats tables differ")
+            with open(os.path.join(csv_dir, "events.csv"), newline="") as f:
+                rows = list(csv.DictReader(f))
+            kinds = {}
+            for row in rows:
+                kinds[row["kind"]] = kinds.get(row["kind"], 0) + 1
+            wc = want_counts["counts"]
+            check(kinds.get("kernel", 0) == wc["kernels"] and kinds.get("memcpy", 0) == wc["memcpy"] and
+                  kinds.get("memset", 0) == wc["memset"] and len(rows) == sum(wc.values()),
+                  f"round trip {name}: events.csv kinds {kinds}")
+            csv_kernels = {r["name"]: (int(r["calls"]), int(r["total_ns"])) for r in csv.DictReader(open(os.path.join(csv_dir, "kernels.csv"), newline=""))}
+            dem = json.loads(run(a.gpuscope, "stats", "--format", "json", src).stdout)
+            check(csv_kernels == {k["name"]: (k["calls"], k["total_ns"]) for k in dem["kernels"]}, f"round trip {name}: kernels.csv")
+            if checker == "kineto":
+                top = subprocess.run(["sqlite3", "-json", rpd_out, "SELECT Name, TotalCalls, TotalDuration FROM top"],
+                                     capture_output=True, text=True)
+                check(top.returncode == 0, f"{name}: sqlite3 top view: {top.stderr.strip()}")
+                top_rows = {x["Name"]: (x["TotalCalls"], x["TotalDuration"]) for x in json.loads(top.stdout or "[]")}
+                # rpd's top view: integer microseconds (sum(end - start) / 1000), one row per name.
+                bad = [k["name"] for k in want_stats["kernels"] if top_rows.get(k["name"]) != (k["calls"], k["total_ns"] // 1000)]
+                check(not bad, f"{name}: rpd top view differs from stats for {len(bad)} kernels, e.g. {bad[:1]}")
+                busy = subprocess.run(["sqlite3", rpd_out, "SELECT COALESCE(SUM(GpuTime), 0) FROM busy"], capture_output=True, text=True)
+                gpu_ns = sum(k["total_ns"] for k in want_stats["kernels"]) + sum(m["total_ns"] for m in want_stats["memops"])
+                check(busy.returncode == 0 and int(busy.stdout.strip() or 0) == gpu_ns, f"{name}: rpd busy view {busy.stdout.strip()} != {gpu_ns}")
+            print(f"ok   round trip {name}: json, rpd, rpd->json.gz, csv/")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def main():

@@ -3,20 +3,25 @@
 // extra statements that damage or vary it), in a fresh temporary directory.
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "base/sqlite_db.h"
+#include "base/temp_dir.h"
 
 namespace gpuscope::import::testing {
 
+// A fresh directory, kept until the test program exits and then removed with its files.
 inline std::string TempDir() {
-  char tmpl[] = "/tmp/gpuscope-test-XXXXXX";
-  const char* d = mkdtemp(tmpl);
-  return d ? std::string(d) : std::string("/tmp");
+  static std::vector<base::TempDir> dirs;
+  auto dir = base::TempDir::Create("gpuscope-test");
+  EXPECT_TRUE(dir.ok()) << dir.status().message();
+  if (!dir.ok()) return "/tmp";
+  dirs.push_back(std::move(dir).value());
+  return dirs.back().path();
 }
 
 inline std::string ReadText(const std::string& path) {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "analysis/stats.h"
+#include "import/common/sqlite_test_util.h"
 #include "import/kineto/kineto_reader.h"
 #include "import/registry.h"
 #include "model/linker.h"
@@ -296,7 +297,7 @@ TEST(KinetoParallel, SegmentsGiveTheSequentialResult) {
                R"(.25,"args":{"correlation":)" + std::to_string(i + 1) + "}");
   }
   json += R"(],"traceName":"x"})";
-  std::string path = ::testing::TempDir() + "/parallel.json";
+  std::string path = import::testing::TempDir() + "/parallel.json";
   std::ofstream(path) << json;
   model::Trace one = Import(path, 1);
   for (int threads : {2, 3, 5, 8}) {
@@ -317,7 +318,7 @@ TEST(KinetoParallel, SegmentsGiveTheSequentialResult) {
 TEST(KinetoParallel, TruncatedFileInParallelKeepsTheSameEvents) {
   std::string json = ReadFile(kData + "/kineto_cuda_small.json");
   std::string cut = json.substr(0, json.size() * 2 / 3);
-  std::string path = ::testing::TempDir() + "/cut.json";
+  std::string path = import::testing::TempDir() + "/cut.json";
   std::ofstream(path) << cut;
   model::Trace one = Import(path, 1);
   model::Trace many = Import(path, 4, 0);

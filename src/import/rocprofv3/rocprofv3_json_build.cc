@@ -1,8 +1,7 @@
 // The records of one process resolved into model rows (kernels, copies, API calls, markers).
 
-#include "import/rocprofv3/rocprofv3_json_reader.h"
-
 #include "import/common/rocm_names.h"
+#include "import/rocprofv3/rocprofv3_json_reader.h"
 
 namespace gpuscope::import::rocprofv3 {
 
