@@ -27,8 +27,7 @@ CommandBody AddHelpCommand(CLI::App& app) {
     }
     std::vector<render::FormatEntry> formats;
     for (const auto& importer : import::Importers()) {
-      formats.push_back(
-          {true, std::string(importer->name()), "", std::string(importer->description())});
+      formats.push_back({true, std::string(importer.name), "", std::string(importer.description)});
     }
     for (const auto& writer : render::Writers()) {
       formats.push_back({false, std::string(writer.name), std::string(writer.names),

@@ -4,9 +4,8 @@
 #include <filesystem>
 #include <map>
 
+#include "import/formats.h"
 #include "import/registry.h"
-#include "import/rocpd/rocpd_importer.h"
-#include "import/rocprofv3/rocprofv3_csv_importer.h"
 
 namespace gpuscope::import {
 namespace {
@@ -39,9 +38,8 @@ base::StatusOr<model::Trace> ImportDirectory(const std::string& dir, const Impor
     if (name == "results.db") legacy_db = f;
   }
   if (!dbs.empty()) {
-    rocpd::RocpdImporter rocpd;
     GPUSCOPE_ASSIGN_OR_RETURN(auto read, rocpd::ReadRocpdFiles(dbs, dir));
-    return FinishImport(rocpd, dir, std::move(read));
+    return FinishImport(*FindImporter("rocpd"), dir, std::move(read));
   }
   if (!csvs.empty()) {
     // One run = one (folder, file-name prefix); any of its trace CSVs reads all of them.

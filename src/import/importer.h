@@ -1,8 +1,9 @@
 #pragma once
-// Importer: one per trace format. The registry asks each, in priority order, whether it
-// recognises a file from its first bytes (never from the extension alone), lets the first that
-// does read it, then finishes every import the same way (ImportTrace in registry.h): the format
-// name, the partial-trace policy, the refusal of an empty trace, linking and timing lines.
+// Importer: one per trace format, an entry of the registry's table. The registry asks each, in
+// order, whether it recognises a file from its first bytes (never from the extension alone), lets
+// the first that does read it, then finishes every import the same way (ImportTrace in
+// registry.h): the format name, the partial-trace policy, the refusal of an empty trace, linking
+// and timing lines.
 
 #include <cstdint>
 #include <string>
@@ -32,17 +33,16 @@ struct ImportResult {
   std::vector<std::pair<std::string, double>> laps;
 };
 
-class Importer {
- public:
-  virtual ~Importer() = default;
-  // The format's name: trace.meta.format, `info`'s "Format" and `gpuscope help formats`.
-  virtual std::string_view name() const = 0;
-  virtual std::string_view description() const = 0;
-  virtual bool Recognizes(const base::FileSniff& sniff) const = 0;
+// One format gpuscope reads: its name (trace.meta.format, `info`'s "Format", `gpuscope help
+// formats`), what it is, and its two entry points (declared in formats.h).
+struct Importer {
+  std::string_view name;
+  std::string_view description;
+  // Whether the file is in this format, from its first bytes or its SQLite schema.
+  bool (*recognizes)(const base::FileSniff& sniff);
   // Reads the file. A failed Status means the file cannot be read at all (one line naming the
   // file, what is wrong and what to do).
-  virtual base::StatusOr<ImportResult> Read(const std::string& path,
-                                            const ImportOptions& options) const = 0;
+  base::StatusOr<ImportResult> (*read)(const std::string& path, const ImportOptions& options);
 };
 
 }  // namespace gpuscope::import

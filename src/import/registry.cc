@@ -7,47 +7,57 @@
 
 #include "base/sqlite_db.h"
 #include "import/directory_import.h"
-#include "import/gpuscope_csv/events_csv_importer.h"
-#include "import/kineto/kineto_importer.h"
-#include "import/nsys/nsys_importer.h"
-#include "import/rocpd/rocpd_importer.h"
-#include "import/rocprof/rocprof_importers.h"
-#include "import/rocprofv3/rocprofv3_csv_importer.h"
-#include "import/rocprofv3/rocprofv3_json_importer.h"
-#include "import/rpd/rpd2tracing_importer.h"
-#include "import/rpd/rpd_importer.h"
+#include "import/formats.h"
 #include "import/unknown_format.h"
 #include "model/linker.h"
 
 namespace gpuscope::import {
 
-const std::vector<std::unique_ptr<Importer>>& Importers() {
+const std::vector<Importer>& Importers() {
   // Detection order: the most specific signatures first (several formats are Chrome-trace JSON).
-  static const auto* list = [] {
-    auto* v = new std::vector<std::unique_ptr<Importer>>();
-    v->push_back(std::make_unique<rocprofv3::Rocprofv3JsonImporter>());
-    v->push_back(std::make_unique<rocprof::RocprofJsonImporter>());
-    v->push_back(std::make_unique<rpd::Rpd2TracingJsonImporter>());
-    v->push_back(std::make_unique<kineto::KinetoImporter>());
-    v->push_back(std::make_unique<nsys::NsysImporter>());
-    v->push_back(std::make_unique<rpd::RpdImporter>());
-    v->push_back(std::make_unique<rocpd::RocpdImporter>());
-    v->push_back(std::make_unique<gpuscope_csv::EventsCsvImporter>());
-    v->push_back(std::make_unique<rocprofv3::Rocprofv3CsvImporter>());
-    v->push_back(std::make_unique<rocprof::RocprofDbImporter>());
-    v->push_back(std::make_unique<rocprof::RocprofCsvImporter>());
-    v->push_back(std::make_unique<rocprof::RocprofStatsImporter>());
-    v->push_back(std::make_unique<rocprof::RocprofRawImporter>());
-    return v;
-  }();
-  return *list;
+  static const std::vector<Importer> importers = {
+      {"rocprofv3-json", "rocprofv3 JSON (<pid>_results.json[.gz])",
+       rocprofv3::RecognizesRocprofv3Json, rocprofv3::ReadRocprofv3Json},
+      {"rocprof-json", "legacy rocprof results.json", rocprof::RecognizesRocprofJson,
+       rocprof::ReadRocprofJson},
+      {"rpd2tracing-json", "rocmProfileData rpd2tracing.py JSON", rpd::RecognizesRpd2TracingJson,
+       rpd::ReadRpd2TracingJson},
+      {"kineto", "PyTorch profiler / Kineto trace JSON (.json, .json.gz)", kineto::RecognizesKineto,
+       kineto::ReadKineto},
+      {"nsys", "Nsight Systems SQLite export (nsys export --type sqlite)", nsys::RecognizesNsys,
+       nsys::ReadNsys},
+      {"rpd", "rocmProfileData trace (.rpd, .rpd.gz)", rpd::RecognizesRpd, rpd::ReadRpd},
+      {"rocpd",
+       "rocprofv3 rocpd database (<pid>_results.db; a directory of them for a multi-process run)",
+       rocpd::RecognizesRocpd, rocpd::ReadRocpd},
+      {"gpuscope-csv", "gpuscope's events.csv (gpuscope convert -o dir/)",
+       gpuscope_csv::RecognizesEventsCsv, gpuscope_csv::ReadEventsCsv},
+      {"rocprofv3-csv", "rocprofv3 CSV traces (*_trace.csv, or their directory)",
+       rocprofv3::RecognizesRocprofv3Csv, rocprofv3::ReadRocprofv3Csv},
+      {"rocprof-db", "legacy rocprof results.db", rocprof::RecognizesRocprofDb,
+       rocprof::ReadRocprofDb},
+      {"rocprof-csv", "legacy rocprof results.csv (per dispatch)", rocprof::RecognizesRocprofCsv,
+       rocprof::ReadRocprofCsv},
+      {"rocprof-stats", "rocprof / rocprofv3 --stats summary CSV (no timeline: stats only)",
+       rocprof::RecognizesRocprofStats, rocprof::ReadRocprofStats},
+      {"rocprof-raw", "legacy rocprof intermediate hip_api_trace.txt / hcc_ops_trace.txt",
+       rocprof::RecognizesRocprofRaw, rocprof::ReadRocprofRaw},
+  };
+  return importers;
+}
+
+const Importer* FindImporter(std::string_view name) {
+  for (const Importer& importer : Importers()) {
+    if (importer.name == name) return &importer;
+  }
+  return nullptr;
 }
 
 base::StatusOr<model::Trace> FinishImport(const Importer& importer, const std::string& path,
                                           ImportResult result) {
   model::Trace& trace = result.trace;
   if (trace.meta.path.empty()) trace.meta.path = path;
-  trace.meta.format = std::string(importer.name());
+  trace.meta.format = std::string(importer.name);
   if (trace.EventCount() == 0 && !trace.summary_only()) {
     if (!trace.meta.import_error.empty()) {
       return base::Status::Error(path + ": " + trace.meta.import_error +
@@ -84,13 +94,13 @@ base::StatusOr<model::Trace> ImportTrace(const std::string& path, const ImportOp
       return base::Status::Error(path + ": an empty SQLite database (no tables); nothing to read");
     }
   }
-  for (const auto& importer : Importers()) {
-    if (!importer->Recognizes(sniff)) continue;
+  for (const Importer& importer : Importers()) {
+    if (!importer.recognizes(sniff)) continue;
     auto t0 = std::chrono::steady_clock::now();
-    GPUSCOPE_ASSIGN_OR_RETURN(auto read, importer->Read(path, options));
-    read.laps.emplace(read.laps.begin(), "read (" + std::string(importer->name()) + ")",
+    GPUSCOPE_ASSIGN_OR_RETURN(auto read, importer.read(path, options));
+    read.laps.emplace(read.laps.begin(), "read (" + std::string(importer.name) + ")",
                       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    return FinishImport(*importer, path, std::move(read));
+    return FinishImport(importer, path, std::move(read));
   }
   return base::Status::Error(path + ": not a trace gpuscope can read: " + WhatItIs(path, sniff));
 }

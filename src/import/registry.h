@@ -2,15 +2,19 @@
 // The importer registry: the explicit list of formats gpuscope reads, in detection order, and
 // the one place where every import is finished.
 
-#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "import/importer.h"
 
 namespace gpuscope::import {
 
-const std::vector<std::unique_ptr<Importer>>& Importers();
+// Every format, in detection order.
+const std::vector<Importer>& Importers();
+
+// The importer named `name`, or nullptr.
+const Importer* FindImporter(std::string_view name);
 
 // Detects the format of `path` (a file or a run's directory) and imports it. Fails with one line
 // naming the file, what is wrong and what to do (missing file, unknown format, nothing usable).

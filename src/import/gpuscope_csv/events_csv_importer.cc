@@ -1,10 +1,14 @@
-#include "import/gpuscope_csv/events_csv_importer.h"
+// the events.csv that `gpuscope convert -o dir/` (or `-o x.csv`) writes, one
+// row per event (columns in src/output/events_csv_writer.h), read back by column name - so a
+// table filtered or edited in pandas or a spreadsheet can be analysed again. Given the
+// directory, the registry reads its events.csv.
 
 #include <string>
 
 #include "base/numbers.h"
 #include "format/events_csv.h"
 #include "import/common/csv_reader.h"
+#include "import/formats.h"
 
 namespace gpuscope::import::gpuscope_csv {
 namespace {
@@ -148,12 +152,11 @@ class Reader {
 
 }  // namespace
 
-bool EventsCsvImporter::Recognizes(const base::FileSniff& sniff) const {
+bool RecognizesEventsCsv(const base::FileSniff& sniff) {
   return sniff.head.rfind(format::events_csv::kSignature, 0) == 0;
 }
 
-base::StatusOr<ImportResult> EventsCsvImporter::Read(const std::string& path,
-                                                     const ImportOptions&) const {
+base::StatusOr<ImportResult> ReadEventsCsv(const std::string& path, const ImportOptions&) {
   GPUSCOPE_ASSIGN_OR_RETURN(auto csv, CsvReader::Open(path));
   std::vector<std::string_view> fields;
   if (!csv.Next(&fields)) return base::Status::Error(path + ": empty events.csv");

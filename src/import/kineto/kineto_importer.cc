@@ -1,4 +1,8 @@
-#include "import/kineto/kineto_importer.h"
+// PyTorch profiler / Kineto Chrome-trace JSON, every version seen in the wild
+// (PyTorch 1.8 bare arrays with capitalised categories, integer-us traces, 2024+ traces with
+// ns decimals and baseTimeNanoseconds), plain or gzip-compressed, CUDA and ROCm builds.
+// Plain files above a few MiB are parsed by several threads in speculative segments
+// (see kineto_reader.h); gzip is inflated on a second thread while the first parses.
 
 #include <algorithm>
 #include <chrono>
@@ -10,6 +14,7 @@
 #include <vector>
 
 #include "format/chrome_trace.h"
+#include "import/formats.h"
 #include "import/kineto/kineto_reader.h"
 #include "model/merge.h"
 
@@ -144,7 +149,7 @@ void Finish(model::Trace& trace, Segment& seg0, const std::string& path) {
 
 }  // namespace
 
-bool KinetoImporter::Recognizes(const base::FileSniff& sniff) const {
+bool RecognizesKineto(const base::FileSniff& sniff) {
   std::string_view h = sniff.head;
   size_t i = 0;
   if (h.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
@@ -162,8 +167,7 @@ bool KinetoImporter::Recognizes(const base::FileSniff& sniff) const {
   return false;
 }
 
-base::StatusOr<ImportResult> KinetoImporter::Read(const std::string& path,
-                                                  const ImportOptions& options) const {
+base::StatusOr<ImportResult> ReadKineto(const std::string& path, const ImportOptions& options) {
   GPUSCOPE_ASSIGN_OR_RETURN(auto opened, base::OpenByteSource(path));
   std::unique_ptr<base::ByteSource> source = std::move(opened);
 

@@ -1,8 +1,6 @@
 // Kineto importer tests: the format traps of the reference notes (sections 0, 1.10, 1.12), input
 // split at awkward places, parallel segments, and the repository's hand-made fixtures.
 
-#include "import/kineto/kineto_importer.h"
-
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -12,6 +10,7 @@
 
 #include "analysis/stats.h"
 #include "import/common/sqlite_test_util.h"
+#include "import/formats.h"
 #include "import/kineto/kineto_reader.h"
 #include "import/registry.h"
 #include "model/linker.h"

@@ -1,20 +1,24 @@
-#include "import/nsys/nsys_importer.h"
+// Nsight Systems SQLite exports (`nsys export --type sqlite`), export schemas 3.x.
+// Tables are created lazily by nsys, so a missing table means "not collected"; columns vary by
+// version, so every query is built from the columns present. Enumerations (memcpy kind, memory
+// kind, event class, sync type, NVTX event type) are always read from the file's ENUM_* tables:
+// nsys numbers them differently from CUPTI.
 
 #include "base/sqlite_db.h"
+#include "import/formats.h"
 #include "import/nsys/nsys_reader.h"
 
 namespace gpuscope::import::nsys {
 
 using model::Trace;
 
-bool NsysImporter::Recognizes(const base::FileSniff& sniff) const {
+bool RecognizesNsys(const base::FileSniff& sniff) {
   if (!sniff.sqlite || !sniff.Has("StringIds")) return false;
   return sniff.Has("META_DATA_EXPORT") || sniff.Has("TARGET_INFO_SESSION_START_TIME") ||
          sniff.Has("CUPTI_ACTIVITY_KIND_RUNTIME") || sniff.Has("CUPTI_ACTIVITY_KIND_KERNEL");
 }
 
-base::StatusOr<ImportResult> NsysImporter::Read(const std::string& path,
-                                                const ImportOptions&) const {
+base::StatusOr<ImportResult> ReadNsys(const std::string& path, const ImportOptions&) {
   GPUSCOPE_ASSIGN_OR_RETURN(auto db, base::SqliteDb::OpenReadOnly(path));
   ImportResult result;
   Trace& trace = result.trace;

@@ -1,8 +1,6 @@
 // Nsight Systems importer tests on the hand-made export tests/data/nsys_small.sql (values in
 // its generator, make_sql_fixtures.py) and on damaged or unusual variants of it.
 
-#include "import/nsys/nsys_importer.h"
-
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
@@ -12,6 +10,7 @@
 
 #include "analysis/stats.h"
 #include "import/common/sqlite_test_util.h"
+#include "import/formats.h"
 #include "import/registry.h"
 
 namespace gpuscope::import::nsys {

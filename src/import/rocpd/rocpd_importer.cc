@@ -1,4 +1,11 @@
-#include "import/rocpd/rocpd_importer.h"
+// rocprofv3's rocpd SQLite databases (`<pid>_results.db`, ROCm 7.0+ default
+// output, schema 3.x). Real table names carry a per-process UUID suffix; everything is read
+// through the un-suffixed rocpd_* views, with LEFT JOINs (the tool's own data views use INNER
+// joins that silently drop rows). Kernel dispatches and memory copies link to their launching
+// HIP call through the event's stack_id (the internal correlation id, = rocpd_region.id);
+// corr_id is the external id and is not used. Timestamps: CLOCK_BOOTTIME ns.
+//
+// A run writes one database per process: ReadRocpdFiles merges several into one trace.
 
 #include <algorithm>
 #include <map>
@@ -9,6 +16,7 @@
 #include "import/common/rocm_names.h"
 #include "import/common/row_helpers.h"
 #include "import/common/sqlite_columns.h"
+#include "import/formats.h"
 #include "model/merge.h"
 
 namespace gpuscope::import::rocpd {
@@ -283,12 +291,11 @@ base::Status ReadOne(const std::string& path, Trace* trace, uint64_t corr_offset
 
 }  // namespace
 
-bool RocpdImporter::Recognizes(const base::FileSniff& sniff) const {
+bool RecognizesRocpd(const base::FileSniff& sniff) {
   return sniff.sqlite && sniff.Has("rocpd_kernel_dispatch") && sniff.Has("rocpd_region");
 }
 
-base::StatusOr<ImportResult> RocpdImporter::Read(const std::string& path,
-                                                 const ImportOptions&) const {
+base::StatusOr<ImportResult> ReadRocpd(const std::string& path, const ImportOptions&) {
   return ReadRocpdFiles({path}, path);
 }
 

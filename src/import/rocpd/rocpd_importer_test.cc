@@ -2,8 +2,6 @@
 // UUID-suffixed tables read through views, stack_id links, markers, and a directory of
 // per-process databases merged into one trace.
 
-#include "import/rocpd/rocpd_importer.h"
-
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -11,6 +9,7 @@
 
 #include "analysis/stats.h"
 #include "import/common/sqlite_test_util.h"
+#include "import/formats.h"
 #include "import/registry.h"
 
 namespace gpuscope::import::rocm {

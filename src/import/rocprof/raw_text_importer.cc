@@ -6,7 +6,7 @@
 
 #include "base/numbers.h"
 #include "import/common/rocm_row_builder.h"
-#include "import/rocprof/rocprof_importers.h"
+#include "import/formats.h"
 
 namespace gpuscope::import::rocprof {
 
@@ -98,14 +98,13 @@ bool LooksLikeOpsLine(std::string_view l) {
 
 }  // namespace
 
-bool RocprofRawImporter::Recognizes(const base::FileSniff& sniff) const {
+bool RecognizesRocprofRaw(const base::FileSniff& sniff) {
   std::string_view h(sniff.head);
   std::string_view first = h.substr(0, h.find('\n'));
   return LooksLikeHipApiLine(first) || LooksLikeOpsLine(first);
 }
 
-base::StatusOr<ImportResult> RocprofRawImporter::Read(const std::string& path,
-                                                      const ImportOptions&) const {
+base::StatusOr<ImportResult> ReadRocprofRaw(const std::string& path, const ImportOptions&) {
   ImportResult result;
   Trace& trace = result.trace;
   InitLegacyMeta(trace, path, "rpl_data intermediate text");

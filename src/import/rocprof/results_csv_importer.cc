@@ -2,20 +2,19 @@
 
 #include "import/common/csv_reader.h"
 #include "import/common/rocm_row_builder.h"
-#include "import/rocprof/rocprof_importers.h"
+#include "import/formats.h"
 
 namespace gpuscope::import::rocprof {
 
 using model::Trace;
 using namespace rocm;  // the shared ROCm row builder and name classifiers
 
-bool RocprofCsvImporter::Recognizes(const base::FileSniff& sniff) const {
+bool RecognizesRocprofCsv(const base::FileSniff& sniff) {
   std::string_view h(sniff.head);
   return h.rfind("Index,KernelName,", 0) == 0 || h.rfind("\"Index\",\"KernelName\",", 0) == 0;
 }
 
-base::StatusOr<ImportResult> RocprofCsvImporter::Read(const std::string& path,
-                                                      const ImportOptions&) const {
+base::StatusOr<ImportResult> ReadRocprofCsv(const std::string& path, const ImportOptions&) {
   GPUSCOPE_ASSIGN_OR_RETURN(auto r, CsvReader::Open(path));
   std::vector<std::string_view> f;
   if (!r.Next(&f)) return base::Status::Error(path + ": empty CSV");

@@ -3,22 +3,21 @@
 #include "base/sqlite_db.h"
 #include "import/common/rocm_row_builder.h"
 #include "import/common/sqlite_columns.h"
-#include "import/rocprof/rocprof_importers.h"
+#include "import/formats.h"
 
 namespace gpuscope::import::rocprof {
 
 using model::Trace;
 using namespace rocm;  // the shared ROCm row builder and name classifiers
 
-bool RocprofDbImporter::Recognizes(const base::FileSniff& sniff) const {
+bool RecognizesRocprofDb(const base::FileSniff& sniff) {
   if (!sniff.sqlite) return false;
   int legacy = 0;
   for (const char* t : {"KERN", "HIP", "HSA", "OPS", "COPY", "rocTX"}) legacy += sniff.Has(t);
   return legacy >= 1 && !sniff.Has("rocpd_op") && !sniff.Has("StringIds");
 }
 
-base::StatusOr<ImportResult> RocprofDbImporter::Read(const std::string& path,
-                                                     const ImportOptions&) const {
+base::StatusOr<ImportResult> ReadRocprofDb(const std::string& path, const ImportOptions&) {
   GPUSCOPE_ASSIGN_OR_RETURN(auto db, base::SqliteDb::OpenReadOnly(path));
   ImportResult result;
   Trace& trace = result.trace;

@@ -5,20 +5,19 @@
 #include "base/numbers.h"
 #include "import/common/csv_reader.h"
 #include "import/common/rocm_row_builder.h"
-#include "import/rocprof/rocprof_importers.h"
+#include "import/formats.h"
 
 namespace gpuscope::import::rocprof {
 
 using model::Trace;
 using namespace rocm;  // the shared ROCm row builder and name classifiers
 
-bool RocprofStatsImporter::Recognizes(const base::FileSniff& sniff) const {
+bool RecognizesRocprofStats(const base::FileSniff& sniff) {
   std::string_view h(sniff.head);
   return h.rfind("\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\"", 0) == 0;
 }
 
-base::StatusOr<ImportResult> RocprofStatsImporter::Read(const std::string& path,
-                                                        const ImportOptions&) const {
+base::StatusOr<ImportResult> ReadRocprofStats(const std::string& path, const ImportOptions&) {
   GPUSCOPE_ASSIGN_OR_RETURN(auto r, CsvReader::Open(path));
   std::vector<std::string_view> f;
   if (!r.Next(&f)) return base::Status::Error(path + ": empty CSV");

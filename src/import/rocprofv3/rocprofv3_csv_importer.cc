@@ -1,4 +1,9 @@
-#include "import/rocprofv3/rocprofv3_csv_importer.h"
+// rocprofv3 CSV output (`<prefix>kernel_trace.csv`,
+// `memory_copy_trace.csv`, `hip_api_trace.csv`, `hsa_api_trace.csv`, `marker_api_trace.csv`, ...).
+// Given one `*_trace.csv`, it reads every trace CSV of the same run (same directory, same
+// prefix); given a directory, the registry picks one of them. Three header generations exist
+// (ROCm 6.2, 6.3, 6.4/7.x, plus `rocpd convert` output with a leading "Guid"): columns are
+// always found by name. The memory-copy CSV has no byte counts: sizes stay unknown, never 0.
 
 #include <algorithm>
 #include <filesystem>
@@ -9,6 +14,7 @@
 #include "import/common/csv_reader.h"
 #include "import/common/rocm_names.h"
 #include "import/common/row_helpers.h"
+#include "import/formats.h"
 
 namespace gpuscope::import::rocprofv3 {
 
@@ -265,7 +271,7 @@ bool RunPrefixOf(const std::string& name, std::string* prefix) {
   return false;
 }
 
-bool Rocprofv3CsvImporter::Recognizes(const base::FileSniff& sniff) const {
+bool RecognizesRocprofv3Csv(const base::FileSniff& sniff) {
   std::string_view head(sniff.head);
   if (head.rfind("\xef\xbb\xbf", 0) == 0) head.remove_prefix(3);
   if (head.rfind("\"Guid\",", 0) == 0) head.remove_prefix(7);
@@ -274,8 +280,7 @@ bool Rocprofv3CsvImporter::Recognizes(const base::FileSniff& sniff) const {
          head.rfind("\"Domain\",\"Function\",\"Process_Id\"", 0) == 0;
 }
 
-base::StatusOr<ImportResult> Rocprofv3CsvImporter::Read(const std::string& path,
-                                                        const ImportOptions&) const {
+base::StatusOr<ImportResult> ReadRocprofv3Csv(const std::string& path, const ImportOptions&) {
   ImportResult result;
   Trace& trace = result.trace;
   trace.meta.path = path;

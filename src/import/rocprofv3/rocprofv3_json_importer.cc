@@ -1,12 +1,18 @@
-#include "import/rocprofv3/rocprofv3_json_importer.h"
+// rocprofv3 `-f json` output (`<pid>_results.json[.gz]`): one element of
+// "rocprofiler-sdk-tool" per process, with kernel dispatches, memory copies (with bytes) and
+// HIP/HSA/marker/RCCL API records in "buffer_records". Record kinds and operations are integers
+// resolved through "strings.buffer_records" (their numbering changes between versions), kernel
+// names through "kernel_symbols", agents through "agents". Timestamps: CLOCK_BOOTTIME ns.
+// The decompressed document is held in memory while it is walked (no DOM is built).
 
+#include "import/formats.h"
 #include "import/rocprofv3/rocprofv3_json_reader.h"
 
 namespace gpuscope::import::rocprofv3 {
 
 using model::Trace;
 
-bool Rocprofv3JsonImporter::Recognizes(const base::FileSniff& sniff) const {
+bool RecognizesRocprofv3Json(const base::FileSniff& sniff) {
   auto pos = sniff.head.find_first_not_of(" \t\r\n\xef\xbb\xbf");
   if (pos == std::string::npos || sniff.head[pos] != '{') return false;
   // The document's first key (a JSON Schema that mentions the key is not output).
@@ -14,8 +20,7 @@ bool Rocprofv3JsonImporter::Recognizes(const base::FileSniff& sniff) const {
   return key != std::string::npos && sniff.head.compare(key, 22, "\"rocprofiler-sdk-tool\"") == 0;
 }
 
-base::StatusOr<ImportResult> Rocprofv3JsonImporter::Read(const std::string& path,
-                                                         const ImportOptions&) const {
+base::StatusOr<ImportResult> ReadRocprofv3Json(const std::string& path, const ImportOptions&) {
   GPUSCOPE_ASSIGN_OR_RETURN(auto src, base::OpenByteSource(path));
   std::string doc;
   std::string error;

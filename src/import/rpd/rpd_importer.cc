@@ -1,19 +1,24 @@
-#include "import/rpd/rpd_importer.h"
+// rocmProfileData `.rpd` files (SQLite, schema v1 tag-less, v2 and v3), plain or
+// gzip-compressed. GPU ops become kernels (KernelExecution, and Task = kernels run by a HIP
+// graph), copies or fills by their CLR command kind; API rows become HIP/HSA calls linked to
+// their ops through rocpd_api_ops; roctx UserMarker rows become annotations; rocpd_monitor rows
+// become counters; ext_autogradapi (when a post-processor added it) gives ops. Tracer overhead
+// rows are left out of the API calls and counted. Timestamps: CLOCK_MONOTONIC ns.
 
 #include "base/sqlite_db.h"
+#include "import/formats.h"
 #include "import/rpd/rpd_reader.h"
 
 namespace gpuscope::import::rpd {
 
-bool RpdImporter::Recognizes(const base::FileSniff& sniff) const {
+bool RecognizesRpd(const base::FileSniff& sniff) {
   return sniff.sqlite && sniff.Has("rocpd_op") && sniff.Has("rocpd_api") &&
          sniff.Has("rocpd_string") &&
          // rocprofv3's rocpd databases also have rocpd_* names but no rocpd_op.
          !sniff.Has("rocpd_kernel_dispatch");
 }
 
-base::StatusOr<ImportResult> RpdImporter::Read(const std::string& path,
-                                               const ImportOptions&) const {
+base::StatusOr<ImportResult> ReadRpd(const std::string& path, const ImportOptions&) {
   GPUSCOPE_ASSIGN_OR_RETURN(auto db, base::SqliteDb::OpenReadOnly(path));
   ImportResult result;
   result.trace.meta.path = path;

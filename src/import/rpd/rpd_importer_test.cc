@@ -1,8 +1,6 @@
 // rpd importer tests on the hand-made file tests/data/rpd_small.sql (expected values in its
 // generator, make_sql_fixtures.py) and variants of it: schema v3, gzip, bad input.
 
-#include "import/rpd/rpd_importer.h"
-
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -10,6 +8,7 @@
 
 #include "analysis/stats.h"
 #include "import/common/sqlite_test_util.h"
+#include "import/formats.h"
 #include "import/registry.h"
 
 namespace gpuscope::import::rpd {
