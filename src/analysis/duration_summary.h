@@ -21,16 +21,4 @@ struct DurationSummary {
 // Sorts `durations` in place and summarises them; all zero for none.
 DurationSummary SummarizeDurations(std::vector<int64_t>& durations);
 
-// Copies a summary into a stats row that has the same field names.
-template <typename Row>
-void FillDurations(Row& row, const DurationSummary& s) {
-  row.calls = s.calls;
-  row.total_ns = s.total_ns;
-  row.avg_ns = s.avg_ns;
-  row.median_ns = s.median_ns;
-  row.min_ns = s.min_ns;
-  row.max_ns = s.max_ns;
-  row.stddev_ns = s.stddev_ns;
-}
-
 }  // namespace gpuscope::analysis

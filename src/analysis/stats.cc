@@ -56,7 +56,7 @@ std::vector<KernelStat> KernelStats(const model::Trace& trace, const StatsOption
     if (d.empty()) continue;
     KernelStat s;
     s.name = names[g];
-    FillDurations(s, SummarizeDurations(d));
+    static_cast<DurationSummary&>(s) = SummarizeDurations(d);
     all += s.total_ns;
     out.push_back(std::move(s));
     std::vector<int64_t>().swap(d);
@@ -127,7 +127,7 @@ std::vector<ApiStat> ApiStats(const model::Trace& trace, const StatsOptions& opt
     ApiStat s;
     s.name = names[g];
     s.domain = model::ApiDomainName(domain[g]);
-    FillDurations(s, SummarizeDurations(d));
+    static_cast<DurationSummary&>(s) = SummarizeDurations(d);
     out.push_back(std::move(s));
   }
   SortByTotal(out);

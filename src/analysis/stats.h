@@ -23,20 +23,15 @@
 #include <string>
 #include <vector>
 
+#include "analysis/duration_summary.h"
 #include "model/trace.h"
 
 namespace gpuscope::analysis {
 
-struct KernelStat {
+// One kernel name's dispatches (calls, total, mean, median, min, max, stddev: DurationSummary).
+struct KernelStat : DurationSummary {
   std::string name;
-  uint64_t calls = 0;
-  int64_t total_ns = 0;
-  int64_t avg_ns = 0;
-  int64_t median_ns = 0;
-  int64_t min_ns = 0;
-  int64_t max_ns = 0;
-  int64_t stddev_ns = 0;
-  double percent = 0;
+  double percent = 0;  // of the summed kernel time
 };
 
 struct MemopStat {
@@ -53,16 +48,10 @@ struct MemopStat {
   uint64_t host_unknown = 0;
 };
 
-struct ApiStat {
+// One API function's calls.
+struct ApiStat : DurationSummary {
   std::string name;
   std::string_view domain;  // "runtime", "driver", "hsa", "os" (of the first call)
-  uint64_t calls = 0;
-  int64_t total_ns = 0;
-  int64_t avg_ns = 0;
-  int64_t median_ns = 0;
-  int64_t min_ns = 0;
-  int64_t max_ns = 0;
-  int64_t stddev_ns = 0;
 };
 
 struct CpuOpStat {

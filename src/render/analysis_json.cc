@@ -2,6 +2,11 @@
 
 namespace gpuscope::render {
 
+void WriteWhere(output::JsonWriter& w, const analysis::Where& where) {
+  w.BeginObject().Key("python").String(where.python).Key("op").String(where.op);
+  w.Key("kernel").String(where.kernel).EndObject();
+}
+
 void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
                        const analysis::AnalysisReport& r, const std::string& path,
                        bool iteration_list) {
@@ -87,15 +92,7 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
         .Int(f.impact_ns)
         .Key("impact_percent")
         .Double(f.impact_percent);
-    w.Key("where")
-        .BeginObject()
-        .Key("python")
-        .String(f.where.python)
-        .Key("op")
-        .String(f.where.op)
-        .Key("kernel")
-        .String(f.where.kernel)
-        .EndObject();
+    WriteWhere(w.Key("where"), f.where);
     w.Key("detail").String(f.detail);
     w.Key("evidence").BeginArray();
     for (const auto& e : f.evidence) {

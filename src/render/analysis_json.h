@@ -15,4 +15,7 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& trace,
                        const analysis::AnalysisReport& report, const std::string& path,
                        bool iteration_list = true);
 
+// {"python", "op", "kernel"}: where a finding comes from (analyze, diff and the report).
+void WriteWhere(output::JsonWriter& w, const analysis::Where& where);
+
 }  // namespace gpuscope::render

@@ -6,6 +6,7 @@
 #include "base/text.h"
 #include "output/json_writer.h"
 #include "output/text_table.h"
+#include "render/analysis_json.h"
 #include "render/result_table.h"
 
 namespace gpuscope::render {
@@ -190,16 +191,8 @@ void PrintDiffJson(const analysis::DiffReport& r, const DiffView& a) {
       if (f.status != status) continue;
       w.BeginObject().Key("rule").String(f.rule).Key("title").String(f.title);
       w.Key("impact_ns").BeginArray().Int(f.impact_before).Int(f.impact_after).EndArray();
-      w.Key("where")
-          .BeginObject()
-          .Key("python")
-          .String(f.where.python)
-          .Key("op")
-          .String(f.where.op)
-          .Key("kernel")
-          .String(f.where.kernel)
-          .EndObject()
-          .EndObject();
+      WriteWhere(w.Key("where"), f.where);
+      w.EndObject();
     }
     w.EndArray();
   }

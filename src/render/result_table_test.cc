@@ -56,7 +56,11 @@ TEST(ResultTable, JsonNestsDottedKeysAndLeavesOutAnEmptyGroup) {
 
 TEST(StatsTables, OneRowPerStatInEveryFormat) {
   analysis::Stats st;
-  st.kernels.push_back({"k", 2, 300, 150, -1, 100, 200, 70, 100.0});
+  analysis::KernelStat k;
+  static_cast<analysis::DurationSummary&>(k) = {2, 300, 150, -1, 100, 200, 70};
+  k.name = "k";
+  k.percent = 100.0;
+  st.kernels.push_back(k);
   analysis::MemopStat m;
   m.kind = model::MemopKind::kMemset;
   m.calls = 1;

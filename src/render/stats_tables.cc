@@ -20,24 +20,42 @@ std::string HostMemory(const analysis::MemopStat& s) {
   return out;
 }
 
+// name, then the DurationSummary columns, then `extra`; the terminal shows the first extra
+// column first (when asked), then Total, Calls, the other durations, then the name.
+ResultTable DurationTable(std::vector<Column> extra, bool terminal_first_extra) {
+  std::vector<Column> cols = {{"name", "Name", Show::kText, "", true},
+                              {"calls", "Calls", Show::kCount},
+                              {"total_ns", "Total ({unit})", Show::kDuration},
+                              {"avg_ns", "Avg ({unit})", Show::kDuration},
+                              {"median_ns", "Med ({unit})", Show::kDuration},
+                              {"min_ns", "Min ({unit})", Show::kDuration},
+                              {"max_ns", "Max ({unit})", Show::kDuration},
+                              {"stddev_ns", "StdDev ({unit})", Show::kDuration}};
+  const size_t n = cols.size();
+  cols.insert(cols.end(), extra.begin(), extra.end());
+  ResultTable t(std::move(cols));
+  std::vector<size_t> order = {2, 1, 3, 4, 5, 6, 7, 0};
+  if (terminal_first_extra) order.insert(order.begin(), n);
+  t.SetTerminalOrder(order);
+  return t;
+}
+
+// The name and DurationSummary cells of a row, then `extra`; medians and the like a summary-only
+// source does not know (-1) are absent.
+std::vector<Cell> DurationCells(const std::string& name, const analysis::DurationSummary& d,
+                                std::vector<Cell> extra) {
+  std::vector<Cell> cells = {
+      Cell::Text(name),          Cell::Uint(d.calls),          Cell::Int(d.total_ns),
+      Cell::Int(d.avg_ns),       Cell::IntOrNull(d.median_ns), Cell::IntOrNull(d.min_ns),
+      Cell::IntOrNull(d.max_ns), Cell::IntOrNull(d.stddev_ns)};
+  for (Cell& c : extra) cells.push_back(std::move(c));
+  return cells;
+}
 }  // namespace
 
 ResultTable KernelTable(const analysis::Stats& st) {
-  ResultTable t({{"name", "Name", Show::kText, "", true},
-                 {"calls", "Calls", Show::kCount},
-                 {"total_ns", "Total ({unit})", Show::kDuration},
-                 {"avg_ns", "Avg ({unit})", Show::kDuration},
-                 {"median_ns", "Med ({unit})", Show::kDuration},
-                 {"min_ns", "Min ({unit})", Show::kDuration},
-                 {"max_ns", "Max ({unit})", Show::kDuration},
-                 {"stddev_ns", "StdDev ({unit})", Show::kDuration},
-                 {"percent", "Time %", Show::kFixed1, "", false, 4}});
-  t.SetTerminalOrder({8, 2, 1, 3, 4, 5, 6, 7, 0});
-  for (const auto& k : st.kernels) {
-    t.AddRow({Cell::Text(k.name), Cell::Uint(k.calls), Cell::Int(k.total_ns), Cell::Int(k.avg_ns),
-              Cell::IntOrNull(k.median_ns), Cell::IntOrNull(k.min_ns), Cell::IntOrNull(k.max_ns),
-              Cell::IntOrNull(k.stddev_ns), Cell::Real(k.percent)});
-  }
+  ResultTable t = DurationTable({{"percent", "Time %", Show::kFixed1, "", false, 4}}, true);
+  for (const auto& k : st.kernels) t.AddRow(DurationCells(k.name, k, {Cell::Real(k.percent)}));
   return t;
 }
 
@@ -73,21 +91,8 @@ ResultTable MemopTable(const analysis::Stats& st) {
 }
 
 ResultTable ApiTable(const std::vector<analysis::ApiStat>& api) {
-  ResultTable t({{"name", "Name", Show::kText, "", true},
-                 {"calls", "Calls", Show::kCount},
-                 {"total_ns", "Total ({unit})", Show::kDuration},
-                 {"avg_ns", "Avg ({unit})", Show::kDuration},
-                 {"median_ns", "Med ({unit})", Show::kDuration},
-                 {"min_ns", "Min ({unit})", Show::kDuration},
-                 {"max_ns", "Max ({unit})", Show::kDuration},
-                 {"stddev_ns", "StdDev ({unit})", Show::kDuration},
-                 {"domain", "", Show::kText}});
-  t.SetTerminalOrder({2, 1, 3, 4, 5, 6, 7, 0});
-  for (const auto& r : api) {
-    t.AddRow({Cell::Text(r.name), Cell::Uint(r.calls), Cell::Int(r.total_ns), Cell::Int(r.avg_ns),
-              Cell::IntOrNull(r.median_ns), Cell::IntOrNull(r.min_ns), Cell::IntOrNull(r.max_ns),
-              Cell::IntOrNull(r.stddev_ns), Cell::Text(std::string(r.domain))});
-  }
+  ResultTable t = DurationTable({{"domain", "", Show::kText}}, false);
+  for (const auto& r : api) t.AddRow(DurationCells(r.name, r, {Cell::Text(std::string(r.domain))}));
   return t;
 }
 

@@ -4,11 +4,6 @@
 
 namespace gpuscope::import::nsys {
 
-using base::SqliteDb;
-using model::MemopKind;
-using model::MemoryKind;
-using model::Trace;
-
 base::Status NsysReader::ReadRuntime() {
   if (!Collected("CUPTI_ACTIVITY_KIND_RUNTIME", "CUDA runtime/driver API calls"))
     return base::Status::Ok();

@@ -4,11 +4,6 @@
 
 namespace gpuscope::import::nsys {
 
-using base::SqliteDb;
-using model::MemopKind;
-using model::MemoryKind;
-using model::Trace;
-
 base::Status NsysReader::ReadNvtx() {
   if (!Collected("NVTX_EVENTS", "NVTX ranges")) return base::Status::Ok();
   ColumnSet c(db_, "NVTX_EVENTS");

@@ -4,11 +4,6 @@
 
 namespace gpuscope::import::nsys {
 
-using base::SqliteDb;
-using model::MemopKind;
-using model::MemoryKind;
-using model::Trace;
-
 base::Status NsysReader::Read() {
   ReadMetadata();
   memcpy_oper_ = LoadEnum(db_, "ENUM_CUDA_MEMCPY_OPER");

@@ -18,6 +18,12 @@
 
 namespace gpuscope::import::nsys {
 
+// The names the readers of this folder use unqualified (an internal header).
+using base::SqliteDb;
+using model::MemopKind;
+using model::MemoryKind;
+using model::Trace;
+
 // Reads one Nsight Systems export into a trace. Split by table family: nsys_reader.cc
 // (metadata, devices, processes, tracks), nsys_cuda_reader.cc (runtime calls, kernels, copies,
 // fills, syncs), nsys_host_reader.cc (NVTX ranges, OS runtime calls).
