@@ -1,0 +1,159 @@
+"""End-to-end: analyze on planted problems and real PyTorch CPU runs, diff and its CI gate, help."""
+import csv
+import importlib.util
+import io
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+import harness
+from harness import DATA, EXAMPLES, PLANTED, SAMPLES, Skip, data, need_torch, run, sql_fixture, test
+
+
+@test
+def analyze_finds_every_planted_problem_with_its_cost_and_place():
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, PLANTED, tmp], check=True)
+        with open(os.path.join(tmp, "planted.json")) as f:
+            planted = json.load(f)
+        for name, plants in planted.items():
+            r = run("analyze", "--format", "json", os.path.join(tmp, name))
+            assert r.returncode == 0, (name, r.stderr)
+            d = json.loads(r.stdout)
+            assert d["summary"]["iterations"] == 10, (name, d["summary"])
+            for rule, want in plants.items():
+                found = [f for f in d["findings"] if f["rule"] == rule]
+                assert found, (name, rule, [f["rule"] for f in d["findings"]])
+                best = max(found, key=lambda f: f["impact_ns"])
+                assert abs(best["impact_ns"] - want["impact_ns"]) <= 0.2 * want["impact_ns"], (name, rule, best["impact_ns"], want)
+                for key in ("python", "op", "kernel"):
+                    if key in want:
+                        assert best["where"][key] == want[key], (name, rule, key, best["where"], want)
+            if not plants:  # the healthy variants stay quiet
+                loud = [(f["rule"], f["severity"]) for f in d["findings"] if f["severity"] not in ("low", "info")]
+                assert not loud, (name, loud)
+
+
+@test
+def analyze_real_pytorch_cpu_runs():
+    """Real PyTorch 2.x runs on the CPU: the per-element loop and the per-step .item() are found
+    in the slow program, nothing in the vectorised one."""
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        raise Skip("PyTorch is not installed (scripts/install-deps installs torch==2.13.0)")
+    workload = os.path.join(os.path.dirname(os.path.abspath(__file__)), "torch_cpu_workload.py")
+    with tempfile.TemporaryDirectory() as tmp:
+        found = {}
+        for mode in ("slow", "fast"):
+            out = os.path.join(tmp, mode + ".json")
+            subprocess.run([sys.executable, workload, out, mode], check=True, capture_output=True)
+            d = json.loads(run("analyze", "--format", "json", out).stdout)
+            assert d["summary"]["iteration_source"] == "ProfilerStep markers" and d["summary"]["iterations_total"] == 6, d["summary"]
+            found[mode] = d["findings"]
+        storm = [f for f in found["slow"] if f["rule"] == "cpu-op-storm"]
+        assert storm and storm[0]["where"]["python"].endswith("slow_activation"), storm
+        assert storm[0]["severity"] == "high", storm[0]
+        per_step = [f for f in found["slow"] if f["rule"] == "host-sync" and f["where"]["python"].endswith(": main")]
+        assert per_step and "1.0 per iteration" in per_step[0]["detail"], [f["where"] for f in found["slow"]]
+        assert not [f for f in found["fast"] if f["rule"] in ("cpu-op-storm", "host-sync")], found["fast"]
+
+
+@test
+def diff_before_after_noise_and_the_ci_gate():
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, PLANTED, tmp], check=True)
+        p = lambda n: os.path.join(tmp, n)  # noqa: E731
+        r = run("diff", "--format", "json", p("slow.json"), p("healthy.json"))
+        assert r.returncode == 0, r.stderr
+        d = json.loads(r.stdout)
+        s = d["summary"]
+        for key in ("iterations", "iteration_mean_ns", "iteration_median_ns", "gpu_busy_pct", "kernel_ns", "memcpy_ns"):
+            assert isinstance(s[key], list) and len(s[key]) == 2, key
+        assert s["verdict"] == "faster" and s["iteration_mean_ns"] == [3990000, 2990000], s
+        kernels = {k["name"]: k for k in d["kernels"]}
+        assert set(kernels["gemm_kernel"]) >= {"name", "status", "calls", "total_ns"}
+        assert kernels["gemm_kernel"]["calls"] == [20, 40] and kernels["gemm_kernel"]["status"] == "changed"
+        cpu = {k["name"]: k for k in d["cpu_ops"]}
+        assert cpu["aten::select"]["status"] == "removed", cpu["aten::select"]
+        assert {"resolved", "persisting", "new"} == set(d["findings"])
+        assert "cpu-op-storm" in {f["rule"] for f in d["findings"]["resolved"]}
+        assert [m["name"] for m in d["memops"] if m["status"] == "removed"] == ["DtoH"]
+        # Noise only: the rank test sees no change.
+        d = json.loads(run("diff", "--format", "json", p("noise_a.json"), p("noise_b.json")).stdout)
+        assert d["summary"]["verdict"] == "no significant change" and d["summary"]["p_value"] > 0.05, d["summary"]
+        # The gate: 0 when not slower, 1 on a regression beyond the threshold, 2 on bad input.
+        assert run("diff", "--fail-if-slower", "5", p("slow.json"), p("healthy.json")).returncode == 0
+        assert run("diff", "--fail-if-slower", "5", p("noise_a.json"), p("noise_b.json")).returncode == 0
+        r = run("diff", "--fail-if-slower", "5", p("healthy.json"), p("slow.json"))
+        assert r.returncode == 1 and "FAIL: slower" in r.stderr, (r.returncode, r.stderr)
+        assert run("diff", "--fail-if-slower", "50", p("healthy.json"), p("slow.json")).returncode == 0
+        r = run("diff", "--fail-if-slower", "5", p("healthy.json"), p("missing.json"))
+        assert r.returncode == 2 and "missing.json" in r.stderr
+        # Formats from different tools compare: the .rpd pair.
+        r = run("diff", p("slow.rpd"), p("healthy.rpd"))
+        assert r.returncode == 0 and "elementwise_add" in r.stdout and "removed" in r.stdout, r.stdout[:2000]
+        rows = list(csv.reader(io.StringIO(run("diff", "--format", "csv", p("slow.json"), p("healthy.json")).stdout)))
+        assert rows[0][:3] == ["table", "name", "status"] and len(rows) > 5
+
+
+@test
+def analyze_report_and_contract():
+    r = run("analyze", data("kineto_cuda_small.json"))
+    assert r.returncode == 0, r.stderr
+    for s in ("Summary", "Steady state", "Per iteration", "GPU busy", "Verdict", "Findings", "host-sync", "fix:"):
+        assert s in r.stdout, (s, r.stdout)
+    d = json.loads(run("analyze", "--format", "json", data("kineto_cuda_small.json")).stdout)
+    assert {"summary", "findings"} <= set(d)
+    for key in ("iterations", "iteration_mean_ns", "iteration_median_ns", "iteration_p95_ns", "gpu_busy_pct", "kernel_ns",
+                "memcpy_ns", "verdict", "idle_by_cause"):
+        assert key in d["summary"], key
+    for f in d["findings"]:
+        assert {"rule", "severity", "title", "impact_ns", "impact_percent", "where", "evidence", "advice"} <= set(f), f
+        assert set(f["where"]) == {"python", "op", "kernel"}
+    impacts = [f["impact_ns"] for f in d["findings"] if f["severity"] != "info" and f["rule"] != "low-utilization"]
+    assert impacts == sorted(impacts, reverse=True)
+    rows = list(csv.reader(io.StringIO(run("analyze", "--format", "csv", data("kineto_cuda_small.json")).stdout)))
+    assert rows[0][:4] == ["rule", "severity", "title", "impact_ns"] and len(rows) == len(d["findings"]) + 1
+    r = run("analyze", data("rocprof_v1/results.stats.csv"))
+    assert r.returncode == 2 and "summary without a timeline" in r.stderr, r.stderr
+
+
+@test
+def help_formats_lists_every_importer_and_writer():
+    formats = json.loads(run("help", "formats", "--format", "json").stdout)
+    read = {f["name"] for f in formats if f["direction"] == "read"}
+    wrote = {f["name"] for f in formats if f["direction"] == "write"}
+    assert {"kineto", "nsys", "rpd", "rocpd", "rocprofv3-json", "rocprofv3-csv", "rocprof-db", "rocprof-csv",
+            "rocprof-json", "rocprof-raw", "rocprof-stats", "rpd2tracing-json", "gpuscope-csv"} == read, read
+    assert wrote == {"json", "rpd", "csv"}, wrote
+    # Every reader's name is what `info` reports as the format of a file it read.
+    for path, name in ((data("kineto_cuda_small.json"), "kineto"), (data("rocprofv3_small_results.json"), "rocprofv3-json")):
+        assert json.loads(run("info", "--format", "json", path).stdout)["source"]["format"] == name
+    text = run("help", "formats").stdout
+    assert "gpuscope reads" in text and "gpuscope convert writes" in text and ".json.gz" in text, text
+    # An unknown file points to the list.
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        f.write("hello, not a trace\n")
+    try:
+        r = run("info", f.name)
+        assert r.returncode == 2 and "gpuscope help formats" in r.stderr, r.stderr
+    finally:
+        os.unlink(f.name)
+
+
+@test
+def help_findings_is_the_documented_list():
+    r = run("help", "findings", "--format", "markdown")
+    assert r.returncode == 0, r.stderr
+    docs = os.path.join(os.path.dirname(DATA), "..", "docs", "findings.md")
+    with open(docs) as f:
+        assert f.read() == r.stdout, "docs/findings.md is stale: gpuscope help findings --format markdown > docs/findings.md"
+    rules = json.loads(run("help", "findings", "--format", "json").stdout)
+    assert [x["rule"] for x in rules] == ["gpu-idle", "launch-bound", "cpu-op-storm", "host-sync", "memcpy-in-loop",
+                                          "memcpy-sync", "memcpy-pageable", "small-memcpy", "kernel-outlier",
+                                          "kernel-hotspot", "low-utilization"]

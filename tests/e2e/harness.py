@@ -1,0 +1,73 @@
+"""The end-to-end tests' harness: the registry of tests, how the gpuscope binary is run, the
+paths of the fixtures, and the runner that prints 'N passed, N failed'. Stdlib only."""
+import argparse
+import os
+import sqlite3
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(os.path.dirname(HERE), "data")
+PLANTED = os.path.join(os.path.dirname(HERE), "planted", "make_planted.py")
+EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(HERE)), "examples")
+SAMPLES = os.path.join(os.path.dirname(os.path.dirname(HERE)), "..", "shared", "samples")
+GPUSCOPE = None  # the binary under test (--gpuscope)
+TESTS = []
+
+
+class Skip(Exception):
+    """A test that cannot run here (says why); the suite still passes."""
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+def run(*args, env=None):
+    e = dict(os.environ, COLUMNS="120")
+    e.update(env or {})
+    return subprocess.run([GPUSCOPE, *args], capture_output=True, text=True, env=e)
+
+
+def data(name):
+    return os.path.join(DATA, name)
+
+
+def sql_fixture(name, tmp):
+    """Builds the SQLite file of a committed .sql fixture (tests/data/*.sql) in `tmp`."""
+    path = os.path.join(tmp, name.replace(".sql", ".sqlite"))
+    db = sqlite3.connect(path)
+    with open(data(name)) as f:
+        db.executescript(f.read())
+    db.commit()
+    db.close()
+    return path
+
+
+def need_torch():
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        raise Skip("PyTorch is not installed (scripts/install-deps installs torch==2.13.0)")
+
+
+def main():
+    global GPUSCOPE
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gpuscope", required=True)
+    GPUSCOPE = os.path.abspath(ap.parse_args().gpuscope)
+    passed = failed = skipped = 0
+    for t in TESTS:
+        try:
+            t()
+            passed += 1
+            print(f"ok   {t.__name__}")
+        except Skip as e:
+            skipped += 1
+            print(f"SKIP {t.__name__}: {e}")
+        except Exception as e:  # noqa: BLE001 - report every failure, keep going
+            failed += 1
+            print(f"FAIL {t.__name__}: {type(e).__name__}: {str(e)[:800]}")
+    print(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
+    return 1 if failed else 0
