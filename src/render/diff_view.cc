@@ -40,6 +40,48 @@ void JsonRows(output::JsonWriter& w, const char* key,
   w.EndArray();
 }
 
+// One row per matched name: the machine columns (table, name, status, calls and totals before
+// and after) and the terminal's (calls with their per-iteration rate, delta, ratio).
+ResultTable NamedDiffTable(const std::vector<analysis::NamedDiff>& rows, std::string_view table) {
+  ResultTable t({{"table"},
+                 {"name", "Name", Show::kText, "", true},
+                 {"status", "Status", Show::kText},
+                 {"calls_before"},
+                 {"calls_after"},
+                 {"total_ns_before"},
+                 {"total_ns_after"},
+                 {"", "Calls before", Show::kCount},
+                 {"", "Calls after", Show::kCount},
+                 {"", "Total before", Show::kCount},
+                 {"", "Total after", Show::kCount},
+                 {"", "Delta", Show::kCount},
+                 {"", "Ratio", Show::kCount}});
+  t.SetTerminalOrder({2, 7, 8, 9, 10, 11, 12, 1});
+  auto calls = [](uint64_t c, double per) {
+    std::string out = base::FormatCount(c);
+    if (per >= 0) out += " (" + base::FormatFixed(per, 1) + "/it)";
+    return Cell::Text(out);
+  };
+  for (const auto& d : rows) {
+    std::string ratio = "-";
+    if (d.total_before > 0 && d.total_after > 0) {
+      ratio = base::FormatFixed(
+                  static_cast<double>(d.total_after) / static_cast<double>(d.total_before), 2) +
+              "x";
+    }
+    std::string delta = d.delta() > 0 ? "+" : d.delta() < 0 ? "-" : "";
+    delta += base::FormatDuration(std::llabs(d.delta()));
+    t.AddRow({Cell::Text(std::string(table)), Cell::Text(d.name), Cell::Text(d.status),
+              Cell::Uint(d.calls_before), Cell::Uint(d.calls_after), Cell::Int(d.total_before),
+              Cell::Int(d.total_after), calls(d.calls_before, d.calls_per_iteration_before),
+              calls(d.calls_after, d.calls_per_iteration_after),
+              Cell::Text(base::FormatDuration(d.total_before)),
+              Cell::Text(base::FormatDuration(d.total_after)), Cell::Text(delta),
+              Cell::Text(ratio)});
+  }
+  return t;
+}
+
 }  // namespace
 
 std::string Pct(double v) {
@@ -84,57 +126,25 @@ void PrintDiffText(const analysis::DiffReport& r, const DiffView& a) {
   std::fputs(s.Render(width, true).c_str(), stdout);
   std::printf("\nVerdict: %s (%s; %s)\n", r.verdict.c_str(), r.basis.c_str(), r.test.c_str());
 
-  auto table = [&](const char* title, const std::vector<analysis::NamedDiff>& rows,
-                   bool durations) {
+  auto table = [&](const char* title, const std::vector<analysis::NamedDiff>& rows) {
     std::printf("\n%s:\n\n", title);
     if (rows.empty()) {
       std::printf("(none in either run)\n");
       return;
     }
-    output::TextTable t;
-    t.AddColumn("Status", A::kLeft);
-    t.AddColumn("Calls before", A::kRight);
-    t.AddColumn("Calls after", A::kRight);
-    t.AddColumn("Total before", A::kRight);
-    t.AddColumn("Total after", A::kRight);
-    t.AddColumn("Delta", A::kRight);
-    t.AddColumn("Ratio", A::kRight);
-    t.AddColumn("Name", A::kLeft, true);
+    ResultTable t = NamedDiffTable(rows, "");
     size_t n = a.top == 0 ? rows.size() : std::min(a.top, rows.size());
-    for (size_t i = 0; i < n; ++i) {
-      const auto& d = rows[i];
-      std::string ratio =
-          d.total_before > 0 && d.total_after > 0
-              ? base::FormatFixed(
-                    static_cast<double>(d.total_after) / static_cast<double>(d.total_before), 2) +
-                    "x"
-              : "-";
-      auto calls = [&](uint64_t c, double per) {
-        std::string out = base::FormatCount(c);
-        if (per >= 0) out += " (" + base::FormatFixed(per, 1) + "/it)";
-        return out;
-      };
-      t.AddRow({d.status, calls(d.calls_before, d.calls_per_iteration_before),
-                calls(d.calls_after, d.calls_per_iteration_after),
-                base::FormatDuration(d.total_before), base::FormatDuration(d.total_after),
-                std::string(d.delta() > 0   ? "+"
-                            : d.delta() < 0 ? "-"
-                                            : "")
-                    .append(base::FormatDuration(std::llabs(d.delta()))),
-                ratio, d.name});
-    }
-    (void)durations;
-    std::fputs(t.Render(width, !a.full_names).c_str(), stdout);
+    std::fputs(t.Text(width, !a.full_names, n).c_str(), stdout);
     if (n < rows.size())
       std::printf("... %s more (--top 0 shows all)\n", base::FormatCount(rows.size() - n).c_str());
   };
   table(a.exact_names
             ? "Kernels (exact names)"
             : "Kernels (names normalised: template arguments and generated suffixes folded)",
-        r.kernels, true);
-  table("Memory operations", r.memops, true);
-  table("Runtime / driver API calls", r.api, true);
-  table("CPU ops", r.cpu_ops, true);
+        r.kernels);
+  table("Memory operations", r.memops);
+  table("Runtime / driver API calls", r.api);
+  table("CPU ops", r.cpu_ops);
   std::printf("\nFindings:\n\n");
   if (r.findings.empty()) std::printf("(none in either run)\n");
   for (const char* status : {"resolved", "persisting", "new"}) {
@@ -202,25 +212,15 @@ void PrintDiffJson(const analysis::DiffReport& r, const DiffView& a) {
 }
 
 void PrintDiffCsv(const analysis::DiffReport& r) {
-  ResultTable t({{"table"},
-                 {"name"},
-                 {"status"},
-                 {"calls_before"},
-                 {"calls_after"},
-                 {"total_ns_before"},
-                 {"total_ns_after"}});
-  auto rows = [&](const char* table, const std::vector<analysis::NamedDiff>& v) {
-    for (const auto& d : v) {
-      t.AddRow({Cell::Text(table), Cell::Text(d.name), Cell::Text(d.status),
-                Cell::Uint(d.calls_before), Cell::Uint(d.calls_after), Cell::Int(d.total_before),
-                Cell::Int(d.total_after)});
-    }
-  };
-  rows("kernels", r.kernels);
-  rows("memops", r.memops);
-  rows("api", r.api);
-  rows("cpu_ops", r.cpu_ops);
-  std::fputs(t.Csv().c_str(), stdout);
+  std::string out;
+  for (auto [table, rows] : {std::pair{"kernels", &r.kernels},
+                             {"memops", &r.memops},
+                             {"api", &r.api},
+                             {"cpu_ops", &r.cpu_ops}}) {
+    std::string csv = NamedDiffTable(*rows, table).Csv();
+    out += out.empty() ? csv : csv.substr(csv.find('\n') + 1);  // one header for all four
+  }
+  std::fputs(out.c_str(), stdout);
 }
 
 }  // namespace gpuscope::render
