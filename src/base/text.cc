@@ -1,5 +1,8 @@
 #include "base/text.h"
 
+#include <cstdarg>
+#include <cstdio>
+
 // libiberty's demangler is the one c++filt uses; libstdc++'s __cxa_demangle in GCC 12 lacks
 // newer manglings (DF16b = std::bfloat16_t, common in ROCm ck_tile kernels).
 extern "C" {
@@ -122,6 +125,19 @@ std::string FormatCount(uint64_t n) {
     if (i != 0 && static_cast<int>(i) % 3 == k % 3) out.push_back(',');
     out.push_back(digits[i]);
   }
+  return out;
+}
+
+std::string StrFormat(const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  va_list copy;
+  va_copy(copy, args);
+  int n = std::vsnprintf(nullptr, 0, fmt, copy);
+  va_end(copy);
+  std::string out(n > 0 ? static_cast<size_t>(n) : 0, '\0');
+  if (n > 0) std::vsnprintf(out.data(), out.size() + 1, fmt, args);
+  va_end(args);
   return out;
 }
 

@@ -25,4 +25,7 @@ std::string FormatCount(uint64_t n);
 // Fixed-point with `decimals` digits.
 std::string FormatFixed(double v, int decimals);
 
+// printf-style formatting into a std::string (for report text built before it is printed).
+std::string StrFormat(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
 }  // namespace gpuscope::base

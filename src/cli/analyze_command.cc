@@ -24,7 +24,7 @@ struct AnalyzeArgs {
 }  // namespace
 
 void PrintAnalyzeReport(const model::Trace& trace, const std::string& path) {
-  render::PrintAnalyzeText(trace, analysis::Analyze(trace), {path, false});
+  std::fputs(render::AnalyzeText(trace, analysis::Analyze(trace), {path, false}).c_str(), stdout);
 }
 
 CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
@@ -72,11 +72,11 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
     analysis::AnalysisReport r = analysis::Analyze(trace, o);
     const render::AnalyzeView view{a->path, a->full_names};
     if (a->format == "json")
-      render::PrintAnalyzeJson(trace, r, view);
+      std::fputs(render::AnalyzeJson(trace, r, view).c_str(), stdout);
     else if (a->format == "csv")
-      render::PrintAnalyzeCsv(r);
+      std::fputs(render::AnalyzeCsv(r).c_str(), stdout);
     else
-      render::PrintAnalyzeText(trace, r, view);
+      std::fputs(render::AnalyzeText(trace, r, view).c_str(), stdout);
     return 0;
   };
 }

@@ -50,11 +50,11 @@ CommandBody AddDiffCommand(CLI::App& app, const CommonOptions& common) {
     analysis::DiffReport r = analysis::Diff(before, after, o);
     const render::DiffView view{a->before, a->after, a->exact_names, a->full_names, a->top};
     if (a->format == "json")
-      render::PrintDiffJson(r, view);
+      std::fputs(render::DiffJson(r, view).c_str(), stdout);
     else if (a->format == "csv")
-      render::PrintDiffCsv(r);
+      std::fputs(render::DiffCsv(r).c_str(), stdout);
     else
-      render::PrintDiffText(r, view);
+      std::fputs(render::DiffText(r, view).c_str(), stdout);
     if (a->fail_if_slower >= 0) {
       const analysis::GateResult gate = analysis::CheckGate(r, a->fail_if_slower);
       std::fflush(stdout);

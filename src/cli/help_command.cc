@@ -22,7 +22,7 @@ CommandBody AddHelpCommand(CLI::App& app) {
       ->check(CLI::IsMember({"table", "markdown", "json", "csv"}));
   return [topic, format]() -> base::StatusOr<int> {  // the lambda owns the option storage
     if (*topic == "findings") {
-      render::PrintFindingsHelp(*format);
+      std::fputs(render::FindingsHelp(*format).c_str(), stdout);
       return 0;
     }
     std::vector<render::FormatEntry> formats;
@@ -33,7 +33,7 @@ CommandBody AddHelpCommand(CLI::App& app) {
       formats.push_back({false, std::string(writer.name), std::string(writer.names),
                          std::string(writer.description)});
     }
-    render::PrintFormatsHelp(formats, *format);
+    std::fputs(render::FormatsHelp(formats, *format).c_str(), stdout);
     return 0;
   };
 }

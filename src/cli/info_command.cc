@@ -28,11 +28,11 @@ CommandBody AddInfoCommand(CLI::App& app, const CommonOptions& common) {
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTrace(args->path, common));
     analysis::TraceSummary s = analysis::Summarize(trace);
     if (args->format == "json")
-      render::PrintInfoJson(trace, s);
+      std::fputs(render::InfoJson(trace, s).c_str(), stdout);
     else if (args->format == "csv")
-      render::PrintInfoCsv(trace, s);
+      std::fputs(render::InfoCsv(trace, s).c_str(), stdout);
     else
-      render::PrintInfoText(trace, s);
+      std::fputs(render::InfoText(trace, s).c_str(), stdout);
     return 0;
   };
 }

@@ -31,14 +31,17 @@ std::string WhereText(const analysis::Where& w, size_t width, bool full) {
 
 }  // namespace
 
-void PrintAnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r,
-                      const AnalyzeView& a) {
+std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r,
+                        const AnalyzeView& a) {
+  std::string out;
   const auto& s = r.summary;
   const auto& st = r.steady;
   int64_t origin = t.TimeSpan().first;
   size_t width = std::max<size_t>(60, output::TerminalWidth());
-  auto kv = [](const char* k, const std::string& v) { std::printf("  %-20s %s\n", k, v.c_str()); };
-  std::printf("%s  (%s)\n\nSummary\n", a.path.c_str(), t.meta.format.c_str());
+  auto kv = [&](const char* k, const std::string& v) {
+    out += base::StrFormat("  %-20s %s\n", k, v.c_str());
+  };
+  out += base::StrFormat("%s  (%s)\n\nSummary\n", a.path.c_str(), t.meta.format.c_str());
   kv("Wall time", base::FormatDuration(s.wall_ns) + " (trace span)");
   if (st.iterations.empty()) {
     kv("Steady state", st.source);
@@ -70,10 +73,10 @@ void PrintAnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r,
     kv("GPU idle by cause", idle);
   }
   if (!s.host_pinning.empty() && s.host_pinning != "known") kv("Copy pinning", s.host_pinning);
-  std::printf("\nFindings (ranked by the time a fix would save in the steady window)\n");
+  out += base::StrFormat("\nFindings (ranked by the time a fix would save in the steady window)\n");
   if (r.findings.empty()) {
-    std::printf("\n  none: no rule fired above its threshold\n");
-    return;
+    out += base::StrFormat("\n  none: no rule fired above its threshold\n");
+    return out;
   }
   size_t n = 0;
   for (const auto& f : r.findings) {
@@ -81,10 +84,11 @@ void PrintAnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r,
                              ? std::string()
                              : "  saves " + base::FormatDuration(f.impact_ns) + " (" +
                                    base::FormatFixed(f.impact_percent, 1) + "%)";
-    std::printf("\n%2zu. [%s] %s: %s%s\n", ++n, f.severity.c_str(), f.rule.c_str(), f.title.c_str(),
-                impact.c_str());
-    std::printf("    where:    %s\n", WhereText(f.where, width - 14, a.full_names).c_str());
-    if (!f.detail.empty()) std::printf("    measured: %s\n", f.detail.c_str());
+    out += base::StrFormat("\n%2zu. [%s] %s: %s%s\n", ++n, f.severity.c_str(), f.rule.c_str(),
+                           f.title.c_str(), impact.c_str());
+    out +=
+        base::StrFormat("    where:    %s\n", WhereText(f.where, width - 14, a.full_names).c_str());
+    if (!f.detail.empty()) out += base::StrFormat("    measured: %s\n", f.detail.c_str());
     for (size_t k = 0; k < f.evidence.size(); ++k) {
       const auto& e = f.evidence[k];
       std::string when =
@@ -93,21 +97,26 @@ void PrintAnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r,
                     (e.iteration >= 0 ? " (iteration " + std::to_string(e.iteration) + ")" : "") +
                     ", " + base::FormatDuration(e.dur_ns) + ": "
               : std::string();
-      std::printf("    %-9s %s%s\n", k == 0 ? "evidence:" : "", when.c_str(),
-                  (a.full_names ? e.what : base::ShortenName(e.what, width - 40)).c_str());
+      out +=
+          base::StrFormat("    %-9s %s%s\n", k == 0 ? "evidence:" : "", when.c_str(),
+                          (a.full_names ? e.what : base::ShortenName(e.what, width - 40)).c_str());
     }
-    std::printf("    fix:      %s\n", f.advice.c_str());
+    out += base::StrFormat("    fix:      %s\n", f.advice.c_str());
   }
+  return out;
 }
 
-void PrintAnalyzeJson(const model::Trace& t, const analysis::AnalysisReport& r,
-                      const AnalyzeView& a) {
+std::string AnalyzeJson(const model::Trace& t, const analysis::AnalysisReport& r,
+                        const AnalyzeView& a) {
+  std::string out;
   output::JsonWriter w;
   WriteAnalysisJson(w, t, r, a.path);
-  std::fputs(w.str().c_str(), stdout);
+  out += w.str();
+  return out;
 }
 
-void PrintAnalyzeCsv(const analysis::AnalysisReport& r) {
+std::string AnalyzeCsv(const analysis::AnalysisReport& r) {
+  std::string out;
   ResultTable t({{"rule"},
                  {"severity"},
                  {"title"},
@@ -122,7 +131,8 @@ void PrintAnalyzeCsv(const analysis::AnalysisReport& r) {
               Cell::Int(f.impact_ns), Cell::Real(f.impact_percent), Cell::Text(f.where.python),
               Cell::Text(f.where.op), Cell::Text(f.where.kernel), Cell::Text(f.detail)});
   }
-  std::fputs(t.Csv().c_str(), stdout);
+  out += t.Csv();
+  return out;
 }
 
 }  // namespace gpuscope::render

@@ -1,6 +1,6 @@
 #pragma once
 // `gpuscope analyze` rendered: the findings report for the terminal, the JSON contract
-// (render/analysis_json.h) and one CSV row per finding; printed to standard output.
+// (render/analysis_json.h) and one CSV row per finding; returned as text to print.
 
 #include <string>
 
@@ -14,10 +14,10 @@ struct AnalyzeView {
   bool full_names = false;
 };
 
-void PrintAnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r,
-                      const AnalyzeView& a);
-void PrintAnalyzeJson(const model::Trace& t, const analysis::AnalysisReport& r,
-                      const AnalyzeView& a);
-void PrintAnalyzeCsv(const analysis::AnalysisReport& r);
+std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r,
+                        const AnalyzeView& a);
+std::string AnalyzeJson(const model::Trace& t, const analysis::AnalysisReport& r,
+                        const AnalyzeView& a);
+std::string AnalyzeCsv(const analysis::AnalysisReport& r);
 
 }  // namespace gpuscope::render

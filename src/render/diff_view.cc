@@ -91,9 +91,10 @@ std::string Pct(double v) {
   return out;
 }
 
-void PrintDiffText(const analysis::DiffReport& r, const DiffView& a) {
+std::string DiffText(const analysis::DiffReport& r, const DiffView& a) {
+  std::string out;
   size_t width = std::max<size_t>(80, output::TerminalWidth());
-  std::printf("before: %s\nafter:  %s\n\n", a.before.c_str(), a.after.c_str());
+  out += base::StrFormat("before: %s\nafter:  %s\n\n", a.before.c_str(), a.after.c_str());
   output::TextTable s;
   using A = output::TextTable::Align;
   s.AddColumn("", A::kLeft);
@@ -123,20 +124,22 @@ void PrintDiffText(const analysis::DiffReport& r, const DiffView& a) {
             base::FormatBytes(static_cast<int64_t>(r.copy_bytes.after)),
             Pct(r.copy_bytes.change_percent())});
   dur("Wall time (trace span)", r.wall_ns);
-  std::fputs(s.Render(width, true).c_str(), stdout);
-  std::printf("\nVerdict: %s (%s; %s)\n", r.verdict.c_str(), r.basis.c_str(), r.test.c_str());
+  out += s.Render(width, true);
+  out += base::StrFormat("\nVerdict: %s (%s; %s)\n", r.verdict.c_str(), r.basis.c_str(),
+                         r.test.c_str());
 
   auto table = [&](const char* title, const std::vector<analysis::NamedDiff>& rows) {
-    std::printf("\n%s:\n\n", title);
+    out += base::StrFormat("\n%s:\n\n", title);
     if (rows.empty()) {
-      std::printf("(none in either run)\n");
+      out += base::StrFormat("(none in either run)\n");
       return;
     }
     ResultTable t = NamedDiffTable(rows, "");
     size_t n = a.top == 0 ? rows.size() : std::min(a.top, rows.size());
-    std::fputs(t.Text(width, !a.full_names, n).c_str(), stdout);
+    out += t.Text(width, !a.full_names, n);
     if (n < rows.size())
-      std::printf("... %s more (--top 0 shows all)\n", base::FormatCount(rows.size() - n).c_str());
+      out += base::StrFormat("... %s more (--top 0 shows all)\n",
+                             base::FormatCount(rows.size() - n).c_str());
   };
   table(a.exact_names
             ? "Kernels (exact names)"
@@ -145,23 +148,25 @@ void PrintDiffText(const analysis::DiffReport& r, const DiffView& a) {
   table("Memory operations", r.memops);
   table("Runtime / driver API calls", r.api);
   table("CPU ops", r.cpu_ops);
-  std::printf("\nFindings:\n\n");
-  if (r.findings.empty()) std::printf("(none in either run)\n");
+  out += base::StrFormat("\nFindings:\n\n");
+  if (r.findings.empty()) out += base::StrFormat("(none in either run)\n");
   for (const char* status : {"resolved", "persisting", "new"}) {
     for (const auto& f : r.findings) {
       if (f.status != status) continue;
       std::string where = f.where.python.empty()
                               ? f.where.op
                               : f.where.python + (f.where.op.empty() ? "" : " > " + f.where.op);
-      std::printf("  %-10s %-15s %s: %s -> %s  %s\n", f.status.c_str(), f.rule.c_str(),
-                  f.title.c_str(), base::FormatDuration(f.impact_before).c_str(),
-                  base::FormatDuration(f.impact_after).c_str(),
-                  (a.full_names ? where : base::ShortenName(where, 60)).c_str());
+      out += base::StrFormat("  %-10s %-15s %s: %s -> %s  %s\n", f.status.c_str(), f.rule.c_str(),
+                             f.title.c_str(), base::FormatDuration(f.impact_before).c_str(),
+                             base::FormatDuration(f.impact_after).c_str(),
+                             (a.full_names ? where : base::ShortenName(where, 60)).c_str());
     }
   }
+  return out;
 }
 
-void PrintDiffJson(const analysis::DiffReport& r, const DiffView& a) {
+std::string DiffJson(const analysis::DiffReport& r, const DiffView& a) {
+  std::string out;
   output::JsonWriter w;
   w.BeginObject();
   w.Key("before").String(a.before).Key("after").String(a.after);
@@ -208,10 +213,11 @@ void PrintDiffJson(const analysis::DiffReport& r, const DiffView& a) {
   }
   w.EndObject();
   w.EndObject();
-  std::fputs(w.str().c_str(), stdout);
+  out += w.str();
+  return out;
 }
 
-void PrintDiffCsv(const analysis::DiffReport& r) {
+std::string DiffCsv(const analysis::DiffReport& r) {
   std::string out;
   for (auto [table, rows] : {std::pair{"kernels", &r.kernels},
                              {"memops", &r.memops},
@@ -220,7 +226,7 @@ void PrintDiffCsv(const analysis::DiffReport& r) {
     std::string csv = NamedDiffTable(*rows, table).Csv();
     out += out.empty() ? csv : csv.substr(csv.find('\n') + 1);  // one header for all four
   }
-  std::fputs(out.c_str(), stdout);
+  return out;
 }
 
 }  // namespace gpuscope::render

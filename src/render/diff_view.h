@@ -1,6 +1,6 @@
 #pragma once
 // `gpuscope diff` rendered: the side-by-side report for the terminal, the JSON contract and one
-// CSV row per matched name; printed to standard output.
+// CSV row per matched name; returned as text to print.
 
 #include <cstddef>
 #include <string>
@@ -16,9 +16,9 @@ struct DiffView {
   size_t top = 15;  // rows per table, 0 = all
 };
 
-void PrintDiffText(const analysis::DiffReport& r, const DiffView& a);
-void PrintDiffJson(const analysis::DiffReport& r, const DiffView& a);
-void PrintDiffCsv(const analysis::DiffReport& r);
+std::string DiffText(const analysis::DiffReport& r, const DiffView& a);
+std::string DiffJson(const analysis::DiffReport& r, const DiffView& a);
+std::string DiffCsv(const analysis::DiffReport& r);
 
 // A signed percentage: "+12.3%".
 std::string Pct(double v);

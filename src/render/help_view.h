@@ -9,7 +9,7 @@
 namespace gpuscope::render {
 
 // format: table, markdown or json.
-void PrintFindingsHelp(std::string_view format);
+std::string FindingsHelp(std::string_view format);
 
 struct FormatEntry {
   bool reads = true;  // an importer; else a writer
@@ -17,6 +17,6 @@ struct FormatEntry {
 };
 
 // format: table, csv, markdown (as csv) or json.
-void PrintFormatsHelp(const std::vector<FormatEntry>& formats, std::string_view format);
+std::string FormatsHelp(const std::vector<FormatEntry>& formats, std::string_view format);
 
 }  // namespace gpuscope::render

@@ -24,8 +24,11 @@ std::string DeviceLine(const model::Device& d) {
 
 }  // namespace
 
-void PrintInfoText(const model::Trace& t, const analysis::TraceSummary& s) {
-  auto kv = [](const char* k, const std::string& v) { std::printf("%-18s %s\n", k, v.c_str()); };
+std::string InfoText(const model::Trace& t, const analysis::TraceSummary& s) {
+  std::string out;
+  auto kv = [&](const char* k, const std::string& v) {
+    out += base::StrFormat("%-18s %s\n", k, v.c_str());
+  };
   kv("File", t.meta.path);
   kv("Format", t.meta.format + " (" + t.meta.format_version + ")");
   kv("Written by", t.meta.producer);
@@ -46,57 +49,60 @@ void PrintInfoText(const model::Trace& t, const analysis::TraceSummary& s) {
                            " rows of totals, no timeline: `gpuscope stats` prints them; other "
                            "commands need the trace");
   }
-  std::printf("\nEvents\n");
+  out += base::StrFormat("\nEvents\n");
   for (const auto& [k, v] : s.counts) {
-    if (v) std::printf("  %-46s %12s\n", k.c_str(), base::FormatCount(v).c_str());
+    if (v) out += base::StrFormat("  %-46s %12s\n", k.c_str(), base::FormatCount(v).c_str());
   }
   for (const auto& [k, v] : t.record_counts)
-    std::printf("  %-46s %12s\n", k.c_str(), base::FormatCount(v).c_str());
+    out += base::StrFormat("  %-46s %12s\n", k.c_str(), base::FormatCount(v).c_str());
   if (!t.meta.not_collected.empty()) {
-    std::printf("\nNot collected\n");
-    for (const auto& what : t.meta.not_collected) std::printf("  %s\n", what.c_str());
+    out += base::StrFormat("\nNot collected\n");
+    for (const auto& what : t.meta.not_collected) out += base::StrFormat("  %s\n", what.c_str());
   }
-  std::printf("\nLinks\n");
+  out += base::StrFormat("\nLinks\n");
   auto frac = [](uint64_t a, uint64_t b) {
     return base::FormatCount(a) + " of " + base::FormatCount(b) +
            (b ? " (" + base::FormatFixed(100.0 * a / b, 1) + "%)" : "");
   };
-  std::printf("  %-36s %s\n", "kernels -> launching API call",
-              frac(s.kernels_linked, t.kernels.size()).c_str());
-  std::printf("  %-36s %s\n", "memory ops -> launching API call",
-              frac(s.memops_linked, t.memops.size()).c_str());
-  std::printf("  %-36s %s\n", "API calls -> enclosing CPU op",
-              frac(s.api_in_cpu_op, t.api.size()).c_str());
-  std::printf("  %-36s %s\n", "CPU ranges -> enclosing Python frame",
-              frac(s.cpu_ops_in_python, t.cpu.size()).c_str());
-  std::printf("\nIterations         ");
+  out += base::StrFormat("  %-36s %s\n", "kernels -> launching API call",
+                         frac(s.kernels_linked, t.kernels.size()).c_str());
+  out += base::StrFormat("  %-36s %s\n", "memory ops -> launching API call",
+                         frac(s.memops_linked, t.memops.size()).c_str());
+  out += base::StrFormat("  %-36s %s\n", "API calls -> enclosing CPU op",
+                         frac(s.api_in_cpu_op, t.api.size()).c_str());
+  out += base::StrFormat("  %-36s %s\n", "CPU ranges -> enclosing Python frame",
+                         frac(s.cpu_ops_in_python, t.cpu.size()).c_str());
+  out += base::StrFormat("\nIterations         ");
   if (s.iterations.empty()) {
-    std::printf("none marked (no ProfilerStep#N ranges)\n");
+    out += base::StrFormat("none marked (no ProfilerStep#N ranges)\n");
   } else {
     int64_t total = 0;
     for (const auto& it : s.iterations) total += it.dur_ns;
-    std::printf("%zu (ProfilerStep#%lld .. #%lld), mean %s\n", s.iterations.size(),
-                static_cast<long long>(s.iterations.front().number),
-                static_cast<long long>(s.iterations.back().number),
-                base::FormatDuration(total / static_cast<int64_t>(s.iterations.size())).c_str());
+    out += base::StrFormat(
+        "%zu (ProfilerStep#%lld .. #%lld), mean %s\n", s.iterations.size(),
+        static_cast<long long>(s.iterations.front().number),
+        static_cast<long long>(s.iterations.back().number),
+        base::FormatDuration(total / static_cast<int64_t>(s.iterations.size())).c_str());
   }
-  std::printf("\nProblems           ");
+  out += base::StrFormat("\nProblems           ");
   if (t.problems.empty() && t.meta.import_error.empty()) {
-    std::printf("none\n");
+    out += base::StrFormat("none\n");
   } else {
-    std::printf("\n");
+    out += base::StrFormat("\n");
     if (!t.meta.import_error.empty())
-      std::printf("  import stopped: %s\n", t.meta.import_error.c_str());
+      out += base::StrFormat("  import stopped: %s\n", t.meta.import_error.c_str());
     for (const auto& [kind, e] : t.problems.entries()) {
-      std::printf("  %-30s %10s  first: %s\n", kind.c_str(), base::FormatCount(e.count).c_str(),
-                  e.first_example.c_str());
+      out += base::StrFormat("  %-30s %10s  first: %s\n", kind.c_str(),
+                             base::FormatCount(e.count).c_str(), e.first_example.c_str());
     }
   }
-  std::printf("\nModel memory       %s\n",
-              base::FormatBytes(static_cast<int64_t>(s.model_bytes)).c_str());
+  out += base::StrFormat("\nModel memory       %s\n",
+                         base::FormatBytes(static_cast<int64_t>(s.model_bytes)).c_str());
+  return out;
 }
 
-void PrintInfoJson(const model::Trace& t, const analysis::TraceSummary& s) {
+std::string InfoJson(const model::Trace& t, const analysis::TraceSummary& s) {
+  std::string out;
   output::JsonWriter w;
   w.BeginObject();
   w.Key("source")
@@ -192,10 +198,12 @@ void PrintInfoJson(const model::Trace& t, const analysis::TraceSummary& s) {
   }
   w.EndArray();
   w.EndObject();
-  std::fputs(w.str().c_str(), stdout);
+  out += w.str();
+  return out;
 }
 
-void PrintInfoCsv(const model::Trace& t, const analysis::TraceSummary& s) {
+std::string InfoCsv(const model::Trace& t, const analysis::TraceSummary& s) {
+  std::string out;
   ResultTable c({{"key"}, {"value"}});
   auto row = [&](std::string k, std::string v) {
     c.AddRow({Cell::Text(std::move(k)), Cell::Text(std::move(v))});
@@ -214,7 +222,8 @@ void PrintInfoCsv(const model::Trace& t, const analysis::TraceSummary& s) {
   for (const auto& [kind, e] : t.problems.entries())
     row("problem." + kind, std::to_string(e.count));
   if (!t.meta.import_error.empty()) row("import_error", t.meta.import_error);
-  std::fputs(c.Csv().c_str(), stdout);
+  out += c.Csv();
+  return out;
 }
 
 }  // namespace gpuscope::render

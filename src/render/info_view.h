@@ -1,14 +1,14 @@
 #pragma once
 // `gpuscope info` rendered: what the file is and what it holds, for the terminal, as the JSON
-// contract or as key,value CSV; printed to standard output.
+// contract or as key,value CSV; returned as text to print.
 
 #include "analysis/summary.h"
 #include "model/trace.h"
 
 namespace gpuscope::render {
 
-void PrintInfoText(const model::Trace& t, const analysis::TraceSummary& s);
-void PrintInfoJson(const model::Trace& t, const analysis::TraceSummary& s);
-void PrintInfoCsv(const model::Trace& t, const analysis::TraceSummary& s);
+std::string InfoText(const model::Trace& t, const analysis::TraceSummary& s);
+std::string InfoJson(const model::Trace& t, const analysis::TraceSummary& s);
+std::string InfoCsv(const model::Trace& t, const analysis::TraceSummary& s);
 
 }  // namespace gpuscope::render

@@ -1,0 +1,76 @@
+// The command views render what the analyses computed; tested on results built by hand.
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "render/analyze_view.h"
+#include "render/diff_view.h"
+#include "render/help_view.h"
+
+namespace gpuscope::render {
+namespace {
+
+analysis::AnalysisReport Report() {
+  analysis::AnalysisReport r;
+  r.steady.source = "the GPU-work span (no iterations)";
+  r.summary.wall_ns = 2'000'000;
+  r.summary.window_ns = 1'000'000;
+  r.summary.verdict = "CPU-bound: the GPU waits for the host 90% of the steady state";
+  analysis::Finding f;
+  f.rule = "host-sync";
+  f.severity = "high";
+  f.title = "Host synchronizations inside the steady state";
+  f.impact_ns = 250'000;
+  f.impact_percent = 25;
+  f.where = {"infer.py(12): step", "aten::item", ""};
+  f.detail = "8 syncs";
+  f.advice = "Keep the value on the device.";
+  f.evidence.push_back({1'500'000, 30'000, -1, "aten::item"});
+  r.findings.push_back(f);
+  return r;
+}
+
+TEST(AnalyzeView, TextShowsEachFindingWithItsCostPlaceAndFix) {
+  model::Trace t;
+  t.meta.format = "kineto";
+  std::string text = AnalyzeText(t, Report(), {"trace.json", true});
+  EXPECT_NE(text.find("trace.json  (kineto)"), std::string::npos) << text;
+  EXPECT_NE(text.find("1. [high] host-sync: Host synchronizations inside the steady state  saves "
+                      "250.000 us (25.0%)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("where:    infer.py(12): step  >  aten::item"), std::string::npos) << text;
+  EXPECT_NE(text.find("fix:      Keep the value on the device."), std::string::npos) << text;
+}
+
+TEST(AnalyzeView, CsvHasOneRowPerFinding) {
+  EXPECT_EQ(AnalyzeCsv(Report()),
+            "rule,severity,title,impact_ns,impact_percent,python,op,kernel,detail\n"
+            "host-sync,high,Host synchronizations inside the steady state,250000,25.0000,"
+            "infer.py(12): step,aten::item,,8 syncs\n");
+}
+
+TEST(DiffView, CsvHasOneHeaderForEveryTable) {
+  analysis::DiffReport r;
+  r.kernels.push_back({"gemm", "changed", 2, 1, 200, 100, -1, -1});
+  r.api.push_back({"cudaLaunchKernel", "removed", 5, 0, 50, 0, -1, -1});
+  EXPECT_EQ(DiffCsv(r),
+            "table,name,status,calls_before,calls_after,total_ns_before,total_ns_after\n"
+            "kernels,gemm,changed,2,1,200,100\n"
+            "api,cudaLaunchKernel,removed,5,0,50,0\n");
+}
+
+TEST(HelpView, FormatsAsJsonAndTable) {
+  std::vector<FormatEntry> f = {{true, "kineto", "", "PyTorch profiler JSON"},
+                                {false, "rpd", ".rpd", "rocmProfileData"}};
+  std::string json = FormatsHelp(f, "json");
+  EXPECT_NE(json.find("\"direction\": \"write\""), std::string::npos) << json;
+  std::string text = FormatsHelp(f, "table");
+  EXPECT_LT(text.find("gpuscope reads"), text.find("kineto"));
+  EXPECT_LT(text.find("gpuscope convert writes"), text.find(".rpd"));
+  EXPECT_NE(FindingsHelp("markdown").find("## `host-sync`"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuscope::render
