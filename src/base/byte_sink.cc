@@ -5,6 +5,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "base/files.h"
+
 namespace gpuscope::base {
 namespace {
 
@@ -63,6 +65,7 @@ class GzipSink final : public ByteSink {
 }  // namespace
 
 StatusOr<std::unique_ptr<ByteSink>> ByteSink::Create(const std::string& path) {
+  GPUSCOPE_RETURN_IF_ERROR(EnsureParentDirectory(path));
   // Level 3: within 10% of level 6's size on trace JSON at about twice the speed.
   if (path.ends_with(".gz")) {
     gzFile f = gzopen(path.c_str(), "wb3");

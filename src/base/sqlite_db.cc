@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/byte_source.h"
+#include "base/files.h"
 
 namespace gpuscope::base {
 namespace {
@@ -116,6 +117,7 @@ StatusOr<SqliteDb> SqliteDb::OpenReadOnly(const std::string& path, int busy_time
 }
 
 StatusOr<SqliteDb> SqliteDb::Create(const std::string& path) {
+  GPUSCOPE_RETURN_IF_ERROR(EnsureParentDirectory(path));
   std::remove(path.c_str());
   SqliteDb db;
   db.path_ = path;

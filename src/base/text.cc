@@ -128,6 +128,21 @@ std::string FormatCount(uint64_t n) {
   return out;
 }
 
+std::string OneLine(std::string_view message, size_t max) {
+  std::string out;
+  for (char c : message) {
+    bool space = c == '\n' || c == '\r' || c == '\t' || c == ' ';
+    if (space && (out.empty() || out.back() == ' ')) continue;
+    out += space ? ' ' : c;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  if (out.size() > max && max >= 10) {
+    size_t keep = (max - 3) / 2;
+    out = out.substr(0, keep) + "..." + out.substr(out.size() - keep);
+  }
+  return out;
+}
+
 std::string StrFormat(const char* fmt, ...) {
   va_list args;
   va_start(args, fmt);

@@ -25,6 +25,11 @@ std::string FormatCount(uint64_t n);
 // Fixed-point with `decimals` digits.
 std::string FormatFixed(double v, int decimals);
 
+// A message as one line: line breaks and tabs become spaces (runs folded), and a message longer
+// than `max` loses its middle ("..."), so a library's multi-line error (SQLite's schema SQL)
+// stays one line on stderr.
+std::string OneLine(std::string_view message, size_t max = 400);
+
 // printf-style formatting into a std::string (for report text built before it is printed).
 std::string StrFormat(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 

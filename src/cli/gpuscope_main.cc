@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/text.h"
 #include "cli/commands.h"
 
 namespace gpuscope::cli {
@@ -57,7 +58,7 @@ int Main(int argc, char** argv) {
     if (sub->parsed()) rc = body();
   }
   if (!rc.ok()) {
-    std::fprintf(stderr, "gpuscope: %s\n", rc.status().message().c_str());
+    std::fprintf(stderr, "gpuscope: %s\n", base::OneLine(rc.status().message()).c_str());
     return 2;
   }
   std::fflush(stdout);

@@ -11,6 +11,14 @@
 
 namespace gpuscope::cli {
 
+std::string PartialReadWarning(const std::string& path, const std::string& error, uint64_t kept) {
+  // Readers' messages may already start with the path: say it once.
+  std::string_view what = error;
+  if (what.starts_with(path + ": ")) what.remove_prefix(path.size() + 2);
+  return "gpuscope: warning: " + path + ": " + base::OneLine(what) + "; kept the " +
+         base::FormatCount(kept) + " events read before it";
+}
+
 base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOptions& common) {
   import::ImportOptions options;
   options.threads = common.threads;
@@ -31,9 +39,8 @@ base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOpti
   if (!trace.ok()) return trace.status();
   const model::Trace& t = *trace;
   if (!t.meta.import_error.empty()) {
-    std::fprintf(stderr, "gpuscope: warning: %s: %s; kept the %s events read before it\n",
-                 path.c_str(), t.meta.import_error.c_str(),
-                 base::FormatCount(t.EventCount()).c_str());
+    std::fprintf(stderr, "%s\n",
+                 PartialReadWarning(path, t.meta.import_error, t.EventCount()).c_str());
   }
   if (!t.problems.empty()) {
     std::string kinds;

@@ -9,6 +9,9 @@
 
 namespace gpuscope::cli {
 
+// The one-line warning for a file that broke part-way (`error`, after `kept` events).
+std::string PartialReadWarning(const std::string& path, const std::string& error, uint64_t kept);
+
 base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOptions& common);
 
 // LoadTrace for commands that need events on a timeline (analyze, diff, convert): refuses a

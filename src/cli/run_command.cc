@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/byte_sink.h"
+#include "base/files.h"
 #include "base/temp_dir.h"
 #include "cli/commands.h"
 #include "cli/load.h"
@@ -78,6 +79,7 @@ base::Status WriteOutput(const std::string& trace, const std::string& out, bool 
     return base::Status::Ok();
   }
   if (out.ends_with(".json.gz")) return Gzip(trace, out);
+  GPUSCOPE_RETURN_IF_ERROR(base::EnsureParentDirectory(out));
   std::error_code ec;
   fs::copy_file(trace, out, fs::copy_options::overwrite_existing, ec);
   if (ec) return base::Status::Error(out + ": cannot write the trace (" + ec.message() + ")");

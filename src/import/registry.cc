@@ -1,11 +1,17 @@
 #include "import/registry.h"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
+#include "base/files.h"
 #include "base/sqlite_db.h"
+#include "base/temp_dir.h"
 #include "import/directory_import.h"
 #include "import/formats.h"
 #include "import/unknown_format.h"
@@ -77,7 +83,53 @@ base::StatusOr<model::Trace> FinishImport(const Importer& importer, const std::s
   return std::move(trace);
 }
 
+namespace {
+
+// "-": standard input, spooled to a temporary file first (formats are told apart by their first
+// bytes, SQLite needs random access, and a file can be read by several threads).
+base::StatusOr<model::Trace> ImportStandardInput(const ImportOptions& options) {
+  if (isatty(STDIN_FILENO)) {
+    return base::Status::Error(
+        "-: standard input is a terminal; pipe a trace in (cat trace.json | gpuscope stats -)");
+  }
+  GPUSCOPE_ASSIGN_OR_RETURN(base::TempDir dir, base::TempDir::Create("gpuscope-stdin"));
+  const std::string file = dir.path() + "/stdin";
+  {
+    std::FILE* out = std::fopen(file.c_str(), "wb");
+    if (!out)
+      return base::Status::Error(file + ": cannot spool standard input (" + std::strerror(errno) +
+                                 ")");
+    std::vector<char> buf(1 << 20);
+    for (ssize_t n; (n = read(STDIN_FILENO, buf.data(), buf.size())) != 0;) {
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        std::fclose(out);
+        return base::Status::Error(std::string("-: cannot read standard input (") +
+                                   std::strerror(errno) + ")");
+      }
+      if (std::fwrite(buf.data(), 1, static_cast<size_t>(n), out) != static_cast<size_t>(n)) {
+        std::fclose(out);
+        return base::Status::Error(file + ": cannot spool standard input (disk full?)");
+      }
+    }
+    if (std::fclose(out) != 0) return base::Status::Error(file + ": cannot spool standard input");
+  }
+  auto trace = ImportTrace(file, options);
+  if (!trace.ok()) {
+    // Name the input as the user gave it, not the spool file.
+    std::string message = trace.status().message();
+    if (message.starts_with(file)) message.erase(0, file.size()).insert(0, 1, '-');
+    return base::Status::Error(message);
+  }
+  trace->meta.path.assign(1, '-');  // (a char, not "-": GCC 12 -Wrestrict misfires on the literal)
+  return trace;
+}
+
+}  // namespace
+
 base::StatusOr<model::Trace> ImportTrace(const std::string& path, const ImportOptions& options) {
+  if (path == "-") return ImportStandardInput(options);
+  GPUSCOPE_RETURN_IF_ERROR(base::CheckInputPath(path));
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return ImportDirectory(path, options);
   GPUSCOPE_ASSIGN_OR_RETURN(auto sniff, base::SniffFile(path));

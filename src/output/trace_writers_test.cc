@@ -17,6 +17,7 @@
 
 #include "base/byte_sink.h"
 #include "base/sqlite_db.h"
+#include "base/temp_dir.h"
 #include "import/registry.h"
 #include "model/linker.h"
 #include "output/chrome_trace_writer.h"
@@ -315,10 +316,18 @@ TEST(RpdWriter, ADamagedExtensionTableIsCountedAndTheRestRead) {
 
 TEST(RpdWriter, UnwritablePathIsOneLine) {
   model::Trace t = EveryKindOfEvent();
-  auto r = WriteRpd(t, "/nonexistent-dir/x.rpd");
+  // No directory can be made under a regular file (missing directories are created).
+  auto dir = base::TempDir::Create("gpuscope-writer-test");
+  ASSERT_TRUE(dir.ok());
+  std::string blocker = dir->path() + "/a-file";
+  std::ofstream(blocker) << "x";
+  auto r = WriteRpd(t, blocker + "/d/x.rpd");
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("/nonexistent-dir/x.rpd"), std::string::npos);
+  EXPECT_NE(r.status().message().find(blocker + "/d/x.rpd"), std::string::npos);
   EXPECT_EQ(r.status().message().find('\n'), std::string::npos);
+  // A missing parent is created.
+  auto made = WriteRpd(t, dir->path() + "/new/dir/x.rpd");
+  EXPECT_TRUE(made.ok()) << made.status().message();
 }
 
 TEST(EventsCsvWriter, OneRowPerEventQuotedWhereNeeded) {

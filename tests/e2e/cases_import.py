@@ -255,6 +255,42 @@ def bad_inputs_exit_2_with_one_line():
 
 
 @test
+def special_files_and_standard_input():
+    # A FIFO without a writer: one line at once, never a hang.
+    with tempfile.TemporaryDirectory() as tmp:
+        fifo = os.path.join(tmp, "trace.fifo")
+        os.mkfifo(fifo)
+        r = subprocess.run([harness.GPUSCOPE, "info", fifo], capture_output=True, text=True, timeout=20)
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert "FIFO" in r.stderr and fifo in r.stderr, r.stderr
+    r = run("info", "/dev/null")
+    assert r.returncode == 2 and "character device" in r.stderr, r.stderr
+    # "-" reads standard input (any format: it is spooled, then recognised as a file would be).
+    for name in ("kineto_cuda_small.json", "kineto_cuda_small.json.gz"):
+        with open(data(name), "rb") as f:
+            piped = subprocess.run([harness.GPUSCOPE, "stats", "--format", "json", "-"], stdin=f,
+                                   capture_output=True, timeout=60)
+        assert piped.returncode == 0, piped.stderr
+        got, want = json.loads(piped.stdout), json.loads(run("stats", "--format", "json", data(name)).stdout)
+        assert got["source"]["path"] == "-" and got["kernels"] == want["kernels"], got["source"]
+    with open(data("bad_not_json.json"), "rb") as f:
+        bad = subprocess.run([harness.GPUSCOPE, "info", "-"], stdin=f, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and bad.stderr.startswith("gpuscope: -: "), bad.stderr
+
+
+@test
+def every_writer_creates_missing_output_directories():
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ("x.json", "x.json.gz", "x.rpd", "x.csv", "tables/"):
+            out = os.path.join(tmp, "new", name.split(".")[-1], name)
+            r = run("convert", data("kineto_cuda_small.json"), "-o", out)
+            assert r.returncode == 0, (name, r.stderr)
+        out = os.path.join(tmp, "new", "report", "r.html")
+        assert run("report", data("kineto_cuda_small.json"), "-o", out).returncode == 0
+        assert os.path.getsize(out) > 0
+
+
+@test
 def broken_files_keep_what_was_read():
     for f, says in (("bad_truncated.json", "ends early"), ("bad_truncated.json.gz", "gzip"),
                     ("bad_corrupt.json.gz", "byte")):

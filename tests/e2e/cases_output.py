@@ -45,8 +45,10 @@ def convert_writes_every_format_and_reads_back_the_same():
         got.pop("source")
         assert got == want, "csv round trip"
         # Refusals: one line, exit 2.
+        blocker = os.path.join(tmp, "a-file")  # no directory can be made under a file
+        open(blocker, "w").close()
         for args, what in ((["-o", os.path.join(tmp, "x.bin")], "cannot tell the output format"),
-                           (["-o", "/nonexistent-dir/x.json"], "/nonexistent-dir/x.json")):
+                           (["-o", os.path.join(blocker, "d", "x.json")], "cannot create the directory")):
             r = run("convert", src, *args)
             assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and what in r.stderr, r.stderr
         stats_only = os.path.join(tmp, "results.stats.csv")

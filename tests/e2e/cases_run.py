@@ -93,8 +93,10 @@ def run_removes_its_work_directory_on_every_path():
             prog = os.path.join(tmp, "prog.py")
             with open(prog, "w") as f:
                 f.write("import torch\nx = torch.ones(4) * 2\n")
-            r = run("run", "-o", os.path.join(tmp, "missing", "dir", "t.json"), "--", sys.executable, prog)
-            assert r.returncode == 2 and "cannot write the trace" in r.stderr, r.stderr
+            blocker = os.path.join(tmp, "a-file")  # a directory cannot be made under a file
+            open(blocker, "w").close()
+            r = run("run", "-o", os.path.join(blocker, "dir", "t.json"), "--", sys.executable, prog)
+            assert r.returncode == 2 and "cannot create the directory" in r.stderr, r.stderr
     assert set(glob.glob("/tmp/gpuscope-run-*")) == before, "gpuscope run left its work directory behind"
 
 
