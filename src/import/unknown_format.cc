@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "import/registry.h"
+
 namespace gpuscope::import {
 namespace {
 
@@ -10,6 +12,16 @@ std::string Preview(std::string_view head) {
   std::string out;
   for (char c : head.substr(0, 24)) {
     out += std::isprint(static_cast<unsigned char>(c)) ? c : '.';
+  }
+  return out;
+}
+
+// "kineto, nsys, rpd, ...": the registry's names.
+std::string KnownFormats() {
+  std::string out;
+  for (const Importer& importer : Importers()) {
+    if (!out.empty()) out += ", ";
+    out += importer.name;
   }
   return out;
 }
@@ -72,8 +84,8 @@ std::string WhatItIs(const std::string& path, const base::FileSniff& sniff) {
     return "a PyTorch execution trace (ExecutionTraceObserver), not a profiler timeline; "
            "give the matching Kineto trace instead";
   }
-  return "an unknown format (starts with \"" + Preview(sniff.head) +
-         "\"); `gpuscope help formats` lists the formats gpuscope reads";
+  return "an unknown format (starts with \"" + Preview(sniff.head) + "\"); gpuscope reads " +
+         KnownFormats() + " (`gpuscope help formats` says what each is)";
 }
 
 }  // namespace gpuscope::import

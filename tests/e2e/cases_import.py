@@ -279,6 +279,21 @@ def special_files_and_standard_input():
 
 
 @test
+def untimed_events_are_named_not_blamed_on_the_profiler_options():
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "bad_ts.json")
+        with open(path, "w") as f:
+            json.dump({"traceEvents": [{"ph": "X", "name": "k", "ts": "abc", "dur": 1, "pid": 1, "tid": 1},
+                                       {"ph": "X", "name": "k", "dur": 1, "pid": 1, "tid": 1}]}, f)
+        r = run("info", path)
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert "kineto.bad_ts" in r.stderr and "2 of 2 records" in r.stderr, r.stderr
+        assert "activities" not in r.stderr, r.stderr
+    r = run("info", data("bad_unknown_format.json"))
+    assert r.returncode == 2 and "kineto, nsys, rpd" in r.stderr, r.stderr
+
+
+@test
 def every_writer_creates_missing_output_directories():
     with tempfile.TemporaryDirectory() as tmp:
         for name in ("x.json", "x.json.gz", "x.rpd", "x.csv", "tables/"):

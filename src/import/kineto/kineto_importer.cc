@@ -250,8 +250,26 @@ base::StatusOr<ImportResult> ReadKineto(const std::string& path, const ImportOpt
   Finish(result.trace, head, path);
   lap("finish");
   if (!error.empty()) result.trace.meta.import_error = error;
-  result.empty_reason = "the trace holds no events (" + std::to_string(records) +
-                        " records, none of them timed); profile with activities enabled";
+  // Why nothing is left: events dropped for bad times are a broken writer, not a profiler
+  // option; say which problem and where it first happened.
+  uint64_t untimed = 0;
+  std::string first;
+  for (const char* kind : {"kineto.bad_ts", "kineto.event_missing_ts"}) {
+    auto it = result.trace.problems.entries().find(kind);
+    if (it == result.trace.problems.entries().end()) continue;
+    untimed += it->second.count;
+    if (first.empty()) first = std::string(kind) + ": " + it->second.first_example;
+  }
+  result.empty_reason = untimed > 0
+                            ? "the trace holds no usable events: " + std::to_string(untimed) +
+                                  " of " + std::to_string(records) +
+                                  " records were dropped for a missing or "
+                                  "non-numeric 'ts' (first: " +
+                                  first +
+                                  "); Kineto writes 'ts' as a number of microseconds: check the "
+                                  "tool that wrote this file"
+                            : "the trace holds no events (" + std::to_string(records) +
+                                  " records, none of them timed); profile with activities enabled";
   return result;
 }
 
