@@ -5,7 +5,6 @@
 
 #include "analysis/stats.h"
 #include "analysis/steady_state.h"
-#include "base/text.h"
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "output/text_table.h"
@@ -33,11 +32,7 @@ int Run(const StatsArgs& a, const model::Trace& trace) {
     analysis::SteadyState ss = analysis::FindSteadyState(trace);
     opt.window_start = ss.start_ns;
     opt.window_end = ss.end_ns;
-    window =
-        "steady state: " +
-        (ss.iterations.empty() ? ss.source
-                               : base::FormatCount(ss.steady_count()) + " iterations after " +
-                                     base::FormatCount(ss.warmup) + " warm-up (" + ss.source + ")");
+    window = render::SteadyWindowLabel(ss);
   }
   analysis::Stats st = analysis::ComputeStats(trace, opt);
   render::StatsView v;

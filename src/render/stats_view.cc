@@ -12,8 +12,8 @@ size_t Limit(const StatsView& v, size_t terminal_default) {
 }
 
 // A titled table, with "... N more" when rows were left out.
-void Section(std::string& out, const std::string& title, const ResultTable& t, const StatsView& v,
-             size_t limit, size_t width, bool fit, const char* more) {
+void Section(std::string& out, const std::string& title, const ResultTable& t, size_t limit,
+             size_t width, bool fit, const char* more) {
   out += title + ":\n\n";
   if (t.rows() == 0) {
     out += "(none in this trace)\n";
@@ -23,7 +23,6 @@ void Section(std::string& out, const std::string& title, const ResultTable& t, c
   if (limit != 0 && limit < t.rows()) {
     out += "... " + base::FormatCount(t.rows() - limit) + more + " (--top 0 shows all)\n";
   }
-  (void)v;
 }
 
 bool Shows(const StatsView& v, std::string_view table, bool present = true) {
@@ -31,6 +30,12 @@ bool Shows(const StatsView& v, std::string_view table, bool present = true) {
 }
 
 }  // namespace
+
+std::string SteadyWindowLabel(const analysis::SteadyState& ss) {
+  if (ss.iterations.empty()) return "steady state: " + ss.source;
+  return "steady state: " + base::FormatCount(ss.steady_count()) + " iterations after " +
+         base::FormatCount(ss.warmup) + " warm-up (" + ss.source + ")";
+}
 
 std::string StatsText(const model::Trace& trace, const analysis::Stats& st, const StatsView& v,
                       size_t width) {
@@ -56,19 +61,16 @@ std::string StatsText(const model::Trace& trace, const analysis::Stats& st, cons
     }
   }
   if (all) out += "\n";
-  if (Shows(v, "memops"))
-    Section(out, "GPU memory operations", MemopTable(st), v, 0, width, true, "");
+  if (Shows(v, "memops")) Section(out, "GPU memory operations", MemopTable(st), 0, width, true, "");
   if (all) out += "\n";
   if (Shows(v, "api"))
-    Section(out, "Runtime / driver API calls", ApiTable(st.api), v, Limit(v, 15), width, fit,
-            " more");
+    Section(out, "Runtime / driver API calls", ApiTable(st.api), Limit(v, 15), width, fit, " more");
   if (Shows(v, "os", !st.os_runtime.empty())) {
     if (all) out += "\n";
-    Section(out, "OS runtime calls", ApiTable(st.os_runtime), v, Limit(v, 15), width, fit, " more");
+    Section(out, "OS runtime calls", ApiTable(st.os_runtime), Limit(v, 15), width, fit, " more");
   }
   if (all) out += "\n";
-  if (Shows(v, "cpu"))
-    Section(out, "CPU ops", CpuOpTable(st), v, Limit(v, 15), width, fit, " more");
+  if (Shows(v, "cpu")) Section(out, "CPU ops", CpuOpTable(st), Limit(v, 15), width, fit, " more");
   if (Shows(v, "counters", !st.counters.empty())) {
     if (all) out += "\n";
     out += "Counters:\n\n" + CounterTable(st).Text(width, true);

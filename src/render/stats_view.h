@@ -7,6 +7,7 @@
 #include <string>
 
 #include "analysis/stats.h"
+#include "analysis/steady_state.h"
 #include "model/trace.h"
 
 namespace gpuscope::render {
@@ -20,6 +21,9 @@ struct StatsView {
   bool top_given = false;  // else the terminal shows 25 kernels / 15 rows, JSON and CSV all
   bool full_names = false;
 };
+
+// "steady state: 7 iterations after 1 warm-up (ProfilerStep#N)": what `stats --steady` kept.
+std::string SteadyWindowLabel(const analysis::SteadyState& steady);
 
 std::string StatsText(const model::Trace& trace, const analysis::Stats& stats, const StatsView& v,
                       size_t width);
