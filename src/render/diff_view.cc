@@ -42,7 +42,7 @@ void JsonRows(output::JsonWriter& w, const char* key,
 
 // One row per matched name: the machine columns (table, name, status, calls and totals before
 // and after) and the terminal's (calls with their per-iteration rate, delta, ratio).
-ResultTable NamedDiffTable(const std::vector<analysis::NamedDiff>& rows, std::string_view table) {
+ResultTable NamedDiffColumns() {
   ResultTable t({{"table"},
                  {"name", "Name", Show::kText, "", true},
                  {"status", "Status", Show::kText},
@@ -50,13 +50,19 @@ ResultTable NamedDiffTable(const std::vector<analysis::NamedDiff>& rows, std::st
                  {"calls_after"},
                  {"total_ns_before"},
                  {"total_ns_after"},
-                 {"", "Calls before", Show::kCount},
-                 {"", "Calls after", Show::kCount},
-                 {"", "Total before", Show::kCount},
-                 {"", "Total after", Show::kCount},
-                 {"", "Delta", Show::kCount},
-                 {"", "Ratio", Show::kCount}});
+                 {"", "Calls before", Show::kTextRight},
+                 {"", "Calls after", Show::kTextRight},
+                 {"", "Total before", Show::kTextRight},
+                 {"", "Total after", Show::kTextRight},
+                 {"", "Delta", Show::kTextRight},
+                 {"", "Ratio", Show::kTextRight}});
   t.SetTerminalOrder({2, 7, 8, 9, 10, 11, 12, 1});
+  return t;
+}
+
+// Adds the rows of one table ("kernels", "memops", ...) to a NamedDiffColumns() table.
+void AddNamedDiffRows(ResultTable& t, const std::vector<analysis::NamedDiff>& rows,
+                      std::string_view table) {
   auto calls = [](uint64_t c, double per) {
     std::string out = base::FormatCount(c);
     if (per >= 0) out += " (" + base::FormatFixed(per, 1) + "/it)";
@@ -79,7 +85,6 @@ ResultTable NamedDiffTable(const std::vector<analysis::NamedDiff>& rows, std::st
               Cell::Text(base::FormatDuration(d.total_after)), Cell::Text(delta),
               Cell::Text(ratio)});
   }
-  return t;
 }
 
 }  // namespace
@@ -134,7 +139,8 @@ std::string DiffText(const analysis::DiffReport& r, const DiffView& a) {
       out += base::StrFormat("(none in either run)\n");
       return;
     }
-    ResultTable t = NamedDiffTable(rows, "");
+    ResultTable t = NamedDiffColumns();
+    AddNamedDiffRows(t, rows, "");
     size_t n = a.top == 0 ? rows.size() : std::min(a.top, rows.size());
     out += t.Text(width, !a.full_names, n);
     if (n < rows.size())
@@ -218,15 +224,12 @@ std::string DiffJson(const analysis::DiffReport& r, const DiffView& a) {
 }
 
 std::string DiffCsv(const analysis::DiffReport& r) {
-  std::string out;
-  for (auto [table, rows] : {std::pair{"kernels", &r.kernels},
-                             {"memops", &r.memops},
-                             {"api", &r.api},
-                             {"cpu_ops", &r.cpu_ops}}) {
-    std::string csv = NamedDiffTable(*rows, table).Csv();
-    out += out.empty() ? csv : csv.substr(csv.find('\n') + 1);  // one header for all four
-  }
-  return out;
+  ResultTable t = NamedDiffColumns();
+  AddNamedDiffRows(t, r.kernels, "kernels");
+  AddNamedDiffRows(t, r.memops, "memops");
+  AddNamedDiffRows(t, r.api, "api");
+  AddNamedDiffRows(t, r.cpu_ops, "cpu_ops");
+  return t.Csv();
 }
 
 }  // namespace gpuscope::render

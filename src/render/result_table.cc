@@ -83,12 +83,13 @@ std::string ResultTable::Text(size_t width, bool fit, size_t limit) const {
         cells.push_back("n/a");
         continue;
       }
-      if (v.kind() == Cell::Kind::kText) {  // shown as is; the column's Show only aligns it
+      if (v.kind() == Cell::Kind::kText) {  // shown as is
         cells.push_back(v.s());
         continue;
       }
       switch (columns_[c].show) {
         case Show::kText:
+        case Show::kTextRight:
           cells.push_back(CsvValue(v, 3));
           break;
         case Show::kCount:

@@ -55,12 +55,13 @@ class Cell {
 
 // How the terminal shows a column's values (CSV and JSON always carry the raw value).
 enum class Show {
-  kText,      // as is, left-aligned
-  kCount,     // 1,234
-  kDuration,  // ns in the table's time unit (us / ms / s, picked from the largest value)
-  kFixed1,    // a real with 1 decimal
-  kFixed3,    // a real with 3 decimals
-  kNumber,    // a real: whole numbers without decimals, others with 3
+  kText,       // as is, left-aligned
+  kTextRight,  // as is, right-aligned (a value already formatted: "1.2 ms", "+3.0%")
+  kCount,      // 1,234
+  kDuration,   // ns in the table's time unit (us / ms / s, picked from the largest value)
+  kFixed1,     // a real with 1 decimal
+  kFixed3,     // a real with 3 decimals
+  kNumber,     // a real: whole numbers without decimals, others with 3
 };
 
 struct Column {

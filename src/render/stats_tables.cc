@@ -63,11 +63,11 @@ ResultTable MemopTable(const analysis::Stats& st) {
   ResultTable t({{"kind", "Kind", Show::kText},
                  {"calls", "Calls", Show::kCount},
                  {"bytes", "", Show::kCount},
-                 {"", "Bytes", Show::kFixed3},  // text cells, right-aligned
+                 {"", "Bytes", Show::kTextRight},
                  {"calls_unknown_bytes", "", Show::kCount},
                  {"total_ns", "Total ({unit})", Show::kDuration},
                  {"gbps", "", Show::kFixed3},
-                 {"", "Avg GB/s", Show::kFixed3},
+                 {"", "Avg GB/s", Show::kTextRight},
                  {"host_memory.pageable", "", Show::kCount},
                  {"host_memory.pinned", "", Show::kCount},
                  {"host_memory.unknown", "", Show::kCount, "host_unknown"},
