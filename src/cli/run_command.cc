@@ -73,8 +73,7 @@ base::Status WriteOutput(const std::string& trace, const std::string& out, bool 
                          std::optional<model::Trace>* converted) {
   if (!native) {
     GPUSCOPE_ASSIGN_OR_RETURN(model::Trace t, LoadTrace(trace, common));
-    GPUSCOPE_ASSIGN_OR_RETURN(auto files, render::ExportTrace(t, out, export_format));
-    (void)files;
+    GPUSCOPE_RETURN_IF_ERROR(render::ExportTrace(t, out, export_format).status());
     converted->emplace(std::move(t));
     return base::Status::Ok();
   }

@@ -54,58 +54,50 @@ std::string FindingsText() {
   return out;
 }
 
-std::string FindingsJson() {
-  std::string out;
-  output::JsonWriter w;
-  w.BeginArray();
+// The rules table as rows (JSON and CSV).
+ResultTable RulesTable() {
+  ResultTable t({{"rule"}, {"title"}, {"definition"}, {"defaults"}, {"impact"}, {"advice"}});
   for (const auto& r : analysis::Rules()) {
-    w.BeginObject()
-        .Key("rule")
-        .String(r.id)
-        .Key("title")
-        .String(r.title)
-        .Key("definition")
-        .String(r.definition)
-        .Key("defaults")
-        .String(r.defaults)
-        .Key("impact")
-        .String(r.impact)
-        .Key("advice")
-        .String(r.advice)
-        .EndObject();
+    t.AddRow({Cell::Text(std::string(r.id)), Cell::Text(std::string(r.title)),
+              Cell::Text(std::string(r.definition)), Cell::Text(std::string(r.defaults)),
+              Cell::Text(std::string(r.impact)), Cell::Text(std::string(r.advice))});
   }
-  w.EndArray();
-  out += w.str();
-  return out;
+  return t;
 }
 
 }  // namespace
 
 std::string FindingsHelp(std::string_view format) {
   if (format == "markdown") return FindingsMarkdown();
-  if (format == "json") return FindingsJson();
+  if (format == "csv") return RulesTable().Csv();
+  if (format == "json") {
+    output::JsonWriter w;
+    RulesTable().Json(w);
+    return w.str();
+  }
   return FindingsText();
 }
 
 std::string FormatsHelp(const std::vector<FormatEntry>& formats, std::string_view format) {
   std::string out;
-  ResultTable t({{"direction", "", Show::kText},
-                 {"name", "Format", Show::kText},
-                 {"files", "Files", Show::kText},
-                 {"description", "What", Show::kText, "", true}});
-  for (const auto& f : formats) {
-    t.AddRow({Cell::Text(f.reads ? "read" : "write"), Cell::Text(f.name), Cell::Text(f.files),
-              Cell::Text(f.description)});
+  if (format == "markdown") {
+    out += "| direction | format | output names | what |\n| --- | --- | --- | --- |\n";
+    for (const auto& f : formats) {
+      out += "| " + std::string(f.reads ? "read" : "write") + " | `" + f.name + "` | " + f.files +
+             " | " + f.description + " |\n";
+    }
+    return out;
   }
-  if (format == "json") {
+  if (format == "json" || format == "csv") {
+    ResultTable t({{"direction"}, {"name"}, {"files"}, {"description"}});
+    for (const auto& f : formats) {
+      t.AddRow({Cell::Text(f.reads ? "read" : "write"), Cell::Text(f.name), Cell::Text(f.files),
+                Cell::Text(f.description)});
+    }
+    if (format == "csv") return t.Csv();
     output::JsonWriter w;
     t.Json(w);
-    out += w.str();
-    return out;
-  }
-  if (format == "csv" || format == "markdown") {
-    out += t.Csv();
-    return out;
+    return w.str();
   }
   // The terminal: readers (in detection order) and writers as two tables.
   for (bool reads : {true, false}) {

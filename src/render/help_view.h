@@ -8,7 +8,7 @@
 
 namespace gpuscope::render {
 
-// format: table, markdown or json.
+// format: table, markdown, json or csv.
 std::string FindingsHelp(std::string_view format);
 
 struct FormatEntry {
@@ -16,7 +16,7 @@ struct FormatEntry {
   std::string name, files, description;
 };
 
-// format: table, csv, markdown (as csv) or json.
+// format: table, csv, markdown or json.
 std::string FormatsHelp(const std::vector<FormatEntry>& formats, std::string_view format);
 
 }  // namespace gpuscope::render

@@ -134,6 +134,8 @@ def help_formats_lists_every_importer_and_writer():
     # Every reader's name is what `info` reports as the format of a file it read.
     for path, name in ((data("kineto_cuda_small.json"), "kineto"), (data("rocprofv3_small_results.json"), "rocprofv3-json")):
         assert json.loads(run("info", "--format", "json", path).stdout)["source"]["format"] == name
+    assert run("help", "formats", "--format", "markdown").stdout.startswith("| direction | format |")
+    assert run("help", "findings", "--format", "csv").stdout.startswith("rule,title,definition,")
     text = run("help", "formats").stdout
     assert "gpuscope reads" in text and "gpuscope convert writes" in text and ".json.gz" in text, text
     # An unknown file points to the list.
