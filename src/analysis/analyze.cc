@@ -1,9 +1,12 @@
 #include "analysis/analyze.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "analysis/analyze_context.h"
+#include "analysis/price_findings.h"
+#include "analysis/replay_graph.h"
 #include "analysis/rules/rule_checks.h"
 #include "base/text.h"
 
@@ -41,6 +44,10 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
             [](const IdleCause& a, const IdleCause& b) { return a.ns > b.ns; });
   if (c.devices() == 0) {
     s.verdict = "CPU only: no GPU work in the trace";
+  } else if (s.kernel_ns == 0) {
+    s.gpu_busy_pct =
+        100.0 * static_cast<double>(c.busy_ns()) / (static_cast<double>(c.window()) * c.devices());
+    s.verdict = "no GPU kernels in the steady window (copies only)";
   } else {
     s.gpu_busy_pct =
         100.0 * static_cast<double>(c.busy_ns()) / (static_cast<double>(c.window()) * c.devices());
@@ -51,13 +58,32 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
                     : "mixed: the GPU idles " + base::FormatFixed(100 - s.gpu_busy_pct, 0) +
                           "% of the steady state";
   }
+  // Rules in order of specificity: each leaves out the events an earlier one claimed.
+  Claims claims(t);
+  std::vector<Candidate> cands;
+  HostSync(c, claims, cands);
+  Copies(c, claims, cands, s);
+  DataLoading(c, claims, cands);
+  CpuOpStorm(c, claims, cands);
+  LaunchBound(c, claims, cands);
+  KernelOutliersAndHotspots(c, claims, cands);
+  GpuIdle(c, claims, cands);
+  ReplayGraph graph(t, r.steady.start_ns, r.steady.end_ns);
+  Pricing priced = PriceFindings(c, graph, cands);
+  ReplayResult observed = graph.Replay(nullptr, true);
+  s.observed_ns = graph.observed_window_ns();
+  s.replayed_ns = priced.baseline_ns;
+  s.replay_error_percent =
+      s.observed_ns > 0 ? 100.0 * std::abs(static_cast<double>(s.replayed_ns - s.observed_ns)) /
+                              static_cast<double>(s.observed_ns)
+                        : 0;
+  s.inferred_waits = graph.inferred_waits();
+  s.combined_ns = priced.combined_ns;
+  s.combined_saving_ns = priced.baseline_ns - priced.combined_ns;
+  s.critical_path = std::move(observed.path);
+  s.critical_places = std::move(observed.top_places);
   std::vector<Finding> f;
-  GpuIdle(c, f);
-  LaunchBound(c, f);
-  CpuOpStorm(c, f);
-  HostSync(c, f);
-  Copies(c, f, s);
-  KernelOutliersAndHotspots(c, f);
+  for (auto& cand : cands) f.push_back(std::move(cand.finding));
   if (s.gpu_busy_pct >= 0 && s.gpu_busy_pct < 100 * o.low_utilization) {
     Finding lu = Make(c, "low-utilization", 0);
     lu.severity = s.gpu_busy_pct < 25 ? "high" : "medium";

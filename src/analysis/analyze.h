@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/attribution.h"
+#include "analysis/replay_graph.h"
 #include "analysis/steady_state.h"
 #include "model/trace.h"
 
@@ -39,8 +40,13 @@ struct Finding {
   std::string rule;
   std::string severity;  // high, medium, low, info
   std::string title;
+  // The window time this fix saves, priced by replaying the run's dependencies with the fix
+  // applied. Findings are priced in order of their own saving, each on top of the fixes before
+  // it, so that two findings never claim the same time and the impacts add up to "combined".
   int64_t impact_ns = 0;
   double impact_percent = 0;  // of the steady window
+  int64_t standalone_ns = 0;  // the saving of this fix alone (replayed)
+  std::string fix;            // what the replay changed to price it ("" for information)
   Where where;
   std::vector<Evidence> evidence;
   std::string detail;  // one line of measured facts (counts, bytes, per-iteration rates)
@@ -65,6 +71,15 @@ struct AnalysisSummary {
   std::string verdict;          // "GPU-bound", "CPU-bound", "CPU only", ...
   std::vector<IdleCause> idle;  // idle split (gaps of any length), largest first
   std::string host_pinning;     // "known" or why copies' pinning is unknown
+  // The replay of the window's dependencies (replay_graph.h).
+  int64_t observed_ns = 0;                 // the window as observed over the replayed events
+  int64_t replayed_ns = 0;                 // the unchanged graph replayed
+  double replay_error_percent = 0;         // |replayed - observed| / observed
+  uint64_t inferred_waits = 0;             // host calls found waiting for GPU work
+  int64_t combined_ns = 0;                 // replayed window with every reported fix applied
+  int64_t combined_saving_ns = 0;          // replayed - combined
+  std::vector<PathShare> critical_path;    // composition of the replayed critical path
+  std::vector<PathPlace> critical_places;  // where on it the time goes
 };
 
 struct AnalysisReport {

@@ -1,5 +1,6 @@
 #include "analysis/analyze_context.h"
 
+#include "analysis/intervals.h"
 #include "analysis/rules.h"
 
 namespace gpuscope::analysis::internal {
@@ -24,17 +25,7 @@ void Context::BuildTimeline() {
   // Kernel-only busy intervals per device, merged (for the overlap of copies with compute).
   for (size_t i = 0; i < t_.kernels.size(); ++i)
     kernel_busy_[t_.kernels.device[i]].emplace_back(t_.kernels.start_ns[i], t_.kernels.end_ns(i));
-  for (auto& [dev, v] : kernel_busy_) {
-    std::sort(v.begin(), v.end());
-    std::vector<std::pair<int64_t, int64_t>> merged;
-    for (const auto& iv : v) {
-      if (!merged.empty() && iv.first <= merged.back().second)
-        merged.back().second = std::max(merged.back().second, iv.second);
-      else
-        merged.push_back(iv);
-    }
-    v.swap(merged);
-  }
+  for (auto& [dev, v] : kernel_busy_) MergeIntervals(v);
   for (auto& [dev, ops] : per_device) {
     std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) { return a.s < b.s; });
     int64_t cur_s = ops[0].s, cur_e = ops[0].e;
@@ -143,6 +134,16 @@ void ClassifyGaps(Context& c) {
       g.where = c.at().Api(g.next_launch);
     }
   }
+}
+
+bool Claims::Explains(int64_t start, int64_t end) {
+  if (!sorted_) MergeIntervals(spans_), sorted_ = true;
+  auto it = std::upper_bound(spans_.begin(), spans_.end(), std::make_pair(start, INT64_MAX));
+  if (it != spans_.begin()) --it;
+  int64_t covered = 0;
+  for (; it != spans_.end() && it->first < end; ++it)
+    covered += Overlap(it->first, it->second, start, end);
+  return 2 * covered >= end - start;
 }
 
 Finding Make(const Context& c, std::string_view rule, int64_t impact) {

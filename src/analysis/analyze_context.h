@@ -15,6 +15,7 @@
 #include "analysis/analyze.h"
 #include "analysis/attribution.h"
 #include "analysis/steady_state.h"
+#include "analysis/what_if.h"
 #include "base/text.h"
 #include "model/trace.h"
 
@@ -173,6 +174,40 @@ class Sweep {
   const Table& t_;
   size_t next_ = 0;
   std::vector<size_t> active_, out_;
+};
+
+// A finding and the fix that the replay prices it by (impact_ns is set by the pricing).
+struct Candidate {
+  Finding finding;
+  WhatIf fix;
+};
+
+// Events already charged to a finding: rules run in order of specificity and a later one leaves
+// them out, so that two findings never claim the same events (one finding per root cause).
+class Claims {
+ public:
+  explicit Claims(const Trace& t)
+      : api_(t.api.size(), 0), memop_(t.memops.size(), 0), kernel_(t.kernels.size(), 0) {}
+  // True when the row was free (and is now taken).
+  bool TakeApi(size_t r) { return Take(api_, r); }
+  bool TakeMemop(size_t r) { return Take(memop_, r); }
+  bool TakeKernel(size_t r) { return Take(kernel_, r); }
+  bool ApiTaken(size_t r) const { return r < api_.size() && api_[r]; }
+  bool MemopTaken(size_t r) const { return r < memop_.size() && memop_[r]; }
+  // Host time that a finding explains (a sync call, a loader range, a storming frame): the GPU
+  // idle gaps that lie mostly inside it are that finding's, not gpu-idle's.
+  void Explain(int64_t start, int64_t end) { spans_.emplace_back(start, end), sorted_ = false; }
+  bool Explains(int64_t start, int64_t end);
+
+ private:
+  static bool Take(std::vector<uint8_t>& v, size_t r) {
+    if (r >= v.size() || v[r]) return false;
+    v[r] = 1;
+    return true;
+  }
+  std::vector<uint8_t> api_, memop_, kernel_;
+  std::vector<std::pair<int64_t, int64_t>> spans_;  // merged once sorted
+  bool sorted_ = true;
 };
 
 // Names each gap's cause from what the host did during it (see the gpu-idle rule).

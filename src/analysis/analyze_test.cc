@@ -175,12 +175,12 @@ TEST(Analyze, GpuIdleFromACpuOpIsNamedAndCosted) {
       f = x;
   }
   ASSERT_NE(f, nullptr);
-  // 200 us per step between k1's end (410) and k2's start (610).
+  // The fix removes the host work during the 200 us per step between k1's end (410) and k2's
+  // start (610): the host then launches k2 as k1 ends.
   int64_t planted = 5 * 200 * us;
   int64_t total = 0;
   for (auto* x : idle) total += x->impact_ns;
-  EXPECT_GE(total, planted);
-  EXPECT_LE(total, planted * 12 / 10 + 5 * 20 * us);  // plus the 10 us lead/tail per step
+  EXPECT_NEAR(static_cast<double>(total), static_cast<double>(planted), 5 * 10 * us);
 }
 
 TEST(Analyze, LaunchBoundStormOfTinyKernels) {
@@ -197,9 +197,9 @@ TEST(Analyze, LaunchBoundStormOfTinyKernels) {
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0]->where.kernel, "tiny_add");
   EXPECT_EQ(f[0]->where.op, "aten::add_");
-  // Each tiny kernel waits 7 us of idle for its launch (9 us period, 2 us kernel); the first of
-  // a step waits from the previous step's last kernel (107 us; 8 us for the very first).
-  EXPECT_EQ(f[0]->impact_ns, (4 * 99 * 7 + 8 + 3 * 107) * us);
+  // The host is the bottleneck (each step's host time is fixed by its range): graph capture
+  // removes the 100 launch calls of 8 us from it, and the kernels (2 us) keep up.
+  EXPECT_EQ(f[0]->impact_ns, 4 * 100 * 8 * us);
 
   Builder healthy;
   Healthy(healthy);
@@ -220,8 +220,8 @@ TEST(Analyze, CpuOpStormFromAPythonLoopWithoutGpu) {
   auto f = Rule(r, "cpu-op-storm");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0]->where.python, "infer.py(12): slow_activation");
-  // The frame's time, less one op per call: 3 x 8 ms x (1 - 1/400).
-  EXPECT_NEAR(static_cast<double>(f[0]->impact_ns), 3 * 8000 * us * (1 - 1.0 / 400), 1000);
+  // Vectorised, each 8 ms call takes one op's 15 us; nothing else waits on the host's time.
+  EXPECT_NEAR(static_cast<double>(f[0]->impact_ns), 3 * (8000 - 15) * us, 1000);
   EXPECT_NE(f[0]->detail.find("400.0 per iteration"), std::string::npos) << f[0]->detail;
 
   Builder few;
@@ -239,8 +239,9 @@ TEST(Analyze, HostSyncPairsTheItemWithItsCopyAndCostsTheGpuIdle) {
     b.Step(s, t0, 1000 * us);
     b.Launch("gemm", t0, 5 * us, t0 + 10 * us, 300 * us);
     b.Op("aten::item", t0 + 10 * us, 310 * us);  // waits for gemm, then copies 4 bytes
-    b.Copy(MemopKind::kDtoH, "cudaMemcpyAsync", t0 + 20 * us, 300 * us, t0 + 311 * us, 2 * us, 4,
+    b.Copy(MemopKind::kDtoH, "cudaMemcpyAsync", t0 + 20 * us, 5 * us, t0 + 311 * us, 2 * us, 4,
            MemoryKind::kPinned);
+    b.Api("cudaStreamSynchronize", t0 + 25 * us, 295 * us, 0);
     b.Launch("gemm", t0 + 420 * us, 5 * us, t0 + 430 * us, 300 * us);  // GPU idle 313 -> 430
   }
   AnalysisReport r = Analyze(b.Link());
@@ -248,7 +249,10 @@ TEST(Analyze, HostSyncPairsTheItemWithItsCopyAndCostsTheGpuIdle) {
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0]->where.op, "aten::item");
   EXPECT_NE(f[0]->detail.find("4 with a device-to-host copy"), std::string::npos) << f[0]->detail;
-  EXPECT_NEAR(static_cast<double>(f[0]->impact_ns), 4 * 117 * us, 4 * 2 * us);
+  // The synchronize waited 288 us per step for the gemm and the copy (its return latency, 7 us,
+  // stays); the step's other host work is fixed and the host is the bottleneck, so the wait is
+  // the saving of this fix alone.
+  EXPECT_NEAR(static_cast<double>(f[0]->standalone_ns), 4 * 288 * us, 4 * 2 * us);
 
   Builder healthy;
   Healthy(healthy);
@@ -269,14 +273,21 @@ TEST(Analyze, CopyRulesFireOnPageableSyncSmallCopiesAndStaySilentOnPinnedAsync) 
     b.Launch("gemm", t0 + 520 * us, 5 * us, t0 + 530 * us, 400 * us);
   }
   AnalysisReport r = Analyze(b.Link());
-  ASSERT_EQ(Rule(r, "memcpy-in-loop").size(), 1u);
-  EXPECT_EQ(Rule(r, "memcpy-in-loop")[0]->impact_ns, 4 * (200 + 10 * 3) * us);
+  // One root cause per event: the blocking pageable cudaMemcpy is memcpy-sync's (its pageable
+  // speed included), the small pinned copies are small-memcpy's; nothing is left for
+  // memcpy-pageable or memcpy-in-loop.
   ASSERT_EQ(Rule(r, "memcpy-sync").size(), 1u);
-  EXPECT_EQ(Rule(r, "memcpy-sync")[0]->impact_ns, 4 * 210 * us);  // only the cudaMemcpy calls
-  ASSERT_EQ(Rule(r, "memcpy-pageable").size(), 1u);
-  EXPECT_EQ(Rule(r, "memcpy-pageable")[0]->impact_ns, 4 * 100 * us);
+  EXPECT_TRUE(Rule(r, "memcpy-pageable").empty());
+  EXPECT_TRUE(Rule(r, "memcpy-in-loop").empty());
   ASSERT_EQ(Rule(r, "small-memcpy").size(), 1u);
-  EXPECT_EQ(Rule(r, "small-memcpy")[0]->impact_ns, 4 * 10 * 10 * us * 9 / 10);
+  // Host-bound steps: the host stops waiting 205 us per step in cudaMemcpy (its 5 us before the
+  // copy and 5 us after stay) and saves 9 of the 10 small copy calls of 10 us.
+  EXPECT_NEAR(static_cast<double>(Rule(r, "memcpy-sync")[0]->standalone_ns), 4 * 200 * us,
+              4 * 5 * us);
+  EXPECT_EQ(Rule(r, "small-memcpy")[0]->standalone_ns, 4 * 9 * 10 * us);
+  int64_t sum = 0;
+  for (const auto& f : r.findings) sum += f.impact_ns;
+  EXPECT_EQ(sum, r.summary.combined_saving_ns);
 
   Builder then_sync;  // an async pinned copy followed by a stream synchronize blocks the host too
   then_sync.Step(0, 0, 1000 * us);
@@ -284,9 +295,10 @@ TEST(Analyze, CopyRulesFireOnPageableSyncSmallCopiesAndStaySilentOnPinnedAsync) 
                  MemoryKind::kPinned);
   then_sync.Api("cudaStreamSynchronize", 6 * us, 60 * us, 0);
   AnalysisReport ts_report = Analyze(then_sync.Link());
-  auto ts = Rule(ts_report, "memcpy-sync");
+  // The synchronize is host-sync's root cause; the async copy before it is not blocking.
+  auto ts = Rule(ts_report, "host-sync");
   ASSERT_EQ(ts.size(), 1u);
-  EXPECT_EQ(ts[0]->impact_ns, 60 * us);
+  EXPECT_TRUE(Rule(ts_report, "memcpy-sync").empty());
 
   Builder pinned;  // one pinned async copy per step, overlapped
   for (int s = 0; s < 4; ++s) {

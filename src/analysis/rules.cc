@@ -17,8 +17,9 @@ const std::vector<RuleInfo>& Rules() {
        "the GPU went idle); one finding per cause, "
        "for the (at most 5) causes that cost at least 1% of the window.",
        "--idle-gap-us 20",
-       "the sum of the gaps of that cause: the GPU time the steady iterations lose waiting for the "
-       "host.",
+       "replayed: the host work during those gaps (on the thread that launched the work ending "
+       "them) removed. Gaps that lie mostly inside a sync, a blocking copy, the data loader or a "
+       "storming loop belong to that finding and are not counted here.",
        "Remove the host work from the critical path: drop per-step syncs (.item(), .cpu(), "
        ".tolist()), prepare "
        "inputs ahead (DataLoader(num_workers>0, pin_memory=True) + .to(device, "
@@ -32,23 +33,22 @@ const std::vector<RuleInfo>& Rules() {
        "kernels with "
        "the most calls per iteration.",
        "--tiny-kernel-us 10",
-       "the GPU idle time immediately before those kernels (any length): what fusing them would "
-       "give back.",
+       "replayed: those kernels' launch calls cost nothing and the kernels follow each other "
+       "without launch latency (graph capture / fusion); kernel time kept.",
        "Fuse the small ops: torch.compile, fused/foreach optimizers, vectorised tensor ops instead "
        "of per-element "
        "ones, larger batches; CUDA/HIP graphs remove the per-launch cost."},
       {"cpu-op-storm", "A flood of tiny CPU ops from one place per iteration",
-       "One Python frame (or, without Python stacks, one user annotation such as Optimizer.step) "
-       "issues more than "
-       "the threshold of framework ops per iteration, each shorter than --tiny-op-us: the "
-       "per-element Python loop "
-       "(select / item / mul / gt ...). Only ops called from Python or a user range count, not the "
-       "child ops a "
-       "framework op (aten::..., namespaced) runs inside itself. Fires with or without a GPU.",
+       "The innermost Python frame that calls framework ops itself (the loop body, not a model's "
+       "forward reaching them through submodules; not the script's top level or a frame spanning "
+       "whole iterations) issues more than the threshold of ops per iteration and per call, each "
+       "shorter than --tiny-op-us: the per-element Python loop (select / item / mul / gt ...). "
+       "Without Python stacks, one user annotation (such as Optimizer.step) per iteration. Only "
+       "ops called from Python or a user range count, not the child ops a framework op "
+       "(namespaced: aten::...) runs inside itself. Fires with or without a GPU.",
        "--storm-ops 50 (ops per iteration), --tiny-op-us 50",
-       "the time of the frame's calls (or of the ops) in the steady window, less one op per call: "
-       "what a "
-       "vectorised version would save.",
+       "replayed: each call's host time scaled down to that of one op (a vectorised version); the "
+       "GPU work it launches is kept. Saves only while that host time is on the critical path.",
        "Vectorise the loop: one tensor expression (torch.where, masks, broadcasting) instead of a "
        "Python loop "
        "over elements; or torch.compile the function."},
@@ -61,17 +61,25 @@ const std::vector<RuleInfo>& Rules() {
        "even when "
        "cheap (on a CPU-only run an .item() costs microseconds; on a GPU it drains the pipeline).",
        "always on",
-       "with a GPU: the GPU idle time from each sync's start until the next GPU op after it (the "
-       "pipeline "
-       "drain and refill it causes); without GPU work: the time of the sync ops.",
+       "replayed: the calls no longer wait for the GPU (the value stays on the device). A sync "
+       "that waited for nothing (a double-buffered event sync) saves nothing.",
        "Keep values on the device (compare tensors instead of calling .item()), move "
        "logging/metrics off the "
        "step or do them every N steps, and replace explicit synchronize calls by stream events."},
+      {"data-loading", "The input pipeline runs on the thread that feeds the GPU",
+       "CPU ranges of the data loader (enumerate(DataLoader)#..., any range naming DataLoader) "
+       "inside the steady window: the batch is read, decoded and collated by the "
+       "training/inference "
+       "thread itself (DataLoader(num_workers=0)).",
+       "always on",
+       "replayed: the loader's host time leaves the thread (workers prepare the batches ahead); "
+       "the copies it issues are kept.",
+       "DataLoader(num_workers>0, pin_memory=True, persistent_workers=True, prefetch_factor=2..4); "
+       "move decoding/augmentation to the workers or the GPU."},
       {"memcpy-in-loop", "Host <-> device copies in every iteration",
        "HtoD and DtoH copies inside steady-state iterations.", "always on",
-       "the part of those copies' time during which no kernel ran on the device (copies overlapped "
-       "by compute "
-       "cost nothing).",
+       "replayed: the copies move to a side stream, issued ahead (prefetch): the work after them "
+       "on their stream no longer waits for them and the host does not wait either.",
        "Move data once: keep model inputs/weights on the device, prefetch the next batch while "
        "this one runs "
        "(DataLoader(pin_memory=True) + .to(device, non_blocking=True) on a side stream)."},
@@ -82,9 +90,8 @@ const std::vector<RuleInfo>& Rules() {
        "API whose next "
        "call on the same thread is a synchronize (stream/device/event).",
        "always on",
-       "the time the launching calls held the host (for an async copy followed by a synchronize: "
-       "that "
-       "synchronize's time).",
+       "replayed: the host no longer waits for these copies (pinned + non_blocking); pageable ones "
+       "run at the pinned bandwidth measured in the same trace (else at half their time).",
        "Use pinned host memory and async copies: tensor.pin_memory() / DataLoader(pin_memory=True) "
        "and "
        ".to(device, non_blocking=True)."},
@@ -94,23 +101,24 @@ const std::vector<RuleInfo>& Rules() {
        "tracers do not record pinning: there the summary says 'unknown' and this rule stays "
        "silent.",
        "always on",
-       "an estimate: half the copies' time (pageable copies are staged through a pinned buffer and "
-       "typically run "
-       "at about half the pinned bandwidth).",
+       "replayed: the copies run at the pinned bandwidth measured in the same trace, else at half "
+       "their time (pageable copies are staged through a pinned buffer, typically at about half "
+       "the pinned bandwidth).",
        "Pin the host buffers: DataLoader(pin_memory=True), tensor.pin_memory(), "
        "cudaHostAlloc/hipHostMalloc."},
       {"small-memcpy", "Many small copies per iteration",
        "More than the threshold of copies smaller than --small-copy-kb per iteration.",
        "--small-copies 8 (per iteration), --small-copy-kb 64",
-       "the launch-call time of those copies, less one per iteration: what batching them into one "
-       "copy saves.",
+       "replayed: every copy call but the first of each iteration costs nothing (one batched "
+       "copy); the copies' GPU time is kept.",
        "Batch the small tensors into one buffer (torch.cat / a preallocated staging tensor) and "
        "copy once."},
       {"kernel-outlier", "Kernel instances much slower than their siblings",
-       "Instances of one kernel (same name, grid and block, at least 5 in the steady state) slower "
+       "Instances of one kernel (same name, grid and block, launched by the same op from the same "
+       "user frame: the model has no input shapes; at least 5 in the steady state) slower "
        "than "
        "median + max(5 x 1.4826 x MAD, 0.5 x median): robust to the spread of normal runs.",
-       "--outlier-mads 5", "the time the outliers took beyond the median.",
+       "--outlier-mads 5", "replayed: the outlier instances run at the median.",
        "Look at what ran at the same time (other streams, other processes, clocks/thermals, memory "
        "allocation or autotuning inside the step); pin clocks when benchmarking."},
       {"kernel-hotspot", "Kernels that dominate GPU time",

@@ -63,6 +63,45 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
         .Uint(c.gaps)
         .EndObject();
   w.EndArray();
+  w.Key("replay")
+      .BeginObject()
+      .Key("observed_ns")
+      .Int(s.observed_ns)
+      .Key("replayed_ns")
+      .Int(s.replayed_ns)
+      .Key("replay_error_percent")
+      .Double(s.replay_error_percent)
+      .Key("inferred_waits")
+      .Uint(s.inferred_waits)
+      .EndObject();
+  w.Key("combined")
+      .BeginObject()
+      .Key("window_ns")
+      .Int(s.combined_ns)
+      .Key("saving_ns")
+      .Int(s.combined_saving_ns)
+      .Key("saving_percent")
+      .Double(s.replayed_ns > 0 ? 100.0 * static_cast<double>(s.combined_saving_ns) /
+                                      static_cast<double>(s.replayed_ns)
+                                : 0)
+      .EndObject();
+  int64_t path_ns = 0;
+  for (const auto& p : s.critical_path) path_ns += p.ns;
+  auto pct = [&](int64_t ns) {
+    return path_ns > 0 ? 100.0 * static_cast<double>(ns) / static_cast<double>(path_ns) : 0.0;
+  };
+  w.Key("critical_path").BeginArray();
+  for (const auto& p : s.critical_path) {
+    w.BeginObject().Key("category").String(p.category).Key("ns").Int(p.ns);
+    w.Key("percent").Double(pct(p.ns)).EndObject();
+  }
+  w.EndArray();
+  w.Key("critical_places").BeginArray();
+  for (const auto& p : s.critical_places) {
+    w.BeginObject().Key("category").String(p.category).Key("name").String(p.name);
+    w.Key("ns").Int(p.ns).Key("percent").Double(pct(p.ns)).EndObject();
+  }
+  w.EndArray();
   if (iteration_list) w.Key("iteration_list").BeginArray();
   for (size_t i = 0; iteration_list && i < st.iterations.size(); ++i) {
     const auto& it = st.iterations[i];
@@ -91,7 +130,11 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
         .Key("impact_ns")
         .Int(f.impact_ns)
         .Key("impact_percent")
-        .Double(f.impact_percent);
+        .Double(f.impact_percent)
+        .Key("standalone_ns")
+        .Int(f.standalone_ns)
+        .Key("how_priced")
+        .String(f.fix);
     WriteWhere(w.Key("where"), f.where);
     w.Key("detail").String(f.detail);
     w.Key("evidence").BeginArray();

@@ -73,6 +73,32 @@ std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r
     kv("GPU idle by cause", idle);
   }
   if (!s.host_pinning.empty() && s.host_pinning != "known") kv("Copy pinning", s.host_pinning);
+  if (s.observed_ns > 0) {
+    kv("Replay", "window " + base::FormatDuration(s.replayed_ns) + " replayed vs " +
+                     base::FormatDuration(s.observed_ns) + " observed (error " +
+                     base::FormatFixed(s.replay_error_percent, 2) + "%), " +
+                     base::FormatCount(s.inferred_waits) + " host waits inferred");
+    kv("All fixes",
+       "window " + base::FormatDuration(s.combined_ns) + ", saves " +
+           base::FormatDuration(s.combined_saving_ns) + " (" +
+           base::FormatFixed(100.0 * static_cast<double>(s.combined_saving_ns) /
+                                 static_cast<double>(std::max<int64_t>(1, s.replayed_ns)),
+                             1) +
+           "%)");
+  }
+  if (!s.critical_path.empty()) {
+    int64_t total = 0;
+    for (const auto& p : s.critical_path) total += p.ns;
+    std::string path;
+    for (size_t k = 0; k < s.critical_path.size() && k < 6; ++k) {
+      path += (k ? ", " : "") + s.critical_path[k].category + " " +
+              base::FormatFixed(100.0 * static_cast<double>(s.critical_path[k].ns) /
+                                    static_cast<double>(std::max<int64_t>(1, total)),
+                                1) +
+              "%";
+    }
+    kv("Critical path", path);
+  }
   out += base::StrFormat("\nFindings (ranked by the time a fix would save in the steady window)\n");
   if (r.findings.empty()) {
     out += base::StrFormat("\n  none: no rule fired above its threshold\n");
@@ -101,6 +127,7 @@ std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r
           base::StrFormat("    %-9s %s%s\n", k == 0 ? "evidence:" : "", when.c_str(),
                           (a.full_names ? e.what : base::ShortenName(e.what, width - 40)).c_str());
     }
+    if (!f.fix.empty()) out += base::StrFormat("    priced:   %s\n", f.fix.c_str());
     out += base::StrFormat("    fix:      %s\n", f.advice.c_str());
   }
   return out;

@@ -29,13 +29,61 @@ def analyze_finds_every_planted_problem_with_its_cost_and_place():
                 found = [f for f in d["findings"] if f["rule"] == rule]
                 assert found, (name, rule, [f["rule"] for f in d["findings"]])
                 best = max(found, key=lambda f: f["impact_ns"])
-                assert abs(best["impact_ns"] - want["impact_ns"]) <= 0.2 * want["impact_ns"], (name, rule, best["impact_ns"], want)
+                # The generator's costs are its layout's, not a measured saving (the simulator
+                # test below holds the truths): here the rule and its place are checked.
+                assert best["standalone_ns"] > 0, (name, rule, best)
                 for key in ("python", "op", "kernel"):
                     if key in want:
                         assert best["where"][key] == want[key], (name, rule, key, best["where"], want)
             if not plants:  # the healthy variants stay quiet
                 loud = [(f["rule"], f["severity"]) for f in d["findings"] if f["severity"] not in ("low", "info")]
                 assert not loud, (name, loud)
+
+
+@test
+def analyze_prices_simulated_fixes_at_the_measured_saving():
+    """tests/planted/simulate.py runs the same program with and without each problem (alone and
+    mixed, GPU-bound and CPU-bound): each finding's saving must match the measured difference of
+    the two runs' wall time within 20% (or 0.5% of the window for effects too small to matter);
+    healthy runs, double-buffered event syncs included, have nothing above low (on a CPU-bound
+    run the host-bound pipeline itself, gpu-idle, may be)."""
+    sim = os.path.join(os.path.dirname(PLANTED), "simulate.py")
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, sim, tmp], check=True)
+        with open(os.path.join(tmp, "truth.json")) as f:
+            truth = json.load(f)
+
+        def span(name):
+            with open(os.path.join(tmp, name + ".json")) as f:
+                ev = [e for e in json.load(f)["traceEvents"] if e.get("ph") == "X"]
+            return round((max(e["ts"] + e["dur"] for e in ev) - min(e["ts"] for e in ev)) * 1000)
+
+        reports = {}
+
+        def analyze(name):
+            if name not in reports:
+                r = run("analyze", "--format", "json", os.path.join(tmp, name + ".json"))
+                assert r.returncode == 0, (name, r.stderr)
+                reports[name] = json.loads(r.stdout)
+            return reports[name]
+
+        for case, t in truth.items():
+            problem = t.get("problem", case)
+            d = analyze(problem)
+            assert d["summary"]["replay"]["replay_error_percent"] < 2, (problem, d["summary"]["replay"])
+            measured = span(problem) - span(t["fixed"])
+            found = [f for f in d["findings"] if f["rule"] == t["rule"]]
+            assert found, (case, t, [f["rule"] for f in d["findings"]])
+            f = found[0]
+            assert t["where"] in f["where"]["python"] + f["where"]["op"], (case, f["where"])
+            tolerance = max(0.2 * measured, 0.005 * d["summary"]["window_ns"])
+            assert abs(f["standalone_ns"] - measured) <= tolerance, (case, f["standalone_ns"], measured)
+            total = sum(x["impact_ns"] for x in d["findings"])
+            assert total == d["summary"]["combined"]["saving_ns"] <= d["summary"]["replay"]["replayed_ns"], (case, total)
+        for name in ("gpu_healthy", "gpu_double_buffer", "cpu_healthy", "cpu_double_buffer"):
+            loud = [(f["rule"], f["severity"]) for f in analyze(name)["findings"]
+                    if f["severity"] not in ("low", "info") and not (name.startswith("cpu") and f["rule"] == "gpu-idle")]
+            assert not loud, (name, loud)
 
 
 @test
@@ -156,6 +204,6 @@ def help_findings_is_the_documented_list():
     with open(docs) as f:
         assert f.read() == r.stdout, "docs/findings.md is stale: gpuscope help findings --format markdown > docs/findings.md"
     rules = json.loads(run("help", "findings", "--format", "json").stdout)
-    assert [x["rule"] for x in rules] == ["gpu-idle", "launch-bound", "cpu-op-storm", "host-sync", "memcpy-in-loop",
+    assert [x["rule"] for x in rules] == ["gpu-idle", "launch-bound", "cpu-op-storm", "host-sync", "data-loading", "memcpy-in-loop",
                                           "memcpy-sync", "memcpy-pageable", "small-memcpy", "kernel-outlier",
                                           "kernel-hotspot", "low-utilization"]

@@ -1,24 +1,24 @@
 // cpu-op-storm: floods of tiny CPU ops issued from one place per iteration.
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "analysis/rules/rule_checks.h"
 
 namespace gpuscope::analysis::internal {
 
-void CpuOpStorm(const Context& c, std::vector<Finding>& out) {
+void CpuOpStorm(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   const Trace& t = c.t();
   const auto& cpu = t.cpu;
+  // A place: the innermost Python frame that calls the ops itself (the loop's body, not a
+  // model's forward that reaches them through submodules), else the enclosing user range.
   struct Group {
     size_t ops = 0;
     int64_t op_ns = 0;
-    std::unordered_set<RowId> frames;
+    std::unordered_map<RowId, size_t> calls;  // frame or range instance -> its ops
     std::map<std::string, size_t> names;
-    std::vector<size_t> rows;
+    bool frames = false;
   };
   std::map<std::string, Group> groups;
   for (size_t i = 0; i < cpu.size(); ++i) {
@@ -32,52 +32,68 @@ void CpuOpStorm(const Context& c, std::vector<Finding>& out) {
         t.str(cpu.name[p]).find("::") != std::string_view::npos) {
       continue;
     }
-    RowId frame = c.at().UserFrameOfCpu(static_cast<RowId>(i));
-    std::string key = frame != kNoRow ? std::string(t.str(t.python.name[frame]))
-                      : p != kNoRow   ? std::string(t.str(cpu.name[p]))
-                                      : std::string("(top level)");
+    if (claims.Explains(cpu.start_ns[i], cpu.end_ns(i))) continue;  // inside the loader, a sync
+    RowId frame = cpu.python_frame[i];
+    // The script's top level or a frame spanning whole iterations is the loop driver, not a place.
+    int64_t iteration = c.steady().latency.median_ns;
+    bool driver =
+        frame != kNoRow && ((t.python.parent[frame] == kNoRow &&
+                             (iteration == 0 || t.python.dur_ns[frame] >= iteration)) ||
+                            (iteration > 0 && 2 * t.python.dur_ns[frame] > 3 * iteration));
+    if (frame != kNoRow && driver) frame = kNoRow;
+    std::string_view range = p != kNoRow ? t.str(cpu.name[p]) : std::string_view();
+    if (range.rfind("ProfilerStep#", 0) == 0) range = {};  // the step itself: no place
+    if (frame == kNoRow && range.empty()) continue;        // no place to name: not one loop
+    std::string key =
+        frame != kNoRow ? std::string(t.str(t.python.name[frame])) : std::string(range);
     Group& g = groups[key];
+    g.frames = frame != kNoRow;
     ++g.ops;
     g.op_ns += cpu.dur_ns[i];
-    if (frame != kNoRow) g.frames.insert(frame);
+    ++g.calls[frame != kNoRow ? frame : p];
     ++g.names[std::string(t.str(cpu.name[i]))];
-    if (g.rows.size() < 64) g.rows.push_back(i);
   }
   for (auto& [key, g] : groups) {
-    if (c.PerIteration(static_cast<double>(g.ops)) < c.o().storm_ops_per_iteration) continue;
-    int64_t base = g.op_ns;
-    double calls = static_cast<double>(
-        g.frames.empty() ? std::max<size_t>(1, c.steady().steady_count()) : g.frames.size());
-    if (!g.frames.empty()) {
-      base = 0;
-      for (RowId f : g.frames) base += t.python.dur_ns[f];
-    }
-    double ops_per_call = static_cast<double>(g.ops) / calls;
-    int64_t impact =
-        static_cast<int64_t>(static_cast<double>(base) * (1.0 - 1.0 / std::max(1.0, ops_per_call)));
-    Finding f = Make(c, "cpu-op-storm", impact);
-    f.where.python = g.frames.empty() ? "" : key;
+    double per_call = static_cast<double>(g.ops) / static_cast<double>(g.calls.size());
+    // A flood per iteration, and from each call of the place (one loop, not many small calls).
+    if (c.PerIteration(static_cast<double>(g.ops)) < c.o().storm_ops_per_iteration ||
+        (g.frames && per_call < c.o().storm_ops_per_iteration))
+      continue;
+    Candidate cand{Make(c, "cpu-op-storm", 0), {}};
+    Finding& f = cand.finding;
+    f.where.python = g.frames ? key : "";
     std::vector<std::pair<size_t, std::string>> ranked;
     for (auto& [n, k] : g.names) ranked.emplace_back(k, n);
     std::sort(ranked.rbegin(), ranked.rend());
-    f.where.op = g.frames.empty() ? key : ranked.front().second;
+    f.where.op = g.frames ? ranked.front().second : key;
     std::string mix;
     for (size_t k = 0; k < ranked.size() && k < 4; ++k) {
       mix += (k ? ", " : "") + ranked[k].second + " x" + base::FormatCount(ranked[k].first);
     }
     f.detail = base::FormatCount(g.ops) + " ops < " + base::FormatDuration(c.o().tiny_op_ns) +
-               " (" + c.PerIterationText(static_cast<double>(g.ops)) + "): " + mix;
-    if (!g.frames.empty()) {
-      std::vector<RowId> frames(g.frames.begin(), g.frames.end());
-      std::sort(frames.begin(), frames.end(),
-                [&](RowId a, RowId b) { return t.python.dur_ns[a] > t.python.dur_ns[b]; });
-      for (RowId fr : frames)
-        AddEvidence(c, f, t.python.start_ns[fr], t.python.dur_ns[fr], "call of " + key);
-    } else {
-      for (size_t r : g.rows)
-        AddEvidence(c, f, cpu.start_ns[r], cpu.dur_ns[r], std::string(t.str(cpu.name[r])));
+               " (" + c.PerIterationText(static_cast<double>(g.ops)) + ", " +
+               base::FormatFixed(per_call, 0) + " per call): " + mix;
+    // Vectorised: each call's host time becomes that of one op.
+    int64_t one_op = g.op_ns / static_cast<int64_t>(g.ops);
+    std::vector<std::pair<int64_t, RowId>> calls;
+    for (auto [row, n] : g.calls) {
+      if (row == kNoRow) continue;
+      int64_t s = g.frames ? t.python.start_ns[row] : cpu.start_ns[row];
+      int64_t d = g.frames ? t.python.dur_ns[row] : cpu.dur_ns[row];
+      model::TrackId tr = g.frames ? t.python.track[row] : cpu.track[row];
+      if (d <= 0) continue;
+      double factor = std::min(1.0, static_cast<double>(one_op) / static_cast<double>(d));
+      cand.fix.host_scale.push_back({tr, s, s + d, factor});
+      claims.Explain(s, s + d);
+      calls.emplace_back(d, row);
     }
-    out.push_back(std::move(f));
+    cand.fix.what =
+        "vectorised: each call's host time becomes one op's (" + base::FormatDuration(one_op) + ")";
+    std::sort(calls.rbegin(), calls.rend());
+    for (auto [d, row] : calls) {
+      AddEvidence(c, f, g.frames ? t.python.start_ns[row] : cpu.start_ns[row], d, "call of " + key);
+    }
+    out.push_back(std::move(cand));
   }
 }
 

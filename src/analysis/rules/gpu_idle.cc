@@ -1,19 +1,18 @@
-// gpu-idle: GPU idle gaps in the steady window, grouped by what the host did during them.
+// gpu-idle: the GPU idle gaps that no finding above explains, grouped by what the host did.
 
 #include <algorithm>
-#include <cmath>
 #include <map>
-#include <unordered_map>
-#include <unordered_set>
 
 #include "analysis/rules/rule_checks.h"
 
 namespace gpuscope::analysis::internal {
 
-void GpuIdle(const Context& c, std::vector<Finding>& out) {
+void GpuIdle(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   std::map<std::string, std::vector<const Gap*>> by_cause;
   for (const auto& g : c.gaps()) {
-    if (g.end - g.start >= c.o().idle_gap_ns) by_cause[g.cause].push_back(&g);
+    // A gap inside a sync, a blocking copy, the loader or a storming loop is that finding's.
+    if (g.end - g.start >= c.o().idle_gap_ns && !claims.Explains(g.start, g.end))
+      by_cause[g.cause].push_back(&g);
   }
   // The causes that cost at least 1% of the window, at most 5 (the full split is in the summary).
   std::vector<std::pair<int64_t, std::string>> ranked;
@@ -26,12 +25,19 @@ void GpuIdle(const Context& c, std::vector<Finding>& out) {
   for (size_t k = 0; k < ranked.size(); ++k) {
     if (k >= 5 || c.Percent(ranked[k].first) < 1.0) by_cause.erase(ranked[k].second);
   }
+  const Trace& t = c.t();
   for (auto& [cause, gaps] : by_cause) {
     int64_t total = 0;
     std::map<std::pair<std::string, std::string>, int64_t> where;
-    for (const Gap* g : gaps)
+    Candidate cand{Make(c, "gpu-idle", 0), {}};
+    for (const Gap* g : gaps) {
       total += g->end - g->start, where[{g->where.python, g->where.op}] += g->end - g->start;
-    Finding f = Make(c, "gpu-idle", total);
+      // The host work during the gap, on the thread that launched the work ending it, goes away.
+      if (g->next_launch != kNoRow)
+        cand.fix.host_scale.push_back({t.api.track[g->next_launch], g->start, g->end, 0.0});
+    }
+    cand.fix.what = "the host work during these gaps leaves the thread that feeds the GPU";
+    Finding& f = cand.finding;
     f.title = "GPU idle: " + cause;
     auto top = std::max_element(where.begin(), where.end(),
                                 [](auto& a, auto& b) { return a.second < b.second; });
@@ -48,7 +54,7 @@ void GpuIdle(const Context& c, std::vector<Finding>& out) {
                   "GPU " + std::to_string(g->device) + " idle" +
                       (g->where.op.empty() ? "" : " during " + g->where.op));
     }
-    out.push_back(std::move(f));
+    out.push_back(std::move(cand));
   }
 }
 

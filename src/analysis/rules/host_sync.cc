@@ -10,15 +10,15 @@
 
 namespace gpuscope::analysis::internal {
 
-void HostSync(const Context& c, std::vector<Finding>& out) {
+void HostSync(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   const Trace& t = c.t();
-  bool gpu = c.devices() > 0;
   struct Sync {
     int64_t s, e;
     std::string what;
     Where where;
     int64_t dtoh_bytes = -1;
     RowId op = kNoRow;
+    std::vector<RowId> calls;  // the runtime calls that wait (the sync, .item()'s copy)
   };
   std::vector<Sync> syncs;
   std::unordered_map<RowId, size_t> by_op;
@@ -26,8 +26,13 @@ void HostSync(const Context& c, std::vector<Finding>& out) {
     if (!c.In(t.cpu.start_ns[i]) || !IsItemOp(t.str(t.cpu.name[i]))) continue;
     RowId p = t.cpu.parent[i];
     if (p != kNoRow && IsItemOp(t.str(t.cpu.name[p]))) continue;  // _local_scalar_dense inside item
-    Sync s{t.cpu.start_ns[i],    t.cpu.end_ns(i), std::string(t.str(t.cpu.name[i])), {}, -1,
-           static_cast<RowId>(i)};
+    Sync s{t.cpu.start_ns[i],
+           t.cpu.end_ns(i),
+           std::string(t.str(t.cpu.name[i])),
+           {},
+           -1,
+           static_cast<RowId>(i),
+           {}};
     s.where.op = s.what;
     s.where.python = c.at().PythonOf(static_cast<RowId>(i));
     by_op[static_cast<RowId>(i)] = syncs.size();
@@ -35,18 +40,23 @@ void HostSync(const Context& c, std::vector<Finding>& out) {
   }
   for (size_t i = 0; i < t.api.size(); ++i) {
     std::string_view n = t.str(t.api.name[i]);
-    if (!c.In(t.api.start_ns[i]) || !IsSyncApi(n) || t.api.domain[i] == model::ApiDomain::kOs)
-      continue;
+    if (!c.In(t.api.start_ns[i]) || t.api.domain[i] == model::ApiDomain::kOs) continue;
     bool inside_item = false;
-    for (RowId r = t.api.enclosing_op[i]; r != kNoRow && !inside_item; r = t.cpu.parent[r])
-      inside_item = by_op.count(r) > 0;
-    if (inside_item) continue;
+    for (RowId r = t.api.enclosing_op[i]; r != kNoRow && !inside_item; r = t.cpu.parent[r]) {
+      auto it = by_op.find(r);
+      if (it == by_op.end()) continue;
+      inside_item = true;
+      if ((IsSyncApi(n) || IsCopyApi(n)) && claims.TakeApi(i))
+        syncs[it->second].calls.push_back(static_cast<RowId>(i));
+    }
+    if (inside_item || !IsSyncApi(n) || !claims.TakeApi(i)) continue;
     Sync s{t.api.start_ns[i],
            t.api.end_ns(i),
            std::string(n),
            c.at().Api(static_cast<RowId>(i)),
            -1,
-           kNoRow};
+           kNoRow,
+           {static_cast<RowId>(i)}};
     if (s.where.op.empty()) s.where.op = s.what;
     syncs.push_back(std::move(s));
   }
@@ -58,6 +68,7 @@ void HostSync(const Context& c, std::vector<Finding>& out) {
       auto it = by_op.find(r);
       if (it != by_op.end()) {
         syncs[it->second].dtoh_bytes = std::max<int64_t>(0, t.memops.bytes[m]);
+        claims.TakeMemop(m);  // the copy is part of the sync, not a copy to prefetch
         break;
       }
     }
@@ -65,39 +76,34 @@ void HostSync(const Context& c, std::vector<Finding>& out) {
   std::map<std::pair<std::string, std::string>, std::vector<const Sync*>> groups;
   for (const auto& s : syncs) groups[{s.where.python, s.what}].push_back(&s);
   for (auto& [key, list] : groups) {
-    int64_t impact = 0;
-    std::vector<std::pair<int64_t, const Sync*>> costs;
-    for (const Sync* s : list) {
-      int64_t cost =
-          gpu ? c.IdleWithin(s->s,
-                             std::max(s->e, std::min(c.NextGpuStart(s->e), s->e + c.window())))
-              : s->e - s->s;
-      impact += cost;
-      costs.emplace_back(cost, s);
-    }
-    Finding f = Make(c, "host-sync", impact);
+    Candidate cand{Make(c, "host-sync", 0), {}};
+    Finding& f = cand.finding;
     f.where.python = key.first;
     f.where.op = list.front()->where.op;
     size_t with_copy = 0;
-    int64_t bytes = 0;
+    int64_t bytes = 0, held = 0;
     for (const Sync* s : list) {
       if (s->dtoh_bytes >= 0) ++with_copy, bytes += s->dtoh_bytes;
+      held += s->e - s->s;
+      claims.Explain(s->s, s->e);
+      cand.fix.unblock_api.insert(cand.fix.unblock_api.end(), s->calls.begin(), s->calls.end());
     }
     f.detail = base::FormatCount(list.size()) + " x " + key.second + " (" +
                c.PerIterationText(static_cast<double>(list.size())) + ")" +
                (with_copy ? ", " + base::FormatCount(with_copy) + " with a device-to-host copy (" +
                                 base::FormatBytes(bytes) + ")"
                           : "") +
-               (gpu ? ", GPU idle after them: " + base::FormatDuration(impact)
-                    : ", host time: " + base::FormatDuration(impact));
-    std::sort(costs.rbegin(), costs.rend());
-    for (auto& [cost, s] : costs) {
-      AddEvidence(c, f, s->s, s->e - s->s,
-                  s->what +
-                      (s->dtoh_bytes >= 0 ? " + DtoH " + base::FormatBytes(s->dtoh_bytes) : "") +
-                      (gpu ? ", GPU idle " + base::FormatDuration(cost) : ""));
+               ", host held " + base::FormatDuration(held);
+    cand.fix.what = "the host no longer waits in these calls (the value stays on the device)";
+    std::vector<const Sync*> by_len(list.begin(), list.end());
+    std::sort(by_len.begin(), by_len.end(),
+              [](const Sync* a, const Sync* b) { return a->e - a->s > b->e - b->s; });
+    for (const Sync* s : by_len) {
+      AddEvidence(
+          c, f, s->s, s->e - s->s,
+          s->what + (s->dtoh_bytes >= 0 ? " + DtoH " + base::FormatBytes(s->dtoh_bytes) : ""));
     }
-    out.push_back(std::move(f));
+    out.push_back(std::move(cand));
   }
 }
 

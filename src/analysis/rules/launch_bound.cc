@@ -1,54 +1,62 @@
 // launch-bound: storms of tiny kernels whose launch cost keeps the GPU waiting.
 
 #include <algorithm>
-#include <cmath>
 #include <map>
-#include <unordered_map>
-#include <unordered_set>
 
 #include "analysis/rules/rule_checks.h"
 
 namespace gpuscope::analysis::internal {
 
-void LaunchBound(const Context& c, std::vector<Finding>& out) {
+void LaunchBound(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   const Trace& t = c.t();
   int64_t idle = 0;
   size_t count = 0;
-  std::map<std::string, size_t> kernels;
-  std::map<std::pair<std::string, std::string>, size_t> from;
-  std::vector<size_t> rows;
+  std::map<std::string, std::pair<int64_t, size_t>> kernels;    // name -> (idle before, count)
+  std::map<std::pair<std::string, std::string>, int64_t> from;  // place -> idle before
+  Candidate cand{Make(c, "launch-bound", 0), {}};
   for (size_t i = 0; i < t.kernels.size(); ++i) {
     if (!c.In(t.kernels.start_ns[i]) || t.kernels.dur_ns[i] >= c.o().tiny_kernel_ns) continue;
     RowId l = t.kernels.launch[i];
     if (l == kNoRow || t.api.dur_ns[l] <= t.kernels.dur_ns[i]) continue;
     int64_t before = c.IdleBefore(t.kernels.device[i], t.kernels.start_ns[i]);
-    if (before <= 0) continue;
+    if (before <= 0 || !claims.TakeKernel(i)) continue;
     idle += before;
     ++count;
-    rows.push_back(i);
-    ++kernels[std::string(t.str(t.kernels.name[i]))];
+    auto& k = kernels[std::string(t.str(t.kernels.name[i]))];
+    k.first += before, ++k.second;
     Where w = c.at().Api(l);
-    ++from[{w.python, w.op}];
+    from[{w.python, w.op}] += before;
+    cand.fix.graph_kernels.push_back(i);
+    if (claims.TakeApi(l)) cand.fix.api_dur.emplace_back(l, 0);
   }
   if (count == 0) return;
-  Finding f = Make(c, "launch-bound", idle);
+  Finding& f = cand.finding;
+  // The place carrying most of the cost (GPU idle before its kernels), not the most frequent.
   auto top = std::max_element(from.begin(), from.end(),
                               [](auto& a, auto& b) { return a.second < b.second; });
   f.where.python = top->first.first;
   f.where.op = top->first.second;
-  std::vector<std::pair<size_t, std::string>> ranked;
-  for (auto& [n, k] : kernels) ranked.emplace_back(k, n);
+  std::vector<std::tuple<int64_t, size_t, std::string>> ranked;
+  for (auto& [n, k] : kernels) ranked.emplace_back(k.first, k.second, n);
   std::sort(ranked.rbegin(), ranked.rend());
-  f.where.kernel = ranked.front().second;
+  f.where.kernel = std::get<2>(ranked.front());
   f.detail = base::FormatCount(count) + " tiny kernels (< " +
              base::FormatDuration(c.o().tiny_kernel_ns) +
-             ", launch call longer than the kernel) after GPU idle, " +
-             c.PerIterationText(static_cast<double>(count));
-  for (const auto& [k, n] : ranked) {
+             ", launch call longer than the kernel) after GPU idle (" +
+             c.PerIterationText(static_cast<double>(count)) + "), " + base::FormatDuration(idle) +
+             " of idle before them; " + top->first.second + " " +
+             base::FormatFixed(100.0 * static_cast<double>(top->second) /
+                                   static_cast<double>(std::max<int64_t>(1, idle)),
+                               0) +
+             "% of it";
+  cand.fix.what =
+      "graph-captured / fused: their launch calls cost nothing and they run back to back";
+  for (const auto& [ns, k, n] : ranked) {
+    (void)ns;
     if (f.evidence.size() >= c.o().evidence) break;
     f.evidence.push_back({0, 0, -1, n + ": " + c.PerIterationText(static_cast<double>(k))});
   }
-  out.push_back(std::move(f));
+  out.push_back(std::move(cand));
 }
 
 }  // namespace gpuscope::analysis::internal

@@ -1,0 +1,23 @@
+#pragma once
+// Prices the findings of `analyze` by replaying the run with their fixes (internal to
+// src/analysis): each fix alone gives its standalone saving; then, in order of that saving (root
+// causes before gpu-idle, the catch-all), each fix is added on top of the ones before it and its
+// impact is what it adds - so the impacts partition the combined saving and never sum past the
+// window.
+
+#include <cstdint>
+#include <vector>
+
+#include "analysis/analyze_context.h"
+#include "analysis/replay_graph.h"
+
+namespace gpuscope::analysis::internal {
+
+struct Pricing {
+  int64_t baseline_ns = 0;  // the unchanged graph replayed
+  int64_t combined_ns = 0;  // with every fix that saves something
+};
+
+Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Candidate>& cands);
+
+}  // namespace gpuscope::analysis::internal

@@ -1,0 +1,109 @@
+#pragma once
+// The dependency model of the steady window, and its discrete-event replay.
+//
+// Nodes: per host thread, its runtime calls in order (outermost calls only), with the host work
+// between two calls kept as the "gap" before the later one, plus a first and a last node so that
+// a thread without calls (a CPU-only run) is a lane too; per GPU stream, its kernels and copies
+// in order. Edges:
+//   - lane order: a node starts after the previous one on its thread/stream ends (+ the host gap);
+//   - launch: a GPU op starts no earlier than its launch call's start + the launch latency (the
+//     observed one when the stream was idle, else the device's typical one);
+//   - wait: a call that can block (synchronize, copies, .item()'s copy) ends when the GPU op it
+//     waited for ends, + its return latency. Which op is inferred from the call's end time:
+//     the last-ending op on the device that ended inside the call (traces rarely record the
+//     stream/event argument); a call inside which no op ended waited for nothing (the healthy
+//     double-buffered event sync costs nothing);
+//   - a GPU op without a known launch call keeps its observed distance to its predecessor;
+//   - a thread that sat idle (in no range, frame or call) before a node resumes after the last
+//     node another thread ended before it (autograd's backward thread after the main thread).
+// Times before the window are fixed (floors). The window's end is the last end over the GPU
+// ops and the threads that launch or wait for them. Replaying the unchanged graph reproduces
+// the observed window up to what the model cannot express (replay_error_percent).
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/what_if.h"
+#include "model/trace.h"
+
+namespace gpuscope::analysis {
+
+// One stretch of the critical path, by what held the run there.
+struct PathShare {
+  std::string category;  // "GPU kernels", "GPU copies", "launch calls", "sync waits", ...
+  int64_t ns = 0;
+};
+
+struct PathPlace {
+  std::string category;
+  std::string name;  // kernel, op or call name
+  int64_t ns = 0;
+};
+
+struct ReplayResult {
+  int64_t window_ns = 0;              // replayed: last end - window start
+  std::vector<PathShare> path;        // critical path composition (when asked), largest first
+  std::vector<PathPlace> top_places;  // the places holding most of the path, largest first
+};
+
+class ReplayGraph {
+ public:
+  ReplayGraph(const model::Trace& t, int64_t window_start, int64_t window_end);
+
+  // The observed window over the same nodes (last end - window start).
+  int64_t observed_window_ns() const { return observed_; }
+  size_t nodes() const { return kind_.size(); }
+  uint64_t inferred_waits() const { return inferred_waits_; }
+  uint64_t broken_edges() const { return broken_; }  // dependency cycles left out (bad data)
+
+  // Replays with `fix` applied (nullptr: as observed). `with_path` also walks the critical path.
+  ReplayResult Replay(const WhatIf* fix, bool with_path = false) const;
+
+ private:
+  enum class Kind : uint8_t { kHostEdge, kCall, kKernel, kCopy };
+  static constexpr uint32_t kNone = UINT32_MAX;
+
+  struct Params {  // what a fix may change
+    std::vector<int64_t> dur, gap, lat;
+    std::vector<uint32_t> wait, lane_prev;
+  };
+
+  void BuildHost(int64_t w0, int64_t w1);
+  void BuildGpu(int64_t w0, int64_t w1);
+  void InferWaits();
+  void Order();
+  uint32_t Add(Kind k, uint32_t lane, int64_t s, int64_t e);
+  void Apply(const WhatIf& fix, Params& p) const;
+  void WalkPath(const Params& p, const std::vector<int64_t>& start, const std::vector<int64_t>& end,
+                uint32_t last, ReplayResult& out) const;
+  // What the host did in the gap before a node: (category, place).
+  std::pair<std::string, std::string> GapCategory(uint32_t node, int64_t gap) const;
+  model::RowId RangeAt(uint32_t lane, int64_t ts) const;  // deepest CPU range holding ts
+
+  const model::Trace& t_;
+  int64_t w0_ = 0;
+  int64_t observed_ = 0;
+  uint64_t inferred_waits_ = 0, broken_ = 0;
+  // Per node.
+  std::vector<Kind> kind_;
+  std::vector<uint32_t> lane_, row_;  // row: API / kernel / memop row (kNone for edges)
+  std::vector<int64_t> obs_start_, obs_end_, floor_, post_;
+  std::vector<uint32_t> launch_;  // GPU node -> its launch call's node
+  // Host node of an idle thread -> the node of another thread whose end it resumed after, and
+  // the observed delay.
+  std::vector<uint32_t> xdep_;
+  std::vector<int64_t> xoff_;
+  std::vector<uint8_t> measured_, linked_gap_;
+  Params base_;
+  std::vector<uint32_t> order_;  // topological order of points (node * 2 + is_end)
+  // Lookups from trace rows to nodes, and per lane.
+  std::vector<uint32_t> api_node_, kernel_node_, memop_node_;
+  std::vector<std::vector<uint32_t>> lane_nodes_;  // nodes of each lane, in order
+  std::vector<model::TrackId> lane_track_;
+  std::vector<uint8_t> lane_is_host_;
+  std::vector<std::vector<uint32_t>> lane_cpu_;  // host lanes: their CPU ranges by start
+};
+
+}  // namespace gpuscope::analysis

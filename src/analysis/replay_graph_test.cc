@@ -1,0 +1,125 @@
+// The replay of the dependency graph on hand-built models: the unchanged graph reproduces the
+// observed window; a dropped wait saves the GPU idle it caused and nothing when the GPU was
+// busy anyway; a double-buffered event sync waits for nothing; the critical path adds up.
+
+#include "analysis/replay_graph.h"
+
+#include <gtest/gtest.h>
+
+#include "model/linker.h"
+
+namespace gpuscope::analysis {
+namespace {
+
+constexpr int64_t us = 1000;
+
+// One host thread and one GPU stream; launches linked by correlation id.
+class Program {
+ public:
+  Program() {
+    cpu_ = t_.InternTrack(model::TrackKind::kCpuThread, "1", "1");
+    gpu_ = t_.InternTrack(model::TrackKind::kGpuStream, "0", "7");
+  }
+  model::RowId Call(const char* name, int64_t s, int64_t d) {
+    model::ApiRow r;
+    r.start_ns = s, r.dur_ns = d, r.name = t_.strings.Intern(name), r.track = cpu_;
+    r.correlation = ++corr_;
+    t_.api.Append(r);
+    return static_cast<model::RowId>(t_.api.size() - 1);
+  }
+  // A launch call at s (5 us) and its kernel.
+  void Kernel(int64_t s, int64_t ks, int64_t kd) {
+    Call("cudaLaunchKernel", s, 5 * us);
+    model::KernelRow k;
+    k.start_ns = ks, k.dur_ns = kd, k.name = t_.strings.Intern("k"), k.track = gpu_;
+    k.correlation = corr_, k.device = 0;
+    t_.kernels.Append(k);
+  }
+  model::Trace& Link() {
+    model::LinkTrace(t_);
+    return t_;
+  }
+
+ private:
+  model::Trace t_;
+  model::TrackId cpu_, gpu_;
+  uint64_t corr_ = 0;
+};
+
+// Per step: launch a 100 us kernel, then the host waits for it (a synchronize), then 50 us of
+// host work before the next step: the GPU idles 55 us per step, and the host is idle while the
+// kernel runs.
+void SyncLoop(Program& r, int steps) {
+  for (int s = 0; s < steps; ++s) {
+    int64_t t0 = s * 165 * us;
+    r.Kernel(t0, t0 + 10 * us, 100 * us);                    // ends t0 + 110
+    r.Call("cudaStreamSynchronize", t0 + 5 * us, 110 * us);  // returns at t0 + 115
+  }
+}
+
+TEST(ReplayGraph, UnchangedReplayReproducesTheWindow) {
+  Program r;
+  SyncLoop(r, 10);
+  model::Trace& t = r.Link();
+  ReplayGraph g(t, 0, 10 * 165 * us);
+  EXPECT_EQ(g.inferred_waits(), 10u);
+  ReplayResult base = g.Replay(nullptr, true);
+  EXPECT_EQ(base.window_ns, g.observed_window_ns());
+  int64_t path = 0;
+  for (const auto& p : base.path) path += p.ns;
+  EXPECT_EQ(path, base.window_ns);  // the critical path covers the whole window
+}
+
+TEST(ReplayGraph, DroppingAWaitSavesTheIdleItCaused) {
+  Program r;
+  SyncLoop(r, 10);
+  model::Trace& t = r.Link();
+  ReplayGraph g(t, 0, 10 * 165 * us);
+  WhatIf fix;
+  for (size_t i = 0; i < t.api.size(); ++i) {
+    if (t.str(t.api.name[i]) == "cudaStreamSynchronize") fix.unblock_api.push_back(i);
+  }
+  // Without the waits, the host runs ahead: each step is 5 us launch + 5 us sync overhead +
+  // 50 us of host work = 60 us, while the GPU needs 100 us per kernel: GPU-bound, so the run
+  // ends when the last kernel does: first kernel at 10 us, then 10 kernels back to back.
+  ReplayResult fixed = g.Replay(&fix);
+  EXPECT_EQ(fixed.window_ns, 10 * us + 10 * 100 * us);
+}
+
+TEST(ReplayGraph, DoubleBufferedEventSyncWaitsForNothing) {
+  // Each step launches a kernel, then synchronizes on the previous step's event: that work has
+  // long finished, so the synchronize returns at once (3 us) and no wait is inferred.
+  Program r;
+  for (int s = 0; s < 10; ++s) {
+    int64_t t0 = s * 100 * us;
+    r.Kernel(t0, t0 + 10 * us, 80 * us);
+    r.Call("cudaEventSynchronize", t0 + 6 * us, 3 * us);
+  }
+  model::Trace& t = r.Link();
+  ReplayGraph g(t, 0, 1000 * us);
+  EXPECT_EQ(g.inferred_waits(), 0u);
+  WhatIf fix;
+  for (size_t i = 0; i < t.api.size(); ++i) {
+    if (t.str(t.api.name[i]) == "cudaEventSynchronize") fix.unblock_api.push_back(i);
+  }
+  EXPECT_EQ(g.Replay(&fix).window_ns, g.Replay(nullptr).window_ns);
+}
+
+TEST(ReplayGraph, HostWorkOffTheCriticalPathSavesNothing) {
+  // GPU-bound: 200 us kernels launched every 50 us, far ahead; removing host time between the
+  // launches changes nothing, removing kernel time does.
+  Program r;
+  for (int s = 0; s < 10; ++s) r.Kernel(s * 50 * us, 10 * us + s * 200 * us, 200 * us);
+  model::Trace& t = r.Link();
+  ReplayGraph g(t, 0, 2010 * us);
+  int64_t base = g.Replay(nullptr).window_ns;
+  WhatIf host;
+  host.host_scale.push_back({t.api.track[0], 0, 500 * us, 0.0});
+  EXPECT_EQ(g.Replay(&host).window_ns, base);
+  WhatIf faster;
+  faster.kernel_dur.emplace_back(9, 100 * us);  // the last kernel at half its time
+  EXPECT_EQ(g.Replay(&faster).window_ns, base - 100 * us);
+}
+
+}  // namespace
+}  // namespace gpuscope::analysis

@@ -1,0 +1,52 @@
+// data-loading: the input pipeline (DataLoader's __next__) running on the thread that feeds
+// the GPU, so that the GPU waits while the next batch is read, decoded and collated.
+
+#include <algorithm>
+
+#include "analysis/rules/rule_checks.h"
+
+namespace gpuscope::analysis::internal {
+
+namespace {
+
+bool IsLoaderRange(std::string_view n) {
+  return n.find("DataLoader") != std::string_view::npos ||
+         n.find("dataloader") != std::string_view::npos;
+}
+
+}  // namespace
+
+void DataLoading(const Context& c, Claims& claims, std::vector<Candidate>& out) {
+  const Trace& t = c.t();
+  const auto& cpu = t.cpu;
+  std::vector<size_t> rows;
+  int64_t total = 0;
+  for (size_t i = 0; i < cpu.size(); ++i) {
+    if (!c.In(cpu.start_ns[i]) || !IsLoaderRange(t.str(cpu.name[i]))) continue;
+    RowId p = cpu.parent[i];
+    bool nested = false;
+    for (; p != kNoRow && !nested; p = cpu.parent[p]) nested = IsLoaderRange(t.str(cpu.name[p]));
+    if (nested) continue;
+    rows.push_back(i);
+    total += cpu.dur_ns[i];
+  }
+  if (rows.empty()) return;
+  Candidate cand{Make(c, "data-loading", 0), {}};
+  Finding& f = cand.finding;
+  f.where.op = std::string(t.str(cpu.name[rows.front()]));
+  f.where.python = c.at().PythonOf(static_cast<RowId>(rows.front()));
+  f.detail = base::FormatCount(rows.size()) + " batches loaded on the thread itself (" +
+             c.PerIterationText(static_cast<double>(rows.size())) + "), " +
+             base::FormatDuration(total) + " in the loader";
+  for (size_t r : rows) {
+    cand.fix.host_scale.push_back({cpu.track[r], cpu.start_ns[r], cpu.end_ns(r), 0.0});
+    claims.Explain(cpu.start_ns[r], cpu.end_ns(r));
+  }
+  cand.fix.what = "loading in worker processes: the loader's time leaves this thread";
+  std::sort(rows.begin(), rows.end(),
+            [&](size_t a, size_t b) { return cpu.dur_ns[a] > cpu.dur_ns[b]; });
+  for (size_t r : rows) AddEvidence(c, f, cpu.start_ns[r], cpu.dur_ns[r], "next batch");
+  out.push_back(std::move(cand));
+}
+
+}  // namespace gpuscope::analysis::internal

@@ -1,0 +1,43 @@
+#pragma once
+// A fix as a transformation of the run's dependency graph (see replay_graph.h): what a rule
+// says would change if its problem were fixed, in terms of the trace's own rows, so that the
+// replay can measure the saving instead of a rule guessing it. Rules fill it; the replay graph
+// applies it.
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/ids.h"
+
+namespace gpuscope::analysis {
+
+struct WhatIf {
+  std::string what;  // the change in words ("the host no longer waits in these calls")
+  // Host time on one thread inside [start_ns, end_ns) - the calls and the work between them -
+  // multiplied by `factor` (0: the work leaves the thread, e.g. data loading in workers).
+  struct HostScale {
+    model::TrackId track = 0;
+    int64_t start_ns = 0, end_ns = 0;
+    double factor = 1;
+  };
+  std::vector<model::RowId> unblock_api;  // calls that no longer wait for GPU work (sync dropped)
+  std::vector<std::pair<model::RowId, int64_t>> api_dur;  // call -> new duration
+  std::vector<std::pair<size_t, int64_t>> kernel_dur;     // kernel row -> new duration
+  std::vector<std::pair<size_t, int64_t>> memop_dur;      // copy/memset row -> new duration
+  std::vector<size_t> prefetch_memops;  // copies moved to a side stream, issued ahead: the work
+                                        // after them on their stream no longer waits for them
+  std::vector<size_t> graph_kernels;    // kernels launched back to back (graph capture): no
+                                        // launch latency beyond their stream's order
+  std::vector<HostScale> host_scale;
+
+  bool empty() const {
+    return unblock_api.empty() && api_dur.empty() && kernel_dur.empty() && memop_dur.empty() &&
+           prefetch_memops.empty() && graph_kernels.empty() && host_scale.empty();
+  }
+  // Adds every change of `other` (for the combined what-if of several fixes).
+  void Merge(const WhatIf& other);
+};
+
+}  // namespace gpuscope::analysis
