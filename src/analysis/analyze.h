@@ -42,7 +42,8 @@ struct Finding {
   std::string title;
   // The window time this fix saves, priced by replaying the run's dependencies with the fix
   // applied. Findings are priced in order of their own saving, each on top of the fixes before
-  // it, so that two findings never claim the same time and the impacts add up to "combined".
+  // it and capped at its own saving, so that two findings never claim the same time and the
+  // impacts add up to at most "combined" (fixes together may save more than their sum).
   int64_t impact_ns = 0;
   double impact_percent = 0;  // of the steady window
   int64_t standalone_ns = 0;  // the saving of this fix alone (replayed)

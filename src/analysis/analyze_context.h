@@ -64,6 +64,11 @@ class Context {
   const AnalyzeOptions& o() const { return o_; }
   const SteadyState& steady() const { return steady_; }
   bool In(int64_t ts) const { return ts >= w0_ && ts < w1_; }
+  // A GPU op belongs to the window when its launch call does (the GPU may run it after the
+  // window's end); an op without a known launch, by its own start.
+  bool GpuIn(int64_t start, RowId launch) const {
+    return In(launch != kNoRow ? t_.api.start_ns[launch] : start);
+  }
   int64_t window() const { return std::max<int64_t>(1, w1_ - w0_); }
   double PerIteration(double count) const {
     return iterations_ ? count / static_cast<double>(iterations_) : count;

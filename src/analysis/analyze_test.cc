@@ -287,7 +287,7 @@ TEST(Analyze, CopyRulesFireOnPageableSyncSmallCopiesAndStaySilentOnPinnedAsync) 
   EXPECT_EQ(Rule(r, "small-memcpy")[0]->standalone_ns, 4 * 9 * 10 * us);
   int64_t sum = 0;
   for (const auto& f : r.findings) sum += f.impact_ns;
-  EXPECT_EQ(sum, r.summary.combined_saving_ns);
+  EXPECT_LE(sum, r.summary.combined_saving_ns);
 
   Builder then_sync;  // an async pinned copy followed by a stream synchronize blocks the host too
   then_sync.Step(0, 0, 1000 * us);

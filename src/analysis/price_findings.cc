@@ -15,7 +15,11 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
   for (size_t i = 0; i < cands.size(); ++i) {
     if (cands[i].fix.empty()) continue;
     alone[i] = std::max<int64_t>(0, p.baseline_ns - graph.Replay(&cands[i].fix).window_ns);
-    if (alone[i] > 0) order.push_back(i);
+    // Below the reporting threshold alone, a fix is noise: it is left out of the combination
+    // so that the reported impacts add up to the combined saving exactly.
+    double percent = 100.0 * static_cast<double>(alone[i]) /
+                     static_cast<double>(std::max(p.baseline_ns, c.window()));
+    if (alone[i] > 0 && percent >= c.o().min_impact_percent) order.push_back(i);
   }
   // Root causes first, by their own saving; gpu-idle (the host work no other rule explains) is
   // priced last, on what the others leave.
@@ -30,7 +34,9 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
   for (size_t i : order) {
     all.Merge(cands[i].fix);
     int64_t w = order.size() == 1 ? p.baseline_ns - alone[i] : graph.Replay(&all).window_ns;
-    impact[i] = std::max<int64_t>(0, window - w);
+    // What it adds, but never more than it saves alone: the extra that fixes unlock together
+    // (synergy) belongs to no single one of them and stays in the combined saving only.
+    impact[i] = std::clamp<int64_t>(window - w, 0, alone[i]);
     window = std::min(window, w);
   }
   p.combined_ns = window;
@@ -38,7 +44,10 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
     Finding& f = cands[i].finding;
     if (f.severity == "info") continue;
     f.impact_ns = impact[i];
-    f.impact_percent = c.Percent(impact[i]);
+    // Of the replayed window: the time the savings are taken from (it runs past the steady
+    // window when the GPU finishes work the host queued ahead).
+    f.impact_percent = 100.0 * static_cast<double>(impact[i]) /
+                       static_cast<double>(std::max(p.baseline_ns, c.window()));
     f.severity = std::string(SeverityFor(f.impact_percent));
     f.standalone_ns = alone[i];
     if (cands[i].fix.empty()) continue;

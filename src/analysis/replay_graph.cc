@@ -106,22 +106,25 @@ void ReplayGraph::BuildHost(int64_t w0, int64_t w1) {
     std::vector<std::pair<int64_t, int64_t>> busy;  // ranges and calls on the thread
   };
   std::map<model::TrackId, Span> threads;
-  auto touch = [&](model::TrackId tr, int64_t s, int64_t e) {
+  // Only outermost ranges make the busy time (nested ones lie inside them).
+  auto touch = [&](model::TrackId tr, int64_t s, int64_t e, bool outermost) {
     if (s < w0 || s >= w1) return (Span*)nullptr;
     Span& sp = threads[tr];
     sp.first = std::min(sp.first, s), sp.last = std::max(sp.last, e);
-    sp.busy.emplace_back(s, e);
+    if (outermost) sp.busy.emplace_back(s, e);
     return &sp;
   };
   for (size_t i = 0; i < api.size(); ++i) {
     if (api.domain[i] == model::ApiDomain::kOs) continue;
-    if (Span* sp = touch(api.track[i], api.start_ns[i], api.end_ns(i)))
+    if (Span* sp = touch(api.track[i], api.start_ns[i], api.end_ns(i),
+                         api.enclosing_op[i] == model::kNoRow))
       sp->calls.push_back(static_cast<uint32_t>(i));
   }
   for (size_t i = 0; i < t_.cpu.size(); ++i)
-    touch(t_.cpu.track[i], t_.cpu.start_ns[i], t_.cpu.end_ns(i));
+    touch(t_.cpu.track[i], t_.cpu.start_ns[i], t_.cpu.end_ns(i), t_.cpu.parent[i] == model::kNoRow);
   for (size_t i = 0; i < t_.python.size(); ++i)
-    touch(t_.python.track[i], t_.python.start_ns[i], t_.python.end_ns(i));
+    touch(t_.python.track[i], t_.python.start_ns[i], t_.python.end_ns(i),
+          t_.python.parent[i] == model::kNoRow);
   std::vector<std::pair<uint32_t, int64_t>> idle_before;  // node, idle part of its gap
   std::map<model::TrackId, std::vector<uint32_t>> ranges;
   for (size_t i = 0; i < t_.cpu.size(); ++i) {
@@ -214,7 +217,11 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
   std::map<model::TrackId, int64_t> before;  // end of the last op before the window
   auto add = [&](model::TrackId tr, int64_t s, int64_t e, size_t row, bool kernel,
                  model::RowId launch, int device) {
-    if (s >= w1) return;
+    // Work launched in the window belongs to it, even when the GPU runs it after the window
+    // (a GPU-bound run whose host runs ahead).
+    if (s >= w1 &&
+        (launch == model::kNoRow || t_.api.start_ns[launch] >= w1 || t_.api.start_ns[launch] < w0))
+      return;
     if (s < w0) {
       auto [it, fresh] = before.emplace(tr, e);
       if (!fresh) it->second = std::max(it->second, e);
@@ -302,9 +309,29 @@ void ReplayGraph::InferWaits() {
         mo.kind[row_[g]] == model::MemopKind::kHtoD || mo.kind[row_[g]] == model::MemopKind::kDtoH;
     if (!host_side || host == model::MemoryKind::kPinned) nonblocking[launch_[g]] = 1;
   }
+  // A launch call far longer than the thread's usual one was held by a full launch queue: it
+  // returned when a queued GPU op finished (a GPU-bound run whose host ran ahead).
+  std::vector<int64_t> usual_launch(lane_track_.size(), 0);
+  {
+    std::vector<std::vector<int64_t>> d(lane_track_.size());
+    for (uint32_t n = 0; n < nodes(); ++n) {
+      if (kind_[n] == Kind::kCall &&
+          t_.str(t_.api.name[row_[n]]).find("Launch") != std::string_view::npos)
+        d[lane_[n]].push_back(obs_end_[n] - obs_start_[n]);
+    }
+    for (size_t l = 0; l < d.size(); ++l) {
+      if (d[l].empty()) continue;
+      std::nth_element(d[l].begin(), d[l].begin() + static_cast<long>(d[l].size() / 2), d[l].end());
+      usual_launch[l] = d[l][d[l].size() / 2];
+    }
+  }
   for (uint32_t n = 0; n < nodes(); ++n) {
-    if (kind_[n] != Kind::kCall || !CanBlock(t_.str(t_.api.name[row_[n]]))) continue;
+    if (kind_[n] != Kind::kCall) continue;
     std::string_view name = t_.str(t_.api.name[row_[n]]);
+    bool held_launch = name.find("Launch") != std::string_view::npos &&
+                       usual_launch[lane_[n]] > 0 &&
+                       obs_end_[n] - obs_start_[n] > 4 * usual_launch[lane_[n]] + kQueuedSlackNs;
+    if (!held_launch && !CanBlock(name)) continue;
     if (nonblocking[n] && name.find("Async") != std::string_view::npos) continue;
     int64_t s = obs_start_[n], e = obs_end_[n];
     auto it = std::upper_bound(gpu.begin(), gpu.end(), e,

@@ -87,9 +87,10 @@ ANALYZE_CASES = [
     ("resnet_workers0", "kineto/kineto/plugin__samples__resnet50_num_workers_0__worker0.pt.trace.json.gz",
      [("data-loading", "enumerate(DataLoader)"), ("cpu-op-storm", "Optimizer.zero_grad"), ("host-sync", "aten::copy_"),
       ("launch-bound", "aten::fill_")], [("cpu-op-storm", "DataLoader")]),
-    # With 4 DataLoader workers the data-loading stall is gone.
+    # With 4 DataLoader workers the data-loading stall is gone (what is left on the main thread,
+    # receiving batches, is low; the pair check below compares the saving).
     ("resnet_workers4", "kineto/kineto/plugin__samples__resnet50_num_workers_4__worker0.pt.trace.json.gz",
-     [("launch-bound", "aten::fill_"), ("memcpy-sync", "aten::copy_")], [("data-loading", "")]),
+     [("launch-bound", "aten::fill_"), ("memcpy-sync", "aten::copy_")], []),
     ("hta_event_sync", "kineto/hta/tests__data__critical_path__cuda_event_sync__event_sync_trace.json.gz",
      [("host-sync", "aten::item"), ("gpu-idle", "")], []),
     # An eager HF model: the host is the bottleneck everywhere; no "op storm" is blamed on the
@@ -276,9 +277,49 @@ def main():
             check(not fired(rule, where), f"analyze {name}: {rule} ({where!r}) fired")
         got = {"summary": {k: d["summary"][k] for k in ("iteration_source", "iterations", "warmup_iterations",
                                                          "iteration_median_ns", "gpu_busy_pct", "verdict")},
-               "findings": [{k: f[k] for k in ("rule", "severity", "title", "impact_ns", "where")} for f in d["findings"]]}
+               "replay": d["summary"]["replay"], "combined": d["summary"]["combined"],
+               "critical_path": d["summary"]["critical_path"],
+               "findings": [{k: f[k] for k in ("rule", "severity", "title", "impact_ns", "standalone_ns", "where")}
+                            for f in d["findings"]]}
         check(same_as_expected(f"analyze_{name}", got, a.update), f"analyze {name}: differs from expected (--update after review)")
         print(f"ok   analyze {name}: {len(d['findings'])} findings")
+
+    # The real before/after pair: DataLoader(num_workers=0) vs 4 workers, same resnet50 loop.
+    # The data-loading finding's saving per iteration (its fix alone) against the measured change
+    # of the median iteration. Allowed 30%: with 4 worker processes the main thread's own work
+    # also slows (~13 ms per iteration here: CPU contention the first trace cannot show), so
+    # the prediction is an upper bound of the measured change.
+    pair = [json.loads(run(a.gpuscope, "analyze", "--format", "json", os.path.join(SAMPLES, rel)).stdout)
+            for rel in ("kineto/kineto/plugin__samples__resnet50_num_workers_0__worker0.pt.trace.json.gz",
+                        "kineto/kineto/plugin__samples__resnet50_num_workers_4__worker0.pt.trace.json.gz")]
+    loading = [f for f in pair[0]["findings"] if f["rule"] == "data-loading"]
+    check(bool(loading), "analyze resnet pair: no data-loading finding with num_workers=0")
+    if loading:
+        predicted = loading[0]["standalone_ns"] / pair[0]["summary"]["iterations"]
+        measured = pair[0]["summary"]["iteration_median_ns"] - pair[1]["summary"]["iteration_median_ns"]
+        check(measured <= predicted <= 1.3 * measured,
+              f"analyze resnet pair: data-loading predicts {predicted / 1e6:.1f} ms per iteration, measured {measured / 1e6:.1f} ms")
+        print(f"ok   analyze resnet pair: data-loading predicts {predicted / 1e6:.1f} ms per iteration, measured {measured / 1e6:.1f} ms")
+
+    # On every sample analyze reads: the findings' impacts add up to at most the combined saving,
+    # which never exceeds the replayed window; the replay reproduces the observed window (< 2%).
+    for top in ("kineto", "nsys", "rocm"):
+        for root, _, files in os.walk(os.path.join(SAMPLES, top)):
+            for fname in sorted(files):
+                path = os.path.join(root, fname)
+                if os.path.getsize(path) > 200 << 20:
+                    continue
+                r = run(a.gpuscope, "analyze", "--format", "json", path)
+                if r.returncode != 0:
+                    continue  # not a trace, or summary-only (covered by the import checks)
+                d = json.loads(r.stdout)
+                rp, comb = d["summary"]["replay"], d["summary"]["combined"]
+                rel = os.path.relpath(path, SAMPLES)
+                total = sum(f["impact_ns"] for f in d["findings"])
+                check(total <= comb["saving_ns"] <= max(rp["replayed_ns"], 0),
+                      f"analyze {rel}: impacts {total} vs combined {comb['saving_ns']} vs window {rp['replayed_ns']}")
+                check(rp["replay_error_percent"] < 2, f"analyze {rel}: replay error {rp['replay_error_percent']}%")
+    print("ok   analyze: impacts within the combined saving, replays reproduce the window, on every sample")
 
     for name, rel_b, rel_a in DIFF_CASES:
         r = run(a.gpuscope, "diff", "--format", "json", os.path.join(SAMPLES, rel_b), os.path.join(SAMPLES, rel_a))

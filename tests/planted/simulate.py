@@ -11,7 +11,10 @@ Host model: host work takes its time; a launch call takes its cost and queues th
 starts at max(stream free, call start + launch latency); a synchronize returns when the stream
 is free + a return latency; an .item() is aten::item > cudaMemcpyAsync (4 bytes, DtoH, pinned)
 + cudaStreamSynchronize; a DataLoader batch is host time inside enumerate(DataLoader)#...;
-a per-element Python loop is a frame calling many tiny aten ops.
+a per-element Python loop is a frame calling many tiny aten ops; a tiny-kernel storm is many
+launches of 2 us kernels (fixed: one graph launch, the kernels back to back); an outlier is a
+gemm instance 4x slower in a few steps; a blocking pageable input copy is cudaMemcpy from
+pageable memory at PAGEABLE_BW (fixed: pinned + non_blocking, cudaMemcpyAsync at PINNED_BW).
 """
 import json
 import os
@@ -21,6 +24,10 @@ US = 1000
 LAUNCH_LATENCY = 6 * US
 SYNC_RETURN = 4 * US
 STEPS = 12
+QUEUE = 1024  # GPU ops a stream holds before a launch call blocks (the driver's launch queue)
+PAGEABLE_BW = 11.0  # bytes per ns (11 GB/s)
+PINNED_BW = 23.0
+INPUT_BYTES = 2 << 20
 
 
 class Sim:
@@ -30,6 +37,18 @@ class Sim:
         self.ev = [{"ph": "M", "name": "process_name", "pid": 1, "tid": 0, "args": {"name": "python3"}}]
         self.corr = 0
         self.pyid = 0
+        self.pending = []  # end times of the GPU ops queued so far
+        self.copy_free = 0  # the side stream of prefetched inputs
+
+    def enqueue(self, s, end):
+        """A launch call starting at s: blocks while the queue is full; returns when it may
+        queue (the call's start of service)."""
+        self.pending = [e for e in self.pending if e > s]
+        if len(self.pending) >= QUEUE:
+            s = sorted(self.pending)[len(self.pending) - QUEUE]
+            self.pending = [e for e in self.pending if e > s]
+        self.pending.append(end)
+        return s
 
     def x(self, cat, name, tid, start, dur, **args):
         e = {"ph": "X", "cat": cat, "name": name, "pid": 1, "tid": tid,
@@ -56,10 +75,13 @@ class Sim:
         self.corr += 1
         s = self.t
         start = max(self.gpu_free, s + LAUNCH_LATENCY)
-        self.x("cuda_runtime", "cudaLaunchKernel", 1, s, cost, correlation=self.corr)
+        ready = self.enqueue(s, start + kernel_ns)  # a full queue holds the call
+        start = max(self.gpu_free, ready + LAUNCH_LATENCY)
+        self.pending[-1] = start + kernel_ns
+        self.x("cuda_runtime", "cudaLaunchKernel", 1, s, ready - s + cost, correlation=self.corr)
         self.x("kernel", kernel, 7, start, kernel_ns, correlation=self.corr, device=0, stream=7)
         self.gpu_free = start + kernel_ns
-        self.t = s + cost
+        self.t = ready + cost
 
     def item(self):
         def body():
@@ -77,6 +99,45 @@ class Sim:
             self.t = end
         self.op("aten::item", lambda: (self.host(1 * US), self.op("aten::_local_scalar_dense", body)))
 
+    def copy_in(self, mode):
+        # The step's input: HtoD, blocking from pageable memory on the compute stream; or, fixed,
+        # prefetched from pinned memory on a side stream (the batch is ready ahead: compute does
+        # not wait for it).
+        self.corr += 1
+        s = self.t
+        dur = int(INPUT_BYTES / (PAGEABLE_BW if mode == "pageable" else PINNED_BW))
+        if mode == "prefetch":
+            start = max(self.copy_free, s + LAUNCH_LATENCY)
+            self.x("cuda_runtime", "cudaMemcpyAsync", 1, s, 5 * US, correlation=self.corr)
+            self.x("gpu_memcpy", "Memcpy HtoD (Pinned -> Device)", 8, start, dur, correlation=self.corr,
+                   device=0, stream=8, bytes=INPUT_BYTES)
+            self.copy_free = start + dur
+            self.t = s + 5 * US
+            return
+        start = max(self.gpu_free, s + LAUNCH_LATENCY)
+        end = start + dur + SYNC_RETURN if mode == "pageable" else s + 5 * US
+        api, mem = ("cudaMemcpy", "Pageable") if mode == "pageable" else ("cudaMemcpyAsync", "Pinned")
+        self.x("cuda_runtime", api, 1, s, end - s, correlation=self.corr)
+        self.x("gpu_memcpy", f"Memcpy HtoD ({mem} -> Device)", 7, start, dur, correlation=self.corr,
+               device=0, stream=7, bytes=INPUT_BYTES)
+        self.gpu_free = start + dur
+        self.t = end
+
+    def graph_launch(self, n, kernel_ns):
+        # One cudaGraphLaunch: the graph's kernels run back to back.
+        self.corr += 1
+        s = self.t
+        start = max(self.gpu_free, s + LAUNCH_LATENCY)
+        ready = self.enqueue(s, start + n * kernel_ns)  # the graph is one entry of the queue
+        start = max(self.gpu_free, ready + LAUNCH_LATENCY)
+        self.pending[-1] = start + n * kernel_ns
+        self.x("cuda_runtime", "cudaGraphLaunch", 1, s, ready - s + 10 * US, correlation=self.corr)
+        for k in range(n):
+            self.x("kernel", "tiny_add_kernel", 7, start + k * kernel_ns, kernel_ns, correlation=self.corr,
+                   device=0, stream=7)
+        self.gpu_free = start + n * kernel_ns
+        self.t = ready + 10 * US
+
     def event_sync_previous(self):
         # Double-buffered: waits for the previous step's event, long done.
         self.x("cuda_runtime", "cudaEventSynchronize", 1, self.t, 2 * US, correlation=0)
@@ -87,15 +148,23 @@ def program(gpu_bound, problems):
     """One run: STEPS inference steps; `problems` is a set of planted problem names."""
     sim = Sim()
     kernel = 400 * US if gpu_bound else 60 * US  # 8 kernels per step
-    def step():
+    slow_steps = {3, 7, 10}
+    def step(n):
+        mode = "pageable" if "copy" in problems else "pinned" if "copy_fixed" in problems else "prefetch"
+        sim.op("aten::to", lambda: sim.copy_in(mode))
         if "loader" in problems:
             sim.op("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", lambda: sim.host(3000 * US))
         else:
             sim.host(40 * US)
         def forward():
             for k in range(8):
-                sim.op("aten::linear", lambda: (sim.host(30 * US), sim.launch("gemm_kernel", kernel)))
+                slow = "outlier" in problems and n in slow_steps and k == 4
+                sim.op("aten::linear", lambda: (sim.host(30 * US), sim.launch("gemm_kernel", kernel * (4 if slow else 1))))
                 sim.host(20 * US)
+            if "storm" in problems:
+                sim.op("aten::_foreach_add_", lambda: [sim.launch("tiny_add_kernel", 2 * US, cost=8 * US) for _ in range(100)])
+            else:
+                sim.op("aten::_foreach_add_", lambda: sim.graph_launch(100, 2 * US))
         sim.frame("model.py(20): forward", forward)
         if "pyloop" in problems:
             def loop():
@@ -112,7 +181,7 @@ def program(gpu_bound, problems):
         sim.host(30 * US)
     for n in range(STEPS):
         s = sim.t
-        step()
+        step(n)
         sim.x("user_annotation", f"ProfilerStep#{n}", 1, s, sim.t - s)
     # The end of the run: the host waits for the GPU.
     if sim.gpu_free > sim.t:
@@ -121,7 +190,13 @@ def program(gpu_bound, problems):
 
 
 RULES = {"item": ("host-sync", "aten::item"), "loader": ("data-loading", "DataLoader"),
-         "pyloop": ("cpu-op-storm", "postprocess")}
+         "pyloop": ("cpu-op-storm", "postprocess"), "storm": ("launch-bound", "aten::_foreach_add_"),
+         "outlier": ("kernel-outlier", "aten::linear"), "copy": ("memcpy-sync", "aten::to")}
+
+
+# What the finding's advice changes, when it is not simply the problem's absence: pinned +
+# non_blocking keeps the copy on its stream (prefetching it is memcpy-in-loop's advice).
+FIXED = {"copy": {"copy_fixed"}}
 
 
 def cases():
@@ -131,11 +206,12 @@ def cases():
         out[f"{bound}_healthy"] = (program(g, set()), None)
         out[f"{bound}_double_buffer"] = (program(g, {"double_buffer"}), None)
         for p in RULES:
-            out[f"{bound}_{p}"] = (program(g, {p}), (f"{bound}_healthy", p))
+            out[f"{bound}_{p}"] = (program(g, {p}), (f"{bound}_{p}_fixed", p))
+            out[f"{bound}_{p}_fixed"] = (program(g, FIXED.get(p, set())), None)
         mixed = set(RULES)
         out[f"{bound}_mixed"] = (program(g, mixed), None)
         for p in RULES:
-            out[f"{bound}_mixed_without_{p}"] = (program(g, mixed - {p}), None)
+            out[f"{bound}_mixed_without_{p}"] = (program(g, (mixed - {p}) | FIXED.get(p, set())), None)
     return out
 
 

@@ -83,7 +83,7 @@ void Copies(const Context& c, Claims& claims, std::vector<Candidate>& out,
   std::vector<size_t> in_window;
   size_t host_unknown = 0;
   for (size_t m = 0; m < mo.size(); ++m) {
-    if (!c.In(mo.start_ns[m]) || mo.kind[m] == model::MemopKind::kMemset) continue;
+    if (!c.GpuIn(mo.start_ns[m], mo.launch[m]) || mo.kind[m] == model::MemopKind::kMemset) continue;
     in_window.push_back(m);
     model::MemoryKind host = HostMemory(t, m);
     if (HostSide(mo.kind[m]) &&

@@ -22,7 +22,7 @@ void KernelOutliersAndHotspots(const Context& c, Claims& claims, std::vector<Can
   std::map<model::StringId, int64_t> by_name;
   int64_t total = 0;
   for (size_t i = 0; i < t.kernels.size(); ++i) {
-    if (!c.In(t.kernels.start_ns[i])) continue;
+    if (!c.GpuIn(t.kernels.start_ns[i], t.kernels.launch[i])) continue;
     RowId l = t.kernels.launch[i];
     RowId site = l == kNoRow ? kNoRow : t.api.enclosing_op[l];
     RowId place = site == kNoRow ? kNoRow : c.at().UserFrameOfCpu(site);

@@ -10,30 +10,42 @@ namespace gpuscope::analysis::internal {
 void LaunchBound(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   const Trace& t = c.t();
   int64_t idle = 0;
-  size_t count = 0;
-  std::map<std::string, std::pair<int64_t, size_t>> kernels;    // name -> (idle before, count)
-  std::map<std::pair<std::string, std::string>, int64_t> from;  // place -> idle before
+  size_t count = 0, idle_kernels = 0;
+  std::map<std::string, std::pair<int64_t, size_t>> kernels;  // name -> (idle before, count)
+  // place -> (idle before its kernels, their launch-call time)
+  std::map<std::pair<std::string, std::string>, std::pair<int64_t, int64_t>> from;
   Candidate cand{Make(c, "launch-bound", 0), {}};
   for (size_t i = 0; i < t.kernels.size(); ++i) {
-    if (!c.In(t.kernels.start_ns[i]) || t.kernels.dur_ns[i] >= c.o().tiny_kernel_ns) continue;
+    if (!c.GpuIn(t.kernels.start_ns[i], t.kernels.launch[i]) ||
+        t.kernels.dur_ns[i] >= c.o().tiny_kernel_ns)
+      continue;
     RowId l = t.kernels.launch[i];
     if (l == kNoRow || t.api.dur_ns[l] <= t.kernels.dur_ns[i]) continue;
+    // Every launch-dominated tiny kernel is part of the storm; the GPU idle before them says
+    // where it shows on the GPU (on a host-bound run it shows as host time instead).
     int64_t before = c.IdleBefore(t.kernels.device[i], t.kernels.start_ns[i]);
-    if (before <= 0 || !claims.TakeKernel(i)) continue;
+    if (!claims.TakeKernel(i)) continue;
     idle += before;
     ++count;
+    idle_kernels += before > 0;
     auto& k = kernels[std::string(t.str(t.kernels.name[i]))];
     k.first += before, ++k.second;
     Where w = c.at().Api(l);
-    from[{w.python, w.op}] += before;
+    auto& place = from[{w.python, w.op}];
+    place.first += before, place.second += t.api.dur_ns[l];
     cand.fix.graph_kernels.push_back(i);
     if (claims.TakeApi(l)) cand.fix.api_dur.emplace_back(l, 0);
   }
-  if (count == 0) return;
+  // A storm: some of them kept the GPU waiting, or they come by the dozen every iteration.
+  if (count == 0 || (idle_kernels == 0 &&
+                     c.PerIteration(static_cast<double>(count)) < c.o().storm_ops_per_iteration))
+    return;
   Finding& f = cand.finding;
   // The place carrying most of the cost (GPU idle before its kernels), not the most frequent.
-  auto top = std::max_element(from.begin(), from.end(),
-                              [](auto& a, auto& b) { return a.second < b.second; });
+  auto top = std::max_element(from.begin(), from.end(), [](auto& a, auto& b) {
+    return a.second.first != b.second.first ? a.second.first < b.second.first
+                                            : a.second.second < b.second.second;
+  });
   f.where.python = top->first.first;
   f.where.op = top->first.second;
   std::vector<std::tuple<int64_t, size_t, std::string>> ranked;
@@ -41,14 +53,9 @@ void LaunchBound(const Context& c, Claims& claims, std::vector<Candidate>& out) 
   std::sort(ranked.rbegin(), ranked.rend());
   f.where.kernel = std::get<2>(ranked.front());
   f.detail = base::FormatCount(count) + " tiny kernels (< " +
-             base::FormatDuration(c.o().tiny_kernel_ns) +
-             ", launch call longer than the kernel) after GPU idle (" +
+             base::FormatDuration(c.o().tiny_kernel_ns) + ", launch call longer than the kernel; " +
              c.PerIterationText(static_cast<double>(count)) + "), " + base::FormatDuration(idle) +
-             " of idle before them; " + top->first.second + " " +
-             base::FormatFixed(100.0 * static_cast<double>(top->second) /
-                                   static_cast<double>(std::max<int64_t>(1, idle)),
-                               0) +
-             "% of it";
+             " of GPU idle before them; " + top->first.second + " launches the costliest share";
   cand.fix.what =
       "graph-captured / fused: their launch calls cost nothing and they run back to back";
   for (const auto& [ns, k, n] : ranked) {
