@@ -7,12 +7,30 @@
 #include "analysis/analyze_context.h"
 #include "analysis/price_findings.h"
 #include "analysis/replay_graph.h"
-#include "analysis/rules/rule_checks.h"
+#include "analysis/rules.h"
+#include "analysis/rules/copy_helpers.h"
 #include "base/text.h"
 
 namespace gpuscope::analysis {
 
 using namespace internal;  // NOLINT: the context and rule checks this file runs
+
+namespace {
+
+// Whether the tracer recorded the host side's pinning of the window's copies.
+std::string HostPinning(const Context& c) {
+  size_t unknown = 0;
+  for (size_t m : WindowCopies(c)) {
+    model::MemoryKind host = HostMemory(c.t(), m);
+    unknown += HostSide(c.t().memops.kind[m]) &&
+               (host == model::MemoryKind::kHost || host == model::MemoryKind::kUnknown);
+  }
+  return unknown ? base::FormatCount(unknown) +
+                       " host<->device copies with pinning not recorded by the tool (unknown)"
+                 : "known";
+}
+
+}  // namespace
 
 AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
   AnalysisReport r;
@@ -58,16 +76,12 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
                     : "mixed: the GPU idles " + base::FormatFixed(100 - s.gpu_busy_pct, 0) +
                           "% of the steady state";
   }
-  // Rules in order of specificity: each leaves out the events an earlier one claimed.
+  // Rules in registry order, specific root causes first: each leaves out the events an
+  // earlier one claimed.
   Claims claims(t);
   std::vector<Candidate> cands;
-  HostSync(c, claims, cands);
-  Copies(c, claims, cands, s);
-  DataLoading(c, claims, cands);
-  CpuOpStorm(c, claims, cands);
-  LaunchBound(c, claims, cands);
-  KernelOutliersAndHotspots(c, claims, cands);
-  GpuIdle(c, claims, cands);
+  for (const auto& rule : Rules()) rule.detect(c, claims, cands);
+  s.host_pinning = HostPinning(c);
   ReplayGraph graph(t, r.steady.start_ns, r.steady.end_ns);
   Pricing priced = PriceFindings(c, graph, cands);
   ReplayResult observed = graph.Replay(nullptr, true);
@@ -84,17 +98,6 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
   s.critical_places = std::move(observed.top_places);
   std::vector<Finding> f;
   for (auto& cand : cands) f.push_back(std::move(cand.finding));
-  if (s.gpu_busy_pct >= 0 && s.gpu_busy_pct < 100 * o.low_utilization) {
-    Finding lu = Make(c, "low-utilization", 0);
-    lu.severity = s.gpu_busy_pct < 25 ? "high" : "medium";
-    lu.detail = "GPU busy " + base::FormatFixed(s.gpu_busy_pct, 1) +
-                "% of the steady window; idle by cause:";
-    for (size_t k = 0; k < s.idle.size() && k < 4; ++k) {
-      lu.detail += (k ? ", " : " ") + s.idle[k].cause + " " +
-                   base::FormatFixed(c.Percent(s.idle[k].ns) / std::max(1, c.devices()), 1) + "%";
-    }
-    f.push_back(std::move(lu));
-  }
   for (auto& x : f) {
     // Host syncs are always listed: cheap on a CPU-only run, they stall the pipeline on a GPU.
     bool always = x.severity == "info" || x.rule == "low-utilization" || x.rule == "host-sync";

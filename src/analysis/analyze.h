@@ -14,18 +14,22 @@
 
 namespace gpuscope::analysis {
 
+// The analyzer's thresholds. The rules' defaults come from their registry entries (rules.h:
+// the constructor applies them), so they are written once, next to the rule.
 struct AnalyzeOptions {
-  int64_t idle_gap_ns = 20'000;
-  int64_t tiny_kernel_ns = 10'000;
-  double storm_ops_per_iteration = 50;
-  int64_t tiny_op_ns = 50'000;
-  int64_t small_copy_bytes = 64 << 10;
-  double small_copies_per_iteration = 8;
-  double outlier_mads = 5;
-  double hotspot_share = 0.10;
-  double low_utilization = 0.50;
-  size_t evidence = 5;              // instances listed per finding
-  double min_impact_percent = 0.1;  // findings below this share of the window are noise
+  AnalyzeOptions();
+  int64_t idle_gap_ns = 0;                 // gpu-idle
+  int64_t tiny_kernel_ns = 0;              // launch-bound
+  double storm_kernels_per_iteration = 0;  // launch-bound
+  double storm_ops_per_iteration = 0;      // cpu-op-storm
+  int64_t tiny_op_ns = 0;                  // cpu-op-storm
+  int64_t small_copy_bytes = 0;            // small-memcpy
+  double small_copies_per_iteration = 0;   // small-memcpy
+  double outlier_mads = 0;                 // kernel-outlier
+  double hotspot_share = 0;                // kernel-hotspot
+  double low_utilization = 0;              // low-utilization
+  size_t evidence = 5;                     // instances listed per finding
+  double min_impact_percent = 0.1;         // findings below this share of the window are noise
   SteadyStateOptions steady;
 };
 

@@ -356,14 +356,24 @@ TEST(Rules, EveryRuleIsDocumentedOnce) {
   std::set<std::string_view> ids;
   for (const auto& r : Rules()) {
     EXPECT_TRUE(ids.insert(r.id).second) << r.id;
-    EXPECT_FALSE(r.definition.empty() || r.defaults.empty() || r.impact.empty() || r.advice.empty())
-        << r.id;
+    EXPECT_FALSE(r.definition.empty() || r.impact.empty() || r.advice.empty()) << r.id;
+    EXPECT_NE(r.detect, nullptr) << r.id;
+    for (const auto& o : r.options) {
+      EXPECT_EQ(o.flag.rfind("--", 0), 0u) << r.id;
+      EXPECT_NE(o.apply, nullptr) << o.flag;
+    }
   }
-  for (const char* id :
-       {"gpu-idle", "launch-bound", "cpu-op-storm", "host-sync", "memcpy-in-loop", "memcpy-sync",
-        "memcpy-pageable", "small-memcpy", "kernel-outlier", "kernel-hotspot", "low-utilization"}) {
+  for (const char* id : {"gpu-idle", "launch-bound", "cpu-op-storm", "host-sync", "data-loading",
+                         "memcpy-in-loop", "memcpy-sync", "memcpy-pageable", "small-memcpy",
+                         "kernel-outlier", "kernel-hotspot", "low-utilization"}) {
     EXPECT_NE(FindRule(id), nullptr) << id;
   }
+  // The defaults come from the entries: one place.
+  AnalyzeOptions o;
+  EXPECT_EQ(o.idle_gap_ns, 20'000);
+  EXPECT_EQ(o.small_copy_bytes, 64 << 10);
+  EXPECT_EQ(FindRule("gpu-idle")->Defaults(), "--idle-gap-us 20");
+  EXPECT_EQ(FindRule("host-sync")->Defaults(), "always on");
 }
 
 }  // namespace

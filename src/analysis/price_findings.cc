@@ -42,7 +42,8 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
   p.combined_ns = window;
   for (size_t i = 0; i < cands.size(); ++i) {
     Finding& f = cands[i].finding;
-    if (f.severity == "info") continue;
+    // Information and summaries (no fix to price) keep the severity their rule gave them.
+    if (f.severity == "info" || cands[i].fix.empty()) continue;
     f.impact_ns = impact[i];
     // Of the replayed window: the time the savings are taken from (it runs past the steady
     // window when the GPU finishes work the host queued ahead).
@@ -50,7 +51,6 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
                        static_cast<double>(std::max(p.baseline_ns, c.window()));
     f.severity = std::string(SeverityFor(f.impact_percent));
     f.standalone_ns = alone[i];
-    if (cands[i].fix.empty()) continue;
     f.fix = cands[i].fix.what + "; replayed window " + base::FormatDuration(p.baseline_ns) +
             " -> " + base::FormatDuration(p.baseline_ns - alone[i]) + " with this fix alone" +
             (impact[i] != alone[i]

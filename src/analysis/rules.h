@@ -1,26 +1,54 @@
 #pragma once
-// The finding rules of `gpuscope analyze`: one table that the analyzer, `gpuscope help
-// findings` and docs/findings.md all read, so that ids, definitions, defaults and advice are
-// written once. Rule ids are a contract (JSON consumers key on them).
+// The finding rules of `gpuscope analyze`, as a registry: each rule is one file in rules/ with one
+// entry - its id, help texts, options with their defaults, and the check that detects it and
+// supplies its fix. The analyzer runs them in registry order; the CLI flags, AnalyzeOptions'
+// defaults, `gpuscope help findings` and docs/findings.md all come from these entries, so each
+// is written once. Rule ids are a contract (JSON consumers key on them).
 
+#include <string>
 #include <string_view>
 #include <vector>
 
 namespace gpuscope::analysis {
 
+struct AnalyzeOptions;
+namespace internal {
+class Context;
+class Claims;
+struct Candidate;
+}  // namespace internal
+
+// A rule's threshold as the CLI shows it: flag, meaning, default in the flag's unit, and how it
+// sets AnalyzeOptions.
+struct RuleOption {
+  std::string_view flag;  // "--idle-gap-us"
+  std::string_view help;  // "shortest gap reported (us)"
+  double value = 0;       // default, in the flag's unit
+  void (*apply)(AnalyzeOptions&, double) = nullptr;
+};
+
+// Appends the rule's findings, each with the fix the replay prices it by; leaves out the events
+// an earlier rule claimed and claims its own.
+using DetectFn = void (*)(const internal::Context&, internal::Claims&,
+                          std::vector<internal::Candidate>&);
+
 struct RuleInfo {
   std::string_view id;
   std::string_view title;
   std::string_view definition;  // what fires it, exactly
-  std::string_view defaults;    // the thresholds, with the options that change them
-  std::string_view impact;      // how impact_ns is computed
-  std::string_view advice;      // the fix
+  std::string_view impact;      // the fix the replay applies to price it
+  std::string_view advice;      // the fix, for the user
+  std::vector<RuleOption> options;
+  DetectFn detect = nullptr;
+  // "--idle-gap-us 20, ..." from the options, or "always on".
+  std::string Defaults() const;
 };
 
+// Every rule, in the order analyze runs them (specific root causes first, the catch-alls last).
 const std::vector<RuleInfo>& Rules();
 const RuleInfo* FindRule(std::string_view id);
 
-// Severity from impact: >= 10% of the steady window high, >= 3% medium, else low.
+// Severity from impact: >= 10% of the window high, >= 3% medium, else low.
 std::string_view SeverityFor(double impact_percent);
 
 }  // namespace gpuscope::analysis

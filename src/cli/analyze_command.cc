@@ -3,8 +3,10 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "analysis/analyze.h"
+#include "analysis/rules.h"
 #include "base/text.h"
 #include "cli/commands.h"
 #include "cli/load.h"
@@ -17,8 +19,7 @@ struct AnalyzeArgs {
   std::string path;
   std::string format = "table";
   bool full_names = false;
-  double idle_gap_us = 20, tiny_kernel_us = 10, tiny_op_us = 50, small_copy_kb = 64;
-  double hotspot_percent = 10, low_utilization_percent = 50;
+  std::vector<double> rule_options;  // one per option of the rules' registry, in its order
 };
 
 }  // namespace
@@ -34,41 +35,27 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
       ->check(CLI::IsMember({"table", "csv", "json"}));
   app.add_flag("--full-names", a->full_names,
                "Show names whole instead of fitting them to the terminal");
-  app.add_option("--idle-gap-us", a->idle_gap_us, "gpu-idle: shortest gap reported (us)")
-      ->capture_default_str();
-  app.add_option("--tiny-kernel-us", a->tiny_kernel_us,
-                 "launch-bound: kernels shorter than this (us)")
-      ->capture_default_str();
-  app.add_option("--tiny-op-us", a->tiny_op_us, "cpu-op-storm: ops shorter than this (us)")
-      ->capture_default_str();
   auto opts = std::make_shared<analysis::AnalyzeOptions>();
-  app.add_option("--storm-ops", opts->storm_ops_per_iteration,
-                 "cpu-op-storm: tiny ops per iteration from one place")
-      ->capture_default_str();
-  app.add_option("--small-copies", opts->small_copies_per_iteration,
-                 "small-memcpy: copies per iteration")
-      ->capture_default_str();
-  app.add_option("--small-copy-kb", a->small_copy_kb,
-                 "small-memcpy: copies smaller than this (KiB)")
-      ->capture_default_str();
-  app.add_option("--outlier-mads", opts->outlier_mads, "kernel-outlier: MADs above the median")
-      ->capture_default_str();
-  app.add_option("--hotspot-percent", a->hotspot_percent, "kernel-hotspot: share of kernel time")
-      ->capture_default_str();
-  app.add_option("--low-utilization-percent", a->low_utilization_percent,
-                 "low-utilization: GPU busy share below this")
-      ->capture_default_str();
+  // Every rule's thresholds, as its registry entry declares them.
+  size_t count = 0;
+  for (const auto& rule : analysis::Rules()) count += rule.options.size();
+  a->rule_options.reserve(count);  // the options keep pointers into it
+  for (const auto& rule : analysis::Rules()) {
+    for (const auto& o : rule.options) {
+      a->rule_options.push_back(o.value);
+      app.add_option(std::string(o.flag), a->rule_options.back(), std::string(o.help))
+          ->capture_default_str();
+    }
+  }
   app.add_option("--evidence", opts->evidence, "Instances listed per finding")
       ->capture_default_str();
   return [a, opts, &common]() -> base::StatusOr<int> {
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(a->path, common, "analyze"));
     analysis::AnalyzeOptions o = *opts;
-    o.idle_gap_ns = static_cast<int64_t>(a->idle_gap_us * 1e3);
-    o.tiny_kernel_ns = static_cast<int64_t>(a->tiny_kernel_us * 1e3);
-    o.tiny_op_ns = static_cast<int64_t>(a->tiny_op_us * 1e3);
-    o.small_copy_bytes = static_cast<int64_t>(a->small_copy_kb * 1024);
-    o.hotspot_share = a->hotspot_percent / 100;
-    o.low_utilization = a->low_utilization_percent / 100;
+    size_t k = 0;
+    for (const auto& rule : analysis::Rules()) {
+      for (const auto& opt : rule.options) opt.apply(o, a->rule_options[k++]);
+    }
     analysis::AnalysisReport r = analysis::Analyze(trace, o);
     const render::AnalyzeView view{a->path, a->full_names};
     if (a->format == "json")

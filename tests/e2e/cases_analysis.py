@@ -213,6 +213,6 @@ def help_findings_is_the_documented_list():
     with open(docs) as f:
         assert f.read() == r.stdout, "docs/findings.md is stale: gpuscope help findings --format markdown > docs/findings.md"
     rules = json.loads(run("help", "findings", "--format", "json").stdout)
-    assert [x["rule"] for x in rules] == ["gpu-idle", "launch-bound", "cpu-op-storm", "host-sync", "data-loading", "memcpy-in-loop",
-                                          "memcpy-sync", "memcpy-pageable", "small-memcpy", "kernel-outlier",
-                                          "kernel-hotspot", "low-utilization"]
+    assert [x["rule"] for x in rules] == ["host-sync", "memcpy-sync", "memcpy-pageable", "small-memcpy",
+                                          "memcpy-in-loop", "data-loading", "cpu-op-storm", "launch-bound",
+                                          "kernel-outlier", "kernel-hotspot", "gpu-idle", "low-utilization"]

@@ -4,11 +4,14 @@
 #include <map>
 #include <unordered_map>
 
+#include "analysis/analyze.h"
 #include "analysis/rules/rule_checks.h"
 
 namespace gpuscope::analysis::internal {
 
-void CpuOpStorm(const Context& c, Claims& claims, std::vector<Candidate>& out) {
+namespace {
+
+void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   const Trace& t = c.t();
   const auto& cpu = t.cpu;
   // A place: the innermost Python frame that calls the ops itself (the loop's body, not a
@@ -95,6 +98,33 @@ void CpuOpStorm(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     }
     out.push_back(std::move(cand));
   }
+}
+
+}  // namespace
+
+const RuleInfo& CpuOpStormRule() {
+  static const RuleInfo rule{
+      "cpu-op-storm",
+      "A flood of tiny CPU ops from one place per iteration",
+      "The innermost Python frame that calls framework ops itself (the loop body, not a "
+      "model's forward reaching them through submodules; not the script's top level or a "
+      "frame spanning whole iterations) issues more than the threshold of ops per iteration "
+      "and per call, each shorter than --tiny-op-us: the per-element Python loop (select / "
+      "item / mul / gt ...). Without Python stacks, one user annotation (such as "
+      "Optimizer.step) per iteration. Only ops called from Python or a user range count, not "
+      "the child ops a framework op (namespaced: aten::...) runs inside itself. Fires with or "
+      "without a GPU.",
+      "replayed: each call's host time scaled down to that of one op (a vectorised version); "
+      "the GPU work it launches is kept. Saves only while that host time is on the critical "
+      "path.",
+      "Vectorise the loop: one tensor expression (torch.where, masks, broadcasting) instead "
+      "of a Python loop over elements; or torch.compile the function.",
+      {{"--storm-ops", "cpu-op-storm: tiny ops per iteration and per call from one place", 50,
+        [](AnalyzeOptions& o, double v) { o.storm_ops_per_iteration = v; }},
+       {"--tiny-op-us", "cpu-op-storm: ops shorter than this (us)", 50,
+        [](AnalyzeOptions& o, double v) { o.tiny_op_ns = static_cast<int64_t>(v * 1e3); }}},
+      &Detect};
+  return rule;
 }
 
 }  // namespace gpuscope::analysis::internal

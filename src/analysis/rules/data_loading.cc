@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "analysis/analyze.h"
 #include "analysis/rules/rule_checks.h"
 
 namespace gpuscope::analysis::internal {
@@ -14,9 +15,7 @@ bool IsLoaderRange(std::string_view n) {
          n.find("dataloader") != std::string_view::npos;
 }
 
-}  // namespace
-
-void DataLoading(const Context& c, Claims& claims, std::vector<Candidate>& out) {
+void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   const Trace& t = c.t();
   const auto& cpu = t.cpu;
   std::vector<size_t> rows;
@@ -47,6 +46,24 @@ void DataLoading(const Context& c, Claims& claims, std::vector<Candidate>& out) 
             [&](size_t a, size_t b) { return cpu.dur_ns[a] > cpu.dur_ns[b]; });
   for (size_t r : rows) AddEvidence(c, f, cpu.start_ns[r], cpu.dur_ns[r], "next batch");
   out.push_back(std::move(cand));
+}
+
+}  // namespace
+
+const RuleInfo& DataLoadingRule() {
+  static const RuleInfo rule{
+      "data-loading",
+      "The input pipeline runs on the thread that feeds the GPU",
+      "CPU ranges of the data loader (enumerate(DataLoader)#..., any range naming DataLoader) "
+      "inside the steady window: the batch is read, decoded and collated by the "
+      "training/inference thread itself (DataLoader(num_workers=0)).",
+      "replayed: the loader's host time leaves the thread (workers prepare the batches "
+      "ahead); the copies it issues are kept.",
+      "DataLoader(num_workers>0, pin_memory=True, persistent_workers=True, "
+      "prefetch_factor=2..4); move decoding/augmentation to the workers or the GPU.",
+      {},
+      &Detect};
+  return rule;
 }
 
 }  // namespace gpuscope::analysis::internal

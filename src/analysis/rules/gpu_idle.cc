@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/analyze.h"
 #include "analysis/rules/rule_checks.h"
 
 namespace gpuscope::analysis::internal {
 
-void GpuIdle(const Context& c, Claims& claims, std::vector<Candidate>& out) {
+namespace {
+
+void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   std::map<std::string, std::vector<const Gap*>> by_cause;
   for (const auto& g : c.gaps()) {
     // A gap inside a sync, a blocking copy, the loader or a storming loop is that finding's.
@@ -56,6 +59,33 @@ void GpuIdle(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     }
     out.push_back(std::move(cand));
   }
+}
+
+}  // namespace
+
+const RuleInfo& GpuIdleRule() {
+  static const RuleInfo rule{
+      "gpu-idle",
+      "GPU idle gaps in the steady state",
+      "Gaps between GPU work (kernels and copies, all streams of a device merged) inside the "
+      "steady-state window, at least the threshold long. Each gap is classified by what the "
+      "host was doing meanwhile, by the largest overlap: blocked in a synchronization "
+      "(cuda/hipStreamSynchronize, DeviceSynchronize, EventSynchronize, aten::item), in a "
+      "memory-copy call, in a CPU op (named), in Python code between ops (the innermost user "
+      "frame), or launching late (the next GPU op's launch call started after the GPU went "
+      "idle); one finding per cause, for the (at most 5) causes that cost at least 1% of the "
+      "window.",
+      "replayed: the host work during those gaps (on the thread that launched the work ending "
+      "them) removed. Gaps that lie mostly inside a sync, a blocking copy, the data loader or "
+      "a storming loop belong to that finding and are not counted here.",
+      "Remove the host work from the critical path: drop per-step syncs (.item(), .cpu(), "
+      ".tolist()), prepare inputs ahead (DataLoader(num_workers>0, pin_memory=True) + "
+      ".to(device, non_blocking=True)), and capture the step with CUDA/HIP graphs or "
+      "torch.compile(mode=\"reduce-overhead\") to cut launch gaps.",
+      {{"--idle-gap-us", "gpu-idle: shortest gap reported (us)", 20,
+        [](AnalyzeOptions& o, double v) { o.idle_gap_ns = static_cast<int64_t>(v * 1e3); }}},
+      &Detect};
+  return rule;
 }
 
 }  // namespace gpuscope::analysis::internal

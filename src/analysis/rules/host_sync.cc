@@ -6,11 +6,14 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "analysis/analyze.h"
 #include "analysis/rules/rule_checks.h"
 
 namespace gpuscope::analysis::internal {
 
-void HostSync(const Context& c, Claims& claims, std::vector<Candidate>& out) {
+namespace {
+
+void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   const Trace& t = c.t();
   struct Sync {
     int64_t s, e;
@@ -105,6 +108,27 @@ void HostSync(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     }
     out.push_back(std::move(cand));
   }
+}
+
+}  // namespace
+
+const RuleInfo& HostSyncRule() {
+  static const RuleInfo rule{
+      "host-sync",
+      "Host synchronizations inside the steady state",
+      "aten::item / aten::_local_scalar_dense (from .item(), .cpu(), .tolist(), nonzero) and "
+      "explicit synchronizations (cuda/hipStreamSynchronize, cuda/hipDeviceSynchronize, "
+      "cuda/hipEventSynchronize) inside the steady window, paired with the small "
+      "device-to-host copy launched inside them. Listed even when cheap (on a CPU-only run an "
+      ".item() costs microseconds; on a GPU it drains the pipeline).",
+      "replayed: the calls no longer wait for the GPU (the value stays on the device). A sync "
+      "that waited for nothing (a double-buffered event sync) saves nothing.",
+      "Keep values on the device (compare tensors instead of calling .item()), move "
+      "logging/metrics off the step or do them every N steps, and replace explicit "
+      "synchronize calls by stream events.",
+      {},
+      &Detect};
+  return rule;
 }
 
 }  // namespace gpuscope::analysis::internal

@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/analyze.h"
 #include "analysis/rules/rule_checks.h"
 
 namespace gpuscope::analysis::internal {
 
-void LaunchBound(const Context& c, Claims& claims, std::vector<Candidate>& out) {
+namespace {
+
+void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   const Trace& t = c.t();
   int64_t idle = 0;
   size_t count = 0, idle_kernels = 0;
@@ -37,8 +40,8 @@ void LaunchBound(const Context& c, Claims& claims, std::vector<Candidate>& out) 
     if (claims.TakeApi(l)) cand.fix.api_dur.emplace_back(l, 0);
   }
   // A storm: some of them kept the GPU waiting, or they come by the dozen every iteration.
-  if (count == 0 || (idle_kernels == 0 &&
-                     c.PerIteration(static_cast<double>(count)) < c.o().storm_ops_per_iteration))
+  if (count == 0 || (idle_kernels == 0 && c.PerIteration(static_cast<double>(count)) <
+                                              c.o().storm_kernels_per_iteration))
     return;
   Finding& f = cand.finding;
   // The place carrying most of the cost (GPU idle before its kernels), not the most frequent.
@@ -64,6 +67,30 @@ void LaunchBound(const Context& c, Claims& claims, std::vector<Candidate>& out) 
     f.evidence.push_back({0, 0, -1, n + ": " + c.PerIterationText(static_cast<double>(k))});
   }
   out.push_back(std::move(cand));
+}
+
+}  // namespace
+
+const RuleInfo& LaunchBoundRule() {
+  static const RuleInfo rule{
+      "launch-bound",
+      "Storms of tiny kernels bound by their launch cost",
+      "Kernels shorter than the threshold whose launch call took longer than the kernel "
+      "itself, in the steady state, when the GPU idled right before them. Names the "
+      "ops/frames that launch them and the kernels with the most calls per iteration.",
+      "replayed: those kernels' launch calls cost nothing and the kernels follow each other "
+      "without launch latency (graph capture / fusion); kernel time kept.",
+      "Fuse the small ops: torch.compile, fused/foreach optimizers, vectorised tensor ops "
+      "instead of per-element ones, larger batches; CUDA/HIP graphs remove the per-launch "
+      "cost.",
+      {{"--tiny-kernel-us", "launch-bound: kernels shorter than this (us)", 10,
+        [](AnalyzeOptions& o, double v) { o.tiny_kernel_ns = static_cast<int64_t>(v * 1e3); }},
+       {"--storm-kernels",
+        "launch-bound: tiny launch-bound kernels per iteration that make a storm without GPU idle "
+        "before them",
+        50, [](AnalyzeOptions& o, double v) { o.storm_kernels_per_iteration = v; }}},
+      &Detect};
+  return rule;
 }
 
 }  // namespace gpuscope::analysis::internal

@@ -1,4 +1,4 @@
-// kernel-outlier and kernel-hotspot: slow instances of a kernel, and the kernels that dominate.
+// kernel-outlier: instances of a kernel much slower than their siblings from the same call site.
 
 #include <algorithm>
 #include <cmath>
@@ -6,11 +6,14 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "analysis/analyze.h"
 #include "analysis/rules/rule_checks.h"
 
 namespace gpuscope::analysis::internal {
 
-void KernelOutliersAndHotspots(const Context& c, Claims& claims, std::vector<Candidate>& out) {
+namespace {
+
+void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   const Trace& t = c.t();
   struct Group {
     std::vector<size_t> rows;
@@ -19,8 +22,6 @@ void KernelOutliersAndHotspots(const Context& c, Claims& claims, std::vector<Can
   // model records no input shapes, and the call site is what tells a layer's GEMM from another's.
   std::map<std::tuple<model::StringId, model::Dim3, model::Dim3, model::StringId, RowId>, Group>
       groups;
-  std::map<model::StringId, int64_t> by_name;
-  int64_t total = 0;
   for (size_t i = 0; i < t.kernels.size(); ++i) {
     if (!c.GpuIn(t.kernels.start_ns[i], t.kernels.launch[i])) continue;
     RowId l = t.kernels.launch[i];
@@ -30,8 +31,6 @@ void KernelOutliersAndHotspots(const Context& c, Claims& claims, std::vector<Can
     model::StringId op = site == kNoRow ? 0 : t.cpu.name[site];
     RowId frame = place == kNoRow ? kNoRow : t.python.name[place];
     groups[{t.kernels.name[i], t.kernels.grid[i], t.kernels.block[i], op, frame}].rows.push_back(i);
-    by_name[t.kernels.name[i]] += t.kernels.dur_ns[i];
-    total += t.kernels.dur_ns[i];
   }
   for (auto& [key, g] : groups) {
     if (g.rows.size() < 5) continue;
@@ -73,20 +72,25 @@ void KernelOutliersAndHotspots(const Context& c, Claims& claims, std::vector<Can
     }
     out.push_back(std::move(cand));
   }
-  std::vector<std::pair<int64_t, model::StringId>> ranked;
-  for (auto& [n, ns] : by_name) ranked.emplace_back(ns, n);
-  std::sort(ranked.rbegin(), ranked.rend());
-  for (size_t k = 0; k < ranked.size() && k < 3; ++k) {
-    double share = total ? static_cast<double>(ranked[k].first) / static_cast<double>(total) : 0;
-    if (share < c.o().hotspot_share) break;
-    Candidate cand{Make(c, "kernel-hotspot", 0), {}};
-    Finding& f = cand.finding;
-    f.severity = "info";
-    f.where.kernel = base::Demangle(t.str(ranked[k].second));
-    f.detail = base::FormatFixed(100 * share, 1) + "% of the steady-state kernel time (" +
-               base::FormatDuration(ranked[k].first) + ")";
-    out.push_back(std::move(cand));
-  }
+}
+
+}  // namespace
+
+const RuleInfo& KernelOutlierRule() {
+  static const RuleInfo rule{
+      "kernel-outlier",
+      "Kernel instances much slower than their siblings",
+      "Instances of one kernel (same name, grid and block, launched by the same op from the "
+      "same user frame: the model has no input shapes; at least 5 in the steady state) slower "
+      "than median + max(5 x 1.4826 x MAD, 0.5 x median): robust to the spread of normal "
+      "runs.",
+      "replayed: the outlier instances run at the median.",
+      "Look at what ran at the same time (other streams, other processes, clocks/thermals, "
+      "memory allocation or autotuning inside the step); pin clocks when benchmarking.",
+      {{"--outlier-mads", "kernel-outlier: MADs above the median", 5,
+        [](AnalyzeOptions& o, double v) { o.outlier_mads = v; }}},
+      &Detect};
+  return rule;
 }
 
 }  // namespace gpuscope::analysis::internal
