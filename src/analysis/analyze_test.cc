@@ -378,3 +378,19 @@ TEST(Rules, EveryRuleIsDocumentedOnce) {
 
 }  // namespace
 }  // namespace gpuscope::analysis
+
+namespace gpuscope::analysis {
+namespace {
+
+TEST(Analyze, VerdictNeedsKernelsToSayGpuBound) {
+  // A window whose only GPU work is one 1.5 us memset: busy, but not GPU-bound.
+  Builder b;
+  b.Step(0, 0, 10 * us);
+  b.Copy(MemopKind::kMemset, "cudaMemsetAsync", 1 * us, 1 * us, 2 * us, 1500, 64,
+         MemoryKind::kDevice);
+  AnalysisReport r = Analyze(b.Link());
+  EXPECT_EQ(r.summary.verdict.find("GPU-bound"), std::string::npos) << r.summary.verdict;
+}
+
+}  // namespace
+}  // namespace gpuscope::analysis

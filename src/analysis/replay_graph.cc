@@ -72,6 +72,7 @@ ReplayGraph::ReplayGraph(const model::Trace& t, int64_t w0, int64_t w1) : t_(t),
     if (measured_[n]) last = std::max(last, obs_end_[n]);
   }
   observed_ = last - w0;
+  lane_prev0_ = base_.lane_prev;
 }
 
 uint32_t ReplayGraph::Add(Kind k, uint32_t lane, int64_t s, int64_t e) {
@@ -418,29 +419,35 @@ void ReplayGraph::Order() {
   }
 }
 
-void ReplayGraph::Apply(const WhatIf& f, Params& p) const {
+void ReplayGraph::Apply(const WhatIf& f, Params& p, Undo& undo) const {
+  auto set = [&](auto& slot, auto value) {
+    if (slot == value) return;
+    undo.Save(slot);
+    slot = value;
+  };
   auto call = [&](model::RowId r) -> uint32_t {
     if (r >= api_node_.size()) return kNone;
     uint32_t n = api_node_[r];
     return n != kNone && row_[n] == r ? n : kNone;
   };
   for (model::RowId r : f.unblock_api) {
-    if (uint32_t n = call(r); n != kNone) p.wait[n] = kNone;
+    if (uint32_t n = call(r); n != kNone) set(p.wait[n], kNone);
   }
   for (auto [r, d] : f.api_dur) {
-    if (uint32_t n = call(r); n != kNone) p.dur[n] = std::min(p.dur[n], std::max<int64_t>(0, d));
+    if (uint32_t n = call(r); n != kNone)
+      set(p.dur[n], std::min(p.dur[n], std::max<int64_t>(0, d)));
   }
   auto gpu = [&](const std::vector<uint32_t>& map, size_t row) {
     return row < map.size() ? map[row] : kNone;
   };
   for (auto [r, d] : f.kernel_dur) {
-    if (uint32_t n = gpu(kernel_node_, r); n != kNone) p.dur[n] = std::max<int64_t>(0, d);
+    if (uint32_t n = gpu(kernel_node_, r); n != kNone) set(p.dur[n], std::max<int64_t>(0, d));
   }
   for (auto [r, d] : f.memop_dur) {
-    if (uint32_t n = gpu(memop_node_, r); n != kNone) p.dur[n] = std::max<int64_t>(0, d);
+    if (uint32_t n = gpu(memop_node_, r); n != kNone) set(p.dur[n], std::max<int64_t>(0, d));
   }
   for (size_t r : f.graph_kernels) {
-    if (uint32_t n = gpu(kernel_node_, r); n != kNone) p.lat[n] = 0;
+    if (uint32_t n = gpu(kernel_node_, r); n != kNone) set(p.lat[n], int64_t{0});
   }
   std::vector<uint8_t> moved;
   for (size_t r : f.prefetch_memops) {
@@ -448,7 +455,7 @@ void ReplayGraph::Apply(const WhatIf& f, Params& p) const {
     if (n == kNone) continue;
     if (moved.empty()) moved.assign(nodes(), 0);
     moved[n] = 1;
-    if (launch_[n] != kNone && p.wait[launch_[n]] == n) p.wait[launch_[n]] = kNone;
+    if (launch_[n] != kNone && p.wait[launch_[n]] == n) set(p.wait[launch_[n]], kNone);
   }
   if (!moved.empty()) {
     // Work after a prefetched copy waits for what came before the copy instead; the copy runs
@@ -457,10 +464,10 @@ void ReplayGraph::Apply(const WhatIf& f, Params& p) const {
       for (uint32_t v : lane) {
         uint32_t q = p.lane_prev[v];
         while (q != kNone && moved[q] && !moved[v]) q = p.lane_prev[q];
-        if (!moved[v]) p.lane_prev[v] = q;
+        if (!moved[v]) set(p.lane_prev[v], q);
       }
       for (uint32_t v : lane) {
-        if (moved[v] && launch_[v] != kNone) p.lane_prev[v] = kNone;
+        if (moved[v] && launch_[v] != kNone) set(p.lane_prev[v], kNone);
       }
     }
   }
@@ -478,18 +485,18 @@ void ReplayGraph::Apply(const WhatIf& f, Params& p) const {
                                     [&](uint32_t v, int64_t ts) { return obs_end_[v] < ts; });
       for (auto v = first; v != lane.end(); ++v) {
         uint32_t n = *v;
-        uint32_t q = base_.lane_prev[n];
+        uint32_t q = lane_prev0_[n];
         if ((q == kNone ? obs_start_[n] : obs_end_[q]) >= h.end_ns) break;  // gap starts after
         if (q != kNone) {
           int64_t gs = obs_end_[q], ge = obs_start_[n];
-          p.gap[n] -= static_cast<int64_t>(
+          int64_t cut_ns = static_cast<int64_t>(
               cut * static_cast<double>(Overlap(gs, ge, h.start_ns, h.end_ns)));
-          p.gap[n] = std::max<int64_t>(0, p.gap[n]);
+          set(p.gap[n], std::max<int64_t>(0, p.gap[n] - cut_ns));
         }
         if (kind_[n] == Kind::kCall && p.wait[n] == kNone) {
-          p.dur[n] -= static_cast<int64_t>(
+          int64_t cut_ns = static_cast<int64_t>(
               cut * static_cast<double>(Overlap(obs_start_[n], obs_end_[n], h.start_ns, h.end_ns)));
-          p.dur[n] = std::max<int64_t>(0, p.dur[n]);
+          set(p.dur[n], std::max<int64_t>(0, p.dur[n] - cut_ns));
         }
       }
     }
@@ -500,9 +507,14 @@ ReplayResult ReplayGraph::Replay(const WhatIf* fix, bool with_path) const {
   ReplayResult out;
   const size_t n = nodes();
   if (n == 0) return out;
-  Params p = base_;
-  if (fix) Apply(*fix, p);
-  std::vector<int64_t> start(n), end(n);
+  // The fix edits the parameters in place and the edits are undone after the pass: replays
+  // cost one pass over the order, not a copy of every column (one replay at a time).
+  Params& p = base_;
+  Undo undo;
+  if (fix) Apply(*fix, p, undo);
+  std::vector<int64_t>& start = start_;
+  std::vector<int64_t>& end = end_;
+  start.resize(n), end.resize(n);
   if (order_.empty()) {  // could not be ordered: the observed times
     for (size_t v = 0; v < n; ++v) start[v] = obs_start_[v], end[v] = obs_end_[v];
   }
@@ -527,9 +539,11 @@ ReplayResult ReplayGraph::Replay(const WhatIf* fix, bool with_path) const {
   for (uint32_t v = 0; v < n; ++v) {
     if (measured_[v] && (last == kNone || end[v] > end[last])) last = v;
   }
-  if (last == kNone) return out;
-  out.window_ns = end[last] - w0_;
-  if (with_path) WalkPath(p, start, end, last, out);
+  if (last != kNone) {
+    out.window_ns = end[last] - w0_;
+    if (with_path) WalkPath(p, start, end, last, out);
+  }
+  undo.Restore();
   return out;
 }
 

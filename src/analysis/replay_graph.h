@@ -75,7 +75,18 @@ class ReplayGraph {
   void InferWaits();
   void Order();
   uint32_t Add(Kind k, uint32_t lane, int64_t s, int64_t e);
-  void Apply(const WhatIf& fix, Params& p) const;
+  // The values a fix overwrote, to put back after the replay.
+  struct Undo {
+    std::vector<std::pair<int64_t*, int64_t>> i64;
+    std::vector<std::pair<uint32_t*, uint32_t>> u32;
+    void Save(int64_t& x) { i64.emplace_back(&x, x); }
+    void Save(uint32_t& x) { u32.emplace_back(&x, x); }
+    void Restore() {
+      for (auto it = i64.rbegin(); it != i64.rend(); ++it) *it->first = it->second;
+      for (auto it = u32.rbegin(); it != u32.rend(); ++it) *it->first = it->second;
+    }
+  };
+  void Apply(const WhatIf& fix, Params& p, Undo& undo) const;
   void WalkPath(const Params& p, const std::vector<int64_t>& start, const std::vector<int64_t>& end,
                 uint32_t last, ReplayResult& out) const;
   // What the host did in the gap before a node: (category, place).
@@ -96,8 +107,12 @@ class ReplayGraph {
   std::vector<uint32_t> xdep_;
   std::vector<int64_t> xoff_;
   std::vector<uint8_t> measured_, linked_gap_;
-  Params base_;
-  std::vector<uint32_t> order_;  // topological order of points (node * 2 + is_end)
+  // Edited in place by Replay (a fix's changes) and restored before it returns; with the
+  // start/end buffers, this makes Replay non-reentrant: one replay at a time per graph.
+  mutable Params base_;
+  mutable std::vector<int64_t> start_, end_;
+  std::vector<uint32_t> lane_prev0_;  // lane order as built (fixes may bypass a prefetched copy)
+  std::vector<uint32_t> order_;       // topological order of points (node * 2 + is_end)
   // Lookups from trace rows to nodes, and per lane.
   std::vector<uint32_t> api_node_, kernel_node_, memop_node_;
   std::vector<std::vector<uint32_t>> lane_nodes_;  // nodes of each lane, in order

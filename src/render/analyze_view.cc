@@ -98,6 +98,16 @@ std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r
               "%";
     }
     kv("Critical path", path);
+    std::string places;
+    for (size_t k = 0; k < s.critical_places.size() && k < 3; ++k) {
+      const auto& p = s.critical_places[k];
+      places += (k ? ", " : "") + base::ShortenName(p.name, 48) + " (" + p.category + ") " +
+                base::FormatFixed(100.0 * static_cast<double>(p.ns) /
+                                      static_cast<double>(std::max<int64_t>(1, total)),
+                                  1) +
+                "%";
+    }
+    if (!places.empty()) kv("On the path", places);
   }
   out += base::StrFormat("\nFindings (ranked by the time a fix would save in the steady window)\n");
   if (r.findings.empty()) {

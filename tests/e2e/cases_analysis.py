@@ -105,13 +105,28 @@ def analyze_real_pytorch_cpu_runs():
         raise Skip("PyTorch is not installed (scripts/install-deps installs torch==2.13.0)")
     workload = os.path.join(os.path.dirname(os.path.abspath(__file__)), "torch_cpu_workload.py")
     with tempfile.TemporaryDirectory() as tmp:
-        found = {}
-        for mode in ("slow", "fast"):
-            out = os.path.join(tmp, mode + ".json")
-            subprocess.run([sys.executable, workload, out, mode], check=True, capture_output=True)
-            d = json.loads(run("analyze", "--format", "json", out).stdout)
-            assert d["summary"]["iteration_source"] == "ProfilerStep markers" and d["summary"]["iterations_total"] == 6, d["summary"]
-            found[mode] = d["findings"]
+        # The fixes the slow run's findings predict, all together, against the measured change
+        # per iteration (medians: one iteration slowed by a busy machine does not count; the
+        # fast run is the same program fixed). 25%: the two runs differ also by the profiler's
+        # Python tracing of the loop, which no fix of the slow trace can show. Real timings on a
+        # shared machine are noisy: up to three runs of the pair, one must agree.
+        attempts = []
+        for _ in range(3):
+            found, d = {}, {}
+            for mode in ("slow", "fast"):
+                out = os.path.join(tmp, mode + ".json")
+                subprocess.run([sys.executable, workload, out, mode], check=True, capture_output=True)
+                d[mode] = json.loads(run("analyze", "--format", "json", out).stdout)
+                s = d[mode]["summary"]
+                assert s["iteration_source"] == "ProfilerStep markers" and s["iterations_total"] == 6, s
+                found[mode] = d[mode]["findings"]
+            predicted = d["slow"]["summary"]["combined"]["saving_ns"] / d["slow"]["summary"]["iterations"]
+            measured = d["slow"]["summary"]["iteration_median_ns"] - d["fast"]["summary"]["iteration_median_ns"]
+            attempts.append((predicted, measured))
+            if abs(predicted - measured) <= 0.25 * measured:
+                break
+        else:
+            raise AssertionError(f"predicted vs measured saving per iteration (ns): {attempts}")
         storm = [f for f in found["slow"] if f["rule"] == "cpu-op-storm"]
         assert storm and storm[0]["where"]["python"].endswith("slow_activation"), storm
         assert storm[0]["severity"] == "high", storm[0]

@@ -11,14 +11,14 @@ namespace gpuscope::analysis::internal {
 namespace {
 
 void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
-  std::map<std::string, std::vector<const Gap*>> by_cause;
+  std::map<std::string_view, std::vector<const Gap*>> by_cause;  // views into the gaps
   for (const auto& g : c.gaps()) {
     // A gap inside a sync, a blocking copy, the loader or a storming loop is that finding's.
     if (g.end - g.start >= c.o().idle_gap_ns && !claims.Explains(g.start, g.end))
       by_cause[g.cause].push_back(&g);
   }
   // The causes that cost at least 1% of the window, at most 5 (the full split is in the summary).
-  std::vector<std::pair<int64_t, std::string>> ranked;
+  std::vector<std::pair<int64_t, std::string_view>> ranked;
   for (auto& [cause, gaps] : by_cause) {
     int64_t total = 0;
     for (const Gap* g : gaps) total += g->end - g->start;
@@ -31,7 +31,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   const Trace& t = c.t();
   for (auto& [cause, gaps] : by_cause) {
     int64_t total = 0;
-    std::map<std::pair<std::string, std::string>, int64_t> where;
+    std::map<std::pair<std::string_view, std::string_view>, int64_t> where;
     Candidate cand{Make(c, "gpu-idle", 0), {}};
     for (const Gap* g : gaps) {
       total += g->end - g->start, where[{g->where.python, g->where.op}] += g->end - g->start;
@@ -41,11 +41,11 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     }
     cand.fix.what = "the host work during these gaps leaves the thread that feeds the GPU";
     Finding& f = cand.finding;
-    f.title = "GPU idle: " + cause;
+    f.title = "GPU idle: " + std::string(cause);
     auto top = std::max_element(where.begin(), where.end(),
                                 [](auto& a, auto& b) { return a.second < b.second; });
-    f.where.python = top->first.first;
-    f.where.op = top->first.second;
+    f.where.python = std::string(top->first.first);
+    f.where.op = std::string(top->first.second);
     f.detail = base::FormatCount(gaps.size()) +
                " gaps >= " + base::FormatDuration(c.o().idle_gap_ns) + " (" +
                c.PerIterationText(static_cast<double>(gaps.size())) + "), " +

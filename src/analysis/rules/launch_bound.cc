@@ -14,9 +14,15 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   const Trace& t = c.t();
   int64_t idle = 0;
   size_t count = 0, idle_kernels = 0;
-  std::map<std::string, std::pair<int64_t, size_t>> kernels;  // name -> (idle before, count)
-  // place -> (idle before its kernels, their launch-call time)
-  std::map<std::pair<std::string, std::string>, std::pair<int64_t, int64_t>> from;
+  std::map<model::StringId, std::pair<int64_t, size_t>> kernels;  // name -> (idle before, count)
+  // place (user frame name, op name) -> (idle before its kernels, their launch-call time)
+  std::map<std::pair<RowId, RowId>, std::pair<int64_t, int64_t>> from;
+  std::map<std::pair<RowId, RowId>, RowId> place_row;  // an op row of each place
+  auto place_key = [&](RowId op) {
+    RowId frame = op == kNoRow ? kNoRow : c.at().UserFrameOfCpu(op);
+    return std::make_pair(frame == kNoRow ? kNoRow : t.python.name[frame],
+                          op == kNoRow ? kNoRow : t.cpu.name[op]);
+  };
   Candidate cand{Make(c, "launch-bound", 0), {}};
   for (size_t i = 0; i < t.kernels.size(); ++i) {
     if (!c.GpuIn(t.kernels.start_ns[i], t.kernels.launch[i]) ||
@@ -31,11 +37,14 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     idle += before;
     ++count;
     idle_kernels += before > 0;
-    auto& k = kernels[std::string(t.str(t.kernels.name[i]))];
+    auto& k = kernels[t.kernels.name[i]];
     k.first += before, ++k.second;
-    Where w = c.at().Api(l);
-    auto& place = from[{w.python, w.op}];
+    // Places keyed by rows (the op and its user frame); their names are resolved once below.
+    RowId op = t.api.enclosing_op[l];
+    auto key = place_key(op);
+    auto& place = from[key];
     place.first += before, place.second += t.api.dur_ns[l];
+    place_row.emplace(key, op);
     cand.fix.graph_kernels.push_back(i);
     if (claims.TakeApi(l)) cand.fix.api_dur.emplace_back(l, 0);
   }
@@ -49,16 +58,20 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     return a.second.first != b.second.first ? a.second.first < b.second.first
                                             : a.second.second < b.second.second;
   });
-  f.where.python = top->first.first;
-  f.where.op = top->first.second;
+  RowId top_op = place_row[top->first];
+  if (top_op != kNoRow) {
+    f.where.op = std::string(t.str(t.cpu.name[top_op]));
+    f.where.python = c.at().PythonOf(top_op);
+  }
   std::vector<std::tuple<int64_t, size_t, std::string>> ranked;
-  for (auto& [n, k] : kernels) ranked.emplace_back(k.first, k.second, n);
+  for (auto& [n, k] : kernels) ranked.emplace_back(k.first, k.second, std::string(t.str(n)));
   std::sort(ranked.rbegin(), ranked.rend());
   f.where.kernel = std::get<2>(ranked.front());
-  f.detail = base::FormatCount(count) + " tiny kernels (< " +
-             base::FormatDuration(c.o().tiny_kernel_ns) + ", launch call longer than the kernel; " +
-             c.PerIterationText(static_cast<double>(count)) + "), " + base::FormatDuration(idle) +
-             " of GPU idle before them; " + top->first.second + " launches the costliest share";
+  f.detail =
+      base::FormatCount(count) + " tiny kernels (< " + base::FormatDuration(c.o().tiny_kernel_ns) +
+      ", launch call longer than the kernel; " + c.PerIterationText(static_cast<double>(count)) +
+      "), " + base::FormatDuration(idle) + " of GPU idle before them; " +
+      (f.where.op.empty() ? std::string("(no op)") : f.where.op) + " launches the costliest share";
   cand.fix.what =
       "graph-captured / fused: their launch calls cost nothing and they run back to back";
   for (const auto& [ns, k, n] : ranked) {
