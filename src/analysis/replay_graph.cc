@@ -21,6 +21,11 @@ constexpr int64_t kDefaultLaunchLatencyNs = 5'000;
 // A thread idle (in no op, frame or call) this long between two calls was waiting for another
 // thread (autograd's backward thread for the main one, a consumer for its producer).
 constexpr int64_t kHandoffIdleNs = 20'000;
+// A GPU op that found its stream idle but started this much later than its launch call + the
+// device's usual latency, right after an op of another stream ended (within kStreamHandoffNs),
+// waited for that op (an event wait between streams: cudaStreamWaitEvent, NCCL/RCCL syncs).
+constexpr int64_t kLateStartNs = 10'000;
+constexpr int64_t kStreamHandoffNs = 5'000;
 // A launch call that starts this long after its GPU op is a clock disagreement, not a launch.
 constexpr int64_t kMaxClockSkewNs = 1'000'000;
 
@@ -206,6 +211,15 @@ void ReplayGraph::BuildHost(int64_t w0, int64_t w1) {
   }
 }
 
+namespace {
+
+int64_t LateLimit(const std::map<int, int64_t>& typical, int device) {
+  auto it = typical.find(device);
+  return (it == typical.end() ? kDefaultLaunchLatencyNs : it->second) + kLateStartNs;
+}
+
+}  // namespace
+
 void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
   struct Op {
     int64_t s, e;
@@ -238,7 +252,7 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
     add(m.track[i], m.start_ns[i], m.end_ns(i), i, false, m.launch[i], m.device[i]);
   kernel_node_.assign(k.size(), kNone);
   memop_node_.assign(m.size(), kNone);
-  // The typical launch latency of each device: the median over ops that found their stream idle.
+  // The typical launch latency of each device, over ops that found their stream idle.
   std::map<int, std::vector<int64_t>> idle_latency;
   for (auto& [tr, ops] : streams) {
     std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) { return a.s < b.s; });
@@ -253,9 +267,13 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
   }
   std::map<int, int64_t> typical;
   for (auto& [dev, v] : idle_latency) {
-    std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
-    typical[dev] = std::max<int64_t>(0, v[v.size() / 2]);
+    // The 10th percentile: ops held by another stream also start late on an idle stream, so the
+    // median would count their waits as latency.
+    std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 10), v.end());
+    typical[dev] = std::max<int64_t>(0, v[v.size() / 10]);
   }
+  std::unordered_map<uint32_t, int> device;  // GPU node -> its device
+  std::vector<uint32_t> late;                // GPU nodes that started late on an idle stream
   for (auto& [tr, ops] : streams) {
     uint32_t lane = static_cast<uint32_t>(lane_track_.size());
     lane_track_.push_back(tr);
@@ -287,6 +305,39 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
       }
       prev_end = std::max(prev_end, op.e);
       prev = n;
+      device[n] = op.device;
+      if (launch_[n] != kNone && base_.lat[n] > LateLimit(typical, op.device)) late.push_back(n);
+    }
+  }
+  InferStreamWaits(device, late, typical);
+}
+
+void ReplayGraph::InferStreamWaits(const std::unordered_map<uint32_t, int>& device,
+                                   const std::vector<uint32_t>& late,
+                                   const std::map<int, int64_t>& typical) {
+  if (late.empty()) return;
+  std::map<int, std::vector<uint32_t>> by_end;  // per device, GPU nodes by observed end
+  for (auto [n, dev] : device) by_end[dev].push_back(n);
+  for (auto& [dev, v] : by_end) {
+    std::sort(v.begin(), v.end(),
+              [&](uint32_t a, uint32_t b) { return obs_end_[a] < obs_end_[b]; });
+  }
+  for (uint32_t n : late) {
+    int dev = device.at(n);
+    const auto& v = by_end[dev];
+    auto it = std::upper_bound(v.begin(), v.end(), obs_start_[n],
+                               [&](int64_t t, uint32_t x) { return t < obs_end_[x]; });
+    for (int steps = 0; it != v.begin() && steps < 16; ++steps) {
+      uint32_t x = *--it;
+      if (obs_start_[n] - obs_end_[x] > kStreamHandoffNs) break;
+      if (lane_[x] == lane_[n]) continue;
+      xdep_[n] = x;
+      xoff_[n] = obs_start_[n] - obs_end_[x];
+      auto u = typical.find(dev);
+      base_.lat[n] =
+          std::min(base_.lat[n], u == typical.end() ? kDefaultLaunchLatencyNs : u->second);
+      ++inferred_stream_waits_;
+      break;
     }
   }
 }
@@ -560,9 +611,9 @@ model::RowId ReplayGraph::RangeAt(uint32_t lane, int64_t ts) const {
   return r;
 }
 
-std::pair<std::string, std::string> ReplayGraph::GapCategory(uint32_t v, int64_t gap) const {
+std::pair<std::string, std::string> ReplayGraph::GapCategory(uint32_t v, int64_t ts) const {
   const auto& cpu = t_.cpu;
-  model::RowId deepest = RangeAt(lane_[v], obs_start_[v] - gap / 2);
+  model::RowId deepest = RangeAt(lane_[v], ts);
   model::RowId op = model::kNoRow;
   for (model::RowId r = deepest; r != model::kNoRow; r = cpu.parent[r]) {
     if (IsDataLoading(t_.str(cpu.name[r])))
@@ -629,7 +680,7 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
       continue;
     }
     if (xdep_[v] != kNone && end[xdep_[v]] + xoff_[v] == s) {
-      add("thread handoffs", {}, xoff_[v]);
+      add(lane_is_host_[lane_[v]] ? "thread handoffs" : "stream waits", {}, xoff_[v]);
       v = xdep_[v];
       at_end = true;
       continue;
@@ -637,11 +688,18 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
     uint32_t q = p.lane_prev[v];
     bool gap = lane_is_host_[lane_[v]] || linked_gap_[v];
     if (q != kNone && end[q] + (gap ? p.gap[v] : 0) == s) {
-      if (gap && p.gap[v] > 0) {
-        auto [cat, place] = lane_is_host_[lane_[v]] ? GapCategory(v, p.gap[v])
-                                                    : std::pair<std::string, std::string>{
-                                                          "GPU gaps (unlinked ops)", {}};
-        add(cat, place, p.gap[v]);
+      if (gap && p.gap[v] > 0 && !lane_is_host_[lane_[v]]) {
+        add("GPU gaps (unlinked ops)", {}, p.gap[v]);
+      } else if (gap && p.gap[v] > 0) {
+        // The host work of the gap, by what ran there: sampled at up to 256 points (one per
+        // 50 us), so that a long gap - a CPU-only run is one - is split, not named after one op.
+        int64_t len = p.gap[v];
+        int64_t slices = std::clamp<int64_t>(len / 50'000, 1, 256);
+        for (int64_t k = 0; k < slices; ++k) {
+          int64_t a = len * k / slices, b = len * (k + 1) / slices;
+          auto [cat, place] = GapCategory(v, obs_start_[v] - len + (a + b) / 2);
+          add(cat, place, b - a);
+        }
       }
       v = q;
       at_end = true;

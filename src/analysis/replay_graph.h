@@ -15,13 +15,19 @@
 //     double-buffered event sync costs nothing);
 //   - a GPU op without a known launch call keeps its observed distance to its predecessor;
 //   - a thread that sat idle (in no range, frame or call) before a node resumes after the last
-//     node another thread ended before it (autograd's backward thread after the main thread).
+//     node another thread ended before it (autograd's backward thread after the main thread);
+//   - a GPU op that found its stream idle yet started well after its launch, right as an op of
+//     another stream of its device ended, waited for it (an event wait between streams).
+// Traces rarely record the stream/event arguments these edges would need, so every wait and
+// handoff is inferred from times; the counts are reported.
 // Times before the window are fixed (floors). The window's end is the last end over the GPU
 // ops and the threads that launch or wait for them. Replaying the unchanged graph reproduces
 // the observed window up to what the model cannot express (replay_error_percent).
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -56,6 +62,7 @@ class ReplayGraph {
   int64_t observed_window_ns() const { return observed_; }
   size_t nodes() const { return kind_.size(); }
   uint64_t inferred_waits() const { return inferred_waits_; }
+  uint64_t inferred_stream_waits() const { return inferred_stream_waits_; }
   uint64_t broken_edges() const { return broken_; }  // dependency cycles left out (bad data)
 
   // Replays with `fix` applied (nullptr: as observed). `with_path` also walks the critical path.
@@ -73,6 +80,9 @@ class ReplayGraph {
   void BuildHost(int64_t w0, int64_t w1);
   void BuildGpu(int64_t w0, int64_t w1);
   void InferWaits();
+  // GPU ops that waited for another stream's op (see kLateStartNs): a handoff edge each.
+  void InferStreamWaits(const std::unordered_map<uint32_t, int>& device,
+                        const std::vector<uint32_t>& late, const std::map<int, int64_t>& typical);
   void Order();
   uint32_t Add(Kind k, uint32_t lane, int64_t s, int64_t e);
   // The values a fix overwrote, to put back after the replay.
@@ -89,14 +99,14 @@ class ReplayGraph {
   void Apply(const WhatIf& fix, Params& p, Undo& undo) const;
   void WalkPath(const Params& p, const std::vector<int64_t>& start, const std::vector<int64_t>& end,
                 uint32_t last, ReplayResult& out) const;
-  // What the host did in the gap before a node: (category, place).
-  std::pair<std::string, std::string> GapCategory(uint32_t node, int64_t gap) const;
+  // What the host did at `ts` on a node's thread: (category, place).
+  std::pair<std::string, std::string> GapCategory(uint32_t node, int64_t ts) const;
   model::RowId RangeAt(uint32_t lane, int64_t ts) const;  // deepest CPU range holding ts
 
   const model::Trace& t_;
   int64_t w0_ = 0;
   int64_t observed_ = 0;
-  uint64_t inferred_waits_ = 0, broken_ = 0;
+  uint64_t inferred_waits_ = 0, inferred_stream_waits_ = 0, broken_ = 0;
   // Per node.
   std::vector<Kind> kind_;
   std::vector<uint32_t> lane_, row_;  // row: API / kernel / memop row (kNone for edges)

@@ -121,5 +121,35 @@ TEST(ReplayGraph, HostWorkOffTheCriticalPathSavesNothing) {
   EXPECT_EQ(g.Replay(&faster).window_ns, base - 100 * us);
 }
 
+TEST(ReplayGraph, AnOpWaitingForAnotherStreamFollowsIt) {
+  // Stream 7 runs a 300 us kernel; stream 8's kernel, launched at the same time, starts only when
+  // it ends (an event wait between the streams): speeding up the first moves the second.
+  model::Trace t;
+  model::TrackId cpu = t.InternTrack(model::TrackKind::kCpuThread, "1", "1");
+  model::TrackId s7 = t.InternTrack(model::TrackKind::kGpuStream, "0", "7");
+  model::TrackId s8 = t.InternTrack(model::TrackKind::kGpuStream, "0", "8");
+  auto launch = [&](uint64_t corr, int64_t at, model::TrackId stream, int64_t ks, int64_t kd) {
+    model::ApiRow a;
+    a.start_ns = at, a.dur_ns = 5 * us, a.name = t.strings.Intern("cudaLaunchKernel"),
+    a.track = cpu, a.correlation = corr;
+    t.api.Append(a);
+    model::KernelRow k;
+    k.start_ns = ks, k.dur_ns = kd, k.name = t.strings.Intern("k"), k.track = stream,
+    k.correlation = corr, k.device = 0;
+    t.kernels.Append(k);
+  };
+  launch(1, 0, s7, 6 * us, 300 * us);          // idle stream: 6 us latency
+  launch(2, 10 * us, s8, 307 * us, 100 * us);  // idle stream, yet starts as the first ends
+  launch(3, 20 * us, s7, 407 * us, 50 * us);   // and the third waits for the second
+  model::LinkTrace(t);
+  ReplayGraph g(t, 0, 500 * us);
+  EXPECT_EQ(g.inferred_stream_waits(), 2u);
+  int64_t base = g.Replay(nullptr).window_ns;
+  EXPECT_EQ(base, g.observed_window_ns());
+  WhatIf faster;
+  faster.kernel_dur.emplace_back(0, 200 * us);
+  EXPECT_EQ(g.Replay(&faster).window_ns, base - 100 * us);
+}
+
 }  // namespace
 }  // namespace gpuscope::analysis

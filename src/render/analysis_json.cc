@@ -73,6 +73,8 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
       .Double(s.replay_error_percent)
       .Key("inferred_waits")
       .Uint(s.inferred_waits)
+      .Key("inferred_stream_waits")
+      .Uint(s.inferred_stream_waits)
       .EndObject();
   w.Key("combined")
       .BeginObject()

@@ -77,7 +77,8 @@ std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r
     kv("Replay", "window " + base::FormatDuration(s.replayed_ns) + " replayed vs " +
                      base::FormatDuration(s.observed_ns) + " observed (error " +
                      base::FormatFixed(s.replay_error_percent, 2) + "%), " +
-                     base::FormatCount(s.inferred_waits) + " host waits inferred");
+                     base::FormatCount(s.inferred_waits) + " host waits and " +
+                     base::FormatCount(s.inferred_stream_waits) + " stream waits inferred");
     kv("All fixes",
        "window " + base::FormatDuration(s.combined_ns) + ", saves " +
            base::FormatDuration(s.combined_saving_ns) + " (" +
