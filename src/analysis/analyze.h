@@ -52,6 +52,10 @@ struct Finding {
   double impact_percent = 0;  // of the steady window
   int64_t standalone_ns = 0;  // the saving of this fix alone (replayed)
   std::string fix;            // what the replay changed to price it ("" for information)
+  // The pricing, for `--explain` and the JSON: the replayed window without and with this fix
+  // alone, and the edits it made (counts).
+  int64_t baseline_ns = 0, fixed_ns = 0;
+  std::string changes;
   Where where;
   std::vector<Evidence> evidence;
   std::string detail;  // one line of measured facts (counts, bytes, per-iteration rates)

@@ -51,6 +51,9 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
                        static_cast<double>(std::max(p.baseline_ns, c.window()));
     f.severity = std::string(SeverityFor(f.impact_percent));
     f.standalone_ns = alone[i];
+    f.baseline_ns = p.baseline_ns;
+    f.fixed_ns = p.baseline_ns - alone[i];
+    f.changes = cands[i].fix.Describe();
     f.fix = cands[i].fix.what + "; replayed window " + base::FormatDuration(p.baseline_ns) +
             " -> " + base::FormatDuration(p.baseline_ns - alone[i]) + " with this fix alone" +
             (impact[i] != alone[i]

@@ -45,17 +45,6 @@ int64_t Overlap(int64_t s, int64_t e, int64_t a, int64_t b) {
 
 }  // namespace
 
-void WhatIf::Merge(const WhatIf& o) {
-  auto cat = [](auto& a, const auto& b) { a.insert(a.end(), b.begin(), b.end()); };
-  cat(unblock_api, o.unblock_api);
-  cat(api_dur, o.api_dur);
-  cat(kernel_dur, o.kernel_dur);
-  cat(memop_dur, o.memop_dur);
-  cat(prefetch_memops, o.prefetch_memops);
-  cat(graph_kernels, o.graph_kernels);
-  cat(host_scale, o.host_scale);
-}
-
 ReplayGraph::ReplayGraph(const model::Trace& t, int64_t w0, int64_t w1) : t_(t), w0_(w0) {
   BuildHost(w0, w1);
   BuildGpu(w0, w1);

@@ -38,6 +38,8 @@ struct WhatIf {
   }
   // Adds every change of `other` (for the combined what-if of several fixes).
   void Merge(const WhatIf& other);
+  // The edits in words and counts ("12 calls stop waiting, 3 copy durations changed").
+  std::string Describe() const;
 };
 
 }  // namespace gpuscope::analysis

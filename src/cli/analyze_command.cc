@@ -19,13 +19,15 @@ struct AnalyzeArgs {
   std::string path;
   std::string format = "table";
   bool full_names = false;
+  std::string explain;
   std::vector<double> rule_options;  // one per option of the rules' registry, in its order
 };
 
 }  // namespace
 
 void PrintAnalyzeReport(const model::Trace& trace, const std::string& path) {
-  std::fputs(render::AnalyzeText(trace, analysis::Analyze(trace), {path, false}).c_str(), stdout);
+  std::fputs(render::AnalyzeText(trace, analysis::Analyze(trace), {path, false, {}}).c_str(),
+             stdout);
 }
 
 CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
@@ -35,6 +37,12 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
       ->check(CLI::IsMember({"table", "csv", "json"}));
   app.add_flag("--full-names", a->full_names,
                "Show names whole instead of fitting them to the terminal");
+  std::vector<std::string> ids;
+  for (const auto& rule : analysis::Rules()) ids.emplace_back(rule.id);
+  app.add_option("--explain", a->explain,
+                 "How the findings of this rule were priced: the replayed window without and "
+                 "with the fix, and its edits")
+      ->check(CLI::IsMember(ids));
   auto opts = std::make_shared<analysis::AnalyzeOptions>();
   // Every rule's thresholds, as its registry entry declares them.
   size_t count = 0;
@@ -57,7 +65,7 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
       for (const auto& opt : rule.options) opt.apply(o, a->rule_options[k++]);
     }
     analysis::AnalysisReport r = analysis::Analyze(trace, o);
-    const render::AnalyzeView view{a->path, a->full_names};
+    const render::AnalyzeView view{a->path, a->full_names, a->explain};
     if (a->format == "json")
       std::fputs(render::AnalyzeJson(trace, r, view).c_str(), stdout);
     else if (a->format == "csv")

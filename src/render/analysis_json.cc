@@ -137,6 +137,15 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
         .Int(f.standalone_ns)
         .Key("how_priced")
         .String(f.fix);
+    w.Key("pricing")
+        .BeginObject()
+        .Key("baseline_ns")
+        .Int(f.baseline_ns)
+        .Key("fixed_ns")
+        .Int(f.fixed_ns)
+        .Key("changes")
+        .String(f.changes)
+        .EndObject();
     WriteWhere(w.Key("where"), f.where);
     w.Key("detail").String(f.detail);
     w.Key("evidence").BeginArray();

@@ -139,6 +139,17 @@ std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r
                           (a.full_names ? e.what : base::ShortenName(e.what, width - 40)).c_str());
     }
     if (!f.fix.empty()) out += base::StrFormat("    priced:   %s\n", f.fix.c_str());
+    if (!a.explain.empty() && a.explain == f.rule && !f.changes.empty()) {
+      out += base::StrFormat(
+          "    replay:   window %s unchanged, %s with this fix alone (saves %s)\n",
+          base::FormatDuration(f.baseline_ns).c_str(), base::FormatDuration(f.fixed_ns).c_str(),
+          base::FormatDuration(f.standalone_ns).c_str());
+      out += base::StrFormat("    edits:    %s\n", f.changes.c_str());
+      out += base::StrFormat(
+          "    impact:   %s: what this fix adds on top of the findings ranked before it, at most "
+          "its own saving\n",
+          base::FormatDuration(f.impact_ns).c_str());
+    }
     out += base::StrFormat("    fix:      %s\n", f.advice.c_str());
   }
   return out;

@@ -12,6 +12,7 @@ namespace gpuscope::render {
 struct AnalyzeView {
   std::string path;
   bool full_names = false;
+  std::string explain;  // a rule id: how its findings were priced, in full
 };
 
 std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r,

@@ -26,6 +26,10 @@ analysis::AnalysisReport Report() {
   f.where = {"infer.py(12): step", "aten::item", ""};
   f.detail = "8 syncs";
   f.advice = "Keep the value on the device.";
+  f.standalone_ns = 250'000;
+  f.baseline_ns = 1'000'000;
+  f.fixed_ns = 750'000;
+  f.changes = "8 calls stop waiting for the GPU";
   f.evidence.push_back({1'500'000, 30'000, -1, "aten::item"});
   r.findings.push_back(f);
   return r;
@@ -34,7 +38,7 @@ analysis::AnalysisReport Report() {
 TEST(AnalyzeView, TextShowsEachFindingWithItsCostPlaceAndFix) {
   model::Trace t;
   t.meta.format = "kineto";
-  std::string text = AnalyzeText(t, Report(), {"trace.json", true});
+  std::string text = AnalyzeText(t, Report(), {"trace.json", true, {}});
   EXPECT_NE(text.find("trace.json  (kineto)"), std::string::npos) << text;
   EXPECT_NE(text.find("1. [high] host-sync: Host synchronizations inside the steady state  saves "
                       "250.000 us (25.0%)"),
@@ -42,6 +46,14 @@ TEST(AnalyzeView, TextShowsEachFindingWithItsCostPlaceAndFix) {
       << text;
   EXPECT_NE(text.find("where:    infer.py(12): step  >  aten::item"), std::string::npos) << text;
   EXPECT_NE(text.find("fix:      Keep the value on the device."), std::string::npos) << text;
+  EXPECT_EQ(text.find("edits:"), std::string::npos) << text;
+  // --explain host-sync: the replayed windows and the fix's edits.
+  std::string explained = AnalyzeText(t, Report(), {"trace.json", true, "host-sync"});
+  EXPECT_NE(explained.find("replay:   window 1.000 ms unchanged, 750.000 us with this fix alone"),
+            std::string::npos)
+      << explained;
+  EXPECT_NE(explained.find("edits:    8 calls stop waiting for the GPU"), std::string::npos)
+      << explained;
 }
 
 TEST(AnalyzeView, CsvHasOneRowPerFinding) {
