@@ -1,0 +1,143 @@
+// The inferred edges of the dependency graph (waits of host calls, waits between streams) and
+// the topological order of its points.
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "analysis/replay_graph.h"
+#include "analysis/replay_graph_internal.h"
+
+namespace gpuscope::analysis {
+
+using namespace replay_internal;  // NOLINT: the graph's shared constants and helpers
+
+void ReplayGraph::InferWaits() {
+  std::vector<uint32_t> gpu;  // GPU nodes by observed end
+  for (uint32_t n = 0; n < nodes(); ++n) {
+    if (kind_[n] == Kind::kKernel || kind_[n] == Kind::kCopy) gpu.push_back(n);
+  }
+  std::sort(gpu.begin(), gpu.end(),
+            [&](uint32_t a, uint32_t b) { return obs_end_[a] < obs_end_[b]; });
+  // An async copy call whose copy is known to be pinned (or device to device) does not block,
+  // even when a small copy happens to finish before the call returns.
+  std::vector<uint8_t> nonblocking(nodes(), 0);
+  for (uint32_t g : gpu) {
+    if (kind_[g] != Kind::kCopy || launch_[g] == kNone) continue;
+    const auto& mo = t_.memops;
+    model::MemoryKind host =
+        mo.kind[row_[g]] == model::MemopKind::kHtoD ? mo.src[row_[g]] : mo.dst[row_[g]];
+    bool host_side =
+        mo.kind[row_[g]] == model::MemopKind::kHtoD || mo.kind[row_[g]] == model::MemopKind::kDtoH;
+    if (!host_side || host == model::MemoryKind::kPinned) nonblocking[launch_[g]] = 1;
+  }
+  // A launch call far longer than the thread's usual one was held by a full launch queue: it
+  // returned when a queued GPU op finished (a GPU-bound run whose host ran ahead).
+  std::vector<int64_t> usual_launch(lane_track_.size(), 0);
+  {
+    std::vector<std::vector<int64_t>> d(lane_track_.size());
+    for (uint32_t n = 0; n < nodes(); ++n) {
+      if (kind_[n] == Kind::kCall &&
+          t_.str(t_.api.name[row_[n]]).find("Launch") != std::string_view::npos)
+        d[lane_[n]].push_back(obs_end_[n] - obs_start_[n]);
+    }
+    for (size_t l = 0; l < d.size(); ++l) {
+      if (d[l].empty()) continue;
+      std::nth_element(d[l].begin(), d[l].begin() + static_cast<long>(d[l].size() / 2), d[l].end());
+      usual_launch[l] = d[l][d[l].size() / 2];
+    }
+  }
+  for (uint32_t n = 0; n < nodes(); ++n) {
+    if (kind_[n] != Kind::kCall) continue;
+    std::string_view name = t_.str(t_.api.name[row_[n]]);
+    bool held_launch = name.find("Launch") != std::string_view::npos &&
+                       usual_launch[lane_[n]] > 0 &&
+                       obs_end_[n] - obs_start_[n] > 4 * usual_launch[lane_[n]] + kQueuedSlackNs;
+    if (!held_launch && !CanBlock(name)) continue;
+    if (nonblocking[n] && name.find("Async") != std::string_view::npos) continue;
+    int64_t s = obs_start_[n], e = obs_end_[n];
+    auto it = std::upper_bound(gpu.begin(), gpu.end(), e,
+                               [&](int64_t v, uint32_t g) { return v < obs_end_[g]; });
+    // The last op that ended inside the call and was launched before the call returned (from
+    // this thread: no later than the call itself, so that the graph stays acyclic).
+    for (int steps = 0; it != gpu.begin() && steps < 64; ++steps) {
+      uint32_t g = *--it;
+      if (obs_end_[g] <= s) break;
+      uint32_t l = launch_[g];
+      if (l != kNone && (obs_start_[l] > e || (lane_[l] == lane_[n] && l > n))) continue;
+      base_.wait[n] = g;
+      post_[n] = e - obs_end_[g];
+      base_.dur[n] = std::min(base_.dur[n], post_[n]);
+      ++inferred_waits_;
+      break;
+    }
+  }
+}
+
+void ReplayGraph::Order() {
+  const uint32_t n = static_cast<uint32_t>(nodes());
+  for (;;) {
+    // Successor lists: start(n) -> start(ops n launched); end(n) -> start(next on lane),
+    // end(calls waiting for n). start(n) -> end(n) is implicit.
+    std::vector<uint32_t> indeg(2 * static_cast<size_t>(n), 0);
+    std::vector<uint32_t> head(2 * static_cast<size_t>(n) + 1, 0), succ;
+    auto edges = [&](auto&& f) {
+      for (uint32_t v = 0; v < n; ++v) {
+        if (base_.lane_prev[v] != kNone) f(base_.lane_prev[v] * 2 + 1, v * 2);
+        if (launch_[v] != kNone) f(launch_[v] * 2, v * 2);
+        if (base_.wait[v] != kNone) f(base_.wait[v] * 2 + 1, v * 2 + 1);
+        if (xdep_[v] != kNone) f(xdep_[v] * 2 + 1, v * 2);
+      }
+    };
+    edges([&](uint32_t from, uint32_t to) { ++head[from + 1], ++indeg[to]; });
+    for (size_t i = 1; i < head.size(); ++i) head[i] += head[i - 1];
+    succ.resize(head.back());
+    std::vector<uint32_t> fill(head.begin(), head.end() - 1);
+    edges([&](uint32_t from, uint32_t to) { succ[fill[from]++] = to; });
+    for (uint32_t v = 0; v < n; ++v) ++indeg[v * 2 + 1];  // end after its own start
+    order_.clear();
+    order_.reserve(2 * static_cast<size_t>(n));
+    for (uint32_t p = 0; p < 2 * n; ++p) {
+      if (indeg[p] == 0) order_.push_back(p);
+    }
+    for (size_t i = 0; i < order_.size(); ++i) {
+      uint32_t p = order_[i];
+      auto release = [&](uint32_t q) {
+        if (--indeg[q] == 0) order_.push_back(q);
+      };
+      if ((p & 1) == 0) release(p + 1);
+      for (uint32_t j = head[p]; j < head[p + 1]; ++j) release(succ[j]);
+    }
+    if (order_.size() == 2 * static_cast<size_t>(n)) return;
+    // A cycle (clocks that disagree, overlapping events): drop the inferred waits and launch
+    // edges of the points left over, and count them.
+    std::vector<uint8_t> done(2 * static_cast<size_t>(n), 0);
+    for (uint32_t p : order_) done[p] = 1;
+    uint64_t dropped = 0;
+    for (uint32_t v = 0; v < n; ++v) {
+      if (!done[v * 2 + 1] && base_.wait[v] != kNone) {
+        base_.dur[v] = obs_end_[v] - obs_start_[v];
+        base_.wait[v] = kNone, ++dropped;
+      } else if (!done[v * 2] && xdep_[v] != kNone) {
+        xdep_[v] = kNone, ++dropped;
+        if (base_.lane_prev[v] != kNone)
+          base_.gap[v] = std::max<int64_t>(0, obs_start_[v] - obs_end_[base_.lane_prev[v]]);
+        else
+          floor_[v] = obs_start_[v];
+      } else if (!done[v * 2] && launch_[v] != kNone) {
+        launch_[v] = kNone, linked_gap_[v] = base_.lane_prev[v] != kNone, ++dropped;
+        if (base_.lane_prev[v] != kNone)
+          base_.gap[v] = std::max<int64_t>(0, obs_start_[v] - obs_end_[base_.lane_prev[v]]);
+        else
+          floor_[v] = obs_start_[v];
+      }
+    }
+    broken_ += dropped;
+    if (dropped == 0) {  // only lane order is left: give up on ordering, replay observed times
+      order_.clear();
+      return;
+    }
+  }
+}
+
+}  // namespace gpuscope::analysis
