@@ -104,9 +104,8 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
     bool always = x.severity == "info" || x.rule == "low-utilization" || x.rule == "host-sync";
     // Kept when its fix saves something alone, even if the larger fixes before it leave it
     // nothing to add (its impact is then 0: the time is theirs).
-    double alone = 100.0 * static_cast<double>(x.standalone_ns) /
-                   static_cast<double>(std::max(s.replayed_ns, c.window()));
-    if (always || std::max(x.impact_percent, alone) >= o.min_impact_percent)
+    if (always ||
+        std::max(x.impact_percent, priced.Percent(x.standalone_ns)) >= o.min_impact_percent)
       r.findings.push_back(std::move(x));
   }
   // By impact; the utilization summary and pure information after the measured costs.

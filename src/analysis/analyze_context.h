@@ -14,6 +14,8 @@
 
 #include "analysis/analyze.h"
 #include "analysis/attribution.h"
+#include "analysis/call_names.h"
+#include "analysis/intervals.h"
 #include "analysis/steady_state.h"
 #include "analysis/what_if.h"
 #include "base/text.h"
@@ -24,20 +26,6 @@ namespace gpuscope::analysis::internal {
 using model::kNoRow;
 using model::RowId;
 using model::Trace;
-
-inline int64_t Overlap(int64_t s, int64_t e, int64_t a, int64_t b) {
-  return std::max<int64_t>(0, std::min(e, b) - std::max(s, a));
-}
-
-inline bool IsSyncApi(std::string_view n) {
-  return n.find("Synchronize") != std::string_view::npos;
-}
-inline bool IsCopyApi(std::string_view n) {
-  return n.find("Memcpy") != std::string_view::npos || n.find("memcpy") != std::string_view::npos;
-}
-inline bool IsItemOp(std::string_view n) {
-  return n == "aten::item" || n == "aten::_local_scalar_dense";
-}
 
 // A GPU op that starts a busy interval, and the idle gap before it.
 struct Gap {

@@ -28,7 +28,7 @@ std::pair<std::string, std::string> ReplayGraph::GapCategory(uint32_t v, int64_t
   model::RowId deepest = RangeAt(lane_[v], ts);
   model::RowId op = model::kNoRow;
   for (model::RowId r = deepest; r != model::kNoRow; r = cpu.parent[r]) {
-    if (IsDataLoading(t_.str(cpu.name[r])))
+    if (IsDataLoaderRange(t_.str(cpu.name[r])))
       return {"data loading", std::string(t_.str(cpu.name[r]))};
     if (op == model::kNoRow && cpu.kind[r] == model::CpuRangeKind::kOp) op = r;
   }
@@ -59,9 +59,9 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
     }
   };
   auto call_category = [](std::string_view n) {
-    if (n.find("Synchronize") != std::string_view::npos) return "sync waits";
-    if (n.find("emcpy") != std::string_view::npos) return "copy calls";
-    if (n.find("aunch") != std::string_view::npos) return "launch calls";
+    if (IsSyncApi(n)) return "sync waits";
+    if (IsCopyApi(n)) return "copy calls";
+    if (IsLaunchApi(n)) return "launch calls";
     return "other runtime calls";
   };
   uint32_t v = last;

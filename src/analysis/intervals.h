@@ -11,6 +11,11 @@ namespace gpuscope::analysis {
 
 using Interval = std::pair<int64_t, int64_t>;
 
+// Length of the intersection of [s, e) and [a, b) (0 when they do not meet).
+inline int64_t Overlap(int64_t s, int64_t e, int64_t a, int64_t b) {
+  return std::max<int64_t>(0, std::min(e, b) - std::max(s, a));
+}
+
 // Sorts and merges overlapping or touching intervals in place.
 inline void MergeIntervals(std::vector<Interval>& v) {
   std::sort(v.begin(), v.end());

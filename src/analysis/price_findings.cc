@@ -10,6 +10,7 @@ namespace gpuscope::analysis::internal {
 Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Candidate>& cands) {
   Pricing p;
   p.baseline_ns = graph.Replay(nullptr).window_ns;
+  p.percent_of_ns = std::max(p.baseline_ns, c.window());
   std::vector<int64_t> alone(cands.size(), 0);
   std::vector<size_t> order;
   for (size_t i = 0; i < cands.size(); ++i) {
@@ -17,9 +18,7 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
     alone[i] = std::max<int64_t>(0, p.baseline_ns - graph.Replay(&cands[i].fix).window_ns);
     // Below the reporting threshold alone, a fix is noise: it is left out of the combination
     // so that the reported impacts add up to the combined saving exactly.
-    double percent = 100.0 * static_cast<double>(alone[i]) /
-                     static_cast<double>(std::max(p.baseline_ns, c.window()));
-    if (alone[i] > 0 && percent >= c.o().min_impact_percent) order.push_back(i);
+    if (alone[i] > 0 && p.Percent(alone[i]) >= c.o().min_impact_percent) order.push_back(i);
   }
   // Root causes first, by their own saving; gpu-idle (the host work no other rule explains) is
   // priced last, on what the others leave.
@@ -45,10 +44,7 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
     // Information and summaries (no fix to price) keep the severity their rule gave them.
     if (f.severity == "info" || cands[i].fix.empty()) continue;
     f.impact_ns = impact[i];
-    // Of the replayed window: the time the savings are taken from (it runs past the steady
-    // window when the GPU finishes work the host queued ahead).
-    f.impact_percent = 100.0 * static_cast<double>(impact[i]) /
-                       static_cast<double>(std::max(p.baseline_ns, c.window()));
+    f.impact_percent = p.Percent(impact[i]);
     f.severity = std::string(SeverityFor(f.impact_percent));
     f.standalone_ns = alone[i];
     f.baseline_ns = p.baseline_ns;

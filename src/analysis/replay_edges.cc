@@ -37,8 +37,7 @@ void ReplayGraph::InferWaits() {
   {
     std::vector<std::vector<int64_t>> d(lane_track_.size());
     for (uint32_t n = 0; n < nodes(); ++n) {
-      if (kind_[n] == Kind::kCall &&
-          t_.str(t_.api.name[row_[n]]).find("Launch") != std::string_view::npos)
+      if (kind_[n] == Kind::kCall && IsLaunchApi(t_.str(t_.api.name[row_[n]])))
         d[lane_[n]].push_back(obs_end_[n] - obs_start_[n]);
     }
     for (size_t l = 0; l < d.size(); ++l) {
@@ -50,10 +49,9 @@ void ReplayGraph::InferWaits() {
   for (uint32_t n = 0; n < nodes(); ++n) {
     if (kind_[n] != Kind::kCall) continue;
     std::string_view name = t_.str(t_.api.name[row_[n]]);
-    bool held_launch = name.find("Launch") != std::string_view::npos &&
-                       usual_launch[lane_[n]] > 0 &&
+    bool held_launch = IsLaunchApi(name) && usual_launch[lane_[n]] > 0 &&
                        obs_end_[n] - obs_start_[n] > 4 * usual_launch[lane_[n]] + kQueuedSlackNs;
-    if (!held_launch && !CanBlock(name)) continue;
+    if (!held_launch && !IsSyncApi(name) && !IsCopyApi(name)) continue;
     if (nonblocking[n] && name.find("Async") != std::string_view::npos) continue;
     int64_t s = obs_start_[n], e = obs_end_[n];
     auto it = std::upper_bound(gpu.begin(), gpu.end(), e,

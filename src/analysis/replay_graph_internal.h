@@ -1,10 +1,12 @@
 #pragma once
-// The constants and small helpers the replay graph's files share (internal to src/analysis).
+// The constants the replay graph's files share (internal to src/analysis), with the name and
+// interval helpers they use.
 
-#include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <string_view>
+
+#include "analysis/call_names.h"
+#include "analysis/intervals.h"
 
 namespace gpuscope::analysis::replay_internal {
 
@@ -24,19 +26,5 @@ inline constexpr int64_t kLateStartNs = 10'000;
 inline constexpr int64_t kStreamHandoffNs = 5'000;
 // A launch call that starts this long after its GPU op is a clock disagreement, not a launch.
 inline constexpr int64_t kMaxClockSkewNs = 1'000'000;
-
-inline bool CanBlock(std::string_view n) {
-  return n.find("Synchronize") != std::string_view::npos ||
-         n.find("Memcpy") != std::string_view::npos || n.find("memcpy") != std::string_view::npos;
-}
-
-inline bool IsDataLoading(std::string_view n) {
-  return n.find("DataLoader") != std::string_view::npos ||
-         n.find("dataloader") != std::string_view::npos;
-}
-
-inline int64_t Overlap(int64_t s, int64_t e, int64_t a, int64_t b) {
-  return std::max<int64_t>(0, std::min(e, b) - std::max(s, a));
-}
 
 }  // namespace gpuscope::analysis::replay_internal

@@ -10,21 +10,17 @@ namespace gpuscope::analysis::internal {
 
 namespace {
 
-bool IsLoaderRange(std::string_view n) {
-  return n.find("DataLoader") != std::string_view::npos ||
-         n.find("dataloader") != std::string_view::npos;
-}
-
 void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   const Trace& t = c.t();
   const auto& cpu = t.cpu;
   std::vector<size_t> rows;
   int64_t total = 0;
   for (size_t i = 0; i < cpu.size(); ++i) {
-    if (!c.In(cpu.start_ns[i]) || !IsLoaderRange(t.str(cpu.name[i]))) continue;
+    if (!c.In(cpu.start_ns[i]) || !IsDataLoaderRange(t.str(cpu.name[i]))) continue;
     RowId p = cpu.parent[i];
     bool nested = false;
-    for (; p != kNoRow && !nested; p = cpu.parent[p]) nested = IsLoaderRange(t.str(cpu.name[p]));
+    for (; p != kNoRow && !nested; p = cpu.parent[p])
+      nested = IsDataLoaderRange(t.str(cpu.name[p]));
     if (nested) continue;
     rows.push_back(i);
     total += cpu.dur_ns[i];

@@ -1,0 +1,29 @@
+#pragma once
+// What a runtime call, op or range is, from its name (CUDA and HIP spell them alike): the one
+// place the analyses (the rules, the dependency graph, the critical path) classify names.
+
+#include <string_view>
+
+namespace gpuscope::analysis {
+
+// cuda/hipStreamSynchronize, DeviceSynchronize, EventSynchronize.
+inline bool IsSyncApi(std::string_view n) {
+  return n.find("Synchronize") != std::string_view::npos;
+}
+// cudaMemcpy*, hipMemcpy*, cuMemcpy*, hipMemcpyWithStream ...
+inline bool IsCopyApi(std::string_view n) {
+  return n.find("Memcpy") != std::string_view::npos || n.find("memcpy") != std::string_view::npos;
+}
+// cudaLaunchKernel, hipModuleLaunchKernel, cudaGraphLaunch ...
+inline bool IsLaunchApi(std::string_view n) { return n.find("Launch") != std::string_view::npos; }
+// .item() / .cpu() / .tolist(): the op that copies a value to the host and waits for it.
+inline bool IsItemOp(std::string_view n) {
+  return n == "aten::item" || n == "aten::_local_scalar_dense";
+}
+// The data loader's ranges (enumerate(DataLoader)#..., any range naming DataLoader).
+inline bool IsDataLoaderRange(std::string_view n) {
+  return n.find("DataLoader") != std::string_view::npos ||
+         n.find("dataloader") != std::string_view::npos;
+}
+
+}  // namespace gpuscope::analysis
