@@ -8,7 +8,7 @@
 #include <string>
 
 #include "analysis/rules.h"
-#include "model/linker.h"
+#include "analysis/test_model_builder.h"
 
 namespace gpuscope::analysis {
 namespace {
@@ -16,77 +16,8 @@ namespace {
 using model::MemopKind;
 using model::MemoryKind;
 
-constexpr int64_t us = 1000;
-
-// Builds a linked model by hand: one host thread, one GPU stream, correlation ids given by the
-// test (0 = no launch link).
-class Builder {
- public:
-  Builder() {
-    cpu_ = t_.InternTrack(model::TrackKind::kCpuThread, "100", "100");
-    gpu_ = t_.InternTrack(model::TrackKind::kGpuStream, "0", "7");
-  }
-  void Step(int n, int64_t start, int64_t dur) {
-    Range("ProfilerStep#" + std::to_string(n), start, dur, model::CpuRangeKind::kAnnotation);
-  }
-  void Op(const std::string& name, int64_t start, int64_t dur) {
-    Range(name, start, dur, model::CpuRangeKind::kOp);
-  }
-  void Annotation(const std::string& name, int64_t start, int64_t dur) {
-    Range(name, start, dur, model::CpuRangeKind::kAnnotation);
-  }
-  void Frame(const std::string& name, int64_t start, int64_t dur) {
-    model::PythonFrameRow r;
-    r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern(name), r.track = cpu_;
-    t_.python.Append(r);
-  }
-  void Api(const std::string& name, int64_t start, int64_t dur, uint64_t corr) {
-    model::ApiRow r;
-    r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern(name), r.track = cpu_,
-    r.correlation = corr;
-    t_.api.Append(r);
-  }
-  void Kernel(const std::string& name, int64_t start, int64_t dur, uint64_t corr = 0) {
-    model::KernelRow r;
-    r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern(name), r.track = gpu_,
-    r.correlation = corr, r.device = 0;
-    t_.kernels.Append(r);
-  }
-  // A kernel and its launch call (launch ends 1 us before... anything: times given).
-  void Launch(const std::string& kernel, int64_t api_start, int64_t api_dur, int64_t k_start,
-              int64_t k_dur) {
-    ++corr_;
-    Api("cudaLaunchKernel", api_start, api_dur, corr_);
-    Kernel(kernel, k_start, k_dur, corr_);
-  }
-  void Copy(MemopKind kind, const std::string& api, int64_t api_start, int64_t api_dur,
-            int64_t start, int64_t dur, int64_t bytes, MemoryKind host) {
-    ++corr_;
-    Api(api, api_start, api_dur, corr_);
-    model::MemopRow r;
-    r.start_ns = start, r.dur_ns = dur, r.track = gpu_, r.correlation = corr_, r.device = 0,
-    r.kind = kind, r.bytes = bytes;
-    r.src = kind == MemopKind::kHtoD ? host : MemoryKind::kDevice;
-    r.dst = kind == MemopKind::kHtoD ? MemoryKind::kDevice : host;
-    r.name = t_.strings.Intern(kind == MemopKind::kHtoD ? "Memcpy HtoD" : "Memcpy DtoH");
-    t_.memops.Append(r);
-  }
-  model::Trace& Link() {
-    model::LinkTrace(t_);
-    return t_;
-  }
-
- private:
-  void Range(const std::string& name, int64_t start, int64_t dur, model::CpuRangeKind kind) {
-    model::CpuRangeRow r;
-    r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern(name), r.track = cpu_,
-    r.kind = kind;
-    t_.cpu.Append(r);
-  }
-  model::Trace t_;
-  model::TrackId cpu_, gpu_;
-  uint64_t corr_ = 0;
-};
+using test_models::Builder;
+using test_models::us;
 
 std::vector<const Finding*> Rule(const AnalysisReport& r, std::string_view id) {
   std::vector<const Finding*> out;

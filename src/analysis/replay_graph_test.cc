@@ -6,59 +6,28 @@
 
 #include <gtest/gtest.h>
 
+#include "analysis/test_model_builder.h"
 #include "model/linker.h"
 
 namespace gpuscope::analysis {
 namespace {
 
-constexpr int64_t us = 1000;
-
-// One host thread and one GPU stream; launches linked by correlation id.
-class Program {
- public:
-  Program() {
-    cpu_ = t_.InternTrack(model::TrackKind::kCpuThread, "1", "1");
-    gpu_ = t_.InternTrack(model::TrackKind::kGpuStream, "0", "7");
-  }
-  model::RowId Call(const char* name, int64_t s, int64_t d) {
-    model::ApiRow r;
-    r.start_ns = s, r.dur_ns = d, r.name = t_.strings.Intern(name), r.track = cpu_;
-    r.correlation = ++corr_;
-    t_.api.Append(r);
-    return static_cast<model::RowId>(t_.api.size() - 1);
-  }
-  // A launch call at s (5 us) and its kernel.
-  void Kernel(int64_t s, int64_t ks, int64_t kd) {
-    Call("cudaLaunchKernel", s, 5 * us);
-    model::KernelRow k;
-    k.start_ns = ks, k.dur_ns = kd, k.name = t_.strings.Intern("k"), k.track = gpu_;
-    k.correlation = corr_, k.device = 0;
-    t_.kernels.Append(k);
-  }
-  model::Trace& Link() {
-    model::LinkTrace(t_);
-    return t_;
-  }
-
- private:
-  model::Trace t_;
-  model::TrackId cpu_, gpu_;
-  uint64_t corr_ = 0;
-};
+using test_models::Builder;
+using test_models::us;
 
 // Per step: launch a 100 us kernel, then the host waits for it (a synchronize), then 50 us of
 // host work before the next step: the GPU idles 55 us per step, and the host is idle while the
 // kernel runs.
-void SyncLoop(Program& r, int steps) {
+void SyncLoop(Builder& r, int steps) {
   for (int s = 0; s < steps; ++s) {
     int64_t t0 = s * 165 * us;
-    r.Kernel(t0, t0 + 10 * us, 100 * us);                    // ends t0 + 110
-    r.Call("cudaStreamSynchronize", t0 + 5 * us, 110 * us);  // returns at t0 + 115
+    r.Launch("k", t0, 5 * us, t0 + 10 * us, 100 * us);         // ends t0 + 110
+    r.Api("cudaStreamSynchronize", t0 + 5 * us, 110 * us, 0);  // returns at t0 + 115
   }
 }
 
 TEST(ReplayGraph, UnchangedReplayReproducesTheWindow) {
-  Program r;
+  Builder r;
   SyncLoop(r, 10);
   model::Trace& t = r.Link();
   ReplayGraph g(t, 0, 10 * 165 * us);
@@ -71,7 +40,7 @@ TEST(ReplayGraph, UnchangedReplayReproducesTheWindow) {
 }
 
 TEST(ReplayGraph, DroppingAWaitSavesTheIdleItCaused) {
-  Program r;
+  Builder r;
   SyncLoop(r, 10);
   model::Trace& t = r.Link();
   ReplayGraph g(t, 0, 10 * 165 * us);
@@ -89,11 +58,11 @@ TEST(ReplayGraph, DroppingAWaitSavesTheIdleItCaused) {
 TEST(ReplayGraph, DoubleBufferedEventSyncWaitsForNothing) {
   // Each step launches a kernel, then synchronizes on the previous step's event: that work has
   // long finished, so the synchronize returns at once (3 us) and no wait is inferred.
-  Program r;
+  Builder r;
   for (int s = 0; s < 10; ++s) {
     int64_t t0 = s * 100 * us;
-    r.Kernel(t0, t0 + 10 * us, 80 * us);
-    r.Call("cudaEventSynchronize", t0 + 6 * us, 3 * us);
+    r.Launch("k", t0, 5 * us, t0 + 10 * us, 80 * us);
+    r.Api("cudaEventSynchronize", t0 + 6 * us, 3 * us, 0);
   }
   model::Trace& t = r.Link();
   ReplayGraph g(t, 0, 1000 * us);
@@ -108,8 +77,8 @@ TEST(ReplayGraph, DoubleBufferedEventSyncWaitsForNothing) {
 TEST(ReplayGraph, HostWorkOffTheCriticalPathSavesNothing) {
   // GPU-bound: 200 us kernels launched every 50 us, far ahead; removing host time between the
   // launches changes nothing, removing kernel time does.
-  Program r;
-  for (int s = 0; s < 10; ++s) r.Kernel(s * 50 * us, 10 * us + s * 200 * us, 200 * us);
+  Builder r;
+  for (int s = 0; s < 10; ++s) r.Launch("k", s * 50 * us, 5 * us, 10 * us + s * 200 * us, 200 * us);
   model::Trace& t = r.Link();
   ReplayGraph g(t, 0, 2010 * us);
   int64_t base = g.Replay(nullptr).window_ns;
