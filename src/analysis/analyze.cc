@@ -36,6 +36,14 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
   AnalysisReport r;
   Context c(t, o);
   r.steady = c.steady();
+  r.phases = SummarisePhases(t, r.steady);
+  r.graphs = c.graphs();
+  {
+    // Stalls worth a line: at least the gpu-idle gap and 1% of the trace's span.
+    auto [lo, hi] = t.TimeSpan();
+    r.stalls = FindStalls(t, c.at(), r.steady.start_ns, r.steady.end_ns, o.stalls,
+                          std::max<int64_t>(o.idle_gap_ns, (hi - lo) / 100));
+  }
   auto& s = r.summary;
   auto [lo, hi] = t.TimeSpan();
   s.wall_ns = hi - lo;

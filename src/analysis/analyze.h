@@ -8,7 +8,10 @@
 #include <vector>
 
 #include "analysis/attribution.h"
+#include "analysis/graph_attribution.h"
+#include "analysis/phase_summary.h"
 #include "analysis/replay_graph.h"
+#include "analysis/stalls.h"
 #include "analysis/steady_state.h"
 #include "model/trace.h"
 
@@ -30,7 +33,11 @@ struct AnalyzeOptions {
   double low_utilization = 0;              // low-utilization
   size_t evidence = 5;                     // instances listed per finding
   double min_impact_percent = 0.1;         // findings below this share of the window are noise
+  size_t stalls = 5;                       // largest GPU idle intervals of the trace listed
   SteadyStateOptions steady;
+  // Graphs captured in other traces of the same program (`--capture FILE`), to attribute the
+  // kernels graphs replay; graphs captured in the analysed trace itself are found anyway.
+  std::vector<CapturedGraph> captures;
 };
 
 struct Evidence {
@@ -94,6 +101,9 @@ struct AnalysisSummary {
 
 struct AnalysisReport {
   SteadyState steady;
+  std::vector<PhaseSummary> phases;  // per phase of a serving trace (empty: no phases)
+  std::vector<Stall> stalls;         // largest GPU idle intervals of the whole trace
+  GraphAttribution graphs;           // how graph-replayed kernels were attributed
   AnalysisSummary summary;
   std::vector<Finding> findings;  // by impact, largest first; information last
 };

@@ -42,6 +42,10 @@ class Context {
  public:
   Context(const Trace& t, const AnalyzeOptions& o)
       : t_(t), o_(o), steady_(FindSteadyState(t, o.steady)), at_(t) {
+    std::vector<CapturedGraph> captures = FindCapturedGraphs(t, "this trace");
+    captures.insert(captures.end(), o.captures.begin(), o.captures.end());
+    graphs_ = AttributeGraphKernels(t, at_, captures);
+    at_.SetGraphs(&graphs_);
     w0_ = steady_.start_ns, w1_ = steady_.end_ns;
     iterations_ = steady_.iterations.empty() ? 0 : steady_.steady_count();
     BuildTimeline();
@@ -49,6 +53,9 @@ class Context {
 
   const Trace& t() const { return t_; }
   const Attributor& at() const { return at_; }
+  const GraphAttribution& graphs() const { return graphs_; }
+  Context(const Context&) = delete;  // at_ points into graphs_
+  Context& operator=(const Context&) = delete;
   const AnalyzeOptions& o() const { return o_; }
   const SteadyState& steady() const { return steady_; }
   bool In(int64_t ts) const { return ts >= w0_ && ts < w1_; }
@@ -130,6 +137,7 @@ class Context {
   const AnalyzeOptions& o_;
   SteadyState steady_;
   Attributor at_;
+  GraphAttribution graphs_;
   int64_t w0_ = 0, w1_ = 0;
   size_t iterations_ = 0;
   std::vector<Gap> gaps_;

@@ -38,39 +38,6 @@ void Healthy(Builder& b, int steps = 10) {
   }
 }
 
-TEST(SteadyState, ProfilerStepsWithSlowWarmup) {
-  Builder b;
-  b.Step(1, 0, 5000 * us);  // first step: allocations, autotuning
-  for (int s = 2; s <= 6; ++s) b.Step(s, 5000 * us + (s - 2) * 1000 * us, 1000 * us + s * us);
-  SteadyState st = FindSteadyState(b.Link());
-  EXPECT_EQ(st.source, "ProfilerStep markers");
-  EXPECT_EQ(st.iterations.size(), 6u);
-  EXPECT_EQ(st.warmup, 1u);
-  EXPECT_EQ(st.start_ns, 5000 * us);
-  EXPECT_EQ(st.latency.median_ns, 1004 * us);
-  EXPECT_EQ(st.latency.max_ns, 1006 * us);
-}
-
-TEST(SteadyState, RepeatedAnnotationThenKernelPeriodThenWholeTrace) {
-  Builder a;
-  for (int s = 0; s < 4; ++s) a.Annotation("decode", s * 100 * us, 90 * us);
-  EXPECT_EQ(FindSteadyState(a.Link()).source, "repeated annotation 'decode'");
-  Builder k;
-  for (int s = 0; s < 5; ++s) {
-    k.Kernel("a", s * 100 * us, 10 * us);
-    k.Kernel("b", s * 100 * us + 20 * us, 10 * us);
-    k.Kernel("c", s * 100 * us + 40 * us, 10 * us);
-  }
-  SteadyState ks = FindSteadyState(k.Link());
-  EXPECT_EQ(ks.source, "kernel sequence period 3");
-  EXPECT_EQ(ks.iterations.size(), 5u);
-  EXPECT_EQ(ks.iterations[1].start_ns, 100 * us);
-  EXPECT_EQ(ks.iterations[1].dur_ns, 100 * us);
-  Builder n;
-  n.Op("aten::add", 0, 10 * us);
-  EXPECT_EQ(FindSteadyState(n.Link()).source.rfind("whole trace", 0), 0u);
-}
-
 TEST(Analyze, HealthyGpuBoundRunHasNoFindingAboveLow) {
   Builder b;
   Healthy(b);

@@ -1,6 +1,9 @@
 #include "analysis/attribution.h"
 
+#include <algorithm>
 #include <unordered_map>
+
+#include "analysis/graph_attribution.h"
 
 namespace gpuscope::analysis {
 
@@ -61,7 +64,27 @@ Where Attributor::Api(model::RowId api) const {
   return w;
 }
 
+std::string Attributor::PythonOfApi(model::RowId api) const {
+  if (api == model::kNoRow) return "";
+  if (t_.api.enclosing_op[api] != model::kNoRow) return PythonOf(t_.api.enclosing_op[api]);
+  // The latest-starting user frame on the call's thread that contains it.
+  const auto& py = t_.python;
+  int64_t ts = t_.api.start_ns[api];
+  auto end = std::upper_bound(py.start_ns.begin(), py.start_ns.end(), ts);
+  for (size_t f = static_cast<size_t>(end - py.start_ns.begin()); f-- > 0;) {
+    if (py.track[f] != t_.api.track[api] || py.end_ns(f) <= ts) continue;
+    model::RowId u = UserFrame(static_cast<model::RowId>(f));
+    if (u != model::kNoRow) return std::string(t_.str(py.name[u]));
+  }
+  return "";
+}
+
 Where Attributor::Kernel(size_t k) const {
+  if (graphs_ && k < graphs_->kernel_origin.size() && graphs_->kernel_origin[k] >= 0) {
+    Where w = graphs_->origins[static_cast<size_t>(graphs_->kernel_origin[k])];
+    w.kernel = std::string(t_.str(t_.kernels.name[k]));
+    return w;
+  }
   Where w = Api(t_.kernels.launch[k]);
   w.kernel = std::string(t_.str(t_.kernels.name[k]));
   return w;

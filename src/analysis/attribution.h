@@ -14,7 +14,10 @@ struct Where {
   std::string python;  // innermost user Python frame, "" if unknown
   std::string op;      // deepest CPU op (or annotation) around the launch, "" if unknown
   std::string kernel;  // the GPU op's name, "" for host-side findings
+  std::string graph;   // for a kernel replayed by a graph: "in graph (...)"; "" otherwise
 };
+
+struct GraphAttribution;
 
 // True for frames of user code (not torch/, site-packages, the Python standard library,
 // <built-in>).
@@ -33,12 +36,18 @@ class Attributor {
   model::RowId UserFrameOfCpu(model::RowId cpu_row) const;
   std::string PythonOf(model::RowId cpu_row) const;
   Where Api(model::RowId api_row) const;
+  // The innermost user Python frame around a call (through its op, else by time on its thread).
+  std::string PythonOfApi(model::RowId api_row) const;
+  // Kernels replayed by graphs are attributed to their captured launch (graph_attribution.h);
+  // `g` must outlive this Attributor.
+  void SetGraphs(const GraphAttribution* g) { graphs_ = g; }
   Where Kernel(size_t kernel_row) const;
   Where Memop(size_t memop_row) const;
 
  private:
   const model::Trace& t_;
   std::vector<model::RowId> user_frame_;
+  const GraphAttribution* graphs_ = nullptr;
 };
 
 }  // namespace gpuscope::analysis

@@ -11,7 +11,8 @@ namespace {
 
 std::vector<int64_t> SteadyDurations(const SteadyState& s) {
   std::vector<int64_t> d;
-  for (size_t i = s.warmup; i < s.iterations.size(); ++i) d.push_back(s.iterations[i].dur_ns);
+  for (size_t i = s.warmup; i < s.iterations.size(); ++i)
+    if (!s.iterations[i].warmup) d.push_back(s.iterations[i].dur_ns);
   return d;
 }
 

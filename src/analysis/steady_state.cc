@@ -3,93 +3,171 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <map>
 #include <unordered_map>
 #include <unordered_set>
+
+#include "analysis/step_sources.h"
 
 namespace gpuscope::analysis {
 namespace {
 
-// "step 12", "iter#3", "decode_7" -> "step #", "iter#", "decode_#": one loop's numbered markers.
-std::string LoopName(std::string_view n) {
-  size_t e = n.size();
-  while (e > 0 && n[e - 1] >= '0' && n[e - 1] <= '9') --e;
-  std::string out(n.substr(0, e));
-  if (e < n.size()) out += "#";
-  return out;
-}
+using internal::StepSource;
 
-// A user annotation that repeats back to back on one thread (same name, or the same name with a
-// running number): the loop body marked by the user.
-std::vector<IterationSpan> RepeatedAnnotation(const model::Trace& t, size_t min_repeats,
-                                              std::string* name) {
-  const auto& cpu = t.cpu;
-  std::map<std::pair<std::string, model::TrackId>, std::vector<size_t>> groups;
-  std::unordered_map<model::StringId, std::string> loop_names;
-  for (size_t i = 0; i < cpu.size(); ++i) {
-    if (cpu.kind[i] != model::CpuRangeKind::kAnnotation || cpu.depth[i] > 1) continue;
-    auto [it, inserted] = loop_names.emplace(cpu.name[i], std::string());
-    if (inserted) it->second = LoopName(t.str(cpu.name[i]));
-    groups[{it->second, cpu.track[i]}].push_back(i);
-  }
-  const std::vector<size_t>* best = nullptr;
-  int64_t best_total = 0;
-  for (const auto& [key, rows] : groups) {
-    if (rows.size() < min_repeats) continue;
-    bool disjoint = true;
-    int64_t total = 0;
-    for (size_t k = 0; k < rows.size(); ++k) {
-      total += cpu.dur_ns[rows[k]];
-      if (k && cpu.start_ns[rows[k]] < cpu.end_ns(rows[k - 1])) disjoint = false;
-    }
-    if (disjoint && total > best_total) best = &rows, best_total = total, *name = key.first;
-  }
-  std::vector<IterationSpan> out;
-  if (!best) return out;
-  for (size_t k = 0; k < best->size(); ++k)
-    out.push_back({static_cast<int64_t>(k), cpu.start_ns[(*best)[k]], cpu.dur_ns[(*best)[k]]});
-  return out;
-}
-
-// The smallest period p of the kernel-name sequence (every kernel equal to the one p before it,
-// for at least 90% of the sequence, and >= min_repeats periods). Iteration k starts at the
-// kernel k * p (offset to the first occurrence of the period's first kernel).
-std::vector<IterationSpan> KernelPeriod(const model::Trace& t, size_t min_repeats, size_t* period) {
-  const auto& k = t.kernels;
-  std::vector<IterationSpan> out;
-  size_t n = k.size();
-  if (n < 2 * min_repeats) return out;
+// The smallest period p of a name sequence (every name equal to the one p before it for at
+// least 90% of the sequence, at least min_repeats periods, at least two distinct names in it).
+size_t Period(const std::vector<model::StringId>& names, size_t min_repeats) {
+  size_t n = names.size();
+  if (n < 2 * min_repeats) return 0;
   for (size_t p = 1; p <= n / min_repeats && p <= 4096; ++p) {
-    // Try the largest suffix-aligned run: warm-up kernels at the start may not repeat.
-    size_t match = 0;
-    for (size_t i = p; i < n; ++i) match += k.name[i] == k.name[i - p];
-    if (match < (n - p) * 9 / 10) continue;
-    // A period of one repeated name says nothing about the loop (any multiple fits): skip it.
-    std::unordered_set<model::StringId> distinct(k.name.begin(),
-                                                 k.name.begin() + static_cast<long>(p));
+    size_t match = 0, limit = n - p - (n - p) * 9 / 10;  // mismatches allowed
+    size_t miss = 0;
+    for (size_t i = p; i < n && miss <= limit; ++i) {
+      bool same = names[i] == names[i - p];
+      match += same, miss += !same;
+    }
+    if (miss > limit) continue;
+    // A period of one repeated name says nothing (any multiple fits).
+    std::unordered_set<model::StringId> distinct(names.begin(),
+                                                 names.begin() + static_cast<long>(p));
     if (distinct.size() < 2) {
-      bool all_same = true;
-      for (size_t i = 1; i < n && all_same; ++i) all_same = k.name[i] == k.name[0];
-      if (all_same) return out;
+      if (std::all_of(names.begin(), names.end(), [&](auto v) { return v == names[0]; })) return 0;
       continue;
     }
-    *period = p;
-    for (size_t s = 0; s + p <= n; s += p) {
-      int64_t start = k.start_ns[s];
-      int64_t end = 0;
-      if (s + p < n) {
-        end = k.start_ns[s + p];  // up to the next iteration's first kernel
-      } else {
-        for (size_t i = s; i < n; ++i) end = std::max(end, k.end_ns(i));
-      }
-      out.push_back({static_cast<int64_t>(out.size()), start, end - start});
-    }
-    return out;
+    return p;
   }
-  return out;
+  return 0;
+}
+
+// Leading steps of one group much slower than the median of the ones after them.
+size_t Warmup(const std::vector<int64_t>& d, double factor) {
+  size_t warmup = 0;
+  while (warmup + 2 <= d.size()) {
+    std::vector<int64_t> rest(d.begin() + static_cast<long>(warmup) + 1, d.end());
+    std::nth_element(rest.begin(), rest.begin() + static_cast<long>(rest.size() / 2), rest.end());
+    if (static_cast<double>(d[warmup]) > factor * static_cast<double>(rest[rest.size() / 2]))
+      ++warmup;
+    else
+      break;
+  }
+  return warmup;
+}
+
+// Phase of each step: its own serving label, else a serving annotation that starts inside it.
+void LabelSteps(const model::Trace& t, const std::vector<internal::StepSpan>& spans,
+                std::vector<IterationSpan>& steps, std::vector<std::string>& phase_of) {
+  std::vector<std::pair<int64_t, internal::ServingLabel>> inner;
+  for (size_t i = 0; i < t.cpu.size(); ++i) {
+    if (t.cpu.kind[i] != model::CpuRangeKind::kAnnotation) continue;
+    std::string_view n = t.str(t.cpu.name[i]);
+    if (n.rfind("execute_", 0) != 0 && n.rfind("step[", 0) != 0) continue;
+    internal::ServingLabel l = internal::ParseServingLabel(n);
+    if (l.serving) inner.emplace_back(t.cpu.start_ns[i], l);
+  }
+  std::sort(inner.begin(), inner.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (size_t s = 0; s < spans.size(); ++s) {
+    internal::ServingLabel l = internal::ParseServingLabel(spans[s].label);
+    if (l.phase.empty()) {
+      auto it = std::lower_bound(inner.begin(), inner.end(), spans[s].start_ns,
+                                 [](const auto& e, int64_t v) { return e.first < v; });
+      for (; it != inner.end() && it->first < spans[s].start_ns + spans[s].dur_ns; ++it) {
+        if (!it->second.phase.empty()) {
+          l = it->second;
+          break;
+        }
+      }
+    }
+    phase_of[s] = l.phase;
+    steps[s].tokens = l.tokens;
+  }
+}
+
+void BuildPhases(SteadyState& s, const std::vector<std::string>& phase_of, bool by_shape,
+                 double factor) {
+  bool any = std::any_of(phase_of.begin(), phase_of.end(), [](auto& p) { return !p.empty(); });
+  auto add = [&](const std::string& name, const std::string& evidence) -> int {
+    for (size_t p = 0; p < s.phases.size(); ++p)
+      if (s.phases[p].name == name) return static_cast<int>(p);
+    s.phases.push_back({name, evidence, {}, 0, {}, -1});
+    return static_cast<int>(s.phases.size() - 1);
+  };
+  if (any) {
+    for (size_t i = 0; i < s.iterations.size(); ++i)
+      s.iterations[i].phase = add(phase_of[i].empty() ? "other" : phase_of[i], "annotation");
+  } else if (by_shape && s.iterations.size() >= 3) {
+    // A generate loop: one long pass over the prompt, then short passes of one token each.
+    std::vector<int64_t> rest;
+    for (size_t i = 1; i < s.iterations.size(); ++i) rest.push_back(s.iterations[i].dur_ns);
+    std::nth_element(rest.begin(), rest.begin() + static_cast<long>(rest.size() / 2), rest.end());
+    if (s.iterations[0].dur_ns > 2 * rest[rest.size() / 2]) {
+      for (size_t i = 0; i < s.iterations.size(); ++i)
+        s.iterations[i].phase = add(i == 0 ? "prefill" : "decode", "shape of the work");
+    }
+  }
+  for (size_t i = 0; i < s.iterations.size(); ++i)
+    if (s.iterations[i].phase >= 0) s.phases[s.iterations[i].phase].steps.push_back(i);
+  for (auto& ph : s.phases) {
+    std::vector<int64_t> d;
+    int64_t tokens = 0, counted = 0;
+    for (size_t i : ph.steps) {
+      d.push_back(s.iterations[i].dur_ns);
+      if (s.iterations[i].tokens >= 0) tokens += s.iterations[i].tokens, ++counted;
+    }
+    ph.warmup = Warmup(d, factor);
+    for (size_t k = 0; k < ph.warmup; ++k) s.iterations[ph.steps[k]].warmup = true;
+    ph.latency = Latencies(std::vector<int64_t>(d.begin() + static_cast<long>(ph.warmup), d.end()));
+    if (counted) ph.tokens_per_step = tokens / counted;
+  }
 }
 
 }  // namespace
+
+std::string KernelStructure::text() const {
+  if (!block) return "";
+  return std::to_string(repeats) + " repeats of a " + std::to_string(block) + "-kernel block";
+}
+
+const PhaseSteps* SteadyState::Phase(std::string_view name) const {
+  for (const auto& p : phases)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+KernelStructure FindKernelStructure(const model::Trace& t, int64_t start, int64_t end,
+                                    size_t min_repeats) {
+  // At most this many kernels are read: the first of a step show its structure.
+  constexpr size_t kMaxKernels = 20000;
+  // A kernel belongs to the step that launched it (the GPU may run it after the step's end).
+  std::vector<model::StringId> names;
+  const auto& k = t.kernels;
+  for (size_t i = 0; i < k.size() && names.size() < kMaxKernels; ++i) {
+    int64_t at = k.launch[i] != model::kNoRow ? t.api.start_ns[k.launch[i]] : k.start_ns[i];
+    if (at >= start && at < end) names.push_back(k.name[i]);
+  }
+  KernelStructure s;
+  s.block = Period(names, min_repeats);
+  if (s.block) {
+    // Repeats: how often a kernel that runs once per block runs in the step (the most common
+    // count over the block's kernels that occur once in it: a layer's attention kernel).
+    // The block is read where the repetition is longest (kernels before the layers differ).
+    size_t run = 0, longest = 0, at = 0;
+    for (size_t i = s.block; i < names.size(); ++i) {
+      run = names[i] == names[i - s.block] ? run + 1 : 0;
+      if (run > longest) longest = run, at = i + 1 - run - s.block;
+    }
+    std::unordered_map<model::StringId, size_t> in_block, total;
+    for (size_t i = at; i < at + s.block; ++i) ++in_block[names[i]];
+    for (auto n : names) ++total[n];
+    std::unordered_map<size_t, size_t> votes;
+    for (const auto& [n, c] : in_block)
+      if (c == 1) ++votes[total[n]];
+    size_t best = 0;
+    for (const auto& [count, v] : votes)
+      if (v > best || (v == best && count > s.repeats)) best = v, s.repeats = count;
+    if (!best) s.repeats = names.size() / s.block;
+  }
+  return s;
+}
 
 LatencyStats Latencies(std::vector<int64_t> d) {
   LatencyStats s;
@@ -113,57 +191,85 @@ LatencyStats Latencies(std::vector<int64_t> d) {
 
 SteadyState FindSteadyState(const model::Trace& t, const SteadyStateOptions& o) {
   SteadyState s;
+  StepSource found;
+  bool python_loop = false;
   if (!t.iterations.empty()) {
-    s.source = "ProfilerStep markers";
-    for (const auto& it : t.iterations) s.iterations.push_back({it.number, it.start_ns, it.dur_ns});
+    found.source = "ProfilerStep markers";
+    for (const auto& it : t.iterations) {
+      std::string label = it.marker != model::kNoRow ? std::string(t.str(t.cpu.name[it.marker]))
+                                                     : std::string();
+      found.spans.push_back({it.start_ns, it.dur_ns, label, 0});
+    }
   } else {
-    std::string name;
-    s.iterations = RepeatedAnnotation(t, o.min_repeats, &name);
-    if (!s.iterations.empty()) {
-      s.source = "repeated annotation '" + name + "'";
-    } else {
-      size_t period = 0;
-      s.iterations = KernelPeriod(t, o.min_repeats, &period);
-      if (!s.iterations.empty()) s.source = "kernel sequence period " + std::to_string(period);
+    internal::LaunchIndex launches(t);
+    found = internal::ServingSteps(t, launches);
+    if (found.spans.empty()) found = internal::RepeatedAnnotationSteps(t, launches, o.min_repeats);
+    if (found.spans.empty()) {
+      found = internal::PythonLoopSteps(t, launches, o.min_repeats);
+      python_loop = !found.spans.empty();
     }
   }
-  if (s.iterations.empty()) {
-    // No loop found: the window is the span of GPU work (start-up before the first kernel,
-    // such as module loading, is not what the user runs), or the whole trace without GPU work.
+  if (found.spans.empty()) {
+    // One step: the span of GPU work (start-up before the first kernel, such as module loading,
+    // is not what the user runs), or the whole trace without GPU work. Nothing in it is warm-up.
     int64_t first = INT64_MAX, last = INT64_MIN;
     for (size_t i = 0; i < t.kernels.size(); ++i)
       first = std::min(first, t.kernels.start_ns[i]), last = std::max(last, t.kernels.end_ns(i));
     for (size_t i = 0; i < t.memops.size(); ++i)
       first = std::min(first, t.memops.start_ns[i]), last = std::max(last, t.memops.end_ns(i));
+    const char* why =
+        " (no steps marked: no ProfilerStep#N, serving-step or repeated annotation, or repeated "
+        "Python frame)";
     if (first < last) {
-      s.source =
-          "span of GPU work (no iterations found: no ProfilerStep#N, repeated annotation or kernel "
-          "period)";
+      s.source = std::string("span of GPU work as one step") + why;
       s.start_ns = first, s.end_ns = last;
     } else {
       auto [lo, hi] = t.TimeSpan();
-      s.source =
-          "whole trace (no iterations found: no ProfilerStep#N, repeated annotation or kernel "
-          "period)";
+      s.source = std::string("whole trace as one step") + why;
       s.start_ns = lo, s.end_ns = hi;
     }
+    s.structure = FindKernelStructure(t, s.start_ns, s.end_ns, o.min_repeats);
     return s;
   }
-  // Warm-up: leading iterations much slower than the median of the ones after them.
-  std::vector<int64_t> d;
-  for (const auto& it : s.iterations) d.push_back(it.dur_ns);
-  while (s.warmup + 2 <= s.iterations.size()) {
-    std::vector<int64_t> rest(d.begin() + static_cast<long>(s.warmup) + 1, d.end());
-    std::nth_element(rest.begin(), rest.begin() + static_cast<long>(rest.size() / 2), rest.end());
-    int64_t med = rest[rest.size() / 2];
-    if (static_cast<double>(d[s.warmup]) > o.warmup_factor * static_cast<double>(med))
-      ++s.warmup;
-    else
-      break;
+  s.source = found.source;
+  std::sort(found.spans.begin(), found.spans.end(),
+            [](const auto& a, const auto& b) { return a.start_ns < b.start_ns; });
+  for (size_t i = 0; i < found.spans.size(); ++i) {
+    int64_t number = found.source == "ProfilerStep markers" ? t.iterations[i].number
+                                                            : static_cast<int64_t>(i);
+    s.iterations.push_back({number, found.spans[i].start_ns, found.spans[i].dur_ns});
   }
+  std::vector<std::string> phase_of(s.iterations.size());
+  LabelSteps(t, found.spans, s.iterations, phase_of);
+  BuildPhases(s, phase_of, python_loop, o.warmup_factor);
+  if (s.phases.empty()) {
+    std::vector<int64_t> d;
+    for (const auto& it : s.iterations) d.push_back(it.dur_ns);
+    size_t w = Warmup(d, o.warmup_factor);
+    for (size_t k = 0; k < w; ++k) s.iterations[k].warmup = true;
+  }
+  while (s.warmup < s.iterations.size() && s.iterations[s.warmup].warmup) ++s.warmup;
+  if (s.warmup == s.iterations.size()) s.warmup = 0;  // never an empty window
   s.start_ns = s.iterations[s.warmup].start_ns;
-  s.end_ns = s.iterations.back().end_ns();
-  s.latency = Latencies(std::vector<int64_t>(d.begin() + static_cast<long>(s.warmup), d.end()));
+  for (size_t i = s.warmup; i < s.iterations.size(); ++i)
+    s.end_ns = std::max(s.end_ns, s.iterations[i].end_ns());
+  // The steps' GPU work is part of the window: it may run after the host's last step ended.
+  int64_t host_end = s.end_ns;
+  auto extend = [&](const model::SliceColumns& ops, const std::vector<model::RowId>& launch) {
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (launch[i] == model::kNoRow) continue;
+      int64_t at = t.api.start_ns[launch[i]];
+      if (at >= s.start_ns && at < host_end) s.end_ns = std::max(s.end_ns, ops.end_ns(i));
+    }
+  };
+  extend(t.kernels, t.kernels.launch);
+  extend(t.memops, t.memops.launch);
+  std::vector<int64_t> d;
+  for (size_t i = s.warmup; i < s.iterations.size(); ++i)
+    if (!s.iterations[i].warmup) d.push_back(s.iterations[i].dur_ns);
+  s.latency = Latencies(d);
+  const IterationSpan& first = s.iterations[s.warmup];
+  s.structure = FindKernelStructure(t, first.start_ns, first.end_ns(), o.min_repeats);
   return s;
 }
 

@@ -1,11 +1,25 @@
 #pragma once
-// Steady state: which part of a trace is the repeating work whose cost a user wants to cut.
+// Steady state: the steps of a trace, their phases, and which part of it is the repeating work
+// whose cost a user wants to cut.
 //
-// Iterations come, in order of preference, from ProfilerStep#N markers, from a user annotation
-// that repeats (the same name at least 3 times on one thread, back to back), or from the period
-// of the repeating kernel sequence; without any of these the whole trace is one window.
-// Warm-up = the leading iterations that are much slower than the typical one (> 1.5x the median
-// of the rest, default) - the first ones hold one-off work (allocations, autotuning, JIT).
+// Steps come, in order of preference, from what the frameworks annotate:
+//   1. ProfilerStep#N markers;
+//   2. serving-step annotations (vLLM `execute_<n>_context_<c>(...)_generation_<g>(...)`, SGLang
+//      `step[DECODE ...]` / `step[EXTEND ...]` / `step[PREFILL ...]`), even a single one;
+//   3. another user annotation that repeats (the same name, or the name with a running number,
+//      at least min_repeats times back to back on one thread) and encloses GPU launches when the
+//      trace has any;
+//   4. a repeated Python frame of the serving loop (the shallowest frame that repeats at least
+//      min_repeats times on one thread, each instance launching GPU work, together launching
+//      most of it);
+//   5. else the whole trace (the span of its GPU work) is one step.
+// A repeating kernel block inside a step is structure (decoder layers), reported as such
+// ("36 repeats of a 15-kernel block"), never as iterations.
+// Phases (prefill / decode / mixed) come from the step annotations' counts, else - for steps of a
+// Python loop - from the shape of the work (a first long pass, then short repeated ones).
+// Warm-up = the leading steps of a phase that are much slower than the typical one of that phase
+// (> 1.5x the median of the rest, default); a phase of one step has none. The steady window runs
+// from the first step that is not a leading warm-up step to the end of the last step.
 
 #include <cstdint>
 #include <string>
@@ -19,6 +33,9 @@ struct IterationSpan {
   int64_t number = 0;
   int64_t start_ns = 0;
   int64_t dur_ns = 0;
+  int phase = -1;        // index into SteadyState::phases; -1 when steps have no phase
+  int64_t tokens = -1;   // tokens the step processed, from its annotation; -1 unknown
+  bool warmup = false;   // a leading slow step of its phase
   int64_t end_ns() const { return start_ns + dur_ns; }
 };
 
@@ -26,24 +43,48 @@ struct LatencyStats {
   int64_t mean_ns = 0, median_ns = 0, p95_ns = 0, min_ns = 0, max_ns = 0, stddev_ns = 0;
 };
 
+// Steps of one kind: "prefill", "decode" or "mixed".
+struct PhaseSteps {
+  std::string name;
+  std::string evidence;         // "annotation counts", "shape of the work"
+  std::vector<size_t> steps;    // indices into SteadyState::iterations
+  size_t warmup = 0;            // leading steps of the phase left out of its latency
+  LatencyStats latency;         // over its steps after warm-up
+  int64_t tokens_per_step = -1; // mean over steps that give a count; -1 unknown
+};
+
+// A block of kernels that repeats inside the steps (layers of a model).
+struct KernelStructure {
+  size_t block = 0;    // kernels per block; 0 = none found
+  size_t repeats = 0;  // blocks in a row
+  std::string text() const;
+};
+
 struct SteadyState {
-  std::string source;  // "ProfilerStep markers", "annotation 'step'", "kernel sequence period 12",
-                       // "whole trace"
-  std::vector<IterationSpan> iterations;  // all iterations found (warm-up included)
-  size_t warmup = 0;                      // leading iterations left out of the steady state
+  std::string source;  // "ProfilerStep markers", "serving steps 'step[...]'", "whole trace ..."
+  std::vector<IterationSpan> iterations;  // all steps found (warm-up included)
+  std::vector<PhaseSteps> phases;         // empty when the steps have no phase
+  KernelStructure structure;
+  size_t warmup = 0;                      // leading steps left out of the steady window
   int64_t start_ns = 0, end_ns = 0;       // the steady window
-  LatencyStats latency;                   // over the steady iterations (none: all zero)
+  LatencyStats latency;                   // over the steady steps (none: all zero)
   size_t steady_count() const { return iterations.size() - warmup; }
   int64_t window_ns() const { return end_ns - start_ns; }
+  // The phase named `name`; nullptr if the trace has none of it.
+  const PhaseSteps* Phase(std::string_view name) const;
 };
 
 struct SteadyStateOptions {
-  double warmup_factor = 1.5;  // an iteration slower than this x the median of the rest is warm-up
-  size_t min_repeats = 3;      // annotations / kernel periods must repeat this often
+  double warmup_factor = 1.5;  // a step slower than this x the median of the rest is warm-up
+  size_t min_repeats = 3;      // repeated annotations / frames must repeat this often
 };
 
 SteadyState FindSteadyState(const model::Trace& trace, const SteadyStateOptions& options = {});
 
 LatencyStats Latencies(std::vector<int64_t> durations);
+
+// The repeating kernel block of [start, end) (by launch order of the kernels that start there).
+KernelStructure FindKernelStructure(const model::Trace& trace, int64_t start, int64_t end,
+                                    size_t min_repeats);
 
 }  // namespace gpuscope::analysis

@@ -21,6 +21,7 @@ struct AnalyzeArgs {
   bool full_names = false;
   std::string explain;
   std::vector<double> rule_options;  // one per option of the rules' registry, in its order
+  std::vector<std::string> captures;
 };
 
 }  // namespace
@@ -55,11 +56,28 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
           ->capture_default_str();
     }
   }
+  app.add_option("--capture", a->captures,
+                 "A trace of the graph captures of the same program (vLLM/SGLang capture traces; "
+                 "repeat for several): graph-replayed kernels are attributed to the op and "
+                 "Python frame that launched them at capture")
+      ->check(CLI::ExistingPath);
   app.add_option("--evidence", opts->evidence, "Instances listed per finding")
       ->capture_default_str();
   return [a, opts, &common]() -> base::StatusOr<int> {
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(a->path, common, "analyze"));
     analysis::AnalyzeOptions o = *opts;
+    for (const auto& path : a->captures) {
+      GPUSCOPE_ASSIGN_OR_RETURN(auto capture, LoadTimeline(path, common, "analyze --capture"));
+      std::vector<analysis::CapturedGraph> graphs = analysis::FindCapturedGraphs(
+          capture, path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1));
+      if (graphs.empty())
+        return base::Status::Error(
+            path +
+            ": no graph capture in this trace (no launch calls between a stream's BeginCapture "
+            "and EndCapture that name their kernel); give the trace recorded while the graphs "
+            "were captured");
+      o.captures.insert(o.captures.end(), graphs.begin(), graphs.end());
+    }
     size_t k = 0;
     for (const auto& rule : analysis::Rules()) {
       for (const auto& opt : rule.options) opt.apply(o, a->rule_options[k++]);

@@ -15,6 +15,8 @@ inline constexpr std::string_view kArgCopyKind = "copy kind";
 inline constexpr std::string_view kArgSrcKind = "src kind";
 inline constexpr std::string_view kArgDstKind = "dst kind";
 inline constexpr std::string_view kArgDomain = "domain";
+// The kernel a runtime launch call names (Kineto on ROCm; kept for graph-captured launches).
+inline constexpr std::string_view kArgKernel = "kernel";
 // On a process/thread/stream name made up for viewers: not read back as a name.
 inline constexpr std::string_view kArgGenerated = "generated";
 

@@ -4,6 +4,7 @@
 #include <numeric>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "base/numbers.h"
@@ -190,9 +191,23 @@ void SortTablesByTime(Trace& trace) {
   SortTable(trace.gpu_ranges);
 }
 
+// Launch calls whose kernel ran need no record of what they named: the kernel row says it.
+static void DropLaunchArgsThatRan(Trace& trace) {
+  if (trace.launch_args.empty()) return;
+  std::unordered_set<uint64_t> ran;
+  for (RowId l : trace.kernels.launch)
+    if (l != kNoRow) ran.insert(trace.api.correlation[l]);
+  auto& v = trace.launch_args;
+  v.erase(std::remove_if(v.begin(), v.end(),
+                         [&](const LaunchArgRow& r) { return ran.count(r.correlation) > 0; }),
+          v.end());
+  v.shrink_to_fit();
+}
+
 void LinkTrace(Trace& trace) {
   SortTablesByTime(trace);
   LinkLaunches(trace);
+  DropLaunchArgsThatRan(trace);
   const size_t tracks = trace.tracks.size();
   uint64_t overlaps = Nest(trace.cpu, tracks, trace.cpu.parent, [&](RowId r, size_t depth) {
     trace.cpu.depth[r] = static_cast<uint16_t>(std::min<size_t>(depth, UINT16_MAX));

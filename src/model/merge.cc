@@ -55,6 +55,10 @@ void AppendTrace(Trace& dst, Trace&& src) {
     dst.instants.Append(src.instants.ts_ns[i], names[src.instants.name[i]],
                         tracks[src.instants.track[i]]);
   }
+  for (auto l : src.launch_args) {
+    l.kernel = names[l.kernel];
+    dst.launch_args.push_back(l);
+  }
   for (const auto& [pid, name] : src.process_names) {
     dst.process_names.emplace(pid, names[name]);
   }

@@ -304,6 +304,16 @@ class InstantTable {
   }
 };
 
+// The kernel a launch call named (Kineto on ROCm writes it in the call's args), kept only for
+// calls whose kernel did not run in the trace: launches captured into a CUDA/HIP graph, which
+// run later as the graph's kernels. Keyed by the call's correlation id (rows move when sorted).
+struct LaunchArgRow {
+  uint64_t correlation = kNoCorrelation;
+  StringId kernel = 0;
+  Dim3 grid{0, 0, 0};
+  Dim3 block{0, 0, 0};
+};
+
 // Iterations found from markers (ProfilerStep#N): derived by the linker, never imported.
 struct Iteration {
   int64_t number = 0;

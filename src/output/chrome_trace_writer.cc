@@ -4,6 +4,7 @@
 #include <charconv>
 #include <limits>
 #include <set>
+#include <unordered_map>
 
 #include "format/chrome_trace.h"
 #include "output/json_writer.h"
@@ -239,6 +240,8 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
     w.End();
   }
   const auto& a = t.api;
+  std::unordered_map<uint64_t, const model::LaunchArgRow*> launch_args;
+  for (const auto& l : t.launch_args) launch_args.emplace(l.correlation, &l);
   for (size_t i = 0; i < a.size(); ++i) {
     slice(a.domain[i] == model::ApiDomain::kDriver ? "cuda_driver" : "cuda_runtime", a, i);
     w.BeginArgs();
@@ -247,6 +250,11 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
     if (a.external_id[i]) w.ArgInt("External id", static_cast<int64_t>(a.external_id[i]));
     if (a.domain[i] == model::ApiDomain::kHsa || a.domain[i] == model::ApiDomain::kOs) {
       w.ArgString(ct::kArgDomain, model::ApiDomainName(a.domain[i]));
+    }
+    if (auto l = launch_args.find(a.correlation[i]); l != launch_args.end()) {
+      w.ArgString(ct::kArgKernel, t.str(l->second->kernel));
+      w.ArgDims("grid", l->second->grid);
+      w.ArgDims("block", l->second->block);
     }
     w.EndArgs();
     w.End();

@@ -4,7 +4,42 @@ namespace gpuscope::render {
 
 void WriteWhere(output::JsonWriter& w, const analysis::Where& where) {
   w.BeginObject().Key("python").String(where.python).Key("op").String(where.op);
-  w.Key("kernel").String(where.kernel).EndObject();
+  w.Key("kernel").String(where.kernel).Key("graph").String(where.graph).EndObject();
+}
+
+void WriteLatencyJson(output::JsonWriter& w, const analysis::LatencyStats& l) {
+  w.BeginObject().Key("mean").Int(l.mean_ns).Key("median").Int(l.median_ns);
+  w.Key("p95").Int(l.p95_ns).Key("min").Int(l.min_ns).Key("max").Int(l.max_ns);
+  w.Key("stddev").Int(l.stddev_ns).EndObject();
+}
+
+void WritePhasesJson(output::JsonWriter& w, const std::vector<analysis::PhaseSummary>& phases) {
+  w.Key("phases").BeginArray();
+  for (const auto& p : phases) {
+    w.BeginObject().Key("name").String(p.name).Key("evidence").String(p.evidence);
+    w.Key("steps").Uint(p.steps).Key("warmup_steps").Uint(p.warmup).Key("latency_ns");
+    WriteLatencyJson(w, p.latency);
+    w.Key("tokens_per_step");
+    if (p.tokens_per_step >= 0)
+      w.Int(p.tokens_per_step);
+    else
+      w.Null();
+    w.Key("tokens_per_second");
+    if (p.tokens_per_second >= 0)
+      w.Double(p.tokens_per_second);
+    else
+      w.Null();
+    w.Key("gpu_ns").Int(p.gpu_ns).Key("gpu_busy_pct");
+    if (p.gpu_busy_pct >= 0)
+      w.Double(p.gpu_busy_pct);
+    else
+      w.Null();
+    w.Key("top_kernels").BeginArray();
+    for (const auto& [name, ns] : p.top_kernels)
+      w.BeginObject().Key("name").String(name).Key("ns").Int(ns).EndObject();
+    w.EndArray().EndObject();
+  }
+  w.EndArray();
 }
 
 void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
@@ -38,6 +73,30 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
       .Int(l.min_ns)
       .Key("iteration_max_ns")
       .Int(l.max_ns);
+  w.Key("structure");
+  if (st.structure.block)
+    w.BeginObject()
+        .Key("block_kernels")
+        .Uint(st.structure.block)
+        .Key("repeats")
+        .Uint(st.structure.repeats)
+        .Key("text")
+        .String(st.structure.text())
+        .EndObject();
+  else
+    w.Null();
+  const auto& g = r.graphs;
+  w.Key("graphs")
+      .BeginObject()
+      .Key("launches")
+      .Uint(g.graph_launches)
+      .Key("kernels")
+      .Uint(g.graph_kernels)
+      .Key("matched")
+      .Uint(g.matched)
+      .Key("captures")
+      .Uint(g.captures)
+      .EndObject();
   w.Key("gpu_busy_pct");
   if (s.gpu_busy_pct < 0)
     w.Null();
@@ -115,11 +174,23 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
         .Key("dur_ns")
         .Int(it.dur_ns)
         .Key("warmup")
-        .Bool(i < st.warmup)
+        .Bool(it.warmup || i < st.warmup)
+        .Key("phase")
+        .String(it.phase >= 0 ? st.phases[static_cast<size_t>(it.phase)].name : "")
         .EndObject();
   }
   if (iteration_list) w.EndArray();
   w.EndObject();
+  WritePhasesJson(w, r.phases);
+  w.Key("stalls").BeginArray();
+  for (const auto& x : r.stalls) {
+    w.BeginObject().Key("device").Int(x.device).Key("start_ns").Int(x.start_ns);
+    w.Key("dur_ns").Int(x.dur_ns).Key("in_window").Bool(x.in_window);
+    w.Key("queued_ns").Int(x.queued_ns).Key("host").String(x.host).Key("where");
+    WriteWhere(w, x.where);
+    w.EndObject();
+  }
+  w.EndArray();
   w.Key("findings").BeginArray();
   for (const auto& f : r.findings) {
     w.BeginObject()

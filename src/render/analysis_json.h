@@ -3,6 +3,7 @@
 // findings), written as one object into `w`; the HTML report embeds the same object.
 
 #include <string>
+#include <vector>
 
 #include "analysis/analyze.h"
 #include "model/trace.h"
@@ -17,5 +18,12 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& trace,
 
 // {"python", "op", "kernel"}: where a finding comes from (analyze, diff and the report).
 void WriteWhere(output::JsonWriter& w, const analysis::Where& where);
+
+// "phases": [{"name", "evidence", "steps", "warmup_steps", "latency_ns": {...}, "tokens_per_step",
+// "tokens_per_second", "gpu_ns", "gpu_busy_pct", "top_kernels": [...]}] (analyze, stats, diff).
+void WritePhasesJson(output::JsonWriter& w, const std::vector<analysis::PhaseSummary>& phases);
+
+// {"mean", "median", "p95", "min", "max", "stddev"} in ns.
+void WriteLatencyJson(output::JsonWriter& w, const analysis::LatencyStats& latency);
 
 }  // namespace gpuscope::render

@@ -26,7 +26,49 @@ std::string WhereText(const analysis::Where& w, size_t width, bool full) {
   add(w.python);
   add(w.op);
   add(w.kernel);
+  if (!w.graph.empty()) out += "  [" + w.graph + "]";
   return out.empty() ? "(not attributed: the trace has no launch links or CPU ops here)" : out;
+}
+
+// One row per phase of a serving trace.
+std::string PhasesText(const std::vector<analysis::PhaseSummary>& phases, size_t width) {
+  if (phases.empty()) return "";
+  output::TextTable table;
+  using A = output::TextTable::Align;
+  for (const char* h : {"Phase", "Steps", "Warm-up", "Median", "p95", "Tokens/step", "Tokens/s",
+                        "GPU busy"})
+    table.AddColumn(h, std::string_view(h) == "Phase" ? A::kLeft : A::kRight);
+  table.AddColumn("Top kernel", A::kLeft, true);
+  for (const auto& p : phases) {
+    std::string top = p.top_kernels.empty() ? std::string("-")
+                                             : base::ShortenName(p.top_kernels[0].first, 48);
+    table.AddRow({p.name, base::FormatCount(p.steps), base::FormatCount(p.warmup),
+                  base::FormatDuration(p.latency.median_ns), base::FormatDuration(p.latency.p95_ns),
+                  p.tokens_per_step >= 0 ? base::FormatCount(static_cast<uint64_t>(p.tokens_per_step))
+                                         : std::string("-"),
+                  p.tokens_per_second >= 0 ? base::FormatFixed(p.tokens_per_second, 0)
+                                           : std::string("-"),
+                  p.gpu_busy_pct >= 0 ? base::FormatFixed(p.gpu_busy_pct, 1) + "%"
+                                      : std::string("-"),
+                  top});
+  }
+  return "\nPhases (steps classified by " + phases[0].evidence + ")\n" + table.Render(width, true);
+}
+
+// The largest GPU idle intervals of the whole trace, in or out of the window.
+std::string StallsText(const std::vector<analysis::Stall>& stalls, int64_t origin, size_t width,
+                       bool full) {
+  if (stalls.empty()) return "";
+  std::string out = "\nLargest GPU stalls (whole trace, in or out of the steady window)\n";
+  for (const auto& s : stalls) {
+    out += base::StrFormat("  at %s, %s idle on GPU %d (%s)\n", Rel(s.start_ns, origin).c_str(),
+                           base::FormatDuration(s.dur_ns).c_str(), s.device,
+                           s.in_window ? "in the window" : "outside the window");
+    out += base::StrFormat("    %s\n", s.host.c_str());
+    if (!s.where.op.empty() || !s.where.python.empty())
+      out += base::StrFormat("    where: %s\n", WhereText(s.where, width - 11, full).c_str());
+  }
+  return out;
 }
 
 }  // namespace
@@ -47,16 +89,19 @@ std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r
     kv("Steady state", st.source);
   } else {
     kv("Steady state", base::FormatCount(st.steady_count()) + " of " +
-                           base::FormatCount(st.iterations.size()) + " iterations (" + st.source +
+                           base::FormatCount(st.iterations.size()) + " steps (" + st.source +
                            "; " + base::FormatCount(st.warmup) + " warm-up), window " +
                            base::FormatDuration(s.window_ns));
     const auto& l = st.latency;
-    kv("Per iteration",
+    kv("Per step",
        "mean " + base::FormatDuration(l.mean_ns) + ", median " + base::FormatDuration(l.median_ns) +
            ", p95 " + base::FormatDuration(l.p95_ns) + ", stddev " +
            base::FormatDuration(l.stddev_ns) + " (min " + base::FormatDuration(l.min_ns) +
            ", max " + base::FormatDuration(l.max_ns) + ")");
   }
+  if (st.structure.block)
+    kv("Structure", st.structure.text() + " in a step (layers, not iterations)");
+  if (r.graphs.graph_kernels) kv("Graph kernels", r.graphs.Summary());
   if (s.gpu_busy_pct >= 0) {
     kv("GPU busy", base::FormatFixed(s.gpu_busy_pct, 1) + "% (" + std::to_string(s.devices) +
                        " GPU" + (s.devices > 1 ? "s" : "") + ", streams merged)");
@@ -110,6 +155,8 @@ std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r
     }
     if (!places.empty()) kv("On the path", places);
   }
+  out += PhasesText(r.phases, width);
+  out += StallsText(r.stalls, origin, width, a.full_names);
   out += base::StrFormat("\nFindings (ranked by the time a fix would save in the steady window)\n");
   if (r.findings.empty()) {
     out += base::StrFormat("\n  none: no rule fired above its threshold\n");

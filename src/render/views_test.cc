@@ -23,7 +23,7 @@ analysis::AnalysisReport Report() {
   f.title = "Host synchronizations inside the steady state";
   f.impact_ns = 250'000;
   f.impact_percent = 25;
-  f.where = {"infer.py(12): step", "aten::item", ""};
+  f.where = {"infer.py(12): step", "aten::item", "", ""};
   f.detail = "8 syncs";
   f.advice = "Keep the value on the device.";
   f.standalone_ns = 250'000;

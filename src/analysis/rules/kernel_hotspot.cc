@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "analysis/analyze.h"
 #include "analysis/rules/rule_checks.h"
@@ -27,6 +28,19 @@ void Detect(const Context& c, Claims&, std::vector<Candidate>& out) {
     Candidate cand{Make(c, "kernel-hotspot", 0), {}};
     Finding& f = cand.finding;
     f.severity = "info";
+    // The call site (op, Python frame; the captured one for graph kernels) with most of its time.
+    std::map<std::tuple<std::string, std::string, std::string>, int64_t> sites;
+    for (size_t i = 0; i < t.kernels.size(); ++i) {
+      if (t.kernels.name[i] != ranked[k].second ||
+          !c.GpuIn(t.kernels.start_ns[i], t.kernels.launch[i]))
+        continue;
+      Where w = c.at().Kernel(i);
+      sites[{w.python, w.op, w.graph}] += t.kernels.dur_ns[i];
+    }
+    auto site = std::max_element(sites.begin(), sites.end(),
+                                 [](const auto& a, const auto& b) { return a.second < b.second; });
+    if (site != sites.end())
+      std::tie(f.where.python, f.where.op, f.where.graph) = site->first;
     f.where.kernel = base::Demangle(t.str(ranked[k].second));
     f.detail = base::FormatFixed(100 * share, 1) + "% of the steady-state kernel time (" +
                base::FormatDuration(ranked[k].first) + ")";

@@ -30,6 +30,8 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
       continue;
     RowId l = t.kernels.launch[i];
     if (l == kNoRow || t.api.dur_ns[l] <= t.kernels.dur_ns[i]) continue;
+    // Kernels a graph replays have no launch call of their own: the fix is already in place.
+    if (c.graphs().kernel_origin[i] >= 0) continue;
     // Every launch-dominated tiny kernel is part of the storm; the GPU idle before them says
     // where it shows on the GPU (on a host-bound run it shows as host time instead).
     int64_t before = c.IdleBefore(t.kernels.device[i], t.kernels.start_ns[i]);

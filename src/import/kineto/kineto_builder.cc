@@ -266,6 +266,13 @@ void KinetoBuilder::AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur) {
       row.external_id = ev.external_id;
       row.domain = cat == Category::kDriver ? ApiDomain::kDriver : ApiDomain::kRuntime;
       if (!ev.domain.empty()) model::ParseApiDomain(ev.domain, &row.domain);
+      if (!ev.kernel.empty() && ev.has_correlation) {
+        model::LaunchArgRow l;
+        l.correlation = ev.correlation;
+        l.kernel = t.strings.Intern(ev.kernel);
+        for (int i = 0; i < 3; ++i) l.grid[i] = ev.grid[i], l.block[i] = ev.block[i];
+        t.launch_args.push_back(l);
+      }
       if (ev.name.substr(0, 3) == "hip") side_->saw_hip_runtime = true;
       if (ev.name.substr(0, 4) == "cuda" || ev.name.substr(0, 2) == "cu")
         side_->saw_cuda_runtime = true;

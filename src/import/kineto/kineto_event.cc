@@ -122,7 +122,7 @@ Scan ParseArgs(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena) {
         }
       }
     } else if (key == ct::kArgCopyKind || key == ct::kArgSrcKind || key == ct::kArgDstKind ||
-               key == ct::kArgDomain) {
+               key == ct::kArgDomain || key == ct::kArgKernel) {
       std::string_view text;
       bool is_string = false;
       if ((s = c.Peek(&ch)) != Scan::kOk) return s;
@@ -134,6 +134,7 @@ Scan ParseArgs(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena) {
         std::string_view* out = key == ct::kArgCopyKind  ? &ev->copy_kind
                                 : key == ct::kArgSrcKind ? &ev->src_kind
                                 : key == ct::kArgDstKind ? &ev->dst_kind
+                                : key == ct::kArgKernel  ? &ev->kernel
                                                          : &ev->domain;
         if (is_string)
           *out = text;

@@ -39,6 +39,7 @@ struct KinetoEvent {
   // Kineto names do not say: "copy kind" (HtoD, ...), "src kind"/"dst kind" (Pageable, ...),
   // "domain" (hsa, os). Empty when absent.
   std::string_view copy_kind, src_kind, dst_kind, domain;
+  std::string_view kernel;  // the kernel a runtime launch call names ("kernel" arg)
   bool has_correlation = false;
   bool bad_arg = false;  // a known arg had a value of the wrong type
   std::string_view bad_arg_key;
