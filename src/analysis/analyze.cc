@@ -38,6 +38,7 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
   r.steady = c.steady();
   r.phases = SummarisePhases(t, r.steady);
   r.graphs = c.graphs();
+  r.clocks = CheckClocks(t);
   {
     // Stalls worth a line: at least the gpu-idle gap and 1% of the trace's span.
     auto [lo, hi] = t.TimeSpan();

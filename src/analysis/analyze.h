@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/attribution.h"
+#include "analysis/clock_check.h"
 #include "analysis/graph_attribution.h"
 #include "analysis/phase_summary.h"
 #include "analysis/replay_graph.h"
@@ -104,6 +105,7 @@ struct AnalysisReport {
   std::vector<PhaseSummary> phases;  // per phase of a serving trace (empty: no phases)
   std::vector<Stall> stalls;         // largest GPU idle intervals of the whole trace
   GraphAttribution graphs;           // how graph-replayed kernels were attributed
+  ClockCheck clocks;                 // launch-to-start sanity per device (clock_check.h)
   AnalysisSummary summary;
   std::vector<Finding> findings;  // by impact, largest first; information last
 };

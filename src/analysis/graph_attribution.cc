@@ -48,7 +48,8 @@ int64_t Align(const std::vector<int>& names, const model::Trace& t, const Replay
     for (size_t i = 0; i < n && j < m; ++i) {
       size_t look = j;
       while (look < m && look < j + 64 && !score(i, look)) ++look;
-      if (look < m && score(i, look)) (*match)[i] = static_cast<int>(look), total += score(i, look), j = look + 1;
+      if (look < m && score(i, look))
+        (*match)[i] = static_cast<int>(look), total += score(i, look), j = look + 1;
     }
     return total;
   }
@@ -85,10 +86,15 @@ bool IsGraphLaunchApi(std::string_view n) {
 
 std::string GraphAttribution::Summary() const {
   if (graph_kernels == 0) return "no graph launches";
+  if (captures == 0)
+    return base::FormatCount(graph_kernels) + " kernels from " + base::FormatCount(graph_launches) +
+           " graph launch" + (graph_launches == 1 ? "" : "es") +
+           ", no capture in the trace or given (--capture FILE): attributed to the frame of the "
+           "graph launch";
   return base::FormatCount(matched) + " of " + base::FormatCount(graph_kernels) +
          " graph kernels (" +
-         base::FormatFixed(100.0 * static_cast<double>(matched) / static_cast<double>(graph_kernels),
-                           1) +
+         base::FormatFixed(
+             100.0 * static_cast<double>(matched) / static_cast<double>(graph_kernels), 1) +
          "%) matched to " + base::FormatCount(captures) + " captured graph" +
          (captures == 1 ? "" : "s") + ", from " + base::FormatCount(graph_launches) +
          " graph launch" + (graph_launches == 1 ? "" : "es");
@@ -187,8 +193,10 @@ GraphAttribution AttributeGraphKernels(const model::Trace& t, const Attributor& 
       int64_t best_score = 0;
       std::vector<int> best_match, match;
       for (size_t b = 0; b < bound.size() && b < 4; ++b) {
-        int64_t s = Align(names, t, rep, cap_names[bound[b].second], graphs[bound[b].second], &match);
-        if (s > best_score) best_score = s, best = static_cast<int>(bound[b].second), best_match = match;
+        int64_t s =
+            Align(names, t, rep, cap_names[bound[b].second], graphs[bound[b].second], &match);
+        if (s > best_score)
+          best_score = s, best = static_cast<int>(bound[b].second), best_match = match;
       }
       c = cache.emplace(names, std::make_pair(best, best_match)).first;
     }
@@ -196,22 +204,26 @@ GraphAttribution AttributeGraphKernels(const model::Trace& t, const Attributor& 
     // The launch call's own place, for the kernels no capture explains.
     Where call = at.Api(launch);
     if (call.python.empty()) call.python = at.PythonOfApi(launch);
-    call.graph = "in graph (" + std::string(t.str(t.api.name[launch])) + ", no captured launch matched)";
+    call.graph =
+        "in graph (" + std::string(t.str(t.api.name[launch])) + ", no captured launch matched)";
     int32_t unmatched = -1;
     for (size_t i = 0; i < rep.kernels.size(); ++i) {
       size_t k = rep.kernels[i];
       if (graph >= 0 && match[i] >= 0) {
-        auto [it, inserted] = origin_index.emplace(std::make_pair(static_cast<size_t>(graph), match[i]),
-                                                   static_cast<int32_t>(r.origins.size()));
+        auto [it, inserted] =
+            origin_index.emplace(std::make_pair(static_cast<size_t>(graph), match[i]),
+                                 static_cast<int32_t>(r.origins.size()));
         if (inserted) {
-          Where w = graphs[static_cast<size_t>(graph)].launches[static_cast<size_t>(match[i])].where;
+          Where w =
+              graphs[static_cast<size_t>(graph)].launches[static_cast<size_t>(match[i])].where;
           w.graph = "in graph (" + graphs[static_cast<size_t>(graph)].origin + ")";
           r.origins.push_back(std::move(w));
         }
         r.kernel_origin[k] = it->second;
         ++r.matched;
       } else {
-        if (unmatched < 0) unmatched = static_cast<int32_t>(r.origins.size()), r.origins.push_back(call);
+        if (unmatched < 0)
+          unmatched = static_cast<int32_t>(r.origins.size()), r.origins.push_back(call);
         r.kernel_origin[k] = unmatched;
       }
     }

@@ -35,8 +35,7 @@ void ForEachStepOp(const model::Trace& t, const SteadyState& s, F&& f) {
 
 }  // namespace
 
-std::vector<std::pair<int64_t, int64_t>> PhaseIntervals(const model::Trace& t,
-                                                        const SteadyState& s,
+std::vector<std::pair<int64_t, int64_t>> PhaseIntervals(const model::Trace& t, const SteadyState& s,
                                                         const PhaseSteps& phase) {
   std::vector<int64_t> end(s.iterations.size());
   for (size_t i = 0; i < s.iterations.size(); ++i) end[i] = s.iterations[i].end_ns();
@@ -49,8 +48,7 @@ std::vector<std::pair<int64_t, int64_t>> PhaseIntervals(const model::Trace& t,
   return out;
 }
 
-std::vector<PhaseSummary> SummarisePhases(const model::Trace& t, const SteadyState& s,
-                                          size_t top) {
+std::vector<PhaseSummary> SummarisePhases(const model::Trace& t, const SteadyState& s, size_t top) {
   std::vector<PhaseSummary> out;
   if (s.phases.empty()) return out;
   size_t n = s.phases.size();
@@ -68,14 +66,15 @@ std::vector<PhaseSummary> SummarisePhases(const model::Trace& t, const SteadySta
     x.name = ph.name, x.evidence = ph.evidence, x.steps = ph.steps.size(), x.warmup = ph.warmup;
     x.latency = ph.latency, x.tokens_per_step = ph.tokens_per_step;
     if (x.tokens_per_step >= 0 && x.latency.median_ns > 0)
-      x.tokens_per_second = 1e9 * static_cast<double>(x.tokens_per_step) /
-                            static_cast<double>(x.latency.median_ns);
+      x.tokens_per_second =
+          1e9 * static_cast<double>(x.tokens_per_step) / static_cast<double>(x.latency.median_ns);
     MergeIntervals(busy[p]);
     for (const auto& [b, e] : busy[p]) x.gpu_ns += e - b;
     // The steps' spans: each steady step from its host start to the end of its GPU work.
     PhaseSteps steady = ph;
-    steady.steps.erase(steady.steps.begin(),
-                       steady.steps.begin() + static_cast<long>(std::min(ph.warmup, ph.steps.size())));
+    steady.steps.erase(
+        steady.steps.begin(),
+        steady.steps.begin() + static_cast<long>(std::min(ph.warmup, ph.steps.size())));
     int64_t span = 0;
     for (const auto& [b, e] : PhaseIntervals(t, s, steady)) span += e - b;
     if (span > 0 && !busy[p].empty())

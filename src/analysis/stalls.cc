@@ -33,10 +33,11 @@ std::string HostDuring(const model::Trace& t, const Attributor& at, model::Track
     return "host blocked in " + std::string(t.str(t.api.name[call])) + " for " +
            base::FormatDuration(best) + " of it";
   }
+  // The deepest framework op covering it (annotations such as ProfilerStep#N say nothing).
   size_t op = SIZE_MAX;
   int depth = -1;
   for (size_t i = 0; i < t.cpu.size() && t.cpu.start_ns[i] < b; ++i) {
-    if (t.cpu.track[i] != track) continue;
+    if (t.cpu.track[i] != track || t.cpu.kind[i] != model::CpuRangeKind::kOp) continue;
     int64_t o = Overlap(t.cpu.start_ns[i], t.cpu.end_ns(i), a, b);
     if (2 * o >= len && t.cpu.depth[i] > depth) op = i, depth = t.cpu.depth[i];
   }

@@ -196,8 +196,8 @@ SteadyState FindSteadyState(const model::Trace& t, const SteadyStateOptions& o) 
   if (!t.iterations.empty()) {
     found.source = "ProfilerStep markers";
     for (const auto& it : t.iterations) {
-      std::string label = it.marker != model::kNoRow ? std::string(t.str(t.cpu.name[it.marker]))
-                                                     : std::string();
+      std::string label =
+          it.marker != model::kNoRow ? std::string(t.str(t.cpu.name[it.marker])) : std::string();
       found.spans.push_back({it.start_ns, it.dur_ns, label, 0});
     }
   } else {
@@ -235,8 +235,8 @@ SteadyState FindSteadyState(const model::Trace& t, const SteadyStateOptions& o) 
   std::sort(found.spans.begin(), found.spans.end(),
             [](const auto& a, const auto& b) { return a.start_ns < b.start_ns; });
   for (size_t i = 0; i < found.spans.size(); ++i) {
-    int64_t number = found.source == "ProfilerStep markers" ? t.iterations[i].number
-                                                            : static_cast<int64_t>(i);
+    int64_t number =
+        found.source == "ProfilerStep markers" ? t.iterations[i].number : static_cast<int64_t>(i);
     s.iterations.push_back({number, found.spans[i].start_ns, found.spans[i].dur_ns});
   }
   std::vector<std::string> phase_of(s.iterations.size());

@@ -33,9 +33,9 @@ struct IterationSpan {
   int64_t number = 0;
   int64_t start_ns = 0;
   int64_t dur_ns = 0;
-  int phase = -1;        // index into SteadyState::phases; -1 when steps have no phase
-  int64_t tokens = -1;   // tokens the step processed, from its annotation; -1 unknown
-  bool warmup = false;   // a leading slow step of its phase
+  int phase = -1;       // index into SteadyState::phases; -1 when steps have no phase
+  int64_t tokens = -1;  // tokens the step processed, from its annotation; -1 unknown
+  bool warmup = false;  // a leading slow step of its phase
   int64_t end_ns() const { return start_ns + dur_ns; }
 };
 
@@ -46,11 +46,11 @@ struct LatencyStats {
 // Steps of one kind: "prefill", "decode" or "mixed".
 struct PhaseSteps {
   std::string name;
-  std::string evidence;         // "annotation counts", "shape of the work"
-  std::vector<size_t> steps;    // indices into SteadyState::iterations
-  size_t warmup = 0;            // leading steps of the phase left out of its latency
-  LatencyStats latency;         // over its steps after warm-up
-  int64_t tokens_per_step = -1; // mean over steps that give a count; -1 unknown
+  std::string evidence;          // "annotation counts", "shape of the work"
+  std::vector<size_t> steps;     // indices into SteadyState::iterations
+  size_t warmup = 0;             // leading steps of the phase left out of its latency
+  LatencyStats latency;          // over its steps after warm-up
+  int64_t tokens_per_step = -1;  // mean over steps that give a count; -1 unknown
 };
 
 // A block of kernels that repeats inside the steps (layers of a model).
@@ -65,9 +65,9 @@ struct SteadyState {
   std::vector<IterationSpan> iterations;  // all steps found (warm-up included)
   std::vector<PhaseSteps> phases;         // empty when the steps have no phase
   KernelStructure structure;
-  size_t warmup = 0;                      // leading steps left out of the steady window
-  int64_t start_ns = 0, end_ns = 0;       // the steady window
-  LatencyStats latency;                   // over the steady steps (none: all zero)
+  size_t warmup = 0;                 // leading steps left out of the steady window
+  int64_t start_ns = 0, end_ns = 0;  // the steady window
+  LatencyStats latency;              // over the steady steps (none: all zero)
   size_t steady_count() const { return iterations.size() - warmup; }
   int64_t window_ns() const { return end_ns - start_ns; }
   // The phase named `name`; nullptr if the trace has none of it.

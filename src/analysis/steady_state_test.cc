@@ -180,8 +180,7 @@ TEST(SteadyState, KernelPeriodIsStructureNeverIterations) {
 }
 
 TEST(StepSources, ServingLabels) {
-  auto v = internal::ParseServingLabel(
-      "execute_40_context_2(sq32sk32)_generation_8(sq8sk900)");
+  auto v = internal::ParseServingLabel("execute_40_context_2(sq32sk32)_generation_8(sq8sk900)");
   EXPECT_EQ(v.phase, "mixed");
   EXPECT_EQ(v.tokens, 40);
   EXPECT_EQ(internal::ParseServingLabel("execute_8_context_0(x)_generation_0(y)").phase, "");

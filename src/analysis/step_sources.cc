@@ -46,8 +46,8 @@ StepSource FromRows(const model::Trace& t, const model::SliceColumns& table,
   StepSource s;
   s.source = std::move(source);
   for (size_t r : rows)
-    s.spans.push_back({table.start_ns[r], table.dur_ns[r], std::string(t.str(table.name[r])),
-                       table.track[r]});
+    s.spans.push_back(
+        {table.start_ns[r], table.dur_ns[r], std::string(t.str(table.name[r])), table.track[r]});
   return s;
 }
 
@@ -172,8 +172,7 @@ StepSource RepeatedAnnotationSteps(const model::Trace& t, const LaunchIndex& lau
   return FromRows(t, cpu, *best, "repeated annotation '" + best_name + "'");
 }
 
-StepSource PythonLoopSteps(const model::Trace& t, const LaunchIndex& launches,
-                           size_t min_repeats) {
+StepSource PythonLoopSteps(const model::Trace& t, const LaunchIndex& launches, size_t min_repeats) {
   const auto& py = t.python;
   if (py.size() == 0 || launches.total() == 0) return {};
   // Depth of each frame (parents come first after the linker's sort).

@@ -24,10 +24,10 @@ struct StepSource {
 
 // What a serving-step annotation says of its step.
 struct ServingLabel {
-  bool serving = false;   // the name is a known serving-step annotation
-  std::string family;     // "vllm execute", "sglang step"
-  std::string phase;      // "prefill", "decode", "mixed", "" unknown
-  int64_t tokens = -1;    // tokens processed, -1 unknown
+  bool serving = false;  // the name is a known serving-step annotation
+  std::string family;    // "vllm execute", "sglang step"
+  std::string phase;     // "prefill", "decode", "mixed", "" unknown
+  int64_t tokens = -1;   // tokens processed, -1 unknown
 };
 ServingLabel ParseServingLabel(std::string_view name);
 

@@ -7,6 +7,7 @@ TraceSummary Summarize(model::Trace& trace) {
   auto [lo, hi] = trace.TimeSpan();
   s.first_ns = lo;
   s.last_ns = hi;
+  s.clocks = CheckClocks(trace);
   uint64_t ops = 0, annotations = 0;
   for (auto k : trace.cpu.kind) (k == model::CpuRangeKind::kOp ? ops : annotations)++;
   uint64_t gpu_ann = 0, gpu_sync = 0, gpu_other = 0;

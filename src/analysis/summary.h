@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/clock_check.h"
 #include "model/trace.h"
 
 namespace gpuscope::analysis {
@@ -23,6 +24,7 @@ struct TraceSummary {
   uint64_t cpu_ops_in_python = 0;  // CPU ranges inside a Python frame
   std::vector<model::Iteration> iterations;
   size_t model_bytes = 0;
+  ClockCheck clocks;  // launch-to-start latency per device and what it says
 };
 
 TraceSummary Summarize(model::Trace& trace);

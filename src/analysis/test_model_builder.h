@@ -66,6 +66,10 @@ class Builder {
     r.name = t_.strings.Intern(kind == MemopKind::kHtoD ? "Memcpy HtoD" : "Memcpy DtoH");
     t_.memops.Append(r);
   }
+  // The model before linking, for rows the helpers above do not make.
+  model::Trace& raw() { return t_; }
+  model::TrackId cpu_track() const { return cpu_; }
+  model::TrackId gpu_track() const { return gpu_; }
   model::Trace& Link() {
     model::LinkTrace(t_);
     return t_;

@@ -69,7 +69,9 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
     for (const auto& path : a->captures) {
       GPUSCOPE_ASSIGN_OR_RETURN(auto capture, LoadTimeline(path, common, "analyze --capture"));
       std::vector<analysis::CapturedGraph> graphs = analysis::FindCapturedGraphs(
-          capture, path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1));
+          capture,
+          path.substr(path.find_last_of('/') == std::string::npos ? 0
+                                                                  : path.find_last_of('/') + 1));
       if (graphs.empty())
         return base::Status::Error(
             path +

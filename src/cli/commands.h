@@ -14,6 +14,7 @@ namespace gpuscope::cli {
 // Options every command that reads a trace shares.
 struct CommonOptions {
   int threads = 0;
+  bool align_clocks = false;  // shift GPU timelines whose ops start before their launch
 };
 
 // A command's body: returns the exit code, or a Status whose message main prints (exit 2).

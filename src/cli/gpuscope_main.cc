@@ -14,8 +14,12 @@ int Main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "gpuscope 0.1.0");
   CommonOptions common;
+  app.fallthrough();  // global options (--threads, --align-clocks) also after the command
   app.add_option("--threads", common.threads, "Parse threads (default: one per core, at most 8)")
       ->check(CLI::Range(0, 64));
+  app.add_flag("--align-clocks", common.align_clocks,
+               "Where GPU ops start before the calls that launched them (CPU and GPU clocks "
+               "disagree), shift that GPU's events so none does (see `gpuscope info`)");
   CLI::App* info =
       app.add_subcommand("info", "What a trace holds: format, devices, span, counts, problems");
   CLI::App* stats =

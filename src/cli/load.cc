@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "analysis/clock_check.h"
 #include "base/text.h"
 #include "import/registry.h"
+#include "model/linker.h"
 
 namespace gpuscope::cli {
 
@@ -41,6 +43,21 @@ base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOpti
   if (!t.meta.import_error.empty()) {
     std::fprintf(stderr, "%s\n",
                  PartialReadWarning(path, t.meta.import_error, t.EventCount()).c_str());
+  }
+  if (common.align_clocks) {
+    analysis::ClockCheck check = analysis::CheckClocks(t);
+    if (check.corrections.empty()) {
+      std::fprintf(stderr,
+                   "gpuscope: note: %s: --align-clocks: no GPU op starts before its launch; "
+                   "nothing shifted\n",
+                   path.c_str());
+    } else {
+      analysis::AlignClocks(*trace, check);
+      model::SortTablesByTime(*trace);
+      for (const auto& [dev, shift] : check.corrections)
+        std::fprintf(stderr, "gpuscope: note: %s: --align-clocks: GPU %d events shifted by +%s\n",
+                     path.c_str(), dev, base::FormatDuration(shift).c_str());
+    }
   }
   if (!t.problems.empty()) {
     std::string kinds;

@@ -92,7 +92,7 @@ class Trace {
   InstantTable instants;
   std::vector<Iteration> iterations;
   std::vector<LaunchArgRow> launch_args;  // kernels named by launch calls that did not run
-  std::vector<SummaryRow> summary;  // only for summary-only sources
+  std::vector<SummaryRow> summary;        // only for summary-only sources
 
   TraceMetadata meta;
   ProblemLog problems;

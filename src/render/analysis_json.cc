@@ -97,6 +97,13 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
       .Key("captures")
       .Uint(g.captures)
       .EndObject();
+  w.Key("clocks").BeginArray();
+  for (const auto& d : r.clocks.devices) {
+    w.BeginObject().Key("device").Int(d.device).Key("verdict").String(d.verdict);
+    w.Key("explanation").String(d.explanation).Key("median_launch_to_start_ns").Int(d.median_ns);
+    w.EndObject();
+  }
+  w.EndArray();
   w.Key("gpu_busy_pct");
   if (s.gpu_busy_pct < 0)
     w.Null();

@@ -35,22 +35,20 @@ std::string PhasesText(const std::vector<analysis::PhaseSummary>& phases, size_t
   if (phases.empty()) return "";
   output::TextTable table;
   using A = output::TextTable::Align;
-  for (const char* h : {"Phase", "Steps", "Warm-up", "Median", "p95", "Tokens/step", "Tokens/s",
-                        "GPU busy"})
+  for (const char* h :
+       {"Phase", "Steps", "Warm-up", "Median", "p95", "Tokens/step", "Tokens/s", "GPU busy"})
     table.AddColumn(h, std::string_view(h) == "Phase" ? A::kLeft : A::kRight);
   table.AddColumn("Top kernel", A::kLeft, true);
   for (const auto& p : phases) {
-    std::string top = p.top_kernels.empty() ? std::string("-")
-                                             : base::ShortenName(p.top_kernels[0].first, 48);
-    table.AddRow({p.name, base::FormatCount(p.steps), base::FormatCount(p.warmup),
-                  base::FormatDuration(p.latency.median_ns), base::FormatDuration(p.latency.p95_ns),
-                  p.tokens_per_step >= 0 ? base::FormatCount(static_cast<uint64_t>(p.tokens_per_step))
-                                         : std::string("-"),
-                  p.tokens_per_second >= 0 ? base::FormatFixed(p.tokens_per_second, 0)
-                                           : std::string("-"),
-                  p.gpu_busy_pct >= 0 ? base::FormatFixed(p.gpu_busy_pct, 1) + "%"
-                                      : std::string("-"),
-                  top});
+    std::string top =
+        p.top_kernels.empty() ? std::string("-") : base::ShortenName(p.top_kernels[0].first, 48);
+    table.AddRow(
+        {p.name, base::FormatCount(p.steps), base::FormatCount(p.warmup),
+         base::FormatDuration(p.latency.median_ns), base::FormatDuration(p.latency.p95_ns),
+         p.tokens_per_step >= 0 ? base::FormatCount(static_cast<uint64_t>(p.tokens_per_step))
+                                : std::string("-"),
+         p.tokens_per_second >= 0 ? base::FormatFixed(p.tokens_per_second, 0) : std::string("-"),
+         p.gpu_busy_pct >= 0 ? base::FormatFixed(p.gpu_busy_pct, 1) + "%" : std::string("-"), top});
   }
   return "\nPhases (steps classified by " + phases[0].evidence + ")\n" + table.Render(width, true);
 }
@@ -89,8 +87,8 @@ std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r
     kv("Steady state", st.source);
   } else {
     kv("Steady state", base::FormatCount(st.steady_count()) + " of " +
-                           base::FormatCount(st.iterations.size()) + " steps (" + st.source +
-                           "; " + base::FormatCount(st.warmup) + " warm-up), window " +
+                           base::FormatCount(st.iterations.size()) + " steps (" + st.source + "; " +
+                           base::FormatCount(st.warmup) + " warm-up), window " +
                            base::FormatDuration(s.window_ns));
     const auto& l = st.latency;
     kv("Per step",
@@ -102,6 +100,9 @@ std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r
   if (st.structure.block)
     kv("Structure", st.structure.text() + " in a step (layers, not iterations)");
   if (r.graphs.graph_kernels) kv("Graph kernels", r.graphs.Summary());
+  for (const auto& d : r.clocks.devices)
+    if (d.verdict != "ok")
+      kv("Clocks", "GPU " + std::to_string(d.device) + ", " + d.verdict + ": " + d.explanation);
   if (s.gpu_busy_pct >= 0) {
     kv("GPU busy", base::FormatFixed(s.gpu_busy_pct, 1) + "% (" + std::to_string(s.devices) +
                        " GPU" + (s.devices > 1 ? "s" : "") + ", streams merged)");

@@ -84,8 +84,22 @@ std::string InfoText(const model::Trace& t, const analysis::TraceSummary& s) {
         static_cast<long long>(s.iterations.back().number),
         base::FormatDuration(total / static_cast<int64_t>(s.iterations.size())).c_str());
   }
+  if (!s.clocks.devices.empty()) {
+    out += base::StrFormat("\nLaunch to start (per GPU: launch call start -> op start)\n");
+    for (const auto& d : s.clocks.devices) {
+      out += base::StrFormat(
+          "  GPU %-3d %s ops: p10 %s, median %s, p90 %s, max %s; %s queued behind work, %s "
+          "launched onto an idle GPU\n",
+          d.device, base::FormatCount(d.ops).c_str(), base::FormatDuration(d.p10_ns).c_str(),
+          base::FormatDuration(d.median_ns).c_str(), base::FormatDuration(d.p90_ns).c_str(),
+          base::FormatDuration(d.max_ns).c_str(), base::FormatCount(d.queued).c_str(),
+          base::FormatCount(d.idle_launched).c_str());
+      out += base::StrFormat("          %s: %s\n", d.verdict.c_str(), d.explanation.c_str());
+    }
+  }
   out += base::StrFormat("\nProblems           ");
-  if (t.problems.empty() && t.meta.import_error.empty()) {
+  bool clock_problem = s.clocks.problem();
+  if (t.problems.empty() && t.meta.import_error.empty() && !clock_problem) {
     out += base::StrFormat("none\n");
   } else {
     out += base::StrFormat("\n");
@@ -94,6 +108,15 @@ std::string InfoText(const model::Trace& t, const analysis::TraceSummary& s) {
     for (const auto& [kind, e] : t.problems.entries()) {
       out += base::StrFormat("  %-30s %10s  first: %s\n", kind.c_str(),
                              base::FormatCount(e.count).c_str(), e.first_example.c_str());
+    }
+    for (const auto& d : s.clocks.devices) {
+      if (d.verdict != "ok")
+        out += base::StrFormat(
+            "  clock.%-24s %10s  GPU %d: see Launch to start above\n",
+            d.verdict == "clock offset" ? "gpu_before_launch" : "idle_delay",
+            base::FormatCount(d.verdict == "clock offset" ? d.before_launch : d.idle_delayed)
+                .c_str(),
+            d.device);
     }
   }
   out += base::StrFormat("\nModel memory       %s\n",
@@ -180,6 +203,28 @@ std::string InfoJson(const model::Trace& t, const analysis::TraceSummary& s) {
         .EndObject();
   }
   w.EndArray();
+  w.Key("clocks").BeginArray();
+  for (const auto& d : s.clocks.devices) {
+    w.BeginObject().Key("device").Int(d.device).Key("ops").Uint(d.ops);
+    w.Key("launch_to_start_ns")
+        .BeginObject()
+        .Key("p10")
+        .Int(d.p10_ns)
+        .Key("median")
+        .Int(d.median_ns)
+        .Key("p90")
+        .Int(d.p90_ns)
+        .Key("max")
+        .Int(d.max_ns)
+        .EndObject();
+    w.Key("before_launch").Uint(d.before_launch).Key("max_before_ns").Int(d.max_before_ns);
+    w.Key("idle_launched").Uint(d.idle_launched).Key("idle_delayed").Uint(d.idle_delayed);
+    w.Key("idle_wait_min_ns").Int(d.idle_wait_min_ns).Key("idle_wait_median_ns");
+    w.Int(d.idle_wait_median_ns).Key("idle_wait_max_ns").Int(d.idle_wait_max_ns);
+    w.Key("queued").Uint(d.queued).Key("max_queue_ns").Int(d.max_queue_ns);
+    w.Key("verdict").String(d.verdict).Key("explanation").String(d.explanation).EndObject();
+  }
+  w.EndArray();
   w.Key("import_error");
   if (t.meta.import_error.empty())
     w.Null();
@@ -219,6 +264,8 @@ std::string InfoCsv(const model::Trace& t, const analysis::TraceSummary& s) {
   for (const auto& [k, v] : t.record_counts) row("records." + k, std::to_string(v));
   for (const auto& what : t.meta.not_collected) row("not_collected", what);
   row("iterations", std::to_string(s.iterations.size()));
+  for (const auto& d : s.clocks.devices)
+    row("clock.gpu" + std::to_string(d.device), d.verdict + ": " + d.explanation);
   for (const auto& [kind, e] : t.problems.entries())
     row("problem." + kind, std::to_string(e.count));
   if (!t.meta.import_error.empty()) row("import_error", t.meta.import_error);

@@ -180,7 +180,7 @@ def diff_before_after_noise_and_the_ci_gate():
 def analyze_report_and_contract():
     r = run("analyze", data("kineto_cuda_small.json"))
     assert r.returncode == 0, r.stderr
-    for s in ("Summary", "Steady state", "Per iteration", "GPU busy", "Verdict", "Findings", "host-sync", "fix:"):
+    for s in ("Summary", "Steady state", "Per step", "GPU busy", "Verdict", "Findings", "host-sync", "fix:"):
         assert s in r.stdout, (s, r.stdout)
     d = json.loads(run("analyze", "--format", "json", data("kineto_cuda_small.json")).stdout)
     assert {"summary", "findings"} <= set(d)
@@ -189,7 +189,7 @@ def analyze_report_and_contract():
         assert key in d["summary"], key
     for f in d["findings"]:
         assert {"rule", "severity", "title", "impact_ns", "impact_percent", "where", "evidence", "advice"} <= set(f), f
-        assert set(f["where"]) == {"python", "op", "kernel"}
+        assert set(f["where"]) == {"python", "op", "kernel", "graph"}
     impacts = [f["impact_ns"] for f in d["findings"] if f["severity"] != "info" and f["rule"] != "low-utilization"]
     assert impacts == sorted(impacts, reverse=True)
     rows = list(csv.reader(io.StringIO(run("analyze", "--format", "csv", data("kineto_cuda_small.json")).stdout)))

@@ -97,13 +97,87 @@ ANALYZE_CASES = [
     # model's forward.
     ("bert_h100", "kineto/tracelens/tests__traces__h100__gaunernst_bert-small-uncased__1016001.json.gz",
      [("launch-bound", "aten::addmm"), ("host-sync", "aten::item"), ("gpu-idle", "aten::linear")], [("cpu-op-storm", "")]),
+    # One decode step whose GPU sits idle ~98% of it (the host blocked in a copy held by a stream
+    # wait): low utilization is the truth here, not a GPU-bound verdict.
     ("sglang_decode_graphs", "kineto/tracelens/tests__traces__inference__sglang_decode__sglang_Qwen3-8B_decode.json.gz",
-     [("kernel-hotspot", "")], [("low-utilization", "")]),
+     [("kernel-hotspot", ""), ("low-utilization", "")], []),
     ("rpd_matmul", "rocm/rocmProfileData/matmul_result.rpd", [("memcpy-sync", ""), ("gpu-idle", "")], []),
     ("rocpd_ck_bmm", "rocm/batched_gemm/rocpd-ck_bmm/28_results.db", [("kernel-hotspot", "ck_tile")], []),
     # The pageable copies block the host: one root cause (memcpy-sync, priced with pinned speed).
     ("nsys_vector_add", "nsys/cuda-perf-sandbox/report1.sqlite", [("memcpy-sync", "")], [("memcpy-pageable", "")]),
 ]
+
+
+# Serving traces (vLLM, SGLang, xDiT) with the graph-capture traces of the same runs: the steps
+# as annotated, layers as structure, graph kernels attributed through the captures, stalls and
+# clock checks. (name, execution trace, capture traces, expected: source prefix, steps, phase,
+# tokens per step, structure text or None, minimum share of graph kernels matched, a substring of
+# the largest stall's host text or None, the clock verdict of the GPU.)
+TL = "kineto/tracelens/tests__traces__inference__"
+SERVING_CASES = [
+    # One decode step of 36 layers; the host blocks ~463 ms in a copy queued after a stream wait
+    # (the stall the kernel-period window used to cut away as warm-up).
+    ("sglang_decode", TL + "sglang_decode__sglang_Qwen3-8B_decode.json.gz",
+     [TL + "sglang_decode__capture_traces__bs_32_rank0.json.gz"],
+     ("serving steps", 1, "decode", 32, "36 repeats of a 15-kernel block", 0.95,
+      "hipMemcpyWithStream", "unexplained delay")),
+    # One full-graph decode step; every GPU op waits ~6-8 ms on an idle GPU after its launch.
+    ("vllm_decode_full", TL + "vllm_decode_full__graph_execution.json.gz",
+     [TL + "vllm_decode_full__capture_traces__graph_capture_rank_0.1773709742341309550.pt.trace.json.gz"],
+     ("serving steps", 1, "decode", 32, "12 repeats of a 35-kernel block", 0.95, "sat queued on the idle GPU",
+      "unexplained delay")),
+    # A diffusion step (ProfilerStep) replaying one captured graph 4 times.
+    ("xdit_flux_aiter", TL + "xdit_flux.1_aiter_sage__profile_trace_rank_0.json.gz",
+     [TL + "xdit_flux.1_aiter_sage__capture_traces__capture_trace_rank_0.json.gz"],
+     ("ProfilerStep markers", 1, None, None, None, 0.95, None, None)),
+]
+
+
+def graph_kernels_independently(path):
+    """Kernels whose correlation id is that of a graph launch call, read with Python's json."""
+    with gzip.open(path) as f:
+        events = json.load(f)["traceEvents"]
+    launches = {e["args"]["correlation"] for e in events
+                if e.get("cat") == "cuda_runtime" and e.get("name") in ("hipGraphLaunch", "cudaGraphLaunch")}
+    return sum(1 for e in events if e.get("cat") == "kernel" and e.get("args", {}).get("correlation") in launches)
+
+
+def serving_cases(a, check):
+    for name, rel, captures, expect in SERVING_CASES:
+        source, steps, phase, tokens, structure, share, stall, clock = expect
+        args = ["analyze", "--format", "json", os.path.join(SAMPLES, rel)]
+        for c in captures:
+            args += ["--capture", os.path.join(SAMPLES, c)]
+        r = run(a.gpuscope, *args)
+        check(r.returncode == 0, f"serving {name}: exit {r.returncode}: {r.stderr.strip()}")
+        if r.returncode != 0:
+            continue
+        d = json.loads(r.stdout)
+        s = d["summary"]
+        check(s["iteration_source"].startswith(source), f"serving {name}: steps from {s['iteration_source']!r}")
+        check(s["iterations_total"] == steps and s["warmup_iterations"] == 0,
+              f"serving {name}: {s['iterations_total']} steps, {s['warmup_iterations']} warm-up")
+        phases = [(p["name"], p["steps"], p["tokens_per_step"]) for p in d["phases"]]
+        check(phases == ([(phase, steps, tokens)] if phase else []), f"serving {name}: phases {phases}")
+        got_structure = s["structure"]["text"] if s["structure"] else None
+        if structure:
+            check(got_structure == structure, f"serving {name}: structure {got_structure!r}")
+        g = s["graphs"]
+        independent = graph_kernels_independently(os.path.join(SAMPLES, rel))
+        check(g["kernels"] == independent, f"serving {name}: {g['kernels']} graph kernels, json says {independent}")
+        check(g["kernels"] > 0 and g["matched"] >= share * g["kernels"],
+              f"serving {name}: {g['matched']} of {g['kernels']} graph kernels matched")
+        if stall:
+            check(d["stalls"] and stall in d["stalls"][0]["host"] and d["stalls"][0]["in_window"],
+                  f"serving {name}: largest stall {d['stalls'][:1]}")
+        if clock:
+            check([c["verdict"] for c in s["clocks"]] == [clock], f"serving {name}: clocks {s['clocks']}")
+        # Every finding on a graph kernel names its captured place.
+        for f in d["findings"]:
+            if f["where"]["graph"]:
+                check(f["where"]["op"] or f["where"]["python"], f"serving {name}: {f['rule']} has no place")
+        print(f"ok   serving {name}: {s['iteration_source'][:40]}, {g['matched']} of {g['kernels']} graph kernels "
+              f"matched, structure {got_structure}, stall {d['stalls'][0]['dur_ns'] / 1e6 if d['stalls'] else 0:.1f} ms")
 
 
 # diff over real before/after pairs; outputs kept in expected/diff_<name>.json for review.
@@ -283,6 +357,8 @@ def main():
                             for f in d["findings"]]}
         check(same_as_expected(f"analyze_{name}", got, a.update), f"analyze {name}: differs from expected (--update after review)")
         print(f"ok   analyze {name}: {len(d['findings'])} findings")
+
+    serving_cases(a, check)
 
     # The real before/after pair: DataLoader(num_workers=0) vs 4 workers, same resnet50 loop.
     # The data-loading finding's saving per iteration (its fix alone) against the measured change

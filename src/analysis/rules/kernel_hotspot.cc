@@ -39,8 +39,7 @@ void Detect(const Context& c, Claims&, std::vector<Candidate>& out) {
     }
     auto site = std::max_element(sites.begin(), sites.end(),
                                  [](const auto& a, const auto& b) { return a.second < b.second; });
-    if (site != sites.end())
-      std::tie(f.where.python, f.where.op, f.where.graph) = site->first;
+    if (site != sites.end()) std::tie(f.where.python, f.where.op, f.where.graph) = site->first;
     f.where.kernel = base::Demangle(t.str(ranked[k].second));
     f.detail = base::FormatFixed(100 * share, 1) + "% of the steady-state kernel time (" +
                base::FormatDuration(ranked[k].first) + ")";

@@ -1,0 +1,55 @@
+#pragma once
+// Clock and queue sanity: how long GPU ops take from their launch call to their start, per
+// device, and what that says.
+//  - An op that starts before the call that launched it began is impossible on one clock: the
+//    CPU and GPU timelines disagree (a known ROCm / Kineto trap). The offset that makes every op
+//    start at or after its launch is the correction `--align-clocks` applies.
+//  - Ops launched onto an idle GPU start within tens of microseconds on every runtime. When they
+//    wait much longer while the GPU stays idle, either the clocks disagree by about that much or
+//    the GPU ran work the trace does not show (another process, an event recorded elsewhere):
+//    both are said, nothing is corrected.
+//  - Ops that wait while the GPU is busy are queued behind earlier work: the host runs ahead,
+//    which is healthy.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace gpuscope::analysis {
+
+// A wait on an idle GPU longer than this is not launch latency (which is tens of us).
+inline constexpr int64_t kUnexplainedIdleWaitNs = 1'000'000;
+
+struct DeviceClockCheck {
+  int device = -1;
+  uint64_t ops = 0;  // GPU ops with a known launch call
+  // Launch call start -> op start.
+  int64_t p10_ns = 0, median_ns = 0, p90_ns = 0, max_ns = 0;
+  uint64_t before_launch = 0;  // ops that start before their launch call began
+  int64_t max_before_ns = 0;   // by at most this much
+  uint64_t idle_launched = 0;  // ops launched while the device was idle
+  uint64_t idle_delayed = 0;   // of those, ops that then waited > kUnexplainedIdleWaitNs idle
+  int64_t idle_wait_median_ns = 0, idle_wait_min_ns = 0, idle_wait_max_ns = 0;  // the delayed
+  uint64_t queued = 0;       // ops launched while the device was busy
+  int64_t max_queue_ns = 0;  // longest launch-to-start wait among them
+  std::string verdict;       // "ok", "clock offset", "unexplained delay"
+  std::string explanation;   // one line, in words
+};
+
+struct ClockCheck {
+  std::vector<DeviceClockCheck> devices;
+  // Per device: the shift to add to its GPU timestamps so that no op starts before its launch
+  // (0: none needed). Only this unambiguous case is corrected.
+  std::vector<std::pair<int, int64_t>> corrections;
+  bool problem() const;
+};
+
+ClockCheck CheckClocks(const model::Trace& t);
+
+// Shifts every GPU event (kernels, copies, GPU ranges) of the corrected devices; returns the
+// number of events moved. Used by --align-clocks.
+uint64_t AlignClocks(model::Trace& t, const ClockCheck& check);
+
+}  // namespace gpuscope::analysis
