@@ -66,7 +66,10 @@ Where Attributor::Api(model::RowId api) const {
 
 std::string Attributor::PythonOfApi(model::RowId api) const {
   if (api == model::kNoRow) return "";
-  if (t_.api.enclosing_op[api] != model::kNoRow) return PythonOf(t_.api.enclosing_op[api]);
+  if (t_.api.enclosing_op[api] != model::kNoRow) {
+    std::string via_op = PythonOf(t_.api.enclosing_op[api]);
+    if (!via_op.empty()) return via_op;
+  }
   // The latest-starting user frame on the call's thread that contains it.
   const auto& py = t_.python;
   int64_t ts = t_.api.start_ns[api];

@@ -18,6 +18,7 @@
 //  - CPU op rows aggregate framework ops by name; Self = duration minus the durations of the
 //    CPU ranges and API calls directly inside it on the same thread.
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <string>
@@ -76,10 +77,29 @@ struct StatsOptions {
   // Only events starting in [window_start, window_end) count (`stats --steady`).
   int64_t window_start = INT64_MIN;
   int64_t window_end = INT64_MAX;
-  bool In(int64_t ts) const { return ts >= window_start && ts < window_end; }
+  // When not empty: only events starting in one of these sorted, disjoint [start, end)
+  // intervals (`stats --phase`: the steps of one phase).
+  std::vector<std::pair<int64_t, int64_t>> windows;
+  bool In(int64_t ts) const {
+    if (ts < window_start || ts >= window_end) return false;
+    if (windows.empty()) return true;
+    auto it = std::upper_bound(windows.begin(), windows.end(), std::make_pair(ts, INT64_MAX));
+    return it != windows.begin() && ts < (it - 1)->second;
+  }
+};
+
+// GPU time of the kernels and copies one place in the program launched (`stats --by op`): the op
+// and user Python frame of the launch call, or for graph-replayed kernels of the captured launch.
+struct OpGpuStat {
+  std::string op, python;
+  bool in_graph = false;
+  uint64_t kernels = 0, copies = 0;
+  int64_t gpu_ns = 0;
+  double percent = 0;  // of the GPU op time counted
 };
 
 struct Stats {
+  std::vector<OpGpuStat> ops;         // only with `--by op` (GpuTimeByOp), by gpu_ns descending
   std::vector<KernelStat> kernels;    // sorted by total_ns descending, then name
   std::vector<MemopStat> memops;      // by kind, in MemopKind order; kinds never seen omitted
   std::vector<ApiStat> api;           // GPU runtime/driver/HSA calls, by total_ns descending
@@ -90,5 +110,10 @@ struct Stats {
 };
 
 Stats ComputeStats(const model::Trace& trace, const StatsOptions& options);
+
+class Attributor;
+// The `ops` table: GPU op time by launching place, through `at` (graph attribution set on it).
+std::vector<OpGpuStat> GpuTimeByOp(const model::Trace& trace, const StatsOptions& options,
+                                   const Attributor& at);
 
 }  // namespace gpuscope::analysis

@@ -3,8 +3,12 @@
 #include <cstdio>
 #include <string>
 
+#include "analysis/attribution.h"
+#include "analysis/graph_attribution.h"
+#include "analysis/phase_summary.h"
 #include "analysis/stats.h"
 #include "analysis/steady_state.h"
+#include "base/text.h"
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "output/text_table.h"
@@ -22,19 +26,49 @@ struct StatsArgs {
   bool full_names = false;
   bool mangled = false;
   bool steady = false;
+  std::string phase;                  // only this phase's steps
+  std::vector<std::string> captures;  // graph captures for --by op
 };
 
-int Run(const StatsArgs& a, const model::Trace& trace) {
+base::StatusOr<int> Run(const StatsArgs& a, const model::Trace& trace,
+                        const CommonOptions& common) {
   analysis::StatsOptions opt;
   opt.demangle = !a.mangled;
   std::string window;
-  if (a.steady && !trace.summary_only()) {
+  if ((a.steady || !a.phase.empty()) && !trace.summary_only()) {
     analysis::SteadyState ss = analysis::FindSteadyState(trace);
     opt.window_start = ss.start_ns;
     opt.window_end = ss.end_ns;
     window = render::SteadyWindowLabel(ss);
+    if (!a.phase.empty()) {
+      const analysis::PhaseSteps* p = ss.Phase(a.phase);
+      if (!p) {
+        std::string have;
+        for (const auto& x : ss.phases) have += (have.empty() ? "" : ", ") + x.name;
+        return base::Status::Error(a.path + ": no " + a.phase + " steps in this trace (" +
+                                   (have.empty() ? "its steps have no phases: no serving-step "
+                                                   "annotations or generate loop found"
+                                                 : "phases: " + have) +
+                                   ")");
+      }
+      opt.window_start = INT64_MIN, opt.window_end = INT64_MAX;
+      opt.windows = analysis::PhaseIntervals(trace, ss, *p);
+      window = a.phase + " phase: " + base::FormatCount(p->steps.size()) + " steps";
+    }
   }
   analysis::Stats st = analysis::ComputeStats(trace, opt);
+  if (a.by == "op") {
+    std::vector<analysis::CapturedGraph> graphs = analysis::FindCapturedGraphs(trace, "this trace");
+    for (const auto& path : a.captures) {
+      GPUSCOPE_ASSIGN_OR_RETURN(auto capture, LoadTimeline(path, common, "stats --capture"));
+      auto more = analysis::FindCapturedGraphs(capture, path);
+      graphs.insert(graphs.end(), more.begin(), more.end());
+    }
+    analysis::Attributor at(trace);
+    analysis::GraphAttribution g = analysis::AttributeGraphKernels(trace, at, graphs);
+    at.SetGraphs(&g);
+    st.ops = analysis::GpuTimeByOp(trace, opt, at);
+  }
   render::StatsView v;
   v.path = a.path;
   v.by = a.by;
@@ -57,7 +91,7 @@ int Run(const StatsArgs& a, const model::Trace& trace) {
 void PrintStatsTables(const model::Trace& trace, const std::string& path) {
   StatsArgs a;
   a.path = path;
-  Run(a, trace);
+  (void)Run(a, trace, CommonOptions{});
 }
 
 CommandBody AddStatsCommand(CLI::App& app, const CommonOptions& common) {
@@ -67,7 +101,14 @@ CommandBody AddStatsCommand(CLI::App& app, const CommonOptions& common) {
                  "Rows per table (0 = all; tables default to 25/15, json/csv to all)")
       ->each([args](const std::string&) { args->top_given = true; });
   app.add_option("--by", args->by, "Only one table (csv defaults to kernels)")
-      ->check(CLI::IsMember({"kernels", "memops", "api", "os", "cpu", "counters"}));
+      ->check(CLI::IsMember({"kernels", "memops", "api", "os", "cpu", "counters", "op"}));
+  app.add_option("--phase", args->phase,
+                 "Only the steps of one phase of a serving trace (see gpuscope analyze)")
+      ->check(CLI::IsMember({"prefill", "decode", "mixed", "other"}));
+  app.add_option("--capture", args->captures,
+                 "With --by op: a trace of the graph captures of the same program, to attribute "
+                 "graph-replayed kernels to their captured ops (repeatable)")
+      ->check(CLI::ExistingPath);
   app.add_option("--format", args->format, "Output format")
       ->check(CLI::IsMember({"table", "csv", "json"}));
   app.add_flag("--full-names", args->full_names,
@@ -77,7 +118,7 @@ CommandBody AddStatsCommand(CLI::App& app, const CommonOptions& common) {
                "Only the steady state: iterations after warm-up (see gpuscope analyze)");
   return [args, &common]() -> base::StatusOr<int> {
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTrace(args->path, common));
-    return Run(*args, trace);
+    return Run(*args, trace, common);
   };
 }
 

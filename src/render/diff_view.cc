@@ -21,6 +21,16 @@ void JsonPair(output::JsonWriter& w, const char* key, const analysis::Pair& p, b
   w.EndArray();
 }
 
+// The phases both runs have (serving traces), before and after, matched by name.
+std::vector<std::pair<const analysis::PhaseSummary*, const analysis::PhaseSummary*>> PhasePairs(
+    const analysis::DiffReport& r) {
+  std::vector<std::pair<const analysis::PhaseSummary*, const analysis::PhaseSummary*>> out;
+  for (const auto& b : r.before.phases)
+    for (const auto& a : r.after.phases)
+      if (a.name == b.name) out.emplace_back(&b, &a);
+  return out;
+}
+
 void JsonRows(output::JsonWriter& w, const char* key,
               const std::vector<analysis::NamedDiff>& rows) {
   w.Key(key).BeginArray();
@@ -129,6 +139,19 @@ std::string DiffText(const analysis::DiffReport& r, const DiffView& a) {
             base::FormatBytes(static_cast<int64_t>(r.copy_bytes.after)),
             Pct(r.copy_bytes.change_percent())});
   dur("Wall time (trace span)", r.wall_ns);
+  for (const auto& [b, af] : PhasePairs(r)) {
+    std::string n = b->name;
+    dur((n + ", median per step").c_str(),
+        {static_cast<double>(b->latency.median_ns), static_cast<double>(af->latency.median_ns)});
+    dur((n + ", p95 per step").c_str(),
+        {static_cast<double>(b->latency.p95_ns), static_cast<double>(af->latency.p95_ns)});
+    s.AddRow({n + ", steps", base::FormatCount(b->steps), base::FormatCount(af->steps), ""});
+    if (b->tokens_per_second >= 0 && af->tokens_per_second >= 0) {
+      analysis::Pair tps{b->tokens_per_second, af->tokens_per_second};
+      s.AddRow({n + ", tokens/s", base::FormatFixed(tps.before, 0), base::FormatFixed(tps.after, 0),
+                Pct(tps.change_percent())});
+    }
+  }
   out += s.Render(width, true);
   out += base::StrFormat("\nVerdict: %s (%s; %s)\n", r.verdict.c_str(), r.basis.c_str(),
                          r.test.c_str());
@@ -194,6 +217,27 @@ std::string DiffJson(const analysis::DiffReport& r, const DiffView& a) {
   JsonPair(w, "api_ns", r.api_ns, true);
   JsonPair(w, "copy_bytes", r.copy_bytes, true);
   JsonPair(w, "wall_ns", r.wall_ns, true);
+  w.Key("phases").BeginArray();
+  for (const auto& [b, af] : PhasePairs(r)) {
+    w.BeginObject().Key("name").String(b->name);
+    JsonPair(w, "steps", {static_cast<double>(b->steps), static_cast<double>(af->steps)}, true);
+    JsonPair(
+        w, "median_ns",
+        {static_cast<double>(b->latency.median_ns), static_cast<double>(af->latency.median_ns)},
+        true);
+    JsonPair(w, "p95_ns",
+             {static_cast<double>(b->latency.p95_ns), static_cast<double>(af->latency.p95_ns)},
+             true);
+    w.Key("tokens_per_second").BeginArray();
+    for (double v : {b->tokens_per_second, af->tokens_per_second}) {
+      if (v < 0)
+        w.Null();
+      else
+        w.Double(v);
+    }
+    w.EndArray().EndObject();
+  }
+  w.EndArray();
   w.Key("verdict").String(r.verdict).Key("basis").String(r.basis).Key("test").String(r.test);
   w.Key("p_value");
   if (r.p_value < 0)

@@ -124,7 +124,24 @@ ResultTable CounterTable(const analysis::Stats& st) {
   return t;
 }
 
+ResultTable OpTable(const analysis::Stats& st) {
+  ResultTable t({{"op", "Op", Show::kText, "", true},
+                 {"python", "Python", Show::kText, "", true},
+                 {"in_graph", "Graph"},
+                 {"kernels", "Kernels", Show::kCount},
+                 {"copies", "Copies", Show::kCount},
+                 {"gpu_ns", "GPU time ({unit})", Show::kDuration},
+                 {"percent", "Time %", Show::kFixed1, "", false, 4}});
+  t.SetTerminalOrder({5, 6, 3, 4, 2, 0, 1});
+  for (const auto& o : st.ops)
+    t.AddRow({Cell::Text(o.op.empty() ? "(no op)" : o.op), Cell::Text(o.python),
+              Cell::Text(o.in_graph ? "yes" : "no"), Cell::Uint(o.kernels), Cell::Uint(o.copies),
+              Cell::Int(o.gpu_ns), Cell::Real(o.percent)});
+  return t;
+}
+
 ResultTable StatsTable(const analysis::Stats& st, std::string_view which) {
+  if (which == "op") return OpTable(st);
   if (which == "memops") return MemopTable(st);
   if (which == "api") return ApiTable(st.api);
   if (which == "os") return ApiTable(st.os_runtime);

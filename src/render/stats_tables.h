@@ -14,6 +14,7 @@ ResultTable KernelTable(const analysis::Stats& stats);
 ResultTable MemopTable(const analysis::Stats& stats);
 ResultTable ApiTable(const std::vector<analysis::ApiStat>& api);
 ResultTable CpuOpTable(const analysis::Stats& stats);
+ResultTable OpTable(const analysis::Stats& stats);  // GPU time by launching op (--by op)
 ResultTable CounterTable(const analysis::Stats& stats);
 
 // One table by its `--by` name: kernels, memops, api, os, cpu, counters.

@@ -75,6 +75,9 @@ std::string StatsText(const model::Trace& trace, const analysis::Stats& st, cons
     if (all) out += "\n";
     out += "Counters:\n\n" + CounterTable(st).Text(width, true);
   }
+  if (v.by == "op")
+    Section(out, "GPU time by launching op (graph kernels by their captured op)", OpTable(st),
+            Limit(v, 25), width, fit, " more");
   return out;
 }
 
@@ -99,6 +102,7 @@ std::string StatsJson(const model::Trace& trace, const analysis::Stats& st, cons
     ApiTable(st.os_runtime).Json(w.Key("os_runtime"), limit);
   if (Shows(v, "cpu")) CpuOpTable(st).Json(w.Key("cpu_ops"), limit);
   if (Shows(v, "counters", !st.counters.empty())) CounterTable(st).Json(w.Key("counters"));
+  if (v.by == "op") OpTable(st).Json(w.Key("ops"), limit);
   w.EndObject();
   return w.str();
 }

@@ -234,3 +234,46 @@ def help_findings_is_the_documented_list():
     assert [x["rule"] for x in rules] == ["host-sync", "memcpy-sync", "memcpy-pageable", "small-memcpy",
                                           "memcpy-in-loop", "data-loading", "cpu-op-storm", "launch-bound",
                                           "kernel-outlier", "kernel-hotspot", "gpu-idle", "low-utilization"]
+
+
+@test
+def serving_steps_phases_graph_attribution_and_clocks():
+    # The repo's own serving pair (tests/data/make_serving_fixtures.py): one vLLM decode step that
+    # replays a captured graph of 3 layers x 3 kernels, with a GPU clock 2 ms behind.
+    exe, cap = data("serving_exec.json"), data("serving_capture.json")
+    d = json.loads(run("analyze", "--format", "json", exe, "--capture", cap).stdout)
+    s = d["summary"]
+    assert s["iteration_source"] == "serving steps (vllm execute annotations)", s["iteration_source"]
+    assert (s["iterations_total"], s["warmup_iterations"]) == (1, 0)
+    assert s["structure"]["text"] == "3 repeats of a 3-kernel block", s["structure"]
+    assert s["graphs"] == {"launches": 1, "kernels": 9, "matched": 9, "captures": 1}, s["graphs"]
+    assert [(p["name"], p["steps"], p["tokens_per_step"]) for p in d["phases"]] == [("decode", 1, 1)]
+    assert [c["verdict"] for c in s["clocks"]] == ["unexplained delay"]
+    assert d["stalls"] and "hipMemcpyWithStream" in d["stalls"][0]["host"], d["stalls"]
+    hot = [f for f in d["findings"] if f["rule"] == "kernel-hotspot"]
+    assert hot and all(f["where"]["op"] in ("aten::mm", "vllm::attention", "aten::addmm") and f["where"]["graph"]
+                       for f in hot), hot
+    # Without the capture: the graph kernels go to the frame of the graph launch, marked.
+    d = json.loads(run("analyze", "--format", "json", exe).stdout)
+    assert d["summary"]["graphs"]["matched"] == 0
+    hot = [f for f in d["findings"] if f["rule"] == "kernel-hotspot"]
+    assert hot and all("execute_model" in f["where"]["python"] and "no captured launch" in f["where"]["graph"]
+                       for f in hot), hot
+    # A trace without a capture given as one: one line, exit 2.
+    r = run("analyze", exe, "--capture", exe)
+    assert r.returncode == 2 and "no graph capture" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    # stats by op (graph kernels by their captured op), by phase.
+    ops = json.loads(run("stats", "--format", "json", "--by", "op", exe, "--capture", cap).stdout)["ops"]
+    by_op = {o["op"]: o for o in ops}
+    assert by_op["aten::mm"]["kernels"] == 3 and by_op["aten::mm"]["in_graph"] == "yes", by_op
+    k = json.loads(run("stats", "--format", "json", "--phase", "decode", exe).stdout)["kernels"]
+    assert sum(x["calls"] for x in k) == 9, k
+    r = run("stats", "--phase", "prefill", exe)
+    assert r.returncode == 2 and "no prefill steps" in r.stderr, r.stderr
+    # info: the launch-to-start check per GPU, a problem listed.
+    info = json.loads(run("info", "--format", "json", exe).stdout)
+    assert info["clocks"][0]["verdict"] == "unexplained delay" and info["clocks"][0]["idle_delayed"] == 10
+    assert "clock.idle_delay" in run("info", exe).stdout
+    # --align-clocks corrects only ops that start before their launch: here nothing.
+    r = run("analyze", exe, "--align-clocks")
+    assert r.returncode == 0 and "nothing shifted" in r.stderr, r.stderr
