@@ -70,14 +70,22 @@ std::string Attributor::PythonOfApi(model::RowId api) const {
     std::string via_op = PythonOf(t_.api.enclosing_op[api]);
     if (!via_op.empty()) return via_op;
   }
-  // The latest-starting user frame on the call's thread that contains it.
+  // The last frame on the call's thread that starts before it, then up its parents to the first
+  // that contains the call: O(frames of other threads in between + depth).
   const auto& py = t_.python;
   int64_t ts = t_.api.start_ns[api];
   auto end = std::upper_bound(py.start_ns.begin(), py.start_ns.end(), ts);
-  for (size_t f = static_cast<size_t>(end - py.start_ns.begin()); f-- > 0;) {
-    if (py.track[f] != t_.api.track[api] || py.end_ns(f) <= ts) continue;
-    model::RowId u = UserFrame(static_cast<model::RowId>(f));
-    if (u != model::kNoRow) return std::string(t_.str(py.name[u]));
+  size_t f = static_cast<size_t>(end - py.start_ns.begin());
+  while (f-- > 0 && py.track[f] != t_.api.track[api]) {
+  }
+  if (f == SIZE_MAX) return "";
+  model::RowId r = static_cast<model::RowId>(f);
+  for (int guard = 0; r != model::kNoRow && guard < 4096; ++guard) {
+    if (py.end_ns(r) > ts) {
+      model::RowId u = UserFrame(r);
+      return u == model::kNoRow ? std::string() : std::string(t_.str(py.name[u]));
+    }
+    r = py.parent[r];
   }
   return "";
 }

@@ -48,6 +48,16 @@ std::vector<std::pair<int64_t, int64_t>> PhaseIntervals(const model::Trace& t, c
   return out;
 }
 
+std::string MissingPhaseMessage(const SteadyState& s, const std::string& phase) {
+  std::string have;
+  for (const auto& x : s.phases) have += (have.empty() ? "" : ", ") + x.name;
+  return "no " + phase + " steps in this trace (" +
+         (have.empty() ? "its steps have no phases: no serving-step annotations or generate loop "
+                         "found"
+                       : "phases: " + have) +
+         ")";
+}
+
 std::vector<PhaseSummary> SummarisePhases(const model::Trace& t, const SteadyState& s, size_t top) {
   std::vector<PhaseSummary> out;
   if (s.phases.empty()) return out;

@@ -24,6 +24,9 @@ struct PhaseSummary {
   std::vector<std::pair<std::string, int64_t>> top_kernels;  // name, summed time; largest first
 };
 
+// "no prefill steps in this trace (phases: decode)": why `--phase NAME` cannot be honoured.
+std::string MissingPhaseMessage(const SteadyState& steady, const std::string& phase);
+
 std::vector<PhaseSummary> SummarisePhases(const model::Trace& t, const SteadyState& steady,
                                           size_t top_kernels = 3);
 

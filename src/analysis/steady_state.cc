@@ -242,6 +242,20 @@ SteadyState FindSteadyState(const model::Trace& t, const SteadyStateOptions& o) 
   std::vector<std::string> phase_of(s.iterations.size());
   LabelSteps(t, found.spans, s.iterations, phase_of);
   BuildPhases(s, phase_of, python_loop, o.warmup_factor);
+  if (const PhaseSteps* only = o.phase.empty() ? nullptr : s.Phase(o.phase)) {
+    // One phase analysed alone: its steps are the steps (a window over interleaved phases also
+    // holds the others' time; serving traces run them in blocks).
+    PhaseSteps kept = *only;
+    std::vector<IterationSpan> steps;
+    for (size_t k = 0; k < kept.steps.size(); ++k) {
+      steps.push_back(s.iterations[kept.steps[k]]);
+      steps.back().phase = 0;
+      kept.steps[k] = k;
+    }
+    s.iterations = std::move(steps);
+    s.phases = {std::move(kept)};
+    s.source += ", " + o.phase + " steps only";
+  }
   if (s.phases.empty()) {
     std::vector<int64_t> d;
     for (const auto& it : s.iterations) d.push_back(it.dur_ns);

@@ -77,6 +77,7 @@ struct SteadyState {
 struct SteadyStateOptions {
   double warmup_factor = 1.5;  // a step slower than this x the median of the rest is warm-up
   size_t min_repeats = 3;      // repeated annotations / frames must repeat this often
+  std::string phase;           // when set: only the steps of this phase (`analyze --phase`)
 };
 
 SteadyState FindSteadyState(const model::Trace& trace, const SteadyStateOptions& options = {});

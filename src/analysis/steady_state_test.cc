@@ -106,6 +106,18 @@ TEST(SteadyState, WarmupIsDecidedWithinAPhaseNeverAcrossPhases) {
   EXPECT_EQ(st.start_ns, 0);
   EXPECT_TRUE(st.iterations[1].warmup);
 
+  // One phase alone (`analyze --phase decode`): its steps, its warm-up, its window.
+  SteadyStateOptions only;
+  only.phase = "decode";
+  SteadyState d = FindSteadyState(b.Link(), only);
+  ASSERT_EQ(d.iterations.size(), 6u);
+  EXPECT_EQ(d.warmup, 1u);
+  EXPECT_EQ(d.start_ns, 8000 * us);  // after the slow first decode step
+  EXPECT_EQ(d.latency.median_ns, 1003 * us);
+  ASSERT_EQ(d.phases.size(), 1u);
+  EXPECT_EQ(MissingPhaseMessage(st, "mixed"),
+            "no mixed steps in this trace (phases: prefill, decode)");
+
   std::vector<PhaseSummary> ps = SummarisePhases(b.Link(), st);
   ASSERT_EQ(ps.size(), 2u);
   EXPECT_EQ(ps[0].top_kernels.at(0).first, "prefill_gemm");
@@ -159,6 +171,25 @@ TEST(SteadyState, RepeatedPythonFrameOfAGenerateLoopWithPhasesByShape) {
   EXPECT_EQ(st.phases[0].name, "prefill");
   EXPECT_EQ(st.phases[0].evidence, "shape of the work");
   EXPECT_EQ(st.phases[1].steps.size(), 4u);
+}
+
+TEST(SteadyState, LibraryFramesAreNeverTheLoopAndGraphLaunchesWeighByTheirKernels) {
+  // A text encoder's 12 layer calls (transformers/, many small launches) and one user frame
+  // per denoising step (3 steps, each one graph launch of 50 kernels): the steps are the user's.
+  Builder b;
+  for (int l = 0; l < 12; ++l) {
+    b.Frame("transformers/modeling_layers.py(59): __call__", l * 100 * us, 90 * us);
+    b.Launch("enc", l * 100 * us + 10 * us, 5 * us, l * 100 * us + 20 * us, 10 * us);
+  }
+  for (int s = 0; s < 3; ++s) {
+    int64_t t = 2000 * us + s * 1000 * us;
+    b.Frame("pipe.py(88): denoise_step", t, 900 * us);
+    b.Api("hipGraphLaunch", t + 10 * us, 20 * us, 100 + s);
+    for (int k = 0; k < 50; ++k) b.Kernel("dit", t + 40 * us + k * 15 * us, 10 * us, 100 + s);
+  }
+  SteadyState st = FindSteadyState(b.Link());
+  EXPECT_EQ(st.source, "repeated Python frame 'pipe.py(88): denoise_step'");
+  EXPECT_EQ(st.iterations.size(), 3u);
 }
 
 TEST(SteadyState, KernelPeriodIsStructureNeverIterations) {

@@ -5,6 +5,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "analysis/attribution.h"
+
 namespace gpuscope::analysis::internal {
 namespace {
 
@@ -85,25 +87,31 @@ ServingLabel ParseServingLabel(std::string_view n) {
 }
 
 LaunchIndex::LaunchIndex(const model::Trace& t) {
-  std::vector<bool> launches(t.api.size(), false);
+  // GPU ops per launch call: a graph launch weighs as much as the kernels it replays.
+  std::vector<uint32_t> ops(t.api.size(), 0);
   for (model::RowId l : t.kernels.launch)
-    if (l != model::kNoRow) launches[l] = true;
+    if (l != model::kNoRow) ++ops[l];
   for (model::RowId l : t.memops.launch)
-    if (l != model::kNoRow) launches[l] = true;
+    if (l != model::kNoRow) ++ops[l];
   by_track_.resize(t.tracks.size());
-  for (size_t i = 0; i < launches.size(); ++i) {
-    if (!launches[i] || t.api.track[i] >= by_track_.size()) continue;
+  prefix_.resize(t.tracks.size());
+  for (size_t i = 0; i < ops.size(); ++i) {  // API rows are sorted by start
+    if (!ops[i] || t.api.track[i] >= by_track_.size()) continue;
     by_track_[t.api.track[i]].push_back(t.api.start_ns[i]);
-    ++total_;
+    auto& p = prefix_[t.api.track[i]];
+    p.push_back((p.empty() ? 0 : p.back()) + ops[i]);
+    total_ += ops[i];
   }
-  for (auto& v : by_track_) std::sort(v.begin(), v.end());
 }
 
 size_t LaunchIndex::CountIn(model::TrackId track, int64_t start, int64_t end) const {
   if (track >= by_track_.size()) return 0;
   const auto& v = by_track_[track];
-  return static_cast<size_t>(std::lower_bound(v.begin(), v.end(), end) -
-                             std::lower_bound(v.begin(), v.end(), start));
+  const auto& p = prefix_[track];
+  size_t a = static_cast<size_t>(std::lower_bound(v.begin(), v.end(), start) - v.begin());
+  size_t b = static_cast<size_t>(std::lower_bound(v.begin(), v.end(), end) - v.begin());
+  if (b <= a) return 0;
+  return p[b - 1] - (a ? p[a - 1] : 0);
 }
 
 StepSource ServingSteps(const model::Trace& t, const LaunchIndex& launches) {
@@ -183,8 +191,9 @@ StepSource PythonLoopSteps(const model::Trace& t, const LaunchIndex& launches, s
   }
   std::map<std::pair<model::StringId, model::TrackId>, std::vector<size_t>> groups;
   for (size_t f = 0; f < py.size(); ++f) {
-    std::string_view n = t.str(py.name[f]);
-    if (n.empty() || n.front() == '<') continue;  // built-ins are calls, not the loop
+    // The loop is the program's (or its serving framework's): not a library's (torch/,
+    // transformers/, site-packages, the standard library), whose repeated frames are layers.
+    if (!IsUserFrame(t.str(py.name[f]))) continue;
     groups[{py.name[f], py.track[f]}].push_back(f);
   }
   const std::vector<size_t>* best = nullptr;

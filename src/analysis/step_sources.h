@@ -31,8 +31,8 @@ struct ServingLabel {
 };
 ServingLabel ParseServingLabel(std::string_view name);
 
-// Host calls that launched GPU work, per host track, sorted by start: the test of "encloses
-// GPU work".
+// Host calls that launched GPU work, per host track, sorted by start, each weighted by the GPU
+// ops it launched (a graph launch by its kernels): the test of "encloses the GPU work".
 class LaunchIndex {
  public:
   explicit LaunchIndex(const model::Trace& t);
@@ -41,6 +41,7 @@ class LaunchIndex {
 
  private:
   std::vector<std::vector<int64_t>> by_track_;
+  std::vector<std::vector<size_t>> prefix_;  // GPU ops launched by the first k calls
   size_t total_ = 0;
 };
 

@@ -22,6 +22,7 @@ struct AnalyzeArgs {
   std::string explain;
   std::vector<double> rule_options;  // one per option of the rules' registry, in its order
   std::vector<std::string> captures;
+  std::string phase;
 };
 
 }  // namespace
@@ -61,11 +62,22 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
                  "repeat for several): graph-replayed kernels are attributed to the op and "
                  "Python frame that launched them at capture")
       ->check(CLI::ExistingPath);
+  app.add_option("--phase", a->phase,
+                 "Only the steps of one phase of a serving trace: its window, findings and "
+                 "latency")
+      ->check(CLI::IsMember({"prefill", "decode", "mixed", "other"}));
   app.add_option("--evidence", opts->evidence, "Instances listed per finding")
       ->capture_default_str();
   return [a, opts, &common]() -> base::StatusOr<int> {
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(a->path, common, "analyze"));
     analysis::AnalyzeOptions o = *opts;
+    if (!a->phase.empty()) {
+      analysis::SteadyState all = analysis::FindSteadyState(trace, o.steady);
+      if (!all.Phase(a->phase)) {
+        return base::Status::Error(a->path + ": " + analysis::MissingPhaseMessage(all, a->phase));
+      }
+      o.steady.phase = a->phase;
+    }
     for (const auto& path : a->captures) {
       GPUSCOPE_ASSIGN_OR_RETURN(auto capture, LoadTimeline(path, common, "analyze --capture"));
       std::vector<analysis::CapturedGraph> graphs = analysis::FindCapturedGraphs(

@@ -43,13 +43,7 @@ base::StatusOr<int> Run(const StatsArgs& a, const model::Trace& trace,
     if (!a.phase.empty()) {
       const analysis::PhaseSteps* p = ss.Phase(a.phase);
       if (!p) {
-        std::string have;
-        for (const auto& x : ss.phases) have += (have.empty() ? "" : ", ") + x.name;
-        return base::Status::Error(a.path + ": no " + a.phase + " steps in this trace (" +
-                                   (have.empty() ? "its steps have no phases: no serving-step "
-                                                   "annotations or generate loop found"
-                                                 : "phases: " + have) +
-                                   ")");
+        return base::Status::Error(a.path + ": " + analysis::MissingPhaseMessage(ss, a.phase));
       }
       opt.window_start = INT64_MIN, opt.window_end = INT64_MAX;
       opt.windows = analysis::PhaseIntervals(trace, ss, *p);

@@ -259,6 +259,11 @@ def serving_steps_phases_graph_attribution_and_clocks():
     hot = [f for f in d["findings"] if f["rule"] == "kernel-hotspot"]
     assert hot and all("execute_model" in f["where"]["python"] and "no captured launch" in f["where"]["graph"]
                        for f in hot), hot
+    # One phase alone; a phase the trace lacks is one line, exit 2.
+    d = json.loads(run("analyze", "--format", "json", "--phase", "decode", exe).stdout)
+    assert d["summary"]["iteration_source"].endswith("decode steps only"), d["summary"]["iteration_source"]
+    r = run("analyze", "--phase", "prefill", exe)
+    assert r.returncode == 2 and "no prefill steps in this trace (phases: decode)" in r.stderr, r.stderr
     # A trace without a capture given as one: one line, exit 2.
     r = run("analyze", exe, "--capture", exe)
     assert r.returncode == 2 and "no graph capture" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
