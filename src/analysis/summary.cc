@@ -49,6 +49,22 @@ TraceSummary Summarize(model::Trace& trace) {
   for (auto l : trace.api.enclosing_op) s.api_in_cpu_op += l != model::kNoRow;
   for (auto l : trace.cpu.python_frame) s.cpu_ops_in_python += l != model::kNoRow;
   s.iterations = trace.iterations;
+  if (!trace.summary_only()) {
+    SteadyState st = FindSteadyState(trace);
+    s.step_source = st.source;
+    s.steps = st.iterations.size();
+    for (const auto& p : st.phases) s.phase_steps.emplace_back(p.name, p.steps.size());
+    s.structure = st.structure.text();
+    for (const auto& g : FindCapturedGraphs(trace, trace.meta.path)) {
+      ++s.graph_captures;
+      s.captured_launches += g.launches.size();
+    }
+    std::vector<bool> seen(trace.api.size(), false);
+    for (model::RowId l : trace.kernels.launch) {
+      if (l != model::kNoRow && !seen[l] && IsGraphLaunchApi(trace.str(trace.api.name[l])))
+        seen[l] = true, ++s.graph_launches;
+    }
+  }
   s.model_bytes = trace.MemoryBytes();
   return s;
 }

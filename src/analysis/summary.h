@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "analysis/clock_check.h"
+#include "analysis/graph_attribution.h"
+#include "analysis/steady_state.h"
 #include "model/trace.h"
 
 namespace gpuscope::analysis {
@@ -25,6 +27,14 @@ struct TraceSummary {
   std::vector<model::Iteration> iterations;
   size_t model_bytes = 0;
   ClockCheck clocks;  // launch-to-start latency per device and what it says
+  // Steps as `analyze` finds them (steady_state.h): where from, how many, per phase.
+  std::string step_source;
+  size_t steps = 0;
+  std::vector<std::pair<std::string, size_t>> phase_steps;
+  std::string structure;           // "36 repeats of a 15-kernel block", "" none
+  uint64_t graph_captures = 0;     // graphs captured in this trace
+  uint64_t captured_launches = 0;  // launches recorded in them
+  uint64_t graph_launches = 0;     // graph launch calls with kernels
 };
 
 TraceSummary Summarize(model::Trace& trace);

@@ -97,6 +97,20 @@ std::string InfoText(const model::Trace& t, const analysis::TraceSummary& s) {
       out += base::StrFormat("          %s: %s\n", d.verdict.c_str(), d.explanation.c_str());
     }
   }
+  if (!s.step_source.empty()) {
+    std::string steps = base::FormatCount(s.steps) + " (" + s.step_source + ")";
+    if (s.steps == 0) steps = s.step_source;
+    for (const auto& [name, n] : s.phase_steps) steps += "; " + name + " " + base::FormatCount(n);
+    out += base::StrFormat("Steps              %s\n", steps.c_str());
+    if (!s.structure.empty())
+      out += base::StrFormat("Structure          %s in a step (layers)\n", s.structure.c_str());
+  }
+  if (s.graph_captures || s.graph_launches) {
+    out += base::StrFormat(
+        "Graphs             %s captured (%s launches recorded), %s graph launches\n",
+        base::FormatCount(s.graph_captures).c_str(), base::FormatCount(s.captured_launches).c_str(),
+        base::FormatCount(s.graph_launches).c_str());
+  }
   out += base::StrFormat("\nProblems           ");
   bool clock_problem = s.clocks.problem();
   if (t.problems.empty() && t.meta.import_error.empty() && !clock_problem) {
@@ -203,6 +217,26 @@ std::string InfoJson(const model::Trace& t, const analysis::TraceSummary& s) {
         .EndObject();
   }
   w.EndArray();
+  w.Key("steps")
+      .BeginObject()
+      .Key("source")
+      .String(s.step_source)
+      .Key("count")
+      .Uint(s.steps)
+      .Key("structure")
+      .String(s.structure);
+  w.Key("phases").BeginObject();
+  for (const auto& [name, n] : s.phase_steps) w.Key(name).Uint(n);
+  w.EndObject().EndObject();
+  w.Key("graphs")
+      .BeginObject()
+      .Key("captures")
+      .Uint(s.graph_captures)
+      .Key("captured_launches")
+      .Uint(s.captured_launches)
+      .Key("launches")
+      .Uint(s.graph_launches)
+      .EndObject();
   w.Key("clocks").BeginArray();
   for (const auto& d : s.clocks.devices) {
     w.BeginObject().Key("device").Int(d.device).Key("ops").Uint(d.ops);

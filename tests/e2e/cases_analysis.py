@@ -253,6 +253,12 @@ def serving_steps_phases_graph_attribution_and_clocks():
     hot = [f for f in d["findings"] if f["rule"] == "kernel-hotspot"]
     assert hot and all(f["where"]["op"] in ("aten::mm", "vllm::attention", "aten::addmm") and f["where"]["graph"]
                        for f in hot), hot
+    # The capture survives `convert` to Chrome JSON (the launch calls keep the kernels they name).
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = os.path.join(tmp, "capture.json.gz")
+        assert run("convert", cap, "-o", copy).returncode == 0
+        d2 = json.loads(run("analyze", "--format", "json", exe, "--capture", copy).stdout)
+        assert d2["summary"]["graphs"]["matched"] == 9, d2["summary"]["graphs"]
     # Without the capture: the graph kernels go to the frame of the graph launch, marked.
     d = json.loads(run("analyze", "--format", "json", exe).stdout)
     assert d["summary"]["graphs"]["matched"] == 0

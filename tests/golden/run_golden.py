@@ -143,6 +143,13 @@ def graph_kernels_independently(path):
 
 
 def serving_cases(a, check):
+    # A piecewise capture trace (no execution trace shared): one graph per hipStreamBeginCapture.
+    piecewise = os.path.join(SAMPLES, TL + "vllm_prefilldecode_piecewise__capture_traces__graph_capture_rank_0.1773709679453551615.pt.trace.json.gz")
+    with gzip.open(piecewise) as f:
+        begins = sum(1 for e in json.load(f)["traceEvents"] if e.get("name") == "hipStreamBeginCapture")
+    info = json.loads(run(a.gpuscope, "info", "--format", "json", piecewise).stdout)
+    check(info["graphs"]["captures"] == begins == 25, f"serving piecewise: {info['graphs']} vs {begins} captures")
+
     for name, rel, captures, expect in SERVING_CASES:
         source, steps, phase, tokens, structure, share, stall, clock = expect
         args = ["analyze", "--format", "json", os.path.join(SAMPLES, rel)]
@@ -172,6 +179,11 @@ def serving_cases(a, check):
                   f"serving {name}: largest stall {d['stalls'][:1]}")
         if clock:
             check([c["verdict"] for c in s["clocks"]] == [clock], f"serving {name}: clocks {s['clocks']}")
+        # The capture trace alone: its graphs, as many launches recorded as the replay runs kernels.
+        info = json.loads(run(a.gpuscope, "info", "--format", "json", os.path.join(SAMPLES, captures[0])).stdout)
+        per_replay = independent / max(1, g["launches"])
+        check(info["graphs"]["captures"] == 1 and abs(info["graphs"]["captured_launches"] - per_replay) <= 0.01 * per_replay,
+              f"serving {name}: capture trace holds {info['graphs']}, the replay {independent} kernels")
         # Every finding on a graph kernel names its captured place.
         for f in d["findings"]:
             if f["where"]["graph"]:
