@@ -78,20 +78,7 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
       }
       o.steady.phase = a->phase;
     }
-    for (const auto& path : a->captures) {
-      GPUSCOPE_ASSIGN_OR_RETURN(auto capture, LoadTimeline(path, common, "analyze --capture"));
-      std::vector<analysis::CapturedGraph> graphs = analysis::FindCapturedGraphs(
-          capture,
-          path.substr(path.find_last_of('/') == std::string::npos ? 0
-                                                                  : path.find_last_of('/') + 1));
-      if (graphs.empty())
-        return base::Status::Error(
-            path +
-            ": no graph capture in this trace (no launch calls between a stream's BeginCapture "
-            "and EndCapture that name their kernel); give the trace recorded while the graphs "
-            "were captured");
-      o.captures.insert(o.captures.end(), graphs.begin(), graphs.end());
-    }
+    GPUSCOPE_ASSIGN_OR_RETURN(o.captures, LoadCaptures(a->captures, common));
     size_t k = 0;
     for (const auto& rule : analysis::Rules()) {
       for (const auto& opt : rule.options) opt.apply(o, a->rule_options[k++]);

@@ -72,6 +72,24 @@ base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOpti
   return trace;
 }
 
+base::StatusOr<std::vector<analysis::CapturedGraph>> LoadCaptures(
+    const std::vector<std::string>& paths, const CommonOptions& common) {
+  std::vector<analysis::CapturedGraph> out;
+  for (const auto& path : paths) {
+    GPUSCOPE_ASSIGN_OR_RETURN(auto capture, LoadTimeline(path, common, "--capture"));
+    auto graphs =
+        analysis::FindCapturedGraphs(capture, std::filesystem::path(path).filename().string());
+    if (graphs.empty())
+      return base::Status::Error(
+          path +
+          ": no graph capture in this trace (no launch calls between a stream's BeginCapture "
+          "and EndCapture that name their kernel); give the trace recorded while the graphs "
+          "were captured");
+    out.insert(out.end(), graphs.begin(), graphs.end());
+  }
+  return out;
+}
+
 base::StatusOr<model::Trace> LoadTimeline(const std::string& path, const CommonOptions& common,
                                           const char* command) {
   auto trace = LoadTrace(path, common);

@@ -2,7 +2,9 @@
 // LoadTrace: imports a trace for a command and reports recoverable problems on stderr once.
 
 #include <string>
+#include <vector>
 
+#include "analysis/graph_attribution.h"
 #include "base/status.h"
 #include "cli/commands.h"
 #include "model/trace.h"
@@ -18,5 +20,10 @@ base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOpti
 // summary-only source (rocprof *.stats.csv) in one line that names what to give instead.
 base::StatusOr<model::Trace> LoadTimeline(const std::string& path, const CommonOptions& common,
                                           const char* command);
+
+// The graphs captured in each `--capture` trace (named by the file's name); a file that holds no
+// capture is an error naming it.
+base::StatusOr<std::vector<analysis::CapturedGraph>> LoadCaptures(
+    const std::vector<std::string>& paths, const CommonOptions& common);
 
 }  // namespace gpuscope::cli

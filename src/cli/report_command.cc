@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/byte_sink.h"
 #include "base/text.h"
@@ -22,6 +23,7 @@ struct ReportArgs {
   std::string in;
   std::string out = "gpuscope-report.html";
   std::string format = "table";
+  std::vector<std::string> captures;
 };
 
 }  // namespace
@@ -32,10 +34,16 @@ CommandBody AddReportCommand(CLI::App& app, const CommonOptions& common) {
   app.add_option("-o,--output", args->out, "HTML file to write")->capture_default_str();
   app.add_option("--format", args->format, "How to report what was written")
       ->check(CLI::IsMember({"table", "json", "csv"}));
+  app.add_option("--capture", args->captures,
+                 "A trace of the graph captures of the same program, to attribute graph kernels "
+                 "(repeatable; see gpuscope analyze)")
+      ->check(CLI::ExistingPath);
   return [args, &common]() -> base::StatusOr<int> {
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(args->in, common, "report"));
+    analysis::AnalyzeOptions options;
+    GPUSCOPE_ASSIGN_OR_RETURN(options.captures, LoadCaptures(args->captures, common));
     std::string page =
-        output::RenderHtmlReport(render::ReportDataJson(trace, args->in),
+        output::RenderHtmlReport(render::ReportDataJson(trace, args->in, options),
                                  std::filesystem::path(args->in).filename().string());
     GPUSCOPE_ASSIGN_OR_RETURN(auto sink, base::ByteSink::Create(args->out));
     sink->Write(page);

@@ -53,11 +53,8 @@ base::StatusOr<int> Run(const StatsArgs& a, const model::Trace& trace,
   analysis::Stats st = analysis::ComputeStats(trace, opt);
   if (a.by == "op") {
     std::vector<analysis::CapturedGraph> graphs = analysis::FindCapturedGraphs(trace, "this trace");
-    for (const auto& path : a.captures) {
-      GPUSCOPE_ASSIGN_OR_RETURN(auto capture, LoadTimeline(path, common, "stats --capture"));
-      auto more = analysis::FindCapturedGraphs(capture, path);
-      graphs.insert(graphs.end(), more.begin(), more.end());
-    }
+    GPUSCOPE_ASSIGN_OR_RETURN(auto given, LoadCaptures(a.captures, common));
+    graphs.insert(graphs.end(), given.begin(), given.end());
     analysis::Attributor at(trace);
     analysis::GraphAttribution g = analysis::AttributeGraphKernels(trace, at, graphs);
     at.SetGraphs(&g);

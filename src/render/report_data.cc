@@ -212,8 +212,9 @@ void WriteIterationChart(JsonWriter& w, const analysis::SteadyState& ss) {
 
 }  // namespace
 
-std::string ReportDataJson(const model::Trace& t, const std::string& path) {
-  analysis::AnalysisReport report = analysis::Analyze(t);
+std::string ReportDataJson(const model::Trace& t, const std::string& path,
+                           const analysis::AnalyzeOptions& options) {
+  analysis::AnalysisReport report = analysis::Analyze(t, options);
   analysis::Stats st = analysis::ComputeStats(t, {});
   JsonWriter w(false);
   w.BeginObject();

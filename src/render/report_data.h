@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <string>
 
+#include "analysis/analyze.h"
 #include "model/trace.h"
 
 namespace gpuscope::render {
@@ -19,6 +20,7 @@ inline constexpr size_t kMaxTimelineNameBytes = 2 << 20;
 inline constexpr size_t kMaxIterations = 4'000;
 inline constexpr size_t kTopKernels = 15;
 
-std::string ReportDataJson(const model::Trace& trace, const std::string& path);
+std::string ReportDataJson(const model::Trace& trace, const std::string& path,
+                           const analysis::AnalyzeOptions& options = {});
 
 }  // namespace gpuscope::render

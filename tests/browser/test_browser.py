@@ -78,6 +78,15 @@ def check_report(binary, browser, trace, name, artifacts, tmp):
     assert "data-js-errors" not in body, f"{name}: script errors: {body}"
     for card in ("wall", "iterations", "latency", "busy", "verdict"):
         assert f'id="card-{card}"' in dom, f"{name}: summary card {card} missing"
+    # Serving traces: a card per phase, the layer structure, the graph kernels, the stalls.
+    for p in analysis["phases"]:
+        assert f'id="card-phase-{p["name"]}"' in dom, f"{name}: phase card {p['name']} missing"
+    if analysis["summary"]["structure"]:
+        assert 'id="card-structure"' in dom, f"{name}: structure card missing"
+    if analysis["summary"]["graphs"]["kernels"]:
+        assert 'id="card-graphs"' in dom, f"{name}: graph card missing"
+    if analysis["stalls"]:
+        assert dom.count("<li>", dom.index('id="stalls"')) >= len(analysis["stalls"]), f"{name}: stalls not listed"
     findings = re.findall(r'<details class="finding (\w+)" data-rule="([\w-]+)"', dom)
     assert [r for _, r in findings] == [f["rule"] for f in analysis["findings"]], (findings, [f["rule"] for f in analysis["findings"]])
     for f in analysis["findings"]:
@@ -147,7 +156,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         browser = Browser(exe, os.path.join(tmp, "profile"))
         subprocess.run([sys.executable, PLANTED, tmp], check=True)
-        traces = [("planted_slow", os.path.join(tmp, "slow.json")), ("planted_rpd", os.path.join(tmp, "slow.rpd"))]
+        traces = [("planted_slow", os.path.join(tmp, "slow.json")), ("planted_rpd", os.path.join(tmp, "slow.rpd")),
+                  ("serving", os.path.join(ROOT, "tests", "data", "serving_exec.json"))]
         if os.path.isdir(SAMPLES):
             traces.append(("resnet50", os.path.join(SAMPLES, REAL_SAMPLE)))
         else:

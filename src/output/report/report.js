@@ -89,14 +89,22 @@
     }
     card('wall', 'Wall time', fmtDur(S.wall_ns), 'trace span; steady window ' + fmtDur(S.window_ns));
     const total = S.iterations_total;
-    card('iterations', 'Iterations', total ? fmtCount(S.iterations) : 'none found',
+    card('iterations', 'Steps', total ? fmtCount(S.iterations) : 'none found',
       total ? fmtCount(S.warmup_iterations) + ' warm-up of ' + fmtCount(total) + ' (' + S.iteration_source + ')' : S.iteration_source);
-    card('latency', 'Per-iteration latency', total ? fmtDur(S.iteration_median_ns) : 'n/a',
+    card('latency', 'Per-step latency', total ? fmtDur(S.iteration_median_ns) : 'n/a',
       total ? 'median; mean ' + fmtDur(S.iteration_mean_ns) + ', p95 ' + fmtDur(S.iteration_p95_ns) : 'no repeating iterations');
     card('busy', 'GPU busy', S.gpu_busy_pct === null ? 'no GPU work' : S.gpu_busy_pct.toFixed(1) + '%',
       S.devices + ' GPU' + (S.devices === 1 ? '' : 's') + ' in the steady window');
     card('verdict', 'Verdict', S.verdict, 'kernels ' + fmtDur(S.kernel_ns) + ', copies ' + fmtDur(S.memcpy_ns) +
       ', API ' + fmtDur(S.api_ns));
+    // Serving traces: one card per phase, the layer structure, the graph attribution.
+    (A.phases || []).forEach((p) => card('phase-' + p.name, p.name + ' steps', fmtDur(p.latency_ns.median),
+      'median of ' + fmtCount(p.steps) + ' step' + (p.steps === 1 ? '' : 's') +
+      (p.tokens_per_step === null ? '' : ', ' + fmtCount(p.tokens_per_step) + ' tokens/step') +
+      (p.gpu_busy_pct === null ? '' : ', GPU busy ' + p.gpu_busy_pct.toFixed(1) + '%')));
+    if (S.structure) card('structure', 'Structure', S.structure.text, 'a kernel block repeating inside a step (layers)');
+    if (S.graphs && S.graphs.kernels) card('graphs', 'Graph kernels', fmtCount(S.graphs.matched) + ' / ' + fmtCount(S.graphs.kernels),
+      'attributed through ' + fmtCount(S.graphs.captures) + ' captured graph' + (S.graphs.captures === 1 ? '' : 's'));
   });
 
   // ---- GPU idle by cause ----
@@ -112,6 +120,18 @@
       el('td', { class: 'mono' }, shorten(c.cause, 120)), el('td', {}, fmtDur(c.ns)), el('td', {}, fmtCount(c.gaps)),
       el('td', {}, S.window_ns ? (100 * c.ns / S.window_ns).toFixed(1) + '%' : 'n/a'),
     ], (c) => c.ns, 240));
+    // The largest stalls of the whole trace, in or out of the window.
+    const stalls = A.stalls || [];
+    if (stalls.length) {
+      box.append(el('h3', {}, 'Largest GPU stalls (whole trace)'));
+      const ul = el('ul', { id: 'stalls' });
+      for (const s of stalls) {
+        const where = [s.where.python, s.where.op].filter((x) => x).join('  \u203a  ');
+        ul.append(el('li', {}, fmtDur(s.dur_ns) + ' on GPU ' + s.device + (s.in_window ? '' : ' (outside the window)') +
+          ': ' + s.host + (where ? ' [' + where + ']' : '')));
+      }
+      box.append(ul);
+    }
   });
 
   // ---- findings ----
@@ -133,7 +153,8 @@
       }
       box.append(head);
       const dl = el('dl');
-      const where = [f.where.python, f.where.op, f.where.kernel].filter((x) => x).join('  \u203a  ');
+      const where = [f.where.python, f.where.op, f.where.kernel].filter((x) => x).join('  \u203a  ') +
+        (f.where.graph ? '  [' + f.where.graph + ']' : '');
       dl.append(el('dt', {}, 'where'), el('dd', { class: 'mono' }, where || 'not attributed'));
       if (f.detail) dl.append(el('dt', {}, 'measured'), el('dd', {}, f.detail));
       if (f.evidence.length) {
