@@ -37,6 +37,16 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
   Context c(t, o);
   r.steady = c.steady();
   r.phases = SummarisePhases(t, r.steady);
+  if (r.phases.size() > 1 && o.steady.phase.empty()) {
+    // Each phase analysed alone: what a fix saves there (decode and prefill differ).
+    for (auto& p : r.phases) {
+      AnalyzeOptions one = o;
+      one.steady.phase = p.name;
+      for (const auto& f : Analyze(t, one).findings)
+        if (f.severity != "info" && f.impact_ns > 0)
+          p.findings.push_back({f.rule, f.impact_ns, f.impact_percent});
+    }
+  }
   r.graphs = c.graphs();
   r.clocks = CheckClocks(t);
   {

@@ -290,5 +290,31 @@ TEST(Analyze, VerdictNeedsKernelsToSayGpuBound) {
   EXPECT_EQ(r.summary.verdict.find("GPU-bound"), std::string::npos) << r.summary.verdict;
 }
 
+TEST(Analyze, EachPhaseAloneHasItsOwnFindings) {
+  // One prefill step, then 6 decode steps that each wait for their kernel in a stream sync
+  // before the next step's host work: the sync is a decode problem, not a prefill one.
+  Builder b;
+  b.Annotation("execute_512_context_1(sq512sk512)_generation_0(sq0sk0)", 0, 3000 * us);
+  b.Launch("prefill_gemm", 10 * us, 5 * us, 20 * us, 2900 * us);
+  int64_t t = 3000 * us;
+  for (int s = 0; s < 6; ++s) {
+    b.Annotation("execute_1_context_0(sq0sk0)_generation_1(sq1sk513)", t, 1000 * us);
+    b.Launch("decode_gemm", t + 10 * us, 5 * us, t + 20 * us, 400 * us);
+    b.Api("cudaStreamSynchronize", t + 20 * us, 402 * us, 0);
+    b.Op("host_work", t + 430 * us, 500 * us);
+    t += 1000 * us;
+  }
+  AnalysisReport r = Analyze(b.Link());
+  ASSERT_EQ(r.phases.size(), 2u);
+  auto has = [](const PhaseSummary& p, const char* rule) {
+    for (const auto& f : p.findings)
+      if (f.rule == rule) return true;
+    return false;
+  };
+  EXPECT_EQ(r.phases[1].name, "decode");
+  EXPECT_TRUE(has(r.phases[1], "host-sync"));
+  EXPECT_FALSE(has(r.phases[0], "host-sync"));
+}
+
 }  // namespace
 }  // namespace gpuscope::analysis

@@ -22,6 +22,14 @@ struct PhaseSummary {
   int64_t gpu_ns = 0;             // GPU time (union over the devices' ops) of its steps
   double gpu_busy_pct = -1;       // of the steps' spans (host step to its last GPU op)
   std::vector<std::pair<std::string, int64_t>> top_kernels;  // name, summed time; largest first
+  // The findings of this phase analysed alone (`analyze --phase NAME`), when the trace has more
+  // than one phase: rule, impact and its share of the phase's window; largest first.
+  struct PhaseFinding {
+    std::string rule;
+    int64_t impact_ns = 0;
+    double impact_percent = 0;
+  };
+  std::vector<PhaseFinding> findings;
 };
 
 // "no prefill steps in this trace (phases: decode)": why `--phase NAME` cannot be honoured.

@@ -37,6 +37,17 @@ void WritePhasesJson(output::JsonWriter& w, const std::vector<analysis::PhaseSum
     w.Key("top_kernels").BeginArray();
     for (const auto& [name, ns] : p.top_kernels)
       w.BeginObject().Key("name").String(name).Key("ns").Int(ns).EndObject();
+    w.EndArray();
+    w.Key("findings").BeginArray();
+    for (const auto& f : p.findings)
+      w.BeginObject()
+          .Key("rule")
+          .String(f.rule)
+          .Key("impact_ns")
+          .Int(f.impact_ns)
+          .Key("impact_percent")
+          .Double(f.impact_percent)
+          .EndObject();
     w.EndArray().EndObject();
   }
   w.EndArray();

@@ -50,7 +50,18 @@ std::string PhasesText(const std::vector<analysis::PhaseSummary>& phases, size_t
          p.tokens_per_second >= 0 ? base::FormatFixed(p.tokens_per_second, 0) : std::string("-"),
          p.gpu_busy_pct >= 0 ? base::FormatFixed(p.gpu_busy_pct, 1) + "%" : std::string("-"), top});
   }
-  return "\nPhases (steps classified by " + phases[0].evidence + ")\n" + table.Render(width, true);
+  std::string out =
+      "\nPhases (steps classified by " + phases[0].evidence + ")\n" + table.Render(width, true);
+  for (const auto& p : phases) {
+    if (p.findings.empty()) continue;
+    std::string line;
+    for (size_t k = 0; k < p.findings.size() && k < 4; ++k)
+      line += (k ? ", " : "") + p.findings[k].rule + " saves " +
+              base::FormatDuration(p.findings[k].impact_ns) + " (" +
+              base::FormatFixed(p.findings[k].impact_percent, 1) + "%)";
+    out += "  " + p.name + " alone (analyze --phase " + p.name + "): " + line + "\n";
+  }
+  return out;
 }
 
 // The largest GPU idle intervals of the whole trace, in or out of the window.
