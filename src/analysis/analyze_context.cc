@@ -138,12 +138,7 @@ void ClassifyGaps(Context& c) {
 
 bool Claims::Explains(int64_t start, int64_t end) {
   if (!sorted_) MergeIntervals(spans_), sorted_ = true;
-  auto it = std::upper_bound(spans_.begin(), spans_.end(), std::make_pair(start, INT64_MAX));
-  if (it != spans_.begin()) --it;
-  int64_t covered = 0;
-  for (; it != spans_.end() && it->first < end; ++it)
-    covered += Overlap(it->first, it->second, start, end);
-  return 2 * covered >= end - start;
+  return 2 * CoveredWithin(spans_, start, end) >= end - start;
 }
 
 Finding Make(const Context& c, std::string_view rule, int64_t impact) {

@@ -42,9 +42,7 @@ class Context {
  public:
   Context(const Trace& t, const AnalyzeOptions& o)
       : t_(t), o_(o), steady_(FindSteadyState(t, o.steady)), at_(t) {
-    std::vector<CapturedGraph> captures = FindCapturedGraphs(t, "this trace");
-    captures.insert(captures.end(), o.captures.begin(), o.captures.end());
-    graphs_ = AttributeGraphKernels(t, at_, captures);
+    graphs_ = AttributeGraphKernels(t, at_, o.captures);
     at_.SetGraphs(&graphs_);
     w0_ = steady_.start_ns, w1_ = steady_.end_ns;
     iterations_ = steady_.iterations.empty() ? 0 : steady_.steady_count();
@@ -61,9 +59,7 @@ class Context {
   bool In(int64_t ts) const { return ts >= w0_ && ts < w1_; }
   // A GPU op belongs to the window when its launch call does (the GPU may run it after the
   // window's end); an op without a known launch, by its own start.
-  bool GpuIn(int64_t start, RowId launch) const {
-    return In(launch != kNoRow ? t_.api.start_ns[launch] : start);
-  }
+  bool GpuIn(int64_t start, RowId launch) const { return In(LaunchedAt(t_, launch, start)); }
   int64_t window() const { return std::max<int64_t>(1, w1_ - w0_); }
   double PerIteration(double count) const {
     return iterations_ ? count / static_cast<double>(iterations_) : count;
@@ -74,12 +70,8 @@ class Context {
                : base::FormatCount(static_cast<uint64_t>(count)) + " in the window (no iterations)";
   }
   int64_t Iteration(int64_t ts) const {
-    const auto& its = steady_.iterations;
-    auto it = std::upper_bound(its.begin(), its.end(), ts,
-                               [](int64_t v, const IterationSpan& s) { return v < s.start_ns; });
-    if (it == its.begin()) return -1;
-    --it;
-    return ts < it->end_ns() ? it->number : -1;
+    int step = steady_.StepAt(ts);
+    return step < 0 ? -1 : steady_.iterations[static_cast<size_t>(step)].number;
   }
   double Percent(int64_t ns) const {
     return 100.0 * static_cast<double>(ns) / static_cast<double>(window());
@@ -111,12 +103,7 @@ class Context {
   int64_t Exposed(int device, int64_t a, int64_t b) const {
     auto it = kernel_busy_.find(device);
     if (it == kernel_busy_.end()) return b - a;
-    const auto& v = it->second;
-    int64_t covered = 0;
-    auto k = std::upper_bound(v.begin(), v.end(), std::make_pair(a, INT64_MAX));
-    if (k != v.begin()) --k;
-    for (; k != v.end() && k->first < b; ++k) covered += Overlap(k->first, k->second, a, b);
-    return std::max<int64_t>(0, (b - a) - covered);
+    return std::max<int64_t>(0, (b - a) - CoveredWithin(it->second, a, b));
   }
   // Start of the first GPU op at or after ts (any device); INT64_MAX if none.
   int64_t NextGpuStart(int64_t ts) const {

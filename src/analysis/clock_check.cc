@@ -21,16 +21,6 @@ int64_t Quantile(std::vector<int64_t>& v, double q) {
   return v[k];
 }
 
-// Idle time of a device (busy intervals merged and sorted) inside [a, b).
-int64_t IdleIn(const std::vector<Interval>& busy, int64_t a, int64_t b) {
-  if (b <= a) return 0;
-  int64_t covered = 0;
-  auto it = std::upper_bound(busy.begin(), busy.end(), std::make_pair(a, INT64_MAX));
-  if (it != busy.begin()) --it;
-  for (; it != busy.end() && it->first < b; ++it) covered += Overlap(it->first, it->second, a, b);
-  return (b - a) - covered;
-}
-
 bool BusyAt(const std::vector<Interval>& busy, int64_t ts) {
   auto it = std::upper_bound(busy.begin(), busy.end(), std::make_pair(ts, INT64_MAX));
   if (it == busy.begin()) return false;
@@ -79,7 +69,7 @@ ClockCheck CheckClocks(const model::Trace& t) {
         continue;
       }
       ++d.idle_launched;
-      int64_t wait = IdleIn(busy, o.launch_end, o.start);
+      int64_t wait = o.start - o.launch_end - CoveredWithin(busy, o.launch_end, o.start);
       if (wait > kUnexplainedIdleWaitNs) idle_wait.push_back(wait);
     }
     d.p10_ns = Quantile(latency, 0.10);

@@ -100,12 +100,14 @@ std::string GraphAttribution::Summary() const {
          " graph launch" + (graph_launches == 1 ? "" : "es");
 }
 
-std::vector<CapturedGraph> FindCapturedGraphs(const model::Trace& t, const std::string& label) {
+namespace {
+
+std::vector<CapturedGraph> CapturesIn(const model::Trace& t, const Attributor& at,
+                                      const std::string& label) {
   std::vector<CapturedGraph> out;
   if (t.launch_args.empty()) return out;
   std::unordered_map<uint64_t, const model::LaunchArgRow*> args;
   for (const auto& l : t.launch_args) args.emplace(l.correlation, &l);
-  Attributor at(t);
   std::map<model::TrackId, int> open;  // thread -> index of its graph being captured
   for (size_t i = 0; i < t.api.size(); ++i) {
     std::string_view n = t.str(t.api.name[i]);
@@ -136,8 +138,17 @@ std::vector<CapturedGraph> FindCapturedGraphs(const model::Trace& t, const std::
   return out;
 }
 
+}  // namespace
+
+std::vector<CapturedGraph> FindCapturedGraphs(const model::Trace& t, const std::string& label) {
+  if (t.launch_args.empty()) return {};
+  return CapturesIn(t, Attributor(t), label);
+}
+
 GraphAttribution AttributeGraphKernels(const model::Trace& t, const Attributor& at,
-                                       const std::vector<CapturedGraph>& graphs) {
+                                       const std::vector<CapturedGraph>& given) {
+  std::vector<CapturedGraph> graphs = CapturesIn(t, at, "this trace");
+  graphs.insert(graphs.end(), given.begin(), given.end());
   GraphAttribution r;
   r.captures = graphs.size();
   r.kernel_origin.assign(t.kernels.size(), -1);

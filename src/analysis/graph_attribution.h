@@ -46,9 +46,10 @@ struct GraphAttribution {
   std::string Summary() const;  // "421 of 421 graph kernels (100.0%) matched to 1 capture"
 };
 
-// Attributes every kernel replayed by a graph launch in `t`.
+// Attributes every kernel replayed by a graph launch in `t`, through the graphs captured in `t`
+// itself and `given` (from capture traces of the same program).
 GraphAttribution AttributeGraphKernels(const model::Trace& t, const Attributor& at,
-                                       const std::vector<CapturedGraph>& graphs);
+                                       const std::vector<CapturedGraph>& given);
 
 // True for cudaGraphLaunch / hipGraphLaunch / cuGraphLaunch.
 bool IsGraphLaunchApi(std::string_view name);

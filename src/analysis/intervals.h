@@ -3,6 +3,7 @@
 // thread, the host time a finding explains).
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -14,6 +15,16 @@ using Interval = std::pair<int64_t, int64_t>;
 // Length of the intersection of [s, e) and [a, b) (0 when they do not meet).
 inline int64_t Overlap(int64_t s, int64_t e, int64_t a, int64_t b) {
   return std::max<int64_t>(0, std::min(e, b) - std::max(s, a));
+}
+
+// Time of [a, b) covered by `merged` (sorted, disjoint intervals, as MergeIntervals leaves them).
+inline int64_t CoveredWithin(const std::vector<Interval>& merged, int64_t a, int64_t b) {
+  if (b <= a) return 0;
+  auto it = std::upper_bound(merged.begin(), merged.end(), std::make_pair(a, INT64_MAX));
+  if (it != merged.begin()) --it;
+  int64_t covered = 0;
+  for (; it != merged.end() && it->first < b; ++it) covered += Overlap(it->first, it->second, a, b);
+  return covered;
 }
 
 // Sorts and merges overlapping or touching intervals in place.

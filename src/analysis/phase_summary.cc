@@ -8,24 +8,13 @@
 namespace gpuscope::analysis {
 namespace {
 
-// The step (index into iterations) whose host span holds `ts`; -1 if none.
-int StepAt(const SteadyState& s, int64_t ts) {
-  const auto& its = s.iterations;
-  auto it = std::upper_bound(its.begin(), its.end(), ts,
-                             [](int64_t v, const IterationSpan& x) { return v < x.start_ns; });
-  if (it == its.begin()) return -1;
-  --it;
-  return ts < it->end_ns() ? static_cast<int>(it - its.begin()) : -1;
-}
-
 // Calls f(step, start, end, name, is_kernel) for every GPU op launched inside a step.
 template <typename F>
 void ForEachStepOp(const model::Trace& t, const SteadyState& s, F&& f) {
   auto visit = [&](const model::SliceColumns& ops, const std::vector<model::RowId>& launch,
                    bool kernel) {
     for (size_t i = 0; i < ops.size(); ++i) {
-      int64_t at = launch[i] != model::kNoRow ? t.api.start_ns[launch[i]] : ops.start_ns[i];
-      int step = StepAt(s, at);
+      int step = s.StepAt(LaunchedAt(t, launch[i], ops.start_ns[i]));
       if (step >= 0) f(step, ops.start_ns[i], ops.end_ns(i), ops.name[i], kernel);
     }
   };

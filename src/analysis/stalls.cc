@@ -114,8 +114,12 @@ std::vector<Stall> FindStalls(const model::Trace& t, const Attributor& at, int64
       // Queued while the GPU was idle, yet started only at the end: something the trace does
       // not show held it (a stream wait on another process's event, a clock offset).
       std::string after;
-      for (size_t i = 0; i < t.api.size() && t.api.start_ns[i] < launched; ++i) {
-        if (t.api.track[i] == track && t.api.start_ns[i] + kWaitLookback >= launched &&
+      // API rows are sorted by start: only the lookback window before the launch is read.
+      auto first =
+          std::lower_bound(t.api.start_ns.begin(), t.api.start_ns.end(), launched - kWaitLookback);
+      for (size_t i = static_cast<size_t>(first - t.api.start_ns.begin());
+           i < t.api.size() && t.api.start_ns[i] < launched; ++i) {
+        if (t.api.track[i] == track &&
             t.str(t.api.name[i]).find("StreamWaitEvent") != std::string_view::npos)
           after = std::string(t.str(t.api.name[i]));
       }

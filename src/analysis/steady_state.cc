@@ -58,9 +58,7 @@ void LabelSteps(const model::Trace& t, const std::vector<internal::StepSpan>& sp
   std::vector<std::pair<int64_t, internal::ServingLabel>> inner;
   for (size_t i = 0; i < t.cpu.size(); ++i) {
     if (t.cpu.kind[i] != model::CpuRangeKind::kAnnotation) continue;
-    std::string_view n = t.str(t.cpu.name[i]);
-    if (n.rfind("execute_", 0) != 0 && n.rfind("step[", 0) != 0) continue;
-    internal::ServingLabel l = internal::ParseServingLabel(n);
+    internal::ServingLabel l = internal::ParseServingLabel(t.str(t.cpu.name[i]));
     if (l.serving) inner.emplace_back(t.cpu.start_ns[i], l);
   }
   std::sort(inner.begin(), inner.end(),
@@ -133,6 +131,14 @@ const PhaseSteps* SteadyState::Phase(std::string_view name) const {
   return nullptr;
 }
 
+int SteadyState::StepAt(int64_t ts) const {
+  auto it = std::upper_bound(iterations.begin(), iterations.end(), ts,
+                             [](int64_t v, const IterationSpan& x) { return v < x.start_ns; });
+  if (it == iterations.begin()) return -1;
+  --it;
+  return ts < it->end_ns() ? static_cast<int>(it - iterations.begin()) : -1;
+}
+
 KernelStructure FindKernelStructure(const model::Trace& t, int64_t start, int64_t end,
                                     size_t min_repeats) {
   // At most this many kernels are read: the first of a step show its structure.
@@ -141,7 +147,7 @@ KernelStructure FindKernelStructure(const model::Trace& t, int64_t start, int64_
   std::vector<model::StringId> names;
   const auto& k = t.kernels;
   for (size_t i = 0; i < k.size() && names.size() < kMaxKernels; ++i) {
-    int64_t at = k.launch[i] != model::kNoRow ? t.api.start_ns[k.launch[i]] : k.start_ns[i];
+    int64_t at = LaunchedAt(t, k.launch[i], k.start_ns[i]);
     if (at >= start && at < end) names.push_back(k.name[i]);
   }
   KernelStructure s;

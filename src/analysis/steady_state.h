@@ -72,7 +72,15 @@ struct SteadyState {
   int64_t window_ns() const { return end_ns - start_ns; }
   // The phase named `name`; nullptr if the trace has none of it.
   const PhaseSteps* Phase(std::string_view name) const;
+  // Index of the step whose host span holds `ts`; -1 if none.
+  int StepAt(int64_t ts) const;
 };
+
+// The time a GPU op belongs to: the start of the call that launched it (the step that launched
+// it, though the GPU may run it later), else its own start.
+inline int64_t LaunchedAt(const model::Trace& t, model::RowId launch, int64_t start) {
+  return launch != model::kNoRow ? t.api.start_ns[launch] : start;
+}
 
 struct SteadyStateOptions {
   double warmup_factor = 1.5;  // a step slower than this x the median of the rest is warm-up

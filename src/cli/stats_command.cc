@@ -52,11 +52,9 @@ base::StatusOr<int> Run(const StatsArgs& a, const model::Trace& trace,
   }
   analysis::Stats st = analysis::ComputeStats(trace, opt);
   if (a.by == "op") {
-    std::vector<analysis::CapturedGraph> graphs = analysis::FindCapturedGraphs(trace, "this trace");
     GPUSCOPE_ASSIGN_OR_RETURN(auto given, LoadCaptures(a.captures, common));
-    graphs.insert(graphs.end(), given.begin(), given.end());
     analysis::Attributor at(trace);
-    analysis::GraphAttribution g = analysis::AttributeGraphKernels(trace, at, graphs);
+    analysis::GraphAttribution g = analysis::AttributeGraphKernels(trace, at, given);
     at.SetGraphs(&g);
     st.ops = analysis::GpuTimeByOp(trace, opt, at);
   }
