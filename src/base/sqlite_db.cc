@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -227,6 +228,21 @@ bool SqliteQuery::Step() {
 
 bool SqliteQuery::IsNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
 int64_t SqliteQuery::Int(int col) const { return sqlite3_column_int64(stmt_, col); }
+std::optional<int64_t> SqliteQuery::Integer(int col) const {
+  switch (sqlite3_column_type(stmt_, col)) {
+    case SQLITE_INTEGER:
+      return sqlite3_column_int64(stmt_, col);
+    case SQLITE_FLOAT: {
+      double v = sqlite3_column_double(stmt_, col);
+      // 2^63 is exactly representable; anything at or beyond it does not fit.
+      if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0) || v != std::trunc(v))
+        return std::nullopt;
+      return static_cast<int64_t>(v);
+    }
+    default:
+      return std::nullopt;
+  }
+}
 double SqliteQuery::Double(int col) const { return sqlite3_column_double(stmt_, col); }
 std::string_view SqliteQuery::Text(int col) const {
   const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));

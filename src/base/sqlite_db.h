@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -74,6 +75,9 @@ class SqliteQuery {
 
   bool IsNull(int col) const;
   int64_t Int(int col) const;
+  // The value when it is an integer (or a real with an exact integer value); nullopt for NULL,
+  // text, blobs and fractions - what Int() would silently turn into 0 or truncate.
+  std::optional<int64_t> Integer(int col) const;
   double Double(int col) const;
   std::string_view Text(int col) const;  // valid until the next Step()
   int ColumnCount() const;

@@ -16,6 +16,7 @@
 #include "import/formats.h"
 #include "import/unknown_format.h"
 #include "model/linker.h"
+#include "model/validate.h"
 
 namespace gpuscope::import {
 
@@ -64,6 +65,15 @@ base::StatusOr<model::Trace> FinishImport(const Importer& importer, const std::s
   model::Trace& trace = result.trace;
   if (trace.meta.path.empty()) trace.meta.path = path;
   trace.meta.format = std::string(importer.name);
+  uint64_t read_events = trace.EventCount();
+  model::ValidationResult valid = model::ValidateEvents(trace);
+  if (read_events > 0 && valid.mostly_invalid) {
+    return base::Status::Error(
+        path + ": " + std::to_string(valid.dropped) + " of " + std::to_string(valid.checked) +
+        " events have a missing, inverted or implausible time (first: " + valid.first_problem +
+        "); the file is damaged or not what its format promises - "
+        "re-export it from the profiler");
+  }
   if (trace.EventCount() == 0 && !trace.summary_only()) {
     if (!trace.meta.import_error.empty()) {
       return base::Status::Error(path + ": " + trace.meta.import_error +

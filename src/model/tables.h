@@ -17,6 +17,20 @@
 
 namespace gpuscope::model {
 
+// A time the file does not give, or gives as something other than a number: importers store it
+// as it is and the validation step (model/validate.h) drops the event and counts it, so that a
+// missing value never becomes 0.
+inline constexpr int64_t kUnknownTime = INT64_MIN;
+
+// end - start, or kUnknownTime when either is unknown or the difference overflows. The result
+// may be negative (an end before the start): the validation step decides what to do with it.
+inline int64_t DurationBetween(int64_t start, int64_t end) {
+  int64_t d = 0;
+  if (start == kUnknownTime || end == kUnknownTime || __builtin_sub_overflow(end, start, &d))
+    return kUnknownTime;
+  return d;
+}
+
 // Columns common to every event that has a start and a duration.
 struct SliceColumns {
   std::vector<int64_t> start_ns;

@@ -107,7 +107,7 @@ class RocmRowBuilder {
     }
     model::CpuRangeRow row;
     row.start_ns = begin;
-    row.dur_ns = end - begin;
+    row.dur_ns = model::DurationBetween(begin, end);
     row.name = t_.strings.Intern(text);
     row.track = track;
     row.kind = model::CpuRangeKind::kAnnotation;
@@ -126,9 +126,7 @@ class RocmRowBuilder {
   }
 
  private:
-  int64_t Dur(int64_t begin, int64_t end) {
-    return DurationOrZero(t_, begin, end, "rocprof.end_before_start", "an event");
-  }
+  static int64_t Dur(int64_t begin, int64_t end) { return model::DurationBetween(begin, end); }
 
   model::TrackId GpuTrack(int64_t gpu, std::string_view queue) {
     if (gpu >= 0 && devices_.insert(gpu).second) {

@@ -10,11 +10,6 @@
 
 namespace gpuscope::import {
 
-// end - start; a row that ends before it starts is counted as the problem `problem_kind`
-// ("<where>: start S > end E; kept with duration 0") and kept with duration 0.
-int64_t DurationOrZero(model::Trace& t, int64_t start, int64_t end, std::string_view problem_kind,
-                       std::string_view where);
-
 // Tracks named by two numbers (pid/tid, device/queue), cached so that each row costs one map
 // lookup instead of building the track's text key; `created` tells the caller a track is new
 // (to give it a name or add its device).

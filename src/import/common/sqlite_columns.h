@@ -17,6 +17,12 @@
 
 namespace gpuscope::import {
 
+// A time column's value, or model::kUnknownTime when it is NULL, text or a fraction (the
+// validation step then drops the event and counts it; Int() would have read 0).
+inline int64_t TimeAt(const base::SqliteQuery& q, int col) {
+  return q.Integer(col).value_or(model::kUnknownTime);
+}
+
 // The columns of one table, for building SELECT lists that survive schema changes.
 class ColumnSet {
  public:

@@ -20,8 +20,8 @@ base::Status NsysReader::ReadRuntime() {
   std::unordered_map<int64_t, model::StringId> names;  // nameId -> stripped name
   while (q.Step()) {
     model::ApiRow row;
-    row.start_ns = q.Int(0);
-    row.dur_ns = End(q.Int(0), q.Int(1), "CUPTI_ACTIVITY_KIND_RUNTIME");
+    row.start_ns = TimeAt(q, 0);
+    row.dur_ns = model::DurationBetween(row.start_ns, TimeAt(q, 1));
     row.track = CpuTrack(q.Int(2));
     row.correlation = Correlation(q.Int(3), q.Int(2));
     auto [it, inserted] = names.emplace(q.Int(4), 0);
@@ -33,10 +33,6 @@ base::Status NsysReader::ReadRuntime() {
     t_.api.Append(row);
   }
   return Finish(q);
-}
-
-int64_t NsysReader::End(int64_t start, int64_t end, std::string_view table) {
-  return DurationOrZero(t_, start, end, "nsys.end_before_start", table);
 }
 
 base::Status NsysReader::ReadKernels() {
@@ -56,8 +52,8 @@ base::Status NsysReader::ReadKernels() {
                 " FROM CUPTI_ACTIVITY_KIND_KERNEL"));
   while (q.Step()) {
     model::KernelRow row;
-    row.start_ns = q.Int(0);
-    row.dur_ns = End(q.Int(0), q.Int(1), "CUPTI_ACTIVITY_KIND_KERNEL");
+    row.start_ns = TimeAt(q, 0);
+    row.dur_ns = model::DurationBetween(row.start_ns, TimeAt(q, 1));
     row.device = static_cast<int16_t>(q.Int(2));
     row.track = GpuTrack(q.Int(2), q.Int(3), q.Int(5));
     row.correlation = Correlation(q.Int(4), q.Int(5));
@@ -109,12 +105,12 @@ base::Status NsysReader::ReadMemcpy() {
   std::map<std::string, model::StringId> names;
   while (q.Step()) {
     model::MemopRow row;
-    row.start_ns = q.Int(0);
-    row.dur_ns = End(q.Int(0), q.Int(1), "CUPTI_ACTIVITY_KIND_MEMCPY");
+    row.start_ns = TimeAt(q, 0);
+    row.dur_ns = model::DurationBetween(row.start_ns, TimeAt(q, 1));
     row.device = static_cast<int16_t>(q.Int(2));
     row.track = GpuTrack(q.Int(2), q.Int(3), q.Int(5));
     row.correlation = Correlation(q.Int(4), q.Int(5));
-    row.bytes = q.IsNull(6) ? -1 : q.Int(6);
+    row.bytes = q.Integer(6).value_or(-1);
     row.kind = q.IsNull(7) ? MemopKind::kOther : CopyDirection(memcpy_oper_.Name(q.Int(7)));
     row.src = MemKind(q, 8);
     row.dst = MemKind(q, 9);
@@ -142,12 +138,12 @@ base::Status NsysReader::ReadMemset() {
                         " FROM CUPTI_ACTIVITY_KIND_MEMSET"));
   while (q.Step()) {
     model::MemopRow row;
-    row.start_ns = q.Int(0);
-    row.dur_ns = End(q.Int(0), q.Int(1), "CUPTI_ACTIVITY_KIND_MEMSET");
+    row.start_ns = TimeAt(q, 0);
+    row.dur_ns = model::DurationBetween(row.start_ns, TimeAt(q, 1));
     row.device = static_cast<int16_t>(q.Int(2));
     row.track = GpuTrack(q.Int(2), q.Int(3), q.Int(5));
     row.correlation = Correlation(q.Int(4), q.Int(5));
-    row.bytes = q.IsNull(6) ? -1 : q.Int(6);
+    row.bytes = q.Integer(6).value_or(-1);
     row.kind = MemopKind::kMemset;
     row.dst = MemKind(q, 7);
     row.name = t_.strings.Intern("Memset (" + std::string(MemKindLabel(q, 7)) + ")");
@@ -167,8 +163,8 @@ base::Status NsysReader::ReadSync() {
                                               " FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"));
   while (q.Step()) {
     model::GpuRangeRow row;
-    row.start_ns = q.Int(0);
-    row.dur_ns = End(q.Int(0), q.Int(1), "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
+    row.start_ns = TimeAt(q, 0);
+    row.dur_ns = model::DurationBetween(row.start_ns, TimeAt(q, 1));
     // Context syncs carry stream 0xFFFFFFFF: they wait for every stream of the device.
     int64_t stream = q.Int(3);
     row.track = stream == 0xFFFFFFFFll ? GpuTrack(q.Int(2), -1, q.Int(5))

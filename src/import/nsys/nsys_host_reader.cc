@@ -20,15 +20,15 @@ base::Status NsysReader::ReadNvtx() {
     bool mark = type == "NvtxMark" || type == "NvtxtMark";
     if (range && !q.IsNull(1)) {
       model::CpuRangeRow row;
-      row.start_ns = q.Int(0);
-      row.dur_ns = End(q.Int(0), q.Int(1), "NVTX_EVENTS");
+      row.start_ns = TimeAt(q, 0);
+      row.dur_ns = model::DurationBetween(row.start_ns, TimeAt(q, 1));
       row.track = CpuTrack(q.Int(3));
       std::string_view op = EmitNvtxOpName(text);
       row.kind = op.empty() ? model::CpuRangeKind::kAnnotation : model::CpuRangeKind::kOp;
       row.name = t_.strings.Intern(op.empty() ? text : op);
       t_.cpu.Append(row);
     } else if (mark || (range && q.IsNull(1))) {
-      t_.instants.Append(q.Int(0), t_.strings.Intern(text), CpuTrack(q.Int(3)));
+      t_.instants.Append(TimeAt(q, 0), t_.strings.Intern(text), CpuTrack(q.Int(3)));
     } else {
       ++t_.record_counts["NVTX " + std::string(type.empty() ? "unknown-type" : type) + " records"];
     }
@@ -45,8 +45,8 @@ base::Status NsysReader::ReadOsRuntime() {
                             db_.Query("SELECT start, end, globalTid, nameId FROM OSRT_API"));
   while (q.Step()) {
     model::ApiRow row;
-    row.start_ns = q.Int(0);
-    row.dur_ns = End(q.Int(0), q.Int(1), "OSRT_API");
+    row.start_ns = TimeAt(q, 0);
+    row.dur_ns = model::DurationBetween(row.start_ns, TimeAt(q, 1));
     row.track = CpuTrack(q.Int(2));
     row.name = strings_.Get(q.Int(3));
     row.domain = model::ApiDomain::kOs;

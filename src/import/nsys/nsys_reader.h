@@ -66,9 +66,6 @@ class NsysReader {
 
   base::Status ReadRuntime();
 
-  // Duration from start/end; a reversed pair is counted and kept as 0.
-  int64_t End(int64_t start, int64_t end, std::string_view table);
-
   base::Status ReadKernels();
 
   model::MemoryKind MemKind(const base::SqliteQuery& q, int col);

@@ -129,10 +129,6 @@ class RocpdReader {
 
   model::TrackId GpuTrack(int64_t agent, int64_t queue) { return gpu_tracks_.Get(agent, queue); }
 
-  int64_t Duration(int64_t start, int64_t end, const char* view) {
-    return DurationOrZero(t_, start, end, "rocpd.end_before_start", view);
-  }
-
   uint64_t Corr(const base::SqliteQuery& q, int col) const {
     return q.IsNull(col) ? model::kNoCorrelation : offset_ + static_cast<uint64_t>(q.Int(col));
   }
@@ -155,8 +151,8 @@ class RocpdReader {
     std::map<int64_t, model::StringId> names;  // kernel_id -> name
     while (q.Step()) {
       model::KernelRow row;
-      row.start_ns = q.Int(0);
-      row.dur_ns = Duration(row.start_ns, q.Int(1), "rocpd_kernel_dispatch");
+      row.start_ns = TimeAt(q, 0);
+      row.dur_ns = model::DurationBetween(row.start_ns, TimeAt(q, 1));
       row.device = static_cast<int16_t>(q.Int(2));
       row.track = GpuTrack(q.Int(2), q.Int(3));
       row.correlation = Corr(q, 4);
@@ -200,15 +196,15 @@ class RocpdReader {
     while (q.Step()) {
       ++n;
       model::MemopRow row;
-      row.start_ns = q.Int(0);
-      row.dur_ns = Duration(row.start_ns, q.Int(1), "rocpd_memory_copy");
+      row.start_ns = TimeAt(q, 0);
+      row.dur_ns = model::DurationBetween(row.start_ns, TimeAt(q, 1));
       row.kind = CopyDirection(strings_.Text(q.Int(6)));
       CopyEnds(row.kind, &row.src, &row.dst);
       // The copy runs on the GPU side's DMA engine: the device end is the track.
       int64_t agent = row.kind == model::MemopKind::kDtoH ? q.Int(3) : q.Int(2);
       row.device = static_cast<int16_t>(agent);
       row.track = GpuTrack(agent, q.Int(4));
-      row.bytes = q.IsNull(5) ? -1 : q.Int(5);
+      row.bytes = q.Integer(5).value_or(-1);
       row.correlation = Corr(q, 7);
       row.name = t_.strings.Intern(CopyName(row.kind));
       t_.memops.Append(row);
@@ -229,8 +225,8 @@ class RocpdReader {
             "LEFT JOIN rocpd_string c ON c.id = e.category_id AND c.guid = e.guid"));
     while (q.Step()) {
       std::string_view category = q.Text(6);
-      int64_t start = q.Int(2);
-      int64_t dur = Duration(start, q.Int(3), "rocpd_region");
+      int64_t start = TimeAt(q, 2);
+      int64_t dur = model::DurationBetween(start, TimeAt(q, 3));
       model::TrackId track = CpuTrack(q.Int(0), q.Int(1));
       if (category.rfind("MARKER", 0) == 0) {
         model::CpuRangeRow row;
@@ -266,7 +262,8 @@ class RocpdReader {
                           "LEFT JOIN rocpd_string c ON c.id = e.category_id AND c.guid = e.guid"));
     while (q.Step()) {
       if (q.Text(3).rfind("MARKER", 0) == 0 && !q.IsNull(4)) {
-        t_.instants.Append(q.Int(0), t_.strings.Intern(q.Text(4)), CpuTrack(q.Int(1), q.Int(2)));
+        t_.instants.Append(TimeAt(q, 0), t_.strings.Intern(q.Text(4)),
+                           CpuTrack(q.Int(1), q.Int(2)));
       } else {
         ++t_.record_counts["zero-length API samples (rocpd_sample)"];
       }

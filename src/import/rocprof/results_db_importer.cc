@@ -47,7 +47,7 @@ base::StatusOr<ImportResult> ReadRocprofDb(const std::string& path, const Import
   if (use_ops) {
     st = read("OPS", {"BeginNs", "EndNs", "dev-id", "queue-id", "Name", "Index"},
               [&](const base::SqliteQuery& q) {
-                b.Op(q.Int(0), q.Int(1), q.Int(2), q.Text(3), q.Text(4),
+                b.Op(TimeAt(q, 0), TimeAt(q, 1), q.Int(2), q.Text(3), q.Text(4),
                      q.IsNull(5) ? model::kNoCorrelation : q.Int(5));
               });
   } else if (db.Has("KERN")) {
@@ -55,15 +55,16 @@ base::StatusOr<ImportResult> ReadRocprofDb(const std::string& path, const Import
         "KERN",
         {"BeginNs", "EndNs", "gpu-id", "queue-id", "KernelName", "grd", "wgr", "arch_vgpr", "lds"},
         [&](const base::SqliteQuery& q) {
-          b.Kernel(q.Int(0), q.Int(1), q.Int(2), q.Text(3), q.Text(4), model::kNoCorrelation,
-                   {static_cast<uint32_t>(q.Int(5)), 1, 1}, {static_cast<uint32_t>(q.Int(6)), 1, 1},
-                   static_cast<uint32_t>(q.Int(7)), static_cast<uint32_t>(q.Int(8)));
+          b.Kernel(TimeAt(q, 0), TimeAt(q, 1), q.Int(2), q.Text(3), q.Text(4),
+                   model::kNoCorrelation, {static_cast<uint32_t>(q.Int(5)), 1, 1},
+                   {static_cast<uint32_t>(q.Int(6)), 1, 1}, static_cast<uint32_t>(q.Int(7)),
+                   static_cast<uint32_t>(q.Int(8)));
         });
   }
   if (st.ok() && db.Has("COPY")) {
     st = read("COPY", {"BeginNs", "EndNs", "dev-id", "queue-id", "Name", "Index"},
               [&](const base::SqliteQuery& q) {
-                b.Op(q.Int(0), q.Int(1), q.IsNull(2) ? -1 : q.Int(2), q.Text(3), q.Text(4),
+                b.Op(TimeAt(q, 0), TimeAt(q, 1), q.IsNull(2) ? -1 : q.Int(2), q.Text(3), q.Text(4),
                      q.IsNull(5) ? model::kNoCorrelation : q.Int(5));
               });
   }
@@ -72,13 +73,13 @@ base::StatusOr<ImportResult> ReadRocprofDb(const std::string& path, const Import
     bool hsa = std::string_view(api) == "HSA";
     st = read(api, {"BeginNs", "EndNs", "pid", "tid", "Name", "Index", "args"},
               [&](const base::SqliteQuery& q) {
-                b.Api(q.Int(0), q.Int(1), q.Text(2), q.Text(3), q.Text(4),
+                b.Api(TimeAt(q, 0), TimeAt(q, 1), q.Text(2), q.Text(3), q.Text(4),
                       q.IsNull(5) ? model::kNoCorrelation : q.Int(5), q.Text(6), hsa);
               });
   }
   if (st.ok() && db.Has("rocTX")) {
     st = read("rocTX", {"BeginNs", "EndNs", "pid", "tid", "Name"}, [&](const base::SqliteQuery& q) {
-      b.Marker(q.Int(0), q.Int(1), q.Text(2), q.Text(3), q.Text(4));
+      b.Marker(TimeAt(q, 0), TimeAt(q, 1), q.Text(2), q.Text(3), q.Text(4));
     });
   }
   if (!st.ok()) {

@@ -137,17 +137,17 @@ class CsvRunReader {
 
   bool Times(const CsvHeader& h, const std::vector<std::string_view>& f, const std::string& file,
              uint64_t line, int64_t* start, int64_t* dur) {
-    auto s = base::ParseInt64(Field(f, h["Start_Timestamp"]));
-    auto e = base::ParseInt64(Field(f, h["End_Timestamp"]));
-    if (!s || !e) {
+    // rocprofiler-sdk writes unsigned nanoseconds: a sign is as wrong as text.
+    auto s = base::ParseUint64(Field(f, h["Start_Timestamp"]));
+    auto e = base::ParseUint64(Field(f, h["End_Timestamp"]));
+    if (!s || !e || *s > INT64_MAX || *e > INT64_MAX) {
       t_.problems.Add("rocprofv3_csv.bad_timestamp",
                       file + " line " + std::to_string(line) +
-                          ": Start/End_Timestamp is not an integer; row skipped");
+                          ": Start/End_Timestamp is not a non-negative integer; row skipped");
       return false;
     }
-    *start = *s;
-    *dur = DurationOrZero(t_, *s, *e, "rocprofv3_csv.end_before_start",
-                          file + " line " + std::to_string(line));
+    *start = static_cast<int64_t>(*s);
+    *dur = model::DurationBetween(*start, static_cast<int64_t>(*e));
     return true;
   }
 

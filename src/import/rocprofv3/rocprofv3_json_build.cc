@@ -31,8 +31,7 @@ void ProcessReader::Build() {
   std::string pid_text = std::to_string(pid_);
   std::map<int64_t, model::StringId> symbol_names;
   for (const Record& r : records_) {
-    int64_t dur =
-        DurationOrZero(t_, r.start, r.end, "rocprofv3.end_before_start", "a buffer record");
+    int64_t dur = model::DurationBetween(r.start, r.end);
     uint64_t corr = offset_ + static_cast<uint64_t>(r.corr);
     switch (r.type) {
       case Record::Type::kKernel: {

@@ -154,8 +154,8 @@ bool ProcessReader::ReadRecord(Record::Type type) {
     if (k == "kind") return w_.Int(&r.kind);
     if (k == "operation") return w_.Int(&r.operation);
     if (k == "thread_id") return w_.Int(&r.tid);
-    if (k == "start_timestamp") return w_.Int(&r.start);
-    if (k == "end_timestamp") return w_.Int(&r.end);
+    if (k == "start_timestamp") return w_.Int(&r.start, model::kUnknownTime);
+    if (k == "end_timestamp") return w_.Int(&r.end, model::kUnknownTime);
     if (k == "correlation_id") {
       return w_.Object(
           [&](std::string_view f) { return f == "internal" ? w_.Int(&r.corr) : w_.Skip(); });

@@ -19,7 +19,8 @@ namespace gpuscope::import::rocprofv3 {
 struct Record {
   enum class Type : uint8_t { kKernel, kCopy, kApi };
   Type type = Type::kApi;
-  int64_t kind = 0, operation = 0, tid = 0, corr = 0, start = 0, end = 0;
+  int64_t kind = 0, operation = 0, tid = 0, corr = 0;
+  int64_t start = model::kUnknownTime, end = model::kUnknownTime;  // absent = unknown
   int64_t agent = 0, queue = 0, kernel_id = 0, bytes = -1, src_agent = 0;
   uint32_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
   int64_t group_segment = 0;

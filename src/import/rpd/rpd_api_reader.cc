@@ -27,8 +27,8 @@ base::Status RpdReader::ReadApi() {
     model::StringId name = strings_.Get(q.Int(5));
     auto [it, inserted] = kind.emplace(name, 0);
     if (inserted) it->second = name == marker ? 1 : IsRpdOverheadApi(t_.str(name)) ? 2 : 0;
-    int64_t start = q.Int(3);
-    int64_t dur = Duration(start, q.Int(4), "rocpd_api");
+    int64_t start = TimeAt(q, 3);
+    int64_t dur = model::DurationBetween(start, TimeAt(q, 4));
     model::TrackId track = cpu_tracks_.Get(q.Int(1), q.Int(2));
     if (it->second == 2) {
       ++t_.record_counts["rpd tracer overhead rows (left out)"];
@@ -149,7 +149,7 @@ base::Status RpdReader::ReadMonitor() {
                       "rocpd_monitor value '" + std::string(q.Text(4)) + "' is not a number");
       continue;
     }
-    t_.counters.Append(q.Int(3), *v, it->second.first, it->second.second);
+    t_.counters.Append(TimeAt(q, 3), *v, it->second.first, it->second.second);
   }
   return q.status();
 }

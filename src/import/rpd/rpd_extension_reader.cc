@@ -124,8 +124,8 @@ base::Status RpdReader::ReadExtGpuRanges() {
       auto q, db_.Query(Select(ext::kGpuRangeTable, ext::kGpuRangeColumns, "", false)));
   while (q.Step()) {
     model::GpuRangeRow row;
-    row.start_ns = q.Int(2);
-    row.dur_ns = Duration(row.start_ns, q.Int(3), ext::kGpuRangeTable.data());
+    row.start_ns = TimeAt(q, 2);
+    row.dur_ns = model::DurationBetween(row.start_ns, TimeAt(q, 3));
     row.track = GpuTrack(q.Int(0), q.Int(1));
     std::string_view kind = q.Text(4);
     row.kind = kind == "sync"         ? model::GpuRangeKind::kSync

@@ -63,10 +63,6 @@ model::TrackId RpdReader::GpuTrack(int64_t gpu, int64_t queue) {
   return id;
 }
 
-int64_t RpdReader::Duration(int64_t start, int64_t end, const char* table) {
-  return DurationOrZero(t_, start, end, "rpd.end_before_start", table);
-}
-
 RpdReader::Launch RpdReader::ReadLaunch(const base::SqliteQuery& q) {
   Launch l;
   l.api = q.Int(0);
@@ -136,8 +132,8 @@ base::Status RpdReader::ReadOps() {
       db_.Query("SELECT start, end, gpuId, queueId, description_id, opType_id, id FROM rocpd_op"));
   std::unordered_map<model::StringId, OpClass> classes;
   while (q.Step()) {
-    int64_t start = q.Int(0);
-    int64_t dur = Duration(start, q.Int(1), "rocpd_op");
+    int64_t start = TimeAt(q, 0);
+    int64_t dur = model::DurationBetween(start, TimeAt(q, 1));
     model::StringId desc = strings_.Get(q.Int(4));
     model::StringId type = strings_.Get(q.Int(5));
     auto [cit, inserted] = classes.emplace(type, OpClass::kOther);

@@ -34,8 +34,6 @@ class RpdReader {
 
   model::TrackId GpuTrack(int64_t gpu, int64_t queue);
 
-  int64_t Duration(int64_t start, int64_t end, const char* table);
-
   // The launch details of the API calls, read once into arrays sorted by API id. Joining them
   // to rocpd_op in SQL would make SQLite build a transient index over the unindexed
   // rocpd_api_ops.op_id for every import (2x slower on a 1 M-op file).

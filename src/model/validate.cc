@@ -1,0 +1,245 @@
+#include "model/validate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace gpuscope::model {
+namespace {
+
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+
+int64_t SaturatingAdd(int64_t a, int64_t b) {
+  int64_t r = 0;
+  if (__builtin_add_overflow(a, b, &r)) return b > 0 ? kMax : kMin;
+  return r;
+}
+
+// Why an event is dropped, checked in this order.
+enum class Verdict : uint8_t { kKeep, kMissingTime, kEndBeforeStart, kOutOfRange };
+
+Verdict CheckTimes(int64_t start, int64_t dur) {
+  if (start == kUnknownTime || dur == kUnknownTime) return Verdict::kMissingTime;
+  if (dur < 0) return Verdict::kEndBeforeStart;
+  int64_t end = 0;
+  if (__builtin_add_overflow(start, dur, &end)) return Verdict::kOutOfRange;
+  return Verdict::kKeep;
+}
+
+std::string Ns(int64_t v) { return v == kUnknownTime ? "unknown" : std::to_string(v) + " ns"; }
+
+// Keeps the rows whose mask byte is 1, in order, in every column of `table`.
+template <typename Table>
+void Compact(Table& table, const std::vector<uint8_t>& keep) {
+  table.ForEachColumn([&keep](auto& column) {
+    size_t w = 0;
+    for (size_t i = 0; i < column.size(); ++i) {
+      if (keep[i]) column[w++] = column[i];
+    }
+    column.resize(w);
+  });
+}
+
+// Runs the checks over one trace: first the values an event holds on its own, then the clock
+// range, which needs the bulk of the valid events first.
+class Validator {
+ public:
+  Validator(Trace& t, const ValidationOptions& o) : t_(t), o_(o) {}
+
+  ValidationResult Run() {
+    // Kineto clamps times before its base to 0: those events are already counted and left out
+    // of spans (TraceMetadata::clamped_zero_events); they are not wild values.
+    skip_clamped_ = t_.meta.clamped_zero_events > 0;
+    FirstPass();
+    FindRange();
+    Slices(t_.kernels, "kernel");
+    Slices(t_.memops, "memory operation");
+    Slices(t_.api, "API call");
+    Slices(t_.cpu, "CPU range");
+    Slices(t_.python, "Python frame");
+    Slices(t_.gpu_ranges, "GPU range");
+    Points(t_.counters, "counter sample", true);
+    Points(t_.instants, "instant", false);
+    Sizes();
+    if (gpu_dropped_) PruneDevices();
+    result_.mostly_invalid =
+        result_.checked > 0 && static_cast<double>(result_.dropped) >
+                                   o_.max_invalid_fraction * static_cast<double>(result_.checked);
+    return result_;
+  }
+
+ private:
+  // Collects the starts of events whose own values are fine (a strided sample of at most 1 M):
+  // the plausible clock range comes from them.
+  void FirstPass() {
+    uint64_t n = t_.kernels.size() + t_.memops.size() + t_.api.size() + t_.cpu.size() +
+                 t_.python.size() + t_.gpu_ranges.size() + t_.counters.size() + t_.instants.size();
+    stride_ = std::max<uint64_t>(1, n / (1 << 20));
+    auto slices = [this](const SliceColumns& s) {
+      for (size_t i = 0; i < s.size(); ++i) {
+        if (CheckTimes(s.start_ns[i], s.dur_ns[i]) != Verdict::kKeep) continue;
+        if (Clamped(s.start_ns[i], s.dur_ns[i])) continue;
+        if (seen_++ % stride_ == 0) sample_.push_back(s.start_ns[i]);
+      }
+    };
+    slices(t_.kernels), slices(t_.memops), slices(t_.api), slices(t_.cpu), slices(t_.python);
+    slices(t_.gpu_ranges);
+    auto points = [this](const std::vector<int64_t>& ts) {
+      for (int64_t v : ts) {
+        if (v != kUnknownTime && seen_++ % stride_ == 0) sample_.push_back(v);
+      }
+    };
+    points(t_.counters.ts_ns), points(t_.instants.ts_ns);
+  }
+
+  bool Clamped(int64_t start, int64_t dur) const { return skip_clamped_ && start == 0 && dur == 0; }
+
+  void FindRange() {
+    if (sample_.empty()) {
+      lo_ = kMin, hi_ = kMax;
+      return;
+    }
+    // Few events: the middle half is the core (a 1% quantile of ten values is the extreme).
+    bool few = sample_.size() < 200;
+    double ql = few ? 0.25 : o_.core_low_quantile;
+    double qh = few ? 0.75 : o_.core_high_quantile;
+    auto at = [this](double q) {
+      size_t k = static_cast<size_t>(q * static_cast<double>(sample_.size() - 1));
+      std::nth_element(sample_.begin(), sample_.begin() + static_cast<ptrdiff_t>(k), sample_.end());
+      return sample_[k];
+    };
+    int64_t core_lo = at(ql);
+    int64_t core_hi = at(qh);
+    int64_t width = SaturatingAdd(core_hi, -core_lo);
+    int64_t widen = width > kMax / std::max<int64_t>(1, o_.widen_factor)
+                        ? kMax
+                        : std::max(width * o_.widen_factor, o_.widen_min_ns);
+    lo_ = SaturatingAdd(core_lo, -widen);
+    hi_ = SaturatingAdd(core_hi, widen);
+    result_.range_lo = lo_;
+    result_.range_hi = hi_;
+  }
+
+  template <typename Table>
+  void Slices(Table& table, std::string_view what) {
+    std::vector<uint8_t> keep(table.size(), 1);
+    bool any_dropped = false;
+    for (size_t i = 0; i < table.size(); ++i) {
+      ++result_.checked;
+      int64_t start = table.start_ns[i], dur = table.dur_ns[i];
+      Verdict v = CheckTimes(start, dur);
+      if (v == Verdict::kKeep && !Clamped(start, dur) &&
+          (start < lo_ || start > hi_ || dur > hi_ - start)) {
+        v = Verdict::kOutOfRange;
+      }
+      if (v == Verdict::kKeep) continue;
+      keep[i] = 0;
+      any_dropped = true;
+      std::string name(t_.str(table.name[i]));
+      if (name.size() > 60) name = name.substr(0, 57) + "...";
+      Drop(v, std::string(what) + " '" + name + "': start " + Ns(start) + ", duration " + Ns(dur));
+    }
+    if (any_dropped) Compact(table, keep);
+    if constexpr (!std::is_same_v<Table, ApiTable> && !std::is_same_v<Table, CpuRangeTable> &&
+                  !std::is_same_v<Table, PythonFrameTable>) {
+      gpu_dropped_ |= any_dropped;
+    }
+  }
+
+  // A device that only dropped events named (a row of zeros names device 0) is not in the run.
+  void PruneDevices() {
+    std::set<int64_t> used;
+    for (int16_t d : t_.kernels.device) used.insert(d);
+    for (int16_t d : t_.memops.device) used.insert(d);
+    for (TrackId tr : t_.gpu_ranges.track) used.insert(t_.tracks[tr].device);
+    for (TrackId tr : t_.kernels.track) used.insert(t_.tracks[tr].device);
+    for (TrackId tr : t_.memops.track) used.insert(t_.tracks[tr].device);
+    std::erase_if(t_.devices, [&used](const Device& d) { return used.count(d.id) == 0; });
+  }
+
+  template <typename Table>
+  void Points(Table& table, std::string_view what, bool has_value) {
+    std::vector<uint8_t> keep(table.size(), 1);
+    bool any_dropped = false;
+    for (size_t i = 0; i < table.size(); ++i) {
+      ++result_.checked;
+      int64_t ts = table.ts_ns[i];
+      std::string example =
+          std::string(what) + " '" + std::string(t_.str(table.name[i])) + "' at " + Ns(ts);
+      Verdict v = ts == kUnknownTime       ? Verdict::kMissingTime
+                  : (ts < lo_ || ts > hi_) ? Verdict::kOutOfRange
+                                           : Verdict::kKeep;
+      if (v == Verdict::kKeep) {
+        if constexpr (requires { table.value; }) {
+          if (has_value && !std::isfinite(table.value[i])) {
+            keep[i] = 0, any_dropped = true, ++result_.dropped;
+            t_.problems.Add("invalid.counter_value", example +
+                                                         ": the value is not a finite "
+                                                         "number; dropped");
+          }
+        }
+        continue;
+      }
+      keep[i] = 0;
+      any_dropped = true;
+      Drop(v, example);
+    }
+    if (any_dropped) Compact(table, keep);
+  }
+
+  // Sizes: -1 is "not recorded"; any other negative value is a bad value, marked unknown.
+  void Sizes() {
+    for (size_t i = 0; i < t_.memops.size(); ++i) {
+      int64_t& b = t_.memops.bytes[i];
+      if (b >= -1) continue;
+      t_.problems.Add("invalid.negative_size",
+                      "memory operation '" + std::string(t_.str(t_.memops.name[i])) +
+                          "': " + std::to_string(b) + " bytes; kept with the size unknown");
+      b = -1;
+    }
+  }
+
+  void Drop(Verdict v, const std::string& example) {
+    ++result_.dropped;
+    std::string kind, text;
+    switch (v) {
+      case Verdict::kMissingTime:
+        kind = "invalid.missing_time";
+        text = example + ": a start or end time is missing or not a number; dropped";
+        break;
+      case Verdict::kEndBeforeStart:
+        kind = "invalid.end_before_start";
+        text = example + ": it ends before it starts; dropped";
+        break;
+      default:
+        kind = "invalid.time_out_of_range";
+        text = example + ": outside the trace's clock range [" + std::to_string(lo_) + ", " +
+               std::to_string(hi_) + "] ns (the bulk of its events, widened); dropped";
+        break;
+    }
+    if (result_.first_problem.empty()) result_.first_problem = text;
+    t_.problems.Add(kind, text);
+  }
+
+  Trace& t_;
+  const ValidationOptions& o_;
+  ValidationResult result_;
+  bool skip_clamped_ = false;
+  bool gpu_dropped_ = false;  // a kernel, copy or GPU range was dropped
+  uint64_t stride_ = 1, seen_ = 0;
+  std::vector<int64_t> sample_;
+  int64_t lo_ = kMin, hi_ = kMax;
+};
+
+}  // namespace
+
+ValidationResult ValidateEvents(Trace& t, const ValidationOptions& options) {
+  return Validator(t, options).Run();
+}
+
+}  // namespace gpuscope::model
