@@ -26,9 +26,10 @@ void Context::BuildTimeline() {
   for (size_t i = 0; i < t_.kernels.size(); ++i)
     kernel_busy_[t_.kernels.device[i]].emplace_back(t_.kernels.start_ns[i], t_.kernels.end_ns(i));
   for (auto& [dev, v] : kernel_busy_) MergeIntervals(v);
-  for (auto& [dev, ops] : per_device) {
+  for (auto& [device, ops] : per_device) {
     std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) { return a.s < b.s; });
     int64_t cur_s = ops[0].s, cur_e = ops[0].e;
+    const auto dev = device;  // a copy: lambdas cannot capture a structured binding (clang 14)
     auto gap = [&](int64_t a, int64_t b, RowId launch) {
       if (b <= a) return;
       gaps_.push_back({dev, a, b, launch, {}, {}});

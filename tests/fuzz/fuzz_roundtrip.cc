@@ -1,0 +1,47 @@
+// Fuzz target: the writers' round trip. Whatever the Kineto importer accepts is written as
+// Chrome trace JSON, events.csv and .rpd and read back; each copy must hold the same number of
+// kernels, copies and API calls, and pass the same invariants.
+#include <cstdio>
+#include <cstdlib>
+
+#include "fuzz/fuzz_support.h"
+#include "import/formats.h"
+#include "import/registry.h"
+#include "render/export.h"
+
+using namespace gpuscope;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string path = fuzz::WriteInput(data, size, "trace.json");
+  auto read = import::kineto::ReadKineto(path, fuzz::FuzzOptions());
+  if (!read.ok()) return 0;
+  auto trace = import::FinishImport(fuzz::ImporterNamed("kineto"), path, std::move(*read));
+  if (!trace.ok()) return 0;
+  fuzz::CheckTrace(*trace);
+  for (const char* out : {"back.json", "back.rpd", "back_events.csv"}) {
+    std::string out_path = fuzz::WriteInput(nullptr, 0, out);
+    auto format = render::ExportFormat(out_path, "");
+    if (!format.ok()) std::abort();
+    auto written = render::ExportTrace(*trace, out_path, *format);
+    if (!written.ok()) {
+      std::fprintf(stderr, "write failed: %s\n", written.status().message().c_str());
+      std::abort();
+    }
+    auto back = import::ImportTrace(out_path, fuzz::FuzzOptions());
+    if (!back.ok()) {
+      // A trace whose events were all dropped on the way in has nothing to write back.
+      if (trace->EventCount() == 0) continue;
+      std::fprintf(stderr, "%s does not read back: %s\n", out, back.status().message().c_str());
+      std::abort();
+    }
+    fuzz::CheckTrace(*back);
+    if (back->kernels.size() != trace->kernels.size() ||
+        back->memops.size() != trace->memops.size() || back->api.size() != trace->api.size()) {
+      std::fprintf(stderr, "%s: kernels %zu -> %zu, memops %zu -> %zu, api %zu -> %zu\n", out,
+                   trace->kernels.size(), back->kernels.size(), trace->memops.size(),
+                   back->memops.size(), trace->api.size(), back->api.size());
+      std::abort();
+    }
+  }
+  return 0;
+}
