@@ -258,6 +258,8 @@ StatusOr<FileSniff> SniffFile(const std::string& path) {
     long long r = raw->Read(more.data(), more.size());
     if (r > 0) sniff.head.append(more.data(), static_cast<size_t>(r));
   }
+  // A UTF-8 byte order mark says nothing about the format: every text reader skips it.
+  if (sniff.head.rfind("\xef\xbb\xbf", 0) == 0) sniff.head.erase(0, 3);
   sniff.sqlite = sniff.head.rfind("SQLite format 3", 0) == 0;  // also inside gzip (.rpd.gz)
   sniff.tar = sniff.head.size() >= 262 && sniff.head.compare(257, 5, "ustar") == 0;
   return sniff;

@@ -36,7 +36,7 @@ struct FileSniff {
   bool zstd = false;
   bool sqlite = false;
   bool tar = false;   // a tar archive (plain or inside gzip)
-  std::string head;   // first bytes of the (decompressed) content, up to 64 KiB
+  std::string head;   // first bytes of the (decompressed) content, up to 64 KiB, without a BOM
   std::string error;  // why decompression stopped early, if it did
   // SQLite files: the names of their tables and views (filled by the importer registry, which
   // opens the database once so that importers recognise their schema, not their extension).

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <set>
 #include <string_view>
 #include <type_traits>
 #include <vector>
+
+#include "base/text.h"
 
 namespace gpuscope::model {
 namespace {
@@ -67,6 +70,7 @@ class Validator {
     Points(t_.instants, "instant", false);
     Sizes();
     if (gpu_dropped_) PruneDevices();
+    Names();
     result_.mostly_invalid =
         result_.checked > 0 && static_cast<double>(result_.dropped) >
                                    o_.max_invalid_fraction * static_cast<double>(result_.checked);
@@ -201,6 +205,29 @@ class Validator {
                       "memory operation '" + std::string(t_.str(t_.memops.name[i])) +
                           "': " + std::to_string(b) + " bytes; kept with the size unknown");
       b = -1;
+    }
+  }
+
+  // Names holding NUL or bytes that are not UTF-8 are kept as written (output escapes them) but
+  // said: they come from a damaged file or a writer with the wrong encoding.
+  void Names() {
+    for (StringId id = 0; id < t_.strings.size(); ++id) {
+      std::string_view name = t_.str(id);
+      if (base::IsCleanUtf8(name)) continue;
+      std::string shown;
+      for (char c : name.substr(0, 60)) {
+        auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u >= 0x80) {
+          char hex[8];
+          std::snprintf(hex, sizeof(hex), "\\x%02x", u);
+          shown += hex;
+        } else {
+          shown += c;
+        }
+      }
+      t_.problems.Add("invalid.name_encoding",
+                      "name '" + shown + "' holds a NUL or bytes that are not UTF-8; kept, " +
+                          "shown with U+FFFD in JSON");
     }
   }
 

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "base/text.h"
+
 namespace gpuscope::output {
 
 void JsonWriter::Newline() {
@@ -106,7 +108,19 @@ JsonWriter& JsonWriter::Null() {
 
 void JsonWriter::Escape(std::string& out, std::string_view s) {
   out += '"';
-  for (char c : s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      // Bytes that are not UTF-8 (a damaged name) become U+FFFD: the output stays valid JSON.
+      size_t n = base::Utf8SequenceLength(s, i);
+      if (n == 0) {
+        out += "\xef\xbf\xbd";
+      } else {
+        out.append(s.substr(i, n));
+        i += n - 1;
+      }
+      continue;
+    }
     switch (c) {
       case '"':
         out += "\\\"";

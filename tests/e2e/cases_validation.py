@@ -139,3 +139,116 @@ def trace_of_mostly_bad_values_is_refused_in_one_line():
         r = run("stats", path)
         assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
         assert "missing, inverted or implausible time" in r.stderr and path in r.stderr, r.stderr
+
+
+def kernel_csv_rows(n):
+    """A rocprofv3 kernel trace of `n` dispatches, from the fixture's first row."""
+    lines = open(data("rocprofv3_csv_B/300_kernel_trace.csv")).read().splitlines()
+    row = lines[1].split(",")
+    out = [lines[0]]
+    for i in range(n):
+        r = list(row)
+        r[4], r[7], r[8], r[9] = str(i + 2), str(i + 2), str(113000 + i * 30000), str(133000 + i * 30000)
+        out.append(",".join(r))
+    return out
+
+
+def csv_info(tmp, name, content):
+    path = os.path.join(tmp, name)
+    with open(path, "wb") as f:
+        f.write(content if isinstance(content, bytes) else content.encode())
+    r = run("info", "--format", "json", path)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    kinds = {p["kind"]: p for p in d["problems"]}
+    return d["counts"].get("kernels", 0), kinds, d["import_error"], r.stderr
+
+
+@test
+def csv_damage_is_counted_with_its_line():
+    rows = kernel_csv_rows(1003)
+    with tempfile.TemporaryDirectory() as tmp:
+        # One unbalanced quote in row 2 costs that row, not the 1,001 after it.
+        bad = list(rows)
+        bad[2] = bad[2].replace('"gemm(float*)"', '"gemm(float*)', 1)
+        n, kinds, err, _ = csv_info(tmp, "q_kernel_trace.csv", "\n".join(bad) + "\n")
+        assert n == 1002 and err is None, (n, err)
+        assert "line 3:" in kinds["csv.unbalanced_quote"]["first"], kinds
+        # Too many / too few fields and a NUL byte: counted with the line.
+        bad = list(rows)
+        bad[3] += ",extra"
+        bad[4] = ",".join(bad[4].split(",")[:-2])
+        bad[5] = bad[5].replace("gemm", "ge\0mm")
+        n, kinds, err, _ = csv_info(tmp, "f_kernel_trace.csv", "\n".join(bad) + "\n")
+        assert kinds["csv.field_count"]["count"] == 2 and "line 4:" in kinds["csv.field_count"]["first"], kinds
+        assert "line 6:" in kinds["csv.nul_byte"]["first"] and n == 1002, (n, kinds)
+
+
+@test
+def csv_cut_mid_row_warns_like_json():
+    rows = kernel_csv_rows(50)
+    with tempfile.TemporaryDirectory() as tmp:
+        n, kinds, err, stderr = csv_info(tmp, "c_kernel_trace.csv", "\n".join(rows)[:-25])
+        assert n == 49, n
+        assert "ends in the middle of a row (line 51" in err and "truncated" in err, err
+        assert "warning:" in stderr and "kept the 49 events" in stderr, stderr
+        assert stderr.count(os.path.join(tmp, "c_kernel_trace.csv")) <= 1, stderr
+        # The same file with its last newline is whole.
+        n, _, err, _ = csv_info(tmp, "w_kernel_trace.csv", "\n".join(rows))
+        assert n == 50 and err is None, (n, err)
+
+
+@test
+def csv_with_bom_and_crlf_reads_like_the_plain_file():
+    rows = kernel_csv_rows(20)
+    with tempfile.TemporaryDirectory() as tmp:
+        n, kinds, err, _ = csv_info(tmp, "b_kernel_trace.csv", b"\xef\xbb\xbf" + "\r\n".join(rows).encode() + b"\r\n")
+        assert n == 20 and not kinds and err is None, (n, kinds, err)
+        # events.csv with a BOM is recognised too.
+        out = os.path.join(tmp, "conv")
+        assert run("convert", data("kineto_cuda_small.json"), "-o", out + "/").returncode == 0
+        events = open(os.path.join(out, "events.csv"), "rb").read()
+        r = run("stats", "--format", "json", os.path.join(out, "events.csv"))
+        open(os.path.join(tmp, "events.csv"), "wb").write(b"\xef\xbb\xbf" + events.replace(b"\n", b"\r\n"))
+        r2 = run("stats", "--format", "json", os.path.join(tmp, "events.csv"))
+        assert r2.returncode == 0, r2.stderr
+        assert json.loads(r2.stdout)["kernels"] == json.loads(r.stdout)["kernels"]
+
+
+@test
+def rocprofv3_csv_of_unusable_rows_says_why():
+    rows = kernel_csv_rows(9)
+    with tempfile.TemporaryDirectory() as tmp:
+        bad = [rows[0]] + [",".join(r.split(",")[:8] + ["x", "y"] + r.split(",")[10:]) for r in rows[1:]]
+        path = os.path.join(tmp, "u_kernel_trace.csv")
+        open(path, "w").write("\n".join(bad) + "\n")
+        r = run("stats", path)
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert "none of the rocprofv3 CSV run's 9 rows holds a usable event" in r.stderr, r.stderr
+        assert "rocprofv3_csv.bad_timestamp" in r.stderr, r.stderr
+
+
+@test
+def kineto_type_error_in_one_event_costs_that_event_only():
+    d = json.load(open(data("kineto_cuda_small.json")))
+    events = d["traceEvents"]
+    complete = [i for i, e in enumerate(events) if e.get("ph") == "X"]
+    good_calls, _ = kernel_totals(data("kineto_cuda_small.json"))
+    events[complete[3]]["ph"] = 5
+    events[complete[5]]["name"] = None
+    events[complete[6]]["ts"] = {"oops": 1}
+    kernel = [i for i in complete if events[i].get("cat") == "kernel"][-1]
+    events[kernel]["name"] = "bad\u0000name\udcff"  # NUL, and a byte that is not UTF-8
+    raw = json.dumps(d).replace("\\udcff", "\\u00ff").encode()
+    raw = raw.replace(b"name\\u00ff", b"name\xff")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "t.json")
+        open(path, "wb").write(raw)
+        kinds, info = problems(path)
+        assert kinds.get("kineto.bad_field") == 3, kinds
+        assert kinds.get("invalid.name_encoding") == 1, kinds
+        assert info["import_error"] is None, info["import_error"]
+        r = run("stats", "--format", "json", path)
+        assert r.returncode == 0, r.stderr
+        names = [k["name"] for k in json.loads(r.stdout)["kernels"]]  # valid UTF-8 JSON
+        assert any(n.startswith("bad\u0000name\ufffd") for n in names), names

@@ -1,10 +1,17 @@
 #include "import/common/csv_reader.h"
 
+#include <algorithm>
+
 namespace gpuscope::import {
 
-base::StatusOr<CsvReader> CsvReader::Open(const std::string& path) {
+namespace {
+// A quoted field spanning more lines than this is a quote that was never closed.
+constexpr uint64_t kMaxLinesInField = 100;
+}  // namespace
+
+base::StatusOr<CsvReader> CsvReader::Open(const std::string& path, model::ProblemLog* problems) {
   GPUSCOPE_ASSIGN_OR_RETURN(auto src, base::OpenByteSource(path));
-  return CsvReader(std::move(src));
+  return CsvReader(std::move(src), problems, path);
 }
 
 bool CsvReader::Fill() {
@@ -19,88 +26,140 @@ bool CsvReader::Fill() {
   if (n <= 0) {
     buf_.resize(old);
     eof_ = true;
-    if (n < 0) error_ = src_->error();
+    if (n < 0) error_ = src_->error() + " (after line " + std::to_string(next_line_ - 1) + ")";
     return false;
   }
   buf_.resize(old + static_cast<size_t>(n));
   return true;
 }
 
+void CsvReader::Problem(std::string_view kind, uint64_t line, const std::string& what) {
+  if (problems_) problems_->Add(kind, path_ + " line " + std::to_string(line) + ": " + what);
+}
+
+size_t CsvReader::RecordEnd(uint64_t* newlines, bool* cut) {
+  size_t i = pos_;
+  bool quoted = false;
+  size_t first_quoted_newline = std::string::npos;  // offset from pos_ (pos_ moves on Fill)
+  uint64_t quoted_lines = 0;
+  for (;;) {
+    if (i >= buf_.size()) {
+      size_t consumed = i - pos_;
+      bool more = Fill();  // may move the unread bytes to the front
+      i = pos_ + consumed;
+      if (!more) break;
+      continue;
+    }
+    char c = buf_[i];
+    if (c == '"') {
+      quoted = !quoted;
+    } else if (c == '\n') {
+      ++*newlines;
+      if (!quoted) return i;
+      if (first_quoted_newline == std::string::npos) first_quoted_newline = i - pos_;
+      if (++quoted_lines > kMaxLinesInField) break;
+    }
+    ++i;
+  }
+  if (quoted && first_quoted_newline != std::string::npos) {
+    *cut = true;
+    *newlines = 1;
+    return pos_ + first_quoted_newline;
+  }
+  return i;
+}
+
+void CsvReader::Split(std::string_view rec, std::vector<std::string_view>* fields) {
+  size_t p = 0;
+  for (;;) {
+    if (p < rec.size() && rec[p] == '"') {
+      size_t q = p + 1;
+      bool doubled = false;
+      for (;;) {
+        size_t close = rec.find('"', q);
+        if (close == std::string_view::npos) {  // unterminated: take the rest
+          q = rec.size();
+          break;
+        }
+        if (close + 1 < rec.size() && rec[close + 1] == '"') {
+          doubled = true;
+          q = close + 2;
+          continue;
+        }
+        q = close;
+        break;
+      }
+      std::string_view inner = rec.substr(p + 1, q - p - 1);
+      if (doubled) {
+        std::string s;
+        for (size_t k = 0; k < inner.size(); ++k) {
+          s += inner[k];
+          if (inner[k] == '"' && k + 1 < inner.size() && inner[k + 1] == '"') ++k;
+        }
+        unquoted_.push_back(std::move(s));
+        inner = unquoted_.back();
+      }
+      fields->push_back(inner);
+      p = q + 1;
+      size_t comma = p >= rec.size() ? std::string_view::npos : rec.find(',', p);
+      if (comma == std::string_view::npos) break;
+      p = comma + 1;
+    } else {
+      size_t comma = rec.find(',', p);
+      fields->push_back(
+          rec.substr(p, comma == std::string_view::npos ? std::string_view::npos : comma - p));
+      if (comma == std::string_view::npos) break;
+      p = comma + 1;
+    }
+  }
+}
+
 bool CsvReader::Next(std::vector<std::string_view>* fields) {
+  if (!started_) {
+    started_ = true;
+    while (buf_.size() - pos_ < 3 && Fill()) {
+    }
+    if (buf_.compare(pos_, 3, "\xef\xbb\xbf") == 0) pos_ += 3;
+  }
   for (;;) {
     fields->clear();
     unquoted_.clear();
-    // Find the end of the record (a newline outside quotes), reading more as needed.
-    size_t i = pos_;
-    bool quoted = false;
     uint64_t newlines = 0;
-    for (;;) {
-      if (i >= buf_.size()) {
-        size_t consumed = i - pos_;
-        bool more = Fill();  // may move the unread bytes to the front
-        i = pos_ + consumed;
-        if (!more) break;
-        continue;
-      }
-      char c = buf_[i];
-      if (c == '"')
-        quoted = !quoted;
-      else if (c == '\n') {
-        ++newlines;
-        if (!quoted) break;
-      }
-      ++i;
-    }
-    if (i >= buf_.size() && pos_ >= buf_.size()) return false;
-    size_t end = i;  // at '\n' or buffer end
+    bool cut = false;
+    size_t end = RecordEnd(&newlines, &cut);  // at '\n' or the buffer's end
+    if (end >= buf_.size() && pos_ >= buf_.size()) return false;
+    bool at_eof = end >= buf_.size();
     std::string_view rec(buf_.data() + pos_, end - pos_);
-    pos_ = end < buf_.size() ? end + 1 : end;
+    pos_ = at_eof ? end : end + 1;
     line_ = next_line_;
     next_line_ += newlines > 0 ? newlines : 1;
     if (!rec.empty() && rec.back() == '\r') rec.remove_suffix(1);
     if (rec.empty()) continue;
-    // Split into fields.
-    size_t p = 0;
-    for (;;) {
-      if (p < rec.size() && rec[p] == '"') {
-        size_t q = p + 1;
-        bool doubled = false;
-        for (;;) {
-          size_t close = rec.find('"', q);
-          if (close == std::string_view::npos) {  // unterminated: take the rest
-            q = rec.size();
-            break;
-          }
-          if (close + 1 < rec.size() && rec[close + 1] == '"') {
-            doubled = true;
-            q = close + 2;
-            continue;
-          }
-          q = close;
-          break;
-        }
-        std::string_view inner = rec.substr(p + 1, q - p - 1);
-        if (doubled) {
-          std::string s;
-          for (size_t k = 0; k < inner.size(); ++k) {
-            s += inner[k];
-            if (inner[k] == '"' && k + 1 < inner.size() && inner[k + 1] == '"') ++k;
-          }
-          unquoted_.push_back(std::move(s));
-          inner = unquoted_.back();
-        }
-        fields->push_back(inner);
-        p = q + 1;
-        size_t comma = rec.find(',', p);
-        if (comma == std::string_view::npos) break;
-        p = comma + 1;
-      } else {
-        size_t comma = rec.find(',', p);
-        fields->push_back(
-            rec.substr(p, comma == std::string_view::npos ? std::string_view::npos : comma - p));
-        if (comma == std::string_view::npos) break;
-        p = comma + 1;
-      }
+    if (rec.find('\0') != std::string_view::npos) {
+      Problem("csv.nul_byte", line_, "a NUL byte inside the row (a damaged file); row dropped");
+      continue;
+    }
+    if (cut) {
+      Problem("csv.unbalanced_quote", line_,
+              "a quote is opened and never closed; the row ends at the end of its line");
+    }
+    Split(rec, fields);
+    if (header_fields_ == 0) {
+      header_fields_ = fields->size();
+      return true;
+    }
+    bool quote_open = std::count(rec.begin(), rec.end(), '"') % 2 == 1;
+    if (at_eof && (fields->size() < header_fields_ || quote_open) && error_.empty()) {
+      error_ = "the file ends in the middle of a row (line " + std::to_string(line_) + ", " +
+               std::to_string(fields->size()) + " of " + std::to_string(header_fields_) +
+               " fields): truncated; the partial row is dropped";
+      fields->clear();
+      return false;
+    }
+    if (fields->size() != header_fields_) {
+      Problem("csv.field_count", line_,
+              std::to_string(fields->size()) + " fields where the header has " +
+                  std::to_string(header_fields_) + "; kept (fields are read by column name)");
     }
     return true;
   }

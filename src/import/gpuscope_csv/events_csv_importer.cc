@@ -157,7 +157,8 @@ bool RecognizesEventsCsv(const base::FileSniff& sniff) {
 }
 
 base::StatusOr<ImportResult> ReadEventsCsv(const std::string& path, const ImportOptions&) {
-  GPUSCOPE_ASSIGN_OR_RETURN(auto csv, CsvReader::Open(path));
+  ImportResult result;
+  GPUSCOPE_ASSIGN_OR_RETURN(auto csv, CsvReader::Open(path, &result.trace.problems));
   std::vector<std::string_view> fields;
   if (!csv.Next(&fields)) return base::Status::Error(path + ": empty events.csv");
   CsvHeader header(fields);
@@ -169,7 +170,6 @@ base::StatusOr<ImportResult> ReadEventsCsv(const std::string& path, const Import
                                  "'; write it with gpuscope convert -o dir/");
     }
   }
-  ImportResult result;
   model::Trace& trace = result.trace;
   trace.meta.path = path;
   trace.meta.format_version = "events.csv";

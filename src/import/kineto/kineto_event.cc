@@ -168,40 +168,68 @@ Scan ParseKinetoEvent(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* a
     if ((s = c.String(&key, arena)) != Scan::kOk) return s;
     if ((s = c.Expect(':')) != Scan::kOk) return s;
     bool is_string = false;
+    if ((s = c.Peek(&ch)) != Scan::kOk) return s;
+    // Every field read below is a string or a scalar; anything else is skipped and marks the
+    // event (ph and cat must be strings).
+    bool container = ch == '{' || ch == '[';
+    auto wrong_type = [&](std::string_view field) {
+      if (ev->bad_field.empty()) ev->bad_field = field;
+      return c.SkipValue();
+    };
     switch (key.size()) {
       case 2:
         if (key == "ph") {
+          if (ch != '"') {
+            if ((s = wrong_type("ph")) != Scan::kOk) return s;
+            continue;
+          }
           std::string_view v;
           if ((s = c.String(&v, arena)) != Scan::kOk) return s;
           ev->ph = v.empty() ? '?' : v[0];
           continue;
         }
         if (key == "ts") {
+          if (container) {
+            if ((s = wrong_type("ts")) != Scan::kOk) return s;
+            continue;
+          }
           if ((s = c.Scalar(&ev->ts, &is_string, arena)) != Scan::kOk) return s;
           if (is_string) ev->ts_is_string = true;
           continue;
         }
         if (key == "id") {
+          if (container) {
+            if ((s = wrong_type("id")) != Scan::kOk) return s;
+            continue;
+          }
           if ((s = c.Scalar(&ev->id, &is_string, arena)) != Scan::kOk) return s;
           continue;
         }
         break;
       case 3:
         if (key == "cat") {
+          if (ch != '"') {
+            if ((s = wrong_type("cat")) != Scan::kOk) return s;
+            continue;
+          }
           if ((s = c.String(&ev->cat, arena)) != Scan::kOk) return s;
           continue;
         }
-        if (key == "pid") {
-          if ((s = IdText(c, &ev->pid, arena)) != Scan::kOk) return s;
-          ev->has_pid = true;
-          continue;
-        }
-        if (key == "tid") {
-          if ((s = IdText(c, &ev->tid, arena)) != Scan::kOk) return s;
-          ev->has_tid = true;
+        if (key == "pid" || key == "tid") {
+          if (container) {
+            if ((s = wrong_type(key == "pid" ? "pid" : "tid")) != Scan::kOk) return s;
+            continue;
+          }
+          bool pid = key == "pid";
+          if ((s = IdText(c, pid ? &ev->pid : &ev->tid, arena)) != Scan::kOk) return s;
+          (pid ? ev->has_pid : ev->has_tid) = true;
           continue;
         }
         if (key == "dur") {
+          if (container) {
+            if ((s = wrong_type("dur")) != Scan::kOk) return s;
+            continue;
+          }
           if ((s = c.Scalar(&ev->dur, &is_string, arena)) != Scan::kOk) return s;
           if (is_string) ev->dur_is_string = true;
           continue;
@@ -209,11 +237,14 @@ Scan ParseKinetoEvent(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* a
         break;
       case 4:
         if (key == "name") {
+          if (ch != '"') {
+            if ((s = wrong_type("name")) != Scan::kOk) return s;
+            continue;
+          }
           if ((s = c.Scalar(&ev->name, &is_string, arena)) != Scan::kOk) return s;
           continue;
         }
         if (key == "args") {
-          if ((s = c.Peek(&ch)) != Scan::kOk) return s;
           ev->args_begin = c.pos();
           if (ch == '{') {
             if ((s = ParseArgs(c, ev, arena)) != Scan::kOk) return s;

@@ -43,6 +43,9 @@ struct KinetoEvent {
   bool has_correlation = false;
   bool bad_arg = false;  // a known arg had a value of the wrong type
   std::string_view bad_arg_key;
+  // A top-level field with a value of the wrong type ("ph": 5, "name": null, "ts": {}): the
+  // value is skipped and the event is dropped as a counted problem, not the whole file.
+  std::string_view bad_field;
 };
 
 // Parses one event object starting at the cursor ('{'). Unknown keys are skipped.

@@ -15,7 +15,8 @@ bool RecognizesRocprofCsv(const base::FileSniff& sniff) {
 }
 
 base::StatusOr<ImportResult> ReadRocprofCsv(const std::string& path, const ImportOptions&) {
-  GPUSCOPE_ASSIGN_OR_RETURN(auto r, CsvReader::Open(path));
+  ImportResult result;
+  GPUSCOPE_ASSIGN_OR_RETURN(auto r, CsvReader::Open(path, &result.trace.problems));
   std::vector<std::string_view> f;
   if (!r.Next(&f)) return base::Status::Error(path + ": empty CSV");
   CsvHeader h(f);
@@ -25,7 +26,6 @@ base::StatusOr<ImportResult> ReadRocprofCsv(const std::string& path, const Impor
         ": a rocprof results.csv without BeginNs/EndNs (counter mode): it has no "
         "timeline; rerun rocprof with --timestamp on (or --stats) to get kernel times");
   }
-  ImportResult result;
   Trace& trace = result.trace;
   InitLegacyMeta(trace, path,
                  h.Has("DurationNs") ? "results.csv (quoted, database path)" : "results.csv");
@@ -48,8 +48,7 @@ base::StatusOr<ImportResult> ReadRocprofCsv(const std::string& path, const Impor
              static_cast<uint32_t>(Num(Field(f, vgpr), 0)),
              static_cast<uint32_t>(Num(Field(f, lds), 0)));
   }
-  if (!r.error().empty())
-    trace.meta.import_error = r.error() + " after line " + std::to_string(r.line());
+  if (!r.error().empty()) trace.meta.import_error = r.error();
   return FinishLegacy(result, b, "the results.csv has a header but no dispatch rows");
 }
 

@@ -18,11 +18,11 @@ bool RecognizesRocprofStats(const base::FileSniff& sniff) {
 }
 
 base::StatusOr<ImportResult> ReadRocprofStats(const std::string& path, const ImportOptions&) {
-  GPUSCOPE_ASSIGN_OR_RETURN(auto r, CsvReader::Open(path));
+  ImportResult result;
+  GPUSCOPE_ASSIGN_OR_RETURN(auto r, CsvReader::Open(path, &result.trace.problems));
   std::vector<std::string_view> f;
   if (!r.Next(&f)) return base::Status::Error(path + ": empty CSV");
   CsvHeader h(f);
-  ImportResult result;
   Trace& trace = result.trace;
   std::string file = std::filesystem::path(path).filename().string();
   bool v3 = h.Has("MinNs");

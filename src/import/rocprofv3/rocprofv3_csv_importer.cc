@@ -81,7 +81,7 @@ class CsvRunReader {
   explicit CsvRunReader(Trace* t) : t_(*t) {}
 
   base::Status ReadFile(const std::string& path) {
-    GPUSCOPE_ASSIGN_OR_RETURN(auto r, CsvReader::Open(path));
+    GPUSCOPE_ASSIGN_OR_RETURN(auto r, CsvReader::Open(path, &t_.problems));
     std::vector<std::string_view> f;
     if (!r.Next(&f)) return base::Status::Error(path + ": empty CSV (no header)");
     std::vector<std::string> names(f.begin(), f.end());
@@ -106,9 +106,10 @@ class CsvRunReader {
       if (!Row(kind, h, f, base, r.line())) continue;
     }
     if (!r.error().empty()) {
-      error_ = path + ": " + r.error() + " after line " + std::to_string(r.line());
+      error_ = std::filesystem::path(path).filename().string() + ": " + r.error();
     }
     files_.push_back(base + " (" + std::to_string(rows) + " rows)");
+    total_rows_ += rows;
     return base::Status::Ok();
   }
 
@@ -118,6 +119,7 @@ class CsvRunReader {
     return s;
   }
   const std::string& error() const { return error_; }
+  uint64_t total_rows() const { return total_rows_; }
   bool saw_copies() const { return saw_copies_; }
   const std::string& generation() const { return generation_; }
 
@@ -250,6 +252,7 @@ class CsvRunReader {
   std::vector<std::string> files_;
   std::string error_;
   std::string generation_;
+  uint64_t total_rows_ = 0;
   bool saw_copies_ = false;
 };
 
@@ -309,7 +312,17 @@ base::StatusOr<ImportResult> ReadRocprofv3Csv(const std::string& path, const Imp
     trace.meta.not_collected.push_back("kernel dispatches (no kernel_trace.csv in the run)");
   if (!reader.saw_copies())
     trace.meta.not_collected.push_back("memory copies (no memory_copy_trace.csv in the run)");
-  result.empty_reason = "the rocprofv3 CSV run holds no rows (" + reader.Summary() + ")";
+  if (reader.total_rows() == 0) {
+    result.empty_reason = "the rocprofv3 CSV run has headers but no rows (" + reader.Summary() +
+                          "); was the profiled program's GPU work traced?";
+  } else {
+    std::string first = trace.problems.empty()
+                            ? std::string()
+                            : "; first problem: " + trace.problems.entries().begin()->first + ": " +
+                                  trace.problems.entries().begin()->second.first_example;
+    result.empty_reason = "none of the rocprofv3 CSV run's " + std::to_string(reader.total_rows()) +
+                          " rows holds a usable event (" + reader.Summary() + ")" + first;
+  }
   return result;
 }
 
