@@ -196,12 +196,14 @@ class Validator {
     if (any_dropped) Compact(table, keep);
   }
 
-  // Sizes: -1 is "not recorded"; any other negative value is a bad value, marked unknown.
+  // Sizes: -1 is "not recorded"; any other negative value, or a copy larger than 1 PiB (more
+  // than any machine holds), is a damaged value, marked unknown.
   void Sizes() {
+    constexpr int64_t kMaxBytes = int64_t{1} << 50;
     for (size_t i = 0; i < t_.memops.size(); ++i) {
       int64_t& b = t_.memops.bytes[i];
-      if (b >= -1) continue;
-      t_.problems.Add("invalid.negative_size",
+      if (b >= -1 && b <= kMaxBytes) continue;
+      t_.problems.Add(b < 0 ? "invalid.negative_size" : "invalid.implausible_size",
                       "memory operation '" + std::string(t_.str(t_.memops.name[i])) +
                           "': " + std::to_string(b) + " bytes; kept with the size unknown");
       b = -1;

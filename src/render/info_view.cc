@@ -184,6 +184,13 @@ std::string InfoJson(const model::Trace& t, const analysis::TraceSummary& s) {
       .Key("duration_ns")
       .Int(s.last_ns - s.first_ns)
       .EndObject();
+  w.Key("tracks")
+      .BeginObject()
+      .Key("cpu_threads")
+      .Uint(s.cpu_threads)
+      .Key("gpu_streams")
+      .Uint(s.gpu_streams)
+      .EndObject();
   w.Key("counts").BeginObject();
   for (const auto& [k, v] : s.counts) w.Key(k).Uint(v);
   w.EndObject();

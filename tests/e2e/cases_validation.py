@@ -252,3 +252,20 @@ def kineto_type_error_in_one_event_costs_that_event_only():
         assert r.returncode == 0, r.stderr
         names = [k["name"] for k in json.loads(r.stdout)["kernels"]]  # valid UTF-8 JSON
         assert any(n.startswith("bad\u0000name\ufffd") for n in names), names
+
+
+@test
+def sqlite_trace_missing_a_table_names_it():
+    with tempfile.TemporaryDirectory() as tmp:
+        for fixture, table, words in (
+            ("rpd_small.sql", "rocpd_string", "an .rpd (rocmProfileData) without the table(s) rocpd_string"),
+            ("nsys_small.sql", "StringIds", "an Nsight Systems export without the table StringIds"),
+        ):
+            path = sql_fixture(fixture, tmp)
+            db = sqlite3.connect(path)
+            db.execute(f"DROP TABLE {table}")
+            db.commit()
+            db.close()
+            r = run("stats", path)
+            assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+            assert words in r.stderr and r.stderr.count(path) == 1, r.stderr

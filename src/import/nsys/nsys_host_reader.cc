@@ -29,8 +29,13 @@ base::Status NsysReader::ReadNvtx() {
       t_.cpu.Append(row);
     } else if (mark || (range && q.IsNull(1))) {
       t_.instants.Append(TimeAt(q, 0), t_.strings.Intern(text), CpuTrack(q.Int(3)));
+    } else if (type.empty()) {
+      // An eventType that ENUM_NSYS_EVENT_TYPE does not define: a damaged row, not a kind.
+      t_.problems.Add("nsys.unknown_nvtx_type",
+                      "NVTX_EVENTS row with eventType " + std::string(q.Text(2)) +
+                          ", which ENUM_NSYS_EVENT_TYPE does not define; skipped");
     } else {
-      ++t_.record_counts["NVTX " + std::string(type.empty() ? "unknown-type" : type) + " records"];
+      ++t_.record_counts["NVTX " + std::string(type) + " records"];
     }
   }
   return Finish(q);

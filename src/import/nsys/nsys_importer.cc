@@ -13,13 +13,20 @@ namespace gpuscope::import::nsys {
 using model::Trace;
 
 bool RecognizesNsys(const base::FileSniff& sniff) {
-  if (!sniff.sqlite || !sniff.Has("StringIds")) return false;
+  // StringIds is checked by ReadNsys, which names it when it is missing.
+  if (!sniff.sqlite) return false;
   return sniff.Has("META_DATA_EXPORT") || sniff.Has("TARGET_INFO_SESSION_START_TIME") ||
          sniff.Has("CUPTI_ACTIVITY_KIND_RUNTIME") || sniff.Has("CUPTI_ACTIVITY_KIND_KERNEL");
 }
 
 base::StatusOr<ImportResult> ReadNsys(const std::string& path, const ImportOptions&) {
   GPUSCOPE_ASSIGN_OR_RETURN(auto db, base::SqliteDb::OpenReadOnly(path));
+  if (!db.Has("StringIds")) {
+    return base::Status::Error(path +
+                               ": an Nsight Systems export without the table StringIds (every "
+                               "name lives there): the file is damaged or cut; export it again "
+                               "with nsys export --type sqlite");
+  }
   ImportResult result;
   Trace& trace = result.trace;
   trace.meta.path = path;

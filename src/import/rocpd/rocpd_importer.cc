@@ -256,7 +256,7 @@ class RocpdReader {
     if (!db_.Has("rocpd_sample") || !db_.Has("rocpd_track")) return base::Status::Ok();
     GPUSCOPE_ASSIGN_OR_RETURN(
         auto q, db_.Query("SELECT s.timestamp, t.pid, t.tid, c.string, json_extract(e.extdata, "
-                          "'$.message') FROM rocpd_sample s "
+                          "'$.message'), e.id, s.event_id FROM rocpd_sample s "
                           "LEFT JOIN rocpd_track t ON t.id = s.track_id AND t.guid = s.guid "
                           "LEFT JOIN rocpd_event e ON e.id = s.event_id AND e.guid = s.guid "
                           "LEFT JOIN rocpd_string c ON c.id = e.category_id AND c.guid = e.guid"));
@@ -264,6 +264,10 @@ class RocpdReader {
       if (q.Text(3).rfind("MARKER", 0) == 0 && !q.IsNull(4)) {
         t_.instants.Append(TimeAt(q, 0), t_.strings.Intern(q.Text(4)),
                            CpuTrack(q.Int(1), q.Int(2)));
+      } else if (q.IsNull(5)) {
+        t_.problems.Add("rocpd.sample_without_event", "a rocpd_sample row whose event_id '" +
+                                                          std::string(q.Text(6)) + "'" +
+                                                          " names no rocpd_event row; skipped");
       } else {
         ++t_.record_counts["zero-length API samples (rocpd_sample)"];
       }

@@ -12,14 +12,22 @@
 namespace gpuscope::import::rpd {
 
 bool RecognizesRpd(const base::FileSniff& sniff) {
-  return sniff.sqlite && sniff.Has("rocpd_op") && sniff.Has("rocpd_api") &&
-         sniff.Has("rocpd_string") &&
-         // rocprofv3's rocpd databases also have rocpd_* names but no rocpd_op.
-         !sniff.Has("rocpd_kernel_dispatch");
+  // rocpd_op is rpd's own; rocprofv3's rocpd databases have rocpd_* names but no rocpd_op. The
+  // other tables it needs are checked by ReadRpd, which names the missing one.
+  return sniff.sqlite && sniff.Has("rocpd_op") && !sniff.Has("rocpd_kernel_dispatch");
 }
 
 base::StatusOr<ImportResult> ReadRpd(const std::string& path, const ImportOptions&) {
   GPUSCOPE_ASSIGN_OR_RETURN(auto db, base::SqliteDb::OpenReadOnly(path));
+  std::string missing;
+  for (const char* table : {"rocpd_op", "rocpd_api", "rocpd_string"}) {
+    if (!db.Has(table)) missing += (missing.empty() ? "" : ", ") + std::string(table);
+  }
+  if (!missing.empty()) {
+    return base::Status::Error(path + ": an .rpd (rocmProfileData) without the table(s) " +
+                               missing + ": the file is damaged or was cut while written; " +
+                               "record it again");
+  }
   ImportResult result;
   result.trace.meta.path = path;
   RpdReader reader(db, &result.trace);
