@@ -66,7 +66,10 @@ base::StatusOr<model::Trace> FinishImport(const Importer& importer, const std::s
   if (trace.meta.path.empty()) trace.meta.path = path;
   trace.meta.format = std::string(importer.name);
   uint64_t read_events = trace.EventCount();
+  auto v0 = std::chrono::steady_clock::now();
   model::ValidationResult valid = model::ValidateEvents(trace);
+  result.laps.emplace_back(
+      "validate", std::chrono::duration<double>(std::chrono::steady_clock::now() - v0).count());
   if (read_events > 0 && valid.mostly_invalid) {
     return base::Status::Error(
         path + ": " + std::to_string(valid.dropped) + " of " + std::to_string(valid.checked) +

@@ -192,7 +192,7 @@ def csv_cut_mid_row_warns_like_json():
         assert n == 49, n
         assert "ends in the middle of a row (line 51" in err and "truncated" in err, err
         assert "warning:" in stderr and "kept the 49 events" in stderr, stderr
-        assert stderr.count(os.path.join(tmp, "c_kernel_trace.csv")) <= 1, stderr
+        assert stderr.count("c_kernel_trace.csv") == 1, stderr
         # The same file with its last newline is whole.
         n, _, err, _ = csv_info(tmp, "w_kernel_trace.csv", "\n".join(rows))
         assert n == 50 and err is None, (n, err)

@@ -106,7 +106,8 @@ class CsvRunReader {
       if (!Row(kind, h, f, base, r.line())) continue;
     }
     if (!r.error().empty()) {
-      error_ = std::filesystem::path(path).filename().string() + ": " + r.error();
+      error_ = r.error();
+      error_file_ = path;
     }
     files_.push_back(base + " (" + std::to_string(rows) + " rows)");
     total_rows_ += rows;
@@ -118,7 +119,12 @@ class CsvRunReader {
     for (const auto& f : files_) s += (s.empty() ? "" : ", ") + f;
     return s;
   }
-  const std::string& error() const { return error_; }
+  // What broke the read, naming the file when it is a sibling of `named` (the one the user gave).
+  std::string error(const std::string& named) const {
+    std::error_code ec;
+    if (error_.empty() || std::filesystem::equivalent(error_file_, named, ec)) return error_;
+    return std::filesystem::path(error_file_).filename().string() + ": " + error_;
+  }
   uint64_t total_rows() const { return total_rows_; }
   bool saw_copies() const { return saw_copies_; }
   const std::string& generation() const { return generation_; }
@@ -250,7 +256,7 @@ class CsvRunReader {
   Trace& t_;
   std::set<int64_t> devices_;
   std::vector<std::string> files_;
-  std::string error_;
+  std::string error_, error_file_;
   std::string generation_;
   uint64_t total_rows_ = 0;
   bool saw_copies_ = false;
@@ -307,7 +313,7 @@ base::StatusOr<ImportResult> ReadRocprofv3Csv(const std::string& path, const Imp
   }
   trace.meta.format_version = (reader.generation().empty() ? "" : reader.generation() + "; ") +
                               "files: " + reader.Summary();
-  if (!reader.error().empty()) trace.meta.import_error = reader.error();
+  trace.meta.import_error = reader.error(path);
   if (!have_kernels)
     trace.meta.not_collected.push_back("kernel dispatches (no kernel_trace.csv in the run)");
   if (!reader.saw_copies())
