@@ -31,6 +31,14 @@ inline int64_t DurationBetween(int64_t start, int64_t end) {
   return d;
 }
 
+// Whether an event's start and duration are usable before the validation step has run (importers
+// that derive events from others' times must skip the ones it will drop).
+inline bool TimesUsable(int64_t start, int64_t dur) {
+  int64_t end = 0;
+  return start != kUnknownTime && dur != kUnknownTime && dur >= 0 &&
+         !__builtin_add_overflow(start, dur, &end);
+}
+
 // Columns common to every event that has a start and a duration.
 struct SliceColumns {
   std::vector<int64_t> start_ns;

@@ -103,6 +103,7 @@ base::Status RpdReader::ReadAutograd() {
     auto it = api_index_.find(q.Int(0));
     if (it == api_index_.end()) continue;
     size_t i = it->second;
+    if (!model::TimesUsable(t_.api.start_ns[i], t_.api.dur_ns[i])) continue;  // dropped later
     int64_t op = q.IsNull(2) ? q.Int(3) : q.Int(2);
     auto key = std::make_pair(op, q.Int(1));
     auto [s, inserted] =
@@ -114,7 +115,7 @@ base::Status RpdReader::ReadAutograd() {
   for (const auto& [key, s] : ops) {
     model::CpuRangeRow row;
     row.start_ns = s.start;
-    row.dur_ns = s.end - s.start;
+    row.dur_ns = model::DurationBetween(s.start, s.end);
     row.name = s.name;
     row.track = s.track;
     row.kind = model::CpuRangeKind::kOp;
