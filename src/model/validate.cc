@@ -104,10 +104,7 @@ class Validator {
   bool Clamped(int64_t start, int64_t dur) const { return skip_clamped_ && start == 0 && dur == 0; }
 
   void FindRange() {
-    if (sample_.empty()) {
-      lo_ = kMin, hi_ = kMax;
-      return;
-    }
+    if (sample_.empty()) return;  // nothing timed: the bounds stay +-2^62
     // Few events: the middle half is the core (a 1% quantile of ten values is the extreme).
     bool few = sample_.size() < 200;
     double ql = few ? 0.25 : o_.core_low_quantile;
@@ -123,8 +120,11 @@ class Validator {
     int64_t widen = width > kMax / std::max<int64_t>(1, o_.widen_factor)
                         ? kMax
                         : std::max(width * o_.widen_factor, o_.widen_min_ns);
-    lo_ = SaturatingAdd(core_lo, -widen);
-    hi_ = SaturatingAdd(core_hi, widen);
+    // Never beyond +-2^62 ns (146 years from the clock's origin): the difference of any two
+    // times then fits in int64, so no later subtraction can overflow.
+    constexpr int64_t kLimit = int64_t{1} << 62;
+    lo_ = std::max(SaturatingAdd(core_lo, -widen), -kLimit);
+    hi_ = std::min(SaturatingAdd(core_hi, widen), kLimit);
     result_.range_lo = lo_;
     result_.range_hi = hi_;
   }
@@ -138,7 +138,7 @@ class Validator {
       int64_t start = table.start_ns[i], dur = table.dur_ns[i];
       Verdict v = CheckTimes(start, dur);
       if (v == Verdict::kKeep && !Clamped(start, dur) &&
-          (start < lo_ || start > hi_ || dur > hi_ - start)) {
+          (start < lo_ || start > hi_ || dur > static_cast<__int128>(hi_) - start)) {
         v = Verdict::kOutOfRange;
       }
       if (v == Verdict::kKeep) continue;
@@ -262,7 +262,7 @@ class Validator {
   bool gpu_dropped_ = false;  // a kernel, copy or GPU range was dropped
   uint64_t stride_ = 1, seen_ = 0;
   std::vector<int64_t> sample_;
-  int64_t lo_ = kMin, hi_ = kMax;
+  int64_t lo_ = -(int64_t{1} << 62), hi_ = int64_t{1} << 62;
 };
 
 }  // namespace

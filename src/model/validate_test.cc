@@ -152,6 +152,18 @@ TEST(Validate, CountersAndInstantsAreChecked) {
   EXPECT_EQ(Count(t, "invalid.counter_value"), 1u);
 }
 
+TEST(Validate, NoTimeBeyondTwoToTheSixtyTwo) {
+  // Times spread over most of int64: the widened range saturates, and the absolute bound keeps
+  // every difference of two times representable.
+  Trace t;
+  for (int64_t i = -500; i < 500; ++i) AddKernel(t, i * 12'000'000'000'000'000, 10);
+  ValidateEvents(t);
+  auto [lo, hi] = t.TimeSpan();
+  EXPECT_GE(lo, -(int64_t{1} << 62));
+  EXPECT_LE(hi, int64_t{1} << 62);
+  EXPECT_LT(t.kernels.size(), 1000u);
+}
+
 TEST(Validate, DurationBetweenNeverOverflows) {
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
   EXPECT_EQ(DurationBetween(-kMax, kMax), kUnknownTime);

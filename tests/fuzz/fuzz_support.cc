@@ -86,7 +86,7 @@ void CheckTrace(const model::Trace& t) {
         Violation(std::string(what) + ": an unknown time reached the model");
       if (dur < 0) Violation(std::string(what) + ": negative duration");
       if (skip_clamped && start == 0 && dur == 0) continue;
-      if (start < lo || dur > hi - start) Violation(std::string(what) + ": outside the span");
+      if (start < lo || dur > static_cast<__int128>(hi) - start) Violation(std::string(what) + ": outside the span");
       // A stream's total stays a number: span x events fits in int64 (span < 2^63 and inputs
       // are small), so a wrapped sum means a time escaped the checks.
       if (gpu && __builtin_add_overflow(busy[s.track[i]], dur, &busy[s.track[i]]))
