@@ -269,3 +269,20 @@ def sqlite_trace_missing_a_table_names_it():
             r = run("stats", path)
             assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
             assert words in r.stderr and r.stderr.count(path) == 1, r.stderr
+
+
+@test
+def damaged_sqlite_schema_is_one_line():
+    with tempfile.TemporaryDirectory() as tmp:
+        path = sql_fixture("rpd_small.sql", tmp)
+        db = sqlite3.connect(path)
+        db.execute("PRAGMA writable_schema = ON")
+        db.execute(
+            "UPDATE sqlite_master SET sql = 'CREATE TABLE rocpd_op (id integer,\n  broken (((' WHERE name = 'rocpd_op'"
+        )
+        db.commit()
+        db.close()
+        for command in ("info", "stats", "analyze"):
+            r = run(command, path)
+            assert r.returncode == 2, (command, r.returncode, r.stderr)
+            assert len(r.stderr.strip().splitlines()) == 1 and path in r.stderr, r.stderr
