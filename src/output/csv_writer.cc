@@ -2,14 +2,21 @@
 
 namespace gpuscope::output {
 
+// A NUL byte (from a damaged name) is written as U+FFFD: readers, gpuscope's included, take a
+// NUL in a CSV row for damage and drop the row.
 void CsvWriter::AppendField(std::string& out, std::string_view f) {
-  if (f.find_first_of(",\"\n\r") == std::string_view::npos) {
+  bool nul = f.find('\0') != std::string_view::npos;
+  if (!nul && f.find_first_of(",\"\n\r") == std::string_view::npos) {
     out += f;
     return;
   }
   out += '"';
   for (char c : f) {
     if (c == '"') out += '"';
+    if (c == '\0') {
+      out += "\xef\xbf\xbd";
+      continue;
+    }
     out += c;
   }
   out += '"';
