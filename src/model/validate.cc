@@ -66,8 +66,8 @@ class Validator {
     Slices(t_.cpu, "CPU range");
     Slices(t_.python, "Python frame");
     Slices(t_.gpu_ranges, "GPU range");
-    Points(t_.counters, "counter sample", true);
-    Points(t_.instants, "instant", false);
+    Points(t_.counters, "counter sample");
+    Points(t_.instants, "instant");
     Sizes();
     if (gpu_dropped_) PruneDevices();
     Names();
@@ -167,31 +167,33 @@ class Validator {
   }
 
   template <typename Table>
-  void Points(Table& table, std::string_view what, bool has_value) {
+  void Points(Table& table, std::string_view what) {
     std::vector<uint8_t> keep(table.size(), 1);
     bool any_dropped = false;
+    // Built only for a bad sample: a string per healthy one would cost more than the check.
+    auto example = [&](size_t i) {
+      return std::string(what) + " '" + std::string(t_.str(table.name[i])) + "' at " +
+             Ns(table.ts_ns[i]);
+    };
     for (size_t i = 0; i < table.size(); ++i) {
       ++result_.checked;
       int64_t ts = table.ts_ns[i];
-      std::string example =
-          std::string(what) + " '" + std::string(t_.str(table.name[i])) + "' at " + Ns(ts);
       Verdict v = ts == kUnknownTime       ? Verdict::kMissingTime
                   : (ts < lo_ || ts > hi_) ? Verdict::kOutOfRange
                                            : Verdict::kKeep;
       if (v == Verdict::kKeep) {
-        if constexpr (requires { table.value; }) {
-          if (has_value && !std::isfinite(table.value[i])) {
+        if constexpr (requires { table.value; }) {  // counters carry a value
+          if (!std::isfinite(table.value[i])) {
             keep[i] = 0, any_dropped = true, ++result_.dropped;
-            t_.problems.Add("invalid.counter_value", example +
-                                                         ": the value is not a finite "
-                                                         "number; dropped");
+            t_.problems.Add("invalid.counter_value",
+                            example(i) + ": the value is not a finite number; dropped");
           }
         }
         continue;
       }
       keep[i] = 0;
       any_dropped = true;
-      Drop(v, example);
+      Drop(v, example(i));
     }
     if (any_dropped) Compact(table, keep);
   }
