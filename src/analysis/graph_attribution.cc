@@ -4,6 +4,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "analysis/work_models.h"
 #include "base/text.h"
 
 namespace gpuscope::analysis {
@@ -130,6 +131,12 @@ std::vector<CapturedGraph> CapturesIn(const model::Trace& t, const Attributor& a
     c.grid = a->second->grid, c.block = a->second->block;
     c.where = at.Api(static_cast<model::RowId>(i));
     if (c.where.python.empty()) c.where.python = at.PythonOfApi(static_cast<model::RowId>(i));
+    model::RowId op = ModelledOpAround(t, t.api.enclosing_op[i]);
+    if (op != model::kNoRow) {
+      c.work.op = std::string(t.str(t.cpu.name[op]));
+      c.work.args = std::string(t.str(t.cpu.args[op]));
+      c.work.call = static_cast<int64_t>(op);
+    }
     out[static_cast<size_t>(o->second)].launches.push_back(std::move(c));
   }
   out.erase(std::remove_if(out.begin(), out.end(),
@@ -225,16 +232,22 @@ GraphAttribution AttributeGraphKernels(const model::Trace& t, const Attributor& 
             origin_index.emplace(std::make_pair(static_cast<size_t>(graph), match[i]),
                                  static_cast<int32_t>(r.origins.size()));
         if (inserted) {
-          Where w =
-              graphs[static_cast<size_t>(graph)].launches[static_cast<size_t>(match[i])].where;
+          const CapturedLaunch& l =
+              graphs[static_cast<size_t>(graph)].launches[static_cast<size_t>(match[i])];
+          Where w = l.where;
           w.graph = "in graph (" + graphs[static_cast<size_t>(graph)].origin + ")";
           r.origins.push_back(std::move(w));
+          CapturedWork work = l.work;
+          if (work.call >= 0) work.call |= static_cast<int64_t>(graph) << 40;
+          r.origin_work.push_back(std::move(work));
         }
         r.kernel_origin[k] = it->second;
         ++r.matched;
       } else {
-        if (unmatched < 0)
+        if (unmatched < 0) {
           unmatched = static_cast<int32_t>(r.origins.size()), r.origins.push_back(call);
+          r.origin_work.emplace_back();
+        }
         r.kernel_origin[k] = unmatched;
       }
     }

@@ -20,11 +20,20 @@
 
 namespace gpuscope::analysis {
 
+// The framework op with a work model around a captured launch (analysis/work_models.h), so that
+// the roofline can price the replayed kernels: its name, recorded args and which call it was.
+struct CapturedWork {
+  std::string op;     // "" when no modelled op encloses the launch
+  std::string args;   // model/op_args.h text
+  int64_t call = -1;  // the op's row in the capture's trace (kernels of one call share it)
+};
+
 // One launch recorded during a capture: what it named and where in the program it was.
 struct CapturedLaunch {
   std::string kernel;
   model::Dim3 grid{0, 0, 0}, block{0, 0, 0};
   Where where;  // op and Python frame of the launch call in the capture
+  CapturedWork work;
 };
 
 struct CapturedGraph {
@@ -39,10 +48,11 @@ std::vector<CapturedGraph> FindCapturedGraphs(const model::Trace& t, const std::
 struct GraphAttribution {
   std::vector<int32_t> kernel_origin;  // per kernel row: index into `origins`; -1 none
   std::vector<Where> origins;
-  uint64_t graph_launches = 0;  // graph launch calls with kernels in the trace
-  uint64_t graph_kernels = 0;   // kernels they replayed
-  uint64_t matched = 0;         // of those, attributed through a capture
-  size_t captures = 0;          // captured graphs offered
+  std::vector<CapturedWork> origin_work;  // per origin (call = graph index << 40 | capture row)
+  uint64_t graph_launches = 0;            // graph launch calls with kernels in the trace
+  uint64_t graph_kernels = 0;             // kernels they replayed
+  uint64_t matched = 0;                   // of those, attributed through a capture
+  size_t captures = 0;                    // captured graphs offered
   std::string Summary() const;  // "421 of 421 graph kernels (100.0%) matched to 1 capture"
 };
 

@@ -24,8 +24,9 @@ class Builder {
   void Step(int n, int64_t start, int64_t dur) {
     Range("ProfilerStep#" + std::to_string(n), start, dur, model::CpuRangeKind::kAnnotation);
   }
-  void Op(const std::string& name, int64_t start, int64_t dur) {
-    Range(name, start, dur, model::CpuRangeKind::kOp);
+  // An op; `args` is its recorded call arguments as model/op_args.h stores them.
+  void Op(const std::string& name, int64_t start, int64_t dur, const std::string& args = "") {
+    Range(name, start, dur, model::CpuRangeKind::kOp, args);
   }
   void Annotation(const std::string& name, int64_t start, int64_t dur) {
     Range(name, start, dur, model::CpuRangeKind::kAnnotation);
@@ -76,10 +77,12 @@ class Builder {
   }
 
  private:
-  void Range(const std::string& name, int64_t start, int64_t dur, model::CpuRangeKind kind) {
+  void Range(const std::string& name, int64_t start, int64_t dur, model::CpuRangeKind kind,
+             const std::string& args = "") {
     model::CpuRangeRow r;
     r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern(name), r.track = cpu_,
     r.kind = kind;
+    if (!args.empty()) r.args = t_.strings.Intern(args);
     t_.cpu.Append(r);
   }
   model::Trace t_;

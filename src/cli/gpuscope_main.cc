@@ -26,6 +26,8 @@ int Main(int argc, char** argv) {
       app.add_subcommand("stats", "Per-kernel, memory-operation, API and CPU-op summary tables");
   CLI::App* analyze = app.add_subcommand(
       "analyze", "Ranked findings: what slows the run, what it costs, where, the fix");
+  CLI::App* roofline = app.add_subcommand(
+      "roofline", "Kernel efficiency: each op's FLOPs and bytes against the device's peaks");
   CLI::App* diff = app.add_subcommand(
       "diff", "Compare two runs (before / after a change); gate regressions in CI");
   CLI::App* convert =
@@ -34,11 +36,13 @@ int Main(int argc, char** argv) {
       "report", "One self-contained HTML page: summary, findings, charts, timeline");
   CLI::App* run = app.add_subcommand(
       "run", "Profile a program unchanged: gpuscope run --stats --analyze -- python infer.py");
-  CLI::App* help = app.add_subcommand("help", "Explain a topic: gpuscope help findings | formats");
+  CLI::App* help =
+      app.add_subcommand("help", "Explain a topic: gpuscope help findings | formats | roofline");
   std::vector<std::pair<CLI::App*, CommandBody>> commands = {
       {info, AddInfoCommand(*info, common)},
       {stats, AddStatsCommand(*stats, common)},
       {analyze, AddAnalyzeCommand(*analyze, common)},
+      {roofline, AddRooflineCommand(*roofline, common)},
       {diff, AddDiffCommand(*diff, common)},
       {convert, AddConvertCommand(*convert, common)},
       {report, AddReportCommand(*report, common)},

@@ -15,12 +15,17 @@ CommandBody AddHelpCommand(CLI::App& app) {
   auto topic = std::make_shared<std::string>();
   auto format = std::make_shared<std::string>("table");
   app.add_option("topic", *topic,
-                 "What to explain: findings (the analyze rules) or formats (read and written)")
+                 "What to explain: findings (the analyze rules), formats (read and written) or "
+                 "roofline (work models and device peaks)")
       ->required()
-      ->check(CLI::IsMember({"findings", "formats"}));
+      ->check(CLI::IsMember({"findings", "formats", "roofline"}));
   app.add_option("--format", *format, "Output format")
       ->check(CLI::IsMember({"table", "markdown", "json", "csv"}));
   return [topic, format]() -> base::StatusOr<int> {  // the lambda owns the option storage
+    if (*topic == "roofline") {
+      std::fputs(render::RooflineHelp(*format).c_str(), stdout);
+      return 0;
+    }
     if (*topic == "findings") {
       std::fputs(render::FindingsHelp(*format).c_str(), stdout);
       return 0;

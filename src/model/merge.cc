@@ -42,6 +42,7 @@ void AppendTrace(Trace& dst, Trace&& src) {
   AppendSlices(dst.kernels, src.kernels, names, tracks);
   AppendSlices(dst.memops, src.memops, names, tracks);
   AppendSlices(dst.api, src.api, names, tracks);
+  for (auto& a : src.cpu.args) a = names[a];
   AppendSlices(dst.cpu, src.cpu, names, tracks);
   AppendSlices(dst.python, src.python, names, tracks);
   AppendSlices(dst.gpu_ranges, src.gpu_ranges, names, tracks);

@@ -204,6 +204,7 @@ struct CpuRangeRow {
   TrackId track = 0;
   RowId parent = kNoRow;        // enclosing CPU range on the same thread (linker)
   RowId python_frame = kNoRow;  // innermost enclosing Python frame (linker)
+  StringId args = 0;            // what the op was called with (model/op_args.h); 0 = not recorded
   uint16_t depth = 0;
   CpuRangeKind kind = CpuRangeKind::kOp;
 };
@@ -214,6 +215,7 @@ class CpuRangeTable : public SliceColumns {
   std::vector<uint64_t> external_id;
   std::vector<RowId> parent;
   std::vector<RowId> python_frame;
+  std::vector<StringId> args;
   std::vector<uint16_t> depth;
   std::vector<CpuRangeKind> kind;
 
@@ -222,13 +224,14 @@ class CpuRangeTable : public SliceColumns {
     external_id.push_back(r.external_id);
     parent.push_back(r.parent);
     python_frame.push_back(r.python_frame);
+    args.push_back(r.args);
     depth.push_back(r.depth);
     kind.push_back(r.kind);
   }
   template <typename F>
   void ForEachColumn(F&& f) {
     ForEachSliceColumn(f);
-    f(external_id), f(parent), f(python_frame), f(depth), f(kind);
+    f(external_id), f(parent), f(python_frame), f(args), f(depth), f(kind);
   }
 };
 

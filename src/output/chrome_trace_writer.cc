@@ -6,6 +6,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "base/text.h"
 #include "format/chrome_trace.h"
 #include "output/json_writer.h"
 #include "output/track_layout.h"
@@ -80,6 +81,17 @@ class EventWriter {
     s_ += '[';
     Int(d[0]), s_ += ',', Int(d[1]), s_ += ',', Int(d[2]);
     s_ += ']';
+  }
+  // The members of a JSON object written by model::EncodeOpArgs, copied as they are.
+  void ArgMembers(std::string_view object) {
+    if (object.size() < 2 || object.front() != '{' || object.back() != '}' ||
+        !base::IsCleanUtf8(object))
+      return;
+    std::string_view members = object.substr(1, object.size() - 2);
+    if (members.empty()) return;
+    if (!first_arg_) s_ += ',';
+    first_arg_ = false;
+    s_ += members;
   }
   void EndArgs() { s_ += '}'; }
   void End() {
@@ -262,9 +274,10 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
   const auto& c = t.cpu;
   for (size_t i = 0; i < c.size(); ++i) {
     slice(c.kind[i] == model::CpuRangeKind::kOp ? "cpu_op" : "user_annotation", c, i);
-    if (c.external_id[i]) {
+    if (c.external_id[i] || c.args[i]) {
       w.BeginArgs();
-      w.ArgInt("External id", static_cast<int64_t>(c.external_id[i]));
+      if (c.external_id[i]) w.ArgInt("External id", static_cast<int64_t>(c.external_id[i]));
+      if (c.args[i]) w.ArgMembers(t.str(c.args[i]));
       w.EndArgs();
     }
     w.End();

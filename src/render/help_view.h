@@ -16,6 +16,11 @@ struct FormatEntry {
   std::string name, files, description;
 };
 
+// `help roofline`: the work models' formulas and the device peaks with their sources (from
+// analysis/work_models.h and analysis/device_peaks.h; docs/roofline.md is the markdown form).
+// format: table, markdown, json or csv (csv: the devices).
+std::string RooflineHelp(std::string_view format);
+
 // format: table, csv, markdown or json.
 std::string FormatsHelp(const std::vector<FormatEntry>& formats, std::string_view format);
 

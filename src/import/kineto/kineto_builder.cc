@@ -7,6 +7,7 @@
 
 #include "base/numbers.h"
 #include "format/chrome_trace.h"
+#include "model/op_args.h"
 
 namespace gpuscope::import::kineto {
 
@@ -295,6 +296,10 @@ void KinetoBuilder::AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur) {
       row.track = CpuTrack(ev);
       row.external_id = ev.external_id;
       row.kind = cat == Category::kCpuOp ? CpuRangeKind::kOp : CpuRangeKind::kAnnotation;
+      if (!ev.input_dims.empty() || !ev.input_types.empty() || !ev.concrete_inputs.empty()) {
+        row.args = t.strings.Intern(
+            model::EncodeOpArgs(ev.input_dims, ev.input_types, ev.concrete_inputs));
+      }
       t.cpu.Append(row);
       return;
     }

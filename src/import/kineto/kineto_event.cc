@@ -6,6 +6,7 @@
 
 #include "base/numbers.h"
 #include "format/chrome_trace.h"
+#include "model/op_args.h"
 
 namespace gpuscope::import::kineto {
 namespace {
@@ -140,6 +141,20 @@ Scan ParseArgs(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena) {
           *out = text;
         else
           bad = true;
+      }
+    } else if (key == model::kArgInputDims || key == model::kArgInputTypes ||
+               key == model::kArgConcreteInputs) {
+      // Kept as written (a span of the window, like the name); the builder copies it.
+      if ((s = c.Peek(&ch)) != Scan::kOk) return s;
+      const char* begin = c.pos();
+      if ((s = c.SkipValue()) != Scan::kOk) return s;
+      std::string_view raw(begin, static_cast<size_t>(c.pos() - begin));
+      if (ch != '[') {
+        bad = true;
+      } else {
+        (key == model::kArgInputDims    ? ev->input_dims
+         : key == model::kArgInputTypes ? ev->input_types
+                                        : ev->concrete_inputs) = raw;
       }
     } else {
       if ((s = c.SkipValue()) != Scan::kOk) return s;

@@ -40,6 +40,9 @@ struct KinetoEvent {
   // "domain" (hsa, os). Empty when absent.
   std::string_view copy_kind, src_kind, dst_kind, domain;
   std::string_view kernel;  // the kernel a runtime launch call names ("kernel" arg)
+  // Raw JSON of the op's call arguments (record_shapes): "Input Dims", "Input type",
+  // "Concrete Inputs"; empty when absent. Stored through model::EncodeOpArgs.
+  std::string_view input_dims, input_types, concrete_inputs;
   bool has_correlation = false;
   bool bad_arg = false;  // a known arg had a value of the wrong type
   std::string_view bad_arg_key;

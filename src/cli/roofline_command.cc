@@ -1,0 +1,92 @@
+// `gpuscope roofline TRACE`: each op signature's FLOPs, bytes and time against the device's
+// peaks (analysis/roofline.h), as a terminal table, CSV or JSON.
+
+#include <cstdio>
+#include <string>
+
+#include "analysis/attribution.h"
+#include "analysis/graph_attribution.h"
+#include "analysis/roofline.h"
+#include "analysis/steady_state.h"
+#include "cli/commands.h"
+#include "cli/load.h"
+#include "output/text_table.h"
+#include "render/roofline_view.h"
+#include "render/stats_view.h"
+
+namespace gpuscope::cli {
+namespace {
+
+struct RooflineArgs {
+  std::string path;
+  std::string device;
+  std::string format = "table";
+  size_t top = 25;
+  bool full_names = false;
+  bool steady = false;
+  std::vector<std::string> captures;
+};
+
+base::StatusOr<int> Run(const RooflineArgs& a, const model::Trace& trace,
+                        const CommonOptions& common) {
+  if (trace.summary_only()) {
+    return base::Status::Error(a.path +
+                               ": a summary-only source (no events, no op shapes); roofline "
+                               "needs a trace - profile with the PyTorch profiler "
+                               "(record_shapes=True)");
+  }
+  if (!a.device.empty() && !analysis::FindDevice(a.device)) {
+    std::string known;
+    for (const auto& d : analysis::KnownDevices())
+      known += (known.empty() ? "" : ", ") + std::string(d.key);
+    return base::Status::Error("--device " + a.device + ": not a known device; known: " + known);
+  }
+  analysis::RooflineOptions opt;
+  opt.device = a.device;
+  render::RooflineView v;
+  v.path = a.path;
+  v.top = a.format == "table" ? a.top : 0;
+  v.full_names = a.full_names;
+  if (a.steady) {
+    analysis::SteadyState ss = analysis::FindSteadyState(trace);
+    opt.window_start = ss.start_ns, opt.window_end = ss.end_ns;
+    v.window = render::SteadyWindowLabel(ss);
+  }
+  GPUSCOPE_ASSIGN_OR_RETURN(auto given, LoadCaptures(a.captures, common));
+  analysis::Attributor at(trace);
+  analysis::GraphAttribution graphs = analysis::AttributeGraphKernels(trace, at, given);
+  analysis::RooflineReport r = analysis::ComputeRoofline(trace, opt, &graphs);
+  if (a.format == "json")
+    std::fputs(render::RooflineJson(trace, r, v).c_str(), stdout);
+  else if (a.format == "csv")
+    std::fputs(render::RooflineCsv(r).c_str(), stdout);
+  else
+    std::fputs(render::RooflineText(trace, r, v, output::TerminalWidth()).c_str(), stdout);
+  return 0;
+}
+
+}  // namespace
+
+CommandBody AddRooflineCommand(CLI::App& app, const CommonOptions& common) {
+  auto args = std::make_shared<RooflineArgs>();
+  app.add_option("trace", args->path, "Trace file (needs op shapes: record_shapes=True)")
+      ->required();
+  app.add_option("--device", args->device,
+                 "The GPU the trace ran on, overriding what the trace says (MI300X, H100-SXM, "
+                 "B200, ...; `gpuscope help roofline` lists them)");
+  app.add_option("--top", args->top, "Rows per table in the terminal (0 = all)");
+  app.add_option("--format", args->format, "Output format")
+      ->check(CLI::IsMember({"table", "csv", "json"}));
+  app.add_option("--capture", args->captures,
+                 "A trace of the graph captures of the same program, to price graph-replayed "
+                 "kernels by their captured ops (repeatable)")
+      ->check(CLI::ExistingPath);
+  app.add_flag("--full-names", args->full_names, "Show names whole");
+  app.add_flag("--steady", args->steady, "Only kernels launched in the steady state");
+  return [args, &common]() -> base::StatusOr<int> {
+    GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTrace(args->path, common));
+    return Run(*args, trace, common);
+  };
+}
+
+}  // namespace gpuscope::cli

@@ -1,0 +1,242 @@
+#include "model/op_args.h"
+
+#include <charconv>
+
+namespace gpuscope::model {
+namespace {
+
+// Copies a JSON value without the whitespace between tokens (strings kept as written).
+void AppendMinified(std::string& out, std::string_view json) {
+  bool in_string = false, escaped = false;
+  for (char ch : json) {
+    if (in_string) {
+      out += ch;
+      if (escaped)
+        escaped = false;
+      else if (ch == '\\')
+        escaped = true;
+      else if (ch == '"')
+        in_string = false;
+    } else if (ch == '"') {
+      in_string = true, out += ch;
+    } else if (ch != ' ' && ch != '\n' && ch != '\r' && ch != '\t') {
+      out += ch;
+    }
+  }
+}
+
+// A minimal reader over the stored text: nested arrays of integers and strings is all the
+// contract holds; anything else is skipped as an unknown value.
+class Reader {
+ public:
+  explicit Reader(std::string_view s) : s_(s) {}
+  bool Eat(char ch) {
+    if (p_ < s_.size() && s_[p_] == ch) return ++p_, true;
+    return false;
+  }
+  bool AtEnd() const { return p_ >= s_.size(); }
+  char Peek() const { return p_ < s_.size() ? s_[p_] : '\0'; }
+
+  bool String(std::string* out) {
+    if (!Eat('"')) return false;
+    out->clear();
+    while (p_ < s_.size() && s_[p_] != '"') {
+      char ch = s_[p_++];
+      if (ch == '\\' && p_ < s_.size()) {
+        char e = s_[p_++];
+        if (e == 'n')
+          ch = '\n';
+        else if (e == 't')
+          ch = '\t';
+        else if (e == 'u') {
+          p_ = std::min(s_.size(), p_ + 4);  // kept as '?': names here are ASCII in practice
+          ch = '?';
+        } else {
+          ch = e;
+        }
+      }
+      *out += ch;
+    }
+    return Eat('"');
+  }
+  // An integer, or false without consuming when the next token is not one.
+  bool Integer(int64_t* v) {
+    const char* b = s_.data() + p_;
+    const char* e = s_.data() + s_.size();
+    auto [q, ec] = std::from_chars(b, e, *v);
+    if (ec != std::errc() || (q < e && (*q == '.' || *q == 'e' || *q == 'E'))) return false;
+    p_ += static_cast<size_t>(q - b);
+    return true;
+  }
+  // Skips any value; false on damage. Depth-limited.
+  bool Skip(int depth = 0) {
+    if (depth > 64) return false;
+    char ch = Peek();
+    if (ch == '"') {
+      std::string ignored;
+      return String(&ignored);
+    }
+    if (ch == '[' || ch == '{') {
+      char close = ch == '[' ? ']' : '}';
+      ++p_;
+      if (Eat(close)) return true;
+      do {
+        if (close == '}') {
+          std::string key;
+          if (!String(&key) || !Eat(':')) return false;
+        }
+        if (!Skip(depth + 1)) return false;
+      } while (Eat(','));
+      return Eat(close);
+    }
+    size_t start = p_;
+    while (p_ < s_.size() && s_[p_] != ',' && s_[p_] != ']' && s_[p_] != '}') ++p_;
+    return p_ > start;
+  }
+  // A scalar as text ("1", "true", the contents of a string); containers as their raw text.
+  bool ScalarText(std::string* out) {
+    if (Peek() == '"') return String(out);
+    size_t start = p_;
+    if (!Skip()) return false;
+    *out = std::string(s_.substr(start, p_ - start));
+    return true;
+  }
+  // [d0, d1, ...] of integers into dims; false (value skipped) when it is something else.
+  bool Dims(std::vector<int64_t>* dims, bool* ok) {
+    size_t start = p_;
+    *ok = false;
+    if (!Eat('[')) return Skip();
+    dims->clear();
+    if (Eat(']')) return *ok = true, true;
+    do {
+      int64_t v = 0;
+      if (!Integer(&v)) {
+        p_ = start;
+        return Skip();
+      }
+      dims->push_back(v);
+    } while (Eat(','));
+    if (!Eat(']')) return false;
+    *ok = true;
+    return true;
+  }
+
+ private:
+  std::string_view s_;
+  size_t p_ = 0;
+};
+
+bool ReadShapes(Reader& r, std::vector<ArgShape>* out) {
+  if (!r.Eat('[')) return r.Skip();
+  if (r.Eat(']')) return true;
+  do {
+    ArgShape a;
+    if (r.Peek() == '[') {
+      // A tensor's dims, or a list of tensors' dims ([[2, 3], [2, 3]]).
+      Reader probe = r;
+      probe.Eat('[');
+      if (probe.Peek() == '[') {
+        r.Eat('[');
+        if (!r.Eat(']')) {
+          do {
+            std::vector<int64_t> d;
+            bool ok = false;
+            if (!r.Dims(&d, &ok)) return false;
+            if (ok)
+              a.list.push_back(std::move(d));
+            else
+              a.known = false;
+          } while (r.Eat(','));
+          if (!r.Eat(']')) return false;
+        }
+      } else if (!r.Dims(&a.dims, &a.known)) {
+        return false;
+      }
+    } else {
+      a.known = false;
+      if (!r.Skip()) return false;
+    }
+    out->push_back(std::move(a));
+  } while (r.Eat(','));
+  return r.Eat(']');
+}
+
+bool ReadTexts(Reader& r, std::vector<std::string>* out) {
+  if (!r.Eat('[')) return r.Skip();
+  if (r.Eat(']')) return true;
+  do {
+    std::string v;
+    if (!r.ScalarText(&v)) return false;
+    out->push_back(std::move(v));
+  } while (r.Eat(','));
+  return r.Eat(']');
+}
+
+std::string DimsText(const std::vector<int64_t>& d) {
+  std::string s;
+  for (size_t i = 0; i < d.size(); ++i) {
+    if (i) s += 'x';
+    s += std::to_string(d[i]);
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string EncodeOpArgs(std::string_view dims_json, std::string_view types_json,
+                         std::string_view concrete_json) {
+  std::string out;
+  auto add = [&](std::string_view key, std::string_view value) {
+    if (value.empty()) return;
+    out += out.empty() ? "{\"" : ",\"";
+    out += key;
+    out += "\":";
+    AppendMinified(out, value);
+  };
+  add(kArgInputDims, dims_json);
+  add(kArgInputTypes, types_json);
+  add(kArgConcreteInputs, concrete_json);
+  if (!out.empty()) out += '}';
+  return out;
+}
+
+bool DecodeOpArgs(std::string_view text, OpArgs* out) {
+  *out = OpArgs{};
+  if (text.empty()) return true;
+  Reader r(text);
+  if (!r.Eat('{')) return false;
+  if (r.Eat('}')) return true;
+  do {
+    std::string key;
+    if (!r.String(&key) || !r.Eat(':')) return false;
+    bool ok = key == kArgInputDims        ? ReadShapes(r, &out->shapes)
+              : key == kArgInputTypes     ? ReadTexts(r, &out->types)
+              : key == kArgConcreteInputs ? ReadTexts(r, &out->concrete)
+                                          : r.Skip();
+    if (!ok) return false;
+  } while (r.Eat(','));
+  return r.Eat('}') && r.AtEnd();
+}
+
+std::string ShapeText(const OpArgs& args) {
+  std::string s;
+  for (const ArgShape& a : args.shapes) {
+    std::string one;
+    if (!a.list.empty()) {
+      one = "[";
+      for (size_t i = 0; i < a.list.size(); ++i) {
+        if (i) one += ", ";
+        one += DimsText(a.list[i]);
+      }
+      one += "]";
+    } else if (!a.dims.empty()) {
+      one = DimsText(a.dims);
+    }
+    if (one.empty()) continue;
+    if (!s.empty()) s += ", ";
+    s += one;
+  }
+  return s;
+}
+
+}  // namespace gpuscope::model
