@@ -30,6 +30,7 @@ struct AnalyzeOptions {
   int64_t small_copy_bytes = 0;            // small-memcpy
   double small_copies_per_iteration = 0;   // small-memcpy
   double outlier_mads = 0;                 // kernel-outlier
+  double attainable_fraction = 0;          // kernel-efficiency
   double hotspot_share = 0;                // kernel-hotspot
   double low_utilization = 0;              // low-utilization
   size_t evidence = 5;                     // instances listed per finding
@@ -39,6 +40,9 @@ struct AnalyzeOptions {
   // Graphs captured in other traces of the same program (`--capture FILE`), to attribute the
   // kernels graphs replay; graphs captured in the analysed trace itself are found anyway.
   std::vector<CapturedGraph> captures;
+  // The GPU the trace ran on (`--device`, analysis/device_peaks.h) for kernel-efficiency; "" =
+  // what the trace says.
+  std::string device;
 };
 
 struct Evidence {

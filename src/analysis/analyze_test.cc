@@ -5,10 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 
 #include "analysis/rules.h"
 #include "analysis/test_model_builder.h"
+#include "model/op_args.h"
 
 namespace gpuscope::analysis {
 namespace {
@@ -234,6 +236,27 @@ TEST(Analyze, KernelOutlierIsRobustToNormalSpread) {
   EXPECT_TRUE(Rule(Analyze(even.Link()), "kernel-outlier").empty());
 }
 
+TEST(Analyze, KernelOutlierComparesOnlyCallsWithTheSameShapes) {
+  // One kernel from one op: 10 calls on small inputs (100 us), 2 on large ones (600 us). Without
+  // shapes the large calls are outliers; with them they are their own (too small) group.
+  auto build = [](bool with_shapes) {
+    auto b = std::make_unique<Builder>();
+    for (int i = 0; i < 12; ++i) {
+      bool large = i % 6 == 5;
+      std::string dims = large ? "[[4096, 4096], [4096, 4096]]" : "[[1024, 4096], [4096, 4096]]";
+      std::string args = with_shapes ? model::EncodeOpArgs(dims, R"(["float", "float"])", "") : "";
+      int64_t t0 = i * 1000 * us;
+      b->Op("aten::mm", t0, 50 * us, args);
+      b->Launch("gemm", t0 + 10 * us, 10 * us, t0 + 30 * us, (large ? 600 : 100 + i % 3) * us);
+    }
+    return b;
+  };
+  auto plain = build(false);
+  EXPECT_EQ(Rule(Analyze(plain->Link()), "kernel-outlier").size(), 1u);
+  auto shaped = build(true);
+  EXPECT_TRUE(Rule(Analyze(shaped->Link()), "kernel-outlier").empty());
+}
+
 TEST(Analyze, LowUtilizationSplitsIdleByCause) {
   Builder b;
   for (int s = 0; s < 3; ++s) {
@@ -261,9 +284,10 @@ TEST(Rules, EveryRuleIsDocumentedOnce) {
       EXPECT_NE(o.apply, nullptr) << o.flag;
     }
   }
-  for (const char* id : {"gpu-idle", "launch-bound", "cpu-op-storm", "host-sync", "data-loading",
-                         "memcpy-in-loop", "memcpy-sync", "memcpy-pageable", "small-memcpy",
-                         "kernel-outlier", "kernel-hotspot", "low-utilization"}) {
+  for (const char* id :
+       {"gpu-idle", "launch-bound", "cpu-op-storm", "host-sync", "data-loading", "memcpy-in-loop",
+        "memcpy-sync", "memcpy-pageable", "small-memcpy", "kernel-outlier", "kernel-efficiency",
+        "kernel-hotspot", "low-utilization"}) {
     EXPECT_NE(FindRule(id), nullptr) << id;
   }
   // The defaults come from the entries: one place.

@@ -119,10 +119,19 @@ RooflineReport ComputeRoofline(const model::Trace& t, const RooflineOptions& o,
     if (origin >= 0) {
       const CapturedWork& w = graphs->origin_work[static_cast<size_t>(origin)];
       if (w.op.empty()) {
-        miss("(graph replay)",
-             "replayed by a CUDA/HIP graph whose capture names no modelled op for it (give the "
-             "capture trace with --capture)",
-             l, i);
+        const std::string& captured = graphs->origins[static_cast<size_t>(origin)].op;
+        if (captured.empty() || graphs->origins[static_cast<size_t>(origin)].graph.find(
+                                    "no captured launch matched") != std::string::npos) {
+          miss("(graph replay)",
+               "replayed by a CUDA/HIP graph no capture explains (give the capture trace with "
+               "--capture)",
+               l, i);
+        } else {
+          miss(captured,
+               IsCommunication(captured) ? "communication: bound by the interconnect, not modelled"
+                                         : "no work model for " + captured + " (graph-replayed)",
+               l, i);
+        }
         continue;
       }
       // One call per (graph launch, captured op call).
@@ -216,7 +225,8 @@ RooflineReport ComputeRoofline(const model::Trace& t, const RooflineOptions& o,
     op.tflops = op.flops / ns / 1e3;
     op.tbps = op.bytes / ns / 1e3;
     op.intensity = op.bytes > 0 ? op.flops / op.bytes : 0;
-    op.percent_of_bound = peaks ? 100.0 * op.ideal_ns / ns : -1;
+    // Kernels the trace timed as 0 ns (microsecond-resolution tracers) give no rate.
+    op.percent_of_bound = peaks && op.gpu_ns > 0 ? 100.0 * op.ideal_ns / ns : -1;
     for (auto& [name, rk] : op_kernels[i]) {
       rk.name = name;
       op.kernels.push_back(rk);

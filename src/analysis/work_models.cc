@@ -413,10 +413,21 @@ Dims Broadcast(const OpArgs& a, double* read_bytes, Elem* first, bool* any) {
 // Elementwise, copies and casts: read every tensor input, write the broadcast output once.
 WorkEstimate Elementwise(std::string_view op, const OpArgs& a) {
   if (a.shapes.empty()) return Fail(std::string(kNoShapes));
+  // The .out overloads (what in-place ops such as relu_ call: clamp_min.out(x, 0, out=x)) take
+  // the output last, after a non-tensor argument; functional overloads never put a tensor
+  // after one. That argument is written, not read.
+  OpArgs inputs = a;
+  bool has_out = false;
+  if (a.shapes.size() >= 2 && a.shapes.back().known && !a.shapes.back().dims.empty()) {
+    for (size_t i = 0; i + 1 < a.shapes.size(); ++i)
+      has_out =
+          has_out || (a.shapes[i].known && a.shapes[i].dims.empty() && a.shapes[i].list.empty());
+  }
+  if (has_out) inputs.shapes.pop_back();
   double read = 0;
   Elem e;
   bool any = false;
-  Dims out = Broadcast(a, &read, &e, &any);
+  Dims out = Broadcast(inputs, &read, &e, &any);
   if (!any) return Fail("no tensor argument recorded");
   double n = Numel(out);
   double out_bytes = e.bytes;
@@ -430,6 +441,9 @@ WorkEstimate Elementwise(std::string_view op, const OpArgs& a) {
     if (self && ElemAt(a, 0, &es)) read -= Numel(*self) * es.bytes;
   } else if (op == "aten::fill_" || op == "aten::zero_") {
     read = 0;
+  } else if (op == "aten::eq" || op == "aten::ne" || op == "aten::lt" || op == "aten::le" ||
+             op == "aten::gt" || op == "aten::ge" || op.rfind("aten::logical_", 0) == 0) {
+    out_bytes = 1;  // comparisons and logical ops write bool
   }
   bool moves_only = op == "aten::copy_" || op == "aten::_to_copy" || op == "aten::to" ||
                     op == "aten::clone" || op == "aten::fill_" || op == "aten::zero_" ||
@@ -488,19 +502,36 @@ WorkEstimate Embedding(std::string_view op, const OpArgs& a) {
 // launch op's arguments are the kernel's buffers, each read or written once.
 WorkEstimate Triton(std::string_view, const OpArgs& a) {
   if (a.shapes.empty()) return Fail(std::string(kNoShapes));
+  // The integer scalars after the buffers are the kernel's extents (xnumel, rnumel): it touches
+  // at most their product of elements of any buffer (a gather reads a few rows of a big table).
+  double extent = 1;
+  bool has_extent = false;
+  for (size_t i = 0; i < a.shapes.size(); ++i) {
+    Dims v;
+    if (a.shapes[i].known && a.shapes[i].dims.empty() && IntsAt(a, i, &v) && v.size() == 1 &&
+        v[0] > 0)
+      extent *= static_cast<double>(v[0]), has_extent = true;
+  }
   double bytes = 0, largest = 0;
   Elem first;
-  bool any = false;
+  bool any = false, indexed = false;
   for (size_t i = 0; i < a.shapes.size(); ++i) {
     Elem e;
     if (!a.shapes[i].known || a.shapes[i].dims.empty() || !ElemAt(a, i, &e)) continue;
-    if (!any) first = e;
+    bool integer = e.name.rfind("int", 0) == 0;
+    indexed = indexed || integer;
+    if (!any || (first.name.rfind("int", 0) == 0 && !integer)) first = e;  // show a data type
     any = true;
     double n = Numel(a.shapes[i].dims);
+    if (has_extent) n = std::min(n, extent);
     bytes += n * e.bytes;
     largest = std::max(largest, n);
   }
   if (!any) return Fail("no tensor argument recorded");
+  if (indexed && !has_extent)
+    return Fail(
+        "indexed access (an integer index buffer) and no extents recorded: the bytes "
+        "touched are unknown");
   return Ok(Vector(largest, bytes, first));
 }
 
@@ -597,10 +628,16 @@ const std::vector<WorkModel>& WorkModels() {
        "aten::div_, aten::neg, aten::relu, aten::relu_, aten::gelu, aten::silu, aten::silu_, "
        "aten::sigmoid, aten::tanh, aten::exp, aten::log, aten::pow, aten::sqrt, aten::rsqrt, "
        "aten::abs, aten::clamp, aten::clamp_min, aten::where, aten::masked_fill, "
-       "aten::masked_fill_, aten::fill_, aten::zero_, aten::copy_, aten::_to_copy, aten::clone",
+       "aten::masked_fill_, aten::fill_, aten::zero_, aten::copy_, aten::_to_copy, aten::clone, "
+       "aten::eq, aten::ne, aten::lt, aten::le, aten::gt, aten::ge, aten::logical_not, "
+       "aten::logical_and, aten::logical_or, aten::bitwise_and, aten::bitwise_or, "
+       "aten::bitwise_not, aten::minimum, aten::maximum, aten::reciprocal, aten::erf, aten::cos, "
+       "aten::sin",
        "Bytes = every tensor input read once + the broadcast output written once (copy_ does "
-       "not read its destination; _to_copy writes its dtype). FLOPs = 1 per output element (0 "
-       "for copies and fills). Vector FP32 peak.",
+       "not read its destination; _to_copy writes its dtype; comparisons write bool; an .out "
+       "overload's last argument, "
+       "a tensor after a scalar, is the output: written, not read). FLOPs = 1 per output "
+       "element (0 for copies and fills). Vector FP32 peak.",
        &Elementwise},
       {"act and mul", "vllm::silu_and_mul, vllm::gelu_and_mul, _C::silu_and_mul, _C::gelu_and_mul",
        "out [.., d], x [.., 2d]: bytes = x + out, FLOPs = 5 per output element.", &ActAndMul},
@@ -610,12 +647,16 @@ const std::vector<WorkModel>& WorkModels() {
        &Cat},
       {"reduction",
        "aten::sum, aten::mean, aten::amax, aten::amin, aten::max, aten::min, aten::argmax, "
-       "aten::norm, aten::linalg_vector_norm, aten::var_mean, aten::std",
+       "aten::norm, aten::linalg_vector_norm, aten::var_mean, aten::std, aten::all, aten::any, "
+       "aten::prod",
        "Bytes = the input read once (the smaller output left out). FLOPs = 1 per input element.",
        &Reduction},
       {"triton", "triton_poi_*, triton_red_*, triton_per_* (torch.compile / Inductor)",
-       "Bytes = every tensor argument (the kernel's buffers) once. FLOPs = the largest buffer's "
-       "elements (one operation per element; fused chains do a few more). Vector FP32 peak.",
+       "Bytes = every tensor argument (the kernel's buffers) once, each at most the product of "
+       "the integer extents passed after them (xnumel x rnumel: a gather touches a few rows of a "
+       "large table; with an integer index buffer and no extents, unmodelled). FLOPs = the largest "
+       "such count (one operation per element; fused chains "
+       "do a few more). Vector FP32 peak.",
        &Triton},
       {"embedding", "aten::embedding, aten::index_select",
        "Bytes = indices + 2 x (indices x row size) (each gathered row read and written). FLOPs = "

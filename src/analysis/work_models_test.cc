@@ -179,6 +179,10 @@ TEST(WorkModels, MemoryBoundFamilies) {
       Work("aten::add", Args("[[4, 1, 8], [1, 5, 8], []]", R"(["float", "float", "Scalar"])"));
   EXPECT_DOUBLE_EQ(add.bytes, (32 + 40) * 4.0 + 160 * 4.0);
   EXPECT_DOUBLE_EQ(add.flops, 160);
+  // clamp_min.out(x, 0, out): what relu_ calls; out is written, not read.
+  OpWork relu =
+      Work("aten::clamp_min", Args("[[32, 64], [], [32, 64]]", R"(["float", "Int", "float"])"));
+  EXPECT_DOUBLE_EQ(relu.bytes, 2 * 2048 * 4.0);
   // copy_(self bf16 [100], src fp32 [100]): reads src, writes self.
   OpWork copy =
       Work("aten::copy_", Args("[[100], [100], []]", R"(["c10::BFloat16", "float", "Scalar"])"));
@@ -188,6 +192,11 @@ TEST(WorkModels, MemoryBoundFamilies) {
       Work("triton_poi_fused_add_0",
            Args("[[1024], [1024], [], []]", R"(["c10::Half", "c10::Half", "Scalar", "Scalar"])"));
   EXPECT_DOUBLE_EQ(triton.bytes, 2 * 1024 * 2.0);
+  // A gather: 32 rows of a [1000, 64] table (xnumel = 32 x 64 elements) touch 2,048 elements.
+  OpWork gather = Work(
+      "triton_poi_fused_embedding_0",
+      Args("[[1000, 64], [32, 64], []]", R"(["float", "float", "Scalar"])", R"(["", "", "2048"])"));
+  EXPECT_DOUBLE_EQ(gather.bytes, 2 * 2048 * 4.0);
 }
 
 TEST(WorkModels, SaysWhyWhenItCannot) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/analyze.h"
+#include "analysis/device_peaks.h"
 #include "analysis/rules.h"
 #include "base/text.h"
 #include "cli/commands.h"
@@ -66,6 +67,9 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
                  "Only the steps of one phase of a serving trace: its window, findings and "
                  "latency")
       ->check(CLI::IsMember({"prefill", "decode", "mixed", "other"}));
+  app.add_option("--device", opts->device,
+                 "kernel-efficiency: the GPU the trace ran on, overriding what the trace says "
+                 "(gpuscope help roofline lists them)");
   app.add_option("--evidence", opts->evidence, "Instances listed per finding")
       ->capture_default_str();
   return [a, opts, &common]() -> base::StatusOr<int> {
@@ -77,6 +81,10 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
         return base::Status::Error(a->path + ": " + analysis::MissingPhaseMessage(all, a->phase));
       }
       o.steady.phase = a->phase;
+    }
+    if (!o.device.empty() && !analysis::FindDevice(o.device)) {
+      return base::Status::Error("--device " + o.device +
+                                 ": not a known device (gpuscope help roofline lists them)");
     }
     GPUSCOPE_ASSIGN_OR_RETURN(o.captures, LoadCaptures(a->captures, common));
     size_t k = 0;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/device_peaks.h"
 #include "base/byte_sink.h"
 #include "base/text.h"
 #include "cli/commands.h"
@@ -24,6 +25,7 @@ struct ReportArgs {
   std::string out = "gpuscope-report.html";
   std::string format = "table";
   std::vector<std::string> captures;
+  std::string device;
 };
 
 }  // namespace
@@ -38,9 +40,17 @@ CommandBody AddReportCommand(CLI::App& app, const CommonOptions& common) {
                  "A trace of the graph captures of the same program, to attribute graph kernels "
                  "(repeatable; see gpuscope analyze)")
       ->check(CLI::ExistingPath);
+  app.add_option("--device", args->device,
+                 "The GPU the trace ran on, for the roofline and kernel-efficiency (gpuscope help "
+                 "roofline lists them)");
   return [args, &common]() -> base::StatusOr<int> {
+    if (!args->device.empty() && !analysis::FindDevice(args->device)) {
+      return base::Status::Error("--device " + args->device +
+                                 ": not a known device (gpuscope help roofline lists them)");
+    }
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(args->in, common, "report"));
     analysis::AnalyzeOptions options;
+    options.device = args->device;
     GPUSCOPE_ASSIGN_OR_RETURN(options.captures, LoadCaptures(args->captures, common));
     std::string page =
         output::RenderHtmlReport(render::ReportDataJson(trace, args->in, options),

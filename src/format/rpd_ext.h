@@ -13,6 +13,8 @@ inline constexpr std::string_view kApiTable = "ext_gpuscope_api";
 inline constexpr std::string_view kOpTable = "ext_gpuscope_op";
 // Per kernel op: launch dimensions when no rocpd_kernelapi row holds them (graph kernels).
 inline constexpr std::string_view kKernelTable = "ext_gpuscope_kernel";
+// Per op marker: the op's call arguments (shapes, types; model/op_args.h text).
+inline constexpr std::string_view kArgsTable = "ext_gpuscope_args";
 // GPU-side ranges (annotations, syncs), kept out of rocpd_op whose views count work.
 inline constexpr std::string_view kGpuRangeTable = "ext_gpuscope_gpurange";
 
@@ -25,6 +27,7 @@ CREATE TABLE ext_gpuscope_op (op_ptr_id integer NOT NULL PRIMARY KEY, copy_kind 
 CREATE TABLE ext_gpuscope_kernel (op_ptr_id integer NOT NULL PRIMARY KEY, gridX integer NOT NULL,
   gridY integer NOT NULL, gridZ integer NOT NULL, workgroupX integer NOT NULL, workgroupY integer NOT NULL,
   workgroupZ integer NOT NULL, groupSegmentSize integer NOT NULL);
+CREATE TABLE ext_gpuscope_args (api_ptr_id integer NOT NULL PRIMARY KEY, args text NOT NULL);
 CREATE TABLE ext_gpuscope_gpurange (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, gpuId integer NOT NULL,
   queueId integer NOT NULL, start integer NOT NULL, end integer NOT NULL, kind varchar(16) NOT NULL,
   name_id integer NOT NULL, correlation integer);
@@ -36,6 +39,7 @@ inline constexpr std::string_view kApiColumns =
 inline constexpr std::string_view kOpColumns = "op_ptr_id, copy_kind, src, dst, bytes";
 inline constexpr std::string_view kKernelColumns =
     "op_ptr_id, gridX, gridY, gridZ, workgroupX, workgroupY, workgroupZ, groupSegmentSize";
+inline constexpr std::string_view kArgsColumns = "api_ptr_id, args";
 inline constexpr std::string_view kGpuRangeColumns =
     "gpuId, queueId, start, end, kind, name_id, correlation";
 

@@ -134,6 +134,8 @@ base::Status RpdWriter::WriteApi() {
 
 base::Status RpdWriter::WriteMarkers() {
   GPUSCOPE_ASSIGN_OR_RETURN(auto marker, strings_->Of(std::string_view("UserMarker")));
+  GPUSCOPE_ASSIGN_OR_RETURN(auto args,
+                            db_.Query(Insert(rpd_ext::kArgsTable, rpd_ext::kArgsColumns)));
   const auto& c = t_.cpu;
   for (size_t i = 0; i < c.size(); ++i) {
     GPUSCOPE_ASSIGN_OR_RETURN(auto text, strings_->Of(c.name[i]));
@@ -142,6 +144,11 @@ base::Status RpdWriter::WriteMarkers() {
     GPUSCOPE_RETURN_IF_ERROR(InsertExt(id,
                                        c.kind[i] == model::CpuRangeKind::kOp ? "op" : "annotation",
                                        static_cast<int64_t>(c.external_id[i]), -1, -1));
+    if (c.args[i]) {
+      args.Bind(1, id);
+      args.Bind(2, t_.str(c.args[i]));
+      GPUSCOPE_RETURN_IF_ERROR(args.Run());
+    }
   }
   const auto& p = t_.python;
   for (size_t i = 0; i < p.size(); ++i) {

@@ -8,10 +8,12 @@
 
 #include "analysis/analyze.h"
 #include "analysis/representative_iteration.h"
+#include "analysis/roofline.h"
 #include "analysis/stats.h"
 #include "output/json_writer.h"
 #include "output/track_layout.h"
 #include "render/analysis_json.h"
+#include "render/roofline_view.h"
 
 namespace gpuscope::render {
 namespace {
@@ -188,6 +190,42 @@ void WriteKernels(JsonWriter& w, const analysis::Stats& st) {
 }
 
 // Iterations for the latency chart; binned (min / mean / max per bin) above kMaxIterations.
+// The roofline of the steady window: the device and its peaks, and the hottest op signatures
+// (kMaxRooflineOps) for the chart.
+void WriteRoofline(JsonWriter& w, const model::Trace& t, const analysis::AnalysisReport& report,
+                   const analysis::AnalyzeOptions& options) {
+  analysis::RooflineOptions ro;
+  ro.device = options.device;
+  ro.window_start = report.steady.start_ns, ro.window_end = report.steady.end_ns;
+  analysis::RooflineReport r = analysis::ComputeRoofline(t, ro, &report.graphs);
+  w.Key("roofline").BeginObject();
+  w.Key("device");
+  WriteRooflineDevice(w, r.device);
+  w.Key("kernel_ns").Int(r.kernel_ns).Key("modelled_ns").Int(r.modelled_ns);
+  w.Key("ops").BeginArray();
+  for (size_t i = 0; i < r.ops.size() && i < kMaxRooflineOps; ++i) {
+    const auto& o = r.ops[i];
+    w.BeginObject().Key("op").String(o.op).Key("shape").String(o.shape).Key("dtype").String(
+        o.dtype);
+    w.Key("calls").Uint(o.calls).Key("gpu_ns").Int(o.gpu_ns).Key("flops").Double(o.flops);
+    w.Key("bytes")
+        .Double(o.bytes)
+        .Key("intensity")
+        .Double(o.intensity)
+        .Key("tflops")
+        .Double(o.tflops);
+    w.Key("tbps").Double(o.tbps).Key("bound").String(o.bound).Key("percent_of_bound");
+    if (o.percent_of_bound < 0)
+      w.Null();
+    else
+      w.Double(o.percent_of_bound);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("ops_total").Uint(r.ops.size());
+  w.EndObject();
+}
+
 void WriteIterationChart(JsonWriter& w, const analysis::SteadyState& ss) {
   const auto& its = ss.iterations;
   size_t per_bin =
@@ -250,6 +288,7 @@ std::string ReportDataJson(const model::Trace& t, const std::string& path,
   WriteAnalysisJson(w, t, report, path, /*iteration_list=*/false);
   WriteKernels(w, st);
   WriteIterationChart(w, report.steady);
+  WriteRoofline(w, t, report, options);
   WriteTimeline(w, t, report.steady);
   w.EndObject();
   return w.str();

@@ -1,6 +1,6 @@
 #pragma once
 // ReportData: the JSON object the HTML report draws from - the `analyze` contract (summary,
-// iterations, findings), the top kernels, copies by kind, and the timeline of one
+// iterations, findings), the top kernels, copies by kind, the roofline, and the timeline of one
 // representative steady-state iteration. Large traces are aggregated here, so the page stays
 // small whatever the trace: at most kMaxTimelineEvents events (the longest kept), names cut to
 // kMaxTimelineName characters (40 past kMaxTimelineNameBytes), iterations binned above
@@ -19,6 +19,7 @@ inline constexpr size_t kMaxTimelineName = 240;
 inline constexpr size_t kMaxTimelineNameBytes = 2 << 20;
 inline constexpr size_t kMaxIterations = 4'000;
 inline constexpr size_t kTopKernels = 15;
+inline constexpr size_t kMaxRooflineOps = 40;
 
 std::string ReportDataJson(const model::Trace& trace, const std::string& path,
                            const analysis::AnalyzeOptions& options = {});

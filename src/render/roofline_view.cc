@@ -1,5 +1,7 @@
 #include "render/roofline_view.h"
 
+#include <cmath>
+
 #include "base/text.h"
 #include "render/result_table.h"
 
@@ -8,6 +10,11 @@ namespace {
 
 using analysis::RooflineReport;
 
+// FLOPs and bytes are whole numbers: written exactly (a double shown with 6 digits would not be).
+uint64_t Whole(double v) {
+  return v > 0 && v < 1.8e19 ? static_cast<uint64_t>(std::llround(v)) : 0;
+}
+
 // The ops table: the same rows for the terminal and CSV (JSON adds each op's kernels).
 ResultTable OpsTable(const RooflineReport& r) {
   ResultTable t({{"op", "Op", Show::kText, "", true},
@@ -15,8 +22,8 @@ ResultTable OpsTable(const RooflineReport& r) {
                  {"dtype", "Type", Show::kText},
                  {"calls", "Calls", Show::kCount},
                  {"gpu_ns", "GPU {unit}", Show::kDuration},
-                 {"flops", "", Show::kNumber},
-                 {"bytes", "", Show::kNumber},
+                 {"flops", "", Show::kCount},
+                 {"bytes", "", Show::kCount},
                  {"tflops", "TFLOP/s", Show::kFixed1},
                  {"tbps", "TB/s", Show::kFixed3},
                  {"intensity", "FLOP/B", Show::kFixed1},
@@ -24,7 +31,7 @@ ResultTable OpsTable(const RooflineReport& r) {
                  {"percent_of_bound", "% of bound", Show::kFixed1}});
   for (const auto& op : r.ops) {
     t.AddRow({Cell::Text(op.op), Cell::Text(op.shape), Cell::Text(op.dtype), Cell::Uint(op.calls),
-              Cell::Int(op.gpu_ns), Cell::Real(op.flops), Cell::Real(op.bytes),
+              Cell::Int(op.gpu_ns), Cell::Uint(Whole(op.flops)), Cell::Uint(Whole(op.bytes)),
               Cell::Real(op.tflops), Cell::Real(op.tbps), Cell::Real(op.intensity),
               op.bound.empty() ? Cell::Null() : Cell::Text(op.bound),
               op.percent_of_bound < 0 ? Cell::Null() : Cell::Real(op.percent_of_bound)});
@@ -150,8 +157,8 @@ std::string RooflineJson(const model::Trace& t, const RooflineReport& r, const R
     w.Key("dtype").String(op.dtype);
     w.Key("family").String(op.family);
     w.Key("calls").Uint(op.calls);
-    w.Key("flops").Double(op.flops);
-    w.Key("bytes").Double(op.bytes);
+    w.Key("flops").Uint(Whole(op.flops));
+    w.Key("bytes").Uint(Whole(op.bytes));
     w.Key("gpu_ns").Int(op.gpu_ns);
     w.Key("ideal_ns").Double(op.ideal_ns);
     w.Key("tflops").Double(op.tflops);

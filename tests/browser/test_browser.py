@@ -7,8 +7,8 @@
    and, when ../shared/samples is present, on a real PyTorch trace: headless Chromium loads each
    page from disk with networking off; the test reads the DOM after the scripts ran and checks
    that no console message or script error occurred, that the page finished drawing, and that
-   the summary cards, the GPU idle causes, every finding of `gpuscope analyze`, the kernel and
-   latency charts and the
+   the summary cards, the GPU idle causes, every finding of `gpuscope analyze`, the kernel,
+   roofline (a simulated run with op shapes on a named device) and latency charts and the
    timeline (events drawn on the canvas) are there. A screenshot of each page is saved in DIR.
 2. `gpuscope convert` of the same traces to .json: tests/browser/trace_check.html parses the
    file in the browser (as a viewer does), checks its structure (numeric times, metadata names for
@@ -31,6 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SAMPLES = os.path.normpath(os.path.join(ROOT, "..", "shared", "samples"))
 PLANTED = os.path.join(ROOT, "tests", "planted", "make_planted.py")
+SIMULATE = os.path.join(ROOT, "tests", "planted", "simulate.py")
 REAL_SAMPLE = "kineto/kineto/tb_plugin__samples__resnet50_num_workers_0__worker0.1623143566756.pt.trace.json.gz"
 
 
@@ -101,6 +102,17 @@ def check_report(binary, browser, trace, name, artifacts, tmp):
     if idle:
         rows = re.search(r'<table class="data" id="idle-table">(.*?)</table>', dom, re.S).group(1).count("<tr>") - 1
         assert rows == min(8, len(idle)), f"{name}: {rows} idle causes shown of {len(idle)}"
+    # The roofline: one point per op signature with FLOPs among the 40 hottest of the steady
+    # window (`gpuscope roofline --steady`), and the device's roofs when it is known.
+    roof = json.loads(gpuscope(binary, "roofline", "--steady", "--format", "json", trace))
+    want = [o for o in roof["ops"][:40] if o["flops"] > 0 and o["bytes"] > 0 and o["gpu_ns"] > 0]
+    chart = re.search(r'<svg id="roofline-chart".*?</svg>', dom, re.S)
+    if want:
+        assert chart and chart.group(0).count("<circle") == len(want), f"{name}: roofline points vs {len(want)} ops"
+        roofs = chart.group(0).count('class="roof')
+        assert (roofs >= 2) == (roof["device"]["name"] is not None), f"{name}: {roofs} roofs drawn for {roof['device']}"
+    else:
+        assert not chart and "No op with recorded shapes" in dom, f"{name}: roofline chart without ops"
     drawn = re.search(r'<canvas id="timeline"[^>]*data-drawn="(\d+)"', dom)
     assert drawn and int(drawn.group(1)) > 0, f"{name}: timeline drew nothing"
     shot = os.path.join(artifacts, f"report-{name}.png")
@@ -156,7 +168,10 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         browser = Browser(exe, os.path.join(tmp, "profile"))
         subprocess.run([sys.executable, PLANTED, tmp], check=True)
+        sim = os.path.join(tmp, "sim")
+        subprocess.run([sys.executable, SIMULATE, sim], check=True)
         traces = [("planted_slow", os.path.join(tmp, "slow.json")), ("planted_rpd", os.path.join(tmp, "slow.rpd")),
+                  ("simulated_untuned_gemm", os.path.join(sim, "gpu_slow_gemm.json")),
                   ("serving", os.path.join(ROOT, "tests", "data", "serving_exec.json"))]
         if os.path.isdir(SAMPLES):
             traces.append(("resnet50", os.path.join(SAMPLES, REAL_SAMPLE)))

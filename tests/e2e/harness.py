@@ -56,9 +56,13 @@ def main():
     global GPUSCOPE
     ap = argparse.ArgumentParser()
     ap.add_argument("--gpuscope", required=True)
-    GPUSCOPE = os.path.abspath(ap.parse_args().gpuscope)
+    ap.add_argument("--only", default="", help="run only the tests whose name contains this")
+    args = ap.parse_args()
+    GPUSCOPE = os.path.abspath(args.gpuscope)
     passed = failed = skipped = 0
     for t in TESTS:
+        if args.only not in t.__name__:
+            continue
         try:
             t()
             passed += 1

@@ -32,6 +32,7 @@ import sys
 import tempfile
 
 from cross_checks import CHECKERS, merge_demangled  # the independent computations
+from roofline_golden import roofline_cases
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -371,6 +372,7 @@ def main():
         print(f"ok   analyze {name}: {len(d['findings'])} findings")
 
     serving_cases(a, check)
+    roofline_cases(a, check, run, SAMPLES, same_as_expected)
 
     # The real before/after pair: DataLoader(num_workers=0) vs 4 workers, same resnet50 loop.
     # The data-loading finding's saving per iteration (its fix alone) against the measured change

@@ -14,7 +14,10 @@ is free + a return latency; an .item() is aten::item > cudaMemcpyAsync (4 bytes,
 a per-element Python loop is a frame calling many tiny aten ops; a tiny-kernel storm is many
 launches of 2 us kernels (fixed: one graph launch, the kernels back to back); an outlier is a
 gemm instance 4x slower in a few steps; a blocking pageable input copy is cudaMemcpy from
-pageable memory at PAGEABLE_BW (fixed: pinned + non_blocking, cudaMemcpyAsync at PINNED_BW).
+pageable memory at PAGEABLE_BW (fixed: pinned + non_blocking, cudaMemcpyAsync at PINNED_BW);
+an untuned GEMM is every gemm kernel taking twice its tuned time (the tuned time: what the
+program's GEMM - aten::linear with its recorded shapes, bf16 - takes at 60% of the H100's
+dense bf16 peak, the device named in the trace).
 """
 import json
 import os
@@ -28,6 +31,19 @@ QUEUE = 1024  # GPU ops a stream holds before a launch call blocks (the driver's
 PAGEABLE_BW = 11.0  # bytes per ns (11 GB/s)
 PINNED_BW = 23.0
 INPUT_BYTES = 2 << 20
+# The device the runs "ran on" (Kineto deviceProperties) and the program's GEMM shapes per variant:
+# x [M, K] x weight [N, K], bf16. Tuned, the GEMM runs at TUNED of the H100 SXM's dense bf16
+# peak (data sheet: 989.4 TFLOP/s), which gives its kernel time.
+DEVICE = {"id": 0, "name": "NVIDIA H100 80GB HBM3", "totalGlobalMem": 85017690112, "computeMajor": 9,
+          "computeMinor": 0, "numSms": 132, "warpSize": 32}
+H100_BF16_FLOP_PER_NS = 989.4e3
+TUNED = 0.61
+GEMM = {True: (8192, 8192, 1792), False: (4096, 4096, 1088)}  # gpu-bound, cpu-bound
+
+
+def gemm_ns(gpu_bound):
+    m, n, k = GEMM[gpu_bound]
+    return int(2 * m * n * k / (TUNED * H100_BF16_FLOP_PER_NS))
 
 
 class Sim:
@@ -60,10 +76,10 @@ class Sim:
     def host(self, ns):
         self.t += ns
 
-    def op(self, name, fn):
+    def op(self, name, fn, **args):
         s = self.t
         fn()
-        self.x("cpu_op", name, 1, s, self.t - s)
+        self.x("cpu_op", name, 1, s, self.t - s, **args)
 
     def frame(self, name, fn, parent=1):
         self.pyid += 1
@@ -147,7 +163,11 @@ class Sim:
 def program(gpu_bound, problems):
     """One run: STEPS inference steps; `problems` is a set of planted problem names."""
     sim = Sim()
-    kernel = 400 * US if gpu_bound else 60 * US  # 8 kernels per step
+    kernel = gemm_ns(gpu_bound)  # 8 gemms per step: ~395 us GPU-bound, ~60 us CPU-bound
+    m, n, k = GEMM[gpu_bound]
+    shapes = {"Input Dims": [[m, k], [n, k], []], "Input type": ["c10::BFloat16", "c10::BFloat16", ""],
+              "Concrete Inputs": ["", "", ""]}
+    untuned = 2 if "slow_gemm" in problems else 1
     slow_steps = {3, 7, 10}
     def step(n):
         mode = "pageable" if "copy" in problems else "pinned" if "copy_fixed" in problems else "prefetch"
@@ -159,7 +179,9 @@ def program(gpu_bound, problems):
         def forward():
             for k in range(8):
                 slow = "outlier" in problems and n in slow_steps and k == 4
-                sim.op("aten::linear", lambda: (sim.host(30 * US), sim.launch("gemm_kernel", kernel * (4 if slow else 1))))
+                sim.op("aten::linear", lambda: (sim.host(30 * US),
+                                                sim.launch("gemm_kernel", kernel * untuned * (4 if slow else 1))),
+                       **shapes)
                 sim.host(20 * US)
             if "storm" in problems:
                 sim.op("aten::_foreach_add_", lambda: [sim.launch("tiny_add_kernel", 2 * US, cost=8 * US) for _ in range(100)])
@@ -186,12 +208,13 @@ def program(gpu_bound, problems):
     # The end of the run: the host waits for the GPU.
     if sim.gpu_free > sim.t:
         sim.x("cuda_runtime", "cudaDeviceSynchronize", 1, sim.t, sim.gpu_free - sim.t)
-    return {"traceEvents": sim.ev, "displayTimeUnit": "ns"}
+    return {"traceEvents": sim.ev, "displayTimeUnit": "ns", "deviceProperties": [DEVICE]}
 
 
 RULES = {"item": ("host-sync", "aten::item"), "loader": ("data-loading", "DataLoader"),
          "pyloop": ("cpu-op-storm", "postprocess"), "storm": ("launch-bound", "aten::_foreach_add_"),
-         "outlier": ("kernel-outlier", "aten::linear"), "copy": ("memcpy-sync", "aten::to")}
+         "outlier": ("kernel-outlier", "aten::linear"), "copy": ("memcpy-sync", "aten::to"),
+         "slow_gemm": ("kernel-efficiency", "aten::linear")}
 
 
 # What the finding's advice changes, when it is not simply the problem's absence: pinned +

@@ -18,9 +18,11 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   struct Group {
     std::vector<size_t> rows;
   };
-  // Instances of one kernel, launch shape and call site (the same op from the same frame): the
-  // model records no input shapes, and the call site is what tells a layer's GEMM from another's.
-  std::map<std::tuple<model::StringId, model::Dim3, model::Dim3, model::StringId, RowId>, Group>
+  // Instances of one kernel, launch shape, call site (the same op from the same frame) and op
+  // shapes: a GEMM called with other shapes, or another layer's, is not a sibling.
+  std::map<std::tuple<model::StringId, model::Dim3, model::Dim3, model::StringId, RowId,
+                      model::StringId>,
+           Group>
       groups;
   for (size_t i = 0; i < t.kernels.size(); ++i) {
     if (!c.GpuIn(t.kernels.start_ns[i], t.kernels.launch[i])) continue;
@@ -30,7 +32,11 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     // The op's name and its user frame identify the call site (row ids differ per call).
     model::StringId op = site == kNoRow ? 0 : t.cpu.name[site];
     RowId frame = place == kNoRow ? kNoRow : t.python.name[place];
-    groups[{t.kernels.name[i], t.kernels.grid[i], t.kernels.block[i], op, frame}].rows.push_back(i);
+    // The shapes of the innermost op around the launch that recorded them (0: none recorded).
+    model::StringId shapes = 0;
+    for (RowId r = site; r != kNoRow && shapes == 0; r = t.cpu.parent[r]) shapes = t.cpu.args[r];
+    groups[{t.kernels.name[i], t.kernels.grid[i], t.kernels.block[i], op, frame, shapes}]
+        .rows.push_back(i);
   }
   for (auto& [key, g] : groups) {
     if (g.rows.size() < 5) continue;
@@ -81,7 +87,8 @@ const RuleInfo& KernelOutlierRule() {
       "kernel-outlier",
       "Kernel instances much slower than their siblings",
       "Instances of one kernel (same name, grid and block, launched by the same op from the "
-      "same user frame: the model has no input shapes; at least 5 in the steady state) slower "
+      "same user frame with the same op shapes when the trace records them; at least 5 in the "
+      "steady state) slower "
       "than median + max(5 x 1.4826 x MAD, 0.5 x median): robust to the spread of normal "
       "runs.",
       "replayed: the outlier instances run at the median.",

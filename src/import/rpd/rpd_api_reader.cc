@@ -54,6 +54,8 @@ base::Status RpdReader::ReadApi() {
         row.track = track;
         row.external_id = static_cast<uint64_t>(ext->external_id);
         row.kind = ext->kind == "op" ? model::CpuRangeKind::kOp : model::CpuRangeKind::kAnnotation;
+        auto args = ext_args_.empty() ? ext_args_.end() : FindSorted(ext_args_, q.Int(0));
+        if (args != ext_args_.end()) row.args = t_.strings.Intern(args->second);
         t_.cpu.Append(row);
       } else if (dur == 0) {
         t_.instants.Append(start, text, track);  // roctxMark

@@ -54,6 +54,12 @@ base::Status RpdReader::ReadExtensions() {
     }
     GPUSCOPE_RETURN_IF_ERROR(q.status());
   }
+  if (UsableExt(ext::kArgsTable, ext::kArgsColumns)) {
+    GPUSCOPE_ASSIGN_OR_RETURN(auto q,
+                              db_.Query(Select(ext::kArgsTable, ext::kArgsColumns, "", true)));
+    while (q.Step()) ext_args_.emplace_back(q.Int(0), std::string(q.Text(1)));
+    GPUSCOPE_RETURN_IF_ERROR(q.status());
+  }
   if (UsableExt(ext::kKernelTable, ext::kKernelColumns)) {
     GPUSCOPE_ASSIGN_OR_RETURN(
         auto q, db_.Query(Select(ext::kKernelTable, ext::kKernelColumns, ", NULL", true)));

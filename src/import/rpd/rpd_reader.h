@@ -62,10 +62,12 @@ class RpdReader {
   std::vector<ExtApi> ext_api_;     // by api id
   std::vector<ExtOp> ext_op_;       // by op id
   std::vector<Launch> ext_kernel_;  // launch details by op id (Launch::api holds the op id)
+  std::vector<std::pair<int64_t, std::string>> ext_args_;  // op marker's call args, by api id
   static int64_t Key(const ExtApi& e) { return e.api; }
   static int64_t Key(const ExtOp& e) { return e.op; }
   static int64_t Key(const std::pair<int64_t, int64_t>& p) { return p.first; }
   static int64_t Key(const Launch& l) { return l.api; }
+  static int64_t Key(const std::pair<int64_t, std::string>& p) { return p.first; }
 
   // gpuscope's extension table `table`, when it has all of `columns` ("a, b, c"). One that lacks
   // some (a file edited by hand) is counted as a problem and left out; the rpd tables are still

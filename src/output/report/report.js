@@ -217,6 +217,75 @@
     }, (c) => c.total_ns, 100));
   });
 
+  // ---- roofline (log-log: arithmetic intensity vs achieved TFLOP/s; roofs from the device) ----
+  section('roofline', () => {
+    const svg = document.getElementById('roofline-chart');
+    const R = data.roofline, D = R.device;
+    const pts = R.ops.filter((o) => o.flops > 0 && o.bytes > 0 && o.gpu_ns > 0);
+    const note = document.getElementById('roofline-note');
+    const share = R.kernel_ns ? (100 * R.modelled_ns / R.kernel_ns).toFixed(1) : '0';
+    note.textContent = (D.name ? D.name + ' (' + D.identified + ')' : 'device unknown: ' + D.identified) +
+      '; ' + share + '% of the kernel time modelled; one point per op signature, area = GPU time' +
+      (R.ops.length > pts.length ? '; ' + (R.ops.length - pts.length) + ' without FLOPs (copies, gathers) not drawn' : '');
+    if (!pts.length) {
+      svg.replaceWith(el('div', { class: 'empty', id: 'roofline-chart' },
+        'No op with recorded shapes and a work model in the steady state (profile with record_shapes=True; gpuscope help roofline).'));
+      return;
+    }
+    const roofs = [];
+    if (D.name) {
+      const seen = {};
+      for (const k of ['fp8', 'bf16', 'fp16', 'tf32', 'fp32', 'fp64']) {
+        const v = D.peak_tflops[k];
+        if (v && !seen[v]) { seen[v] = 1; roofs.push({ label: k + ' ' + v.toFixed(0), tflops: v }); }
+        else if (v) roofs.find((r) => r.tflops === v).label += ', ' + k;
+      }
+      const vec = D.peak_tflops.vector_fp32;
+      if (seen[vec]) roofs.find((r) => r.tflops === vec).label += ' (= fp32 vector)';
+      else roofs.push({ label: 'fp32 vector ' + vec.toFixed(0), tflops: vec, vector: true });
+    }
+    const W = 1200, H = 360, L = 70, B = 36, T = 14, Rm = 150;
+    svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
+    svg.style.height = H + 'px';
+    const lg = Math.log10;
+    const xs = pts.map((p) => p.intensity), ys = pts.map((p) => p.tflops).concat(roofs.map((r) => r.tflops));
+    const x0 = Math.floor(lg(Math.min(...xs, 0.1))), x1 = Math.ceil(lg(Math.max(...xs, 1000)));
+    const lows = pts.map((p) => p.tflops).concat(roofs.map((r) => r.tflops));
+    if (D.name) lows.push(D.hbm_tbps * 10 ** x0);
+    const y0 = Math.floor(lg(Math.max(1e-4, Math.min(...lows)))), y1 = Math.ceil(lg(Math.max(...ys) * 1.5));
+    const X = (v) => L + (W - L - Rm) * (lg(v) - x0) / (x1 - x0);
+    const Y = (v) => T + (H - T - B) * (1 - (lg(v) - y0) / (y1 - y0));
+    for (let e = x0; e <= x1; e++) {
+      svg.append(svgEl('line', { class: 'axis', x1: X(10 ** e), x2: X(10 ** e), y1: T, y2: H - B }));
+      svg.append(svgEl('text', { x: X(10 ** e), y: H - B + 14, 'text-anchor': 'middle' }, String(10 ** e >= 1 ? 10 ** e : (10 ** e).toPrecision(1))));
+    }
+    for (let e = y0; e <= y1; e++) {
+      svg.append(svgEl('line', { class: 'axis', x1: L, x2: W - Rm, y1: Y(10 ** e), y2: Y(10 ** e) }));
+      svg.append(svgEl('text', { x: L - 6, y: Y(10 ** e) + 4, 'text-anchor': 'end' }, String(10 ** e >= 1 ? 10 ** e : (10 ** e).toPrecision(1))));
+    }
+    svg.append(svgEl('text', { x: (L + W - Rm) / 2, y: H - 6, 'text-anchor': 'middle' }, 'arithmetic intensity (FLOP per byte of HBM traffic)'));
+    svg.append(svgEl('text', { x: 14, y: (T + H - B) / 2, transform: 'rotate(-90 14 ' + (T + H - B) / 2 + ')', 'text-anchor': 'middle' }, 'achieved TFLOP/s'));
+    const xmin = 10 ** x0, xmax = 10 ** x1;
+    for (const r of roofs) {
+      // min(peak, bandwidth x intensity): the slanted memory roof up to the ridge, then flat.
+      const bw = D.hbm_tbps, ridge = r.tflops / bw;
+      const a = Math.max(xmin, Math.min(xmax, ridge));
+      const d = ['M', X(xmin), Y(Math.max(10 ** y0, bw * xmin)), 'L', X(a), Y(Math.max(10 ** y0, bw * a)), 'L', X(xmax), Y(r.tflops)].join(' ');
+      svg.append(svgEl('path', { class: 'roof' + (r.vector ? ' vector' : ''), d: d, fill: 'none', stroke: r.vector ? '#98a2b3' : '#c0392b', 'stroke-width': 1.5, 'stroke-dasharray': r.vector ? '4 3' : '' }));
+      svg.append(svgEl('text', { x: W - Rm + 6, y: Y(r.tflops) + 4 }, r.label));
+    }
+    if (D.name) svg.append(svgEl('text', { x: X(xmin) + 4, y: Y(Math.max(10 ** y0, D.hbm_tbps * xmin)) - 6 }, 'HBM ' + D.hbm_tbps + ' TB/s'));
+    const total = pts.reduce((s, p) => s + p.gpu_ns, 0) || 1;
+    pts.forEach((p) => {
+      const g = svgEl('g', { class: 'point' });
+      g.append(svgEl('title', {}, p.op + ' (' + p.shape + ', ' + p.dtype + ')\n' + fmtCount(p.calls) + ' calls, ' + fmtDur(p.gpu_ns) +
+        '\n' + p.tflops.toFixed(1) + ' TFLOP/s, ' + p.tbps.toFixed(2) + ' TB/s, ' + p.intensity.toFixed(1) + ' FLOP/B' +
+        (p.percent_of_bound === null ? '' : '\n' + p.percent_of_bound.toFixed(1) + '% of the ' + p.bound + ' roof')));
+      g.append(svgEl('circle', { cx: X(p.intensity), cy: Y(Math.max(10 ** y0, p.tflops)), r: 3 + 17 * Math.sqrt(p.gpu_ns / total), fill: 'rgba(78,121,167,.55)', stroke: '#2c5282' }));
+      svg.append(g);
+    });
+  });
+
   // ---- per-iteration latency ----
   section('latency', () => {
     const svg = document.getElementById('latency-chart');
