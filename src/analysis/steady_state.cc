@@ -19,12 +19,9 @@ size_t Period(const std::vector<model::StringId>& names, size_t min_repeats) {
   size_t n = names.size();
   if (n < 2 * min_repeats) return 0;
   for (size_t p = 1; p <= n / min_repeats && p <= 4096; ++p) {
-    size_t match = 0, limit = n - p - (n - p) * 9 / 10;  // mismatches allowed
+    size_t limit = n - p - (n - p) * 9 / 10;  // mismatches allowed
     size_t miss = 0;
-    for (size_t i = p; i < n && miss <= limit; ++i) {
-      bool same = names[i] == names[i - p];
-      match += same, miss += !same;
-    }
+    for (size_t i = p; i < n && miss <= limit; ++i) miss += names[i] != names[i - p];
     if (miss > limit) continue;
     // A period of one repeated name says nothing (any multiple fits).
     std::unordered_set<model::StringId> distinct(names.begin(),

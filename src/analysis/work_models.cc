@@ -265,16 +265,18 @@ WorkEstimate Convolution(std::string_view op, const OpArgs& a) {
   double N = static_cast<double>((*x)[0]), C = static_cast<double>((*x)[1]);
   double kernel = 1, out_spatial = 1, in_spatial = 1;
   for (size_t i = 0; i < spatial; ++i) {
-    int64_t in = (*x)[i + 2], k = (*w)[i + 2];
-    int64_t st = std::max<int64_t>(1, at(stride, i)), dl = at(dil, i);
-    int64_t pd = valid ? 0 : (same ? 0 : at(pad, i));
-    int64_t o = transposed ? (in - 1) * st - 2 * pd + dl * (k - 1) + 1
-                : same     ? in
-                           : (in + 2 * pd - dl * (k - 1) - 1) / st + 1;
-    if (o <= 0) return Fail("convolution output size not positive");
-    kernel *= static_cast<double>(k);
-    out_spatial *= static_cast<double>(o);
-    in_spatial *= static_cast<double>(in);
+    // In doubles: recorded values are not trusted to keep int64 arithmetic from overflowing.
+    double in = static_cast<double>((*x)[i + 2]), k = static_cast<double>((*w)[i + 2]);
+    double st = std::max(1.0, static_cast<double>(at(stride, i)));
+    double dl = static_cast<double>(at(dil, i));
+    double pd = valid || same ? 0 : static_cast<double>(at(pad, i));
+    double o = transposed ? (in - 1) * st - 2 * pd + dl * (k - 1) + 1
+               : same     ? in
+                          : std::floor((in + 2 * pd - dl * (k - 1) - 1) / st) + 1;
+    if (!(o > 0) || !(k > 0) || !(in > 0)) return Fail("convolution output size not positive");
+    kernel *= k;
+    out_spatial *= o;
+    in_spatial *= in;
   }
   double O = 0, flops = 0;
   if (transposed) {

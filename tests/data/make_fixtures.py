@@ -145,7 +145,59 @@ def rocm_small():
             "roctracer_version": 4.1, "hip_runtime_version": 60342134, "traceEvents": ev}
 
 
+def shapes_small():
+    """Ops recorded with shapes (record_shapes=True) on a named MI300X, one kernel each, for the
+    roofline: every work-model family the tests name, an op without a model, one without shapes.
+    Kernel times are round numbers; the expected FLOPs are in tests/e2e/cases_roofline.py."""
+    P = 77
+    ev = []
+    corr = [500]
+
+    def op(name, start, kernel_ns, dims=None, types=None, concrete=None, parent=None):
+        """An op at `start` (us) with one launch and one kernel of `kernel_ns`."""
+        args = {"External id": corr[0]}
+        if dims is not None:
+            args.update({"Input Dims": dims, "Input type": types, "Concrete Inputs": concrete or [""] * len(dims)})
+        t0 = start * US
+        if parent:
+            ev.append(X("cpu_op", parent, P, P, t0 - 2 * US, 44 * US, **{"External id": corr[0] + 10000}))
+        ev.append(X("cpu_op", name, P, P, t0, 40 * US, **args))
+        corr[0] += 1
+        ev.append(X("cuda_runtime", "hipLaunchKernel", P, P, t0 + 5 * US, 10 * US, correlation=corr[0]))
+        ev.append(X("kernel", name.split("::")[-1] + "_kernel", 0, 1, t0 + 20 * US, kernel_ns,
+                    correlation=corr[0], device=0, stream=1))
+
+    bf16 = "c10::BFloat16"
+    # linear > addmm: the addmm (innermost modelled op) is charged; M = 128, N = 512, K = 256.
+    op("aten::addmm", 100, 10 * US, [[512], [128, 256], [256, 512], [], []], [bf16, bf16, bf16, "Scalar", "Scalar"],
+       ["", "", "", "1", "1"], parent="aten::linear")
+    # Causal SDPA (flash): B = 2, H = 8, L = 128, D = 64.
+    op("aten::_scaled_dot_product_flash_attention", 200, 20 * US,
+       [[2, 8, 128, 64], [2, 8, 128, 64], [2, 8, 128, 64], [], []], [bf16, bf16, bf16, "Scalar", "Scalar"],
+       ["", "", "", "0.", "True"])
+    # conv2d 3 -> 64 channels, 7x7, stride 2, padding 3 on 1x3x224x224 fp32: 112x112 output.
+    op("aten::convolution", 300, 50 * US,
+       [[1, 3, 224, 224], [64, 3, 7, 7], [64], [], [], [], [], [], []],
+       ["float", "float", "float", "ScalarList", "ScalarList", "ScalarList", "Scalar", "ScalarList", "Scalar"],
+       ["", "", "", "[2, 2]", "[3, 3]", "[1, 1]", "False", "[0, 0]", "1"])
+    # relu_ as PyTorch records it: clamp_min.out(x, 0, out=x) on 1M fp32 elements.
+    op("aten::clamp_min", 400, 4 * US, [[1024, 1024], [], [1024, 1024]], ["float", "Int", "float"], parent="aten::relu_")
+    # An fp8 GEMM with its scales, bf16 output (ScalarType 15).
+    op("aten::_scaled_mm", 500, 8 * US, [[256, 512], [512, 128], [], [], [], [], [], []],
+       ["c10::Float8_e4m3fn", "c10::Float8_e4m3fn", "float", "float", "", "", "Scalar", "Scalar"],
+       ["", "", "", "", "", "", "15", "False"])
+    # Paged attention: listed with its reason; nonzero: no model; an mm without shapes.
+    op("vllm::unified_attention_with_output", 600, 30 * US, [[4, 8, 64], [4, 1, 64]], [bf16, bf16])
+    op("aten::nonzero", 700, 3 * US, [[1024]], ["bool"])
+    op("aten::mm", 800, 6 * US)
+    return {"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": "AMD Instinct MI300X", "numSms": 304,
+                                                      "warpSize": 64, "totalGlobalMem": 206141652992}],
+            "traceEvents": ev}
+
+
 def main():
+    with open("kineto_shapes_small.json", "w") as f:
+        json.dump(shapes_small(), f, indent=1)
     small = json.dumps(cuda_small(), indent=1)
     with open("kineto_cuda_small.json", "w") as f:
         f.write(small)

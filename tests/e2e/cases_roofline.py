@@ -91,3 +91,28 @@ def help_roofline_is_the_documented_list():
     for want in ("A100-SXM-80GB", "H100-SXM", "H100-PCIe", "H200", "B200", "MI210", "MI250X", "MI300X", "MI325X", "MI355X"):
         assert want in keys, (want, keys)
     assert all(x["source"] for x in d["devices"]) and {m["family"] for m in d["models"]} >= {"gemm", "attention", "convolution"}
+
+
+@test
+def roofline_of_the_shapes_fixture_matches_hand_computed_work():
+    """tests/data/kineto_shapes_small.json: one call per family, FLOPs and bytes worked out by
+    hand from the shapes written in make_fixtures.py."""
+    d = json.loads(run("roofline", "--format", "json", os.path.join(DATA, "kineto_shapes_small.json")).stdout)
+    assert d["device"]["key"] == "MI300X", d["device"]
+    ops = {o["op"]: o for o in d["ops"]}
+    hand = {
+        "aten::addmm": (2 * 128 * 512 * 256, (512 + 128 * 256 + 256 * 512 + 128 * 512) * 2),
+        "aten::_scaled_dot_product_flash_attention": (4 * 2 * 8 * (128 * 129 // 2) * 64, 4 * 2 * 8 * 128 * 64 * 2),
+        "aten::convolution": (2 * 64 * 112 * 112 * 3 * 49, (3 * 224 * 224 + 64 * 3 * 49 + 64 * 112 * 112 + 64) * 4),
+        "aten::clamp_min": (1024 * 1024, 2 * 1024 * 1024 * 4),
+        "aten::_scaled_mm": (2 * 256 * 128 * 512, 256 * 512 + 512 * 128 + 256 * 128 * 2),
+    }
+    assert set(ops) == set(hand), sorted(ops)
+    for name, (flops, nbytes) in hand.items():
+        assert (ops[name]["flops"], ops[name]["bytes"]) == (flops, nbytes), (name, ops[name], flops, nbytes)
+    assert ops["aten::_scaled_mm"]["dtype"] == "fp8" and ops["aten::convolution"]["dtype"] == "fp32"
+    # The relu's bandwidth: 8 MiB in 4 us against 5.3 TB/s.
+    assert abs(ops["aten::clamp_min"]["percent_of_bound"] - 100 * (8 * 1024 * 1024 / 5.3e3) / 4000) < 0.01
+    why = {u["op"]: u["why"] for u in d["unmodelled"]}
+    assert "KV cache" in why["vllm::unified_attention_with_output"], why
+    assert "record_shapes" in why["aten::mm"] and why["aten::nonzero"] == "no work model for aten::nonzero", why

@@ -3,11 +3,13 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 
+#include "analysis/roofline.h"
 #include "import/registry.h"
 
 namespace gpuscope::fuzz {
@@ -113,6 +115,20 @@ void CheckTrace(const model::Trace& t) {
   for (const auto& [track, ns] : busy) {
     if (track >= t.tracks.size()) Violation("event on a track that does not exist");
   }
+  // The roofline over whatever op arguments the input recorded: finite work, every kernel
+  // accounted for once.
+  analysis::RooflineOptions ro;
+  ro.device = "MI300X";
+  analysis::RooflineReport r = analysis::ComputeRoofline(t, ro, nullptr);
+  int64_t listed = 0;
+  for (const auto& op : r.ops) {
+    if (!std::isfinite(op.flops) || !std::isfinite(op.bytes) || op.flops < 0 || op.bytes <= 0 ||
+        !std::isfinite(op.percent_of_bound))
+      Violation("roofline: a work estimate that is not a finite, positive number");
+    listed += op.gpu_ns;
+  }
+  for (const auto& u : r.unmodelled) listed += u.gpu_ns;
+  if (listed != r.kernel_ns) Violation("roofline: kernel time listed twice or lost");
 }
 
 void FinishAndCheck(const import::Importer& importer, const std::string& path,
