@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -255,6 +256,40 @@ TEST(Analyze, KernelOutlierComparesOnlyCallsWithTheSameShapes) {
   EXPECT_EQ(Rule(Analyze(plain->Link()), "kernel-outlier").size(), 1u);
   auto shaped = build(true);
   EXPECT_TRUE(Rule(Analyze(shaped->Link()), "kernel-outlier").empty());
+}
+
+TEST(Analyze, KernelEfficiencyPricesGemmsAtTheAttainableShareOfTheRoof) {
+  // Five bf16 GEMMs 4096^3 back to back on an MI300X, 500 us each: at the roof (1307.4 TFLOP/s)
+  // one takes 2 x 4096^3 / 1307.4e3 = 105.1 us, at the default 60% 175.2 us. GPU-bound, so the
+  // fix saves 5 x (500 - 175.2) us.
+  auto build = [](const char* device) {
+    auto b = std::make_unique<Builder>();
+    model::Device d;
+    d.id = 0, d.name = device, d.vendor = model::Vendor::kAmd, d.compute_units = 304;
+    b->raw().devices.push_back(d);
+    std::string mm = model::EncodeOpArgs("[[4096, 4096], [4096, 4096]]",
+                                         R"(["c10::BFloat16", "c10::BFloat16"])", "");
+    b->Step(1, 0, 2800 * us);
+    for (int i = 0; i < 5; ++i) {
+      b->Op("aten::mm", i * 20 * us, 15 * us, mm);
+      b->Launch("gemm", i * 20 * us + 2 * us, 10 * us, 200 * us + i * 500 * us, 500 * us);
+    }
+    b->Api("hipDeviceSynchronize", 100 * us, 2605 * us, 0);  // the step waits for its GPU work
+    return b;
+  };
+  auto mi300x = build("AMD Instinct MI300X");
+  AnalysisReport r = Analyze(mi300x->Link());
+  auto f = Rule(r, "kernel-efficiency");
+  ASSERT_EQ(f.size(), 1u);
+  double ideal = 2.0 * 4096 * 4096 * 4096 / 1307.4e3;
+  double saving = 5 * (500 * us - std::floor(ideal / 0.6));
+  EXPECT_NEAR(static_cast<double>(f[0]->standalone_ns), saving, 10);
+  EXPECT_EQ(f[0]->where.op, "aten::mm");
+  EXPECT_NE(f[0]->detail.find("of the compute roof"), std::string::npos) << f[0]->detail;
+  // A device gpuscope does not know: no roof, no finding.
+  auto unknown = build("Some Future GPU");
+  unknown->raw().devices[0].compute_units = 7;
+  EXPECT_TRUE(Rule(Analyze(unknown->Link()), "kernel-efficiency").empty());
 }
 
 TEST(Analyze, LowUtilizationSplitsIdleByCause) {

@@ -13,6 +13,9 @@ namespace {
 
 // Findings listed at most (the op signatures with the largest savings).
 constexpr size_t kMaxFindings = 5;
+// No kernel gets faster than this, whatever its work: its fixed cost (dispatch, ramp-up, tail)
+// is a couple of microseconds on every GPU here. Tiny kernels are launch-bound's, not ours.
+constexpr int64_t kMinKernelNs = 2000;
 
 // What usually closes the gap, per work-model family.
 std::string AdviceFor(const std::string& family) {
@@ -54,7 +57,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     if (op < 0) continue;
     const RooflineOp& o = r.ops[static_cast<size_t>(op)];
     if (o.percent_of_bound >= 100 * fraction) continue;
-    int64_t target = static_cast<int64_t>(r.kernel_ideal_ns[i] / fraction);
+    int64_t target = std::max(kMinKernelNs, static_cast<int64_t>(r.kernel_ideal_ns[i] / fraction));
     if (target >= t.kernels.dur_ns[i]) continue;
     Fix& f = fixes[op];
     f.kernels.emplace_back(i, target);
@@ -110,8 +113,8 @@ const RuleInfo& KernelEfficiencyRule() {
       "peak HBM bandwidth) from the op's recorded shapes and the device's data-sheet peaks. "
       "Needs shapes (record_shapes=True) and a known device (--device). The 5 with the largest "
       "savings.",
-      "replayed: each kernel of the op takes its roof time / the attainable share (never "
-      "longer than it took).",
+      "replayed: each kernel of the op takes its roof time / the attainable share, at least 2 us "
+      "(a kernel's fixed cost) and never longer than it took.",
       "Depends on the op: a tuned GEMM library and tile-friendly shapes, flash attention, "
       "fusion for memory-bound ops.",
       {{"--attainable-percent", "kernel-efficiency: share of the roof a tuned kernel reaches", 60,
