@@ -45,8 +45,9 @@ RooflineDevice PickDevice(const model::Trace& t, const RooflineOptions& o) {
 
 // Collectives (NCCL/RCCL, symmetric memory): their time is the interconnect's, not HBM's.
 bool IsCommunication(std::string_view name) {
-  for (std::string_view k : {"nccl", "rccl", "all_reduce", "allreduce", "all_gather",
-                             "reduce_scatter", "all_to_all", "alltoall", "broadcast_", "c10d::"}) {
+  for (std::string_view k :
+       {"nccl", "rccl", "all_reduce", "allreduce", "all_gather", "reduce_scatter", "all_to_all",
+        "alltoall", "broadcast_", "c10d::", "record_param_comms"}) {
     if (name.find(k) != std::string_view::npos) return true;
   }
   return false;
@@ -112,7 +113,7 @@ RooflineReport ComputeRoofline(const model::Trace& t, const RooflineOptions& o,
     if (launched < o.window_start || launched >= o.window_end) continue;
     r.kernel_ns += k.dur_ns[i];
     if (k.flags[i] & (model::kKernelIsCopy | model::kKernelIsFill)) {
-      miss("(runtime copy/fill kernels)", "a copy or fill the runtime ran as a kernel", i, i);
+      miss("runtime copies and fills", "a copy or fill the runtime ran as a kernel", i, i);
       continue;
     }
     int32_t origin = graphs && i < graphs->kernel_origin.size() ? graphs->kernel_origin[i] : -1;
@@ -145,12 +146,21 @@ RooflineReport ComputeRoofline(const model::Trace& t, const RooflineOptions& o,
     model::RowId site = l == model::kNoRow ? model::kNoRow : t.api.enclosing_op[l];
     model::RowId op = ModelledOpAround(t, site);
     if (op == model::kNoRow) {
-      if (site == model::kNoRow) {
-        miss("(no CPU op)",
-             l == model::kNoRow ? "no launch call links it to the host"
-                                : "no framework op encloses its launch",
-             l == model::kNoRow ? i : l, i);
+      // The innermost framework op around the launch (annotations are not ops).
+      model::RowId inner = site;
+      while (inner != model::kNoRow && t.cpu.kind[inner] != model::CpuRangeKind::kOp)
+        inner = t.cpu.parent[inner];
+      if (inner == model::kNoRow) {
+        std::string why = l == model::kNoRow ? "no launch call links it to the host"
+                                             : "no framework op encloses its launch";
+        if (site != model::kNoRow) {
+          why += " (innermost range: ";
+          why += t.str(t.cpu.name[site]);
+          why += ")";
+        }
+        miss("(no CPU op)", why, l == model::kNoRow ? i : l, i);
       } else {
+        site = inner;
         std::string name(t.str(t.cpu.name[site]));
         miss(name,
              IsCommunication(name) ? "communication: bound by the interconnect, not modelled"

@@ -127,7 +127,7 @@ WorkEstimate Gemm(std::string_view op, const OpArgs& a) {
   Elem ea, eb;
   if (!A || !B) return Fail("the matrix operands' shapes are not recorded");
   if (!ElemAt(a, static_cast<size_t>(ia), &ea) || !ElemAt(a, static_cast<size_t>(ib), &eb))
-    return Fail("the operands' element types are not recorded");
+    return Fail("the operands' element types are not recorded (emit_nvtx records sizes only)");
   double M = 0, N = 0, K = 0, batch = 1;
   if (op == "aten::linear") {
     // input [..., K] x weight[N, K]^T (+ bias[N])

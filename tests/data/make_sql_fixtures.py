@@ -229,8 +229,9 @@ def rpd_small():
                                           (2, "gpu", 0, "sclk", 1_000_000, 1_100_000, "1700")]))
     parts.append("CREATE TABLE ext_autogradapi (api_ptr_id bigint, autogradName_id bigint, seq integer, "
                  "op_id integer, sizes varchar(4096), input_op_ids varchar(4096));")
-    parts.append(insert("ext_autogradapi", [(O + 2, S["aten::mm"], 3, 11, "", ""),
-                                            (O + 3, S["aten::mm"], 3, 11, "", "")]))
+    # rocpd.autograd keeps emit_nvtx's sizes (no types).
+    parts.append(insert("ext_autogradapi", [(O + 2, S["aten::mm"], 3, 11, "[[64, 128], [128, 256]]", ""),
+                                            (O + 3, S["aten::mm"], 3, 11, "[[64, 128], [128, 256]]", "")]))
     return "\n".join(parts) + "\n"
 
 

@@ -79,5 +79,5 @@ INSERT INTO rocpd_copyapi VALUES (4294967303, '0x0', '', '', '', 2, '0xh', '0xd'
 INSERT INTO rocpd_monitor VALUES (1, 'gpu', 0, 'sclk', 800000, 1000000, '800');
 INSERT INTO rocpd_monitor VALUES (2, 'gpu', 0, 'sclk', 1000000, 1100000, '1700');
 CREATE TABLE ext_autogradapi (api_ptr_id bigint, autogradName_id bigint, seq integer, op_id integer, sizes varchar(4096), input_op_ids varchar(4096));
-INSERT INTO ext_autogradapi VALUES (4294967298, 4294967318, 3, 11, '', '');
-INSERT INTO ext_autogradapi VALUES (4294967299, 4294967318, 3, 11, '', '');
+INSERT INTO ext_autogradapi VALUES (4294967298, 4294967318, 3, 11, '[[64, 128], [128, 256]]', '');
+INSERT INTO ext_autogradapi VALUES (4294967299, 4294967318, 3, 11, '[[64, 128], [128, 256]]', '');

@@ -1,6 +1,7 @@
 // Host-side ranges: NVTX (emit_nvtx ops, annotations, marks) and OS runtime calls.
 
 #include "import/nsys/nsys_reader.h"
+#include "model/op_args.h"
 
 namespace gpuscope::import::nsys {
 
@@ -26,6 +27,9 @@ base::Status NsysReader::ReadNvtx() {
       std::string_view op = EmitNvtxOpName(text);
       row.kind = op.empty() ? model::CpuRangeKind::kAnnotation : model::CpuRangeKind::kOp;
       row.name = t_.strings.Intern(op.empty() ? text : op);
+      // emit_nvtx(record_shapes=True) writes the inputs' sizes, not their types.
+      std::string_view sizes = op.empty() ? std::string_view() : EmitNvtxSizes(text);
+      if (!sizes.empty()) row.args = t_.strings.Intern(model::EncodeOpArgs(sizes, "", ""));
       t_.cpu.Append(row);
     } else if (mark || (range && q.IsNull(1))) {
       t_.instants.Append(TimeAt(q, 0), t_.strings.Intern(text), CpuTrack(q.Int(3)));

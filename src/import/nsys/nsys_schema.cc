@@ -52,4 +52,13 @@ std::string_view EmitNvtxOpName(std::string_view text) {
   return {};
 }
 
+std::string_view EmitNvtxSizes(std::string_view text) {
+  constexpr std::string_view kKey = ", sizes = ";
+  size_t at = text.find(kKey);
+  if (at == std::string_view::npos) return {};
+  std::string_view rest = text.substr(at + kKey.size());
+  rest = rest.substr(0, rest.find(", input_op_ids = "));
+  return !rest.empty() && rest.front() == '[' && rest.back() == ']' ? rest : std::string_view();
+}
+
 }  // namespace gpuscope::import::nsys

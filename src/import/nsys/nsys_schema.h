@@ -45,5 +45,7 @@ model::MemopKind CopyDirection(std::string_view enum_name);
 // Text emitted by torch.autograd.profiler.emit_nvtx: "aten::mm, seq = 3, op_id = 7, sizes = ..."
 // -> "aten::mm" (an op), else empty (a user annotation).
 std::string_view EmitNvtxOpName(std::string_view text);
+// The "sizes = [[...], ...]" of such a text (emit_nvtx(record_shapes=True)); empty when absent.
+std::string_view EmitNvtxSizes(std::string_view text);
 
 }  // namespace gpuscope::import::nsys

@@ -3,6 +3,7 @@
 #include "base/numbers.h"
 #include "import/common/rocm_names.h"
 #include "import/rpd/rpd_reader.h"
+#include "model/op_args.h"
 
 namespace gpuscope::import::rpd {
 
@@ -93,12 +94,14 @@ base::Status RpdReader::ReadAutograd() {
     return base::Status::Ok();
   }
   GPUSCOPE_ASSIGN_OR_RETURN(
-      auto q, db_.Query("SELECT " + c.Select({"api_ptr_id", "autogradName_id", "op_id", "seq"}) +
-                        " FROM ext_autogradapi"));
+      auto q,
+      db_.Query("SELECT " + c.Select({"api_ptr_id", "autogradName_id", "op_id", "seq", "sizes"}) +
+                " FROM ext_autogradapi"));
   struct Span {
     int64_t start, end;
     model::StringId name;
     model::TrackId track;
+    model::StringId args = 0;  // the inputs' sizes (rocpd.autograd records no types)
   };
   std::map<std::pair<int64_t, int64_t>, Span> ops;  // (op id or seq, name id) -> span
   while (q.Step()) {
@@ -110,7 +113,12 @@ base::Status RpdReader::ReadAutograd() {
     auto key = std::make_pair(op, q.Int(1));
     auto [s, inserted] =
         ops.emplace(key, Span{t_.api.start_ns[i], t_.api.end_ns(i), 0, t_.api.track[i]});
-    if (inserted) s->second.name = strings_.Get(q.Int(1));
+    if (inserted) {
+      s->second.name = strings_.Get(q.Int(1));
+      std::string_view sizes = q.IsNull(4) ? std::string_view() : q.Text(4);
+      if (sizes.size() > 2 && sizes.front() == '[')
+        s->second.args = t_.strings.Intern(model::EncodeOpArgs(sizes, "", ""));
+    }
     s->second.start = std::min(s->second.start, t_.api.start_ns[i]);
     s->second.end = std::max(s->second.end, t_.api.end_ns(i));
   }
@@ -121,6 +129,7 @@ base::Status RpdReader::ReadAutograd() {
     row.name = s.name;
     row.track = s.track;
     row.kind = model::CpuRangeKind::kOp;
+    row.args = s.args;
     t_.cpu.Append(row);
   }
   if (!ops.empty()) t_.record_counts["autograd ops (spans of their API calls)"] = ops.size();
