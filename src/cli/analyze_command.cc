@@ -11,22 +11,40 @@
 #include "base/text.h"
 #include "cli/commands.h"
 #include "cli/load.h"
+#include "cli/outputs.h"
 #include "render/analyze_view.h"
 
 namespace gpuscope::cli {
 namespace {
 
 struct AnalyzeArgs {
-  std::string path;
-  std::string format = "table";
-  bool full_names = false;
-  std::string explain;
+  AnalyzeRequest request;
   std::vector<double> rule_options;  // one per option of the rules' registry, in its order
-  std::vector<std::string> captures;
-  std::string phase;
 };
 
 }  // namespace
+
+base::StatusOr<std::string> AnalyzeOutput(const model::Trace& trace, const AnalyzeRequest& a,
+                                          const CommonOptions& common) {
+  analysis::AnalyzeOptions o = a.options;
+  if (!a.phase.empty()) {
+    analysis::SteadyState all = analysis::FindSteadyState(trace, o.steady);
+    if (!all.Phase(a.phase)) {
+      return base::Status::Error(a.path + ": " + analysis::MissingPhaseMessage(all, a.phase));
+    }
+    o.steady.phase = a.phase;
+  }
+  if (!o.device.empty() && !analysis::FindDevice(o.device)) {
+    return base::Status::Error("--device " + o.device +
+                               ": not a known device (gpuscope help roofline lists them)");
+  }
+  GPUSCOPE_ASSIGN_OR_RETURN(o.captures, LoadCaptures(a.captures, common));
+  analysis::AnalysisReport r = analysis::Analyze(trace, o);
+  const render::AnalyzeView view{a.path, a.full_names, a.explain};
+  if (a.format == "json") return render::AnalyzeJson(trace, r, view);
+  if (a.format == "csv") return render::AnalyzeCsv(r);
+  return render::AnalyzeText(trace, r, view);
+}
 
 void PrintAnalyzeReport(const model::Trace& trace, const std::string& path) {
   std::fputs(render::AnalyzeText(trace, analysis::Analyze(trace), {path, false, {}}).c_str(),
@@ -35,14 +53,14 @@ void PrintAnalyzeReport(const model::Trace& trace, const std::string& path) {
 
 CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
   auto a = std::make_shared<AnalyzeArgs>();
-  app.add_option("trace", a->path, "Trace file (any format gpuscope reads)")->required();
-  app.add_option("--format", a->format, "Output format")
+  app.add_option("trace", a->request.path, "Trace file (any format gpuscope reads)")->required();
+  app.add_option("--format", a->request.format, "Output format")
       ->check(CLI::IsMember({"table", "csv", "json"}));
-  app.add_flag("--full-names", a->full_names,
+  app.add_flag("--full-names", a->request.full_names,
                "Show names whole instead of fitting them to the terminal");
   std::vector<std::string> ids;
   for (const auto& rule : analysis::Rules()) ids.emplace_back(rule.id);
-  app.add_option("--explain", a->explain,
+  app.add_option("--explain", a->request.explain,
                  "How the findings of this rule were priced: the replayed window without and "
                  "with the fix, and its edits")
       ->check(CLI::IsMember(ids));
@@ -58,12 +76,12 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
           ->capture_default_str();
     }
   }
-  app.add_option("--capture", a->captures,
+  app.add_option("--capture", a->request.captures,
                  "A trace of the graph captures of the same program (vLLM/SGLang capture traces; "
                  "repeat for several): graph-replayed kernels are attributed to the op and "
                  "Python frame that launched them at capture")
       ->check(CLI::ExistingPath);
-  app.add_option("--phase", a->phase,
+  app.add_option("--phase", a->request.phase,
                  "Only the steps of one phase of a serving trace: its window, findings and "
                  "latency")
       ->check(CLI::IsMember({"prefill", "decode", "mixed", "other"}));
@@ -73,32 +91,19 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
   app.add_option("--evidence", opts->evidence, "Instances listed per finding")
       ->capture_default_str();
   return [a, opts, &common]() -> base::StatusOr<int> {
-    GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(a->path, common, "analyze"));
-    analysis::AnalyzeOptions o = *opts;
-    if (!a->phase.empty()) {
-      analysis::SteadyState all = analysis::FindSteadyState(trace, o.steady);
-      if (!all.Phase(a->phase)) {
-        return base::Status::Error(a->path + ": " + analysis::MissingPhaseMessage(all, a->phase));
-      }
-      o.steady.phase = a->phase;
-    }
-    if (!o.device.empty() && !analysis::FindDevice(o.device)) {
-      return base::Status::Error("--device " + o.device +
-                                 ": not a known device (gpuscope help roofline lists them)");
-    }
-    GPUSCOPE_ASSIGN_OR_RETURN(o.captures, LoadCaptures(a->captures, common));
+    AnalyzeRequest r = a->request;
+    r.options = *opts;
     size_t k = 0;
     for (const auto& rule : analysis::Rules()) {
-      for (const auto& opt : rule.options) opt.apply(o, a->rule_options[k++]);
+      for (const auto& opt : rule.options) opt.apply(r.options, a->rule_options[k++]);
     }
-    analysis::AnalysisReport r = analysis::Analyze(trace, o);
-    const render::AnalyzeView view{a->path, a->full_names, a->explain};
-    if (a->format == "json")
-      std::fputs(render::AnalyzeJson(trace, r, view).c_str(), stdout);
-    else if (a->format == "csv")
-      std::fputs(render::AnalyzeCsv(r).c_str(), stdout);
-    else
-      std::fputs(render::AnalyzeText(trace, r, view).c_str(), stdout);
+    if (!r.options.device.empty() && !analysis::FindDevice(r.options.device)) {
+      return base::Status::Error("--device " + r.options.device +
+                                 ": not a known device (gpuscope help roofline lists them)");
+    }
+    GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(r.path, common, "analyze"));
+    GPUSCOPE_ASSIGN_OR_RETURN(auto out, AnalyzeOutput(trace, r, common));
+    std::fputs(out.c_str(), stdout);
     return 0;
   };
 }

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "base/status.h"
 #include "model/trace.h"
@@ -15,6 +16,9 @@ namespace gpuscope::cli {
 struct CommonOptions {
   int threads = 0;
   bool align_clocks = false;  // shift GPU timelines whose ops start before their launch
+  // Where loading's warnings and notes go: stderr when null, else appended here (the Python
+  // module turns them into warnings.warn).
+  std::vector<std::string>* messages = nullptr;
 };
 
 // A command's body: returns the exit code, or a Status whose message main prints (exit 2).

@@ -11,21 +11,28 @@
 #include "base/text.h"
 #include "cli/commands.h"
 #include "cli/load.h"
+#include "cli/outputs.h"
 #include "render/diff_view.h"
 
 namespace gpuscope::cli {
 namespace {
 
-struct DiffArgs {
-  std::string before, after;
-  std::string format = "table";
-  bool exact_names = false;
-  bool full_names = false;
+struct DiffArgs : DiffRequest {
   double fail_if_slower = -1;
-  size_t top = 15;
 };
 
 }  // namespace
+
+std::string DiffOutput(const model::Trace& before, const model::Trace& after,
+                       const DiffRequest& a) {
+  analysis::DiffOptions o;
+  o.exact_names = a.exact_names;
+  analysis::DiffReport r = analysis::Diff(before, after, o);
+  const render::DiffView view{a.before, a.after, a.exact_names, a.full_names, a.top};
+  if (a.format == "json") return render::DiffJson(r, view);
+  if (a.format == "csv") return render::DiffCsv(r);
+  return render::DiffText(r, view);
+}
 
 CommandBody AddDiffCommand(CLI::App& app, const CommonOptions& common) {
   auto a = std::make_shared<DiffArgs>();
@@ -45,17 +52,11 @@ CommandBody AddDiffCommand(CLI::App& app, const CommonOptions& common) {
   return [a, &common]() -> base::StatusOr<int> {
     GPUSCOPE_ASSIGN_OR_RETURN(auto before, LoadTimeline(a->before, common, "diff"));
     GPUSCOPE_ASSIGN_OR_RETURN(auto after, LoadTimeline(a->after, common, "diff"));
-    analysis::DiffOptions o;
-    o.exact_names = a->exact_names;
-    analysis::DiffReport r = analysis::Diff(before, after, o);
-    const render::DiffView view{a->before, a->after, a->exact_names, a->full_names, a->top};
-    if (a->format == "json")
-      std::fputs(render::DiffJson(r, view).c_str(), stdout);
-    else if (a->format == "csv")
-      std::fputs(render::DiffCsv(r).c_str(), stdout);
-    else
-      std::fputs(render::DiffText(r, view).c_str(), stdout);
+    std::fputs(DiffOutput(before, after, *a).c_str(), stdout);
     if (a->fail_if_slower >= 0) {
+      analysis::DiffOptions o;
+      o.exact_names = a->exact_names;
+      analysis::DiffReport r = analysis::Diff(before, after, o);
       const analysis::GateResult gate = analysis::CheckGate(r, a->fail_if_slower);
       std::fflush(stdout);
       std::fprintf(stderr, "gpuscope: %s: %s by %s (%s); the gate allows +%s%%\n",

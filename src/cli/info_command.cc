@@ -7,6 +7,7 @@
 #include "base/text.h"
 #include "cli/commands.h"
 #include "cli/load.h"
+#include "cli/outputs.h"
 #include "render/info_view.h"
 
 namespace gpuscope::cli {
@@ -19,6 +20,13 @@ struct InfoArgs {
 
 }  // namespace
 
+std::string InfoOutput(model::Trace& trace, const std::string& format) {
+  analysis::TraceSummary s = analysis::Summarize(trace);
+  if (format == "json") return render::InfoJson(trace, s);
+  if (format == "csv") return render::InfoCsv(trace, s);
+  return render::InfoText(trace, s);
+}
+
 CommandBody AddInfoCommand(CLI::App& app, const CommonOptions& common) {
   auto args = std::make_shared<InfoArgs>();
   app.add_option("trace", args->path, "Trace file")->required();
@@ -26,13 +34,7 @@ CommandBody AddInfoCommand(CLI::App& app, const CommonOptions& common) {
       ->check(CLI::IsMember({"table", "csv", "json"}));
   return [args, &common]() -> base::StatusOr<int> {
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTrace(args->path, common));
-    analysis::TraceSummary s = analysis::Summarize(trace);
-    if (args->format == "json")
-      std::fputs(render::InfoJson(trace, s).c_str(), stdout);
-    else if (args->format == "csv")
-      std::fputs(render::InfoCsv(trace, s).c_str(), stdout);
-    else
-      std::fputs(render::InfoText(trace, s).c_str(), stdout);
+    std::fputs(InfoOutput(trace, args->format).c_str(), stdout);
     return 0;
   };
 }

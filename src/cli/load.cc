@@ -21,6 +21,18 @@ std::string PartialReadWarning(const std::string& path, const std::string& error
          base::FormatCount(kept) + " events read before it";
 }
 
+namespace {
+
+// A warning or note of loading, to stderr or to the caller's list.
+void Tell(const CommonOptions& common, const std::string& line) {
+  if (common.messages)
+    common.messages->push_back(line);
+  else
+    std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+}  // namespace
+
 base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOptions& common) {
   import::ImportOptions options;
   options.threads = common.threads;
@@ -28,7 +40,7 @@ base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOpti
   std::error_code ec;
   uintmax_t size =
       std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
-  bool show = isatty(STDERR_FILENO) && size >= (64u << 20);
+  bool show = !common.messages && isatty(STDERR_FILENO) && size >= (64u << 20);
   auto t0 = std::chrono::steady_clock::now();
   if (show)
     std::fprintf(stderr, "[gpuscope] reading %s (%s)...", path.c_str(),
@@ -41,22 +53,21 @@ base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOpti
   if (!trace.ok()) return trace.status();
   const model::Trace& t = *trace;
   if (!t.meta.import_error.empty()) {
-    std::fprintf(stderr, "%s\n",
-                 PartialReadWarning(path, t.meta.import_error, t.EventCount()).c_str());
+    Tell(common, PartialReadWarning(path, t.meta.import_error, t.EventCount()));
   }
   if (common.align_clocks) {
     analysis::ClockCheck check = analysis::CheckClocks(t);
     if (check.corrections.empty()) {
-      std::fprintf(stderr,
-                   "gpuscope: note: %s: --align-clocks: no GPU op starts before its launch; "
-                   "nothing shifted\n",
-                   path.c_str());
+      Tell(common, "gpuscope: note: " + path +
+                       ": --align-clocks: no GPU op starts before its launch; nothing shifted");
     } else {
       analysis::AlignClocks(*trace, check);
       model::SortTablesByTime(*trace);
-      for (const auto& [dev, shift] : check.corrections)
-        std::fprintf(stderr, "gpuscope: note: %s: --align-clocks: GPU %d events shifted by +%s\n",
-                     path.c_str(), dev, base::FormatDuration(shift).c_str());
+      for (const auto& [dev, shift] : check.corrections) {
+        std::string line = "gpuscope: note: " + path + ": --align-clocks: GPU ";
+        line += std::to_string(dev) + " events shifted by +" + base::FormatDuration(shift);
+        Tell(common, line);
+      }
     }
   }
   if (!t.problems.empty()) {
@@ -65,9 +76,9 @@ base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOpti
       if (!kinds.empty()) kinds += ", ";
       kinds += kind + " x" + std::to_string(e.count);
     }
-    std::fprintf(stderr,
-                 "gpuscope: note: %s: %s recoverable problem(s): %s (details: gpuscope info)\n",
-                 path.c_str(), base::FormatCount(t.problems.total()).c_str(), kinds.c_str());
+    std::string line = "gpuscope: note: " + path + ": ";
+    line += base::FormatCount(t.problems.total()) + " recoverable problem(s): " + kinds;
+    Tell(common, line + " (details: gpuscope info)");
   }
   return trace;
 }

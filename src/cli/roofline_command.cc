@@ -10,6 +10,7 @@
 #include "analysis/steady_state.h"
 #include "cli/commands.h"
 #include "cli/load.h"
+#include "cli/outputs.h"
 #include "output/text_table.h"
 #include "render/roofline_view.h"
 #include "render/stats_view.h"
@@ -17,18 +18,12 @@
 namespace gpuscope::cli {
 namespace {
 
-struct RooflineArgs {
-  std::string path;
-  std::string device;
-  std::string format = "table";
-  size_t top = 25;
-  bool full_names = false;
-  bool steady = false;
-  std::vector<std::string> captures;
-};
+using RooflineArgs = RooflineRequest;
 
-base::StatusOr<int> Run(const RooflineArgs& a, const model::Trace& trace,
-                        const CommonOptions& common) {
+}  // namespace
+
+base::StatusOr<std::string> RooflineOutput(const model::Trace& trace, const RooflineRequest& a,
+                                           const CommonOptions& common) {
   if (trace.summary_only()) {
     return base::Status::Error(a.path +
                                ": a summary-only source (no events, no op shapes); roofline "
@@ -56,16 +51,10 @@ base::StatusOr<int> Run(const RooflineArgs& a, const model::Trace& trace,
   analysis::Attributor at(trace);
   analysis::GraphAttribution graphs = analysis::AttributeGraphKernels(trace, at, given);
   analysis::RooflineReport r = analysis::ComputeRoofline(trace, opt, &graphs);
-  if (a.format == "json")
-    std::fputs(render::RooflineJson(trace, r, v).c_str(), stdout);
-  else if (a.format == "csv")
-    std::fputs(render::RooflineCsv(r).c_str(), stdout);
-  else
-    std::fputs(render::RooflineText(trace, r, v, output::TerminalWidth()).c_str(), stdout);
-  return 0;
+  if (a.format == "json") return render::RooflineJson(trace, r, v);
+  if (a.format == "csv") return render::RooflineCsv(r);
+  return render::RooflineText(trace, r, v, output::TerminalWidth());
 }
-
-}  // namespace
 
 CommandBody AddRooflineCommand(CLI::App& app, const CommonOptions& common) {
   auto args = std::make_shared<RooflineArgs>();
@@ -85,7 +74,9 @@ CommandBody AddRooflineCommand(CLI::App& app, const CommonOptions& common) {
   app.add_flag("--steady", args->steady, "Only kernels launched in the steady state");
   return [args, &common]() -> base::StatusOr<int> {
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTrace(args->path, common));
-    return Run(*args, trace, common);
+    GPUSCOPE_ASSIGN_OR_RETURN(auto out, RooflineOutput(trace, *args, common));
+    std::fputs(out.c_str(), stdout);
+    return 0;
   };
 }
 

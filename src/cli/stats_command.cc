@@ -11,27 +11,19 @@
 #include "base/text.h"
 #include "cli/commands.h"
 #include "cli/load.h"
+#include "cli/outputs.h"
 #include "output/text_table.h"
 #include "render/stats_view.h"
 
 namespace gpuscope::cli {
 namespace {
 
-struct StatsArgs {
-  std::string path;
-  size_t top = 0;
-  bool top_given = false;
-  std::string by;  // "", kernels, memops, api, cpu
-  std::string format = "table";
-  bool full_names = false;
-  bool mangled = false;
-  bool steady = false;
-  std::string phase;                  // only this phase's steps
-  std::vector<std::string> captures;  // graph captures for --by op
-};
+using StatsArgs = StatsRequest;
 
-base::StatusOr<int> Run(const StatsArgs& a, const model::Trace& trace,
-                        const CommonOptions& common) {
+}  // namespace
+
+base::StatusOr<std::string> StatsOutput(const model::Trace& trace, const StatsRequest& a,
+                                        const CommonOptions& common) {
   analysis::StatsOptions opt;
   opt.demangle = !a.mangled;
   std::string window;
@@ -66,21 +58,16 @@ base::StatusOr<int> Run(const StatsArgs& a, const model::Trace& trace,
   v.top = a.top;
   v.top_given = a.top_given;
   v.full_names = a.full_names;
-  if (a.format == "json")
-    std::fputs(render::StatsJson(trace, st, v).c_str(), stdout);
-  else if (a.format == "csv")
-    std::fputs(render::StatsCsv(st, v).c_str(), stdout);
-  else
-    std::fputs(render::StatsText(trace, st, v, output::TerminalWidth()).c_str(), stdout);
-  return 0;
+  if (a.format == "json") return render::StatsJson(trace, st, v);
+  if (a.format == "csv") return render::StatsCsv(st, v);
+  return render::StatsText(trace, st, v, output::TerminalWidth());
 }
-
-}  // namespace
 
 void PrintStatsTables(const model::Trace& trace, const std::string& path) {
   StatsArgs a;
   a.path = path;
-  (void)Run(a, trace, CommonOptions{});
+  auto out = StatsOutput(trace, a, CommonOptions{});
+  if (out.ok()) std::fputs(out->c_str(), stdout);
 }
 
 CommandBody AddStatsCommand(CLI::App& app, const CommonOptions& common) {
@@ -107,7 +94,9 @@ CommandBody AddStatsCommand(CLI::App& app, const CommonOptions& common) {
                "Only the steady state: iterations after warm-up (see gpuscope analyze)");
   return [args, &common]() -> base::StatusOr<int> {
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTrace(args->path, common));
-    return Run(*args, trace, common);
+    GPUSCOPE_ASSIGN_OR_RETURN(auto out, StatsOutput(trace, *args, common));
+    std::fputs(out.c_str(), stdout);
+    return 0;
   };
 }
 

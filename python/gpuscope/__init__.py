@@ -1,0 +1,160 @@
+"""gpuscope: GPU profiler trace analysis - the same C++ core as the `gpuscope` command.
+
+    import gpuscope
+    t = gpuscope.load("trace.json.gz")          # any format the CLI reads
+    k = t.kernels().to_pandas()                 # event tables as pyarrow Tables
+    report = gpuscope.analyze(t)                # the dict of `gpuscope analyze --format json`
+
+Every result dict is what the CLI prints with `--format json` for the same request (one
+serializer); tables are Arrow record batches pointing into the loaded trace where the column
+types allow (no copy). Loading and analysis release the GIL.
+"""
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from typing import Any, Dict, List, Optional, Sequence
+
+import pyarrow as pa
+
+from . import _core
+
+__all__ = ["Trace", "TraceError", "load", "stats", "analyze", "diff", "roofline", "convert",
+           "report", "run", "__version__"]
+__version__ = "0.1.0"
+
+TraceError = _core.TraceError
+TraceError.__doc__ = "A trace gpuscope cannot use: one line naming the file, what is wrong, what to do."
+
+_TABLES = ("kernels", "memops", "api", "cpu_ops", "annotations", "python_frames", "iterations")
+
+
+class Trace:
+    """A loaded trace. Build with gpuscope.load(path)."""
+
+    def __init__(self, core: Any) -> None:
+        self._core = core
+
+    @property
+    def path(self) -> str:
+        """The path it was loaded from (as results name it)."""
+        return self._core.path
+
+    @property
+    def format(self) -> str:
+        """The format gpuscope recognised ("kineto", "rpd", "rocpd", "nsys", ...)."""
+        return self._core.format
+
+    def __repr__(self) -> str:
+        return f"<gpuscope.Trace {self.path!r} ({self.format})>"
+
+    def info(self) -> Dict[str, Any]:
+        """What the trace holds: `gpuscope info --format json`."""
+        return json.loads(_core.info(self._core))
+
+    def _table(self, which: str) -> pa.Table:
+        # pyarrow allocates the two C structs; the core fills them and pyarrow takes ownership.
+        from pyarrow.cffi import ffi
+
+        schema = ffi.new("struct ArrowSchema*")
+        array = ffi.new("struct ArrowArray*")
+        _core.table(self._core, which, int(ffi.cast("uintptr_t", schema)), int(ffi.cast("uintptr_t", array)))
+        batch = pa.RecordBatch._import_from_c(int(ffi.cast("uintptr_t", array)), int(ffi.cast("uintptr_t", schema)))
+        return pa.Table.from_batches([batch])
+
+    def kernels(self) -> pa.Table:
+        """GPU kernels: id, start_ns, dur_ns, name, device, stream, correlation, grid, block,
+        registers, shared_mem, launch_id (-> api.id), op_id (-> cpu_ops.id), python_frame_id
+        (-> python_frames.id), iteration (the step that launched it)."""
+        return self._table("kernels")
+
+    def memops(self) -> pa.Table:
+        """Copies and memsets: kind (HtoD, ...), bytes (null: not recorded), src / dst memory, and
+        the same time and link columns as kernels()."""
+        return self._table("memops")
+
+    def api(self) -> pa.Table:
+        """Runtime / driver calls: domain, pid, tid, correlation, external_id, op_id, iteration."""
+        return self._table("api")
+
+    def cpu_ops(self) -> pa.Table:
+        """Framework ops (aten::mm, ...): parent_id, python_frame_id, depth, args (recorded shapes
+        and types as JSON, null when not recorded), iteration."""
+        return self._table("cpu_ops")
+
+    def annotations(self) -> pa.Table:
+        """User annotations (record_function, NVTX / roctx ranges, ProfilerStep#N)."""
+        return self._table("annotations")
+
+    def python_frames(self) -> pa.Table:
+        """Python frames ("model.py(12): forward") with parent_id and python_id."""
+        return self._table("python_frames")
+
+    def iterations(self) -> pa.Table:
+        """Iterations found from ProfilerStep#N markers: number, start_ns, dur_ns."""
+        return self._table("iterations")
+
+    def events_csv(self, path: str) -> List[Dict[str, Any]]:
+        """Writes the events as CSV (a directory: events.csv + the stats tables; or one x.csv),
+        as `gpuscope convert TRACE -o PATH` does."""
+        return convert(self, path, to="csv")
+
+
+def load(path: str, threads: Optional[int] = None) -> Trace:
+    """Reads a trace (every format the CLI reads; a run's directory too). Raises TraceError for
+    an unusable file; a file that breaks part-way is kept with a warning (warnings.warn)."""
+    core = _core.load(os.fspath(path), 0 if threads is None else int(threads))
+    for message in core.messages:
+        warnings.warn(message, RuntimeWarning, stacklevel=2)
+    return Trace(core)
+
+
+def stats(t: Trace, steady: bool = False, by: Optional[str] = None, phase: Optional[str] = None,
+          capture: Sequence[str] = (), mangled: bool = False) -> Dict[str, Any]:
+    """`gpuscope stats --format json` ([--steady] [--by TABLE] [--phase P] [--capture F])."""
+    return json.loads(_core.stats(t._core, steady, by or "", phase or "", list(capture), mangled))
+
+
+def analyze(t: Trace, capture: Sequence[str] = (), phase: Optional[str] = None,
+            device: Optional[str] = None, evidence: int = 5, **options: float) -> Dict[str, Any]:
+    """`gpuscope analyze --format json`. Rule thresholds by their flag names without dashes
+    (idle_gap_us=50, attainable_percent=70; `gpuscope help findings` lists them)."""
+    return json.loads(_core.analyze(t._core, options, list(capture), phase or "", device or "", evidence))
+
+
+def diff(a: Trace, b: Trace, exact_names: bool = False, top: int = 15) -> Dict[str, Any]:
+    """`gpuscope diff --format json A B`: b (after) against a (before)."""
+    return json.loads(_core.diff(a._core, b._core, exact_names, top))
+
+
+def roofline(t: Trace, device: Optional[str] = None, steady: bool = False,
+             capture: Sequence[str] = ()) -> Dict[str, Any]:
+    """`gpuscope roofline --format json`: each op signature against the device's peaks."""
+    return json.loads(_core.roofline(t._core, device or "", steady, list(capture)))
+
+
+def convert(t: Trace, path: str, to: Optional[str] = None) -> List[Dict[str, Any]]:
+    """Writes the trace as `gpuscope convert` does (x.json[.gz], x.rpd, x.csv or dir/); returns
+    the files written: [{"path", "bytes", "contents"}]."""
+    rows = _core.convert(t._core, os.fspath(path), to or "")
+    return [{"path": p, "bytes": int(b), "contents": c} for p, b, c in rows]
+
+
+def report(t: Trace, path: str, device: Optional[str] = None, capture: Sequence[str] = ()) -> Dict[str, Any]:
+    """Writes the HTML report (`gpuscope report TRACE -o PATH`)."""
+    size = _core.report(t._core, os.fspath(path), device or "", list(capture))
+    return {"source": t.path, "path": os.fspath(path), "bytes": size}
+
+
+def run(cmd: Sequence[str], output: Optional[str] = None, backend: Optional[str] = None,
+        extra: Sequence[str] = ()) -> int:
+    """Profiles a program unchanged, as `gpuscope run [-o OUTPUT] [--backend B] -- CMD...`
+    does (the same recorder, in this process); returns the program's exit code."""
+    args = ["run"]
+    if output:
+        args += ["-o", os.fspath(output)]
+    if backend:
+        args += ["--backend", backend]
+    args += list(extra) + ["--"] + [str(c) for c in cmd]
+    return _core.main(args)

@@ -1,0 +1,67 @@
+#pragma once
+// What each command prints for a loaded trace, as a string: one function per command, used by
+// the command itself and by the Python module (src/python), so that both give the same bytes
+// for the same request. The requests hold the command's options with the CLI's defaults.
+
+#include <string>
+#include <vector>
+
+#include "analysis/analyze.h"
+#include "base/status.h"
+#include "cli/commands.h"
+#include "model/trace.h"
+
+namespace gpuscope::cli {
+
+// `info --format F` (the summary measures the model's memory, hence not const).
+std::string InfoOutput(model::Trace& trace, const std::string& format);
+
+struct StatsRequest {
+  std::string path;
+  size_t top = 0;
+  bool top_given = false;
+  std::string by;  // "", kernels, memops, api, os, cpu, counters, op
+  std::string format = "table";
+  bool full_names = false;
+  bool mangled = false;
+  bool steady = false;
+  std::string phase;                  // only this phase's steps
+  std::vector<std::string> captures;  // graph captures for --by op
+};
+base::StatusOr<std::string> StatsOutput(const model::Trace& trace, const StatsRequest& r,
+                                        const CommonOptions& common);
+
+struct AnalyzeRequest {
+  std::string path;
+  std::string format = "table";
+  bool full_names = false;
+  std::string explain;
+  std::vector<std::string> captures;
+  std::string phase;
+  analysis::AnalyzeOptions options;  // thresholds (the rules' defaults), device, evidence
+};
+base::StatusOr<std::string> AnalyzeOutput(const model::Trace& trace, const AnalyzeRequest& r,
+                                          const CommonOptions& common);
+
+struct DiffRequest {
+  std::string before, after;  // the paths, as the output names them
+  std::string format = "table";
+  bool exact_names = false;
+  bool full_names = false;
+  size_t top = 15;
+};
+std::string DiffOutput(const model::Trace& before, const model::Trace& after, const DiffRequest& r);
+
+struct RooflineRequest {
+  std::string path;
+  std::string device;
+  std::string format = "table";
+  size_t top = 25;
+  bool full_names = false;
+  bool steady = false;
+  std::vector<std::string> captures;
+};
+base::StatusOr<std::string> RooflineOutput(const model::Trace& trace, const RooflineRequest& r,
+                                           const CommonOptions& common);
+
+}  // namespace gpuscope::cli

@@ -1,0 +1,209 @@
+// The `gpuscope._core` extension module: the same libraries as the CLI, bound with nanobind.
+// Everything a command prints comes from cli/outputs.h (the same bytes as the CLI's
+// --format json), the tables from python/trace_tables.h. The GIL is released while a trace is
+// read and while results are computed. The Python package (python/gpuscope) wraps this module.
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "analysis/device_peaks.h"
+#include "analysis/rules.h"
+#include "base/byte_sink.h"
+#include "cli/gpuscope_main.h"
+#include "cli/load.h"
+#include "cli/outputs.h"
+#include "output/html_report.h"
+#include "python/trace_tables.h"
+#include "render/export.h"
+#include "render/report_data.h"
+
+namespace nb = nanobind;
+
+namespace gpuscope::python {
+namespace {
+
+// Raised to Python as gpuscope.TraceError: one line naming the file, what is wrong, what to do.
+struct TraceError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+template <typename T>
+T Take(base::StatusOr<T> v) {
+  if (!v.ok()) throw TraceError(v.status().message());
+  return std::move(*v);
+}
+
+// A loaded trace: the model (shared with the Arrow arrays exported from it) and what loading
+// said (partial reads, recoverable problems), which the package passes to warnings.warn.
+class PyTrace {
+ public:
+  PyTrace(std::string path, std::shared_ptr<model::Trace> t, std::vector<std::string> messages)
+      : path_(std::move(path)), t_(std::move(t)), messages_(std::move(messages)) {}
+  const std::string& path() const { return path_; }
+  const std::shared_ptr<model::Trace>& trace() const { return t_; }
+  const std::vector<std::string>& messages() const { return messages_; }
+
+ private:
+  std::string path_;
+  std::shared_ptr<model::Trace> t_;
+  std::vector<std::string> messages_;
+};
+
+cli::CommonOptions Common(int threads, std::vector<std::string>* messages) {
+  cli::CommonOptions c;
+  c.threads = threads;
+  c.messages = messages;
+  return c;
+}
+
+PyTrace Load(const std::string& path, int threads) {
+  std::vector<std::string> messages;
+  std::shared_ptr<model::Trace> t;
+  {
+    nb::gil_scoped_release release;
+    t = std::make_shared<model::Trace>(Take(cli::LoadTrace(path, Common(threads, &messages))));
+  }
+  return PyTrace(path, std::move(t), std::move(messages));
+}
+
+// Fills the two C structs at the addresses pyarrow gives (RecordBatch._import_from_c).
+void Table(const PyTrace& t, const std::string& which, uintptr_t schema, uintptr_t array) {
+  if (!ExportTable(t.trace(), which, reinterpret_cast<ArrowSchema*>(schema),
+                   reinterpret_cast<ArrowArray*>(array)))
+    throw std::invalid_argument("no table '" + which + "' (tables: " + kTableNames + ")");
+}
+
+std::string Info(const PyTrace& t) {
+  nb::gil_scoped_release release;
+  return cli::InfoOutput(*t.trace(), "json");
+}
+
+std::string Stats(const PyTrace& t, bool steady, const std::string& by, const std::string& phase,
+                  const std::vector<std::string>& captures, bool mangled) {
+  cli::StatsRequest r;
+  r.path = t.path(), r.format = "json", r.steady = steady, r.by = by, r.phase = phase;
+  r.captures = captures, r.mangled = mangled;
+  nb::gil_scoped_release release;
+  return Take(cli::StatsOutput(*t.trace(), r, Common(0, nullptr)));
+}
+
+// analyze with options named as the CLI's flags without the dashes ("idle_gap_us"): the rules'
+// registry says what each means and its default.
+std::string Analyze(const PyTrace& t, const nb::dict& options,
+                    const std::vector<std::string>& captures, const std::string& phase,
+                    const std::string& device, size_t evidence) {
+  cli::AnalyzeRequest r;
+  r.path = t.path(), r.format = "json", r.captures = captures, r.phase = phase;
+  r.options.device = device, r.options.evidence = evidence;
+  for (auto [key, value] : options) {
+    std::string name = nb::cast<std::string>(key);
+    bool found = false;
+    for (const auto& rule : analysis::Rules()) {
+      for (const auto& o : rule.options) {
+        std::string flag(o.flag.substr(2));
+        for (char& ch : flag) ch = ch == '-' ? '_' : ch;
+        if (flag == name) o.apply(r.options, nb::cast<double>(value)), found = true;
+      }
+    }
+    if (!found) throw std::invalid_argument("analyze: no option '" + name + "'");
+  }
+  if (!r.options.device.empty() && !analysis::FindDevice(r.options.device))
+    throw TraceError("device " + r.options.device + ": not a known device");
+  nb::gil_scoped_release release;
+  return Take(cli::AnalyzeOutput(*t.trace(), r, Common(0, nullptr)));
+}
+
+std::string Diff(const PyTrace& before, const PyTrace& after, bool exact_names, size_t top) {
+  cli::DiffRequest r;
+  r.before = before.path(), r.after = after.path(), r.format = "json";
+  r.exact_names = exact_names, r.top = top;
+  nb::gil_scoped_release release;
+  return cli::DiffOutput(*before.trace(), *after.trace(), r);
+}
+
+std::string Roofline(const PyTrace& t, const std::string& device, bool steady,
+                     const std::vector<std::string>& captures) {
+  if (!device.empty() && !analysis::FindDevice(device))
+    throw TraceError("device " + device + ": not a known device");
+  cli::RooflineRequest r;
+  r.path = t.path(), r.format = "json", r.device = device, r.steady = steady, r.captures = captures;
+  r.top = 0;
+  nb::gil_scoped_release release;
+  return Take(cli::RooflineOutput(*t.trace(), r, Common(0, nullptr)));
+}
+
+// (path, bytes, contents) of each file written.
+std::vector<std::vector<std::string>> Convert(const PyTrace& t, const std::string& out,
+                                              const std::string& to) {
+  std::vector<render::ExportedFile> files;
+  {
+    nb::gil_scoped_release release;
+    std::string format = Take(render::ExportFormat(out, to));
+    if (t.trace()->summary_only())
+      throw TraceError(t.path() + ": a summary without a timeline; convert needs the trace itself");
+    files = Take(render::ExportTrace(*t.trace(), out, format));
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& f : files) rows.push_back({f.path, std::to_string(f.bytes), f.what});
+  return rows;
+}
+
+size_t Report(const PyTrace& t, const std::string& out, const std::string& device,
+              const std::vector<std::string>& captures) {
+  if (!device.empty() && !analysis::FindDevice(device))
+    throw TraceError("device " + device + ": not a known device");
+  nb::gil_scoped_release release;
+  if (t.trace()->summary_only())
+    throw TraceError(t.path() + ": a summary without a timeline; report needs the trace itself");
+  analysis::AnalyzeOptions options;
+  options.device = device;
+  options.captures = Take(cli::LoadCaptures(captures, Common(0, nullptr)));
+  std::string page = output::RenderHtmlReport(render::ReportDataJson(*t.trace(), t.path(), options),
+                                              std::filesystem::path(t.path()).filename().string());
+  auto sink = Take(base::ByteSink::Create(out));
+  sink->Write(page);
+  base::Status closed = sink->Close();
+  if (!closed.ok()) throw TraceError(closed.message());
+  return page.size();
+}
+
+// `gpuscope ARGS...` in this process (the recorder of `gpuscope run`): its exit code.
+int Main(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"gpuscope"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> ptrs;
+  for (auto& a : argv) ptrs.push_back(a.data());
+  ptrs.push_back(nullptr);
+  nb::gil_scoped_release release;
+  return cli::Main(static_cast<int>(argv.size()), ptrs.data());
+}
+
+}  // namespace
+}  // namespace gpuscope::python
+
+NB_MODULE(_core, m) {
+  using namespace gpuscope::python;
+  m.doc() = "gpuscope's C++ core (use the gpuscope package, not this module)";
+  nb::exception<TraceError>(m, "TraceError");
+  nb::class_<PyTrace>(m, "Trace")
+      .def_prop_ro("path", &PyTrace::path)
+      .def_prop_ro("format", [](const PyTrace& t) { return t.trace()->meta.format; })
+      .def_prop_ro("messages", &PyTrace::messages);
+  m.def("load", &Load, nb::arg("path"), nb::arg("threads") = 0);
+  m.def("table", &Table);
+  m.def("info", &Info);
+  m.def("stats", &Stats);
+  m.def("analyze", &Analyze);
+  m.def("diff", &Diff);
+  m.def("roofline", &Roofline);
+  m.def("convert", &Convert);
+  m.def("report", &Report);
+  m.def("main", &Main);
+}

@@ -1,0 +1,192 @@
+"""The Python package against the CLI: every format's fixture loads; the Arrow tables' rows and
+sums equal `gpuscope stats --format json`; every result dict equals the CLI's JSON for the same
+request; errors raise TraceError; partial reads warn; the GIL is released while loading."""
+import json
+import os
+import subprocess
+import threading
+import time
+import warnings
+
+import pyarrow as pa
+import pytest
+
+import gpuscope
+
+from conftest import DATA
+
+
+def cli_json(cli, *args):
+    r = subprocess.run([cli, *args], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def same(a, b):
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+FORMATS = ["kineto", "kineto-gz", "kineto-rocm", "kineto-shapes", "rocprofv3-json", "rocprofv3-csv",
+           "rocprof-csv", "rocprof-json", "serving", "rpd", "rocpd", "nsys", "rocprof-db"]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_tables_match_stats(fmt, fixtures, cli):
+    path = fixtures[fmt]
+    t = gpuscope.load(path)
+    st = gpuscope.stats(t)
+    k = t.kernels()
+    assert isinstance(k, pa.Table)
+    assert k.num_rows == sum(x["calls"] for x in st["kernels"])
+    assert sum(k.column("dur_ns").to_pylist()) == sum(x["total_ns"] for x in st["kernels"])
+    # Per kernel name: calls and totals, from the dictionary-encoded names.
+    df = k.to_pandas()
+    if len(df):
+        by = df.groupby(df["name"].astype(str), observed=True)["dur_ns"].agg(["count", "sum"])
+        mangled = {x["name"]: (x["calls"], x["total_ns"]) for x in gpuscope.stats(t, mangled=True)["kernels"]}
+        assert {n: (int(r["count"]), int(r["sum"])) for n, r in by.iterrows()} == mangled
+    m = t.memops().to_pandas()
+    for row in st["memops"]:
+        sel = m[m["kind"].astype(str) == row["kind"]]
+        assert (len(sel), int(sel["dur_ns"].sum())) == (row["calls"], row["total_ns"]), row
+    assert len(m) == sum(x["calls"] for x in st["memops"])
+    api = t.api().to_pandas()
+    gpu_api = api[api["domain"].astype(str) != "os"]
+    assert len(gpu_api) == sum(x["calls"] for x in st["api"])
+    assert t.cpu_ops().num_rows == sum(x["calls"] for x in st["cpu_ops"])
+    # The same dict as the CLI's JSON, byte for byte once keys are sorted.
+    assert same(st, cli_json(cli, "stats", "--format", "json", path))
+    assert same(t.info(), cli_json(cli, "info", "--format", "json", path))
+
+
+@pytest.mark.parametrize("fmt", ["kineto", "rpd", "nsys", "serving", "kineto-shapes"])
+def test_analyze_diff_roofline_equal_the_cli(fmt, fixtures, cli):
+    path = fixtures[fmt]
+    t = gpuscope.load(path)
+    assert same(gpuscope.analyze(t), cli_json(cli, "analyze", "--format", "json", path))
+    assert same(gpuscope.analyze(t, idle_gap_us=5, evidence=2),
+                cli_json(cli, "analyze", "--format", "json", "--idle-gap-us", "5", "--evidence", "2", path))
+    assert same(gpuscope.stats(t, steady=True), cli_json(cli, "stats", "--steady", "--format", "json", path))
+    assert same(gpuscope.roofline(t), cli_json(cli, "roofline", "--format", "json", "--top", "0", path))
+    other = gpuscope.load(fixtures["kineto"])
+    assert same(gpuscope.diff(other, t), cli_json(cli, "diff", "--format", "json", fixtures["kineto"], path))
+
+
+def test_links_and_zero_copy(fixtures):
+    t = gpuscope.load(fixtures["kineto-shapes"])
+    k, ops, api = t.kernels(), t.cpu_ops(), t.api()
+    # Every kernel's launch is an API row and its op a CPU op row of the same trace.
+    ids = set(api.column("id").to_pylist())
+    assert set(k.column("launch_id").to_pylist()) <= ids
+    op_names = dict(zip(ops.column("id").to_pylist(), ops.column("name").to_pylist()))
+    names = [op_names[o] for o in k.column("op_id").to_pylist()]
+    assert "aten::addmm" in names and "aten::convolution" in names
+    args = dict(zip(ops.column("name").to_pylist(), ops.column("args").to_pylist()))
+    assert json.loads(args["aten::addmm"])["Input Dims"][1] == [128, 256]
+    # start_ns points into the trace's own column: the same memory in every export.
+    a = t.kernels().column("start_ns").chunk(0).buffers()[1].address
+    b = t.kernels().column("start_ns").chunk(0).buffers()[1].address
+    assert a == b
+    assert t.kernels().column("grid").type == pa.list_(pa.field("item", pa.uint32(), nullable=False), 3)
+
+
+def test_iterations_and_frames(fixtures):
+    t = gpuscope.load(fixtures["kineto"])
+    it = t.iterations().to_pandas()
+    assert list(it["number"]) == [1, 2]
+    k = t.kernels().to_pandas()
+    assert set(k["iteration"].dropna().astype(int)) <= {1, 2}
+    frames = t.python_frames().to_pandas()
+    assert frames["name"].astype(str).str.contains("forward").any()
+    assert t.annotations().to_pandas()["name"].astype(str).str.startswith("ProfilerStep#").sum() == 2
+
+
+def test_errors_raise_trace_error(tmp_path):
+    for bad in ("bad_not_json.json", "bad_empty_file.json", "bad_unknown_format.json"):
+        with pytest.raises(gpuscope.TraceError) as e:
+            gpuscope.load(os.path.join(DATA, bad))
+        assert "\n" not in str(e.value) and bad in str(e.value)
+    with pytest.raises(gpuscope.TraceError):
+        gpuscope.load(tmp_path / "missing.json")
+    t = gpuscope.load(os.path.join(DATA, "kineto_cuda_small.json"))
+    with pytest.raises(ValueError):
+        gpuscope.analyze(t, no_such_threshold=3)
+    with pytest.raises(gpuscope.TraceError):
+        gpuscope.roofline(t, device="TPUv5")
+
+
+def test_partial_read_warns():
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        t = gpuscope.load(os.path.join(DATA, "bad_truncated.json"))
+    assert any("kept the" in str(x.message) for x in w), [str(x.message) for x in w]
+    assert t.kernels().num_rows >= 0
+
+
+def test_writers(fixtures, tmp_path, cli):
+    t = gpuscope.load(fixtures["kineto"])
+    files = gpuscope.convert(t, tmp_path / "t.rpd")
+    assert files[0]["path"].endswith("t.rpd") and files[0]["bytes"] > 0
+    back = gpuscope.load(tmp_path / "t.rpd")
+    assert back.kernels().num_rows == t.kernels().num_rows
+    csv_files = t.events_csv(tmp_path / "tables")
+    assert any(f["path"].endswith("events.csv") for f in csv_files)
+    r = gpuscope.report(t, tmp_path / "r.html")
+    assert r["bytes"] == os.path.getsize(tmp_path / "r.html") > 10_000
+
+
+def test_gil_is_released_while_loading(tmp_path):
+    # A trace large enough to take a while: 200,000 kernels with their launches.
+    ev = []
+    for i in range(200_000):
+        ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+                   "ts": i * 10.0, "dur": 2.0, "args": {"correlation": i + 1}})
+        ev.append({"ph": "X", "cat": "kernel", "name": f"k{i % 50}", "pid": 0, "tid": 7,
+                   "ts": i * 10.0 + 5, "dur": 4.0, "args": {"correlation": i + 1, "device": 0, "stream": 7}})
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({"traceEvents": ev}))
+    ticks = [0]
+    done = threading.Event()
+
+    def load():
+        gpuscope.load(path, threads=1)
+        done.set()
+
+    th = threading.Thread(target=load)
+    start = time.perf_counter()
+    th.start()
+    while not done.is_set():
+        ticks[0] += 1
+        time.sleep(0)
+    th.join()
+    elapsed = time.perf_counter() - start
+    # A load holding the GIL would leave this loop no turn until it ends; released, the loop
+    # spins thousands of times (about a microsecond each) while the file is read.
+    assert elapsed > 0.05 and ticks[0] > 1000, (ticks[0], elapsed)
+
+
+def test_run_records_a_program(tmp_path):
+    pytest.importorskip("torch")
+    out = tmp_path / "run.json"
+    code = gpuscope.run(["python3", "-c", "import torch; torch.ones(4).sum()"], output=out, backend="torch")
+    assert code == 0 and out.exists()
+    assert gpuscope.load(out).cpu_ops().num_rows > 0
+
+
+def test_notebook_example_runs(tmp_path):
+    pytest.importorskip("matplotlib")
+    import runpy
+    import sys
+
+    notebook = os.path.join(os.path.dirname(DATA), "..", "examples", "notebook.py")
+    argv = sys.argv
+    sys.argv = [notebook, os.path.join(DATA, "kineto_cuda_small.json"), str(tmp_path)]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ns = runpy.run_path(notebook, run_name="__main__")
+    finally:
+        sys.argv = argv
+    assert os.path.getsize(tmp_path / "notebook_latency.png") > 5_000
+    assert list(ns["top"].index)[0] and ns["top"]["calls"].sum() == ns["kernels"].shape[0]
+    assert list(ns["findings"]["rule"]) == [f["rule"] for f in ns["report"]["findings"]]
