@@ -33,6 +33,7 @@ def fixtures(tmp_path_factory):
         "rocprof-csv": os.path.join(DATA, "rocprof_v1", "results.csv"),
         "rocprof-json": os.path.join(DATA, "rocprof_v1", "results.json"),
         "serving": os.path.join(DATA, "serving_exec.json"),
+        "rocprof-raw": os.path.join(DATA, "rocprof_v1", "rpl_data", "hcc_ops_trace.txt"),
     }
     for name, sql in (("rpd", "rpd_small.sql"), ("rocpd", "rocpd_small.sql"), ("nsys", "nsys_small.sql"),
                       ("rocprof-db", "rocprof_results_db.sql")):
@@ -43,4 +44,9 @@ def fixtures(tmp_path_factory):
         db.commit()
         db.close()
         out[name] = path
+    # gpuscope's own CSV (events.csv), written by the package from the Kineto fixture.
+    import gpuscope
+
+    gpuscope.convert(gpuscope.load(out["kineto"]), str(tmp / "csv") + "/")
+    out["gpuscope-csv"] = str(tmp / "csv")
     return out

@@ -27,7 +27,8 @@ def same(a, b):
 
 
 FORMATS = ["kineto", "kineto-gz", "kineto-rocm", "kineto-shapes", "rocprofv3-json", "rocprofv3-csv",
-           "rocprof-csv", "rocprof-json", "serving", "rpd", "rocpd", "nsys", "rocprof-db"]
+           "rocprof-csv", "rocprof-json", "serving", "rpd", "rocpd", "nsys", "rocprof-db", "rocprof-raw",
+           "gpuscope-csv"]
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -70,6 +71,16 @@ def test_analyze_diff_roofline_equal_the_cli(fmt, fixtures, cli):
     assert same(gpuscope.roofline(t), cli_json(cli, "roofline", "--format", "json", "--top", "0", path))
     other = gpuscope.load(fixtures["kineto"])
     assert same(gpuscope.diff(other, t), cli_json(cli, "diff", "--format", "json", fixtures["kineto"], path))
+
+
+def test_summary_only_source(cli):
+    # rocprof --stats CSV: totals without events - the tables are empty, stats has the rows.
+    path = os.path.join(DATA, "rocprof_v1", "results.stats.csv")
+    t = gpuscope.load(path)
+    assert t.kernels().num_rows == 0 and gpuscope.stats(t)["kernels"]
+    assert same(gpuscope.stats(t), cli_json(cli, "stats", "--format", "json", path))
+    with pytest.raises(gpuscope.TraceError):
+        gpuscope.report(t, "/tmp/never.html")
 
 
 def test_links_and_zero_copy(fixtures):
