@@ -43,6 +43,14 @@ inline constexpr std::string_view kArgsColumns = "api_ptr_id, args";
 inline constexpr std::string_view kGpuRangeColumns =
     "gpuId, queueId, start, end, kind, name_id, correlation";
 
+// Names the rpd tracer gives its own overhead rows in rocpd_api (rpd Logger::createOverheadRecord):
+// readers leave them out, so a writer marks a real call with such a name in ext_gpuscope_api.
+inline bool IsRpdOverheadApi(std::string_view n) {
+  return n == "hcc_activity_callback" || n == "OpTable::writeRows" || n == "ApiTable::writeRows" ||
+         n == "KernelApiTable::writeRows" || n == "CopyApiTable::writeRows" ||
+         n == "MonitorTable::writeRows" || n == "rpdflush";
+}
+
 // rocpd_metadata tags. The source's path, format and clock of a converted trace:
 inline constexpr std::string_view kTagSource = "gpuscope::source";
 inline constexpr std::string_view kTagSourceFormat = "gpuscope::source_format";

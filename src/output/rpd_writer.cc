@@ -123,7 +123,8 @@ base::Status RpdWriter::WriteApi() {
     std::string_view n = t_.str(a.name[i]);
     model::ApiDomain implied =
         n.rfind("hsa_", 0) == 0 ? model::ApiDomain::kHsa : model::ApiDomain::kRuntime;
-    if (a.domain[i] != implied) {
+    // A call named like the rpd tracer's overhead rows is marked, or readers would drop it.
+    if (a.domain[i] != implied || rpd_ext::IsRpdOverheadApi(n)) {
       GPUSCOPE_RETURN_IF_ERROR(
           InsertExt(static_cast<int64_t>(i) + 1, model::ApiDomainName(a.domain[i]), 0, -1, -1));
     }

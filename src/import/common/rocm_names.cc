@@ -76,10 +76,4 @@ model::ApiDomain ApiDomainOf(std::string_view name) {
   return name.rfind("hsa_", 0) == 0 ? model::ApiDomain::kHsa : model::ApiDomain::kRuntime;
 }
 
-bool IsRpdOverheadApi(std::string_view n) {
-  return n == "hcc_activity_callback" || n == "OpTable::writeRows" || n == "ApiTable::writeRows" ||
-         n == "KernelApiTable::writeRows" || n == "CopyApiTable::writeRows" ||
-         n == "MonitorTable::writeRows" || n == "rpdflush";
-}
-
 }  // namespace gpuscope::import::rocm

@@ -4,6 +4,7 @@
 
 #include <string_view>
 
+#include "format/rpd_ext.h"
 #include "model/enums.h"
 
 namespace gpuscope::import::rocm {
@@ -29,7 +30,8 @@ void CopyEnds(model::MemopKind kind, model::MemoryKind* src, model::MemoryKind* 
 // HSA calls (hsa_*) vs HIP runtime calls.
 model::ApiDomain ApiDomainOf(std::string_view api_name);
 
-// rpd tracer self-overhead rows recorded as API calls (rpd Logger::createOverheadRecord).
-bool IsRpdOverheadApi(std::string_view api_name);
+// rpd tracer self-overhead rows recorded as API calls: format/rpd_ext.h (one list, the writer
+// needs it too).
+using format::rpd_ext::IsRpdOverheadApi;
 
 }  // namespace gpuscope::import::rocm

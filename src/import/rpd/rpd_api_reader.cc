@@ -31,11 +31,11 @@ base::Status RpdReader::ReadApi() {
     int64_t start = TimeAt(q, 3);
     int64_t dur = model::DurationBetween(start, TimeAt(q, 4));
     model::TrackId track = cpu_tracks_.Get(q.Int(1), q.Int(2));
-    if (it->second == 2) {
+    auto ext = ext_api_.empty() ? ext_api_.end() : FindSorted(ext_api_, q.Int(0));
+    if (it->second == 2 && ext == ext_api_.end()) {  // gpuscope's export marks real calls
       ++t_.record_counts["rpd tracer overhead rows (left out)"];
       continue;
     }
-    auto ext = ext_api_.empty() ? ext_api_.end() : FindSorted(ext_api_, q.Int(0));
     if (it->second == 1) {
       model::StringId text = q.IsNull(6) ? t_.strings.Intern("") : Arg(q.Int(6));
       if (ext != ext_api_.end() && ext->kind == "python") {
