@@ -2,13 +2,14 @@
 # The wheel as a user gets it: `pip wheel .` from the repository, installed into a fresh venv
 # (pyarrow and pandas from the system site-packages, nothing from the source tree), then used
 # from another directory: load a fixture, read a table, analyze.
-#   check_wheel.sh WORK_DIR
+#   check_wheel.sh WORK_DIR [PYTHON]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 work="$1"
+py="${2:-python3}"
 rm -rf "$work" && mkdir -p "$work"
-python3 -m pip wheel "$root" -w "$work/dist" --no-deps -q
-python3 -m venv --system-site-packages "$work/venv"
+"$py" -m pip wheel "$root" -w "$work/dist" --no-deps -q
+"$py" -m venv --system-site-packages "$work/venv"
 "$work/venv/bin/pip" install -q --no-deps "$work"/dist/gpuscope-*.whl
 cd "$work"
 "$work/venv/bin/python" - "$root/tests/data/kineto_shapes_small.json" <<'PY'
