@@ -80,7 +80,7 @@ class Trace:
 
     def cpu_ops(self) -> pa.Table:
         """Framework ops (aten::mm, ...): parent_id, python_frame_id, depth, args (recorded shapes
-        and types as JSON, null when not recorded), iteration."""
+        and types as a JSON object; empty when not recorded), iteration."""
         return self._table("cpu_ops")
 
     def annotations(self) -> pa.Table:
