@@ -11,6 +11,7 @@ types allow (no copy). Loading and analysis release the GIL.
 """
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import warnings
@@ -54,13 +55,12 @@ class Trace:
         return json.loads(_core.info(self._core))
 
     def _table(self, which: str) -> pa.Table:
-        # pyarrow allocates the two C structs; the core fills them and pyarrow takes ownership.
-        from pyarrow.cffi import ffi
-
-        schema = ffi.new("struct ArrowSchema*")
-        array = ffi.new("struct ArrowArray*")
-        _core.table(self._core, which, int(ffi.cast("uintptr_t", schema)), int(ffi.cast("uintptr_t", array)))
-        batch = pa.RecordBatch._import_from_c(int(ffi.cast("uintptr_t", array)), int(ffi.cast("uintptr_t", schema)))
+        # Room for the two C Data Interface structs (ArrowSchema: 72 bytes, ArrowArray: 80); the
+        # core fills them, pyarrow moves their contents out (and will call their release).
+        schema = ctypes.create_string_buffer(72)
+        array = ctypes.create_string_buffer(80)
+        _core.table(self._core, which, ctypes.addressof(schema), ctypes.addressof(array))
+        batch = pa.RecordBatch._import_from_c(ctypes.addressof(array), ctypes.addressof(schema))
         return pa.Table.from_batches([batch])
 
     def kernels(self) -> pa.Table:
