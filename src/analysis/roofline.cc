@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 
+#include "analysis/steady_state.h"
 #include "analysis/work_models.h"
 
 namespace gpuscope::analysis {
@@ -53,6 +55,12 @@ bool IsCommunication(std::string_view name) {
   return false;
 }
 
+// Why a kernel under op `name`, which has no work model, is not priced.
+std::string NoModelWhy(const std::string& name, std::string_view note = {}) {
+  if (IsCommunication(name)) return "communication: bound by the interconnect, not modelled";
+  return "no work model for " + name + std::string(note);
+}
+
 // What the roofline needs of one call signature (op name + args), computed once.
 struct Signature {
   WorkEstimate estimate;
@@ -86,30 +94,34 @@ RooflineReport ComputeRoofline(const model::Trace& t, const RooflineOptions& o,
 
   // Pass 1: each kernel's call (the modelled op instance it belongs to) or unmodelled reason.
   struct Call {
-    model::StringId name = 0;          // op name (trace string) ...
-    std::string graph_op, graph_args;  // ... or, for a graph-replayed kernel, the captured op
+    // The op and its recorded args: views into the trace's strings, or for a graph-replayed
+    // kernel into the capture's (`graphs` outlives this function).
+    std::string_view name, args;
     std::vector<size_t> kernels;
     int64_t gpu_ns = 0;
   };
-  std::unordered_map<uint64_t, size_t> call_index;  // call key -> calls
   std::vector<Call> calls;
+  std::unordered_map<model::RowId, size_t> op_calls;               // op row -> calls
+  std::map<std::pair<model::RowId, int64_t>, size_t> graph_calls;  // (graph launch, capture call)
+  auto charge = [&](size_t call, size_t i) {
+    calls[call].kernels.push_back(i), calls[call].gpu_ns += k.dur_ns[i];
+  };
   struct Miss {
     uint64_t kernels = 0;
     int64_t gpu_ns = 0;
     std::string why;
-    std::unordered_map<uint64_t, bool> calls;
+    std::unordered_set<uint64_t> calls;  // distinct calls (row ids of the kind the caller names)
   };
   std::map<std::string, Miss> missed;  // by op
   auto miss = [&](const std::string& op, const std::string& why, uint64_t call, size_t i) {
     Miss& m = missed[op];
     if (m.why.empty()) m.why = why;
     ++m.kernels, m.gpu_ns += k.dur_ns[i];
-    m.calls.emplace(call, true);
+    m.calls.insert(call);
   };
   for (size_t i = 0; i < k.size(); ++i) {
-    int64_t launched = k.start_ns[i];
     model::RowId l = k.launch[i];
-    if (l != model::kNoRow) launched = t.api.start_ns[l];
+    int64_t launched = LaunchedAt(t, l, k.start_ns[i]);
     if (launched < o.window_start || launched >= o.window_end) continue;
     r.kernel_ns += k.dur_ns[i];
     if (k.flags[i] & (model::kKernelIsCopy | model::kKernelIsFill)) {
@@ -128,19 +140,14 @@ RooflineReport ComputeRoofline(const model::Trace& t, const RooflineOptions& o,
                "--capture)",
                l, i);
         } else {
-          miss(captured,
-               IsCommunication(captured) ? "communication: bound by the interconnect, not modelled"
-                                         : "no work model for " + captured + " (graph-replayed)",
-               l, i);
+          miss(captured, NoModelWhy(captured, " (graph-replayed)"), l, i);
         }
         continue;
       }
       // One call per (graph launch, captured op call).
-      uint64_t key =
-          (static_cast<uint64_t>(l) << 24) ^ static_cast<uint64_t>(w.call) ^ (1ull << 63);
-      auto [it, inserted] = call_index.emplace(key, calls.size());
-      if (inserted) calls.push_back(Call{0, w.op, w.args, {}, 0});
-      calls[it->second].kernels.push_back(i), calls[it->second].gpu_ns += k.dur_ns[i];
+      auto [it, inserted] = graph_calls.try_emplace({l, w.call}, calls.size());
+      if (inserted) calls.push_back(Call{w.op, w.args, {}, 0});
+      charge(it->second, i);
       continue;
     }
     model::RowId site = l == model::kNoRow ? model::kNoRow : t.api.enclosing_op[l];
@@ -162,33 +169,22 @@ RooflineReport ComputeRoofline(const model::Trace& t, const RooflineOptions& o,
       } else {
         site = inner;
         std::string name(t.str(t.cpu.name[site]));
-        miss(name,
-             IsCommunication(name) ? "communication: bound by the interconnect, not modelled"
-                                   : "no work model for " + name,
-             site, i);
+        miss(name, NoModelWhy(name), site, i);
       }
       continue;
     }
-    auto [it, inserted] = call_index.emplace(static_cast<uint64_t>(op), calls.size());
-    if (inserted) calls.push_back(Call{t.cpu.name[op], "", "", {}, 0});
-    calls[it->second].kernels.push_back(i), calls[it->second].gpu_ns += k.dur_ns[i];
+    auto [it, inserted] = op_calls.try_emplace(op, calls.size());
+    if (inserted) calls.push_back(Call{t.str(t.cpu.name[op]), t.str(t.cpu.args[op]), {}, 0});
+    charge(it->second, i);
   }
 
   // Pass 2: each call's work (cached per signature), aggregated per (op, shape, dtype).
   std::map<std::pair<std::string, std::string>, Signature> signatures;
   std::map<std::tuple<std::string, std::string, std::string>, size_t> op_index;
   std::vector<std::map<std::string, RooflineKernel>> op_kernels;
-  for (const Call& c : calls) {
-    std::string name = c.graph_op.empty() ? std::string(t.str(c.name)) : c.graph_op;
-    std::string args;
-    if (c.graph_op.empty()) {
-      // All kernels of a call share the op row: take its args from the first kernel's op.
-      model::RowId l = k.launch[c.kernels.front()];
-      model::RowId op = ModelledOpAround(t, t.api.enclosing_op[l]);
-      args = std::string(t.str(t.cpu.args[op]));
-    } else {
-      args = c.graph_args;
-    }
+  for (size_t ci = 0; ci < calls.size(); ++ci) {
+    const Call& c = calls[ci];
+    std::string name(c.name), args(c.args);
     auto [sit, fresh] = signatures.try_emplace({name, args});
     Signature& s = sit->second;
     if (fresh) {
@@ -203,7 +199,7 @@ RooflineReport ComputeRoofline(const model::Trace& t, const RooflineOptions& o,
       Miss& m = missed[name];
       if (m.why.empty()) m.why = s.estimate.why;
       m.kernels += c.kernels.size(), m.gpu_ns += c.gpu_ns;
-      m.calls.emplace(reinterpret_cast<uintptr_t>(&c), true);
+      m.calls.insert(ci);
       continue;
     }
     auto key = std::make_tuple(name, s.shape, s.estimate.work.dtype);

@@ -34,10 +34,7 @@ base::StatusOr<std::string> AnalyzeOutput(const model::Trace& trace, const Analy
     }
     o.steady.phase = a.phase;
   }
-  if (!o.device.empty() && !analysis::FindDevice(o.device)) {
-    return base::Status::Error("--device " + o.device +
-                               ": not a known device (gpuscope help roofline lists them)");
-  }
+  GPUSCOPE_RETURN_IF_ERROR(CheckDevice(o.device));
   GPUSCOPE_ASSIGN_OR_RETURN(o.captures, LoadCaptures(a.captures, common));
   analysis::AnalysisReport r = analysis::Analyze(trace, o);
   const render::AnalyzeView view{a.path, a.full_names, a.explain};
@@ -97,10 +94,7 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
     for (const auto& rule : analysis::Rules()) {
       for (const auto& opt : rule.options) opt.apply(r.options, a->rule_options[k++]);
     }
-    if (!r.options.device.empty() && !analysis::FindDevice(r.options.device)) {
-      return base::Status::Error("--device " + r.options.device +
-                                 ": not a known device (gpuscope help roofline lists them)");
-    }
+    GPUSCOPE_RETURN_IF_ERROR(CheckDevice(r.options.device));  // before a long load
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(r.path, common, "analyze"));
     GPUSCOPE_ASSIGN_OR_RETURN(auto out, AnalyzeOutput(trace, r, common));
     std::fputs(out.c_str(), stdout);

@@ -13,6 +13,15 @@
 
 namespace gpuscope::cli {
 
+// --device NAME: ok when NAME is a known device, else the error that lists them.
+base::Status CheckDevice(const std::string& device);
+
+// `report`: the HTML page for a loaded trace (named by `path`) written to `out`; its bytes.
+base::StatusOr<size_t> WriteReport(const model::Trace& trace, const std::string& path,
+                                   const std::string& out, const std::string& device,
+                                   const std::vector<std::string>& captures,
+                                   const CommonOptions& common);
+
 // `info --format F` (the summary measures the model's memory, hence not const).
 std::string InfoOutput(model::Trace& trace, const std::string& format);
 

@@ -13,6 +13,7 @@
 #include "base/text.h"
 #include "cli/commands.h"
 #include "cli/load.h"
+#include "cli/outputs.h"
 #include "output/html_report.h"
 #include "output/json_writer.h"
 #include "render/report_data.h"
@@ -30,6 +31,22 @@ struct ReportArgs {
 
 }  // namespace
 
+base::StatusOr<size_t> WriteReport(const model::Trace& trace, const std::string& path,
+                                   const std::string& out, const std::string& device,
+                                   const std::vector<std::string>& captures,
+                                   const CommonOptions& common) {
+  GPUSCOPE_RETURN_IF_ERROR(CheckDevice(device));
+  analysis::AnalyzeOptions options;
+  options.device = device;
+  GPUSCOPE_ASSIGN_OR_RETURN(options.captures, LoadCaptures(captures, common));
+  std::string page = output::RenderHtmlReport(render::ReportDataJson(trace, path, options),
+                                              std::filesystem::path(path).filename().string());
+  GPUSCOPE_ASSIGN_OR_RETURN(auto sink, base::ByteSink::Create(out));
+  sink->Write(page);
+  GPUSCOPE_RETURN_IF_ERROR(sink->Close());
+  return page.size();
+}
+
 CommandBody AddReportCommand(CLI::App& app, const CommonOptions& common) {
   auto args = std::make_shared<ReportArgs>();
   app.add_option("trace", args->in, "Trace to report on (any format gpuscope reads)")->required();
@@ -44,20 +61,10 @@ CommandBody AddReportCommand(CLI::App& app, const CommonOptions& common) {
                  "The GPU the trace ran on, for the roofline and kernel-efficiency (gpuscope help "
                  "roofline lists them)");
   return [args, &common]() -> base::StatusOr<int> {
-    if (!args->device.empty() && !analysis::FindDevice(args->device)) {
-      return base::Status::Error("--device " + args->device +
-                                 ": not a known device (gpuscope help roofline lists them)");
-    }
+    GPUSCOPE_RETURN_IF_ERROR(CheckDevice(args->device));  // before a long load
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(args->in, common, "report"));
-    analysis::AnalyzeOptions options;
-    options.device = args->device;
-    GPUSCOPE_ASSIGN_OR_RETURN(options.captures, LoadCaptures(args->captures, common));
-    std::string page =
-        output::RenderHtmlReport(render::ReportDataJson(trace, args->in, options),
-                                 std::filesystem::path(args->in).filename().string());
-    GPUSCOPE_ASSIGN_OR_RETURN(auto sink, base::ByteSink::Create(args->out));
-    sink->Write(page);
-    GPUSCOPE_RETURN_IF_ERROR(sink->Close());
+    GPUSCOPE_ASSIGN_OR_RETURN(size_t bytes, WriteReport(trace, args->in, args->out, args->device,
+                                                        args->captures, common));
     if (args->format == "json") {
       output::JsonWriter w;
       w.BeginObject()
@@ -66,14 +73,14 @@ CommandBody AddReportCommand(CLI::App& app, const CommonOptions& common) {
           .Key("path")
           .String(args->out)
           .Key("bytes")
-          .Uint(page.size())
+          .Uint(bytes)
           .EndObject();
       std::printf("%s\n", w.str().c_str());
     } else if (args->format == "csv") {
-      std::printf("path,bytes\n%s,%zu\n", args->out.c_str(), page.size());
+      std::printf("path,bytes\n%s,%zu\n", args->out.c_str(), bytes);
     } else {
       std::printf("wrote %s (%s)\n", args->out.c_str(),
-                  base::FormatBytes(static_cast<int64_t>(page.size())).c_str());
+                  base::FormatBytes(static_cast<int64_t>(bytes)).c_str());
     }
     return 0;
   };

@@ -22,6 +22,16 @@ using RooflineArgs = RooflineRequest;
 
 }  // namespace
 
+base::Status CheckDevice(const std::string& device) {
+  if (device.empty() || analysis::FindDevice(device)) return base::Status::Ok();
+  std::string known;
+  for (const auto& d : analysis::KnownDevices()) {
+    if (!known.empty()) known += ", ";
+    known += d.key;
+  }
+  return base::Status::Error("--device " + device + ": not a known device; known: " + known);
+}
+
 base::StatusOr<std::string> RooflineOutput(const model::Trace& trace, const RooflineRequest& a,
                                            const CommonOptions& common) {
   if (trace.summary_only()) {
@@ -30,12 +40,7 @@ base::StatusOr<std::string> RooflineOutput(const model::Trace& trace, const Roof
                                "needs a trace - profile with the PyTorch profiler "
                                "(record_shapes=True)");
   }
-  if (!a.device.empty() && !analysis::FindDevice(a.device)) {
-    std::string known;
-    for (const auto& d : analysis::KnownDevices())
-      known += (known.empty() ? "" : ", ") + std::string(d.key);
-    return base::Status::Error("--device " + a.device + ": not a known device; known: " + known);
-  }
+  GPUSCOPE_RETURN_IF_ERROR(CheckDevice(a.device));
   analysis::RooflineOptions opt;
   opt.device = a.device;
   render::RooflineView v;

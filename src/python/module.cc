@@ -7,22 +7,17 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
-#include <filesystem>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "analysis/device_peaks.h"
 #include "analysis/rules.h"
-#include "base/byte_sink.h"
 #include "cli/gpuscope_main.h"
 #include "cli/load.h"
 #include "cli/outputs.h"
-#include "output/html_report.h"
 #include "python/trace_tables.h"
 #include "render/export.h"
-#include "render/report_data.h"
 
 namespace nb = nanobind;
 
@@ -114,8 +109,6 @@ std::string Analyze(const PyTrace& t, const nb::dict& options,
     }
     if (!found) throw std::invalid_argument("analyze: no option '" + name + "'");
   }
-  if (!r.options.device.empty() && !analysis::FindDevice(r.options.device))
-    throw TraceError("device " + r.options.device + ": not a known device");
   nb::gil_scoped_release release;
   return Take(cli::AnalyzeOutput(*t.trace(), r, Common(0, nullptr)));
 }
@@ -130,8 +123,6 @@ std::string Diff(const PyTrace& before, const PyTrace& after, bool exact_names, 
 
 std::string Roofline(const PyTrace& t, const std::string& device, bool steady,
                      const std::vector<std::string>& captures) {
-  if (!device.empty() && !analysis::FindDevice(device))
-    throw TraceError("device " + device + ": not a known device");
   cli::RooflineRequest r;
   r.path = t.path(), r.format = "json", r.device = device, r.steady = steady, r.captures = captures;
   r.top = 0;
@@ -157,21 +148,10 @@ std::vector<std::vector<std::string>> Convert(const PyTrace& t, const std::strin
 
 size_t Report(const PyTrace& t, const std::string& out, const std::string& device,
               const std::vector<std::string>& captures) {
-  if (!device.empty() && !analysis::FindDevice(device))
-    throw TraceError("device " + device + ": not a known device");
   nb::gil_scoped_release release;
   if (t.trace()->summary_only())
     throw TraceError(t.path() + ": a summary without a timeline; report needs the trace itself");
-  analysis::AnalyzeOptions options;
-  options.device = device;
-  options.captures = Take(cli::LoadCaptures(captures, Common(0, nullptr)));
-  std::string page = output::RenderHtmlReport(render::ReportDataJson(*t.trace(), t.path(), options),
-                                              std::filesystem::path(t.path()).filename().string());
-  auto sink = Take(base::ByteSink::Create(out));
-  sink->Write(page);
-  base::Status closed = sink->Close();
-  if (!closed.ok()) throw TraceError(closed.message());
-  return page.size();
+  return Take(cli::WriteReport(*t.trace(), t.path(), out, device, captures, Common(0, nullptr)));
 }
 
 // `gpuscope ARGS...` in this process (the recorder of `gpuscope run`): its exit code.
