@@ -10,6 +10,7 @@
 #include "analysis/rules.h"
 #include "base/text.h"
 #include "cli/commands.h"
+#include "cli/job_load.h"
 #include "cli/load.h"
 #include "cli/outputs.h"
 #include "render/analyze_view.h"
@@ -95,6 +96,14 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
       for (const auto& opt : rule.options) opt.apply(r.options, a->rule_options[k++]);
     }
     GPUSCOPE_RETURN_IF_ERROR(CheckDevice(r.options.device));  // before a long load
+    if (auto files = JobFiles(r.path); !files.empty()) {
+      GPUSCOPE_ASSIGN_OR_RETURN(auto job, LoadJob(files, common));
+      analysis::JobOptions jo;
+      jo.min_impact_percent = r.options.min_impact_percent;
+      jo.evidence = r.options.evidence;
+      std::fputs(JobOutput(job, r.path, r.format, true, r.full_names, jo).c_str(), stdout);
+      return 0;
+    }
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(r.path, common, "analyze"));
     GPUSCOPE_ASSIGN_OR_RETURN(auto out, AnalyzeOutput(trace, r, common));
     std::fputs(out.c_str(), stdout);

@@ -6,6 +6,7 @@
 #include "analysis/summary.h"
 #include "base/text.h"
 #include "cli/commands.h"
+#include "cli/job_load.h"
 #include "cli/load.h"
 #include "cli/outputs.h"
 #include "render/info_view.h"
@@ -33,6 +34,11 @@ CommandBody AddInfoCommand(CLI::App& app, const CommonOptions& common) {
   app.add_option("--format", args->format, "Output format")
       ->check(CLI::IsMember({"table", "csv", "json"}));
   return [args, &common]() -> base::StatusOr<int> {
+    if (auto files = JobFiles(args->path); !files.empty()) {
+      GPUSCOPE_ASSIGN_OR_RETURN(auto job, LoadJob(files, common));
+      std::fputs(JobOutput(job, args->path, args->format, false, false, {}).c_str(), stdout);
+      return 0;
+    }
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTrace(args->path, common));
     std::fputs(InfoOutput(trace, args->format).c_str(), stdout);
     return 0;

@@ -10,6 +10,7 @@
 #include "analysis/steady_state.h"
 #include "base/text.h"
 #include "cli/commands.h"
+#include "cli/job_load.h"
 #include "cli/load.h"
 #include "cli/outputs.h"
 #include "output/text_table.h"
@@ -93,6 +94,12 @@ CommandBody AddStatsCommand(CLI::App& app, const CommonOptions& common) {
   app.add_flag("--steady", args->steady,
                "Only the steady state: iterations after warm-up (see gpuscope analyze)");
   return [args, &common]() -> base::StatusOr<int> {
+    if (auto files = JobFiles(args->path); !files.empty()) {
+      GPUSCOPE_ASSIGN_OR_RETURN(auto job, LoadJob(files, common));
+      std::fputs(JobOutput(job, args->path, args->format, false, args->full_names, {}).c_str(),
+                 stdout);
+      return 0;
+    }
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTrace(args->path, common));
     GPUSCOPE_ASSIGN_OR_RETURN(auto out, StatsOutput(trace, *args, common));
     std::fputs(out.c_str(), stdout);

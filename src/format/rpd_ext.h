@@ -55,6 +55,9 @@ inline bool IsRpdOverheadApi(std::string_view n) {
 inline constexpr std::string_view kTagSource = "gpuscope::source";
 inline constexpr std::string_view kTagSourceFormat = "gpuscope::source_format";
 inline constexpr std::string_view kTagClock = "gpuscope::clock";
+// The source's rank and world size in a distributed job (absent when not known).
+inline constexpr std::string_view kTagRank = "gpuscope::rank";
+inline constexpr std::string_view kTagWorldSize = "gpuscope::world_size";
 // Names rpd has no table for; the key's suffix is the device id, pid, or "pid/tid".
 inline constexpr std::string_view kTagDeviceName = "gpuscope::device_name::";
 inline constexpr std::string_view kTagDeviceVendor = "gpuscope::device_vendor::";

@@ -181,10 +181,38 @@ std::string DimsText(const std::vector<int64_t>& d) {
   return s;
 }
 
+// One collective key's value into `c` (numbers only when the whole text is an integer).
+bool ReadCollectiveKey(Reader& r, std::string_view key, CollectiveArgs* c) {
+  std::string text;
+  if (!r.ScalarText(&text)) return false;
+  auto number = [&](int64_t* v) {
+    int64_t n = 0;
+    auto [q, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec == std::errc() && q == text.data() + text.size()) *v = n;
+  };
+  if (key == kArgCollectiveName) c->name = text;
+  if (key == kArgCollectiveDtype) c->dtype = text;
+  if (key == kArgGroupName) c->group = text;
+  if (key == kArgGroupDesc) c->group_desc = text;
+  if (key == kArgGroupRanks) c->group_ranks = text;
+  if (key == kArgInMsgNelems) number(&c->in_nelems);
+  if (key == kArgOutMsgNelems) number(&c->out_nelems);
+  if (key == kArgGroupSize) number(&c->group_size);
+  if (key == kArgSeq) number(&c->seq);
+  return true;
+}
+
 }  // namespace
 
+bool IsCollectiveArgKey(std::string_view key) {
+  for (std::string_view k : kCollectiveArgKeys) {
+    if (k == key) return true;
+  }
+  return false;
+}
+
 std::string EncodeOpArgs(std::string_view dims_json, std::string_view types_json,
-                         std::string_view concrete_json) {
+                         std::string_view concrete_json, std::span<const RawArg> collective) {
   std::string out;
   auto add = [&](std::string_view key, std::string_view value) {
     if (value.empty()) return;
@@ -196,6 +224,9 @@ std::string EncodeOpArgs(std::string_view dims_json, std::string_view types_json
   add(kArgInputDims, dims_json);
   add(kArgInputTypes, types_json);
   add(kArgConcreteInputs, concrete_json);
+  for (const RawArg& a : collective) {
+    if (IsCollectiveArgKey(a.key)) add(a.key, a.json);
+  }
   if (!out.empty()) out += '}';
   return out;
 }
@@ -212,6 +243,7 @@ bool DecodeOpArgs(std::string_view text, OpArgs* out) {
     bool ok = key == kArgInputDims        ? ReadShapes(r, &out->shapes)
               : key == kArgInputTypes     ? ReadTexts(r, &out->types)
               : key == kArgConcreteInputs ? ReadTexts(r, &out->concrete)
+              : IsCollectiveArgKey(key)   ? ReadCollectiveKey(r, key, &out->collective)
                                           : r.Skip();
     if (!ok) return false;
   } while (r.Eat(','));

@@ -9,6 +9,7 @@
 // across a run, so interning keeps one copy per distinct call signature.
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,40 @@ namespace gpuscope::model {
 inline constexpr std::string_view kArgInputDims = "Input Dims";
 inline constexpr std::string_view kArgInputTypes = "Input type";
 inline constexpr std::string_view kArgConcreteInputs = "Concrete Inputs";
+
+// The collective's description PyTorch writes on record_param_comms ops (and on the NCCL/RCCL
+// kernels they launch). Kept in the same stored text, after the shape keys.
+inline constexpr std::string_view kArgCollectiveName = "Collective name";
+inline constexpr std::string_view kArgCollectiveDtype = "dtype";
+inline constexpr std::string_view kArgInMsgNelems = "In msg nelems";
+inline constexpr std::string_view kArgOutMsgNelems = "Out msg nelems";
+inline constexpr std::string_view kArgGroupSize = "Group size";
+inline constexpr std::string_view kArgGroupName = "Process Group Name";
+inline constexpr std::string_view kArgGroupDesc = "Process Group Description";
+inline constexpr std::string_view kArgGroupRanks = "Process Group Ranks";
+inline constexpr std::string_view kArgSeq = "Seq";
+inline constexpr std::string_view kCollectiveArgKeys[] = {
+    kArgCollectiveName, kArgCollectiveDtype, kArgInMsgNelems, kArgOutMsgNelems, kArgGroupSize,
+    kArgGroupName,      kArgGroupDesc,       kArgGroupRanks,  kArgSeq};
+bool IsCollectiveArgKey(std::string_view key);
+
+// A collective as its op recorded it. Numbers the trace did not give (or gave as something else)
+// stay -1; texts stay "".
+struct CollectiveArgs {
+  std::string name;   // "allreduce", "allgather", "reduce_scatter", "all_to_all", "broadcast"...
+  std::string dtype;  // "Float", "BFloat16"
+  std::string group;  // process group name ("0")
+  std::string group_desc;
+  std::string group_ranks;  // "[0, 1, 2, 3]" as written
+  int64_t in_nelems = -1, out_nelems = -1, group_size = -1, seq = -1;
+  bool present() const { return !name.empty(); }
+};
+
+// A key and its raw JSON value, as the trace wrote them.
+struct RawArg {
+  std::string_view key;
+  std::string_view json;
+};
 
 // One argument's shape: a tensor's dims, or (for a list of tensors, e.g. aten::cat's) several.
 struct ArgShape {
@@ -30,13 +65,17 @@ struct OpArgs {
   std::vector<ArgShape> shapes;       // per argument, "Input Dims"
   std::vector<std::string> types;     // per argument, "Input type" ("c10::BFloat16", "Scalar")
   std::vector<std::string> concrete;  // per argument, "Concrete Inputs" ("1", "[1, 1]", "")
-  bool empty() const { return shapes.empty() && types.empty() && concrete.empty(); }
+  CollectiveArgs collective;          // record_param_comms' description (empty: not one)
+  bool empty() const {
+    return shapes.empty() && types.empty() && concrete.empty() && !collective.present();
+  }
 };
 
-// The stored text from the raw JSON values of the keys the trace gave ("" when absent); ""
-// when none was given. The values are copied minified, not interpreted.
+// The stored text from the raw JSON values of the keys the trace gave ("" when absent), then the
+// collective keys in `collective` (kCollectiveArgKeys only); "" when none was given. The values
+// are copied minified, not interpreted.
 std::string EncodeOpArgs(std::string_view dims_json, std::string_view types_json,
-                         std::string_view concrete_json);
+                         std::string_view concrete_json, std::span<const RawArg> collective = {});
 
 // Parses stored text. Returns false (and leaves what it could read) when the text is damaged;
 // values that are not what the key promises are kept as unknown entries.

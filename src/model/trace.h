@@ -60,6 +60,9 @@ struct TraceMetadata {
   std::string clock;           // clock domain of the timestamps
   int64_t base_time_ns = 0;    // add to every timestamp to get epoch ns (0 = unknown)
   std::map<std::string, std::string> properties;  // version keys etc., as written
+  // The process's place in a distributed job (PyTorch's distributedInfo); -1 = not said.
+  int32_t rank = -1;
+  int32_t world_size = -1;
   uint64_t clamped_zero_events = 0;  // Kineto events whose negative time was clamped to 0
   // Set when the file broke part-way (truncated, corrupt): where and why. The events read
   // before the break are kept.

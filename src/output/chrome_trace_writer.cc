@@ -191,6 +191,10 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
     src += ",\"" + std::string(ct::kKeyTimeOriginNs) + "\":" + std::to_string(origin);
     out.Write(src);
   }
+  if (t.meta.rank >= 0) {
+    out.Write(",\"distributedInfo\":{\"rank\":" + std::to_string(t.meta.rank) +
+              ",\"world_size\":" + std::to_string(t.meta.world_size) + "}");
+  }
   if (!t.devices.empty()) {
     JsonWriter d(false);
     d.BeginArray();

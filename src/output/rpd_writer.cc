@@ -39,6 +39,14 @@ base::Status RpdWriter::WriteMetadata() {
     q.Bind(2, value);
     GPUSCOPE_RETURN_IF_ERROR(q.Run());
   }
+  if (t_.meta.rank >= 0) {
+    for (auto [tag, value] : {std::pair{rpd_ext::kTagRank, t_.meta.rank},
+                              std::pair{rpd_ext::kTagWorldSize, t_.meta.world_size}}) {
+      q.Bind(1, tag);
+      q.Bind(2, std::to_string(value));
+      GPUSCOPE_RETURN_IF_ERROR(q.Run());
+    }
+  }
   // Names rpd v2 has no table for, as gpuscope:: tags (the rpd importer reads them back).
   auto tag = [&](const std::string& k, std::string_view v) {
     q.Bind(1, k);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analysis/rules.h"
+#include "base/text.h"
 #include "cli/gpuscope_main.h"
 #include "cli/load.h"
 #include "cli/outputs.h"
@@ -186,4 +187,6 @@ NB_MODULE(_core, m) {
   m.def("convert", &Convert);
   m.def("report", &Report);
   m.def("main", &Main);
+  // The name `gpuscope stats` shows for a recorded kernel name (Itanium names demangled).
+  m.def("demangle", [](const std::string& name) { return gpuscope::base::Demangle(name); });
 }

@@ -209,8 +209,13 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
     w.EndObject();
   }
   w.EndArray();
-  w.Key("findings").BeginArray();
-  for (const auto& f : r.findings) {
+  WriteFindingsJson(w.Key("findings"), r.findings);
+  w.EndObject();
+}
+
+void WriteFindingsJson(output::JsonWriter& w, const std::vector<analysis::Finding>& findings) {
+  w.BeginArray();
+  for (const auto& f : findings) {
     w.BeginObject()
         .Key("rule")
         .String(f.rule)
@@ -254,7 +259,6 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
     w.Key("advice").String(f.advice).EndObject();
   }
   w.EndArray();
-  w.EndObject();
 }
 
 }  // namespace gpuscope::render

@@ -16,6 +16,11 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& trace,
                        const analysis::AnalysisReport& report, const std::string& path,
                        bool iteration_list = true);
 
+// The findings array: [{"rule", "severity", "title", "impact_ns", "impact_percent",
+// "standalone_ns", "how_priced", "pricing", "where", "detail", "evidence", "advice"}] (analyze
+// of one trace and of a job).
+void WriteFindingsJson(output::JsonWriter& w, const std::vector<analysis::Finding>& findings);
+
 // {"python", "op", "kernel"}: where a finding comes from (analyze, diff and the report).
 void WriteWhere(output::JsonWriter& w, const analysis::Where& where);
 

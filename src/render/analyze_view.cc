@@ -174,8 +174,15 @@ std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r
     out += base::StrFormat("\n  none: no rule fired above its threshold\n");
     return out;
   }
+  out += FindingsText(r.findings, origin, width, a.full_names, a.explain);
+  return out;
+}
+
+std::string FindingsText(const std::vector<analysis::Finding>& findings, int64_t origin,
+                         size_t width, bool full_names, const std::string& explain) {
+  std::string out;
   size_t n = 0;
-  for (const auto& f : r.findings) {
+  for (const auto& f : findings) {
     std::string impact = f.severity == "info" || f.impact_ns == 0
                              ? std::string()
                              : "  saves " + base::FormatDuration(f.impact_ns) + " (" +
@@ -183,7 +190,7 @@ std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r
     out += base::StrFormat("\n%2zu. [%s] %s: %s%s\n", ++n, f.severity.c_str(), f.rule.c_str(),
                            f.title.c_str(), impact.c_str());
     out +=
-        base::StrFormat("    where:    %s\n", WhereText(f.where, width - 14, a.full_names).c_str());
+        base::StrFormat("    where:    %s\n", WhereText(f.where, width - 14, full_names).c_str());
     if (!f.detail.empty()) out += base::StrFormat("    measured: %s\n", f.detail.c_str());
     for (size_t k = 0; k < f.evidence.size(); ++k) {
       const auto& e = f.evidence[k];
@@ -193,12 +200,11 @@ std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r
                     (e.iteration >= 0 ? " (iteration " + std::to_string(e.iteration) + ")" : "") +
                     ", " + base::FormatDuration(e.dur_ns) + ": "
               : std::string();
-      out +=
-          base::StrFormat("    %-9s %s%s\n", k == 0 ? "evidence:" : "", when.c_str(),
-                          (a.full_names ? e.what : base::ShortenName(e.what, width - 40)).c_str());
+      out += base::StrFormat("    %-9s %s%s\n", k == 0 ? "evidence:" : "", when.c_str(),
+                             (full_names ? e.what : base::ShortenName(e.what, width - 40)).c_str());
     }
     if (!f.fix.empty()) out += base::StrFormat("    priced:   %s\n", f.fix.c_str());
-    if (!a.explain.empty() && a.explain == f.rule && !f.changes.empty()) {
+    if (!explain.empty() && explain == f.rule && !f.changes.empty()) {
       out += base::StrFormat(
           "    replay:   window %s unchanged, %s with this fix alone (saves %s)\n",
           base::FormatDuration(f.baseline_ns).c_str(), base::FormatDuration(f.fixed_ns).c_str(),
@@ -223,7 +229,9 @@ std::string AnalyzeJson(const model::Trace& t, const analysis::AnalysisReport& r
   return out;
 }
 
-std::string AnalyzeCsv(const analysis::AnalysisReport& r) {
+std::string AnalyzeCsv(const analysis::AnalysisReport& r) { return FindingsCsv(r.findings); }
+
+std::string FindingsCsv(const std::vector<analysis::Finding>& findings) {
   std::string out;
   ResultTable t({{"rule"},
                  {"severity"},
@@ -234,7 +242,7 @@ std::string AnalyzeCsv(const analysis::AnalysisReport& r) {
                  {"op"},
                  {"kernel"},
                  {"detail"}});
-  for (const auto& f : r.findings) {
+  for (const auto& f : findings) {
     t.AddRow({Cell::Text(f.rule), Cell::Text(f.severity), Cell::Text(f.title),
               Cell::Int(f.impact_ns), Cell::Real(f.impact_percent), Cell::Text(f.where.python),
               Cell::Text(f.where.op), Cell::Text(f.where.kernel), Cell::Text(f.detail)});

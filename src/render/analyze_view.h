@@ -3,6 +3,7 @@
 // (render/analysis_json.h) and one CSV row per finding; returned as text to print.
 
 #include <string>
+#include <vector>
 
 #include "analysis/analyze.h"
 #include "model/trace.h"
@@ -20,5 +21,11 @@ std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r
 std::string AnalyzeJson(const model::Trace& t, const analysis::AnalysisReport& r,
                         const AnalyzeView& a);
 std::string AnalyzeCsv(const analysis::AnalysisReport& r);
+
+// The findings list of the terminal report (times relative to `origin`) and their CSV rows:
+// shared by analyze of one trace and of a job.
+std::string FindingsText(const std::vector<analysis::Finding>& findings, int64_t origin,
+                         size_t width, bool full_names, const std::string& explain);
+std::string FindingsCsv(const std::vector<analysis::Finding>& findings);
 
 }  // namespace gpuscope::render

@@ -296,9 +296,15 @@ void KinetoBuilder::AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur) {
       row.track = CpuTrack(ev);
       row.external_id = ev.external_id;
       row.kind = cat == Category::kCpuOp ? CpuRangeKind::kOp : CpuRangeKind::kAnnotation;
-      if (!ev.input_dims.empty() || !ev.input_types.empty() || !ev.concrete_inputs.empty()) {
+      // The collective's description only on ops that name their collective.
+      std::span<const model::RawArg> collective(ev.collective.data(), ev.collective_count);
+      bool names_collective = false;
+      for (const auto& a : collective) names_collective |= a.key == model::kArgCollectiveName;
+      if (!names_collective) collective = {};
+      if (!ev.input_dims.empty() || !ev.input_types.empty() || !ev.concrete_inputs.empty() ||
+          !collective.empty()) {
         row.args = t.strings.Intern(
-            model::EncodeOpArgs(ev.input_dims, ev.input_types, ev.concrete_inputs));
+            model::EncodeOpArgs(ev.input_dims, ev.input_types, ev.concrete_inputs, collective));
       }
       t.cpu.Append(row);
       return;

@@ -156,6 +156,11 @@ Scan ParseArgs(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena) {
          : key == model::kArgInputTypes ? ev->input_types
                                         : ev->concrete_inputs) = raw;
       }
+    } else if (model::IsCollectiveArgKey(key) && ev->collective_count < ev->collective.size()) {
+      const char* begin = c.pos();
+      if ((s = c.SkipValue()) != Scan::kOk) return s;
+      ev->collective[ev->collective_count++] = {
+          key, std::string_view(begin, static_cast<size_t>(c.pos() - begin))};
     } else {
       if ((s = c.SkipValue()) != Scan::kOk) return s;
     }

@@ -3,12 +3,14 @@
 // Views point into the reader's window (or the cursor's arena) and die with the next item;
 // the builder interns what it keeps at once.
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <string>
 #include <string_view>
 
 #include "import/common/json_cursor.h"
+#include "model/op_args.h"
 
 namespace gpuscope::import::kineto {
 
@@ -43,6 +45,10 @@ struct KinetoEvent {
   // Raw JSON of the op's call arguments (record_shapes): "Input Dims", "Input type",
   // "Concrete Inputs"; empty when absent. Stored through model::EncodeOpArgs.
   std::string_view input_dims, input_types, concrete_inputs;
+  // The collective's description (record_param_comms: "Collective name", "Seq", ...), raw;
+  // kept by the builder only when "Collective name" is among them.
+  std::array<model::RawArg, std::size(model::kCollectiveArgKeys)> collective{};
+  uint8_t collective_count = 0;
   bool has_correlation = false;
   bool bad_arg = false;  // a known arg had a value of the wrong type
   std::string_view bad_arg_key;

@@ -119,6 +119,8 @@ void Finish(model::Trace& trace, Segment& seg0, const std::string& path) {
                                ") minus " + origin->second + " ns (gpuscopeTimeOriginNs)"
                          : "host clock, as written in the file";
   trace.meta.properties = top.properties;
+  trace.meta.rank = top.rank;
+  trace.meta.world_size = top.world_size;
   trace.devices = top.devices;
   const bool amd = seg0.side.saw_hip_runtime;
   for (model::Device& d : trace.devices) {

@@ -161,6 +161,11 @@ Scan KinetoReader::TopLevelKey(JsonCursor& c, bool first, bool* finished) {
     return Scan::kOk;
   }
   if ((s = c.Peek(&ch)) != Scan::kOk) return s;
+  if (key == "distributedInfo" && ch == '{') {
+    if ((s = ReadDistributedInfo(c)) != Scan::kOk) return s;
+    state_ = State::kKeyNext;
+    return Scan::kOk;
+  }
   if (ch == '{' || ch == '[') {
     if ((s = c.SkipValue()) != Scan::kOk) return s;
     state_ = State::kKeyNext;
@@ -179,6 +184,36 @@ Scan KinetoReader::TopLevelKey(JsonCursor& c, bool first, bool* finished) {
   top_->properties[std::string(key)] = std::string(value.substr(0, 256));
   state_ = State::kKeyNext;
   return Scan::kOk;
+}
+
+// distributedInfo: the rank and world size (other members are skipped). A value that is not a
+// non-negative integer leaves the rank unknown.
+Scan KinetoReader::ReadDistributedInfo(JsonCursor& c) {
+  Scan s = c.Expect('{');
+  if (s != Scan::kOk) return s;
+  for (bool first = true;; first = false) {
+    char ch;
+    if ((s = c.Peek(&ch)) != Scan::kOk) return s;
+    if (ch == '}') {
+      c.set_pos(c.pos() + 1);
+      return Scan::kOk;
+    }
+    if (!first && (s = c.Expect(',')) != Scan::kOk) return s;
+    std::string_view key, value;
+    bool is_string = false;
+    if ((s = c.String(&key, &arena_)) != Scan::kOk) return s;
+    if ((s = c.Expect(':')) != Scan::kOk) return s;
+    if ((s = c.Peek(&ch)) != Scan::kOk) return s;
+    if (ch == '{' || ch == '[') {
+      if ((s = c.SkipValue()) != Scan::kOk) return s;
+      continue;
+    }
+    if ((s = c.Scalar(&value, &is_string, &arena_)) != Scan::kOk) return s;
+    auto num = base::ParseInt64(value);
+    bool usable = !is_string && num && *num >= 0 && *num <= INT32_MAX;
+    if (key == "rank" && usable) top_->rank = static_cast<int32_t>(*num);
+    if (key == "world_size" && usable) top_->world_size = static_cast<int32_t>(*num);
+  }
 }
 
 Scan KinetoReader::ReadDevices(JsonCursor& c) {

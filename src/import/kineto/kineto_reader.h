@@ -30,6 +30,7 @@ struct TopLevelInfo {
   int64_t base_time_ns = 0;
   std::vector<model::Device> devices;
   std::map<std::string, std::string> properties;  // scalar top-level keys
+  int32_t rank = -1, world_size = -1;             // "distributedInfo": {"rank", "world_size"}
 };
 
 class KinetoReader {
@@ -63,6 +64,7 @@ class KinetoReader {
   Scan TopLevelKey(JsonCursor& c, bool first, bool* finished);
   Scan EventItem(JsonCursor& c, bool first, bool* finished, Outcome* outcome);
   Scan ReadDevices(JsonCursor& c);
+  Scan ReadDistributedInfo(JsonCursor& c);
   bool Refill();  // false at the end of input or on a read error
   uint64_t OffsetOf(const char* p) const {
     return window_offset_ + static_cast<uint64_t>(p - buf_.data());

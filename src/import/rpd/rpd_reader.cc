@@ -29,6 +29,13 @@ base::Status RpdReader::Read() {
                        t_.meta.properties[std::string(format::rpd_ext::kTagSource)] + ")";
     t_.meta.clock = t_.meta.properties[std::string(format::rpd_ext::kTagClock)];
   }
+  for (auto [tag, out] : {std::pair{format::rpd_ext::kTagRank, &t_.meta.rank},
+                          std::pair{format::rpd_ext::kTagWorldSize, &t_.meta.world_size}}) {
+    auto f = t_.meta.properties.find(std::string(tag));
+    if (f == t_.meta.properties.end()) continue;
+    auto v = base::ParseInt64(f->second);
+    if (v && *v >= 0 && *v <= INT32_MAX) *out = static_cast<int32_t>(*v);
+  }
   // v3 moved API args and marker text to rocpd_ustring.
   if (db_.Has("rocpd_ustring")) {
     ustrings_.emplace(db_, &t_, "SELECT string FROM rocpd_ustring WHERE id = ?1");

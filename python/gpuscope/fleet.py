@@ -1,0 +1,52 @@
+"""python -m gpuscope.fleet [--scheduler ADDR] GLOB... -o summary.json
+
+Summarizes many traces on a Dask cluster (gpuscope.distributed): without --scheduler, on a
+LocalCluster of --workers processes on this machine. Traces that cannot be read are listed in the
+summary's "failed" (and counted on stderr); the exit code is 0 unless no trace could be read.
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import sys
+
+from . import distributed
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m gpuscope.fleet", description=__doc__.splitlines()[0])
+    ap.add_argument("patterns", nargs="+", help="trace files or glob patterns (quote them)")
+    ap.add_argument("-o", "--output", required=True, help="the summary JSON to write ('-': stdout)")
+    ap.add_argument("--scheduler", help="a Dask scheduler address (tcp://host:8786); default: a local cluster")
+    ap.add_argument("--workers", type=int, default=2, help="local cluster: worker processes (default 2)")
+    ap.add_argument("--no-findings", action="store_true", help="totals only (skip gpuscope analyze per trace)")
+    args = ap.parse_args(argv)
+    paths = sorted({p for pat in args.patterns for p in (glob.glob(pat, recursive=True) or [pat])})
+    from dask.distributed import Client, LocalCluster
+
+    if args.scheduler:
+        client, cluster = Client(args.scheduler), None
+    else:
+        cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=":0")
+        client = Client(cluster)
+    try:
+        summary = distributed.summarize_fleet(paths, client=client, findings=not args.no_findings)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    text = json.dumps(summary, indent=1)
+    if args.output == "-":
+        print(text)
+    else:
+        with open(args.output, "w") as f:
+            f.write(text + "\n")
+    print(f"gpuscope.fleet: {summary['traces']} traces summarized, {len(summary['failed'])} failed", file=sys.stderr)
+    for f in summary["failed"]:
+        print(f"gpuscope.fleet: failed: {f['path']}: {f['error']}", file=sys.stderr)
+    return 0 if summary["traces"] or not paths else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,113 @@
+#include "analysis/job/job.h"
+
+#include <gtest/gtest.h>
+
+#include "analysis/job/collectives.h"
+#include "analysis/job/job_replay.h"
+#include "analysis/test_model_builder.h"
+
+namespace gpuscope::analysis {
+namespace {
+
+// Two ranks, one all-reduce: rank 1 arrives 20 later; the instance ends at its arrival + 5.
+JobTimeline TwoRanks() {
+  JobTimeline tl;
+  tl.transfer_ns = {5};
+  tl.ranks.push_back({0, 3, {{0, 10, 0}}});
+  tl.ranks.push_back({0, 1, {{0, 30, 0}}});
+  return tl;
+}
+
+TEST(JobReplay, CollectiveWaitsForTheLastRank) {
+  JobTimeline tl = TwoRanks();
+  EXPECT_EQ(ReplayJob(tl), 30 + 5 + 3);  // rank 0's tail is the longer one
+  JobFix straggler{{{0}, {20}}, {0}};
+  EXPECT_EQ(ReplayJob(tl, &straggler), 10 + 5 + 3);
+  JobFix hidden{{}, {5}};
+  EXPECT_EQ(ReplayJob(tl, &hidden), 30 + 3);
+}
+
+TEST(JobReplay, OrdersThatDisagreeCannotBeReplayed) {
+  JobTimeline tl;
+  tl.transfer_ns = {1, 1};
+  tl.ranks.push_back({0, 0, {{0, 1, 0}, {1, 1, 0}}});
+  tl.ranks.push_back({0, 0, {{1, 1, 0}, {0, 1, 0}}});
+  EXPECT_EQ(ReplayJob(tl), -1);
+}
+
+TEST(JobReplay, ChainsThroughSubgroups) {
+  // Ranks 0-1 meet in instance 0, ranks 1-2 in instance 1: rank 0's lateness reaches rank 2.
+  JobTimeline tl;
+  tl.transfer_ns = {2, 2};
+  tl.ranks.push_back({0, 0, {{0, 50, 0}}});
+  tl.ranks.push_back({0, 0, {{0, 10, 0}, {1, 1, 0}}});
+  tl.ranks.push_back({0, 0, {{1, 5, 0}}});
+  EXPECT_EQ(ReplayJob(tl), 50 + 2 + 1 + 2);
+}
+
+TEST(Collectives, NamesSizesAndBusFactors) {
+  EXPECT_EQ(NormalCollectiveName("_allgather_base"), "allgather");
+  EXPECT_EQ(NormalCollectiveName("reduce_scatter_tensor"), "reduce_scatter");
+  EXPECT_EQ(NormalCollectiveName("all_to_all"), "alltoall");
+  EXPECT_EQ(NormalCollectiveName("AllReduce"), "allreduce");
+  EXPECT_EQ(NormalCollectiveName("broadcast_"), "broadcast");
+  EXPECT_EQ(DtypeBytes("BFloat16"), 2);
+  EXPECT_EQ(DtypeBytes("Float"), 4);
+  EXPECT_EQ(DtypeBytes("int8_t"), 1);
+  EXPECT_EQ(DtypeBytes("complex"), 0);
+  EXPECT_DOUBLE_EQ(BusBandwidthFactor("allreduce", 8), 1.75);
+  EXPECT_DOUBLE_EQ(BusBandwidthFactor("allgather", 4), 0.75);
+  EXPECT_DOUBLE_EQ(BusBandwidthFactor("broadcast", 4), 1.0);
+  EXPECT_TRUE(IsCommKernelName("ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)"));
+  EXPECT_TRUE(IsCommKernelName("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*)"));
+  EXPECT_FALSE(IsCommKernelName("sm90_xmma_gemm_bf16bf16_bf16f32"));
+}
+
+// Three ranks, four all-reduces: each rank runs a 100 us gemm then the all-reduce (launched under
+// record_param_comms); rank 2's gemm takes 150 us. Rank r's clock is shifted by r x 1 ms.
+TEST(AnalyzeJob, AlignsClocksSplitsWaitAndNamesTheStraggler) {
+  const std::string args = R"({"Collective name":"allreduce","dtype":"Float","In msg nelems":1024,)"
+                           R"("Out msg nelems":1024,"Group size":3,"Process Group Name":"0"})";
+  std::vector<test_models::Builder> b(3);
+  std::vector<model::Trace*> traces;
+  for (int r = 0; r < 3; ++r) {
+    int64_t shift = r * 1'000'000, t = 0, gpu = 0;
+    for (int i = 0; i < 4; ++i) {
+      int64_t gemm = r == 2 ? 150'000 : 100'000;
+      b[r].Launch("gemm", shift + t, 5'000, shift + gpu + 10'000, gemm);
+      int64_t arrive = gpu + 10'000 + gemm;
+      int64_t last = gpu + 10'000 + 150'000;  // rank 2's arrival: every rank's gpu is in step
+      b[r].Op("record_param_comms", shift + t + 5'000, 6'000, args);
+      b[r].Launch("ncclDevKernel_Generic", shift + t + 6'000, 4'000, shift + arrive,
+                  last + 20'000 - arrive);
+      gpu = last + 20'000;
+      t = gpu;
+    }
+    traces.push_back(&b[r].Link());
+  }
+  std::vector<RankInput> in;
+  for (int r = 0; r < 3; ++r) in.push_back({r, "rank" + std::to_string(r), traces[r]});
+  JobReport rep = AnalyzeJob(in);
+  ASSERT_EQ(rep.ranks.size(), 3u);
+  EXPECT_EQ(rep.instances, 4u);
+  EXPECT_EQ(rep.matched_by, "order within each process group and collective");
+  for (int r = 0; r < 3; ++r) EXPECT_EQ(rep.ranks[r].offset_ns, r * 1'000'000) << r;
+  // Ranks 0 and 1 wait 50 us at each of 4 instances; everyone transfers 20 us.
+  EXPECT_EQ(rep.wait_ns, 2 * 4 * 50'000);
+  EXPECT_EQ(rep.transfer_ns, 3 * 4 * 20'000);
+  ASSERT_EQ(rep.collectives.size(), 1u);
+  EXPECT_EQ(rep.collectives[0].bytes, 4096);
+  EXPECT_EQ(rep.collectives[0].count, 4u);
+  ASSERT_TRUE(rep.straggler.has_value());
+  EXPECT_EQ(rep.straggler->rank, 2);
+  EXPECT_EQ(rep.straggler->cost_ns, 4 * 50'000);
+  ASSERT_FALSE(rep.straggler->causes.empty());
+  EXPECT_EQ(rep.straggler->causes[0].what, "gemm");
+  EXPECT_EQ(rep.straggler->causes[0].excess_ns, 4 * 50'000);
+  ASSERT_FALSE(rep.findings.empty());
+  EXPECT_EQ(rep.findings[0].rule, "rank-straggler");
+  EXPECT_EQ(rep.findings[0].impact_ns, 4 * 50'000);
+}
+
+}  // namespace
+}  // namespace gpuscope::analysis

@@ -1,0 +1,88 @@
+#include "cli/job_load.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <map>
+
+#include "cli/load.h"
+#include "render/job_view.h"
+
+namespace gpuscope::cli {
+namespace {
+
+// 3 from "rank-3.json", "worker_rank3.pt.trace.json.gz"; -1 when the name holds no rank.
+int32_t RankInName(const std::string& name) {
+  size_t at = name.rfind("rank");
+  if (at == std::string::npos) return -1;
+  size_t p = at + 4;
+  while (p < name.size() && (name[p] == '-' || name[p] == '_')) ++p;
+  int64_t v = 0;
+  size_t digits = 0;
+  while (p < name.size() && std::isdigit(static_cast<unsigned char>(name[p])) && digits < 9)
+    v = v * 10 + (name[p++] - '0'), ++digits;
+  return digits ? static_cast<int32_t>(v) : -1;
+}
+
+}  // namespace
+
+std::vector<std::string> JobFiles(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(path, ec)) return {};
+  std::vector<std::string> out;
+  for (auto it = std::filesystem::directory_iterator(path, ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;
+    std::string name = it->path().filename().string();
+    // One run's files: read as one trace (import/directory_import.h).
+    if (name.ends_with("_results.db") || name.ends_with("_trace.csv") || name == "results.db" ||
+        name == "events.csv")
+      return {};
+    if (name.ends_with(".json") || name.ends_with(".json.gz") || name.ends_with(".rpd") ||
+        name.ends_with(".sqlite"))
+      out.push_back(it->path().string());
+  }
+  if (out.size() < 2) return {};
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+base::StatusOr<LoadedJob> LoadJob(const std::vector<std::string>& files,
+                                  const CommonOptions& common) {
+  LoadedJob job;
+  job.traces.reserve(files.size());  // ranks point into it
+  std::map<int32_t, std::string> seen;
+  for (size_t i = 0; i < files.size(); ++i) {
+    auto loaded = LoadTimeline(files[i], common, "analyze");
+    if (!loaded.ok()) {
+      std::string dir = std::filesystem::path(files[i]).parent_path().string();
+      return base::Status::Error(
+          dir + ": a directory read as one job's per-rank traces: " + loaded.status().message());
+    }
+    model::Trace t = std::move(*loaded);
+    int32_t rank = t.meta.rank;
+    if (rank < 0) rank = RankInName(std::filesystem::path(files[i]).filename().string());
+    if (rank < 0) rank = static_cast<int32_t>(i);
+    auto [it, added] = seen.emplace(rank, files[i]);
+    if (!added) {
+      return base::Status::Error(files[i] + ": rank " + std::to_string(rank) + " again (also " +
+                                 it->second +
+                                 "); a job folder holds one trace per rank of one run: move the "
+                                 "other runs' traces out");
+    }
+    job.traces.push_back(std::move(t));
+    job.ranks.push_back({rank, files[i], &job.traces.back()});
+  }
+  return job;
+}
+
+std::string JobOutput(const LoadedJob& job, const std::string& path, const std::string& format,
+                      bool findings, bool full_names, const analysis::JobOptions& options) {
+  analysis::JobReport r = analysis::AnalyzeJob(job.ranks, options);
+  render::JobView v{path, full_names, findings};
+  if (format == "json") return render::JobJson(r, v);
+  if (format == "csv") return render::JobCsv(r, v);
+  return render::JobText(r, v);
+}
+
+}  // namespace gpuscope::cli
