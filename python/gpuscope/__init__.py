@@ -123,6 +123,16 @@ def analyze(t: Trace, capture: Sequence[str] = (), phase: Optional[str] = None,
     return json.loads(_core.analyze(t._core, options, list(capture), phase or "", device or "", evidence))
 
 
+def job(path: str, findings: bool = True, threads: Optional[int] = None) -> Dict[str, Any]:
+    """A folder of one distributed job's per-rank traces: `gpuscope analyze DIR --format json`
+    (ranks, clock offsets, collectives, straggler, findings), or with findings=False what
+    `gpuscope stats DIR --format json` prints. Raises TraceError when the folder is not a job."""
+    text, messages = _core.job(os.fspath(path), findings, 0 if threads is None else int(threads))
+    for message in messages:
+        warnings.warn(message, RuntimeWarning, stacklevel=2)
+    return json.loads(text)
+
+
 def diff(a: Trace, b: Trace, exact_names: bool = False, top: int = 15) -> Dict[str, Any]:
     """`gpuscope diff --format json A B`: b (after) against a (before)."""
     return json.loads(_core.diff(a._core, b._core, exact_names, top))

@@ -62,7 +62,14 @@ base::StatusOr<LoadedJob> LoadJob(const std::vector<std::string>& files,
     model::Trace t = std::move(*loaded);
     int32_t rank = t.meta.rank;
     if (rank < 0) rank = RankInName(std::filesystem::path(files[i]).filename().string());
-    if (rank < 0) rank = static_cast<int32_t>(i);
+    if (rank < 0) {
+      std::string dir = std::filesystem::path(files[i]).parent_path().string();
+      return base::Status::Error(
+          dir + ": a directory of several traces, read as one job's per-rank traces, but " +
+          files[i] +
+          " names no rank (no distributedInfo, no rank number in its name); give one trace, "
+          "or a folder of rank-N files of one job");
+    }
     auto [it, added] = seen.emplace(rank, files[i]);
     if (!added) {
       return base::Status::Error(files[i] + ": rank " + std::to_string(rank) + " again (also " +

@@ -24,7 +24,7 @@ struct LoadedJob {
 };
 
 // Loads every file; each one's rank is its distributedInfo rank, else the number after "rank" in
-// its name, else its place in name order. Two files of one rank are an error naming both.
+// its name. A file without either, or two files of one rank, is an error naming them.
 base::StatusOr<LoadedJob> LoadJob(const std::vector<std::string>& files,
                                   const CommonOptions& common);
 

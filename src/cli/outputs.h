@@ -10,6 +10,7 @@
 #include "base/status.h"
 #include "cli/commands.h"
 #include "model/trace.h"
+#include "render/report_data.h"
 
 namespace gpuscope::cli {
 
@@ -17,10 +18,12 @@ namespace gpuscope::cli {
 base::Status CheckDevice(const std::string& device);
 
 // `report`: the HTML page for a loaded trace (named by `path`) written to `out`; its bytes.
+// With `job`: a distributed job's report, `trace` being the rank it details.
 base::StatusOr<size_t> WriteReport(const model::Trace& trace, const std::string& path,
                                    const std::string& out, const std::string& device,
                                    const std::vector<std::string>& captures,
-                                   const CommonOptions& common);
+                                   const CommonOptions& common,
+                                   const render::ReportJob* job = nullptr);
 
 // `info --format F` (the summary measures the model's memory, hence not const).
 std::string InfoOutput(model::Trace& trace, const std::string& format);

@@ -12,6 +12,7 @@
 #include "base/byte_sink.h"
 #include "base/text.h"
 #include "cli/commands.h"
+#include "cli/job_load.h"
 #include "cli/load.h"
 #include "cli/outputs.h"
 #include "output/html_report.h"
@@ -34,13 +35,14 @@ struct ReportArgs {
 base::StatusOr<size_t> WriteReport(const model::Trace& trace, const std::string& path,
                                    const std::string& out, const std::string& device,
                                    const std::vector<std::string>& captures,
-                                   const CommonOptions& common) {
+                                   const CommonOptions& common, const render::ReportJob* job) {
   GPUSCOPE_RETURN_IF_ERROR(CheckDevice(device));
   analysis::AnalyzeOptions options;
   options.device = device;
   GPUSCOPE_ASSIGN_OR_RETURN(options.captures, LoadCaptures(captures, common));
-  std::string page = output::RenderHtmlReport(render::ReportDataJson(trace, path, options),
-                                              std::filesystem::path(path).filename().string());
+  std::string title = std::filesystem::path(job ? job->path : path).filename().string();
+  std::string page =
+      output::RenderHtmlReport(render::ReportDataJson(trace, path, options, job), title);
   GPUSCOPE_ASSIGN_OR_RETURN(auto sink, base::ByteSink::Create(out));
   sink->Write(page);
   GPUSCOPE_RETURN_IF_ERROR(sink->Close());
@@ -62,9 +64,24 @@ CommandBody AddReportCommand(CLI::App& app, const CommonOptions& common) {
                  "roofline lists them)");
   return [args, &common]() -> base::StatusOr<int> {
     GPUSCOPE_RETURN_IF_ERROR(CheckDevice(args->device));  // before a long load
-    GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(args->in, common, "report"));
-    GPUSCOPE_ASSIGN_OR_RETURN(size_t bytes, WriteReport(trace, args->in, args->out, args->device,
-                                                        args->captures, common));
+    size_t bytes = 0;
+    if (auto files = JobFiles(args->in); !files.empty()) {
+      // A job: the rank view, and the straggler's (else the reference rank's) trace in detail.
+      GPUSCOPE_ASSIGN_OR_RETURN(auto job, LoadJob(files, common));
+      analysis::JobReport r = analysis::AnalyzeJob(job.ranks);
+      int32_t rank = r.straggler ? r.straggler->rank : r.reference_rank;
+      const analysis::RankInput* detailed = &job.ranks.front();
+      for (const auto& in : job.ranks) {
+        if (in.rank == rank) detailed = &in;
+      }
+      render::ReportJob rj{&r, args->in, detailed->rank};
+      GPUSCOPE_ASSIGN_OR_RETURN(bytes, WriteReport(*detailed->trace, detailed->path, args->out,
+                                                   args->device, args->captures, common, &rj));
+    } else {
+      GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(args->in, common, "report"));
+      GPUSCOPE_ASSIGN_OR_RETURN(
+          bytes, WriteReport(trace, args->in, args->out, args->device, args->captures, common));
+    }
     if (args->format == "json") {
       output::JsonWriter w;
       w.BeginObject()

@@ -4,6 +4,7 @@
 // read and while results are computed. The Python package (python/gpuscope) wraps this module.
 
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -15,6 +16,7 @@
 #include "analysis/rules.h"
 #include "base/text.h"
 #include "cli/gpuscope_main.h"
+#include "cli/job_load.h"
 #include "cli/load.h"
 #include "cli/outputs.h"
 #include "python/trace_tables.h"
@@ -114,6 +116,23 @@ std::string Analyze(const PyTrace& t, const nb::dict& options,
   return Take(cli::AnalyzeOutput(*t.trace(), r, Common(0, nullptr)));
 }
 
+// `analyze DIR` (findings) or `stats DIR` on a folder of per-rank traces of one job.
+// Returns the JSON and loading's warnings.
+std::pair<std::string, std::vector<std::string>> Job(const std::string& path, bool findings,
+                                                     int threads) {
+  nb::gil_scoped_release release;
+  std::vector<std::string> messages;
+  std::vector<std::string> files = cli::JobFiles(path);
+  if (files.empty()) {
+    Take(
+        base::StatusOr<int>(base::Status::Error(
+            path + ": not a folder of one job's per-rank traces (two or more *.json, *.json.gz, "
+                   "*.rpd or *.sqlite files); load a single trace with gpuscope.load")));
+  }
+  auto job = Take(cli::LoadJob(files, Common(threads, &messages)));
+  return {cli::JobOutput(job, path, "json", findings, false, {}), std::move(messages)};
+}
+
 std::string Diff(const PyTrace& before, const PyTrace& after, bool exact_names, size_t top) {
   cli::DiffRequest r;
   r.before = before.path(), r.after = after.path(), r.format = "json";
@@ -183,6 +202,7 @@ NB_MODULE(_core, m) {
   m.def("stats", &Stats);
   m.def("analyze", &Analyze);
   m.def("diff", &Diff);
+  m.def("job", &Job);
   m.def("roofline", &Roofline);
   m.def("convert", &Convert);
   m.def("report", &Report);

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "analysis/device_peaks.h"
+#include "analysis/job/job_rules.h"
 #include "analysis/rules.h"
 #include "analysis/work_models.h"
 #include "base/text.h"
@@ -35,7 +36,7 @@ std::string FindingsMarkdown() {
       "call's return latency; a vectorised loop\ncosts one of its ops; graph-captured kernels "
       "keep their time and lose their launch cost and latency; host\nwork removed from a thread "
       "does not reappear elsewhere on the critical path (workers run in parallel).\n";
-  for (const auto& r : analysis::Rules()) {
+  auto rule = [&](const analysis::RuleInfo& r) {
     out += base::StrFormat("\n## `%.*s`: %.*s\n\n", static_cast<int>(r.id.size()), r.id.data(),
                            static_cast<int>(r.title.size()), r.title.data());
     auto line = [&](const char* k, std::string_view v) {
@@ -45,13 +46,28 @@ std::string FindingsMarkdown() {
     line("Defaults", r.Defaults());
     line("Priced by", r.impact);
     line("Advice", r.advice);
-  }
+  };
+  for (const auto& r : analysis::Rules()) rule(r);
+  out +=
+      "\n# Distributed jobs (`gpuscope analyze DIR`)\n\n"
+      "A folder of per-rank traces of one job is analysed as a job: the ranks' clocks are "
+      "aligned on their collectives\n(an instance ends on every rank together), each instance's "
+      "time is split into waiting for the last rank and\ntransfer, and these findings are priced "
+      "by replaying the job's cross-rank dependencies (each rank a chain of\ncompute phases and "
+      "collectives that cannot end before the group's last arrival), in order of their own\n"
+      "saving and capped at it, as above. `impact_percent` is of the job's aligned GPU span.\n";
+  for (const auto& r : analysis::JobRules()) rule(r);
   return out;
 }
 
 std::string FindingsText() {
   std::string out;
-  for (const auto& r : analysis::Rules()) {
+  std::vector<const analysis::RuleInfo*> all;
+  for (const auto& r : analysis::Rules()) all.push_back(&r);
+  for (const auto& r : analysis::JobRules()) all.push_back(&r);
+  for (const analysis::RuleInfo* rp : all) {
+    const analysis::RuleInfo& r = *rp;
+    if (&r == &analysis::JobRules().front()) out += "Distributed jobs (gpuscope analyze DIR):\n\n";
     out += base::StrFormat("%.*s: %.*s\n", static_cast<int>(r.id.size()), r.id.data(),
                            static_cast<int>(r.title.size()), r.title.data());
     out += base::StrFormat("  fires when: %.*s\n", static_cast<int>(r.definition.size()),
@@ -68,7 +84,11 @@ std::string FindingsText() {
 // The rules table as rows (JSON and CSV).
 ResultTable RulesTable() {
   ResultTable t({{"rule"}, {"title"}, {"definition"}, {"defaults"}, {"impact"}, {"advice"}});
-  for (const auto& r : analysis::Rules()) {
+  std::vector<const analysis::RuleInfo*> all;
+  for (const auto& r : analysis::Rules()) all.push_back(&r);
+  for (const auto& r : analysis::JobRules()) all.push_back(&r);
+  for (const analysis::RuleInfo* rp : all) {
+    const analysis::RuleInfo& r = *rp;
     t.AddRow({Cell::Text(std::string(r.id)), Cell::Text(std::string(r.title)),
               Cell::Text(std::string(r.definition)), Cell::Text(r.Defaults()),
               Cell::Text(std::string(r.impact)), Cell::Text(std::string(r.advice))});

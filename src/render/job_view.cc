@@ -143,6 +143,11 @@ std::string JobText(const analysis::JobReport& r, const JobView& v) {
 
 std::string JobJson(const analysis::JobReport& r, const JobView& v) {
   output::JsonWriter w;
+  WriteJobJson(w, r, v);
+  return w.str();
+}
+
+void WriteJobJson(output::JsonWriter& w, const analysis::JobReport& r, const JobView& v) {
   w.BeginObject().Key("source").String(v.path);
   w.Key("job").BeginObject();
   w.Key("ranks").Uint(r.ranks.size()).Key("world_size").Int(r.world_size);
@@ -178,7 +183,6 @@ std::string JobJson(const analysis::JobReport& r, const JobView& v) {
     WriteFindingsJson(w.Key("findings"), r.findings);
   }
   w.EndObject();
-  return w.str();
 }
 
 std::string JobCsv(const analysis::JobReport& r, const JobView& v) {

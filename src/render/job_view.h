@@ -6,6 +6,7 @@
 #include <string>
 
 #include "analysis/job/job.h"
+#include "output/json_writer.h"
 
 namespace gpuscope::render {
 
@@ -17,6 +18,8 @@ struct JobView {
 
 std::string JobText(const analysis::JobReport& r, const JobView& v);
 std::string JobJson(const analysis::JobReport& r, const JobView& v);
+// The JSON object of JobJson, into `w` (the HTML report embeds it as "job").
+void WriteJobJson(output::JsonWriter& w, const analysis::JobReport& r, const JobView& v);
 std::string JobCsv(const analysis::JobReport& r, const JobView& v);
 
 }  // namespace gpuscope::render

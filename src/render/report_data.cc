@@ -13,6 +13,7 @@
 #include "output/json_writer.h"
 #include "output/track_layout.h"
 #include "render/analysis_json.h"
+#include "render/job_view.h"
 #include "render/roofline_view.h"
 
 namespace gpuscope::render {
@@ -251,7 +252,7 @@ void WriteIterationChart(JsonWriter& w, const analysis::SteadyState& ss) {
 }  // namespace
 
 std::string ReportDataJson(const model::Trace& t, const std::string& path,
-                           const analysis::AnalyzeOptions& options) {
+                           const analysis::AnalyzeOptions& options, const ReportJob* job) {
   analysis::AnalysisReport report = analysis::Analyze(t, options);
   analysis::Stats st = analysis::ComputeStats(t, {});
   JsonWriter w(false);
@@ -290,6 +291,11 @@ std::string ReportDataJson(const model::Trace& t, const std::string& path,
   WriteIterationChart(w, report.steady);
   WriteRoofline(w, t, report, options);
   WriteTimeline(w, t, report.steady);
+  if (job && job->report) {
+    w.Key("job");
+    WriteJobJson(w, *job->report, {job->path, false, true});
+    w.Key("detailed_rank").Int(job->detailed_rank);
+  }
   w.EndObject();
   return w.str();
 }

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "analysis/analyze.h"
+#include "analysis/job/job.h"
 #include "model/trace.h"
 
 namespace gpuscope::render {
@@ -21,7 +22,15 @@ inline constexpr size_t kMaxIterations = 4'000;
 inline constexpr size_t kTopKernels = 15;
 inline constexpr size_t kMaxRooflineOps = 40;
 
+// A distributed job's report: the job (its rank view) and which rank's trace the rest details.
+struct ReportJob {
+  const analysis::JobReport* report = nullptr;
+  std::string path;           // the job's folder
+  int32_t detailed_rank = 0;  // the rank `trace` is
+};
+
 std::string ReportDataJson(const model::Trace& trace, const std::string& path,
-                           const analysis::AnalyzeOptions& options = {});
+                           const analysis::AnalyzeOptions& options = {},
+                           const ReportJob* job = nullptr);
 
 }  // namespace gpuscope::render

@@ -31,6 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SAMPLES = os.path.normpath(os.path.join(ROOT, "..", "shared", "samples"))
 PLANTED = os.path.join(ROOT, "tests", "planted", "make_planted.py")
+RANKS = os.path.join(ROOT, "tests", "planted", "ranks.py")
 SIMULATE = os.path.join(ROOT, "tests", "planted", "simulate.py")
 REAL_SAMPLE = "kineto/kineto/tb_plugin__samples__resnet50_num_workers_0__worker0.1623143566756.pt.trace.json.gz"
 
@@ -122,6 +123,37 @@ def check_report(binary, browser, trace, name, artifacts, tmp):
     return f"{len(findings)} findings, {drawn.group(1)} timeline events drawn, {size} bytes, screenshot {shot}"
 
 
+def check_job_report(binary, browser, tmp):
+    """A distributed job (tests/planted/ranks.py: 8 ranks, rank 4 slow): the rank view, the job's
+    findings, and the rest of the page about the straggler's own trace."""
+    sim = os.path.join(tmp, "ranks")
+    subprocess.run([sys.executable, RANKS, sim, "8", "straggler_gpu"], check=True)
+    job = os.path.join(sim, "job")
+    os.makedirs(job)
+    for f in os.listdir(sim):
+        if f.startswith("rank-"):
+            os.rename(os.path.join(sim, f), os.path.join(job, f))
+    page = os.path.join(tmp, "job.html")
+    gpuscope(binary, "report", job, "-o", page)
+    want = json.loads(gpuscope(binary, "analyze", "--format", "json", job))
+    rank = want["straggler"]["rank"]
+    own = json.loads(gpuscope(binary, "analyze", "--format", "json", os.path.join(job, f"rank-{rank}.json")))
+    dom, console, r = browser.run("file://" + page, "--dump-dom", "--window-size=1400,1000")
+    assert r.returncode == 0 and not console, (r.stderr[-2000:], console)
+    body = re.search(r"<body([^>]*)>", dom).group(1)
+    assert 'data-ready="1"' in body and "data-js-errors" not in body, body
+    assert '<section id="ranks-section">' in dom, "the rank view is hidden"
+    chart = re.search(r'<svg id="ranks-chart".*?</svg>', dom, re.S).group(0)
+    assert chart.count("<g data-rank=") == 8 and chart.count('class="seg-wait"') == 8, chart[:300]
+    assert f"Straggler: rank {rank}, last at 24 of 24" in dom, "straggler line missing"
+    rows = re.search(r'<table class="data" id="ranks-table">(.*?)</table>', dom, re.S).group(1).count("<tr>") - 1
+    assert rows == 8, rows
+    rules = re.findall(r'<details class="finding (\w+)" data-rule="([\w-]+)"', dom)
+    assert [r for _, r in rules] == [f["rule"] for f in want["findings"]] + [f["rule"] for f in own["findings"]], rules
+    assert f"the sections below detail rank {rank} (the straggler)" in dom
+    return f"8 ranks, straggler {rank}, {len(rules)} findings"
+
+
 def check_trace_json(binary, browser, trace, name, tmp):
     out = os.path.join(tmp, name + ".json")
     gpuscope(binary, "convert", trace, "-o", out)
@@ -177,6 +209,12 @@ def main():
             traces.append(("resnet50", os.path.join(SAMPLES, REAL_SAMPLE)))
         else:
             print(f"SKIP real-sample cases: {SAMPLES} not found (the repo's own traces are still tested)")
+        try:
+            print(f"ok   report job: {check_job_report(binary, browser, tmp)}")
+            passed += 1
+        except Exception as e:  # noqa: BLE001
+            failed += 1
+            print(f"FAIL report job: {type(e).__name__}: {str(e)[:1500]}")
         for name, trace in traces:
             for what, fn in (("report", lambda: check_report(binary, browser, trace, name, a.artifacts, tmp)),
                              ("trace json", lambda: check_trace_json(binary, browser, trace, name, tmp))):

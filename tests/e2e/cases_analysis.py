@@ -233,7 +233,8 @@ def help_findings_is_the_documented_list():
     rules = json.loads(run("help", "findings", "--format", "json").stdout)
     assert [x["rule"] for x in rules] == ["host-sync", "memcpy-sync", "memcpy-pageable", "small-memcpy",
                                           "memcpy-in-loop", "data-loading", "cpu-op-storm", "launch-bound",
-                                          "kernel-outlier", "kernel-efficiency", "kernel-hotspot", "gpu-idle", "low-utilization"]
+                                          "kernel-outlier", "kernel-efficiency", "kernel-hotspot", "gpu-idle", "low-utilization",
+                                          "rank-straggler", "collective-skew", "comm-exposed"]
 
 
 @test

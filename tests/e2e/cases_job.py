@@ -43,10 +43,34 @@ def check_measures(j, truth, n):
         assert abs(j["job"][key] - truth[key]) <= max(0.1 * truth[key], 100 * samples), (key, j["job"][key], truth[key])
 
 
+# Tolerance of a finding's standalone saving against the measured saving of its fix alone.
+TOLERANCE = {"rank-straggler": 0.1, "comm-exposed": 0.1, "collective-skew": 0.15}
+
+
+def check_findings(j, truth, n, case):
+    """Every planted problem found, priced within its tolerance of the measured saving; nothing
+    else found; impacts never above their standalone savings."""
+    found = {f["rule"]: f for f in j["findings"]}
+    # A planted problem whose fix saves under 1% of the job (random skew beside a straggler that
+    # sets the pace anyway) may or may not be reported; anything else must match exactly.
+    must = {r for r, v in truth["saving_ns"].items() if v >= 0.01 * truth["wall_ns"]}
+    assert must <= set(found) <= set(truth["saving_ns"]), (n, case, sorted(found), truth["saving_ns"])
+    for rule, saving in truth["saving_ns"].items():
+        if rule not in found:
+            continue
+        f = found[rule]
+        assert 0 <= f["impact_ns"] <= f["standalone_ns"], (n, case, f)
+        if rule == "collective-skew" and n == 2:
+            continue  # two ranks' mean is too noisy a stand-in for the nominal work
+        assert abs(f["standalone_ns"] - saving) <= TOLERANCE[rule] * saving, (n, case, rule, f["standalone_ns"], saving)
+
+
 @test
 def job_names_the_planted_straggler_and_its_cause_at_2_8_and_64_ranks():
     for n in (2, 8, 64):
-        for case in ("straggler_gpu", "straggler_host+seq"):
+        for case in ("straggler_gpu", "straggler_host+seq", "straggler_gpu+skew+overlapped"):
+            if n == 2 and "skew" in case:
+                continue  # with two ranks, random skew can make either rank the straggler
             with tempfile.TemporaryDirectory() as tmp:
                 d, truth = job(tmp, n, case)
                 j = analyze(d)
@@ -54,38 +78,22 @@ def job_names_the_planted_straggler_and_its_cause_at_2_8_and_64_ranks():
                 st = j["straggler"]
                 assert st and st["rank"] == truth["straggler"], (n, case, st)
                 assert truth["cause"] in st["causes"][0]["what"], (n, case, st["causes"])
-                f = [x for x in j["findings"] if x["rule"] == "rank-straggler"]
-                assert f and f[0] is j["findings"][0] or f[0] == j["findings"][0], (n, case, j["findings"])
-                # The saving: the measured difference of the job's wall time without the straggler.
-                assert abs(f[0]["impact_ns"] - truth["saving_ns"]) <= 0.2 * truth["saving_ns"], (n, case, f[0]["impact_ns"], truth)
-                assert not [x for x in j["findings"] if x["rule"] == "collective-skew"], (n, case, j["findings"])
+                assert j["findings"][0]["rule"] == "rank-straggler", (n, case, j["findings"])
+                check_findings(j, truth, n, case)
 
 
 @test
 def job_prices_skew_and_exposed_communication_and_stays_quiet_when_overlapped():
     for n in (2, 8, 64):
-        with tempfile.TemporaryDirectory() as tmp:
-            d, truth = job(tmp, n, "skew")
-            j = analyze(d)
-            check_measures(j, truth, n)
-            assert j["straggler"] is None, j["straggler"]
-            f = {x["rule"]: x for x in j["findings"]}
-            assert "collective-skew" in f and "rank-straggler" not in f, f.keys()
-            if n >= 8:  # two ranks' mean is too noisy a stand-in for the nominal work
-                assert abs(f["collective-skew"]["impact_ns"] - truth["saving_ns"]) <= 0.15 * truth["saving_ns"], (n, f["collective-skew"], truth)
-        with tempfile.TemporaryDirectory() as tmp:
-            d, truth = job(tmp, n, "exposed+seq")
-            j = analyze(d)
-            check_measures(j, truth, n)
-            assert j["job"]["matched_by"] == "sequence numbers", j["job"]
-            f = {x["rule"]: x for x in j["findings"]}
-            assert set(f) == {"comm-exposed"}, f.keys()
-            assert abs(f["comm-exposed"]["impact_ns"] - truth["saving_ns"]) <= 0.1 * truth["saving_ns"], (n, f, truth)
-        with tempfile.TemporaryDirectory() as tmp:
-            d, truth = job(tmp, n, "overlapped")
-            j = analyze(d)
-            check_measures(j, truth, n)
-            assert j["findings"] == [] and j["straggler"] is None, (n, j["findings"], j["straggler"])
+        for case in ("skew", "exposed+seq", "overlapped"):
+            with tempfile.TemporaryDirectory() as tmp:
+                d, truth = job(tmp, n, case)
+                j = analyze(d)
+                check_measures(j, truth, n)
+                assert j["straggler"] is None, (n, case, j["straggler"])
+                if case == "exposed+seq":
+                    assert j["job"]["matched_by"] == "sequence numbers", j["job"]
+                check_findings(j, truth, n, case)
 
 
 @test

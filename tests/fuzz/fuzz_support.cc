@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 
+#include "analysis/job/job.h"
 #include "analysis/roofline.h"
 #include "import/registry.h"
 
@@ -129,6 +130,18 @@ void CheckTrace(const model::Trace& t) {
   }
   for (const auto& u : r.unmodelled) listed += u.gpu_ns;
   if (listed != r.kernel_ns) Violation("roofline: kernel time listed twice or lost");
+  // The trace as two ranks of one job (each its own clock): whatever collectives it holds are
+  // matched, aligned and priced; a rank's measures stay within its span and the replay's
+  // savings are never negative.
+  analysis::JobReport job = analysis::AnalyzeJob({{0, "a", &t}, {1, "b", &t}});
+  for (const auto& rank : job.ranks) {
+    if (rank.aligned && rank.offset_ns != 0) Violation("job: a trace against itself has an offset");
+    if (rank.busy_ns < 0 || rank.idle_ns < 0 || rank.wait_ns < 0 || rank.comm_exposed_ns < 0)
+      Violation("job: a negative time");
+  }
+  for (const auto& f : job.findings) {
+    if (f.impact_ns < 0 || f.impact_ns > f.standalone_ns) Violation("job: a finding's impact");
+  }
 }
 
 void FinishAndCheck(const import::Importer& importer, const std::string& path,

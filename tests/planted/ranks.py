@@ -7,8 +7,10 @@ job's wall time with the problem and without it.
 
   ranks.py OUT_DIR N CASE [SEED]   writes OUT_DIR/rank-*.json and OUT_DIR/truth.json
 
-CASE: healthy | straggler_gpu | straggler_host | exposed | overlapped | skew, optionally
-"+seq" (the ops record sequence numbers; without it gpuscope must match by order).
+CASE: problems joined by "+": straggler_gpu | straggler_host | skew, and the layout of the
+all-reduces: exposed (the default: on the compute stream, the TP default) or overlapped (on a side
+stream, the step's compute not waiting for them; only the step's end does); "seq": the ops
+record sequence numbers (without it gpuscope must match by order).
 
 Model: a step is LAYERS layers; a layer is GEMMS gemm kernels then an all-reduce. A launch call
 takes LAUNCH_COST on the host and its kernel starts at max(stream free, call + LATENCY). An
@@ -18,10 +20,10 @@ the end of each step. Each rank's clock is shifted by a planted offset.
   straggler_gpu:  the straggler's gemms take SLOW x longer.
   straggler_host: the straggler's host runs a "preprocess" op of HOST_STALL before each step.
   skew:           every rank's gemms vary by up to +-SKEW (no rank is consistently last).
-  exposed:        the all-reduces run on the compute stream (the TP default); overlapped: on a
-                  side stream, the step's compute not waiting for them (only the step's end does).
 Truth: offsets (ns, rank R's clock minus rank 0's), wait and transfer summed over ranks and
-instances, the straggler, the job's wall time, and the wall time of the fixed job.
+instances, the straggler, the job's wall time, and per planted problem (by the rule that should
+find it) the measured saving of fixing it alone: the wall time of the job run again without it
+(comm-exposed: the all-reduces moved beside compute) subtracted from the wall time with it.
 """
 import json
 import os
@@ -76,18 +78,18 @@ class Rank:
         self.x("kernel", name, stream, start, dur, correlation=corr, device=0, stream=stream)
 
 
-def simulate(n, case, seed, fixed=False):
+def simulate(n, case, seed, fix=None):
+    """`fix`: the problem left out of this run (a rule id), None for the run as planted."""
+    problems = set(case.split("+"))
     rnd = random.Random(seed)
     offsets = [0] + [rnd.randrange(-2_000_000_000, 2_000_000_000) for _ in range(n - 1)]
     ranks = [Rank(r, n, offsets[r]) for r in range(n)]
-    straggler = n // 2 if case.startswith("straggler") else None
-    if fixed:
-        straggler = None
-    seq = "+seq" in case
-    exposed = not case.startswith("overlapped")
-    side = 7 if exposed else 13
-    if case.startswith("exposed") and fixed:
-        side = 13  # the fix: the all-reduces run beside compute
+    slow_gpu = "straggler_gpu" in problems and fix != "rank-straggler"
+    slow_host = "straggler_host" in problems and fix != "rank-straggler"
+    straggler = n // 2 if slow_gpu or slow_host else None
+    skew = "skew" in problems and fix != "collective-skew"
+    seq = "seq" in problems
+    side = 13 if "overlapped" in problems or fix == "comm-exposed" else 7
     wait = transfer = 0
     instance = 0
     jitter = random.Random(seed + 1)
@@ -95,7 +97,7 @@ def simulate(n, case, seed, fixed=False):
         step_start = [rk.t for rk in ranks]
         for rk in ranks:
             s = rk.t
-            stall = HOST_STALL if rk.r == straggler and case.startswith("straggler_host") else 50 * US
+            stall = HOST_STALL if rk.r == straggler and slow_host else 50 * US
             rk.t += stall
             rk.x("cpu_op", "preprocess", 1, s, stall)
         for layer in range(LAYERS):
@@ -104,10 +106,10 @@ def simulate(n, case, seed, fixed=False):
                 ls = rk.t
                 for g in range(GEMMS):
                     dur = GEMM_NS
-                    if rk.r == straggler and case.startswith("straggler_gpu"):
+                    if rk.r == straggler and slow_gpu:
                         dur = int(GEMM_NS * SLOW)
-                    if case.startswith("skew") and not fixed:
-                        dur = int(GEMM_NS * (1 + rnd.uniform(-SKEW, SKEW)))
+                    if skew:
+                        dur = int(dur * (1 + rnd.uniform(-SKEW, SKEW)))
                     ops = rk.t
                     corr, start = rk.launch("sm90_xmma_gemm_bf16bf16_bf16f32", dur)
                     rk.kernel("sm90_xmma_gemm_bf16bf16_bf16f32", corr, start, dur)
@@ -157,10 +159,12 @@ def main():
     seed = int(sys.argv[4]) if len(sys.argv) > 4 else 7
     os.makedirs(out, exist_ok=True)
     ranks, truth = simulate(n, case, seed)
-    _, fixed = simulate(n, case, seed, fixed=True)
-    truth["fixed_wall_ns"] = fixed["wall_ns"]
-    truth["saving_ns"] = truth["wall_ns"] - fixed["wall_ns"]
-    truth["cause"] = {"straggler_gpu": "sm90_xmma_gemm", "straggler_host": "preprocess"}.get(case.split("+")[0])
+    problems = set(case.split("+"))
+    planted = [rule for rule, on in (("rank-straggler", problems & {"straggler_gpu", "straggler_host"}),
+                                     ("collective-skew", "skew" in problems),
+                                     ("comm-exposed", "overlapped" not in problems)) if on]
+    truth["saving_ns"] = {rule: truth["wall_ns"] - simulate(n, case, seed, fix=rule)[1]["wall_ns"] for rule in planted}
+    truth["cause"] = "sm90_xmma_gemm" if "straggler_gpu" in problems else "preprocess" if "straggler_host" in problems else None
     for rk in ranks:
         doc = {"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": rk.r, "world_size": n},
                "deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3", "totalGlobalMem": 85017690112,

@@ -107,3 +107,20 @@ def test_fleet_cli_on_a_local_cluster(cli, tmp_path):
     calls = sum(sum(k["calls"] for k in cli_stats(cli, f)["kernels"]) for f in files)
     assert sum(k["calls"] for k in s["kernels"]) == calls
     assert all(k["p50_ns"] is not None for k in s["kernels"])
+
+
+def test_job_folder_equals_the_cli(cli, tmp_path):
+    """gpuscope.job on a simulated 8-rank job (tests/planted/ranks.py) is the CLI's JSON."""
+    import gpuscope
+
+    subprocess.run([sys.executable, os.path.join(ROOT, "tests", "planted", "ranks.py"), str(tmp_path), "8",
+                    "straggler_gpu"], check=True)
+    (tmp_path / "truth.json").unlink()
+    got = gpuscope.job(str(tmp_path))
+    r = subprocess.run([cli, "analyze", "--format", "json", str(tmp_path)], capture_output=True, text=True)
+    assert json.dumps(got, sort_keys=True) == json.dumps(json.loads(r.stdout), sort_keys=True)
+    assert got["straggler"]["rank"] == 4
+    stats = gpuscope.job(str(tmp_path), findings=False)
+    assert "findings" not in stats and stats["ranks"] == got["ranks"]
+    with pytest.raises(gpuscope.TraceError, match="per-rank traces"):
+        gpuscope.job(DATA + "/rocprof_v1")

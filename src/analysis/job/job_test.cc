@@ -13,25 +13,40 @@ namespace {
 JobTimeline TwoRanks() {
   JobTimeline tl;
   tl.transfer_ns = {5};
-  tl.ranks.push_back({0, 3, {{0, 10, 0}}});
-  tl.ranks.push_back({0, 1, {{0, 30, 0}}});
+  tl.ranks.push_back({0, 3, true, {{0, 10, 10, 0, true}}});
+  tl.ranks.push_back({0, 1, true, {{0, 30, 30, 0, true}}});
   return tl;
 }
 
 TEST(JobReplay, CollectiveWaitsForTheLastRank) {
   JobTimeline tl = TwoRanks();
   EXPECT_EQ(ReplayJob(tl), 30 + 5 + 3);  // rank 0's tail is the longer one
-  JobFix straggler{{{0}, {20}}, {0}};
+  JobFix straggler{{{0}, {20}}, {}};
   EXPECT_EQ(ReplayJob(tl, &straggler), 10 + 5 + 3);
-  JobFix hidden{{}, {5}};
-  EXPECT_EQ(ReplayJob(tl, &hidden), 30 + 3);
+  // Detached: the tails run from each rank's arrival; the job still ends with the collective.
+  JobFix detached{{}, {{1}, {1}}};
+  EXPECT_EQ(ReplayJob(tl, &detached), 30 + 5);
+}
+
+TEST(JobReplay, ComputeBesideCollectivesDoesNotWaitForThem) {
+  // Two instances, transfer 5 each. Waiting for the first: rank 0 arrives at the second at
+  // 35 + 10, rank 1 at 35 + 10: ends at 50. Beside it: rank 0's compute goes on from its arrival
+  // (10 + 10 = 20) but its second collective queues behind the first (35); rank 1 arrives at
+  // 30 + 10: ends at 45.
+  JobTimeline tl;
+  tl.transfer_ns = {5, 5};
+  tl.ranks.push_back({0, 0, true, {{0, 10, 10, 0, true}, {1, 10, 10, 0, true}}});
+  tl.ranks.push_back({0, 0, true, {{0, 30, 30, 0, true}, {1, 10, 10, 0, true}}});
+  EXPECT_EQ(ReplayJob(tl), 50);
+  for (auto& r : tl.ranks) r.calls[1].after_end = false;
+  EXPECT_EQ(ReplayJob(tl), 45);
 }
 
 TEST(JobReplay, OrdersThatDisagreeCannotBeReplayed) {
   JobTimeline tl;
   tl.transfer_ns = {1, 1};
-  tl.ranks.push_back({0, 0, {{0, 1, 0}, {1, 1, 0}}});
-  tl.ranks.push_back({0, 0, {{1, 1, 0}, {0, 1, 0}}});
+  tl.ranks.push_back({0, 0, true, {{0, 1, 1, 0, true}, {1, 1, 1, 0, true}}});
+  tl.ranks.push_back({0, 0, true, {{1, 1, 1, 0, true}, {0, 1, 1, 0, true}}});
   EXPECT_EQ(ReplayJob(tl), -1);
 }
 
@@ -39,9 +54,9 @@ TEST(JobReplay, ChainsThroughSubgroups) {
   // Ranks 0-1 meet in instance 0, ranks 1-2 in instance 1: rank 0's lateness reaches rank 2.
   JobTimeline tl;
   tl.transfer_ns = {2, 2};
-  tl.ranks.push_back({0, 0, {{0, 50, 0}}});
-  tl.ranks.push_back({0, 0, {{0, 10, 0}, {1, 1, 0}}});
-  tl.ranks.push_back({0, 0, {{1, 5, 0}}});
+  tl.ranks.push_back({0, 0, true, {{0, 50, 50, 0, true}}});
+  tl.ranks.push_back({0, 0, true, {{0, 10, 10, 0, true}, {1, 1, 1, 0, true}}});
+  tl.ranks.push_back({0, 0, true, {{1, 5, 5, 0, true}}});
   EXPECT_EQ(ReplayJob(tl), 50 + 2 + 1 + 2);
 }
 

@@ -186,9 +186,12 @@ Scan KinetoReader::TopLevelKey(JsonCursor& c, bool first, bool* finished) {
   return Scan::kOk;
 }
 
-// distributedInfo: the rank and world size (other members are skipped). A value that is not a
-// non-negative integer leaves the rank unknown.
-Scan KinetoReader::ReadDistributedInfo(JsonCursor& c) {
+namespace {
+
+// Calls f(key, value, is_string) for each scalar member of the object at the cursor ('{');
+// members holding objects or arrays are skipped.
+template <typename F>
+Scan ForEachScalarMember(JsonCursor& c, std::deque<std::string>* arena, F&& f) {
   Scan s = c.Expect('{');
   if (s != Scan::kOk) return s;
   for (bool first = true;; first = false) {
@@ -201,19 +204,31 @@ Scan KinetoReader::ReadDistributedInfo(JsonCursor& c) {
     if (!first && (s = c.Expect(',')) != Scan::kOk) return s;
     std::string_view key, value;
     bool is_string = false;
-    if ((s = c.String(&key, &arena_)) != Scan::kOk) return s;
+    if ((s = c.String(&key, arena)) != Scan::kOk) return s;
     if ((s = c.Expect(':')) != Scan::kOk) return s;
     if ((s = c.Peek(&ch)) != Scan::kOk) return s;
     if (ch == '{' || ch == '[') {
       if ((s = c.SkipValue()) != Scan::kOk) return s;
       continue;
     }
-    if ((s = c.Scalar(&value, &is_string, &arena_)) != Scan::kOk) return s;
-    auto num = base::ParseInt64(value);
-    bool usable = !is_string && num && *num >= 0 && *num <= INT32_MAX;
-    if (key == "rank" && usable) top_->rank = static_cast<int32_t>(*num);
-    if (key == "world_size" && usable) top_->world_size = static_cast<int32_t>(*num);
+    if ((s = c.Scalar(&value, &is_string, arena)) != Scan::kOk) return s;
+    f(key, value, is_string);
   }
+}
+
+}  // namespace
+
+// distributedInfo: the rank and world size (other members are skipped). A value that is not a
+// non-negative integer leaves the rank unknown.
+Scan KinetoReader::ReadDistributedInfo(JsonCursor& c) {
+  return ForEachScalarMember(c, &arena_,
+                             [&](std::string_view key, std::string_view value, bool is_string) {
+                               auto num = base::ParseInt64(value);
+                               bool usable = !is_string && num && *num >= 0 && *num <= INT32_MAX;
+                               if (key == "rank" && usable) top_->rank = static_cast<int32_t>(*num);
+                               if (key == "world_size" && usable)
+                                 top_->world_size = static_cast<int32_t>(*num);
+                             });
 }
 
 Scan KinetoReader::ReadDevices(JsonCursor& c) {
@@ -228,25 +243,8 @@ Scan KinetoReader::ReadDevices(JsonCursor& c) {
       break;
     }
     if (!first && (s = c.Expect(',')) != Scan::kOk) return s;
-    if ((s = c.Expect('{')) != Scan::kOk) return s;
     model::Device d;
-    for (bool kfirst = true;; kfirst = false) {
-      if ((s = c.Peek(&ch)) != Scan::kOk) return s;
-      if (ch == '}') {
-        c.set_pos(c.pos() + 1);
-        break;
-      }
-      if (!kfirst && (s = c.Expect(',')) != Scan::kOk) return s;
-      std::string_view key, value;
-      bool is_string = false;
-      if ((s = c.String(&key, &arena_)) != Scan::kOk) return s;
-      if ((s = c.Expect(':')) != Scan::kOk) return s;
-      if ((s = c.Peek(&ch)) != Scan::kOk) return s;
-      if (ch == '{' || ch == '[') {
-        if ((s = c.SkipValue()) != Scan::kOk) return s;
-        continue;
-      }
-      if ((s = c.Scalar(&value, &is_string, &arena_)) != Scan::kOk) return s;
+    s = ForEachScalarMember(c, &arena_, [&](std::string_view key, std::string_view value, bool) {
       auto num = base::ParseInt64(value).value_or(-1);
       if (key == "id")
         d.id = static_cast<int32_t>(num);
@@ -262,7 +260,8 @@ Scan KinetoReader::ReadDevices(JsonCursor& c) {
         d.compute_units = static_cast<int32_t>(num);
       else if (key == "warpSize")
         d.warp_size = static_cast<int32_t>(num);
-    }
+    });
+    if (s != Scan::kOk) return s;
     devices.push_back(std::move(d));
   }
   top_->devices = std::move(devices);

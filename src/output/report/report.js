@@ -134,14 +134,13 @@
     }
   });
 
-  // ---- findings ----
-  section('findings', () => {
-    const list = document.getElementById('findings-list');
-    if (!A.findings.length) {
+  // ---- findings (of the trace, or of a job) ----
+  function renderFindings(list, findings) {
+    if (!findings.length) {
       list.append(el('div', { class: 'empty' }, 'No rule fired above its threshold.'));
       return;
     }
-    A.findings.forEach((f, i) => {
+    findings.forEach((f, i) => {
       // The first findings and every high/medium one open; the rest one line each, click to open.
       const box = el('details', { class: 'finding ' + f.severity, 'data-rule': f.rule });
       box.open = i < 5 || f.severity === 'high' || f.severity === 'medium';
@@ -171,6 +170,79 @@
       box.append(dl);
       list.append(box);
     });
+  }
+  section('findings', () => renderFindings(document.getElementById('findings-list'), A.findings));
+
+  // ---- ranks of a distributed job: each rank's GPU time, its clock, the collectives ----
+  section('ranks', () => {
+    const J = data.job;
+    if (!J) return;
+    document.getElementById('ranks-section').hidden = false;
+    const st = J.straggler;
+    document.getElementById('ranks-note').textContent = fmtCount(J.job.ranks) + ' ranks' +
+      (J.job.world_size > 0 ? ' of ' + fmtCount(J.job.world_size) : '') + ', clocks aligned to rank ' + J.job.reference_rank +
+      '; the sections below detail rank ' + data.detailed_rank + (st && st.rank === data.detailed_rank ? ' (the straggler)' : '');
+    const sum = document.getElementById('ranks-summary');
+    const coll = J.job.wait_ns + J.job.transfer_ns;
+    const lines = [fmtCount(J.job.instances) + ' collective instances matched by ' + J.job.matched_by + '; in them, ranks waited ' +
+      fmtDur(J.job.wait_ns) + ' for the last rank and transferred ' + fmtDur(J.job.transfer_ns) +
+      (coll ? ' (' + (100 * J.job.wait_ns / coll).toFixed(1) + '% waiting)' : '') + '.'];
+    if (st) {
+      lines.push('Straggler: rank ' + st.rank + ', last at ' + fmtCount(st.late) + ' of ' + fmtCount(st.instances) +
+        ' collectives, holding the others back ' + fmtDur(st.cost_ns) + (st.causes.length ? '; instead: ' +
+        st.causes.map((c) => (c.kind === 'kernel' ? 'kernel ' : 'host op ') + shorten(c.what, 80) + ' +' + fmtDur(c.excess_ns)).join(', ') : '') + '.');
+    }
+    for (const n of J.job.notes) lines.push('Note: ' + n);
+    for (const l of lines) sum.append(el('p', {}, l));
+    // One bar per rank over its GPU span: compute, waiting, exposed transfer, idle.
+    const svg = document.getElementById('ranks-chart');
+    const R = J.ranks;
+    const W = 820, rowH = R.length > 32 ? 8 : 20, labelW = 70, top = 8;
+    const H = top * 2 + R.length * rowH;
+    svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
+    svg.style.height = H + 'px';
+    const spans = R.map((r) => r.busy_ns + r.idle_ns);
+    const max = Math.max(...spans, 1);
+    R.forEach((r, i) => {
+      const y = top + i * rowH;
+      const wait = Math.min(r.wait_ns, r.comm_exposed_ns);
+      const segs = [['compute', r.busy_ns - r.comm_exposed_ns], ['wait', wait], ['transfer', r.comm_exposed_ns - wait], ['idle', r.idle_ns]];
+      const g = svgEl('g', { 'data-rank': r.rank });
+      g.append(svgEl('title', {}, 'rank ' + r.rank + (r.offset_ns === null ? ' (clock not aligned)' : ', clock offset ' + (r.offset_ns < 0 ? '-' : '+') + fmtDur(Math.abs(r.offset_ns))) +
+        '\n' + segs.map(([k, v]) => k + ' ' + fmtDur(v)).join(', ') + '\nlast to arrive ' + fmtCount(r.last_arrivals) + ' times, late cost ' + fmtDur(r.late_cost_ns)));
+      if (rowH >= 12 || i % 8 === 0) g.append(svgEl('text', { x: labelW - 6, y: y + rowH - 6, 'text-anchor': 'end' }, 'rank ' + r.rank));
+      let x = labelW;
+      for (const [k, v] of segs) {
+        const w = Math.max(0, (W - labelW - 10) * v / max);
+        g.append(svgEl('rect', { class: 'seg-' + k, x: x, y: y + 2, width: w, height: rowH - 4 }));
+        x += w;
+      }
+      svg.append(g);
+    });
+    const legend = document.getElementById('ranks-legend');
+    for (const [k, label] of [['compute', 'compute (and communication behind it)'], ['wait', 'waiting for the last rank'],
+      ['transfer', 'exposed transfer'], ['idle', 'idle']]) {
+      const i = el('i', { class: 'seg-' + k });
+      i.style.background = getComputedStyle(document.documentElement).getPropertyValue(k === 'compute' ? '--accent' : k === 'wait' ? '--medium' : '--line');
+      if (k === 'transfer') i.style.background = '#8e44ad';
+      const span = el('span');
+      span.append(i, label);
+      legend.append(span);
+    }
+    const tables = document.getElementById('ranks-tables');
+    tables.append(barTable('ranks-table', ['Rank', 'Clock offset', 'Steps', 'Step median', 'Waiting', 'Transfer', 'Last', 'Late cost'], R, (r) => [
+      el('td', {}, String(r.rank)), el('td', {}, r.offset_ns === null ? 'not aligned' : (r.offset_ns < 0 ? '\u2212' : '+') + fmtDur(Math.abs(r.offset_ns))), el('td', {}, fmtCount(r.steps)),
+      el('td', {}, r.step_median_ns === null ? 'n/a' : fmtDur(r.step_median_ns)), el('td', {}, fmtDur(r.wait_ns)), el('td', {}, fmtDur(r.transfer_ns)),
+      el('td', {}, fmtCount(r.last_arrivals)), el('td', {}, fmtDur(r.late_cost_ns)),
+    ], (r) => r.late_cost_ns, 120));
+    if (J.collectives.length) {
+      tables.append(barTable('collectives-table', ['Collective', 'Group', 'Dtype', 'Size', 'Ranks', 'Count', 'Time', 'Waiting', 'Transfer', 'busbw GB/s'],
+        J.collectives.slice(0, 25), (c) => [el('td', {}, c.name), el('td', {}, c.group || '\u2013'), el('td', {}, c.dtype || '\u2013'),
+          el('td', {}, fmtBytes(c.bytes)), el('td', {}, fmtCount(c.ranks)), el('td', {}, fmtCount(c.count)), el('td', {}, fmtDur(c.time_ns)),
+          el('td', {}, fmtDur(c.wait_ns)), el('td', {}, fmtDur(c.transfer_ns)), el('td', {}, c.busbw_gbps === null ? 'n/a' : c.busbw_gbps.toFixed(1))],
+        (c) => c.time_ns, 120));
+    }
+    renderFindings(document.getElementById('job-findings'), J.findings);
   });
 
   // ---- top kernels (horizontal bars) ----

@@ -1,0 +1,341 @@
+#include <algorithm>
+#include <climits>
+#include <string>
+
+#include "analysis/job/job_internal.h"
+#include "analysis/job/job_rules.h"
+#include "analysis/rules.h"
+#include "base/text.h"
+
+namespace gpuscope::analysis::job_internal {
+namespace {
+
+// The end of the iteration (ProfilerStep#) holding `t`; INT64_MAX without iterations or outside
+// them.
+int64_t IterationEnd(const model::Trace& tr, int64_t t) {
+  for (const auto& it : tr.iterations) {
+    if (it.start_ns <= t && t < it.start_ns + it.dur_ns) return it.start_ns + it.dur_ns;
+  }
+  return INT64_MAX;
+}
+
+std::string Percent(double v) { return base::FormatFixed(v, 1) + "%"; }
+
+}  // namespace
+
+JobModel BuildTimeline(const std::vector<RankData>& ranks, const std::vector<Instance>& instances,
+                       int64_t origin, JobReport& rep) {
+  // The timeline to replay. Per call: its phase (from the rank's start, its previous
+  // collective's end when its compute waited for it, else its arrival there), and whether the
+  // exposed part of its transfer could hide behind compute of the same step (`hideable`).
+  JobModel m;
+  JobTimeline& tl = m.tl;
+  auto& tl_rank = m.tl_rank;
+  auto& members_at = m.members_at;
+  auto& hideable = m.hideable;
+  auto& own = m.own;
+  int64_t& exposed_ns_total = m.exposed_ns_total;
+  tl_rank.assign(ranks.size(), SIZE_MAX);
+  members_at.resize(instances.size());
+  for (size_t r = 0; r < ranks.size(); ++r) {
+    if (!rep.ranks[r].aligned || ranks[r].busy.empty()) continue;
+    tl_rank[r] = tl.ranks.size();
+    JobTimeline::Rank tr;
+    std::vector<uint8_t> hide;
+    std::vector<std::pair<int64_t, int64_t>> own_r;
+    const int64_t off = rep.ranks[r].offset_ns;
+    // Every rank starts where the job starts: a rank whose first work comes late (its host
+    // busy first) has that delay in its first phase, where a fix can cut it.
+    tr.start_ns = origin;
+    int64_t prev_end = origin, prev_arrival = origin, prev_end_raw = INT64_MIN;
+    bool have_prev = false;
+    // The compute issued before a call started before the previous call ended: it did not wait
+    // for it (the collective ran beside it, e.g. on its own stream).
+    auto waited = [&](size_t c) { return ranks[r].work_start_ns[c] >= prev_end_raw; };
+    for (size_t c = 0; c < ranks[r].calls.size(); ++c) {
+      size_t i = ranks[r].instance_of[c];
+      if (i == SIZE_MAX || instances[i].aligned.empty()) continue;
+      const Instance& inst = instances[i];
+      const CollectiveCall& call = ranks[r].calls[c];
+      int64_t s = call.start_ns - off, e = call.end_ns - off;
+      bool after_end = !have_prev || waited(c);
+      int64_t anchor = !have_prev ? origin : after_end ? prev_end : prev_arrival;
+      members_at[i].emplace_back(tl.ranks.size(), tr.calls.size());
+      int64_t window = std::max<int64_t>(0, s - anchor);
+      own_r.emplace_back(ranks[r].work_ns[c], window - CoveredWithin(ranks[r].busy, anchor + off,
+                                                                     anchor + off + window));
+      tr.calls.push_back({i, std::max<int64_t>(0, s - anchor), ranks[r].work_ns[c],
+                          e - (inst.last_arrival + inst.transfer_ns), after_end});
+      RankSummary& rs = rep.ranks[r];
+      ++rs.collectives;
+      int64_t from = std::max(s, inst.last_arrival);
+      rs.wait_ns += std::max<int64_t>(0, inst.last_arrival - s);
+      rs.transfer_ns += std::max<int64_t>(0, e - from);
+      int64_t beside = CoveredWithin(ranks[r].compute, from + off, std::max(from, e) + off);
+      int64_t exposed_ns = std::max<int64_t>(0, e - from) - beside;
+      exposed_ns_total += exposed_ns;
+      // Hideable: exposed, and compute follows it before the rank's next collective within the
+      // same step (a step's last collective is followed by the step's end, which waits for it).
+      int64_t next = ranks[r].last_ns;
+      if (c + 1 < ranks[r].calls.size()) next = ranks[r].calls[c + 1].start_ns;
+      int64_t boundary = IterationEnd(*ranks[r].in->trace, call.end_ns);
+      int64_t behind = CoveredWithin(ranks[r].compute, call.end_ns,
+                                     std::max(call.end_ns, std::min(next, boundary)));
+      hide.push_back(exposed_ns > 0 && behind > 0);
+      if (inst.last_rank == r) {
+        ++rs.last_arrivals;
+        rs.late_cost_ns += inst.last_arrival - inst.second_arrival;
+      }
+      prev_end = std::max(prev_end, e), prev_arrival = s, have_prev = true;
+      prev_end_raw = std::max(prev_end_raw, call.end_ns);
+    }
+    tr.tail_after_end = !have_prev || waited(ranks[r].calls.size());
+    int64_t tail_anchor = !have_prev ? origin : tr.tail_after_end ? prev_end : prev_arrival;
+    tr.tail_ns = std::max<int64_t>(0, ranks[r].last_ns - off - tail_anchor);
+    tl.ranks.push_back(std::move(tr));
+    hideable.push_back(std::move(hide));
+    own.push_back(std::move(own_r));
+  }
+  tl.transfer_ns.resize(instances.size());
+  for (size_t i = 0; i < instances.size(); ++i) {
+    tl.transfer_ns[i] = instances[i].transfer_ns;
+    if (!instances[i].aligned.empty()) ++rep.instances;
+  }
+  for (const auto& s : rep.ranks) rep.wait_ns += s.wait_ns, rep.transfer_ns += s.transfer_ns;
+  return m;
+}
+
+void PriceFindings(const std::vector<RankData>& ranks, const std::vector<Instance>& instances,
+                   const JobModel& m, size_t k, const JobOptions& options, JobReport& rep) {
+  const JobTimeline& tl = m.tl;
+  const auto& tl_rank = m.tl_rank;
+  const auto& members_at = m.members_at;
+  const auto& hideable = m.hideable;
+  const auto& own = m.own;
+  const int64_t exposed_ns_total = m.exposed_ns_total;
+  // The findings, priced by the replay: each fix alone, then in order of saving on top of the
+  // ones before (impacts add up to the combined saving and never claim the same time twice).
+  const int64_t base = ReplayJob(tl);
+  rep.observed_ns = rep.span_ns;
+  if (base > 0 && rep.span_ns > 0) {
+    double err = 100.0 *
+                 static_cast<double>(base > rep.span_ns ? base - rep.span_ns : rep.span_ns - base) /
+                 static_cast<double>(rep.span_ns);
+    if (err > 5) {
+      rep.notes.push_back("the replay differs from the observed span by " +
+                          base::FormatFixed(err, 1) +
+                          "%: the ranks do not run in lock-step through these collectives "
+                          "(traces of different steps, or work the collectives do not order); "
+                          "the findings' savings are approximate");
+    }
+  }
+  rep.replayed_ns = base;
+  rep.combined_ns = base;
+  if (base <= 0) {
+    if (!instances.empty())
+      rep.notes.push_back(
+          "the ranks' collectives cannot be replayed in one order; findings are "
+          "not priced");
+    return;
+  }
+  struct Priced {
+    Finding f;
+    JobFix fix;
+  };
+  std::vector<Priced> cands;
+  auto empty_fix = [&] {
+    JobFix f;
+    f.phase_cut.resize(tl.ranks.size());
+    f.detach.resize(tl.ranks.size());
+    for (size_t r = 0; r < tl.ranks.size(); ++r) {
+      f.phase_cut[r].assign(tl.ranks[r].calls.size(), 0);
+      f.detach[r].assign(tl.ranks[r].calls.size(), 0);
+    }
+    return f;
+  };
+  // Phases cut by the rank's own excess: the straggler's, before each collective it was last to,
+  // down to the other ranks' median compute and idle; with balanced work (skew), every rank's
+  // down to the group's mean. A phase is never cut below zero.
+  auto phase_cut = [&](bool straggler_only) {
+    JobFix f = empty_fix();
+    const size_t kt = k == SIZE_MAX ? SIZE_MAX : tl_rank[k];
+    for (size_t i = 0; i < instances.size(); ++i) {
+      const auto& at = members_at[i];
+      if (at.size() < 2 || (straggler_only && instances[i].last_rank != k)) continue;
+      std::vector<int64_t> work, idle;
+      __int128 sum = 0;
+      for (const auto& [t, pos] : at) {
+        if (t == kt) continue;
+        work.push_back(own[t][pos].first), idle.push_back(own[t][pos].second);
+      }
+      // Balancing leaves the straggler to its own finding: the mean is the other ranks'.
+      size_t counted = 0;
+      for (const auto& [t, pos] : at) {
+        if (t == kt && rep.straggler) continue;
+        sum += own[t][pos].first + own[t][pos].second, ++counted;
+      }
+      const int64_t mean = counted ? static_cast<int64_t>(sum / static_cast<__int128>(counted)) : 0;
+      const int64_t med_work = Median(work), med_idle = Median(idle);
+      for (const auto& [t, pos] : at) {
+        if (straggler_only ? t != kt : t == kt && rep.straggler) continue;
+        const auto& [w, idl] = own[t][pos];
+        int64_t excess = straggler_only ? std::max<int64_t>(0, w - med_work) +
+                                              std::max<int64_t>(0, idl - med_idle)
+                                        : std::max<int64_t>(0, w + idl - mean);
+        f.phase_cut[t][pos] = std::min(excess, tl.ranks[t].calls[pos].phase_ns);
+      }
+    }
+    return f;
+  };
+  const double span = static_cast<double>(std::max<int64_t>(1, rep.span_ns));
+  if (rep.straggler) {
+    const Straggler& st = *rep.straggler;
+    Priced p{{}, phase_cut(true)};
+    Finding& f = p.f;
+    f.rule = std::string(kRuleStraggler);
+    std::string cause;
+    if (!st.causes.empty()) {
+      const StragglerCause& c = st.causes.front();
+      cause = c.kind == "kernel"
+                  ? "its GPU spends longer in " + base::ShortenName(c.what, 60)
+                  : "its GPU idles while its host runs " + base::ShortenName(c.what, 60);
+    }
+    f.title = "Rank " + std::to_string(st.rank) + " arrives last at " + base::FormatCount(st.late) +
+              " of its " + base::FormatCount(st.instances) + " collectives" +
+              (cause.empty() ? "" : ": " + cause);
+    f.fix = "rank " + std::to_string(st.rank) +
+            " arrives at each collective it was last to with the second-latest rank";
+    f.detail = "late arrivals cost the others " + base::FormatDuration(st.cost_ns) +
+               "; its GPU idled " + base::FormatDuration(st.idle_excess_ns) +
+               " more than the median rank in those phases";
+    for (const auto& c : st.causes) {
+      f.detail += "; " + c.kind + " " + base::ShortenName(c.what, 60) + " +" +
+                  base::FormatDuration(c.excess_ns) + " (" + base::FormatDuration(c.rank_ns) +
+                  " vs " + base::FormatDuration(c.others_ns) + ")";
+    }
+    if (!st.causes.empty()) {
+      if (st.causes.front().kind == "kernel")
+        f.where.kernel = st.causes.front().what;
+      else
+        f.where.op = st.causes.front().what;
+    }
+    f.advice = std::string(JobRule(kRuleStraggler).advice);
+    // Evidence: its latest arrivals.
+    std::vector<const Instance*> late;
+    for (const auto& inst : instances) {
+      if (!inst.aligned.empty() && inst.last_rank == k) late.push_back(&inst);
+    }
+    std::sort(late.begin(), late.end(), [](const Instance* a, const Instance* b) {
+      return a->last_arrival - a->second_arrival > b->last_arrival - b->second_arrival;
+    });
+    for (size_t e = 0; e < late.size() && e < options.evidence; ++e) {
+      const Instance& inst = *late[e];
+      const auto& call = ranks[inst.aligned.front().first].calls[inst.aligned.front().second];
+      f.evidence.push_back({inst.second_arrival, inst.last_arrival - inst.second_arrival, -1,
+                            call.name + (call.group.empty() ? "" : " (group " + call.group + ")") +
+                                ": rank " + std::to_string(st.rank) + " arrived " +
+                                base::FormatDuration(inst.last_arrival - inst.second_arrival) +
+                                " after the second-latest rank"});
+    }
+    cands.push_back(std::move(p));
+  }
+  if (rep.wait_ns > 0) {
+    Priced p{{}, phase_cut(false)};
+    Finding& f = p.f;
+    f.rule = std::string(kRuleCollectiveSkew);
+    f.title = "Ranks wait " + base::FormatDuration(rep.wait_ns) +
+              " in collectives for the last rank to arrive (" +
+              Percent(100.0 * static_cast<double>(rep.wait_ns) /
+                      static_cast<double>(std::max<int64_t>(1, rep.wait_ns + rep.transfer_ns))) +
+              " of collective time)";
+    f.fix = rep.straggler
+                ? "the work before each collective balanced across the ranks other than the "
+                  "straggler (each down to their mean)"
+                : "the work before each collective balanced across the ranks (each down to the "
+                  "mean)";
+    f.detail = base::FormatCount(rep.instances) + " instances; skew (waiting) " +
+               base::FormatDuration(rep.wait_ns) + ", transfer " +
+               base::FormatDuration(rep.transfer_ns) + ", summed over ranks";
+    if (!rep.collectives.empty()) f.where.op = rep.collectives.front().name;
+    f.advice = std::string(JobRule(kRuleCollectiveSkew).advice);
+    std::vector<const Instance*> skewed;
+    for (const auto& inst : instances) {
+      if (!inst.aligned.empty()) skewed.push_back(&inst);
+    }
+    std::sort(skewed.begin(), skewed.end(), [](const Instance* a, const Instance* b) {
+      return a->last_arrival - a->mean_arrival > b->last_arrival - b->mean_arrival;
+    });
+    for (size_t e = 0; e < skewed.size() && e < options.evidence; ++e) {
+      const Instance& inst = *skewed[e];
+      const auto& call = ranks[inst.aligned.front().first].calls[inst.aligned.front().second];
+      f.evidence.push_back({inst.mean_arrival, inst.last_arrival - inst.mean_arrival, -1,
+                            call.name + ": last rank " +
+                                std::to_string(rep.ranks[inst.last_rank].rank) + " arrived " +
+                                base::FormatDuration(inst.last_arrival - inst.mean_arrival) +
+                                " after the mean"});
+    }
+    cands.push_back(std::move(p));
+  }
+  bool any_hideable = false;
+  for (const auto& h : hideable) any_hideable |= std::find(h.begin(), h.end(), 1) != h.end();
+  if (any_hideable) {
+    Priced p{{}, empty_fix()};
+    p.fix.detach = hideable;
+    Finding& f = p.f;
+    f.rule = std::string(kRuleCommExposed);
+    f.title =
+        "Communication not overlapped with compute: " + base::FormatDuration(exposed_ns_total) +
+        " of transfer with the GPU doing nothing else (all ranks)";
+    f.fix =
+        "the compute after each collective, up to the rank's next collective in the same step, "
+        "no longer waits for it (the collective runs beside it; collectives stay in order)";
+    f.detail = "overlap " +
+               Percent(rep.comm_ns > 0 ? 100.0 * static_cast<double>(rep.overlapped_comm_ns) /
+                                             static_cast<double>(rep.comm_ns)
+                                       : 0) +
+               " of communication kernel time, all ranks";
+    if (!rep.collectives.empty()) f.where.op = rep.collectives.front().name;
+    f.advice = std::string(JobRule(kRuleCommExposed).advice);
+    cands.push_back(std::move(p));
+  }
+  // Price: alone, then in order on top of each other.
+  std::vector<std::pair<int64_t, size_t>> order;
+  for (size_t i = 0; i < cands.size(); ++i) {
+    int64_t fixed = ReplayJob(tl, &cands[i].fix);
+    Finding& f = cands[i].f;
+    f.baseline_ns = base;
+    f.fixed_ns = fixed < 0 ? base : fixed;
+    f.standalone_ns = std::max<int64_t>(0, base - f.fixed_ns);
+    if (100.0 * static_cast<double>(f.standalone_ns) / span >= options.min_impact_percent)
+      order.emplace_back(f.standalone_ns, i);
+  }
+  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  JobFix combined = empty_fix();
+  int64_t prev = base;
+  for (const auto& [saving, i] : order) {
+    const JobFix& fx = cands[i].fix;
+    for (size_t r = 0; r < combined.phase_cut.size(); ++r) {
+      for (size_t c = 0; c < combined.phase_cut[r].size(); ++c)
+        combined.phase_cut[r][c] = std::max(combined.phase_cut[r][c], fx.phase_cut[r][c]);
+    }
+    for (size_t r = 0; r < combined.detach.size(); ++r) {
+      for (size_t c = 0; c < combined.detach[r].size(); ++c)
+        combined.detach[r][c] = combined.detach[r][c] | fx.detach[r][c];
+    }
+    int64_t now = ReplayJob(tl, &combined);
+    if (now < 0) now = prev;
+    Finding f = std::move(cands[i].f);
+    f.impact_ns = std::clamp<int64_t>(prev - now, 0, f.standalone_ns);
+    prev = std::min(prev, now);
+    f.impact_percent = 100.0 * static_cast<double>(f.impact_ns) / span;
+    f.severity = std::string(SeverityFor(f.impact_percent));
+    f.changes = base::FormatDuration(f.standalone_ns) + " alone";
+    if (100.0 * static_cast<double>(f.impact_ns) / span >= options.min_impact_percent)
+      rep.findings.push_back(std::move(f));
+  }
+  rep.combined_ns = prev;
+}
+
+}  // namespace gpuscope::analysis::job_internal
