@@ -50,9 +50,23 @@ struct AroundLaunch {
   model::RowId named = model::kNoRow;
 };
 
-bool NamesCollective(std::string_view n) {
-  return n.starts_with("nccl:") || n.starts_with("rccl:") || n.starts_with("gloo:") ||
-         n.starts_with("c10d::");
+// The collective a range's name says: "nccl:all_reduce", "c10d::allreduce_" (PyTorch),
+// "ncclAllReduce" (NCCL's own NVTX ranges); "" when it names none (ncclGroupEnd, other ops).
+std::string CollectiveInName(std::string_view n) {
+  std::string_view rest;
+  for (std::string_view prefix : {"nccl:", "rccl:", "gloo:", "c10d::", "nccl", "rccl"}) {
+    if (n.starts_with(prefix)) {
+      rest = n.substr(prefix.size());
+      break;
+    }
+  }
+  if (rest.empty()) return "";
+  std::string c = NormalCollectiveName(rest);
+  for (std::string_view known : {"allreduce", "allgather", "reduce_scatter", "alltoall",
+                                 "broadcast", "reduce", "sendrecv", "barrier"}) {
+    if (c == known) return c;
+  }
+  return "";
 }
 
 AroundLaunch CollectiveOps(const model::Trace& t, size_t k) {
@@ -62,7 +76,8 @@ AroundLaunch CollectiveOps(const model::Trace& t, size_t k) {
   model::RowId op = t.api.enclosing_op[api];
   model::OpArgs args;
   for (int depth = 0; op != model::kNoRow && depth < 64; ++depth, op = t.cpu.parent[op]) {
-    if (out.named == model::kNoRow && NamesCollective(t.str(t.cpu.name[op]))) out.named = op;
+    if (out.named == model::kNoRow && !CollectiveInName(t.str(t.cpu.name[op])).empty())
+      out.named = op;
     if (out.described == model::kNoRow && t.cpu.args[op] != 0 &&
         model::DecodeOpArgs(t.str(t.cpu.args[op]), &args) && args.collective.present())
       out.described = op;
@@ -146,8 +161,7 @@ std::vector<CollectiveCall> FindCollectives(const model::Trace& t) {
       c.name = NameFromKernel(name, &c.dtype);
       if (op != model::kNoRow) {
         // "nccl:all_to_all" around a SendRecv kernel: the op says what the kernel implements.
-        std::string_view n = t.str(t.cpu.name[op]);
-        c.name = NormalCollectiveName(n.substr(n.find(':') + (n.starts_with("c10d::") ? 2 : 1)));
+        c.name = CollectiveInName(t.str(t.cpu.name[op]));
       }
       if (c.name.empty()) c.name = "collective";
     }

@@ -41,7 +41,9 @@ const std::vector<RuleInfo>& JobRules() {
        "the compute after each exposed collective, up to the rank's next collective in the same "
        "step, no longer waits for it (it runs beside, collectives stay in order); a step's last "
        "collective, which the step's end waits for, stays exposed; the job's cross-rank replay "
-       "gives the saving",
+       "gives the saving. Whether the program can overlap a collective whose result the next "
+       "compute needs (a tensor-parallel all-reduce) is not in the trace: there the saving is an "
+       "upper bound",
        "Overlap communication with compute: launch collectives asynchronously on their own "
        "stream and wait only where the result is needed (DDP gradient bucketing, FSDP prefetch, "
        "async tensor parallelism / torch.compile micro-pipelining), or send less (bf16/fp8 "
