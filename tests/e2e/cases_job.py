@@ -85,7 +85,9 @@ def job_names_the_planted_straggler_and_its_cause_at_2_8_and_64_ranks():
 @test
 def job_prices_skew_and_exposed_communication_and_stays_quiet_when_overlapped():
     for n in (2, 8, 64):
-        for case in ("skew", "exposed+seq", "overlapped"):
+        for case in ("skew", "exposed+seq", "overlapped", "skew+overlapped"):
+            if n == 2 and case == "skew+overlapped":
+                continue  # two ranks' random work: one of them may simply be the slower one
             with tempfile.TemporaryDirectory() as tmp:
                 d, truth = job(tmp, n, case)
                 j = analyze(d)

@@ -61,9 +61,14 @@ JobModel BuildTimeline(const std::vector<RankData>& ranks, const std::vector<Ins
       bool after_end = !have_prev || waited(c);
       int64_t anchor = !have_prev ? origin : after_end ? prev_end : prev_arrival;
       members_at[i].emplace_back(tl.ranks.size(), tr.calls.size());
+      // The rank's own time: its compute, and - when the phase waited for the previous
+      // collective - its GPU's idle time in the phase (a busy host). Beside a collective, idle
+      // time is waiting for the communication stream, not the rank's own.
       int64_t window = std::max<int64_t>(0, s - anchor);
-      own_r.emplace_back(ranks[r].work_ns[c], window - CoveredWithin(ranks[r].busy, anchor + off,
-                                                                     anchor + off + window));
+      int64_t idle =
+          after_end ? window - CoveredWithin(ranks[r].busy, anchor + off, anchor + off + window)
+                    : 0;
+      own_r.emplace_back(ranks[r].work_ns[c], idle);
       tr.calls.push_back({i, std::max<int64_t>(0, s - anchor), ranks[r].work_ns[c],
                           e - (inst.last_arrival + inst.transfer_ns), after_end});
       RankSummary& rs = rep.ranks[r];
@@ -155,7 +160,8 @@ void PriceFindings(const std::vector<RankData>& ranks, const std::vector<Instanc
   };
   // Phases cut by the rank's own excess: the straggler's, before each collective it was last to,
   // down to the other ranks' median compute and idle; with balanced work (skew), every rank's
-  // down to the group's mean. A phase is never cut below zero.
+  // to the group's mean (the work moves: a rank below the mean gets more). A phase is never cut
+  // below zero.
   auto phase_cut = [&](bool straggler_only) {
     JobFix f = empty_fix();
     const size_t kt = k == SIZE_MAX ? SIZE_MAX : tl_rank[k];
@@ -181,8 +187,9 @@ void PriceFindings(const std::vector<RankData>& ranks, const std::vector<Instanc
         const auto& [w, idl] = own[t][pos];
         int64_t excess = straggler_only ? std::max<int64_t>(0, w - med_work) +
                                               std::max<int64_t>(0, idl - med_idle)
-                                        : std::max<int64_t>(0, w + idl - mean);
-        f.phase_cut[t][pos] = std::min(excess, tl.ranks[t].calls[pos].phase_ns);
+                                        : w + idl - mean;  // balanced: to the mean
+        const JobTimeline::Call& call = tl.ranks[t].calls[pos];
+        f.phase_cut[t][pos] = std::min(excess, call.after_end ? call.phase_ns : call.work_ns);
       }
     }
     return f;

@@ -26,9 +26,10 @@ const std::vector<RuleInfo>& JobRules() {
        "ranks spend time inside collective kernels before the last member of the group has "
        "arrived (the skew part of each instance, measured on clocks aligned by the collectives' "
        "common end)",
-       "the work before each collective (compute and GPU idle) balanced across the ranks: each "
-       "rank's cut to their mean, the straggler's left to rank-straggler; the job's cross-rank "
-       "replay gives the saving",
+       "the work before each collective (compute, and GPU idle where the rank waited for the "
+       "previous collective) balanced across the ranks: each rank's set to their mean (work "
+       "moves from the slower ranks to the faster), the straggler's left to rank-straggler; the "
+       "job's cross-rank replay gives the saving",
        "Balance the work between collectives: even shards, sequence lengths and batch sizes per "
        "rank, balanced MoE routing; pin host threads (NUMA/CPU affinity) so that no rank's "
        "launches lag; avoid per-rank host syncs (.item()) right before a collective.",
