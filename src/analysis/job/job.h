@@ -26,8 +26,8 @@ struct RankInput {
 struct JobOptions {
   double min_impact_percent = 0.1;  // findings below this share of the job's span are noise
   size_t evidence = 5;              // instances listed per finding
-  // A straggler is last to arrive in at least this share of its collectives and costs the others
-  // at least twice what any other rank's late arrivals cost.
+  // A straggler's late arrivals cost the others at least this share of what all ranks' late
+  // arrivals cost, and at least twice what any other rank's cost.
   double straggler_share = 0.5;
 };
 
@@ -37,7 +37,6 @@ struct RankSummary {
   bool aligned = false;       // its clock was aligned through matched collectives
   int64_t offset_ns = 0;      // its clock minus the reference rank's (subtracted when aligning)
   int64_t offset_mad_ns = 0;  // median absolute deviation of the per-instance estimates
-  uint64_t offset_samples = 0;
   int64_t start_ns = 0, end_ns = 0;  // first and last GPU event, on the reference clock
   uint64_t steps = 0;                // iterations (ProfilerStep#) in its trace
   int64_t step_median_ns = -1;

@@ -10,16 +10,45 @@
 namespace gpuscope::analysis::job_internal {
 namespace {
 
-// The end of the iteration (ProfilerStep#) holding `t`; INT64_MAX without iterations or outside
-// them.
-int64_t IterationEnd(const model::Trace& tr, int64_t t) {
-  for (const auto& it : tr.iterations) {
-    if (it.start_ns <= t && t < it.start_ns + it.dur_ns) return it.start_ns + it.dur_ns;
+// The end of the first iteration (ProfilerStep#, in the trace's order: by start) holding a time;
+// INT64_MAX without iterations or outside them. Built once per rank: a lookup is two binary
+// searches (the first iteration whose end is past t is where the running maximum of the ends
+// first passes t).
+class IterationEnds {
+ public:
+  explicit IterationEnds(const model::Trace& tr) : its_(tr.iterations) {
+    int64_t m = INT64_MIN;
+    for (const auto& it : its_) max_end_.push_back(m = std::max(m, it.start_ns + it.dur_ns));
   }
-  return INT64_MAX;
-}
+  int64_t At(int64_t t) const {
+    size_t i = static_cast<size_t>(std::upper_bound(max_end_.begin(), max_end_.end(), t) -
+                                   max_end_.begin());
+    if (i >= its_.size() || its_[i].start_ns > t) return INT64_MAX;
+    return its_[i].start_ns + its_[i].dur_ns;
+  }
+
+ private:
+  const std::vector<model::Iteration>& its_;
+  std::vector<int64_t> max_end_;  // running maximum of the iterations' ends
+};
 
 std::string Percent(double v) { return base::FormatFixed(v, 1) + "%"; }
+
+// The findings' evidence: the aligned instances `keep` accepts, latest first by how long after
+// `from(instance)` their last rank arrived, at most n.
+template <typename Keep, typename From>
+std::vector<const Instance*> LatestArrivals(const std::vector<Instance>& instances, size_t n,
+                                            Keep keep, From from) {
+  std::vector<const Instance*> out;
+  for (const auto& inst : instances) {
+    if (!inst.aligned.empty() && keep(inst)) out.push_back(&inst);
+  }
+  std::sort(out.begin(), out.end(), [&](const Instance* a, const Instance* b) {
+    return a->last_arrival - from(*a) > b->last_arrival - from(*b);
+  });
+  if (out.size() > n) out.resize(n);
+  return out;
+}
 
 }  // namespace
 
@@ -44,6 +73,7 @@ JobModel BuildTimeline(const std::vector<RankData>& ranks, const std::vector<Ins
     std::vector<uint8_t> hide;
     std::vector<std::pair<int64_t, int64_t>> own_r;
     const int64_t off = rep.ranks[r].offset_ns;
+    const IterationEnds iteration_end(*ranks[r].in->trace);
     // Every rank starts where the job starts: a rank whose first work comes late (its host
     // busy first) has that delay in its first phase, where a fix can cut it.
     tr.start_ns = origin;
@@ -83,7 +113,7 @@ JobModel BuildTimeline(const std::vector<RankData>& ranks, const std::vector<Ins
       // same step (a step's last collective is followed by the step's end, which waits for it).
       int64_t next = ranks[r].last_ns;
       if (c + 1 < ranks[r].calls.size()) next = ranks[r].calls[c + 1].start_ns;
-      int64_t boundary = IterationEnd(*ranks[r].in->trace, call.end_ns);
+      int64_t boundary = iteration_end.At(call.end_ns);
       int64_t behind = CoveredWithin(ranks[r].compute, call.end_ns,
                                      std::max(call.end_ns, std::min(next, boundary)));
       hide.push_back(exposed_ns > 0 && behind > 0);
@@ -228,15 +258,10 @@ void PriceFindings(const std::vector<RankData>& ranks, const std::vector<Instanc
     }
     f.advice = std::string(JobRule(kRuleStraggler).advice);
     // Evidence: its latest arrivals.
-    std::vector<const Instance*> late;
-    for (const auto& inst : instances) {
-      if (!inst.aligned.empty() && inst.last_rank == k) late.push_back(&inst);
-    }
-    std::sort(late.begin(), late.end(), [](const Instance* a, const Instance* b) {
-      return a->last_arrival - a->second_arrival > b->last_arrival - b->second_arrival;
-    });
-    for (size_t e = 0; e < late.size() && e < options.evidence; ++e) {
-      const Instance& inst = *late[e];
+    for (const Instance* late : LatestArrivals(
+             instances, options.evidence, [&](const Instance& i) { return i.last_rank == k; },
+             [](const Instance& i) { return i.second_arrival; })) {
+      const Instance& inst = *late;
       const auto& call = ranks[inst.aligned.front().first].calls[inst.aligned.front().second];
       f.evidence.push_back({inst.second_arrival, inst.last_arrival - inst.second_arrival, -1,
                             call.name + (call.group.empty() ? "" : " (group " + call.group + ")") +
@@ -257,23 +282,18 @@ void PriceFindings(const std::vector<RankData>& ranks, const std::vector<Instanc
               " of collective time)";
     f.fix = rep.straggler
                 ? "the work before each collective balanced across the ranks other than the "
-                  "straggler (each down to their mean)"
-                : "the work before each collective balanced across the ranks (each down to the "
+                  "straggler (each set to their mean)"
+                : "the work before each collective balanced across the ranks (each set to the "
                   "mean)";
     f.detail = base::FormatCount(rep.instances) + " instances; skew (waiting) " +
                base::FormatDuration(rep.wait_ns) + ", transfer " +
                base::FormatDuration(rep.transfer_ns) + ", summed over ranks";
     if (!rep.collectives.empty()) f.where.op = rep.collectives.front().name;
     f.advice = std::string(JobRule(kRuleCollectiveSkew).advice);
-    std::vector<const Instance*> skewed;
-    for (const auto& inst : instances) {
-      if (!inst.aligned.empty()) skewed.push_back(&inst);
-    }
-    std::sort(skewed.begin(), skewed.end(), [](const Instance* a, const Instance* b) {
-      return a->last_arrival - a->mean_arrival > b->last_arrival - b->mean_arrival;
-    });
-    for (size_t e = 0; e < skewed.size() && e < options.evidence; ++e) {
-      const Instance& inst = *skewed[e];
+    for (const Instance* skewed : LatestArrivals(
+             instances, options.evidence, [](const Instance&) { return true; },
+             [](const Instance& i) { return i.mean_arrival; })) {
+      const Instance& inst = *skewed;
       const auto& call = ranks[inst.aligned.front().first].calls[inst.aligned.front().second];
       f.evidence.push_back({inst.mean_arrival, inst.last_arrival - inst.mean_arrival, -1,
                             call.name + ": last rank " +

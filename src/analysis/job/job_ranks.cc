@@ -97,10 +97,9 @@ std::vector<Instance> MatchInstances(std::vector<RankData>& ranks, JobReport& re
           std::make_pair(all_seq ? call.group : call.group + '\n' + call.name, key), all.size());
       if (added) all.emplace_back();
       Instance& inst = all[it->second];
-      // A rank seen twice under one key (a repeated sequence number) keeps its first call.
-      bool again = false;
-      for (const auto& [mr, mc] : inst.members) again |= mr == r;
-      if (!again) inst.members.emplace_back(r, c);
+      // A rank seen twice under one key (a repeated sequence number) keeps its first call. Ranks
+      // are added one after another, so only the last member can be this rank.
+      if (inst.members.empty() || inst.members.back().first != r) inst.members.emplace_back(r, c);
     }
   }
   std::vector<Instance> out;
@@ -138,18 +137,25 @@ void AlignClocks(std::vector<RankData>& ranks, const std::vector<Instance>& inst
                  JobReport& rep) {
   if (ranks.empty()) return;
   rep.ranks[0].aligned = true;
+  // Per rank, the instances it took part in (instance order) and its call in each.
+  std::vector<std::vector<std::pair<size_t, size_t>>> part_of(ranks.size());
+  for (size_t i = 0; i < instances.size(); ++i) {
+    for (const auto& [r, c] : instances[i].members) part_of[r].emplace_back(i, c);
+  }
   for (bool progress = true; progress;) {
     progress = false;
     for (size_t s = 0; s < ranks.size(); ++s) {
       if (rep.ranks[s].aligned) continue;
       std::vector<int64_t> d;
-      for (const auto& inst : instances) {
-        size_t own = SIZE_MAX, ref = SIZE_MAX, ref_call = 0;
-        for (const auto& [r, c] : inst.members) {
-          if (r == s) own = c;
-          if (ref == SIZE_MAX && rep.ranks[r].aligned) ref = r, ref_call = c;
+      for (const auto& [i, own] : part_of[s]) {
+        size_t ref = SIZE_MAX, ref_call = 0;
+        for (const auto& [r, c] : instances[i].members) {
+          if (rep.ranks[r].aligned) {
+            ref = r, ref_call = c;
+            break;
+          }
         }
-        if (own == SIZE_MAX || ref == SIZE_MAX) continue;
+        if (ref == SIZE_MAX) continue;
         d.push_back(ranks[s].calls[own].end_ns -
                     (ranks[ref].calls[ref_call].end_ns - rep.ranks[ref].offset_ns));
       }
@@ -159,7 +165,6 @@ void AlignClocks(std::vector<RankData>& ranks, const std::vector<Instance>& inst
       std::vector<int64_t> dev;
       for (int64_t x : d) dev.push_back(x > rs.offset_ns ? x - rs.offset_ns : rs.offset_ns - x);
       rs.offset_mad_ns = Median(dev);
-      rs.offset_samples = d.size();
       rs.aligned = progress = true;
     }
   }

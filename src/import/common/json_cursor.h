@@ -55,4 +55,32 @@ class JsonCursor {
   const char* error_what_ = "";
 };
 
+// Calls f(key, value, is_string) for each scalar member of the object at the cursor ('{');
+// members holding objects or arrays are skipped. Stops at the first scan that is not kOk.
+template <typename F>
+Scan ForEachScalarMember(JsonCursor& c, std::deque<std::string>* arena, F&& f) {
+  Scan s = c.Expect('{');
+  if (s != Scan::kOk) return s;
+  for (bool first = true;; first = false) {
+    char ch;
+    if ((s = c.Peek(&ch)) != Scan::kOk) return s;
+    if (ch == '}') {
+      c.set_pos(c.pos() + 1);
+      return Scan::kOk;
+    }
+    if (!first && (s = c.Expect(',')) != Scan::kOk) return s;
+    std::string_view key, value;
+    bool is_string = false;
+    if ((s = c.String(&key, arena)) != Scan::kOk) return s;
+    if ((s = c.Expect(':')) != Scan::kOk) return s;
+    if ((s = c.Peek(&ch)) != Scan::kOk) return s;
+    if (ch == '{' || ch == '[') {
+      if ((s = c.SkipValue()) != Scan::kOk) return s;
+      continue;
+    }
+    if ((s = c.Scalar(&value, &is_string, arena)) != Scan::kOk) return s;
+    f(key, value, is_string);
+  }
+}
+
 }  // namespace gpuscope::import

@@ -391,23 +391,11 @@ void KinetoBuilder::AddCounter(const KinetoEvent& ev, int64_t ts) {
   if (!ev.args_begin) return;
   JsonCursor c(ev.args_begin, ev.args_end);
   std::deque<std::string> arena;
-  if (c.Expect('{') != Scan::kOk) return;
   model::TrackId track = CpuTrack(ev);
-  for (bool first = true;; first = false) {
-    char ch;
-    if (c.Peek(&ch) != Scan::kOk || ch == '}') break;
-    if (!first && c.Expect(',') != Scan::kOk) break;
-    std::string_view key, v;
-    bool is_string = false;
-    if (c.String(&key, &arena) != Scan::kOk || c.Expect(':') != Scan::kOk) break;
-    if (c.Peek(&ch) != Scan::kOk) break;
-    if (ch == '{' || ch == '[') {
-      if (c.SkipValue() != Scan::kOk) break;
-      continue;
-    }
-    if (c.Scalar(&v, &is_string, &arena) != Scan::kOk) break;
+  // A damaged args object keeps the series read before the damage.
+  ForEachScalarMember(c, &arena, [&](std::string_view key, std::string_view v, bool is_string) {
     auto value = is_string ? std::nullopt : base::ParseDouble(v);
-    if (!value) continue;
+    if (!value) return;
     // {"name": "x", "args": {"x": v}} is the series "x" (how gpuscope writes a dotless name).
     std::string series(ev.name);
     if (key != ev.name) {
@@ -415,7 +403,7 @@ void KinetoBuilder::AddCounter(const KinetoEvent& ev, int64_t ts) {
       series += key;
     }
     trace_->counters.Append(ts, *value, trace_->strings.Intern(series), track);
-  }
+  });
 }
 
 }  // namespace gpuscope::import::kineto
