@@ -19,6 +19,13 @@ import math
 import os
 from typing import Any, Dict, Iterable, List, Optional
 
+try:  # needed in every worker: a missing one is a set-up problem, said once, not per trace
+    import numpy as np
+except ImportError as e:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        "gpuscope.distributed needs numpy and dask.distributed: pip install 'gpuscope[distributed]'"
+    ) from e
+
 RELATIVE_ERROR = 0.01
 _GAMMA = (1 + RELATIVE_ERROR) / (1 - RELATIVE_ERROR)
 _TABLES = ("kernels", "memops", "api", "cpu_ops")
@@ -32,8 +39,6 @@ def _bucket_value(b: int) -> float:
 
 def _sketch(durations) -> Dict[int, int]:
     """Bucket index -> count for durations in ns; bucket -1 holds zero durations."""
-    import numpy as np
-
     d = np.asarray(durations, dtype=np.float64)
     out: Dict[int, int] = {}
     zeros = int((d <= 0).sum())
@@ -84,8 +89,6 @@ def summarize_trace(path: str, threads: int = 1, findings: bool = True) -> Dict[
             if k.num_rows:
                 names = k.column("name").combine_chunks()
                 dur = k.column("dur_ns").to_numpy()
-                import numpy as np
-
                 idx = names.indices.to_numpy(zero_copy_only=False)
                 dictionary = names.dictionary
                 sketches: Dict[str, Dict[int, int]] = {}

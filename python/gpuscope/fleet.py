@@ -23,7 +23,11 @@ def main(argv=None) -> int:
     ap.add_argument("--no-findings", action="store_true", help="totals only (skip gpuscope analyze per trace)")
     args = ap.parse_args(argv)
     paths = sorted({p for pat in args.patterns for p in (glob.glob(pat, recursive=True) or [pat])})
-    from dask.distributed import Client, LocalCluster
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        print("gpuscope.fleet: needs dask.distributed: pip install 'gpuscope[distributed]'", file=sys.stderr)
+        return 2
 
     if args.scheduler:
         client, cluster = Client(args.scheduler), None

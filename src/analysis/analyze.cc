@@ -36,6 +36,7 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
   AnalysisReport r;
   Context c(t, o);
   r.steady = c.steady();
+  r.health = CheckHealth(t, r.steady);
   r.phases = SummarisePhases(t, r.steady);
   if (r.phases.size() > 1 && o.steady.phase.empty()) {
     // Each phase analysed alone: what a fix saves there (decode and prefill differ).

@@ -10,6 +10,7 @@
 #include "analysis/attribution.h"
 #include "analysis/clock_check.h"
 #include "analysis/graph_attribution.h"
+#include "analysis/health.h"
 #include "analysis/phase_summary.h"
 #include "analysis/replay_graph.h"
 #include "analysis/stalls.h"
@@ -111,7 +112,8 @@ struct AnalysisReport {
   GraphAttribution graphs;           // how graph-replayed kernels were attributed
   ClockCheck clocks;                 // launch-to-start sanity per device (clock_check.h)
   AnalysisSummary summary;
-  std::vector<Finding> findings;  // by impact, largest first; information last
+  std::vector<HealthNote> health;  // how the trace was recorded (health.h)
+  std::vector<Finding> findings;   // by impact, largest first; information last
 };
 
 AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& options = {});

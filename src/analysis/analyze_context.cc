@@ -147,7 +147,7 @@ Finding Make(const Context& c, std::string_view rule, int64_t impact) {
   const RuleInfo* info = FindRule(rule);
   f.rule = std::string(rule);
   f.title = std::string(info->title);
-  f.advice = std::string(info->advice);
+  f.advice = AdviceFor(*info, c.ecosystem());
   f.impact_ns = impact;
   f.impact_percent = c.Percent(impact);
   f.severity = std::string(SeverityFor(f.impact_percent));

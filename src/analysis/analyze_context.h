@@ -16,6 +16,7 @@
 #include "analysis/attribution.h"
 #include "analysis/call_names.h"
 #include "analysis/intervals.h"
+#include "analysis/rules.h"
 #include "analysis/steady_state.h"
 #include "analysis/what_if.h"
 #include "base/text.h"
@@ -47,6 +48,7 @@ class Context {
     w0_ = steady_.start_ns, w1_ = steady_.end_ns;
     iterations_ = steady_.iterations.empty() ? 0 : steady_.steady_count();
     BuildTimeline();
+    ecosystem_ = DetectEcosystem(t);
   }
 
   const Trace& t() const { return t_; }
@@ -56,6 +58,7 @@ class Context {
   Context& operator=(const Context&) = delete;
   const AnalyzeOptions& o() const { return o_; }
   const SteadyState& steady() const { return steady_; }
+  const Ecosystem& ecosystem() const { return ecosystem_; }
   bool In(int64_t ts) const { return ts >= w0_ && ts < w1_; }
   // A GPU op belongs to the window when its launch call does (the GPU may run it after the
   // window's end); an op without a known launch, by its own start.
@@ -127,6 +130,7 @@ class Context {
   GraphAttribution graphs_;
   int64_t w0_ = 0, w1_ = 0;
   size_t iterations_ = 0;
+  Ecosystem ecosystem_;
   std::vector<Gap> gaps_;
   std::vector<std::pair<int64_t, int64_t>> gaps_by_end_;  // (end, start)
   int64_t max_gap_ = 0;

@@ -3,6 +3,7 @@
 #include "analysis/analyze.h"
 #include "analysis/rules/rule_checks.h"
 #include "base/text.h"
+#include "model/trace.h"
 
 namespace gpuscope::analysis {
 
@@ -33,6 +34,50 @@ std::string RuleInfo::Defaults() const {
     out += base::FormatFixed(o.value, o.value == static_cast<int64_t>(o.value) ? 0 : 2);
   }
   return out.empty() ? "always on" : out;
+}
+
+Ecosystem DetectEcosystem(const model::Trace& t) {
+  Ecosystem e;
+  e.framework = t.python.size() > 0;
+  for (size_t i = 0; i < t.cpu.size() && !e.framework; ++i) {
+    e.framework =
+        t.cpu.kind[i] == model::CpuRangeKind::kOp && t.str(t.cpu.name[i]).starts_with("aten::");
+  }
+  bool nvidia = false;
+  for (const auto& d : t.devices) {
+    e.hip |= d.vendor == model::Vendor::kAmd;
+    nvidia |= d.vendor == model::Vendor::kNvidia;
+  }
+  if (!e.hip && !nvidia) {  // no device record: the runtime's own names say
+    for (size_t i = 0; i < t.api.size() && i < 10000; ++i) {
+      std::string_view n = t.str(t.api.name[i]);
+      if (n.starts_with("hip")) e.hip = true;
+      if (n.starts_with("hip") || n.starts_with("cuda") || n.starts_with("cu")) break;
+    }
+  }
+  return e;
+}
+
+std::string AdviceFor(const RuleInfo& rule, const Ecosystem& e) {
+  if (e.framework || rule.runtime_advice.empty()) return std::string(rule.advice);
+  std::string out(rule.runtime_advice);
+  if (!e.hip) return out;
+  // CUDA's words -> HIP's: the names that differ first, then the cuda prefix.
+  static constexpr std::pair<std::string_view, std::string_view> kHip[] = {
+      {"cudaHostAlloc", "hipHostMalloc"},
+      {"cudaMallocHost", "hipHostMalloc"},
+      {"cuBLASLt", "hipBLASLt"},
+      {"cuBLAS", "rocBLAS"},
+      {"cuDNN", "MIOpen"},
+      {"CUTLASS", "Composable Kernel"},
+      {"CUDA graph", "HIP graph"},
+      {"cuda", "hip"}};
+  for (const auto& [from, to] : kHip) {
+    for (size_t p = out.find(from); p != std::string::npos; p = out.find(from, p + to.size())) {
+      out.replace(p, from.size(), to);
+    }
+  }
+  return out;
 }
 
 std::string_view SeverityFor(double pct) {

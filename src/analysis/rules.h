@@ -9,6 +9,10 @@
 #include <string_view>
 #include <vector>
 
+namespace gpuscope::model {
+class Trace;
+}
+
 namespace gpuscope::analysis {
 
 struct AnalyzeOptions;
@@ -40,9 +44,24 @@ struct RuleInfo {
   std::string_view advice;      // the fix, for the user
   std::vector<RuleOption> options;
   DetectFn detect = nullptr;
+  // The fix for a program without a framework (no PyTorch ops or Python frames in the trace:
+  // plain CUDA/HIP), in CUDA's words; HIP programs get it in HIP's (AdviceFor). Empty: `advice`
+  // suits every program.
+  std::string_view runtime_advice = {};
   // "--idle-gap-us 20, ..." from the options, or "always on".
   std::string Defaults() const;
 };
+
+// What the traced program is written with, for advice in its own words.
+struct Ecosystem {
+  bool framework = false;  // PyTorch ops (aten::) or Python frames recorded
+  bool hip = false;        // an AMD GPU or HIP runtime calls
+};
+Ecosystem DetectEcosystem(const model::Trace& t);
+// The rule's advice for that program: `advice` for framework code; `runtime_advice` (when the
+// rule has one) for plain CUDA programs, and in HIP's words (hipHostMalloc, rocBLAS, HIP graph)
+// for HIP programs.
+std::string AdviceFor(const RuleInfo& rule, const Ecosystem& e);
 
 // Every rule, in the order analyze runs them (specific root causes first, the catch-alls last).
 const std::vector<RuleInfo>& Rules();

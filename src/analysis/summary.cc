@@ -55,6 +55,7 @@ TraceSummary Summarize(model::Trace& trace) {
     s.steps = st.iterations.size();
     for (const auto& p : st.phases) s.phase_steps.emplace_back(p.name, p.steps.size());
     s.structure = st.structure.text();
+    s.health = CheckHealth(trace, st);
     for (const auto& g : FindCapturedGraphs(trace, trace.meta.path)) {
       ++s.graph_captures;
       s.captured_launches += g.launches.size();

@@ -9,6 +9,7 @@
 
 #include "analysis/clock_check.h"
 #include "analysis/graph_attribution.h"
+#include "analysis/health.h"
 #include "analysis/steady_state.h"
 #include "model/trace.h"
 
@@ -35,6 +36,7 @@ struct TraceSummary {
   uint64_t graph_captures = 0;     // graphs captured in this trace
   uint64_t captured_launches = 0;  // launches recorded in them
   uint64_t graph_launches = 0;     // graph launch calls with kernels
+  std::vector<HealthNote> health;  // how the trace was recorded (health.h)
 };
 
 TraceSummary Summarize(model::Trace& trace);

@@ -9,8 +9,10 @@ extern "C" {
 #include <libiberty/demangle.h>
 }
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 
 namespace gpuscope::base {
@@ -92,6 +94,204 @@ std::string ShortenName(std::string_view name, size_t width) {
   out += "\xE2\x80\xA6";
   out += folded.substr(PrefixBytes(folded, total - tail));
   return out;
+}
+
+namespace {
+
+// Display columns -> bytes within `s` from byte `from`.
+size_t BytesFor(std::string_view s, size_t from, size_t cols) {
+  return from + PrefixBytes(s.substr(from), cols);
+}
+
+// Start of the code point holding byte `i`.
+size_t CodePointStart(std::string_view s, size_t i) {
+  while (i > 0 && i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) --i;
+  return i;
+}
+
+// `name` in `width` columns showing the bytes from `at` on: a short head, "…", the window from a
+// few characters before `at`, "…" when the end is cut.
+std::string ShortenAround(std::string_view name, size_t width, size_t at) {
+  const std::string_view ell = "\xE2\x80\xA6";
+  size_t head_cols = std::min<size_t>(width / 4, DisplayWidth(name.substr(0, at)));
+  size_t head = PrefixBytes(name, head_cols);
+  size_t from = CodePointStart(name, at > 4 ? at - 4 : 0);
+  if (from < head) from = head;
+  std::string out(name.substr(0, head));
+  size_t used = head_cols;
+  if (from > head) out += ell, ++used;
+  if (used + 1 >= width) return ShortenName(name, width);
+  size_t rest = DisplayWidth(name.substr(from));
+  size_t room = width - used;
+  if (rest <= room) return out + std::string(name.substr(from));
+  out += name.substr(from, BytesFor(name, from, room - 1) - from);
+  out += ell;
+  return out;
+}
+
+size_t CommonPrefix(std::string_view a, std::string_view b) {
+  size_t n = 0;
+  while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
+  return n;
+}
+
+}  // namespace
+
+std::vector<std::string> ShortenNamesDistinct(const std::vector<std::string>& names, size_t width) {
+  std::vector<std::string> out;
+  out.reserve(names.size());
+  for (const auto& n : names) out.push_back(ShortenName(n, width));
+  // Rows whose shortened text collides while their names differ.
+  std::map<std::string, std::vector<size_t>> by_text;
+  for (size_t i = 0; i < out.size(); ++i) by_text[out[i]].push_back(i);
+  for (auto& [text, rows] : by_text) {
+    if (rows.size() < 2) continue;
+    for (size_t i : rows) {
+      size_t at = 0;  // where this name parts from its nearest neighbour in the group
+      for (size_t j : rows) {
+        if (names[j] != names[i]) at = std::max(at, CommonPrefix(names[i], names[j]));
+      }
+      out[i] = ShortenAround(names[i], width, at);
+    }
+  }
+  // What still collides is numbered, the number replacing the text's end: one number per
+  // distinct name, unique across the column, so numbered texts never meet each other.
+  std::map<std::string, std::vector<size_t>> again;
+  for (size_t i = 0; i < out.size(); ++i) again[out[i]].push_back(i);
+  std::map<std::string_view, int> number;
+  std::vector<size_t> tagged;
+  for (auto& [text, rows] : again) {
+    std::map<std::string_view, int> distinct;
+    for (size_t i : rows) distinct.emplace(names[i], 0);
+    if (distinct.size() < 2) continue;
+    tagged.insert(tagged.end(), rows.begin(), rows.end());
+  }
+  std::sort(tagged.begin(), tagged.end());  // numbered in row order
+  for (size_t i : tagged) {
+    int n = number.emplace(names[i], static_cast<int>(number.size()) + 1).first->second;
+    std::string tag = " #" + std::to_string(n);
+    out[i] = ShortenName(names[i], width > tag.size() + 4 ? width - tag.size() : 4) + tag;
+  }
+  return out;
+}
+
+std::string WrapHanging(std::string_view text, size_t width, size_t indent) {
+  width = std::max(width, indent + 10);
+  std::vector<std::string> lines(1);
+  size_t cols = 0;  // of the last line
+  auto next_line = [&]() {
+    lines.emplace_back(indent, ' ');
+    cols = indent;
+  };
+  for (size_t i = 0; i < text.size();) {
+    size_t j = std::min(text.find(' ', i), text.size());
+    std::string_view word = text.substr(i, j - i);
+    i = j + 1;
+    if (word.empty()) continue;
+    size_t w = DisplayWidth(word);
+    bool empty = lines.size() == 1 ? cols == 0 : cols == indent;
+    if (!empty && cols + 1 + w > width) next_line(), empty = true;
+    if (!empty) lines.back() += ' ', ++cols;
+    while (cols + w > width) {  // a word longer than a line: cut it
+      size_t b = PrefixBytes(word, width - cols);
+      lines.back() += word.substr(0, b);
+      w -= width - cols;
+      word.remove_prefix(b);
+      next_line();
+    }
+    lines.back() += word;
+    cols += w;
+  }
+  std::string out = lines[0];
+  for (size_t k = 1; k < lines.size(); ++k) out += "\n" + lines[k];
+  return out;
+}
+
+namespace {
+
+// A row of an aligned table (three or more gaps of two spaces after its first cell and a short
+// last cell, or a rule of dashes): wrapping it would break its columns, so it is left to the
+// table to fit. A line whose last part is long prose is not one.
+bool LooksLikeTableRow(std::string_view line) {
+  size_t lead = std::min(line.find_first_not_of(' '), line.size());
+  if (line.find_first_not_of("- ", lead) == std::string_view::npos) return true;
+  size_t first_gap = line.find("  ", lead);
+  if (first_gap != std::string_view::npos && first_gap > lead && line[first_gap - 1] == ':')
+    return false;  // "where:    ...": a labelled line, not a row
+  int gaps = 0;
+  size_t last = lead;
+  for (size_t p = line.find("  ", lead); p != std::string_view::npos; p = line.find("  ", p)) {
+    ++gaps;
+    p = line.find_first_not_of(' ', p);
+    if (p == std::string_view::npos) break;
+    last = p;
+  }
+  return gaps >= 3 && DisplayWidth(line.substr(last)) <= 40;
+}
+
+}  // namespace
+
+std::string WrapLongLines(std::string_view text, size_t width) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t p = 0; p < text.size();) {
+    size_t q = std::min(text.find('\n', p), text.size());
+    std::string_view line = text.substr(p, q - p);
+    if (DisplayWidth(line) <= width || LooksLikeTableRow(line)) {
+      out += line;
+    } else {
+      size_t lead = std::min(line.find_first_not_of(' '), line.size());
+      // The part kept as written (indent, label and the spaces after it) and the hang.
+      size_t keep = lead, hang = lead + 2;
+      size_t colon = line.find(": ", lead);
+      size_t gap = line.find("  ", lead);  // an aligned key: "  Collectives   10 ..."
+      if (gap != std::string_view::npos && gap - lead <= 24 &&
+          (colon == std::string_view::npos || gap < colon)) {
+        keep = hang = std::min(line.find_first_not_of(' ', gap), line.size());
+      } else if (colon != std::string_view::npos && colon - lead <= 14 &&
+                 std::count(line.begin() + lead, line.begin() + colon, ' ') <= 1) {
+        keep = hang = std::min(line.find_first_not_of(' ', colon + 1), line.size());
+      }
+      keep = std::min(keep, width / 2);  // a label wider than half the line hangs less
+      hang = std::max(keep, std::min(hang, width / 2));
+      std::string_view head = line.substr(0, keep);
+      std::string wrapped = WrapHanging(line.substr(keep), width - keep, hang - keep);
+      out += head;
+      std::string pad(keep, ' ');
+      for (char c : wrapped) {
+        out += c;
+        if (c == '\n') out += pad;
+      }
+    }
+    if (q < text.size()) out += '\n';
+    p = q + 1;
+  }
+  return out;
+}
+
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string ClosestWord(std::string_view word, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_d = std::max<size_t>(2, word.size() / 3) + 1;
+  for (const auto& c : candidates) {
+    size_t d = EditDistance(word, c);
+    if (d < best_d) best_d = d, best = c;
+  }
+  return best;
 }
 
 std::string FormatFixed(double v, int decimals) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpuscope::base {
 
@@ -15,6 +16,25 @@ bool LooksMangled(std::string_view name);
 // ("f<float, 4>(int)" -> "f<…>(…)"), then cuts the middle with "…". UTF-8 aware.
 std::string ShortenName(std::string_view name, size_t width);
 size_t DisplayWidth(std::string_view s);
+// ShortenName over the rows of one column, keeping different names different: names that fold
+// to the same text show the region where they differ ("void f<…>(…)" twice becomes
+// "void f<float, …" and "void f<half, …"), and what still collides is numbered ("… #2").
+// Equal inputs stay equal.
+std::vector<std::string> ShortenNamesDistinct(const std::vector<std::string>& names, size_t width);
+// `text` wrapped at spaces to `width` display columns; lines after the first start with `indent`
+// spaces (a hanging indent). A word longer than a line is cut.
+std::string WrapHanging(std::string_view text, size_t width, size_t indent);
+
+// Every line of `text` longer than `width` display columns wrapped by WrapHanging, its
+// continuation lines indented under the text after the line's label ("  fix: ...", a word or two
+// of at most 14 columns) or, without one, two columns past the line's own indent. Shorter lines are
+// kept as they are.
+std::string WrapLongLines(std::string_view text, size_t width);
+
+// Levenshtein distance between two words (for "did you mean" suggestions).
+size_t EditDistance(std::string_view a, std::string_view b);
+// The candidate nearest to `word` when it is near enough to be a typo of it, else "".
+std::string ClosestWord(std::string_view word, const std::vector<std::string>& candidates);
 
 // "1.234 ms" style human durations from integer nanoseconds.
 std::string FormatDuration(int64_t ns);

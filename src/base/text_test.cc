@@ -32,5 +32,56 @@ TEST(Format, CountsAndDurations) {
   EXPECT_EQ(FormatBytes(1000000), "1.0 MB");
 }
 
+TEST(ShortenNamesDistinct, KeepsDifferentNamesDifferent) {
+  std::vector<std::string> names = {
+      "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_64x64_64x4_tn_align8>("
+      "Params)",
+      "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_128x128_32x3_tn_align8>"
+      "(Params)",
+      "void cutlass::Kernel2<cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_32x32_128x1_tn_align8>"
+      "(Params)",
+      "elementwise_kernel", "elementwise_kernel"};
+  for (size_t width : {24u, 30u, 40u, 60u}) {
+    auto out = ShortenNamesDistinct(names, width);
+    ASSERT_EQ(out.size(), names.size());
+    for (size_t i = 0; i < 3; ++i) {
+      EXPECT_LE(DisplayWidth(out[i]), width) << out[i];
+      for (size_t j = i + 1; j < 3; ++j) EXPECT_NE(out[i], out[j]) << width;
+    }
+    EXPECT_EQ(out[3], out[4]);  // equal names stay equal
+  }
+  // At 60 columns the differing tile shapes are what shows.
+  auto out = ShortenNamesDistinct(names, 60);
+  EXPECT_NE(out[0].find("64x64"), std::string::npos) << out[0];
+  EXPECT_NE(out[1].find("128x128"), std::string::npos) << out[1];
+}
+
+TEST(WrapHanging, WrapsAtSpacesWithIndent) {
+  EXPECT_EQ(WrapHanging("fix: pin the host memory and copy asynchronously", 20, 5),
+            "fix: pin the host\n     memory and copy\n     asynchronously");
+  EXPECT_EQ(WrapHanging("short", 20, 2), "short");
+  std::string cut = WrapHanging("a " + std::string(30, 'x'), 14, 2);
+  for (size_t p = 0, q; p < cut.size(); p = q + 1) {
+    q = std::min(cut.find('\n', p), cut.size());
+    EXPECT_LE(q - p, 14u) << cut;
+  }
+}
+
+TEST(WrapLongLines, HangsUnderTheLabel) {
+  std::string text = "title\n  fix: use pinned host memory and non_blocking copies\nend\n";
+  EXPECT_EQ(WrapLongLines(text, 30),
+            "title\n  fix: use pinned host memory\n       and non_blocking copies\nend\n");
+  EXPECT_EQ(WrapLongLines(text, 100), text);
+}
+
+TEST(ClosestWord, SuggestsTyposOnly) {
+  std::vector<std::string> commands = {"info", "stats", "analyze", "diff", "convert", "report"};
+  EXPECT_EQ(ClosestWord("anaylze", commands), "analyze");
+  EXPECT_EQ(ClosestWord("stat", commands), "stats");
+  EXPECT_EQ(ClosestWord("--formt", {"--format", "--top", "--by"}), "--format");
+  EXPECT_EQ(ClosestWord("banana", commands), "");
+  EXPECT_EQ(EditDistance("kitten", "sitting"), 3u);
+}
+
 }  // namespace
 }  // namespace gpuscope::base

@@ -41,17 +41,19 @@ base::StatusOr<std::string> AnalyzeOutput(const model::Trace& trace, const Analy
   const render::AnalyzeView view{a.path, a.full_names, a.explain};
   if (a.format == "json") return render::AnalyzeJson(trace, r, view);
   if (a.format == "csv") return render::AnalyzeCsv(r);
-  return render::AnalyzeText(trace, r, view);
+  return FitTerminal(render::AnalyzeText(trace, r, view), a.full_names);
 }
 
 void PrintAnalyzeReport(const model::Trace& trace, const std::string& path) {
-  std::fputs(render::AnalyzeText(trace, analysis::Analyze(trace), {path, false, {}}).c_str(),
-             stdout);
+  std::fputs(
+      FitTerminal(render::AnalyzeText(trace, analysis::Analyze(trace), {path, false, {}}), false)
+          .c_str(),
+      stdout);
 }
 
 CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
   auto a = std::make_shared<AnalyzeArgs>();
-  app.add_option("trace", a->request.path, "Trace file (any format gpuscope reads)")->required();
+  app.add_option("trace", a->request.path, kTraceHelp)->required();
   app.add_option("--format", a->request.format, "Output format")
       ->check(CLI::IsMember({"table", "csv", "json"}));
   app.add_flag("--full-names", a->request.full_names,

@@ -12,10 +12,21 @@
 
 namespace gpuscope::cli {
 
+// What a command's trace argument may be, for its --help (one text for every command): the
+// argument's line, and the footer of every command that reads traces (kept within 100 columns).
+inline constexpr const char* kTraceHelp =
+    "Trace file, a folder of one run, or a folder of one job's per-rank traces";
+inline constexpr const char* kFormatsFooter =
+    "Reads: PyTorch profiler / Kineto JSON (.json, .json.gz), rocmProfileData .rpd, rocprofv3\n"
+    "(rocpd .db, CSV, JSON), legacy rocprof (results.db/.csv/.json, rpl_data), Nsight Systems\n"
+    "SQLite export, gpuscope CSV; the format is recognised from the content (gpuscope help "
+    "formats).";
+
 // Options every command that reads a trace shares.
 struct CommonOptions {
   int threads = 0;
   bool align_clocks = false;  // shift GPU timelines whose ops start before their launch
+  bool merge_runs = false;    // read a folder of different runs as one trace
   // Where loading's warnings and notes go: stderr when null, else appended here (the Python
   // module turns them into warnings.warn).
   std::vector<std::string>* messages = nullptr;

@@ -25,7 +25,7 @@ struct ConvertArgs {
 
 CommandBody AddConvertCommand(CLI::App& app, const CommonOptions& common) {
   auto args = std::make_shared<ConvertArgs>();
-  app.add_option("trace", args->in, "Trace to read (any format gpuscope reads)")->required();
+  app.add_option("trace", args->in, kTraceHelp)->required();
   app.add_option("-o,--output", args->out,
                  "Output: x.json / x.json.gz (Chrome trace), x.rpd (rocmProfileData), x.csv or "
                  "dir/ (CSV tables)")

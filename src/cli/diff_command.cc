@@ -31,12 +31,12 @@ std::string DiffOutput(const model::Trace& before, const model::Trace& after,
   const render::DiffView view{a.before, a.after, a.exact_names, a.full_names, a.top};
   if (a.format == "json") return render::DiffJson(r, view);
   if (a.format == "csv") return render::DiffCsv(r);
-  return render::DiffText(r, view);
+  return FitTerminal(render::DiffText(r, view), a.full_names);
 }
 
 CommandBody AddDiffCommand(CLI::App& app, const CommonOptions& common) {
   auto a = std::make_shared<DiffArgs>();
-  app.add_option("before", a->before, "The run before the change (any format gpuscope reads)")
+  app.add_option("before", a->before, std::string("The run before the change. ") + kTraceHelp)
       ->required();
   app.add_option("after", a->after, "The run after the change")->required();
   app.add_option("--format", a->format, "Output format")

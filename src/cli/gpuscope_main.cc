@@ -1,6 +1,8 @@
 #include "cli/gpuscope_main.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -8,6 +10,72 @@
 #include "cli/commands.h"
 
 namespace gpuscope::cli {
+namespace {
+
+std::string Join(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "" : ", ") + w;
+  return out;
+}
+
+// The option names `app` accepts ("--format", "-o"), its parents' included.
+std::vector<std::string> OptionNames(const CLI::App* app) {
+  std::vector<std::string> names;
+  for (; app != nullptr; app = app->get_parent()) {
+    for (const CLI::Option* o : app->get_options()) {
+      for (const auto& l : o->get_lnames()) names.push_back("--" + l);
+      for (const auto& s : o->get_snames()) names.push_back("-" + s);
+    }
+  }
+  return names;
+}
+
+bool LooksLikeOption(const std::string& a) {
+  if (a.size() < 2 || a[0] != '-') return false;
+  char c = a[1];
+  return !(c >= '0' && c <= '9') && c != '.';  // not a negative number
+}
+
+// Typos CLI11 would report confusingly (an unknown command read as a missing one, an unknown
+// option's value taken for the trace): one line naming the word, the nearest known one and where
+// the list is. Returns "" when the command line has none. Words after "--" belong to `run`'s
+// program and are not looked at.
+std::string CheckWords(const CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> commands;
+  for (const CLI::App* sub : app.get_subcommands({})) commands.push_back(sub->get_name());
+  const CLI::App* command = nullptr;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--") break;
+    if (a.rfind("--threads", 0) == 0 && a.find('=') == std::string::npos) {
+      ++i;  // its value
+      continue;
+    }
+    if (command == nullptr) {
+      if (LooksLikeOption(a)) continue;  // global options and --help are CLI11's to judge
+      for (const CLI::App* sub : app.get_subcommands({})) {
+        if (sub->get_name() == a) command = sub;
+      }
+      if (command != nullptr) continue;
+      std::string near = base::ClosestWord(a, commands);
+      return "unknown command '" + a + "'" +
+             (near.empty() ? "" : "; did you mean '" + near + "'?") +
+             " Commands: " + Join(commands) + " (gpuscope --help)";
+    }
+    if (!LooksLikeOption(a)) continue;
+    std::string name = a.substr(0, a.find('='));
+    if (name.size() > 2 && name[1] != '-') name = name.substr(0, 2);  // -ofile
+    std::vector<std::string> known = OptionNames(command);
+    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    std::string near = base::ClosestWord(name, known);
+    return command->get_name() + ": unknown option '" + name + "'" +
+           (near.empty() ? "" : "; did you mean '" + near + "'?") + " (gpuscope " +
+           command->get_name() + " --help lists its options)";
+  }
+  return "";
+}
+
+}  // namespace
 
 int Main(int argc, char** argv) {
   CLI::App app{"gpuscope: GPU profiler front end and trace analyzer"};
@@ -20,6 +88,9 @@ int Main(int argc, char** argv) {
   app.add_flag("--align-clocks", common.align_clocks,
                "Where GPU ops start before the calls that launched them (CPU and GPU clocks "
                "disagree), shift that GPU's events so none does (see `gpuscope info`)");
+  app.add_flag("--merge", common.merge_runs,
+               "A folder whose files hold different runs (hours or days apart) is refused; read "
+               "it as one trace anyway");
   CLI::App* info =
       app.add_subcommand("info", "What a trace holds: format, devices, span, counts, problems");
   CLI::App* stats =
@@ -36,8 +107,8 @@ int Main(int argc, char** argv) {
       "report", "One self-contained HTML page: summary, findings, charts, timeline");
   CLI::App* run = app.add_subcommand(
       "run", "Profile a program unchanged: gpuscope run --stats --analyze -- python infer.py");
-  CLI::App* help =
-      app.add_subcommand("help", "Explain a topic: gpuscope help findings | formats | roofline");
+  CLI::App* help = app.add_subcommand(
+      "help", "Explain a topic: gpuscope help [findings | formats | roofline | terms]");
   std::vector<std::pair<CLI::App*, CommandBody>> commands = {
       {info, AddInfoCommand(*info, common)},
       {stats, AddStatsCommand(*stats, common)},
@@ -49,6 +120,17 @@ int Main(int argc, char** argv) {
       {run, AddRunCommand(*run, common)},
       {help, AddHelpCommand(*help)},
   };
+  for (CLI::App* reads : {info, stats, analyze, roofline, diff, convert, report}) {
+    reads->footer(kFormatsFooter);
+  }
+  if (argc == 1) {  // nothing asked: what there is to ask (a usage error all the same)
+    std::fputs(app.help().c_str(), stdout);
+    return 2;
+  }
+  if (std::string typo = CheckWords(app, argc, argv); !typo.empty()) {
+    std::fprintf(stderr, "gpuscope: %s\n", typo.c_str());
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

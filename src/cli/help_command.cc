@@ -1,33 +1,57 @@
-// `gpuscope help findings|formats`: the analyze rules (docs/findings.md is the markdown output)
-// and the formats gpuscope reads and writes, from the importer and writer registries.
+// `gpuscope help [TOPIC]`: the analyze rules (docs/findings.md is the markdown output), the
+// formats gpuscope reads and writes (from the importer and writer registries), the roofline's
+// models and the words the outputs use; without a topic, the list of topics.
 
 #include <cstdio>
 #include <string>
 
+#include "base/text.h"
 #include "cli/commands.h"
 #include "import/registry.h"
+#include "output/text_table.h"
 #include "render/export.h"
 #include "render/help_view.h"
+#include "render/terms.h"
 
 namespace gpuscope::cli {
+namespace {
+
+// Prose for the terminal, wrapped to its width; other formats as they are.
+std::string Fit(std::string text, const std::string& format) {
+  return format == "table" ? base::WrapLongLines(text, output::TerminalWidth()) : text;
+}
+
+}  // namespace
 
 CommandBody AddHelpCommand(CLI::App& app) {
   auto topic = std::make_shared<std::string>();
   auto format = std::make_shared<std::string>("table");
-  app.add_option("topic", *topic,
-                 "What to explain: findings (the analyze rules), formats (read and written) or "
-                 "roofline (work models and device peaks)")
-      ->required()
-      ->check(CLI::IsMember({"findings", "formats", "roofline"}));
+  app.add_option("topic", *topic, "What to explain (without one: the list of topics)")
+      ->check(CLI::IsMember({"findings", "formats", "roofline", "terms"}));
   app.add_option("--format", *format, "Output format")
       ->check(CLI::IsMember({"table", "markdown", "json", "csv"}));
   return [topic, format]() -> base::StatusOr<int> {  // the lambda owns the option storage
+    if (topic->empty()) {
+      std::fputs(
+          "gpuscope help TOPIC [--format table|markdown|json|csv]: the topics\n"
+          "  findings  every analyze rule: definition, limits, defaults, how its fix is priced\n"
+          "  formats   the formats gpuscope reads (recognised by content) and writes\n"
+          "  roofline  the work models (FLOPs and bytes per op) and the device peaks\n"
+          "  terms     every word the outputs use (verdicts, critical path, idle causes, ...)\n"
+          "Each command's options: gpuscope COMMAND --help\n",
+          stdout);
+      return 0;
+    }
+    if (*topic == "terms") {
+      std::fputs(Fit(render::TermsHelp(*format), *format).c_str(), stdout);
+      return 0;
+    }
     if (*topic == "roofline") {
       std::fputs(render::RooflineHelp(*format).c_str(), stdout);
       return 0;
     }
     if (*topic == "findings") {
-      std::fputs(render::FindingsHelp(*format).c_str(), stdout);
+      std::fputs(Fit(render::FindingsHelp(*format), *format).c_str(), stdout);
       return 0;
     }
     std::vector<render::FormatEntry> formats;

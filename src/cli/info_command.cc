@@ -9,6 +9,7 @@
 #include "cli/job_load.h"
 #include "cli/load.h"
 #include "cli/outputs.h"
+#include "output/text_table.h"
 #include "render/info_view.h"
 
 namespace gpuscope::cli {
@@ -21,16 +22,21 @@ struct InfoArgs {
 
 }  // namespace
 
+std::string FitTerminal(std::string text, bool full_names) {
+  if (full_names) return text;
+  return base::WrapLongLines(text, output::TerminalWidth());
+}
+
 std::string InfoOutput(model::Trace& trace, const std::string& format) {
   analysis::TraceSummary s = analysis::Summarize(trace);
   if (format == "json") return render::InfoJson(trace, s);
   if (format == "csv") return render::InfoCsv(trace, s);
-  return render::InfoText(trace, s);
+  return FitTerminal(render::InfoText(trace, s), false);
 }
 
 CommandBody AddInfoCommand(CLI::App& app, const CommonOptions& common) {
   auto args = std::make_shared<InfoArgs>();
-  app.add_option("trace", args->path, "Trace file")->required();
+  app.add_option("trace", args->path, kTraceHelp)->required();
   app.add_option("--format", args->format, "Output format")
       ->check(CLI::IsMember({"table", "csv", "json"}));
   return [args, &common]() -> base::StatusOr<int> {

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "cli/load.h"
+#include "cli/outputs.h"
 #include "render/job_view.h"
 
 namespace gpuscope::cli {
@@ -89,7 +90,7 @@ std::string JobOutput(const LoadedJob& job, const std::string& path, const std::
   render::JobView v{path, full_names, findings};
   if (format == "json") return render::JobJson(r, v);
   if (format == "csv") return render::JobCsv(r, v);
-  return render::JobText(r, v);
+  return FitTerminal(render::JobText(r, v), full_names);
 }
 
 }  // namespace gpuscope::cli

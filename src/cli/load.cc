@@ -36,6 +36,7 @@ void Tell(const CommonOptions& common, const std::string& line) {
 base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOptions& common) {
   import::ImportOptions options;
   options.threads = common.threads;
+  options.merge_runs = common.merge_runs;
   // A status line while a large file is read, on a terminal only (quiet when piped).
   std::error_code ec;
   uintmax_t size =

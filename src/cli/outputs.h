@@ -26,6 +26,10 @@ base::StatusOr<size_t> WriteReport(const model::Trace& trace, const std::string&
                                    const render::ReportJob* job = nullptr);
 
 // `info --format F` (the summary measures the model's memory, hence not const).
+// A terminal output fitted to the terminal's width: its longer lines wrapped with a hanging
+// indent (names in tables are already shortened), unless the user asked for whole names.
+std::string FitTerminal(std::string text, bool full_names);
+
 std::string InfoOutput(model::Trace& trace, const std::string& format);
 
 struct StatsRequest {

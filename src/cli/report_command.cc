@@ -51,7 +51,7 @@ base::StatusOr<size_t> WriteReport(const model::Trace& trace, const std::string&
 
 CommandBody AddReportCommand(CLI::App& app, const CommonOptions& common) {
   auto args = std::make_shared<ReportArgs>();
-  app.add_option("trace", args->in, "Trace to report on (any format gpuscope reads)")->required();
+  app.add_option("trace", args->in, kTraceHelp)->required();
   app.add_option("-o,--output", args->out, "HTML file to write")->capture_default_str();
   app.add_option("--format", args->format, "How to report what was written")
       ->check(CLI::IsMember({"table", "json", "csv"}));

@@ -58,12 +58,13 @@ base::StatusOr<std::string> RooflineOutput(const model::Trace& trace, const Roof
   analysis::RooflineReport r = analysis::ComputeRoofline(trace, opt, &graphs);
   if (a.format == "json") return render::RooflineJson(trace, r, v);
   if (a.format == "csv") return render::RooflineCsv(r);
-  return render::RooflineText(trace, r, v, output::TerminalWidth());
+  return FitTerminal(render::RooflineText(trace, r, v, output::TerminalWidth()), a.full_names);
 }
 
 CommandBody AddRooflineCommand(CLI::App& app, const CommonOptions& common) {
   auto args = std::make_shared<RooflineArgs>();
-  app.add_option("trace", args->path, "Trace file (needs op shapes: record_shapes=True)")
+  app.add_option("trace", args->path,
+                 std::string(kTraceHelp) + "; op shapes needed (record_shapes=True)")
       ->required();
   app.add_option("--device", args->device,
                  "The GPU the trace ran on, overriding what the trace says (MI300X, H100-SXM, "

@@ -10,6 +10,41 @@
 #include "cli/torch_hook.h"
 
 namespace gpuscope::cli {
+
+namespace {
+
+std::string SafeFileStem(std::string_view name) {
+  std::string out;
+  for (char c : name) {
+    if (out.size() == 40) break;
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '.' || c == '_' || c == '-';
+    out += ok ? c : '_';
+  }
+  while (!out.empty() && (out.front() == '.' || out.front() == '-')) out.erase(0, 1);
+  return out.empty() ? "program" : out;
+}
+
+}  // namespace
+
+std::string DefaultTraceStem(const std::vector<std::string>& cmd) {
+  if (cmd.empty()) return "program";
+  const std::filesystem::path exe(cmd[0]);
+  if (exe.filename().string().rfind("python", 0) == 0) {
+    for (size_t i = 1; i < cmd.size(); ++i) {
+      const std::string& a = cmd[i];
+      if (a == "-m" && i + 1 < cmd.size()) return SafeFileStem(cmd[i + 1]);
+      if (a == "-c" || a == "-") break;  // code on the command line or stdin: the interpreter
+      if (a == "-W" || a == "-X" || a == "-Q") {  // options that take the next word
+        ++i;
+        continue;
+      }
+      if (!a.empty() && a[0] != '-') return SafeFileStem(std::filesystem::path(a).stem().string());
+    }
+  }
+  return SafeFileStem(exe.filename().string());
+}
+
 namespace {
 
 namespace fs = std::filesystem;

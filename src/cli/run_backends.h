@@ -13,6 +13,12 @@
 
 namespace gpuscope::cli {
 
+// The program's short name for the default trace file (gpuscope-<name>-<time>.rpd): the script
+// of "python x.py", the module of "python -m pkg.mod", the interpreter for "python -c CODE" (never
+// the code), else the executable's name; only letters, digits, '.', '_' and '-' (others become
+// '_'), at most 40 characters, "program" when nothing is left.
+std::string DefaultTraceStem(const std::vector<std::string>& cmd);
+
 struct RunSettings {
   double delay_s = 0, duration_s = 0;  // torch backend: profile a window of the run
 };

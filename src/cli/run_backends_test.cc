@@ -87,5 +87,18 @@ TEST(TempDir, RemovedWithItsFilesWhenItGoesAway) {
   EXPECT_FALSE(fs::exists(path));
 }
 
+TEST(DefaultTraceStem, NamesTheScriptModuleOrInterpreterNeverCode) {
+  EXPECT_EQ(DefaultTraceStem({"python3", "examples/infer.py", "--n", "3"}), "infer");
+  EXPECT_EQ(DefaultTraceStem({"/usr/bin/python3", "-u", "-W", "ignore", "x.py"}), "x");
+  EXPECT_EQ(DefaultTraceStem({"python3", "-m", "vllm.entrypoints.api_server"}),
+            "vllm.entrypoints.api_server");
+  EXPECT_EQ(DefaultTraceStem({"python3", "-c", "import sys; print(1)"}), "python3");
+  EXPECT_EQ(DefaultTraceStem({"python3.11", "-c", "x"}), "python3.11");
+  EXPECT_EQ(DefaultTraceStem({"./build/vector add"}), "vector_add");
+  EXPECT_EQ(DefaultTraceStem({"python", "my script;rm -rf.py"}), "my_script_rm_-rf");
+  EXPECT_EQ(DefaultTraceStem({std::string(100, 'a')}).size(), 40u);
+  EXPECT_EQ(DefaultTraceStem({"..."}), "program");
+}
+
 }  // namespace
 }  // namespace gpuscope::cli

@@ -32,19 +32,6 @@ struct RunArgs {
   double delay = 0, duration = 0;
 };
 
-// The program's short name for the default output file: the script of "python x.py", else the
-// executable.
-std::string ProgramName(const std::vector<std::string>& cmd) {
-  std::string name = fs::path(cmd[0]).stem().string();
-  if (fs::path(cmd[0]).filename().string().rfind("python", 0) == 0) {
-    for (size_t i = 1; i < cmd.size(); ++i) {
-      if (cmd[i] == "-m" && i + 1 < cmd.size()) return cmd[i + 1];
-      if (!cmd[i].empty() && cmd[i][0] != '-') return fs::path(cmd[i]).stem().string();
-    }
-  }
-  return name;
-}
-
 std::string Timestamp() {
   std::time_t now = std::time(nullptr);
   char buf[32];
@@ -114,8 +101,9 @@ CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common) {
           "and it is not a Python program (the torch backend profiles Python programs "
           "that use PyTorch)");
     }
-    std::string out =
-        a->out.empty() ? "gpuscope-" + ProgramName(a->cmd) + "-" + Timestamp() + ".rpd" : a->out;
+    std::string out = a->out.empty()
+                          ? "gpuscope-" + DefaultTraceStem(a->cmd) + "-" + Timestamp() + ".rpd"
+                          : a->out;
     const bool native = backend->IsNativeOutput(out);
     std::string export_format;
     if (!native) {  // refused before the program runs when the name says no format we write

@@ -61,7 +61,7 @@ base::StatusOr<std::string> StatsOutput(const model::Trace& trace, const StatsRe
   v.full_names = a.full_names;
   if (a.format == "json") return render::StatsJson(trace, st, v);
   if (a.format == "csv") return render::StatsCsv(st, v);
-  return render::StatsText(trace, st, v, output::TerminalWidth());
+  return FitTerminal(render::StatsText(trace, st, v, output::TerminalWidth()), a.full_names);
 }
 
 void PrintStatsTables(const model::Trace& trace, const std::string& path) {
@@ -73,7 +73,7 @@ void PrintStatsTables(const model::Trace& trace, const std::string& path) {
 
 CommandBody AddStatsCommand(CLI::App& app, const CommonOptions& common) {
   auto args = std::make_shared<StatsArgs>();
-  app.add_option("trace", args->path, "Trace file (Kineto .json / .json.gz)")->required();
+  app.add_option("trace", args->path, kTraceHelp)->required();
   app.add_option("--top", args->top,
                  "Rows per table (0 = all; tables default to 25/15, json/csv to all)")
       ->each([args](const std::string&) { args->top_given = true; });

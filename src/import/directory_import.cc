@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 
+#include "base/text.h"
 #include "import/formats.h"
 #include "import/registry.h"
 
@@ -24,6 +25,20 @@ std::vector<std::string> ListFiles(const std::string& dir, int depth) {
   return out;
 }
 
+// Refuses a folder whose files hold different runs (model::EventGap::SeparatesRuns); returns
+// the trace as it is otherwise.
+base::StatusOr<model::Trace> OneRun(const std::string& dir, base::StatusOr<model::Trace> read,
+                                    const ImportOptions& options) {
+  if (!read.ok() || options.merge_runs) return read;
+  model::EventGap g = model::LargestEventGap(*read);
+  if (!g.SeparatesRuns()) return read;
+  return base::Status::Error(
+      dir + ": its files hold different runs (no event for " + base::FormatDuration(g.gap()) +
+      ", from " + base::FormatDuration(g.from_ns - g.first_ns) + " to " +
+      base::FormatDuration(g.to_ns - g.first_ns) +
+      " after the first event); give one run's files, or add --merge to read them as one trace");
+}
+
 }  // namespace
 
 base::StatusOr<model::Trace> ImportDirectory(const std::string& dir, const ImportOptions& options) {
@@ -39,7 +54,7 @@ base::StatusOr<model::Trace> ImportDirectory(const std::string& dir, const Impor
   }
   if (!dbs.empty()) {
     GPUSCOPE_ASSIGN_OR_RETURN(auto read, rocpd::ReadRocpdFiles(dbs, dir));
-    return FinishImport(*FindImporter("rocpd"), dir, std::move(read));
+    return OneRun(dir, FinishImport(*FindImporter("rocpd"), dir, std::move(read)), options);
   }
   if (!csvs.empty()) {
     // One run = one (folder, file-name prefix); any of its trace CSVs reads all of them.
@@ -51,7 +66,7 @@ base::StatusOr<model::Trace> ImportDirectory(const std::string& dir, const Impor
       auto [it, inserted] = runs.emplace(key, f);
       if (f.ends_with("kernel_trace.csv")) it->second = f;  // prefer the kernel trace
     }
-    if (runs.size() == 1) return ImportTrace(runs.begin()->second, options);
+    if (runs.size() == 1) return OneRun(dir, ImportTrace(runs.begin()->second, options), options);
     if (runs.size() > 1) {
       std::string list;
       for (const auto& [key, file] : runs) {

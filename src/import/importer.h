@@ -20,6 +20,9 @@ struct ImportOptions {
   int threads = 0;  // parse threads; 0 = one per core (at most 8)
   // Plain files at least this large are parsed in parallel segments (tests lower it).
   uint64_t parallel_min_bytes = 16 << 20;
+  // A folder whose files hold different runs (their events hours or days apart) is refused;
+  // with this set it is read as one trace anyway (`--merge`).
+  bool merge_runs = false;
 };
 
 // What an importer read, before the registry finishes it.

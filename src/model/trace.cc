@@ -74,4 +74,31 @@ size_t Trace::MemoryBytes() {
   return bytes;
 }
 
+EventGap LargestEventGap(const Trace& t) {
+  std::vector<std::pair<int64_t, int64_t>> spans;
+  spans.reserve(t.kernels.size() + t.memops.size() + t.api.size());
+  auto add = [&](const auto& table) {
+    for (size_t i = 0; i < table.size(); ++i)
+      spans.emplace_back(table.start_ns[i], table.end_ns(i));
+  };
+  add(t.kernels);
+  add(t.memops);
+  add(t.api);
+  EventGap g;
+  if (spans.empty()) return g;
+  std::sort(spans.begin(), spans.end());
+  constexpr int64_t kMinute = 60'000'000'000;
+  int64_t reach = spans[0].second, cluster = spans[0].first;
+  g.first_ns = spans[0].first;
+  for (size_t i = 1; i < spans.size(); ++i) {
+    int64_t gap = spans[i].first - reach;
+    if (gap > g.gap()) g.from_ns = reach, g.to_ns = spans[i].first;
+    if (gap >= kMinute) g.active_ns += reach - cluster, cluster = spans[i].first;
+    reach = std::max(reach, spans[i].second);
+  }
+  g.active_ns += reach - cluster;
+  g.last_ns = reach;
+  return g;
+}
+
 }  // namespace gpuscope::model

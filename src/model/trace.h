@@ -4,6 +4,7 @@
 // and what the importer learnt about the file (format, version, clock, problems).
 // A Trace is move-only; analyses take it by const reference.
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -64,6 +65,12 @@ struct TraceMetadata {
   int32_t rank = -1;
   int32_t world_size = -1;
   uint64_t clamped_zero_events = 0;  // Kineto events whose negative time was clamped to 0
+  // Time the tracer spent on itself, from the overhead records it wrote (left out of the
+  // tables); 0 when it wrote none or gave no durations.
+  int64_t profiler_overhead_ns = 0;
+  void AddOverhead(int64_t ns) {  // saturating: hostile durations never overflow
+    if (ns > 0) profiler_overhead_ns += std::min(ns, INT64_MAX - profiler_overhead_ns);
+  }
   // Set when the file broke part-way (truncated, corrupt): where and why. The events read
   // before the break are kept.
   std::string import_error;
@@ -119,5 +126,17 @@ class Trace {
  private:
   std::unordered_map<std::string, TrackId> track_index_;
 };
+
+// The longest stretch without GPU work or runtime calls in a trace, and its span: files of
+// different runs read as one show a gap of hours or days that no run's idle moment has.
+struct EventGap {
+  int64_t first_ns = 0, last_ns = 0;  // the events' span
+  int64_t from_ns = 0, to_ns = 0;     // the longest gap (from == to: none)
+  int64_t active_ns = 0;  // the span less every gap of a minute or more: the time of the runs
+  int64_t gap() const { return to_ns - from_ns; }
+  // A gap of an hour or more and ten times the active time: the events are different runs.
+  bool SeparatesRuns() const { return gap() >= 3'600'000'000'000 && gap() / 10 >= active_ns; }
+};
+EventGap LargestEventGap(const Trace& t);
 
 }  // namespace gpuscope::model

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 
 #include "base/text.h"
@@ -34,7 +35,9 @@ std::string TextTable::Render(size_t max_width, bool fit) const {
   }
   if (fit && flex < n && total > max_width) {
     size_t others = total - width[flex];
-    width[flex] = std::max<size_t>(24, max_width > others ? max_width - others : 0);
+    // The name takes the width the other columns leave, at least 16 columns.
+    size_t room = max_width > others ? max_width - others : 0;
+    width[flex] = std::min(width[flex], std::max<size_t>(room, 16));
     width[flex] = std::max(width[flex], base::DisplayWidth(columns_[flex].header));
   }
   auto pad = [](std::string s, size_t w, Align a, bool last) {
@@ -43,12 +46,18 @@ std::string TextTable::Render(size_t max_width, bool fit) const {
     if (a == Align::kRight) return std::string(w - dw, ' ') + s;
     return last ? s : s + std::string(w - dw, ' ');
   };
+  // The flexible column's cells shortened together, so that different names stay different.
+  std::vector<std::string> flex_cells;
+  if (fit && flex < n) {
+    for (const auto& r : rows_) flex_cells.push_back(r[flex]);
+    flex_cells = base::ShortenNamesDistinct(flex_cells, width[flex]);
+  }
   std::string out;
-  auto line = [&](const std::vector<std::string>& cells) {
+  auto line = [&](const std::vector<std::string>& cells, size_t row) {
     std::string l;
     for (size_t c = 0; c < n; ++c) {
       if (c) l += "  ";
-      std::string cell = cells[c];
+      std::string cell = c == flex && fit && row < flex_cells.size() ? flex_cells[row] : cells[c];
       if (c == flex && fit) cell = base::ShortenName(cell, width[c]);
       l += pad(std::move(cell), width[c], columns_[c].align, c + 1 == n);
     }
@@ -61,9 +70,9 @@ std::string TextTable::Render(size_t max_width, bool fit) const {
     header[c] = columns_[c].header;
     rule[c] = std::string(width[c], '-');
   }
-  line(header);
-  line(rule);
-  for (const auto& r : rows_) line(r);
+  line(header, SIZE_MAX);
+  line(rule, SIZE_MAX);
+  for (size_t r = 0; r < rows_.size(); ++r) line(rows_[r], r);
   return out;
 }
 
@@ -76,7 +85,7 @@ size_t TerminalWidth() {
     int v = std::atoi(cols);
     if (v > 20) return static_cast<size_t>(v);
   }
-  return 120;
+  return 100;
 }
 
 }  // namespace gpuscope::output

@@ -1,7 +1,8 @@
 #pragma once
 // TextTable: an aligned terminal table. Columns fit their widest cell; when the table is wider
 // than the terminal, the one flexible column (a name) is shortened to fit - template arguments
-// folded first, then the middle cut - unless the caller asks for whole names.
+// folded first, then the middle cut, names that would read alike keeping where they differ -
+// unless the caller asks for whole names.
 
 #include <string>
 #include <vector>
@@ -17,7 +18,7 @@ class TextTable {
   size_t rows() const { return rows_.size(); }
 
   // Renders with columns separated by two spaces, within `max_width` display columns when
-  // `fit` is set (the flexible column never shrinks below 24).
+  // `fit` is set (the flexible column never shrinks below 16).
   std::string Render(size_t max_width, bool fit) const;
 
  private:
@@ -30,7 +31,7 @@ class TextTable {
   std::vector<std::vector<std::string>> rows_;
 };
 
-// Terminal width: the tty's, else $COLUMNS, else 120.
+// Terminal width: the tty's, else $COLUMNS, else 100.
 size_t TerminalWidth();
 
 }  // namespace gpuscope::output

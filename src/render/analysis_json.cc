@@ -1,5 +1,7 @@
 #include "render/analysis_json.h"
 
+#include "render/health_view.h"
+
 namespace gpuscope::render {
 
 void WriteWhere(output::JsonWriter& w, const analysis::Where& where) {
@@ -66,6 +68,7 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
       .Key("format")
       .String(t.meta.format)
       .EndObject();
+  HealthJson(w, r.health);
   w.Key("summary").BeginObject();
   w.Key("wall_ns").Int(s.wall_ns).Key("window_ns").Int(s.window_ns);
   w.Key("iteration_source").String(st.source);

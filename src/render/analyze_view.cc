@@ -6,6 +6,7 @@
 #include "output/json_writer.h"
 #include "output/text_table.h"
 #include "render/analysis_json.h"
+#include "render/health_view.h"
 #include "render/result_table.h"
 
 namespace gpuscope::render {
@@ -27,7 +28,7 @@ std::string WhereText(const analysis::Where& w, size_t width, bool full) {
   add(w.op);
   add(w.kernel);
   if (!w.graph.empty()) out += "  [" + w.graph + "]";
-  return out.empty() ? "(not attributed: the trace has no launch links or CPU ops here)" : out;
+  return out.empty() ? "(not attributed: no op, Python frame or kernel recorded around it)" : out;
 }
 
 // One row per phase of a serving trace.
@@ -119,6 +120,7 @@ std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r
                        " GPU" + (s.devices > 1 ? "s" : "") + ", streams merged)");
   }
   kv("Verdict", s.verdict);
+  if (std::string health = HealthLine(r.health); !health.empty()) kv("Trace health", health);
   kv("In the window", "kernels " + base::FormatDuration(s.kernel_ns) + ", copies " +
                           base::FormatDuration(s.memcpy_ns) + ", runtime calls " +
                           base::FormatDuration(s.api_ns));

@@ -1,5 +1,6 @@
 #include "render/diff_view.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -81,9 +82,11 @@ void AddNamedDiffRows(ResultTable& t, const std::vector<analysis::NamedDiff>& ro
   for (const auto& d : rows) {
     std::string ratio = "-";
     if (d.total_before > 0 && d.total_after > 0) {
-      ratio = base::FormatFixed(
-                  static_cast<double>(d.total_after) / static_cast<double>(d.total_before), 2) +
-              "x";
+      // Two significant digits at least, so that a drop to a thousandth never reads "0.00x".
+      double x = static_cast<double>(d.total_after) / static_cast<double>(d.total_before);
+      ratio = x >= 0.1     ? base::FormatFixed(x, 2) + "x"
+              : x >= 0.001 ? base::FormatFixed(x, x >= 0.01 ? 3 : 4) + "x"
+                           : "<0.001x";
     }
     std::string delta = d.delta() > 0 ? "+" : d.delta() < 0 ? "-" : "";
     delta += base::FormatDuration(std::llabs(d.delta()));
@@ -162,13 +165,23 @@ std::string DiffText(const analysis::DiffReport& r, const DiffView& a) {
       out += base::StrFormat("(none in either run)\n");
       return;
     }
+    // Rows that took no time on either side say nothing in a comparison of times (JSON and CSV
+    // keep them).
+    std::vector<analysis::NamedDiff> timed;
+    for (const auto& d : rows) {
+      if (d.total_before != 0 || d.total_after != 0) timed.push_back(d);
+    }
+    if (timed.empty()) {
+      out += base::StrFormat("(no time in either run)\n");
+      return;
+    }
     ResultTable t = NamedDiffColumns();
-    AddNamedDiffRows(t, rows, "");
-    size_t n = a.top == 0 ? rows.size() : std::min(a.top, rows.size());
+    AddNamedDiffRows(t, timed, "");
+    size_t n = a.top == 0 ? timed.size() : std::min(a.top, timed.size());
     out += t.Text(width, !a.full_names, n);
-    if (n < rows.size())
+    if (n < timed.size())
       out += base::StrFormat("... %s more (--top 0 shows all)\n",
-                             base::FormatCount(rows.size() - n).c_str());
+                             base::FormatCount(timed.size() - n).c_str());
   };
   table(a.exact_names
             ? "Kernels (exact names)"
@@ -178,10 +191,13 @@ std::string DiffText(const analysis::DiffReport& r, const DiffView& a) {
   table("Runtime / driver API calls", r.api);
   table("CPU ops", r.cpu_ops);
   out += base::StrFormat("\nFindings:\n\n");
-  if (r.findings.empty()) out += base::StrFormat("(none in either run)\n");
+  // A finding priced at nothing on both sides (an info-only one) changed nothing to show.
+  auto priced = [](const auto& f) { return f.impact_before != 0 || f.impact_after != 0; };
+  if (std::none_of(r.findings.begin(), r.findings.end(), priced))
+    out += base::StrFormat("(none in either run)\n");
   for (const char* status : {"resolved", "persisting", "new"}) {
     for (const auto& f : r.findings) {
-      if (f.status != status) continue;
+      if (f.status != status || !priced(f)) continue;
       std::string where = f.where.python.empty()
                               ? f.where.op
                               : f.where.python + (f.where.op.empty() ? "" : " > " + f.where.op);

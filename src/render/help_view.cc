@@ -46,6 +46,7 @@ std::string FindingsMarkdown() {
     line("Defaults", r.Defaults());
     line("Priced by", r.impact);
     line("Advice", r.advice);
+    if (!r.runtime_advice.empty()) line("Advice for CUDA/HIP programs", r.runtime_advice);
   };
   for (const auto& r : analysis::Rules()) rule(r);
   out +=
@@ -75,15 +76,26 @@ std::string FindingsText() {
     out += base::StrFormat("  defaults:   %s\n", r.Defaults().c_str());
     out +=
         base::StrFormat("  priced by:  %.*s\n", static_cast<int>(r.impact.size()), r.impact.data());
-    out += base::StrFormat("  advice:     %.*s\n\n", static_cast<int>(r.advice.size()),
-                           r.advice.data());
+    out +=
+        base::StrFormat("  advice:     %.*s\n", static_cast<int>(r.advice.size()), r.advice.data());
+    if (!r.runtime_advice.empty()) {
+      out += base::StrFormat("  CUDA/HIP:   %.*s (HIP names for HIP programs)\n",
+                             static_cast<int>(r.runtime_advice.size()), r.runtime_advice.data());
+    }
+    out += "\n";
   }
   return out;
 }
 
 // The rules table as rows (JSON and CSV).
 ResultTable RulesTable() {
-  ResultTable t({{"rule"}, {"title"}, {"definition"}, {"defaults"}, {"impact"}, {"advice"}});
+  ResultTable t({{"rule"},
+                 {"title"},
+                 {"definition"},
+                 {"defaults"},
+                 {"impact"},
+                 {"advice"},
+                 {"runtime_advice"}});
   std::vector<const analysis::RuleInfo*> all;
   for (const auto& r : analysis::Rules()) all.push_back(&r);
   for (const auto& r : analysis::JobRules()) all.push_back(&r);
@@ -91,7 +103,8 @@ ResultTable RulesTable() {
     const analysis::RuleInfo& r = *rp;
     t.AddRow({Cell::Text(std::string(r.id)), Cell::Text(std::string(r.title)),
               Cell::Text(std::string(r.definition)), Cell::Text(r.Defaults()),
-              Cell::Text(std::string(r.impact)), Cell::Text(std::string(r.advice))});
+              Cell::Text(std::string(r.impact)), Cell::Text(std::string(r.advice)),
+              Cell::Text(std::string(r.runtime_advice))});
   }
   return t;
 }

@@ -4,6 +4,7 @@
 
 #include "base/text.h"
 #include "output/json_writer.h"
+#include "render/health_view.h"
 #include "render/result_table.h"
 
 namespace gpuscope::render {
@@ -111,6 +112,7 @@ std::string InfoText(const model::Trace& t, const analysis::TraceSummary& s) {
         base::FormatCount(s.graph_captures).c_str(), base::FormatCount(s.captured_launches).c_str(),
         base::FormatCount(s.graph_launches).c_str());
   }
+  out += HealthText(s.health);
   out += base::StrFormat("\nProblems           ");
   bool clock_problem = s.clocks.problem();
   if (t.problems.empty() && t.meta.import_error.empty() && !clock_problem) {
@@ -235,6 +237,7 @@ std::string InfoJson(const model::Trace& t, const analysis::TraceSummary& s) {
   w.Key("phases").BeginObject();
   for (const auto& [name, n] : s.phase_steps) w.Key(name).Uint(n);
   w.EndObject().EndObject();
+  HealthJson(w, s.health);
   w.Key("graphs")
       .BeginObject()
       .Key("captures")

@@ -54,15 +54,69 @@ void ResultTable::AddRow(std::vector<Cell> cells) {
   rows_.push_back(std::move(cells));
 }
 
+namespace {
+
+// The display widths of a rendered table's columns, from its rule line ("----  ---  -----").
+std::vector<size_t> RuleWidths(const std::string& rendered) {
+  size_t a = rendered.find('\n') + 1, b = rendered.find('\n', a);
+  std::vector<size_t> widths;
+  for (size_t p = a; p < b;) {
+    size_t q = std::min(rendered.find(' ', p), b);
+    widths.push_back(q - p);
+    p = rendered.find_first_not_of(' ', q);
+    if (p == std::string::npos || p > b) break;
+  }
+  return widths;
+}
+
+size_t TotalWidth(const std::vector<size_t>& widths) {
+  size_t total = 0;
+  for (size_t w : widths) total += w;
+  return total + (widths.empty() ? 0 : 2 * (widths.size() - 1));
+}
+
+}  // namespace
+
 std::string ResultTable::Text(size_t width, bool fit, size_t limit) const {
   std::vector<size_t> order = terminal_order_;
   if (order.empty()) {
     for (size_t c = 0; c < columns_.size(); ++c) order.push_back(c);
   }
   std::erase_if(order, [&](size_t c) { return columns_[c].header.empty(); });
+  // Durations with 3 decimals (ns in us), fewer when that is what it takes to fit the width.
+  std::string out;
+  for (int decimals : {3, 1, 0}) {
+    out = Text(order, order, width, fit, limit, decimals);
+    if (!fit || TotalWidth(RuleWidths(out)) <= width) return out;
+  }
+  // Still too wide (many columns): the columns in parts that fit, each led by the first (the
+  // row's key), one under the other.
+  std::vector<size_t> widths = RuleWidths(out);
+  if (widths.size() != order.size() || order.size() < 3) return out;
+  std::vector<std::vector<size_t>> parts{{order[0]}};
+  size_t used = widths[0];
+  for (size_t k = 1; k < order.size(); ++k) {
+    size_t need = 2 + (columns_[order[k]].flexible ? std::min<size_t>(widths[k], 16) : widths[k]);
+    if (used + need > width && parts.back().size() > 1) {
+      parts.push_back({order[0]});
+      used = widths[0];
+    }
+    parts.back().push_back(order[k]);
+    used += need;
+  }
+  out.clear();
+  for (size_t p = 0; p < parts.size(); ++p) {
+    if (p) out += '\n';
+    out += Text(order, parts[p], width, fit, limit, 0);
+  }
+  return out;
+}
+
+std::string ResultTable::Text(const std::vector<size_t>& all, const std::vector<size_t>& order,
+                              size_t width, bool fit, size_t limit, int decimals) const {
   const size_t n = Count(limit);
-  int64_t largest = 0;
-  for (size_t c : order) {
+  int64_t largest = 0;  // over every shown column, so that the parts of a table share a unit
+  for (size_t c : all) {
     if (columns_[c].show != Show::kDuration) continue;
     for (size_t r = 0; r < n; ++r) largest = std::max(largest, rows_[r][c].i());
   }
@@ -96,7 +150,7 @@ std::string ResultTable::Text(size_t width, bool fit, size_t limit) const {
           cells.push_back(base::FormatCount(v.u()));
           break;
         case Show::kDuration:
-          cells.push_back(unit.Format(v.i()));
+          cells.push_back(unit.Format(v.i(), decimals));
           break;
         case Show::kFixed1:
           cells.push_back(base::FormatFixed(v.d(), 1));

@@ -92,12 +92,16 @@ class ResultTable {
   void AddRow(std::vector<Cell> cells);
   size_t rows() const { return rows_.size(); }
 
-  // At most `limit` rows (0 = all). `fit`: shorten the flexible column to `width`.
+  // At most `limit` rows (0 = all). `fit`: shorten the flexible column to `width`, and show
+  // durations with fewer decimals when the numbers alone would not fit.
   std::string Text(size_t width, bool fit, size_t limit = 0) const;
   std::string Csv(size_t limit = 0) const;
   void Json(output::JsonWriter& w, size_t limit = 0) const;  // an array of objects
 
  private:
+  // The terminal columns `order` (a part of `all`, which sets the time unit).
+  std::string Text(const std::vector<size_t>& all, const std::vector<size_t>& order, size_t width,
+                   bool fit, size_t limit, int decimals) const;
   size_t Count(size_t limit) const {
     return limit == 0 || limit > rows_.size() ? rows_.size() : limit;
   }

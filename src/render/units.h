@@ -11,8 +11,8 @@ namespace gpuscope::render {
 struct Unit {
   std::string name;  // "us" / "ms" / "s"
   double ns_per_unit = 1e3;
-  std::string Format(int64_t ns) const {
-    return base::FormatFixed(static_cast<double>(ns) / ns_per_unit, 3);
+  std::string Format(int64_t ns, int decimals = 3) const {
+    return base::FormatFixed(static_cast<double>(ns) / ns_per_unit, decimals);
   }
 };
 

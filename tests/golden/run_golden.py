@@ -215,7 +215,9 @@ def same_as_expected(name, got, update):
 
 
 def run(gpuscope, *args):
-    return subprocess.run([gpuscope, *args], capture_output=True, text=True)
+    # --merge: the docs-data folders hold the files of several runs (days apart), read as one on
+    # purpose here; without it they are refused (checked in main).
+    return subprocess.run([gpuscope, "--merge", *args], capture_output=True, text=True)
 
 
 def round_trip_cases(a, check):
@@ -390,6 +392,55 @@ def main():
         check(measured <= predicted <= 1.3 * measured,
               f"analyze resnet pair: data-loading predicts {predicted / 1e6:.1f} ms per iteration, measured {measured / 1e6:.1f} ms")
         print(f"ok   analyze resnet pair: data-loading predicts {predicted / 1e6:.1f} ms per iteration, measured {measured / 1e6:.1f} ms")
+
+    # Every line of stats, analyze and info fits 100 columns on every sample (no tty, COLUMNS=100),
+    # and no two rows of a stats table print the same name; the job view of the HTA rank pair too.
+    narrow = dict(os.environ, COLUMNS="100")
+    wide = 0
+    inputs = []
+    for top in ("kineto", "nsys", "rocm"):
+        for root, _, files in os.walk(os.path.join(SAMPLES, top)):
+            inputs += [os.path.join(root, f) for f in sorted(files)
+                       if f.endswith((".gz", ".json", ".db", ".sqlite", ".rpd", ".csv"))
+                       and os.path.getsize(os.path.join(root, f)) < 200 << 20]
+    with tempfile.TemporaryDirectory() as job:
+        for k in (0, 1):
+            src = os.path.join(SAMPLES, "kineto/hta/tests__data__trace_filter__sampled_rank-%d.json.gz" % k)
+            if os.path.exists(src):
+                shutil.copy(src, job)
+        inputs.append(job)
+        for path in inputs:
+            for cmd in ("stats", "analyze", "info"):
+                r = subprocess.run([a.gpuscope, cmd, path], capture_output=True, text=True, env=narrow)
+                if r.returncode != 0:
+                    continue
+                lines = r.stdout.splitlines()
+                long = [l for l in lines if len(l) > 100]
+                wide += len(long)
+                check(not long, f"{cmd} {os.path.relpath(path, SAMPLES)}: {len(long)} lines over 100 "
+                                f"columns, e.g. {long[:1]}")
+                if cmd != "stats":
+                    continue
+                for h, head in enumerate(lines):  # each table whose last column is Name
+                    if not head.rstrip().endswith("  Name") or h + 1 >= len(lines):
+                        continue
+                    col = head.rstrip().rindex("Name")
+                    names = []
+                    for row in lines[h + 2:]:
+                        if not row.strip():
+                            break
+                        names.append(row[col:])
+                    check(len(set(names)) == len(names), f"stats {path}: a name shown twice: {names}")
+    print(f"ok   stats / analyze / info within 100 columns on {len(inputs)} inputs")
+
+    # A folder of files of different runs is refused in one line, naming it and --merge.
+    for rel in ("rocm/rocprofiler-sdk/docs-data-2024-10", "rocm/rocm-systems/rocprofiler-sdk-docs-data"):
+        folder = os.path.join(SAMPLES, rel)
+        r = subprocess.run([a.gpuscope, "info", folder], capture_output=True, text=True)
+        lines = r.stderr.strip().splitlines()
+        check(r.returncode == 2 and len(lines) == 1 and "different runs" in lines[0]
+              and "--merge" in lines[0] and folder in lines[0], f"{rel}: not refused as mixed runs: {r.stderr}")
+    print("ok   folders of different runs refused without --merge")
 
     # On every sample analyze reads: the findings' impacts add up to at most the combined saving,
     # which never exceeds the replayed window; the replay reproduces the observed window (< 2%).

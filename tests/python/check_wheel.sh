@@ -1,24 +1,50 @@
 #!/usr/bin/env bash
-# The wheel as a user gets it: `pip wheel .` from the repository, installed into a fresh venv
-# (pyarrow and pandas from the system site-packages, nothing from the source tree), then used
-# from another directory: load a fixture, read a table, analyze.
+# The package as a user gets it: `pip wheel .` from the repository (the build reuses the test
+# build's objects through ccache: same flags), installed with its extras into a fresh venv with
+# no system site packages and its dependencies resolved from the package index, then used from
+# another directory: the `gpuscope` command it installs, the README's Python snippet exactly as
+# the README prints it (between its snippet markers), and the README's fleet command.
 #   check_wheel.sh WORK_DIR [PYTHON]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 work="$1"
 py="${2:-python3}"
 rm -rf "$work" && mkdir -p "$work"
-"$py" -m pip wheel "$root" -w "$work/dist" --no-deps -q
-"$py" -m venv --system-site-packages "$work/venv"
-"$work/venv/bin/pip" install -q --no-deps "$work"/dist/gpuscope-*.whl
+# The build tools are the calling environment's (scripts/install-deps put them there).
+"$py" -m pip wheel "$root" -w "$work/dist" --no-deps --no-build-isolation -q \
+  -C cmake.define.GPUSCOPE_WERROR=ON -C cmake.define.CMAKE_COLOR_DIAGNOSTICS=OFF
+"$py" -m venv "$work/venv"
+wheel=$(ls "$work"/dist/gpuscope-*.whl)
+"$work/venv/bin/python" -m pip install -q "$wheel[pandas,distributed]"
 cd "$work"
-"$work/venv/bin/python" - "$root/tests/data/kineto_shapes_small.json" <<'PY'
-import sys
+export PATH="$work/venv/bin:$PATH"
+# The command: the same C++ main as the CLI.
+gpuscope --version
+gpuscope stats "$root/tests/data/kineto_shapes_small.json" --by kernels --top 3 >/dev/null
+# The inputs the README's snippet and fleet command name.
+mkdir -p traces/run1 traces/run2
+cp "$root/tests/data/kineto_cuda_small.json.gz" trace.json.gz
+cp "$root/tests/data/kineto_cuda_small.json.gz" traces/run1/a.json.gz
+gpuscope convert "$root/tests/data/kineto_rocm_small.json" -o traces/run2/b.json.gz
+gpuscope convert trace.json.gz -o before.rpd
+awk '/<!-- snippet: python -->/{on=1; next} /<!-- \/snippet -->/{on=0} on && /^    /{print substr($0, 5)}' \
+  "$root/README.md" | grep -v '^pip install' > snippet.py
+grep -q 'gpuscope.load' snippet.py || { echo "check_wheel: no Python snippet found in README.md" >&2; exit 1; }
+python snippet.py
+python - <<'PY'
 import gpuscope
 assert "/venv/" in gpuscope.__file__, gpuscope.__file__  # the installed copy, not the source
-t = gpuscope.load(sys.argv[1])
-assert t.kernels().num_rows == 8
-assert gpuscope.roofline(t)["device"]["key"] == "MI300X"
-assert "findings" in gpuscope.analyze(t)
-print("wheel ok:", gpuscope.__file__)
+t = gpuscope.load("trace.json.gz")
+assert t.kernels().num_rows > 0 and "findings" in gpuscope.analyze(t)
+PY
+fleet=$(awk '/<!-- snippet: fleet -->/{on=1; next} /<!-- \/snippet -->/{on=0} on && /python -m gpuscope.fleet/{sub(/^ +/, ""); sub(/ +#.*/, ""); print; exit}' "$root/README.md")
+[[ -n "$fleet" ]] || { echo "check_wheel: no fleet command found in README.md" >&2; exit 1; }
+echo "check_wheel: $fleet"
+bash -c "$fleet"
+python - <<'PY'
+import json
+s = json.load(open("summary.json"))
+assert s["traces"] == 2 and not s["failed"], (s["traces"], s["failed"])
+assert sum(k["calls"] for k in s["kernels"]) > 0, "no kernels in the fleet summary"
+print("wheel ok:", s["traces"], "traces,", len(s["kernels"]), "kernel names")
 PY

@@ -4,6 +4,7 @@ request; errors raise TraceError; partial reads warn; the GIL is released while 
 import json
 import os
 import subprocess
+import sys
 import threading
 import time
 import warnings
@@ -179,7 +180,9 @@ def test_gil_is_released_while_loading(tmp_path):
 def test_run_records_a_program(tmp_path):
     pytest.importorskip("torch")
     out = tmp_path / "run.json"
-    code = gpuscope.run(["python3", "-c", "import torch; torch.ones(4).sum()"], output=out, backend="torch")
+    # This interpreter (it has torch): "python3" on PATH may be another one (pyenv's shims put
+    # their own first under ctest).
+    code = gpuscope.run([sys.executable, "-c", "import torch; torch.ones(4).sum()"], output=out, backend="torch")
     assert code == 0 and out.exists()
     assert gpuscope.load(out).cpu_ops().num_rows > 0
 

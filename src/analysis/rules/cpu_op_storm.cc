@@ -45,8 +45,12 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
                             (iteration > 0 && 2 * t.python.dur_ns[frame] > 3 * iteration));
     if (frame != kNoRow && driver) frame = kNoRow;
     std::string_view range = p != kNoRow ? t.str(cpu.name[p]) : std::string_view();
-    if (range.rfind("ProfilerStep#", 0) == 0) range = {};  // the step itself: no place
-    if (frame == kNoRow && range.empty()) continue;        // no place to name: not one loop
+    // The step itself is no place: a ProfilerStep, or a range as long as a step ("step 5"),
+    // whose name changes from step to step.
+    if (range.rfind("ProfilerStep#", 0) == 0 ||
+        (p != kNoRow && iteration > 0 && 3 * cpu.dur_ns[p] >= 2 * iteration))
+      range = {};
+    if (frame == kNoRow && range.empty()) continue;  // no place to name: not one loop
     std::string key =
         frame != kNoRow ? std::string(t.str(t.python.name[frame])) : std::string(range);
     Group& g = groups[key];

@@ -84,7 +84,13 @@ const RuleInfo& GpuIdleRule() {
       "torch.compile(mode=\"reduce-overhead\") to cut launch gaps.",
       {{"--idle-gap-us", "gpu-idle: shortest gap reported (us)", 20,
         [](AnalyzeOptions& o, double v) { o.idle_gap_ns = static_cast<int64_t>(v * 1e3); }}},
-      &Detect};
+      &Detect,
+      "Keep the GPU fed: launch the next work before waiting, synchronize "
+      "(cudaStreamSynchronize, cudaDeviceSynchronize) only where the host needs a result, "
+      "order streams with cudaEventRecord + cudaStreamWaitEvent instead of host waits, move "
+      "host-side preparation off the launching thread or overlap it with GPU work, and "
+      "capture repeated launch sequences in a CUDA graph (cudaStreamBeginCapture / "
+      "cudaGraphLaunch)."};
   return rule;
 }
 

@@ -127,7 +127,11 @@ const RuleInfo& HostSyncRule() {
       "logging/metrics off the step or do them every N steps, and replace explicit "
       "synchronize calls by stream events.",
       {},
-      &Detect};
+      &Detect,
+      "Synchronize less: wait on an event for the work the host needs (cudaEventRecord + "
+      "cudaEventSynchronize, or cudaStreamWaitEvent between streams) instead of "
+      "cudaDeviceSynchronize / cudaStreamSynchronize, keep decisions on the device, and "
+      "read results back every N iterations."};
   return rule;
 }
 

@@ -119,7 +119,9 @@ const RuleInfo& KernelEfficiencyRule() {
       "fusion for memory-bound ops.",
       {{"--attainable-percent", "kernel-efficiency: share of the roof a tuned kernel reaches", 60,
         [](AnalyzeOptions& o, double v) { o.attainable_fraction = v / 100; }}},
-      &Detect};
+      &Detect,
+      "Depends on the kernel: a tuned library (cuBLASLt, CUTLASS) and tile-friendly shapes "
+      "for matrix work, fused kernels for memory-bound work."};
   return rule;
 }
 

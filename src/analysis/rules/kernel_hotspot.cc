@@ -61,7 +61,9 @@ const RuleInfo& KernelHotspotRule() {
       "torch.compile.",
       {{"--hotspot-percent", "kernel-hotspot: share of kernel time", 10,
         [](AnalyzeOptions& o, double v) { o.hotspot_share = v / 100; }}},
-      &Detect};
+      &Detect,
+      "Check these kernels' throughput against the device's peaks (gpuscope roofline) and "
+      "against a tuned library (cuBLASLt, cuDNN, CUTLASS)."};
   return rule;
 }
 

@@ -104,7 +104,10 @@ const RuleInfo& LaunchBoundRule() {
         "launch-bound: tiny launch-bound kernels per iteration that make a storm without GPU idle "
         "before them",
         50, [](AnalyzeOptions& o, double v) { o.storm_kernels_per_iteration = v; }}},
-      &Detect};
+      &Detect,
+      "Fewer, larger launches: fuse the small kernels, give each launch more work (larger "
+      "grids, batching), and capture the launch sequence in a CUDA graph "
+      "(cudaStreamBeginCapture / cudaGraphInstantiate / cudaGraphLaunch)."};
   return rule;
 }
 

@@ -45,7 +45,9 @@ const RuleInfo& LowUtilizationRule() {
       "cpu-op-storm) and overlap it with GPU work; batch more work per launch.",
       {{"--low-utilization-percent", "low-utilization: GPU busy share below this", 50,
         [](AnalyzeOptions& o, double v) { o.low_utilization = v / 100; }}},
-      &Detect};
+      &Detect,
+      "Find what the host does while the GPU waits (the idle split, gpu-idle, host-sync) "
+      "and overlap it with GPU work: more streams, async copies, more work per launch."};
   return rule;
 }
 

@@ -39,7 +39,10 @@ const RuleInfo& MemcpyInLoopRule() {
       "this one runs (DataLoader(pin_memory=True) + .to(device, non_blocking=True) on a side "
       "stream).",
       {},
-      &Detect};
+      &Detect,
+      "Move data once: keep inputs and buffers resident on the device across iterations, "
+      "and stream the next input on a second stream with cudaMemcpyAsync from pinned memory "
+      "(cudaHostAlloc) while this iteration's kernels run."};
   return rule;
 }
 

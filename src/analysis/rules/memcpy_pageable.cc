@@ -46,7 +46,9 @@ const RuleInfo& MemcpyPageableRule() {
       "Pin the host buffers: DataLoader(pin_memory=True), tensor.pin_memory(), "
       "cudaHostAlloc/hipHostMalloc.",
       {},
-      &Detect};
+      &Detect,
+      "Pin the host buffers: allocate them with cudaHostAlloc (cudaMallocHost), or register "
+      "existing ones with cudaHostRegister."};
   return rule;
 }
 

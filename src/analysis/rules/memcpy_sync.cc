@@ -70,7 +70,9 @@ const RuleInfo& MemcpySyncRule() {
       "Use pinned host memory and async copies: tensor.pin_memory() / "
       "DataLoader(pin_memory=True) and .to(device, non_blocking=True).",
       {},
-      &Detect};
+      &Detect,
+      "Use cudaMemcpyAsync on a non-default stream from pinned memory (cudaHostAlloc / "
+      "cudaHostRegister), and wait on an event only where the host needs the data."};
   return rule;
 }
 

@@ -54,7 +54,9 @@ const RuleInfo& SmallMemcpyRule() {
         [](AnalyzeOptions& o, double v) { o.small_copies_per_iteration = v; }},
        {"--small-copy-kb", "small-memcpy: copies smaller than this (KiB)", 64,
         [](AnalyzeOptions& o, double v) { o.small_copy_bytes = static_cast<int64_t>(v * 1024); }}},
-      &Detect};
+      &Detect,
+      "Pack the small transfers into one pinned buffer (cudaHostAlloc) and move it with one "
+      "cudaMemcpyAsync."};
   return rule;
 }
 

@@ -337,6 +337,7 @@ void KinetoBuilder::AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur) {
     }
     case Category::kOverhead:
       ++t.record_counts["profiler overhead ranges (not modelled)"];
+      t.meta.AddOverhead(dur);
       return;
     case Category::kSpan:
       ++t.record_counts["profiler spans (not modelled)"];

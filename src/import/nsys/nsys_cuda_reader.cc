@@ -88,11 +88,10 @@ std::string_view NsysReader::MemKindLabel(const base::SqliteQuery& q, int col) {
 
 base::Status NsysReader::ReadMemcpy() {
   if (!Collected("CUPTI_ACTIVITY_KIND_MEMCPY", "memory copies")) return base::Status::Ok();
-  if (!memcpy_oper_.present || !mem_kind_.present) {
-    t_.problems.Add(
-        "nsys.missing_enum_table",
-        "ENUM_CUDA_MEMCPY_OPER or ENUM_CUDA_MEM_KIND is missing: copy directions and memory kinds "
-        "are unknown (nsys's numbering is not guessed)");
+  if (!mem_kind_.present) {
+    t_.problems.Add("nsys.missing_enum_table",
+                    "ENUM_CUDA_MEM_KIND is missing: copies' memory kinds (pageable / pinned) are "
+                    "unknown (CUPTI and nsys number them differently, so none is guessed)");
   }
   ColumnSet c(db_, "CUPTI_ACTIVITY_KIND_MEMCPY");
   if (!HasRequired(c, "CUPTI_ACTIVITY_KIND_MEMCPY", {"start", "end", "correlationId"}))

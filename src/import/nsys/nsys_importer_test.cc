@@ -139,6 +139,19 @@ TEST(NsysImporter, MissingEnumTableLeavesKindsUnknownAndSaysSo) {
   EXPECT_TRUE(t.problems.entries().count("nsys.missing_enum_table"));
 }
 
+// Older exports (DLProf era) have no ENUM_CUDA_MEMCPY_OPER / ENUM_NSYS_EVENT_TYPE: copy
+// directions and NVTX ranges come from the public enumerations, and the import says so.
+TEST(NsysImporter, OlderExportWithoutEnumTablesKeepsCopiesAndRanges) {
+  model::Trace t = Load("DROP TABLE ENUM_CUDA_MEMCPY_OPER; DROP TABLE ENUM_NSYS_EVENT_TYPE;");
+  ASSERT_EQ(t.memops.size(), 3u);
+  EXPECT_EQ(t.memops.kind[0], MemopKind::kHtoD);
+  EXPECT_EQ(t.memops.src[0], MemoryKind::kPageable);  // ENUM_CUDA_MEM_KIND is still there
+  ASSERT_EQ(t.cpu.size(), 2u);
+  EXPECT_EQ(t.str(t.cpu.name[1]), "aten::mm");
+  EXPECT_EQ(t.instants.size(), 1u);
+  EXPECT_EQ(t.problems.entries().at("nsys.builtin_enum").count, 2u);
+}
+
 TEST(NsysImporter, AbsentTablesAreReportedAsNotCollected) {
   model::Trace t = Load("DROP TABLE CUPTI_ACTIVITY_KIND_MEMSET; DROP TABLE NVTX_EVENTS;");
   EXPECT_EQ(t.memops.size(), 2u);

@@ -11,6 +11,19 @@ base::Status NsysReader::Read() {
   event_class_ = LoadEnum(db_, "ENUM_NSYS_EVENT_CLASS");
   sync_type_ = LoadEnum(db_, "ENUM_CUPTI_SYNC_TYPE");
   event_type_ = LoadEnum(db_, "ENUM_NSYS_EVENT_TYPE");
+  // Older exports lack these tables; their values are the public enumerations' (nsys_schema.h).
+  if (!memcpy_oper_.present && db_.Has("CUPTI_ACTIVITY_KIND_MEMCPY")) {
+    memcpy_oper_ = BuiltinMemcpyKinds();
+    t_.problems.Add("nsys.builtin_enum",
+                    "ENUM_CUDA_MEMCPY_OPER is missing (an older export): copy directions read "
+                    "with CUPTI's CUpti_ActivityMemcpyKind numbers");
+  }
+  if (!event_type_.present && db_.Has("NVTX_EVENTS")) {
+    event_type_ = BuiltinNvtxEventTypes();
+    t_.problems.Add("nsys.builtin_enum",
+                    "ENUM_NSYS_EVENT_TYPE is missing (an older export): NVTX event types read "
+                    "with nsys's published numbers (34 mark, 59 push/pop, 60 start/end range)");
+  }
   ReadDevices();
   ReadProcessesAndThreads();
   multi_process_ = CountCudaProcesses() > 1;

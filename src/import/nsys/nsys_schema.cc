@@ -18,6 +18,29 @@ EnumTable LoadEnum(const base::SqliteDb& db, std::string_view table) {
   return e;
 }
 
+EnumTable BuiltinMemcpyKinds() {
+  EnumTable e;
+  e.present = true;
+  const char* names[] = {"UNKNOWN", "HTOD", "DTOH", "HTOA", "ATOH", "ATOA",
+                         "ATOD",    "DTOA", "DTOD", "HTOH", "PTOP"};
+  for (int64_t id = 0; id < 11; ++id) {
+    e.rows[id] = {std::string("CUDA_MEMCPY_KIND_") + names[id], names[id]};
+  }
+  return e;
+}
+
+EnumTable BuiltinNvtxEventTypes() {
+  EnumTable e;
+  e.present = true;
+  const std::pair<int64_t, const char*> types[] = {
+      {33, "NvtxCategory"},     {34, "NvtxMark"},          {39, "NvtxThread"},
+      {59, "NvtxPushPopRange"}, {60, "NvtxStartEndRange"}, {64, "NvtxtCategory"},
+      {65, "NvtxtMark"},        {70, "NvtxtPushPopRange"}, {71, "NvtxtStartEndRange"},
+      {75, "NvtxDomainCreate"}, {76, "NvtxDomainDestroy"}};
+  for (const auto& [id, name] : types) e.rows[id] = {name, name};
+  return e;
+}
+
 // "cudaLaunchKernel_v7000" -> "cudaLaunchKernel", as nsys's cuda_api_sum shows it.
 std::string_view StripVersionSuffix(std::string_view name) {
   auto pos = name.rfind("_v");

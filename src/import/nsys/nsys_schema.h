@@ -34,6 +34,13 @@ struct EnumTable {
 };
 
 EnumTable LoadEnum(const base::SqliteDb& db, std::string_view table);
+// The enumerations older exports (DLProf era) lack, from their public, stable definitions: copy
+// kinds as cupti_activity.h's CUpti_ActivityMemcpyKind numbers them (nsys's ENUM_CUDA_MEMCPY_OPER
+// keeps those numbers), and the NVTX event types of ENUM_NSYS_EVENT_TYPE (marks, push/pop and
+// start/end ranges, NVTXT ones, domains). Memory kinds have no such fallback: their numbering
+// differs between CUPTI and nsys, so without the table they stay unknown.
+EnumTable BuiltinMemcpyKinds();
+EnumTable BuiltinNvtxEventTypes();
 
 // "cudaLaunchKernel_v7000" -> "cudaLaunchKernel", as nsys's cuda_api_sum shows it.
 std::string_view StripVersionSuffix(std::string_view name);

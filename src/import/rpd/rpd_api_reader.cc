@@ -34,6 +34,7 @@ base::Status RpdReader::ReadApi() {
     auto ext = ext_api_.empty() ? ext_api_.end() : FindSorted(ext_api_, q.Int(0));
     if (it->second == 2 && ext == ext_api_.end()) {  // gpuscope's export marks real calls
       ++t_.record_counts["rpd tracer overhead rows (left out)"];
+      t_.meta.AddOverhead(dur);
       continue;
     }
     if (it->second == 1) {

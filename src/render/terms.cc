@@ -1,0 +1,131 @@
+#include "render/terms.h"
+
+#include "output/text_table.h"
+#include "render/result_table.h"
+
+namespace gpuscope::render {
+namespace {
+
+struct Term {
+  const char* group;  // where the word appears
+  const char* word;
+  const char* meaning;
+};
+
+// One entry per word an output prints; the groups follow the order of `analyze`'s output.
+constexpr Term kTerms[] = {
+    {"run", "window",
+     "the span analyzed: the steady state (iterations after warm-up) when steps are known, else "
+     "the whole trace"},
+    {"run", "steady state",
+     "the iterations after warm-up (first calls, compilation, caches filling); --steady keeps only "
+     "them"},
+    {"run", "step / iteration",
+     "one pass of the program's loop: ProfilerStep#N, a serving framework's step annotation, or a "
+     "repeated annotation or Python frame"},
+    {"run", "phase", "steps of one kind in a serving trace: prefill, decode or mixed"},
+    {"run", "GPU busy", "the share of the window in which a GPU runs a kernel or a copy"},
+    {"run", "self time", "an op's or call's time minus the time of the ops and calls inside it"},
+    {"verdict", "GPU-bound",
+     "the GPU is busy at least 80% of the window: faster kernels help most"},
+    {"verdict", "CPU-bound",
+     "the GPU idles more than half the window waiting for the host: host-side fixes help most"},
+    {"verdict", "mixed", "the GPU is busy 50-80% of the window: both sides matter"},
+    {"verdict", "CPU only", "the trace holds no GPU work (or the GPU activity was not recorded)"},
+    {"verdict", "copies only", "the GPU ran copies but no kernels in the window"},
+    {"finding", "impact",
+     "the time the run would save if the problem were fixed, priced by replay"},
+    {"finding", "standalone saving", "what a finding's fix alone would save (before the cap)"},
+    {"finding", "replay",
+     "the run's dependency graph (host calls, launches, GPU streams, syncs) re-run with a fix "
+     "applied; its length against the observed window is the replay error"},
+    {"finding", "severity",
+     "high: impact at least 10% of the window; medium: at least 3%; low: less; info: not priced"},
+    {"finding", "where",
+     "the place to change: Python line > op > kernel, as the trace records them"},
+    {"critical path", "critical path",
+     "the chain of events that sets the window's length, split by what each piece waited on"},
+    {"critical path", "GPU kernels", "kernels running on the critical path"},
+    {"critical path", "GPU copies", "copies (host<->device, device<->device) on the critical path"},
+    {"critical path", "launch latency",
+     "from a launch call to its kernel's start, when the GPU was free and waited for it"},
+    {"critical path", "launch calls", "the host's time inside kernel-launch calls"},
+    {"critical path", "copy calls", "the host's time inside memory-copy calls"},
+    {"critical path", "sync waits",
+     "the host blocked in a synchronize (or a blocking copy) until the GPU finished"},
+    {"critical path", "other runtime calls", "the host inside other CUDA/HIP runtime calls"},
+    {"critical path", "op dispatch",
+     "the host inside a framework op (aten::...) outside runtime calls: argument checks, "
+     "allocation, dispatch"},
+    {"critical path", "Python", "host time under Python frames that ran no op"},
+    {"critical path", "host work", "host time the trace does not name (no op, no Python frame)"},
+    {"critical path", "data loading", "the host waiting for the next batch from a data loader"},
+    {"critical path", "thread handoffs", "one host thread waiting for work of another"},
+    {"critical path", "stream waits", "a GPU stream waiting for another stream's work"},
+    {"critical path", "GPU gaps (unlinked ops)",
+     "gaps between GPU ops whose launches the trace does not link"},
+    {"critical path", "before the window",
+     "time held by work that started before the window (a kernel queued earlier)"},
+    {"idle cause", "host sync", "the GPU idled while the host waited in a synchronize"},
+    {"idle cause", "memory copy", "the GPU idled while the host ran a blocking copy"},
+    {"idle cause", "CPU op", "the GPU idled while the host ran this op"},
+    {"idle cause", "launch late",
+     "the next kernel's launch call came after the GPU went idle: the host was late to launch"},
+    {"idle cause", "no GPU work queued",
+     "nothing was launched (end of the window, or ops whose launch is not linked)"},
+    {"clock", "clock offset",
+     "a GPU's ops start before the calls that launched them: CPU and GPU clocks disagree "
+     "(--align-clocks)"},
+    {"clock", "unexplained delay",
+     "launch-to-start times far above the device's usual latency with no queued work to explain "
+     "them"},
+    {"diff", "faster / slower",
+     "the per-iteration latency moved by more than noise (rank test), else no significant change"},
+    {"diff", "ratio", "after / before of a row's total time"},
+    {"job", "skew / wait", "time a rank waits in a collective for the last rank to arrive"},
+    {"job", "transfer", "a collective's time after the last rank arrived: the data moving"},
+    {"job", "straggler", "the rank whose late arrivals cost the others most of the waiting"},
+    {"job", "algbw / busbw",
+     "a collective's bytes per transfer second; busbw scales it as nccl-tests do"},
+};
+
+}  // namespace
+
+std::string TermsHelp(std::string_view format) {
+  ResultTable t({{"group", "Where", Show::kText},
+                 {"term", "Term", Show::kText},
+                 {"meaning", "Meaning", Show::kText, "", true}});
+  for (const Term& term : kTerms) {
+    t.AddRow({Cell::Text(term.group), Cell::Text(term.word), Cell::Text(term.meaning)});
+  }
+  if (format == "csv") return t.Csv();
+  if (format == "json") {
+    output::JsonWriter w;
+    t.Json(w);
+    return w.str();
+  }
+  if (format == "markdown") {
+    std::string out = "# Terms\n\nEvery word gpuscope's outputs use (`gpuscope help terms`).\n";
+    std::string group;
+    for (const Term& term : kTerms) {
+      if (group != term.group) {
+        group = term.group;
+        out += "\n## " + group + "\n\n";
+      }
+      out += "- **" + std::string(term.word) + "**: " + term.meaning + "\n";
+    }
+    return out;
+  }
+  std::string out;
+  std::string group;
+  for (const Term& term : kTerms) {
+    if (group != term.group) {
+      out += (group.empty() ? "" : "\n") + std::string(term.group) + ":\n";
+      group = term.group;
+    }
+    out += "  " + std::string(term.word) + ": " + term.meaning + "\n";
+  }
+  return out;
+}
+
+}  // namespace gpuscope::render
