@@ -101,10 +101,11 @@ class Trace:
         return convert(self, path, to="csv")
 
 
-def load(path: str, threads: Optional[int] = None) -> Trace:
+def load(path: str, threads: Optional[int] = None, merge: bool = False) -> Trace:
     """Reads a trace (every format the CLI reads; a run's directory too). Raises TraceError for
-    an unusable file; a file that breaks part-way is kept with a warning (warnings.warn)."""
-    core = _core.load(os.fspath(path), 0 if threads is None else int(threads))
+    an unusable file; a file that breaks part-way is kept with a warning (warnings.warn).
+    merge=True reads a folder whose files hold different runs as one trace (`--merge`)."""
+    core = _core.load(os.fspath(path), 0 if threads is None else int(threads), bool(merge))
     for message in core.messages:
         warnings.warn(message, RuntimeWarning, stacklevel=2)
     return Trace(core)

@@ -7,3 +7,5 @@ stage() {
   printf '[stage] %-28s %4d s%s\n' "$name" $((SECONDS - start)) "$([[ $rc != 0 ]] && echo "  FAILED ($rc)")"
   return $rc
 }
+# `quiet COMMAND...`: the command with its standard output dropped (errors still show).
+quiet() { "$@" >/dev/null; }

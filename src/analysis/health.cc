@@ -57,12 +57,13 @@ std::vector<HealthNote> CheckHealth(const model::Trace& t, const SteadyState& st
   uint64_t launches = 0;
   for (size_t i = 0; i < t.api.size(); ++i) launches += IsLaunchApi(t.str(t.api.name[i]));
 
-  // GPU activity and runtime calls.
-  if (t.kernels.size() == 0 && t.memops.size() == 0 && (launches > 0 || framework)) {
+  // GPU activity and runtime calls. (A framework trace with neither launches nor a device is a
+  // CPU run: nothing is missing.)
+  if (t.kernels.size() == 0 && t.memops.size() == 0 && (launches > 0 || !t.devices.empty())) {
     out.push_back({"gpu-activity-not-recorded",
                    launches
                        ? base::FormatCount(launches) + " launch calls but no GPU kernel or copy"
-                       : "framework ops but no GPU kernel, copy or launch call",
+                       : "a GPU is named but no kernel, copy or launch call is recorded",
                    "nothing can be said of the GPU: no busy time, no idle gaps, no kernel findings",
                    Record(tool,
                           "torch.profiler.profile(activities=[ProfilerActivity.CPU, "

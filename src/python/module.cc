@@ -61,12 +61,14 @@ cli::CommonOptions Common(int threads, std::vector<std::string>* messages) {
   return c;
 }
 
-PyTrace Load(const std::string& path, int threads) {
+PyTrace Load(const std::string& path, int threads, bool merge) {
   std::vector<std::string> messages;
   std::shared_ptr<model::Trace> t;
   {
     nb::gil_scoped_release release;
-    t = std::make_shared<model::Trace>(Take(cli::LoadTrace(path, Common(threads, &messages))));
+    cli::CommonOptions options = Common(threads, &messages);
+    options.merge_runs = merge;
+    t = std::make_shared<model::Trace>(Take(cli::LoadTrace(path, options)));
   }
   return PyTrace(path, std::move(t), std::move(messages));
 }
@@ -196,7 +198,7 @@ NB_MODULE(_core, m) {
       .def_prop_ro("path", &PyTrace::path)
       .def_prop_ro("format", [](const PyTrace& t) { return t.trace()->meta.format; })
       .def_prop_ro("messages", &PyTrace::messages);
-  m.def("load", &Load, nb::arg("path"), nb::arg("threads") = 0);
+  m.def("load", &Load, nb::arg("path"), nb::arg("threads") = 0, nb::arg("merge") = false);
   m.def("table", &Table);
   m.def("info", &Info);
   m.def("stats", &Stats);

@@ -89,20 +89,26 @@ std::string ResultTable::Text(size_t width, bool fit, size_t limit) const {
     out = Text(order, order, width, fit, limit, decimals);
     if (!fit || TotalWidth(RuleWidths(out)) <= width) return out;
   }
-  // Still too wide (many columns): the columns in parts that fit, each led by the first (the
-  // row's key), one under the other.
+  // Still too wide (many columns): the columns in parts that fit, one under the other, each led
+  // by the row's key - its name (the flexible column, given up to 24 columns), else the first.
   std::vector<size_t> widths = RuleWidths(out);
   if (widths.size() != order.size() || order.size() < 3) return out;
-  std::vector<std::vector<size_t>> parts{{order[0]}};
-  size_t used = widths[0];
-  for (size_t k = 1; k < order.size(); ++k) {
-    size_t need = 2 + (columns_[order[k]].flexible ? std::min<size_t>(widths[k], 16) : widths[k]);
-    if (used + need > width && parts.back().size() > 1) {
-      parts.push_back({order[0]});
-      used = widths[0];
+  size_t key = 0;
+  for (size_t k = 0; k < order.size(); ++k) {
+    if (columns_[order[k]].flexible) key = k;
+  }
+  const size_t key_width = columns_[order[key]].flexible ? std::min<size_t>(widths[key], 24)
+                                                         : widths[key];
+  std::vector<std::vector<size_t>> parts{{order[key]}};
+  size_t used = key_width;
+  for (size_t k = 0; k < order.size(); ++k) {
+    if (k == key) continue;
+    if (used + 2 + widths[k] > width && parts.back().size() > 1) {
+      parts.push_back({order[key]});
+      used = key_width;
     }
     parts.back().push_back(order[k]);
-    used += need;
+    used += 2 + widths[k];
   }
   out.clear();
   for (size_t p = 0; p < parts.size(); ++p) {

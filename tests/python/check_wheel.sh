@@ -4,11 +4,13 @@
 # no system site packages and its dependencies resolved from the package index, then used from
 # another directory: the `gpuscope` command it installs, the README's Python snippet exactly as
 # the README prints it (between its snippet markers), and the README's fleet command.
-#   check_wheel.sh WORK_DIR [PYTHON]
+#   check_wheel.sh WORK_DIR [PYTHON [CXX]]   CXX: the test build's compiler, so that the wheel's
+#                                            objects are the same compilations (ccache hits)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 work="$1"
 py="${2:-python3}"
+[[ -n "${3:-}" ]] && export CXX="$3"  # else scikit-build-core takes Python's (g++ for c++)
 rm -rf "$work" && mkdir -p "$work"
 # The build tools are the calling environment's (scripts/install-deps put them there).
 "$py" -m pip wheel "$root" -w "$work/dist" --no-deps --no-build-isolation -q \

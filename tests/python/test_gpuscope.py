@@ -204,3 +204,24 @@ def test_notebook_example_runs(tmp_path):
     assert os.path.getsize(tmp_path / "notebook_latency.png") > 5_000
     assert list(ns["top"].index)[0] and ns["top"]["calls"].sum() == ns["kernels"].shape[0]
     assert list(ns["findings"]["rule"]) == [f["rule"] for f in ns["report"]["findings"]]
+
+
+def test_folder_of_different_runs_needs_merge(tmp_path):
+    import csv
+    import shutil
+
+    folder = tmp_path / "runs"
+    shutil.copytree(os.path.join(DATA, "rocprofv3_csv_A"), folder)
+    for p in folder.iterdir():  # the GPU side of another run, three days later
+        if not p.name.endswith(("kernel_trace.csv", "memory_copy_trace.csv", "memory_allocation_trace.csv")):
+            continue
+        rows = list(csv.reader(p.open(newline="")))
+        cols = [i for i, h in enumerate(rows[0]) if h.endswith("_Timestamp")]
+        for row in rows[1:]:
+            for i in cols:
+                row[i] = str(int(row[i]) + 3 * 86400 * 10**9)
+        with p.open("w", newline="") as f:
+            csv.writer(f, quoting=csv.QUOTE_NONNUMERIC).writerows(rows)
+    with pytest.raises(gpuscope.TraceError, match="different runs"):
+        gpuscope.load(folder)
+    assert gpuscope.load(folder, merge=True).kernels().num_rows == 3
