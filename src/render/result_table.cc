@@ -97,8 +97,8 @@ std::string ResultTable::Text(size_t width, bool fit, size_t limit) const {
   for (size_t k = 0; k < order.size(); ++k) {
     if (columns_[order[k]].flexible) key = k;
   }
-  const size_t key_width = columns_[order[key]].flexible ? std::min<size_t>(widths[key], 24)
-                                                         : widths[key];
+  const size_t key_width =
+      columns_[order[key]].flexible ? std::min<size_t>(widths[key], 24) : widths[key];
   std::vector<std::vector<size_t>> parts{{order[key]}};
   size_t used = key_width;
   for (size_t k = 0; k < order.size(); ++k) {

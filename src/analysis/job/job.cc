@@ -6,10 +6,37 @@
 #include <tuple>
 
 #include "analysis/job/job_internal.h"
+#include "base/text.h"
 
 namespace gpuscope::analysis {
 
 using namespace job_internal;  // NOLINT: the parts of AnalyzeJob
+
+namespace {
+
+// Trace health of a job: the ranks' profiling windows should open together. When they open far
+// apart, the early ranks' first collectives wait for ranks whose work was not recorded yet: that
+// waiting is the profiler's, and the early part of the job is not comparable across ranks.
+void WindowNote(JobReport& rep) {
+  const RankSummary* first = nullptr;
+  const RankSummary* last = nullptr;
+  for (const auto& s : rep.ranks) {
+    if (!s.aligned || s.end_ns <= s.start_ns) continue;
+    if (!first || s.start_ns < first->start_ns) first = &s;
+    if (!last || s.start_ns > last->start_ns) last = &s;
+  }
+  if (!first || first == last) return;
+  int64_t spread = last->start_ns - first->start_ns;
+  if (spread < std::max<int64_t>(1'000'000, rep.span_ns / 20)) return;
+  rep.notes.push_back(
+      "the ranks' profiling windows open " + base::FormatDuration(spread) + " apart (rank " +
+      std::to_string(first->rank) + " first, rank " + std::to_string(last->rank) +
+      " last, aligned clocks): collectives before the last window opened wait for work that was "
+      "not recorded; start the profiler on the same step on every rank (torch.profiler "
+      "schedule(wait, warmup, active) with prof.step() each step)");
+}
+
+}  // namespace
 
 JobReport AnalyzeJob(const std::vector<RankInput>& inputs, const JobOptions& options) {
   JobReport rep;
@@ -66,6 +93,7 @@ JobReport AnalyzeJob(const std::vector<RankInput>& inputs, const JobOptions& opt
   }
   rep.start_ns = job_start == INT64_MAX ? 0 : job_start;
   rep.span_ns = job_start == INT64_MAX ? 0 : job_end - job_start;
+  WindowNote(rep);
 
   int64_t origin = INT64_MAX;
   for (size_t r = 0; r < ranks.size(); ++r) {

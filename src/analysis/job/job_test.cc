@@ -124,5 +124,54 @@ TEST(AnalyzeJob, AlignsClocksSplitsWaitAndNamesTheStraggler) {
   EXPECT_EQ(rep.findings[0].impact_ns, 4 * 50'000);
 }
 
+// Rank 1's profiler opened 3 steps after the others' (its first 3 steps are not in its trace):
+// the job view says so, with the ranks and the gap.
+TEST(AnalyzeJob, SaysWhenTheRanksWindowsOpenApart) {
+  std::vector<test_models::Builder> b(3);
+  std::vector<model::Trace*> traces;
+  for (int r = 0; r < 3; ++r) {
+    int64_t gpu = 0;
+    for (int i = 0; i < 6; ++i) {
+      const std::string args = R"({"Collective name":"allreduce","dtype":"Float",)"
+                               R"("In msg nelems":1024,"Out msg nelems":1024,"Group size":3,)"
+                               R"("Process Group Name":"0","Seq":)" +
+                               std::to_string(i) + "}";
+      int64_t t = gpu;
+      if (r != 1 || i >= 3) {
+        b[r].Launch("gemm", t, 5'000, gpu + 10'000, 1'000'000);
+        b[r].Op("record_param_comms", t + 5'000, 6'000, args);
+        b[r].Launch("ncclDevKernel_Generic", t + 6'000, 4'000, gpu + 1'010'000, 20'000);
+      }
+      gpu += 1'030'000;
+    }
+    traces.push_back(&b[r].Link());
+  }
+  std::vector<RankInput> in;
+  for (int r = 0; r < 3; ++r) in.push_back({r, "rank" + std::to_string(r), traces[r]});
+  JobReport rep = AnalyzeJob(in);
+  std::string notes;
+  for (const auto& n : rep.notes) notes += n + "\n";
+  EXPECT_NE(notes.find("profiling windows open 3.090 ms apart (rank 0 first, rank 1 last"),
+            std::string::npos)
+      << notes;
+  // Windows that open together say nothing.
+  std::vector<test_models::Builder> c(2);
+  std::vector<RankInput> together;
+  for (int r = 0; r < 2; ++r) {
+    for (int i = 0; i < 3; ++i) {
+      const std::string args =
+          R"({"Collective name":"allreduce","Group size":2,"Seq":)" + std::to_string(i) + "}";
+      c[r].Launch("gemm", i * 1'030'000, 5'000, i * 1'030'000 + 10'000, 1'000'000);
+      c[r].Op("record_param_comms", i * 1'030'000 + 5'000, 6'000, args);
+      c[r].Launch("ncclDevKernel_Generic", i * 1'030'000 + 6'000, 4'000, i * 1'030'000 + 1'010'000,
+                  20'000);
+    }
+    together.push_back({r, "rank" + std::to_string(r), &c[r].Link()});
+  }
+  for (const auto& n : AnalyzeJob(together).notes) {
+    EXPECT_EQ(n.find("profiling windows"), std::string::npos) << n;
+  }
+}
+
 }  // namespace
 }  // namespace gpuscope::analysis
