@@ -101,11 +101,22 @@ class Trace:
         return convert(self, path, to="csv")
 
 
+def _path(path) -> str:
+    """A path for the C++ core: a NUL byte would cut it short there (loading "x" for "x\\0y"),
+    so such a path is refused."""
+    p = os.fspath(path)
+    if isinstance(p, bytes):
+        p = os.fsdecode(p)
+    if "\0" in p:
+        raise ValueError(f"{p!r}: a path with a NUL byte names no file")
+    return p
+
+
 def load(path: str, threads: Optional[int] = None, merge: bool = False) -> Trace:
     """Reads a trace (every format the CLI reads; a run's directory too). Raises TraceError for
     an unusable file; a file that breaks part-way is kept with a warning (warnings.warn).
     merge=True reads a folder whose files hold different runs as one trace (`--merge`)."""
-    core = _core.load(os.fspath(path), 0 if threads is None else int(threads), bool(merge))
+    core = _core.load(_path(path), 0 if threads is None else int(threads), bool(merge))
     for message in core.messages:
         warnings.warn(message, RuntimeWarning, stacklevel=2)
     return Trace(core)
@@ -128,7 +139,7 @@ def job(path: str, findings: bool = True, threads: Optional[int] = None) -> Dict
     """A folder of one distributed job's per-rank traces: `gpuscope analyze DIR --format json`
     (ranks, clock offsets, collectives, straggler, findings), or with findings=False what
     `gpuscope stats DIR --format json` prints. Raises TraceError when the folder is not a job."""
-    text, messages = _core.job(os.fspath(path), findings, 0 if threads is None else int(threads))
+    text, messages = _core.job(_path(path), findings, 0 if threads is None else int(threads))
     for message in messages:
         warnings.warn(message, RuntimeWarning, stacklevel=2)
     return json.loads(text)
@@ -148,13 +159,13 @@ def roofline(t: Trace, device: Optional[str] = None, steady: bool = False,
 def convert(t: Trace, path: str, to: Optional[str] = None) -> List[Dict[str, Any]]:
     """Writes the trace as `gpuscope convert` does (x.json[.gz], x.rpd, x.csv or dir/); returns
     the files written: [{"path", "bytes", "contents"}]."""
-    rows = _core.convert(t._core, os.fspath(path), to or "")
+    rows = _core.convert(t._core, _path(path), to or "")
     return [{"path": p, "bytes": int(b), "contents": c} for p, b, c in rows]
 
 
 def report(t: Trace, path: str, device: Optional[str] = None, capture: Sequence[str] = ()) -> Dict[str, Any]:
     """Writes the HTML report (`gpuscope report TRACE -o PATH`)."""
-    size = _core.report(t._core, os.fspath(path), device or "", list(capture))
+    size = _core.report(t._core, _path(path), device or "", list(capture))
     return {"source": t.path, "path": os.fspath(path), "bytes": size}
 
 
@@ -164,7 +175,7 @@ def run(cmd: Sequence[str], output: Optional[str] = None, backend: Optional[str]
     does (the same recorder, in this process); returns the program's exit code."""
     args = ["run"]
     if output:
-        args += ["-o", os.fspath(output)]
+        args += ["-o", _path(output)]
     if backend:
         args += ["--backend", backend]
     args += list(extra) + ["--"] + [str(c) for c in cmd]

@@ -119,7 +119,7 @@ StatusOr<SqliteDb> SqliteDb::OpenReadOnly(const std::string& path, int busy_time
 
 StatusOr<SqliteDb> SqliteDb::Create(const std::string& path) {
   GPUSCOPE_RETURN_IF_ERROR(EnsureParentDirectory(path));
-  std::remove(path.c_str());
+  // `path` is a new, empty file of the writer's (base::AtomicOutput): nothing is removed here.
   SqliteDb db;
   db.path_ = path;
   int rc =

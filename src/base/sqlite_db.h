@@ -27,7 +27,8 @@ class SqliteDb {
   // temporary file that is removed when the SqliteDb is destroyed. Waits up to
   // `busy_timeout_ms` for a writer's lock before reporting the database as locked.
   static StatusOr<SqliteDb> OpenReadOnly(const std::string& path, int busy_timeout_ms = 2000);
-  // Creates (truncating) a database for writing.
+  // Opens a database for writing at `path`: a missing or empty file (writers pass the temporary
+  // file of base::AtomicOutput, so that what was at the target survives a failed write).
   static StatusOr<SqliteDb> Create(const std::string& path);
 
   SqliteDb(SqliteDb&& other) noexcept;

@@ -328,13 +328,30 @@ std::string FormatCount(uint64_t n) {
   return out;
 }
 
-std::string OneLine(std::string_view message, size_t max) {
+std::string EscapeControl(std::string_view text) {
   std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && c != '\n' && c != '\t') || u == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", u);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string OneLine(std::string_view message, size_t max) {
+  std::string folded;
   for (char c : message) {
     bool space = c == '\n' || c == '\r' || c == '\t' || c == ' ';
-    if (space && (out.empty() || out.back() == ' ')) continue;
-    out += space ? ' ' : c;
+    if (space && (folded.empty() || folded.back() == ' ')) continue;
+    folded += space ? ' ' : c;
   }
+  std::string out = EscapeControl(folded);
   while (!out.empty() && out.back() == ' ') out.pop_back();
   if (out.size() > max && max >= 10) {
     size_t keep = (max - 3) / 2;

@@ -45,6 +45,10 @@ std::string FormatCount(uint64_t n);
 // Fixed-point with `decimals` digits.
 std::string FormatFixed(double v, int decimals);
 
+// Control characters (bytes below 0x20 but newline and tab, and DEL) shown as "\x1b": a name or
+// path cannot move the cursor, clear the screen or retitle the terminal it is printed on.
+std::string EscapeControl(std::string_view text);
+
 // A message as one line: line breaks and tabs become spaces (runs folded), and a message longer
 // than `max` loses its middle ("..."), so a library's multi-line error (SQLite's schema SQL)
 // stays one line on stderr.

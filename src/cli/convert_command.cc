@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "base/atomic_output.h"
 #include "base/text.h"
 #include "cli/commands.h"
 #include "cli/load.h"
@@ -19,6 +20,7 @@ struct ConvertArgs {
   std::string out;
   std::string to;
   std::string format = "table";
+  bool force = false;
 };
 
 }  // namespace
@@ -34,10 +36,18 @@ CommandBody AddConvertCommand(CLI::App& app, const CommonOptions& common) {
       ->check(CLI::IsMember({"json", "rpd", "csv"}));
   app.add_option("--format", args->format, "How to report what was written")
       ->check(CLI::IsMember({"table", "json", "csv"}));
+  app.add_flag("--force", args->force,
+               "CSV into a directory: replace files of the same name that gpuscope did not write");
   return [args, &common]() -> base::StatusOr<int> {
     GPUSCOPE_ASSIGN_OR_RETURN(auto format, render::ExportFormat(args->out, args->to));
+    // Before a long load: the output is not the input, a device or a FIFO.
+    if (format != "csv" || args->out.ends_with(".csv"))
+      GPUSCOPE_RETURN_IF_ERROR(base::CheckOutputPath(args->out, {args->in}));
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(args->in, common, "convert"));
-    GPUSCOPE_ASSIGN_OR_RETURN(auto files, render::ExportTrace(trace, args->out, format));
+    render::ExportOptions options;
+    options.inputs = {args->in};
+    options.force = args->force;
+    GPUSCOPE_ASSIGN_OR_RETURN(auto files, render::ExportTrace(trace, args->out, format, options));
     if (args->format == "json") {
       output::JsonWriter w;
       w.BeginObject()

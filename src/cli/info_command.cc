@@ -23,6 +23,7 @@ struct InfoArgs {
 }  // namespace
 
 std::string FitTerminal(std::string text, bool full_names) {
+  text = base::EscapeControl(text);  // names cannot drive the terminal
   if (full_names) return text;
   return base::WrapLongLines(text, output::TerminalWidth());
 }

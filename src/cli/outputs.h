@@ -26,8 +26,9 @@ base::StatusOr<size_t> WriteReport(const model::Trace& trace, const std::string&
                                    const render::ReportJob* job = nullptr);
 
 // `info --format F` (the summary measures the model's memory, hence not const).
-// A terminal output fitted to the terminal's width: its longer lines wrapped with a hanging
-// indent (names in tables are already shortened), unless the user asked for whole names.
+// A terminal output made safe and fitted to the terminal: control characters in names escaped
+// ("\x1b"), longer lines wrapped with a hanging indent (names in tables are already shortened)
+// unless the user asked for whole names.
 std::string FitTerminal(std::string text, bool full_names);
 
 std::string InfoOutput(model::Trace& trace, const std::string& format);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/device_peaks.h"
+#include "base/atomic_output.h"
 #include "base/byte_sink.h"
 #include "base/text.h"
 #include "cli/commands.h"
@@ -43,9 +44,13 @@ base::StatusOr<size_t> WriteReport(const model::Trace& trace, const std::string&
   std::string title = std::filesystem::path(job ? job->path : path).filename().string();
   std::string page =
       output::RenderHtmlReport(render::ReportDataJson(trace, path, options, job), title);
-  GPUSCOPE_ASSIGN_OR_RETURN(auto sink, base::ByteSink::Create(out));
+  std::vector<std::string> inputs = {path};
+  inputs.insert(inputs.end(), captures.begin(), captures.end());
+  GPUSCOPE_ASSIGN_OR_RETURN(auto file, base::AtomicOutput::Begin(out, inputs));
+  GPUSCOPE_ASSIGN_OR_RETURN(auto sink, base::ByteSink::Create(file.temp_path()));
   sink->Write(page);
   GPUSCOPE_RETURN_IF_ERROR(sink->Close());
+  GPUSCOPE_RETURN_IF_ERROR(file.Commit());
   return page.size();
 }
 
@@ -64,6 +69,7 @@ CommandBody AddReportCommand(CLI::App& app, const CommonOptions& common) {
                  "roofline lists them)");
   return [args, &common]() -> base::StatusOr<int> {
     GPUSCOPE_RETURN_IF_ERROR(CheckDevice(args->device));  // before a long load
+    GPUSCOPE_RETURN_IF_ERROR(base::CheckOutputPath(args->out, {args->in}));
     size_t bytes = 0;
     if (auto files = JobFiles(args->in); !files.empty()) {
       // A job: the rank view, and the straggler's (else the reference rank's) trace in detail.

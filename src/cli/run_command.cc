@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/atomic_output.h"
 #include "base/byte_sink.h"
 #include "base/files.h"
 #include "base/temp_dir.h"
@@ -64,12 +65,15 @@ base::Status WriteOutput(const std::string& trace, const std::string& out, bool 
     converted->emplace(std::move(t));
     return base::Status::Ok();
   }
-  if (out.ends_with(".json.gz")) return Gzip(trace, out);
-  GPUSCOPE_RETURN_IF_ERROR(base::EnsureParentDirectory(out));
-  std::error_code ec;
-  fs::copy_file(trace, out, fs::copy_options::overwrite_existing, ec);
-  if (ec) return base::Status::Error(out + ": cannot write the trace (" + ec.message() + ")");
-  return base::Status::Ok();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto file, base::AtomicOutput::Begin(out));
+  if (out.ends_with(".json.gz")) {
+    GPUSCOPE_RETURN_IF_ERROR(Gzip(trace, file.temp_path()));
+  } else {
+    std::error_code ec;
+    fs::copy_file(trace, file.temp_path(), fs::copy_options::overwrite_existing, ec);
+    if (ec) return base::Status::Error(out + ": cannot write the trace (" + ec.message() + ")");
+  }
+  return file.Commit();
 }
 
 }  // namespace
@@ -109,6 +113,7 @@ CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common) {
     if (!native) {  // refused before the program runs when the name says no format we write
       GPUSCOPE_ASSIGN_OR_RETURN(export_format, render::ExportFormat(out, ""));
     }
+    if (export_format != "csv") GPUSCOPE_RETURN_IF_ERROR(base::CheckOutputPath(out, {}));
     GPUSCOPE_ASSIGN_OR_RETURN(base::TempDir work, base::TempDir::Create("gpuscope-run"));
     Launch launch = backend->Prepare(a->cmd, {a->delay, a->duration}, work.path());
     int rc = Spawn(launch.argv, launch.env);

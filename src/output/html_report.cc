@@ -42,13 +42,15 @@ std::string HtmlEscape(std::string_view s) {
 std::string RenderHtmlReport(std::string_view data_json, std::string_view title) {
   std::string data;
   data.reserve(data_json.size() + data_json.size() / 50);
-  for (size_t i = 0; i < data_json.size(); ++i) {
-    // "</" inside a JSON string becomes "<\/" (the same string to JSON.parse).
-    if (data_json[i] == '<' && i + 1 < data_json.size() && data_json[i + 1] == '/') {
-      data += "<\\";
+  for (char c : data_json) {
+    // Every '<' (JSON has them only inside strings) becomes "\u003c", the same string to
+    // JSON.parse: no name can close the data block ("</script") or change how the browser
+    // reads it ("<!--<script").
+    if (c == '<') {
+      data += "\\u003c";
       continue;
     }
-    data += data_json[i];
+    data += c;
   }
   std::string page(kReportHtml);
   // Fill in order of appearance, each after the previous text, so a marker-like string inside

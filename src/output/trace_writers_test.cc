@@ -389,9 +389,12 @@ TEST(EventsCsvImporter, BadRowsAreCountedAndSkipped) {
 
 TEST(HtmlReport, EmbedsDataThatCannotCloseTheScript) {
   std::string page =
-      RenderHtmlReport(R"({"name":"</script><script>alert(1)</script>"})", "a<b>.json");
+      RenderHtmlReport(R"({"name":"</script><script>alert(1)</script><!--<script"})", "a<b>.json");
   EXPECT_EQ(page.find("</script><script>alert"), std::string::npos);
-  EXPECT_NE(page.find(R"(<\/script><script>alert(1)<\/script>)"), std::string::npos);
+  EXPECT_EQ(page.find("<!--<script"), std::string::npos);
+  // Every '<' of the data as \u003c: the same string to JSON.parse.
+  EXPECT_NE(page.find(R"(\u003c/script>\u003cscript>alert(1)\u003c/script>\u003c!--\u003cscript)"),
+            std::string::npos);
   EXPECT_NE(page.find("<title>gpuscope report: a&lt;b&gt;.json</title>"), std::string::npos);
   for (const char* marker : {"__DATA__", "/*__CSS__*/", "/*__JS__*/", "__TITLE__"}) {
     EXPECT_EQ(page.find(marker), std::string::npos) << marker;

@@ -161,7 +161,9 @@ std::vector<std::vector<std::string>> Convert(const PyTrace& t, const std::strin
     std::string format = Take(render::ExportFormat(out, to));
     if (t.trace()->summary_only())
       throw TraceError(t.path() + ": a summary without a timeline; convert needs the trace itself");
-    files = Take(render::ExportTrace(*t.trace(), out, format));
+    render::ExportOptions options;
+    options.inputs = {t.path()};  // never written over
+    files = Take(render::ExportTrace(*t.trace(), out, format, options));
   }
   std::vector<std::vector<std::string>> rows;
   for (const auto& f : files) rows.push_back({f.path, std::to_string(f.bytes), f.what});

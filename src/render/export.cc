@@ -5,6 +5,7 @@
 
 #include "analysis/stats.h"
 #include "analysis/steady_state.h"
+#include "base/atomic_output.h"
 #include "base/byte_sink.h"
 #include "base/text.h"
 #include "output/chrome_trace_writer.h"
@@ -23,9 +24,32 @@ uint64_t FileBytes(const std::string& path) {
   return ec ? 0 : static_cast<uint64_t>(n);
 }
 
-void RemoveQuietly(const std::string& path) {
-  std::error_code ec;
-  fs::remove(path, ec);
+// The first line of `path` ("" when it cannot be read).
+std::string FirstLine(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return "";
+  std::string line;
+  for (int c; (c = std::fgetc(f)) != EOF && c != '\n' && line.size() < 4096;) line.push_back(c);
+  std::fclose(f);
+  return line;
+}
+
+// Before the CSV files replace what is there: a file of the same name that gpuscope did not
+// write (its first line is not the header gpuscope writes there) is a user's, and the whole
+// output is refused unless --force.
+base::Status CheckDirectory(const std::vector<base::AtomicOutput>& staged,
+                            const ExportOptions& options) {
+  if (options.force) return base::Status::Ok();
+  for (const auto& out : staged) {
+    std::error_code ec;
+    if (fs::is_regular_file(out.target(), ec) &&
+        FirstLine(out.target()) != FirstLine(out.temp_path())) {
+      return base::Status::Error(out.target() +
+                                 ": a file gpuscope did not write is there; nothing was "
+                                 "written - choose another directory, or add --force");
+    }
+  }
+  return base::Status::Ok();
 }
 
 // Iteration markers for the JSON timeline, from the steady-state analysis.
@@ -42,15 +66,15 @@ std::vector<output::MarkerSpan> IterationMarkers(const model::Trace& trace) {
 }
 
 base::StatusOr<std::vector<ExportedFile>> WriteJson(const model::Trace& trace,
-                                                    const std::string& out) {
-  GPUSCOPE_ASSIGN_OR_RETURN(auto sink, base::ByteSink::Create(out));
+                                                    const std::string& out,
+                                                    const ExportOptions& options) {
+  GPUSCOPE_ASSIGN_OR_RETURN(auto file, base::AtomicOutput::Begin(out, options.inputs));
+  GPUSCOPE_ASSIGN_OR_RETURN(auto sink, base::ByteSink::Create(file.temp_path()));
   output::ChromeTraceOptions opt;
   opt.iterations = IterationMarkers(trace);
   auto counts = output::WriteChromeTrace(trace, opt, *sink);
-  if (!counts.ok()) {
-    RemoveQuietly(out);
-    return counts.status();
-  }
+  if (!counts.ok()) return counts.status();
+  GPUSCOPE_RETURN_IF_ERROR(file.Commit());
   std::string what = base::FormatCount(counts->events) + " events, " +
                      base::FormatCount(counts->flows) + " launch->GPU flows";
   if (!opt.iterations.empty())
@@ -59,12 +83,12 @@ base::StatusOr<std::vector<ExportedFile>> WriteJson(const model::Trace& trace,
 }
 
 base::StatusOr<std::vector<ExportedFile>> WriteRpdFile(const model::Trace& trace,
-                                                       const std::string& out) {
-  auto counts = output::WriteRpd(trace, out);
-  if (!counts.ok()) {
-    RemoveQuietly(out);
-    return counts.status();
-  }
+                                                       const std::string& out,
+                                                       const ExportOptions& options) {
+  GPUSCOPE_ASSIGN_OR_RETURN(auto file, base::AtomicOutput::Begin(out, options.inputs));
+  auto counts = output::WriteRpd(trace, file.temp_path());
+  if (!counts.ok()) return counts.status();
+  GPUSCOPE_RETURN_IF_ERROR(file.Commit());
   std::string what = base::FormatCount(counts->ops) + " GPU ops, " +
                      base::FormatCount(counts->api) + " API calls and markers";
   if (counts->monitor) what += ", " + base::FormatCount(counts->monitor) + " monitor samples";
@@ -77,7 +101,8 @@ base::StatusOr<std::vector<ExportedFile>> WriteRpdFile(const model::Trace& trace
 }
 
 base::StatusOr<std::vector<ExportedFile>> WriteCsv(const model::Trace& trace,
-                                                   const std::string& out) {
+                                                   const std::string& out,
+                                                   const ExportOptions& options) {
   // x.csv -> x.csv (events) + x_kernels.csv ...; a directory -> events.csv + kernels.csv ...
   bool single = out.ends_with(".csv");
   std::string dir, prefix;
@@ -94,15 +119,17 @@ base::StatusOr<std::vector<ExportedFile>> WriteCsv(const model::Trace& trace,
   auto path_of = [&](const std::string& name) {
     return (dir.empty() ? fs::path(prefix + name) : fs::path(dir) / (prefix + name)).string();
   };
+  // Every file is written first, then checked against what is there, then put in place: a
+  // refusal leaves the directory as it was.
+  std::vector<base::AtomicOutput> staged;
   std::vector<ExportedFile> files;
   std::string events = single ? out : path_of("events.csv");
-  GPUSCOPE_ASSIGN_OR_RETURN(auto sink, base::ByteSink::Create(events));
+  GPUSCOPE_ASSIGN_OR_RETURN(auto file, base::AtomicOutput::Begin(events, options.inputs));
+  GPUSCOPE_ASSIGN_OR_RETURN(auto sink, base::ByteSink::Create(file.temp_path()));
   auto rows = output::WriteEventsCsv(trace, *sink);
-  if (!rows.ok()) {
-    RemoveQuietly(events);
-    return rows.status();
-  }
-  files.push_back({events, base::FormatCount(*rows) + " events", FileBytes(events)});
+  if (!rows.ok()) return rows.status();
+  staged.push_back(std::move(file));
+  files.push_back({events, base::FormatCount(*rows) + " events", 0});
   analysis::Stats st = analysis::ComputeStats(trace, {});
   struct Table {
     const char* name;
@@ -118,11 +145,17 @@ base::StatusOr<std::vector<ExportedFile>> WriteCsv(const model::Trace& trace,
                           Table{"counters", "counters.csv", st.counters.size(), false}}) {
     if (!tb.always && tb.rows == 0) continue;
     std::string path = path_of(tb.file);
-    GPUSCOPE_ASSIGN_OR_RETURN(auto s, base::ByteSink::Create(path));
+    GPUSCOPE_ASSIGN_OR_RETURN(auto table, base::AtomicOutput::Begin(path, options.inputs));
+    GPUSCOPE_ASSIGN_OR_RETURN(auto s, base::ByteSink::Create(table.temp_path()));
     s->Write(StatsTable(st, tb.name).Csv());
     GPUSCOPE_RETURN_IF_ERROR(s->Close());
-    files.push_back(
-        {path, base::FormatCount(tb.rows) + " rows (stats " + tb.name + ")", FileBytes(path)});
+    staged.push_back(std::move(table));
+    files.push_back({path, base::FormatCount(tb.rows) + " rows (stats " + tb.name + ")", 0});
+  }
+  GPUSCOPE_RETURN_IF_ERROR(CheckDirectory(staged, options));
+  for (size_t k = 0; k < staged.size(); ++k) {
+    GPUSCOPE_RETURN_IF_ERROR(staged[k].Commit());
+    files[k].bytes = FileBytes(files[k].path);
   }
   return files;
 }
@@ -158,9 +191,10 @@ base::StatusOr<std::string> ExportFormat(const std::string& out, const std::stri
 
 base::StatusOr<std::vector<ExportedFile>> ExportTrace(const model::Trace& trace,
                                                       const std::string& out,
-                                                      const std::string& format) {
+                                                      const std::string& format,
+                                                      const ExportOptions& options) {
   for (const Writer& w : Writers()) {
-    if (w.name == format) return w.write(trace, out);
+    if (w.name == format) return w.write(trace, out, options);
   }
   return base::Status::Error(out + ": no writer for the format '" + format +
                              "'; `gpuscope help formats` lists them");

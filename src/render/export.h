@@ -17,13 +17,22 @@ struct ExportedFile {
   uint64_t bytes = 0;
 };
 
+// What a write may touch: never one of `inputs`; in a directory, only files gpuscope wrote (a
+// file of the same name whose first line differs from what gpuscope writes there is refused
+// unless `force`).
+struct ExportOptions {
+  std::vector<std::string> inputs;
+  bool force = false;
+};
+
 // One output format `convert` (and `run -o`) writes.
 struct Writer {
   std::string_view name;   // --to NAME
   std::string_view names;  // the output names that select it
   std::string_view description;
   base::StatusOr<std::vector<ExportedFile>> (*write)(const model::Trace& trace,
-                                                     const std::string& out);
+                                                     const std::string& out,
+                                                     const ExportOptions& options);
 };
 
 // The writers, in the order `gpuscope help formats` lists them.
@@ -34,9 +43,11 @@ const std::vector<Writer>& Writers();
 // the names it understands.
 base::StatusOr<std::string> ExportFormat(const std::string& out, const std::string& to);
 
-// Writes `trace` to `out` in `format`; a file left half-written by a failure is removed.
+// Writes `trace` to `out` in `format`. Each file is written beside its target and renamed over
+// it when complete (base::AtomicOutput): a failure leaves what was there untouched.
 base::StatusOr<std::vector<ExportedFile>> ExportTrace(const model::Trace& trace,
                                                       const std::string& out,
-                                                      const std::string& format);
+                                                      const std::string& format,
+                                                      const ExportOptions& options = {});
 
 }  // namespace gpuscope::render

@@ -22,7 +22,7 @@ std::string CsvValue(const Cell& c, int decimals) {
     case Cell::Kind::kReal:
       return base::FormatFixed(c.d(), decimals);
     case Cell::Kind::kText:
-      return c.s();
+      return base::EscapeControl(c.s());  // a CSV opened in a terminal or a sheet stays inert
   }
   return "";
 }

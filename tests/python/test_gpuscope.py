@@ -225,3 +225,12 @@ def test_folder_of_different_runs_needs_merge(tmp_path):
     with pytest.raises(gpuscope.TraceError, match="different runs"):
         gpuscope.load(folder)
     assert gpuscope.load(folder, merge=True).kernels().num_rows == 3
+
+
+def test_paths_with_nul_are_refused():
+    good = os.path.join(DATA, "kineto_cuda_small.json")
+    with pytest.raises(ValueError, match="NUL"):
+        gpuscope.load(good + "\0ignored")
+    t = gpuscope.load(good)
+    with pytest.raises(ValueError, match="NUL"):
+        gpuscope.convert(t, "/tmp/x\0.json")

@@ -1,0 +1,148 @@
+"""Hostile and impossible output targets and names: a writer never destroys what is at the
+output path beyond the file it was asked to write, and names cannot attack their reader (the
+terminal, a CSV, the HTML report)."""
+import csv
+import json
+import os
+import stat
+import tempfile
+
+from harness import Skip, data, run, test
+
+
+def same_bytes(path, before):
+    with open(path, "rb") as f:
+        return f.read() == before
+
+
+@test
+def an_output_that_is_the_input_is_refused_before_anything_is_written():
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "t.json")
+        with open(data("kineto_cuda_small.json"), "rb") as f:
+            original = f.read()
+        with open(src, "wb") as f:
+            f.write(original)
+        link = os.path.join(tmp, "link.json")
+        os.symlink(src, link)
+        for args in (("convert", src, "-o", src), ("convert", link, "-o", src),
+                     ("convert", src, "--to", "rpd", "-o", link), ("report", src, "-o", src)):
+            r = run(*args)
+            assert r.returncode == 2 and "is the input" in r.stderr, (args, r.stderr)
+            assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+            assert same_bytes(src, original), args
+        assert sorted(os.listdir(tmp)) == ["link.json", "t.json"], os.listdir(tmp)
+
+
+@test
+def devices_fifos_and_directories_are_never_replaced():
+    with tempfile.TemporaryDirectory() as tmp:
+        fifo = os.path.join(tmp, "pipe")
+        os.mkfifo(fifo)
+        folder = os.path.join(tmp, "folder.json")
+        os.mkdir(folder)
+        targets = [fifo, folder, "/dev/null"]
+        device = os.path.join(tmp, "dev")
+        try:
+            os.mknod(device, 0o600 | stat.S_IFCHR, os.makedev(1, 3))
+            targets.append(device)
+        except (PermissionError, OSError) as e:
+            print(f"  (mknod not permitted here: {e}; the device case uses /dev/null only)")
+        for target in targets:
+            for to in ("json", "rpd"):
+                r = run("convert", data("kineto_cuda_small.json"), "--to", to, "-o", target)
+                assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, (target, r.stderr)
+        assert stat.S_ISFIFO(os.stat(fifo).st_mode) and os.path.isdir(folder)
+        assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+        if os.path.exists(device):
+            assert stat.S_ISCHR(os.lstat(device).st_mode)
+        r = run("report", data("kineto_cuda_small.json"), "-o", fifo)
+        assert r.returncode == 2 and "FIFO" in r.stderr, r.stderr
+
+
+@test
+def a_link_output_is_replaced_not_what_it_points_to():
+    with tempfile.TemporaryDirectory() as tmp:
+        outside = os.path.join(tmp, "precious.txt")
+        with open(outside, "w") as f:
+            f.write("keep me")
+        link = os.path.join(tmp, "out.json")
+        os.symlink(outside, link)
+        r = run("convert", data("kineto_cuda_small.json"), "-o", link)
+        assert r.returncode == 0, r.stderr
+        with open(outside) as f:
+            assert f.read() == "keep me"
+        assert not os.path.islink(link) and json.load(open(link))["traceEvents"]
+
+
+@test
+def a_directory_of_someone_elses_files_is_left_alone():
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "tables")
+        os.mkdir(out)
+        mine = os.path.join(out, "kernels.csv")
+        with open(mine, "w") as f:
+            f.write("my,own,table\n1,2,3\n")
+        r = run("convert", data("kineto_cuda_small.json"), "-o", out + "/")
+        assert r.returncode == 2 and "--force" in r.stderr and "kernels.csv" in r.stderr, r.stderr
+        assert os.listdir(out) == ["kernels.csv"], "nothing written: " + str(os.listdir(out))
+        assert open(mine).read() == "my,own,table\n1,2,3\n"
+        # gpuscope's own files are replaced; --force replaces a user's.
+        assert run("convert", data("kineto_cuda_small.json"), "-o", out + "/", "--force").returncode == 0
+        assert run("convert", data("kineto_rocm_small.json"), "-o", out + "/").returncode == 0
+        assert not any(n.startswith(".gpuscope-tmp") for n in os.listdir(out)), os.listdir(out)
+
+
+@test
+def a_failed_write_leaves_the_old_file_and_no_temporary():
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "t.json")
+        with open(out, "w") as f:
+            f.write("old")
+        # The output directory's parent is a file: nothing can be created there.
+        blocked = os.path.join(out, "x.json")
+        r = run("convert", data("kineto_cuda_small.json"), "-o", blocked)
+        errors = [l for l in r.stderr.strip().splitlines() if "note:" not in l]
+        assert r.returncode == 2 and len(errors) == 1 and blocked in errors[0], r.stderr
+        assert open(out).read() == "old"
+        assert os.listdir(tmp) == ["t.json"], os.listdir(tmp)
+
+
+@test
+def hostile_names_reach_no_terminal_csv_or_page_raw():
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "events.csv")
+        assert run("convert", data("kineto_cuda_small.json"), "-o", src).returncode == 0
+        with open(src, newline="") as f:
+            rows = list(csv.DictReader(f))
+            header = rows[0].keys()
+        evil_kernel = "\x1b[2J\x1b]0;owned\x07kernel"
+        evil_op = "<!--<script>alert(1)</script>"
+        for r in rows:
+            if r["kind"] == "kernel":
+                r["name"] = evil_kernel
+            if r["kind"] == "cpu_op":
+                r["name"] = evil_op
+        with open(src, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(header))
+            w.writeheader()
+            w.writerows(rows)
+        for cmd in ("stats", "analyze", "info"):
+            r = run(cmd, src)
+            assert r.returncode == 0, r.stderr
+            assert "\x1b" not in r.stdout and "\x07" not in r.stdout, cmd
+        r = run("stats", "--by", "kernels", src)
+        assert "\\x1b[2J" in r.stdout, r.stdout
+        r = run("stats", "--format", "csv", "--by", "kernels", src)
+        assert "\x1b" not in r.stdout and "\\x1b" in r.stdout, r.stdout
+        # JSON keeps the name exactly (escaped the JSON way).
+        d = json.loads(run("stats", "--format", "json", src).stdout)
+        assert any(k["name"] == evil_kernel for k in d["kernels"])
+        page = os.path.join(tmp, "r.html")
+        assert run("report", src, "-o", page).returncode == 0
+        html = open(page, encoding="utf-8").read()
+        data_block = html[html.index('id="gpuscope-data"'):]
+        data_block = data_block[:data_block.index("</script>")]
+        assert "<!--" not in data_block and "<script" not in data_block, "the data block is inert"
+        if not any(r["kind"] == "cpu_op" for r in rows):
+            raise Skip("fixture without CPU ops")
