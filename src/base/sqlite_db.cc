@@ -3,9 +3,11 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <vector>
 
 #include "base/byte_source.h"
@@ -57,6 +59,21 @@ StatusOr<std::string> InflateToTemp(const std::string& path) {
   return out;
 }
 
+// VM steps between calls of the progress handler.
+constexpr int kProgressEvery = 10000;
+
+// The progress handler: counts the budget down; non-zero interrupts the statement
+// (SQLITE_INTERRUPT), which ErrorLine explains.
+int CountDown(void* p) {
+  auto* b = static_cast<SqliteBudget*>(p);
+  if (b->left < kProgressEvery) {
+    b->exceeded = true;
+    return 1;
+  }
+  b->left -= kProgressEvery;
+  return 0;
+}
+
 }  // namespace
 
 std::string SqlIdent(std::string_view name) {
@@ -89,6 +106,14 @@ std::string SqliteDb::ErrorLine(int code, std::string_view doing) const {
     case SQLITE_IOERR:
       what = "I/O error while reading the database";
       break;
+    case SQLITE_INTERRUPT:
+      if (budget_ && budget_->exceeded) {
+        return path_ + ": its queries ran past " + std::to_string(budget_->steps / 1'000'000) +
+               " M SQLite steps, far beyond what a trace of its size needs: a crafted or damaged "
+               "database (a view that never ends?); not read further";
+      }
+      what = "SQLite was interrupted";
+      break;
     default:
       what = "SQLite error while " + std::string(doing);
   }
@@ -108,6 +133,12 @@ StatusOr<SqliteDb> SqliteDb::OpenReadOnly(const std::string& path, int busy_time
   int rc = sqlite3_open_v2(open_path.c_str(), &db.db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
                            nullptr);
   if (rc != SQLITE_OK) return Status::Error(db.ErrorLine(rc, "opening"));
+  std::error_code ec;
+  uint64_t bytes = std::filesystem::file_size(open_path, ec);
+  db.budget_ = std::make_unique<SqliteBudget>();
+  db.budget_->steps = std::max(kMinSteps, (ec ? 0 : bytes) * kStepsPerByte);
+  db.budget_->left = db.budget_->steps;
+  sqlite3_progress_handler(db.db_, kProgressEvery, CountDown, db.budget_.get());
   sqlite3_busy_timeout(db.db_, busy_timeout_ms);
   // The transient indexes SQLite builds for
   // joins on unindexed columns (rpd's rocpd_api_ops.op_id) stay in memory, not temp files.
@@ -138,6 +169,7 @@ Status SqliteDb::LoadObjects() {
 
 SqliteDb::SqliteDb(SqliteDb&& o) noexcept
     : db_(o.db_),
+      budget_(std::move(o.budget_)),
       path_(std::move(o.path_)),
       temp_path_(std::move(o.temp_path_)),
       objects_(std::move(o.objects_)) {

@@ -21,12 +21,23 @@ namespace gpuscope::base {
 
 class SqliteQuery;
 
+// The SQLite VM steps left to one database's queries; a progress handler counts them down.
+struct SqliteBudget {
+  uint64_t steps = 0, left = 0;
+  bool exceeded = false;
+};
+
 class SqliteDb {
  public:
   // Opens `path` read-only. A gzip-compressed database (.rpd.gz) is first inflated into a
   // temporary file that is removed when the SqliteDb is destroyed. Waits up to
-  // `busy_timeout_ms` for a writer's lock before reporting the database as locked.
+  // `busy_timeout_ms` for a writer's lock before reporting the database as locked. Every query
+  // on it shares a budget of SQLite VM steps proportional to the file's size (kStepsPerByte per
+  // byte, at least kMinSteps): a crafted database (a view that recurses forever, a cubic join)
+  // ends in one line naming it instead of a hang; real traces stay far below it.
   static StatusOr<SqliteDb> OpenReadOnly(const std::string& path, int busy_timeout_ms = 2000);
+  static constexpr uint64_t kMinSteps = 1'000'000'000;  // a few seconds of SQLite's VM
+  static constexpr uint64_t kStepsPerByte = 2000;
   // Opens a database for writing at `path`: a missing or empty file (writers pass the temporary
   // file of base::AtomicOutput, so that what was at the target survives a failed write).
   static StatusOr<SqliteDb> Create(const std::string& path);
@@ -58,6 +69,8 @@ class SqliteDb {
   Status LoadObjects();
 
   sqlite3* db_ = nullptr;
+  // On the heap, so that the progress handler's pointer survives moves.
+  std::unique_ptr<SqliteBudget> budget_;
   std::string path_;
   std::string temp_path_;  // inflated copy of a gzip database, removed on destruction
   std::set<std::string, std::less<>> objects_;

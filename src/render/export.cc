@@ -1,6 +1,8 @@
 #include "render/export.h"
 
 #include <filesystem>
+#include <fstream>
+#include <set>
 #include <system_error>
 
 #include "analysis/stats.h"
@@ -24,26 +26,28 @@ uint64_t FileBytes(const std::string& path) {
   return ec ? 0 : static_cast<uint64_t>(n);
 }
 
-// The first line of `path` ("" when it cannot be read).
-std::string FirstLine(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return "";
-  std::string line;
-  for (int c; (c = std::fgetc(f)) != EOF && c != '\n' && line.size() < 4096;) line.push_back(c);
-  std::fclose(f);
-  return line;
+// The CSV files gpuscope wrote into a directory, listed in it: a later write may replace them,
+// and only them, without --force.
+constexpr const char* kManifest = ".gpuscope-files";
+
+std::set<std::string> WrittenBefore(const std::string& dir) {
+  std::set<std::string> names;
+  std::ifstream in(fs::path(dir) / kManifest);
+  for (std::string line; std::getline(in, line);) names.insert(line);
+  return names;
 }
 
-// Before the CSV files replace what is there: a file of the same name that gpuscope did not
-// write (its first line is not the header gpuscope writes there) is a user's, and the whole
-// output is refused unless --force.
-base::Status CheckDirectory(const std::vector<base::AtomicOutput>& staged,
+// Before the CSV files of a directory output replace what is there: a file of the same name
+// that gpuscope did not write there (not in its list) is a user's, and the whole output is
+// refused unless --force.
+base::Status CheckDirectory(const std::string& dir, const std::vector<base::AtomicOutput>& staged,
                             const ExportOptions& options) {
   if (options.force) return base::Status::Ok();
+  std::set<std::string> ours = WrittenBefore(dir);
   for (const auto& out : staged) {
     std::error_code ec;
-    if (fs::is_regular_file(out.target(), ec) &&
-        FirstLine(out.target()) != FirstLine(out.temp_path())) {
+    std::string name = fs::path(out.target()).filename().string();
+    if (fs::exists(fs::symlink_status(out.target(), ec)) && !ours.count(name)) {
       return base::Status::Error(out.target() +
                                  ": a file gpuscope did not write is there; nothing was "
                                  "written - choose another directory, or add --force");
@@ -152,10 +156,19 @@ base::StatusOr<std::vector<ExportedFile>> WriteCsv(const model::Trace& trace,
     staged.push_back(std::move(table));
     files.push_back({path, base::FormatCount(tb.rows) + " rows (stats " + tb.name + ")", 0});
   }
-  GPUSCOPE_RETURN_IF_ERROR(CheckDirectory(staged, options));
+  if (!single) {  // an explicit x.csv names its own files; a directory may hold a user's
+    GPUSCOPE_RETURN_IF_ERROR(CheckDirectory(dir, staged, options));
+    std::set<std::string> ours = WrittenBefore(dir);
+    for (const auto& f : files) ours.insert(fs::path(f.path).filename().string());
+    GPUSCOPE_ASSIGN_OR_RETURN(auto list, base::AtomicOutput::Begin(path_of(kManifest)));
+    GPUSCOPE_ASSIGN_OR_RETURN(auto names, base::ByteSink::Create(list.temp_path()));
+    for (const auto& name : ours) names->Write(name + "\n");
+    GPUSCOPE_RETURN_IF_ERROR(names->Close());
+    staged.push_back(std::move(list));
+  }
   for (size_t k = 0; k < staged.size(); ++k) {
     GPUSCOPE_RETURN_IF_ERROR(staged[k].Commit());
-    files[k].bytes = FileBytes(files[k].path);
+    if (k < files.size()) files[k].bytes = FileBytes(files[k].path);
   }
   return files;
 }

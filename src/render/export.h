@@ -17,9 +17,9 @@ struct ExportedFile {
   uint64_t bytes = 0;
 };
 
-// What a write may touch: never one of `inputs`; in a directory, only files gpuscope wrote (a
-// file of the same name whose first line differs from what gpuscope writes there is refused
-// unless `force`).
+// What a write may touch: never one of `inputs`; in a directory, only files gpuscope wrote there
+// (listed in the directory's .gpuscope-files): a user's file of the same name is refused unless
+// `force`.
 struct ExportOptions {
   std::vector<std::string> inputs;
   bool force = false;
