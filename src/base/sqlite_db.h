@@ -36,8 +36,8 @@ class SqliteDb {
   // byte, at least kMinSteps): a crafted database (a view that recurses forever, a cubic join)
   // ends in one line naming it instead of a hang; real traces stay far below it.
   static StatusOr<SqliteDb> OpenReadOnly(const std::string& path, int busy_timeout_ms = 2000);
-  static constexpr uint64_t kMinSteps = 1'000'000'000;  // a few seconds of SQLite's VM
-  static constexpr uint64_t kStepsPerByte = 2000;
+  static constexpr uint64_t kMinSteps = 200'000'000;  // a few seconds of SQLite's VM
+  static constexpr uint64_t kStepsPerByte = 200;
   // Opens a database for writing at `path`: a missing or empty file (writers pass the temporary
   // file of base::AtomicOutput, so that what was at the target survives a failed write).
   static StatusOr<SqliteDb> Create(const std::string& path);
