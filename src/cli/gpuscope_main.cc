@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,6 +29,15 @@ std::vector<std::string> OptionNames(const CLI::App* app) {
     }
   }
   return names;
+}
+
+// The trace a parsed command reads ("" if it has none): its first positional argument.
+std::string TraceOperand(const CLI::App& command) {
+  for (const char* name : {"trace", "before", "command"}) {
+    const CLI::Option* o = command.get_option_no_throw(name);
+    if (o != nullptr && o->count() > 0) return o->results().front();
+  }
+  return "";
 }
 
 bool LooksLikeOption(const std::string& a) {
@@ -145,7 +155,18 @@ int Main(int argc, char** argv) {
   }
   base::StatusOr<int> rc = 2;
   for (auto& [sub, body] : commands) {
-    if (sub->parsed()) rc = body();
+    if (!sub->parsed()) continue;
+    // Running out of memory is one line naming what was being read, never an abort.
+    try {
+      rc = body();
+    } catch (const std::bad_alloc&) {
+      std::fprintf(stderr,
+                   "gpuscope: %s: out of memory while running '%s' (the trace needs more than "
+                   "this machine or its limit allows: free memory, raise `ulimit -v`, or give "
+                   "a smaller window of the trace)\n",
+                   base::EscapeControl(TraceOperand(*sub)).c_str(), sub->get_name().c_str());
+      return 2;
+    }
   }
   if (!rc.ok()) {
     std::fprintf(stderr, "gpuscope: %s\n", base::OneLine(rc.status().message()).c_str());

@@ -190,3 +190,28 @@ def a_crafted_database_ends_in_one_line_never_a_hang():
             assert r.returncode == 2 and len(errors) == 1, (name, r.returncode, r.stderr)
             assert crafted in errors[0] and "SQLite steps" in errors[0], errors
             assert took < 60, (name, took)
+
+
+@test
+def running_out_of_memory_is_one_line_not_an_abort():
+    import gzip
+    import subprocess
+
+    import harness
+
+    with open(harness.GPUSCOPE, "rb") as f:
+        if b"__asan_init" in f.read():
+            raise Skip("a sanitizer build reserves terabytes of address space: ulimit -v cannot apply")
+    with tempfile.TemporaryDirectory() as tmp:
+        bomb = os.path.join(tmp, "bomb.json.gz")  # 3.6 MB holding 800 MB of whitespace
+        with gzip.open(bomb, "wb", compresslevel=1) as f:
+            f.write(b'{"traceEvents": [')
+            chunk = b" " * (1 << 24)
+            for _ in range(50):
+                f.write(chunk)
+            f.write(b"]}")
+        r = subprocess.run(["bash", "-c", 'ulimit -v 600000 && exec "$0" stats "$1"', harness.GPUSCOPE, bomb],
+                           capture_output=True, text=True, timeout=120)
+        lines = r.stderr.strip().splitlines()
+        assert r.returncode == 2, (r.returncode, r.stderr)
+        assert len(lines) == 1 and bomb in lines[0] and "out of memory" in lines[0], r.stderr
