@@ -80,6 +80,16 @@ int64_t Align(const std::vector<int>& names, const model::Trace& t, const Replay
 
 }  // namespace
 
+uint64_t CountGraphLaunches(const model::Trace& t) {
+  std::vector<bool> seen(t.api.size(), false);
+  uint64_t n = 0;
+  for (model::RowId l : t.kernels.launch) {
+    if (l != model::kNoRow && !seen[l] && IsGraphLaunchApi(t.str(t.api.name[l])))
+      seen[l] = true, ++n;
+  }
+  return n;
+}
+
 bool IsGraphLaunchApi(std::string_view n) {
   return n == "cudaGraphLaunch" || n == "hipGraphLaunch" || n == "cuGraphLaunch" ||
          n == "cudaGraphLaunch_v10000" || n == "cuGraphLaunch_ptsz" || n == "cudaGraphLaunch_ptsz";

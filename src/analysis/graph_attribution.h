@@ -63,5 +63,7 @@ GraphAttribution AttributeGraphKernels(const model::Trace& t, const Attributor& 
 
 // True for cudaGraphLaunch / hipGraphLaunch / cuGraphLaunch.
 bool IsGraphLaunchApi(std::string_view name);
+// The graph launch calls that replayed kernels in `t` (each counted once).
+uint64_t CountGraphLaunches(const model::Trace& t);
 
 }  // namespace gpuscope::analysis

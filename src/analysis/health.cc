@@ -4,6 +4,7 @@
 
 #include "analysis/call_names.h"
 #include "analysis/graph_attribution.h"
+#include "analysis/rules.h"
 #include "base/text.h"
 
 namespace gpuscope::analysis {
@@ -47,12 +48,10 @@ std::vector<HealthNote> CheckHealth(const model::Trace& t, const SteadyState& st
   std::vector<HealthNote> out;
   if (t.summary_only()) return out;
   const Tool tool = ToolOf(t);
-  bool framework = t.python.size() > 0;
+  const bool framework = DetectEcosystem(t).framework;
   bool shapes = false;
-  for (size_t i = 0; i < t.cpu.size(); ++i) {
-    if (t.cpu.kind[i] != model::CpuRangeKind::kOp) continue;
-    framework |= t.str(t.cpu.name[i]).starts_with("aten::");
-    shapes |= t.cpu.args[i] != 0;
+  for (size_t i = 0; i < t.cpu.size() && !shapes; ++i) {
+    shapes = t.cpu.kind[i] == model::CpuRangeKind::kOp && t.cpu.args[i] != 0;
   }
   uint64_t launches = 0;
   for (size_t i = 0; i < t.api.size(); ++i) launches += IsLaunchApi(t.str(t.api.name[i]));
@@ -82,11 +81,8 @@ std::vector<HealthNote> CheckHealth(const model::Trace& t, const SteadyState& st
                           "rocprofv3 --kernel-trace --memory-copy-trace --hip-runtime-trace -- CMD",
                           "nsys profile -t cuda,nvtx,osrt CMD")});
   } else if (t.kernels.size() >= 20 && t.api.size() > 0) {
-    uint64_t linked = 0, graph = 0;
+    uint64_t linked = 0;
     for (RowId l : t.kernels.launch) linked += l != model::kNoRow;
-    for (RowId l : t.kernels.launch) {
-      graph += l != model::kNoRow && IsGraphLaunchApi(t.str(t.api.name[l]));
-    }
     uint64_t missing = t.kernels.size() - linked;
     if (missing * 10 > t.kernels.size()) {
       out.push_back({"launch-records-missing",
@@ -119,14 +115,7 @@ std::vector<HealthNote> CheckHealth(const model::Trace& t, const SteadyState& st
   }
 
   // Graph replays without their capture.
-  uint64_t graph_launches = 0;
-  {
-    std::vector<bool> seen(t.api.size(), false);
-    for (RowId l : t.kernels.launch) {
-      if (l != model::kNoRow && !seen[l] && IsGraphLaunchApi(t.str(t.api.name[l])))
-        seen[l] = true, ++graph_launches;
-    }
-  }
+  uint64_t graph_launches = CountGraphLaunches(t);
   if (graph_launches > 0 && FindCapturedGraphs(t, t.meta.path).empty()) {
     out.push_back({"graph-capture-missing",
                    base::FormatCount(graph_launches) +

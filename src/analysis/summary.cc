@@ -60,11 +60,7 @@ TraceSummary Summarize(model::Trace& trace) {
       ++s.graph_captures;
       s.captured_launches += g.launches.size();
     }
-    std::vector<bool> seen(trace.api.size(), false);
-    for (model::RowId l : trace.kernels.launch) {
-      if (l != model::kNoRow && !seen[l] && IsGraphLaunchApi(trace.str(trace.api.name[l])))
-        seen[l] = true, ++s.graph_launches;
-    }
+    s.graph_launches = CountGraphLaunches(trace);
   }
   s.model_bytes = trace.MemoryBytes();
   return s;
