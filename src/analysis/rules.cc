@@ -52,7 +52,7 @@ Ecosystem DetectEcosystem(const model::Trace& t) {
     for (size_t i = 0; i < t.api.size() && i < 10000; ++i) {
       std::string_view n = t.str(t.api.name[i]);
       if (n.starts_with("hip")) e.hip = true;
-      if (n.starts_with("hip") || n.starts_with("cuda") || n.starts_with("cu")) break;
+      if (n.starts_with("hip") || n.starts_with("cu")) break;  // cuda*, cu* (driver)
     }
   }
   return e;

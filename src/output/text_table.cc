@@ -57,8 +57,8 @@ std::string TextTable::Render(size_t max_width, bool fit) const {
     std::string l;
     for (size_t c = 0; c < n; ++c) {
       if (c) l += "  ";
+      // (the header fits its column: the width is at least the header's)
       std::string cell = c == flex && fit && row < flex_cells.size() ? flex_cells[row] : cells[c];
-      if (c == flex && fit) cell = base::ShortenName(cell, width[c]);
       l += pad(std::move(cell), width[c], columns_[c].align, c + 1 == n);
     }
     while (!l.empty() && l.back() == ' ') l.pop_back();

@@ -252,12 +252,7 @@ def run_names_the_trace_after_the_interpreter_not_the_code():
 @test
 def older_nsys_exports_keep_copy_kinds_and_nvtx_ranges():
     with tempfile.TemporaryDirectory() as tmp:
-        path = sql_fixture("nsys_small.sql", tmp)
-        import sqlite3
-        db = sqlite3.connect(path)
-        db.executescript("DROP TABLE ENUM_CUDA_MEMCPY_OPER; DROP TABLE ENUM_NSYS_EVENT_TYPE;")
-        db.commit()
-        db.close()
+        path = sql_fixture("nsys_small.sql", tmp, "DROP TABLE ENUM_CUDA_MEMCPY_OPER; DROP TABLE ENUM_NSYS_EVENT_TYPE;")
         d = json.loads(run("stats", "--format", "json", path).stdout)
         kinds = {m["kind"] for m in d["memops"]}
         assert "HtoD" in kinds and "Other" not in kinds, kinds

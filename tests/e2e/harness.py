@@ -34,12 +34,15 @@ def data(name):
     return os.path.join(DATA, name)
 
 
-def sql_fixture(name, tmp):
-    """Builds the SQLite file of a committed .sql fixture (tests/data/*.sql) in `tmp`."""
+def sql_fixture(name, tmp, edit=""):
+    """Builds the SQLite file of a committed .sql fixture (tests/data/*.sql) in `tmp`, then runs
+    the SQL `edit` on it (a damaged or older variant)."""
     path = os.path.join(tmp, name.replace(".sql", ".sqlite"))
     db = sqlite3.connect(path)
     with open(data(name)) as f:
         db.executescript(f.read())
+    if edit:
+        db.executescript(edit)
     db.commit()
     db.close()
     return path
