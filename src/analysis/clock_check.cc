@@ -5,6 +5,7 @@
 
 #include "analysis/intervals.h"
 #include "base/text.h"
+#include "model/plausibility.h"
 
 namespace gpuscope::analysis {
 namespace {
@@ -48,6 +49,7 @@ ClockCheck CheckClocks(const model::Trace& t) {
   add(t.kernels, t.kernels.launch, t.kernels.device);
   add(t.memops, t.memops.launch, t.memops.device);
   ClockCheck out;
+  const bool misordered = t.problems.entries().count(model::kLaunchOrder) > 0;
   for (auto& [dev, ops] : per_device) {
     DeviceClockCheck d;
     d.device = dev;
@@ -82,7 +84,15 @@ ClockCheck CheckClocks(const model::Trace& t) {
       d.idle_wait_min_ns = *std::min_element(idle_wait.begin(), idle_wait.end());
       d.idle_wait_max_ns = *std::max_element(idle_wait.begin(), idle_wait.end());
     }
-    if (d.before_launch) {
+    if (d.before_launch && misordered) {
+      // Kernels that run against their launch order are linked to the wrong launches (or timed
+      // by a clock that jumped): no shift of the GPU's clock can repair that.
+      d.verdict = "clock offset";
+      d.explanation = base::FormatCount(d.before_launch) + " of " + base::FormatCount(d.ops) +
+                      " GPU ops start before their launch call began, and kernels run in another "
+                      "order than their launches (impossible.launch_order): the links or the "
+                      "clock are damaged, not offset; --align-clocks would not repair it";
+    } else if (d.before_launch) {
       d.verdict = "clock offset";
       d.explanation = base::FormatCount(d.before_launch) + " of " + base::FormatCount(d.ops) +
                       " GPU ops start before their launch call began (by up to " +

@@ -6,6 +6,7 @@
 #include "analysis/graph_attribution.h"
 #include "analysis/rules.h"
 #include "base/text.h"
+#include "model/plausibility.h"
 
 namespace gpuscope::analysis {
 namespace {
@@ -42,11 +43,51 @@ std::string Pct(uint64_t part, uint64_t whole) {
   return base::FormatFixed(100.0 * static_cast<double>(part) / static_cast<double>(whole), 1) + "%";
 }
 
+// What each kind of impossible data (model/plausibility.h) does to the analysis.
+struct ImpossibleEffect {
+  const char* kind;
+  const char* id;
+  const char* effect;
+};
+constexpr ImpossibleEffect kImpossibleEffects[] = {
+    {model::kDuplicateEvents, "duplicate-events",
+     "the copies were dropped; if the trace was merged from overlapping files, check that each "
+     "file was read once"},
+    {model::kStreamOverlap, "stream-overlap",
+     "GPU busy time, idle gaps and the replay assume a stream runs one kernel at a time: "
+     "busy time is undercounted and the replay's order is unreliable"},
+    {model::kClockBackwards, "clock-backwards",
+     "spans, gaps and idle time that cross the jump are wrong; GPU busy and wall time mix "
+     "times from both sides"},
+    {model::kLaunchOrder, "launch-order",
+     "kernels are tied to the wrong launches: launch latency, the ops and lines kernels are "
+     "charged to, and the replay's host edges are unreliable; --align-clocks does not repair it"},
+    {model::kZeroDurations, "zero-durations",
+     "kernel totals, GPU busy time, idle gaps and every finding priced from them are 0 or "
+     "meaningless"},
+    {model::kTimeUnit, "time-unit",
+     "every duration and gap is off by the unit's factor: rates, latencies and thresholds "
+     "compare wrong numbers"},
+    {model::kNestedSteps, "nested-steps",
+     "steps that hold others were left out of the iterations; step times and the steady state "
+     "rest on the steps inside"},
+};
+
 }  // namespace
 
 std::vector<HealthNote> CheckHealth(const model::Trace& t, const SteadyState& steady) {
   std::vector<HealthNote> out;
   if (t.summary_only()) return out;
+  // Impossible data first: it invalidates more than any recording setting.
+  for (const ImpossibleEffect& e : kImpossibleEffects) {
+    auto it = t.problems.entries().find(e.kind);
+    if (it == t.problems.entries().end()) continue;
+    out.push_back(
+        {e.id,
+         (it->second.count == 1 ? "" : base::FormatCount(it->second.count) + " cases; first: ") +
+             it->second.first_example,
+         e.effect, "re-record or re-export the trace; do not edit its events"});
+  }
   const Tool tool = ToolOf(t);
   const bool framework = DetectEcosystem(t).framework;
   bool shapes = false;

@@ -7,7 +7,11 @@
 
 namespace gpuscope::base {
 
-std::optional<MicrosToNs> ParseMicrosToNs(std::string_view t) {
+std::optional<MicrosToNs> ParseMicrosToNs(std::string_view t, int ns_digits) {
+  static constexpr int64_t kPow10[] = {1,      10,      100,      1000,      10000,
+                                       100000, 1000000, 10000000, 100000000, 1000000000};
+  if (ns_digits < 0 || ns_digits > 9) return std::nullopt;
+  const int64_t scale = kPow10[ns_digits];
   if (t.empty()) return std::nullopt;
   if (t.find_first_of("eE") != std::string_view::npos) {
     // Exponent notation is rare (hand-written or re-serialised traces); long double keeps
@@ -16,11 +20,11 @@ std::optional<MicrosToNs> ParseMicrosToNs(std::string_view t) {
     char* end = nullptr;
     long double us = std::strtold(copy.c_str(), &end);
     if (end != copy.c_str() + copy.size() || !std::isfinite(us)) return std::nullopt;
-    long double ns = std::llround(us * 1000.0L);
+    long double ns = std::llround(us * static_cast<long double>(scale));
     if (std::fabs(ns) > 9.2e18L) return std::nullopt;
     MicrosToNs r;
     r.ns = static_cast<int64_t>(ns);
-    r.decimals = 3;
+    r.decimals = ns_digits;
     r.rounded = true;
     return r;
   }
@@ -35,7 +39,7 @@ std::optional<MicrosToNs> ParseMicrosToNs(std::string_view t) {
   size_t digits = 0;
   for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i, ++digits) {
     whole = whole * 10 + (t[i] - '0');
-    if (whole > (static_cast<__int128>(1) << 100)) return std::nullopt;
+    if (whole > (static_cast<__int128>(1) << 90)) return std::nullopt;
   }
   MicrosToNs r;
   int64_t frac_ns = 0;
@@ -46,9 +50,9 @@ std::optional<MicrosToNs> ParseMicrosToNs(std::string_view t) {
     bool sticky = false;
     for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i, ++seen) {
       int d = t[i] - '0';
-      if (seen < 3) {
+      if (seen < ns_digits) {
         frac_ns = frac_ns * 10 + d;
-      } else if (seen == 3) {
+      } else if (seen == ns_digits) {
         round_digit = d;
       } else if (d != 0) {
         sticky = true;
@@ -56,7 +60,7 @@ std::optional<MicrosToNs> ParseMicrosToNs(std::string_view t) {
     }
     if (seen == 0) return std::nullopt;
     r.decimals = seen;
-    for (int k = seen; k < 3; ++k) frac_ns *= 10;
+    for (int k = seen; k < ns_digits; ++k) frac_ns *= 10;
     if (round_digit >= 0) {
       r.rounded = true;
       if (round_digit >= 5) frac_ns += 1;
@@ -66,7 +70,7 @@ std::optional<MicrosToNs> ParseMicrosToNs(std::string_view t) {
     return std::nullopt;
   }
   if (i != t.size()) return std::nullopt;
-  __int128 ns = whole * 1000 + frac_ns;
+  __int128 ns = whole * scale + frac_ns;
   if (ns > INT64_MAX) return std::nullopt;
   r.ns = static_cast<int64_t>(neg ? -ns : ns);
   return r;

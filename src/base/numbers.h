@@ -17,8 +17,9 @@ struct MicrosToNs {
 };
 
 // Parses "1234", "-5", "1234.567", "12.5" (= 12500 ns), "1.5e3"; nullopt if not a number or
-// out of int64 range.
-std::optional<MicrosToNs> ParseMicrosToNs(std::string_view text);
+// out of int64 range. `ns_digits`: digits after the point that make whole nanoseconds, i.e. the
+// unit of the text (3: microseconds, the default; 9: seconds, 6: milliseconds, 0: nanoseconds).
+std::optional<MicrosToNs> ParseMicrosToNs(std::string_view text, int ns_digits = 3);
 
 // Integers: exact for the whole uint64 / int64 range; nullopt on anything else
 // (fractions, overflow, text). ParseInt64 also accepts a fraction-free "12.0".

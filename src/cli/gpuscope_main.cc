@@ -101,6 +101,11 @@ int Main(int argc, char** argv) {
   app.add_flag("--merge", common.merge_runs,
                "A folder whose files hold different runs (hours or days apart) is refused; read "
                "it as one trace anyway");
+  app.add_option("--time-unit", common.time_unit,
+                 "The unit of a PyTorch/Chrome JSON trace's ts and dur when it is not the "
+                 "format's microseconds (s, ms, us, ns); `info` says when the values look like "
+                 "another unit")
+      ->check(CLI::IsMember({"s", "ms", "us", "ns"}));
   CLI::App* info =
       app.add_subcommand("info", "What a trace holds: format, devices, span, counts, problems");
   CLI::App* stats =

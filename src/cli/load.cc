@@ -37,6 +37,12 @@ base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOpti
   import::ImportOptions options;
   options.threads = common.threads;
   options.merge_runs = common.merge_runs;
+  if (!common.time_unit.empty()) {
+    options.time_unit_digits = common.time_unit == "s"    ? 9
+                               : common.time_unit == "ms" ? 6
+                               : common.time_unit == "us" ? 3
+                                                          : 0;
+  }
   // A status line while a large file is read, on a terminal only (quiet when piped).
   std::error_code ec;
   uintmax_t size =

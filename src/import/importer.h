@@ -23,6 +23,10 @@ struct ImportOptions {
   // A folder whose files hold different runs (their events hours or days apart) is refused;
   // with this set it is read as one trace anyway (`--merge`).
   bool merge_runs = false;
+  // The unit of a Chrome/Kineto JSON trace's ts and dur, as digits after the point that make
+  // nanoseconds (9: s, 6: ms, 3: us, 0: ns); -1: the format's own (us). `--time-unit`, for files
+  // written in another unit (model/plausibility.h says when the values look like one).
+  int time_unit_digits = -1;
 };
 
 // What an importer read, before the registry finishes it.

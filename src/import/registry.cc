@@ -161,6 +161,11 @@ base::StatusOr<model::Trace> ImportTrace(const std::string& path, const ImportOp
   }
   for (const Importer& importer : Importers()) {
     if (!importer.recognizes(sniff)) continue;
+    if (options.time_unit_digits >= 0 && importer.name != "kineto") {
+      return base::Status::Error(path + ": --time-unit applies to PyTorch/Chrome JSON traces; " +
+                                 std::string(importer.name) +
+                                 " files state their own unit - drop the option");
+    }
     auto t0 = std::chrono::steady_clock::now();
     GPUSCOPE_ASSIGN_OR_RETURN(auto read, importer.read(path, options));
     read.laps.emplace(read.laps.begin(), "read (" + std::string(importer.name) + ")",

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "base/numbers.h"
+#include "base/text.h"
+#include "model/plausibility.h"
 
 namespace gpuscope::model {
 namespace {
@@ -156,6 +158,45 @@ void LinkPythonParents(Trace& trace) {
   }
 }
 
+// Steps of a run follow each other; a step that holds or overlaps another step (a different
+// number) cannot be one. A step holding others is left out, so the steps inside it stay the
+// iterations; overlaps are counted. (Iterations are in time order: the cpu table is sorted.)
+void DropNestedSteps(Trace& trace) {
+  constexpr int64_t kTolerance = 1000;  // steps that touch within the tracer's rounding
+  auto& its = trace.iterations;
+  std::vector<uint8_t> outer(its.size(), 0);
+  uint64_t nested = 0, overlapping = 0;
+  std::string first;
+  for (size_t i = 0; i < its.size(); ++i) {
+    const int64_t end = its[i].start_ns + its[i].dur_ns;
+    for (size_t j = i + 1; j < its.size() && its[j].start_ns < end - kTolerance; ++j) {
+      bool inside = its[j].start_ns + its[j].dur_ns <= end;
+      if (inside) {
+        if (!outer[i]) ++nested;
+        outer[i] = 1;
+      } else {
+        ++overlapping;
+      }
+      if (first.empty()) {
+        first = "ProfilerStep#" + std::to_string(its[i].number) + " (" +
+                base::FormatDuration(its[i].dur_ns) + ") " + (inside ? "holds" : "overlaps") +
+                " ProfilerStep#" + std::to_string(its[j].number);
+      }
+    }
+  }
+  if (nested + overlapping == 0) return;
+  size_t w = 0;
+  for (size_t i = 0; i < its.size(); ++i) {
+    if (!outer[i]) its[w++] = its[i];
+  }
+  its.resize(w);
+  trace.problems.Add(kNestedSteps,
+                     first + ": steps of one run follow each other; " +
+                         (nested ? "steps that hold others are left out of the iterations"
+                                 : "the overlapping steps are kept as written"),
+                     nested + overlapping);
+}
+
 void FindIterations(Trace& trace) {
   constexpr std::string_view kPrefix = "ProfilerStep#";
   std::unordered_map<StringId, int64_t> step_of;  // name id -> step number, -1 if not a step
@@ -178,6 +219,7 @@ void FindIterations(Trace& trace) {
     trace.iterations.push_back(
         Iteration{it->second, trace.cpu.start_ns[i], trace.cpu.dur_ns[i], static_cast<RowId>(i)});
   }
+  DropNestedSteps(trace);
 }
 
 }  // namespace
@@ -206,6 +248,7 @@ static void DropLaunchArgsThatRan(Trace& trace) {
 
 void LinkTrace(Trace& trace) {
   SortTablesByTime(trace);
+  DropDuplicateEvents(trace);
   LinkLaunches(trace);
   DropLaunchArgsThatRan(trace);
   const size_t tracks = trace.tracks.size();
@@ -222,6 +265,7 @@ void LinkTrace(Trace& trace) {
   Enclose(trace.python, trace.cpu, tracks, trace.cpu.python_frame);
   LinkPythonParents(trace);
   FindIterations(trace);
+  CheckPlausibility(trace);
 }
 
 }  // namespace gpuscope::model

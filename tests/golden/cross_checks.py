@@ -187,9 +187,13 @@ def rocprofv3_csv_totals(path):
                               r"hsa_amd_ext_api|hsa|marker_api|rccl_api|rccl|memory_allocation|scratch_memory|"
                               r"rocdecode_api|rocjpeg_api)_trace\.csv", f[len(prefix):])]
     kernels, memops, api = {}, {}, {}
+    seen = set()  # a row repeated in two files (hip_trace.csv holds hip_compile_trace.csv's) counts once
     for f in files:
         header, rows = read_csv(os.path.join(folder, f))
         for r in rows:
+            if tuple(r.items()) in seen:
+                continue
+            seen.add(tuple(r.items()))
             dur = int(r["End_Timestamp"]) - int(r["Start_Timestamp"])
             if header[:2] == ["Kind", "Agent_Id"]:
                 add(kernels, clean_kernel(r["Kernel_Name"]), dur)

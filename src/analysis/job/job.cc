@@ -64,6 +64,7 @@ JobReport AnalyzeJob(const std::vector<RankInput>& inputs, const JobOptions& opt
     rep.ranks.push_back(std::move(s));
   }
   if (ranks.empty()) return rep;
+  CheckIdentity(ranks, rep);
   rep.reference_rank = rep.ranks[0].rank;
   if (rep.world_size > static_cast<int64_t>(ranks.size())) {
     rep.notes.push_back("the folder holds " + std::to_string(ranks.size()) + " of the job's " +
@@ -151,6 +152,7 @@ JobReport AnalyzeJob(const std::vector<RankInput>& inputs, const JobOptions& opt
       runner_up = std::max(runner_up, cost);
     }
   }
+  if (k != SIZE_MAX && rep.ranks[k].truncated) k = SIZE_MAX;  // its partial data says nothing
   if (k != SIZE_MAX && rep.ranks[k].collectives > 0 && rep.ranks[k].late_cost_ns > 0 &&
       static_cast<double>(rep.ranks[k].late_cost_ns) >=
           options.straggler_share * static_cast<double>(all_late) &&

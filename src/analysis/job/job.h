@@ -51,6 +51,7 @@ struct RankSummary {
   uint64_t last_arrivals = 0;   // instances it arrived last to
   int64_t late_cost_ns = 0;     // what its late arrivals held the group back: its arrival - the
                                 // second latest, summed
+  bool truncated = false;       // its trace stops early (job_identity.cc): never the straggler
 };
 
 struct CollectiveSummary {

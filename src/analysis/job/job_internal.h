@@ -50,6 +50,11 @@ void AlignClocks(std::vector<RankData>& ranks, const std::vector<Instance>& inst
 void MeasureInstances(const std::vector<RankData>& ranks, std::vector<Instance>& instances,
                       JobReport& rep);
 
+// job_identity.cc: notes on files that cannot be ranks of one job (the same events under two
+// ranks, world sizes that disagree or that the files contradict) and ranks whose trace stops
+// early (marked truncated). Needs each rank's GPU span and collective calls.
+void CheckIdentity(const std::vector<RankData>& ranks, JobReport& rep);
+
 // job_causes.cc: what the straggler (rank index k) did instead. `origin`: where the job's work
 // starts (reference clock), the first phase's start on every rank.
 void FindCauses(const std::vector<RankData>& ranks, const std::vector<Instance>& instances,

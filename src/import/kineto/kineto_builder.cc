@@ -159,7 +159,7 @@ void KinetoBuilder::Add(const KinetoEvent& ev, uint64_t offset) {
         Problem("kineto.event_missing_ts", offset, "complete event without 'ts'; skipped");
         return;
       }
-      auto ts = ev.ts_is_string ? std::nullopt : base::ParseMicrosToNs(ev.ts);
+      auto ts = ev.ts_is_string ? std::nullopt : base::ParseMicrosToNs(ev.ts, ns_digits_);
       if (!ts) {
         Problem("kineto.bad_ts", offset, "'ts' is not a number; event skipped");
         return;
@@ -168,7 +168,8 @@ void KinetoBuilder::Add(const KinetoEvent& ev, uint64_t offset) {
       if (ev.dur.empty()) {
         Problem("kineto.event_missing_dur", offset,
                 "complete event without 'dur'; kept with duration 0");
-      } else if (auto d = ev.dur_is_string ? std::nullopt : base::ParseMicrosToNs(ev.dur)) {
+      } else if (auto d =
+                     ev.dur_is_string ? std::nullopt : base::ParseMicrosToNs(ev.dur, ns_digits_)) {
         dur = d->ns;
         if (d->decimals > side_->max_decimals) side_->max_decimals = d->decimals;
         if (dur < 0) {
@@ -190,7 +191,7 @@ void KinetoBuilder::Add(const KinetoEvent& ev, uint64_t offset) {
       return;
     case 'i':
     case 'I': {
-      auto ts = base::ParseMicrosToNs(ev.ts);
+      auto ts = base::ParseMicrosToNs(ev.ts, ns_digits_);
       if (!ts) {
         Problem("kineto.bad_ts", offset, "instant event without a numeric 'ts'; skipped");
         return;
@@ -199,7 +200,7 @@ void KinetoBuilder::Add(const KinetoEvent& ev, uint64_t offset) {
       return;
     }
     case 'C': {
-      auto ts = base::ParseMicrosToNs(ev.ts);
+      auto ts = base::ParseMicrosToNs(ev.ts, ns_digits_);
       if (!ts) {
         Problem("kineto.bad_ts", offset, "counter event without a numeric 'ts'; skipped");
         return;

@@ -34,7 +34,10 @@ struct KinetoSideInfo {
 
 class KinetoBuilder {
  public:
-  KinetoBuilder(model::Trace* trace, KinetoSideInfo* side) : trace_(trace), side_(side) {}
+  // `ns_digits`: the unit of ts and dur as base::ParseMicrosToNs takes it (3: microseconds, the
+  // format's own; --time-unit changes it for files written in another unit).
+  KinetoBuilder(model::Trace* trace, KinetoSideInfo* side, int ns_digits = 3)
+      : trace_(trace), side_(side), ns_digits_(ns_digits) {}
 
   // `offset` is the byte offset of the event in the (decompressed) file, for messages.
   void Add(const KinetoEvent& ev, uint64_t offset);
@@ -50,6 +53,7 @@ class KinetoBuilder {
 
   model::Trace* trace_;
   KinetoSideInfo* side_;
+  int ns_digits_ = 3;
   uint64_t events_ = 0;
   // One-entry cache: consecutive events usually share a thread or stream.
   struct TrackCache {

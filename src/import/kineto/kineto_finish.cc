@@ -65,7 +65,7 @@ void FinishKinetoTrace(model::Trace& trace, KinetoSideInfo& side) {
   }
   if (side.rounded_ts > 0) {
     trace.problems.Add("kineto.ts_sub_ns_rounded",
-                       "timestamps with more than 3 decimals (finer than 1 ns) were rounded",
+                       "timestamps finer than 1 ns were rounded to the nanosecond",
                        side.rounded_ts);
   }
 }

@@ -193,7 +193,8 @@ base::StatusOr<ImportResult> ReadKineto(const std::string& path, const ImportOpt
       GPUSCOPE_ASSIGN_OR_RETURN(auto src, base::OpenByteSource(path));
       s.source = std::move(src);
     }
-    s.builder = std::make_unique<KinetoBuilder>(&s.trace, &s.side);
+    s.builder = std::make_unique<KinetoBuilder>(
+        &s.trace, &s.side, options.time_unit_digits >= 0 ? options.time_unit_digits : 3);
     uint64_t begin = k == 0 ? 0 : starts[k - 1];
     uint64_t stop = k < starts.size() ? starts[k] : std::numeric_limits<uint64_t>::max();
     s.reader = std::make_unique<KinetoReader>(
