@@ -7,10 +7,12 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <vector>
 
 #include "base/files.h"
 
@@ -80,6 +82,7 @@ void ForgetOnSignal(const std::string& path) {
 
 Status CheckOutputPath(const std::string& target, const std::vector<std::string>& inputs) {
   if (target.empty()) return Status::Error("an empty output name; give a file name");
+  if (target == "-") return Status::Ok();  // standard output
   struct stat st {};
   if (lstat(target.c_str(), &st) == 0) {
     struct stat to = st;
@@ -104,15 +107,18 @@ Status CheckOutputPath(const std::string& target, const std::vector<std::string>
 }
 
 StatusOr<AtomicOutput> AtomicOutput::Begin(const std::string& target,
-                                           const std::vector<std::string>& inputs) {
+                                           const std::vector<std::string>& inputs,
+                                           const std::string& stdout_suffix) {
   GPUSCOPE_RETURN_IF_ERROR(CheckOutputPath(target, inputs));
-  GPUSCOPE_RETURN_IF_ERROR(EnsureParentDirectory(target));
+  const bool to_stdout = target == "-";
+  if (!to_stdout) GPUSCOPE_RETURN_IF_ERROR(EnsureParentDirectory(target));
   fs::path p(target);
   std::string name = p.filename().string();
   // The temporary name keeps the target's ending (".json.gz", ".rpd"): writers dispatch on it.
   size_t dot = name.find('.', 1);
-  std::string suffix = dot == std::string::npos ? "" : name.substr(dot);
-  fs::path dir = p.parent_path();
+  std::string suffix = to_stdout ? stdout_suffix : dot == std::string::npos ? "" : name.substr(dot);
+  const char* tmpdir = std::getenv("TMPDIR");
+  fs::path dir = to_stdout ? fs::path(tmpdir && *tmpdir ? tmpdir : "/tmp") : p.parent_path();
   std::string tmpl =
       (dir.empty() ? std::string() : dir.string() + "/") + ".gpuscope-tmp-XXXXXX" + suffix;
   std::vector<char> buf(tmpl.begin(), tmpl.end());
@@ -137,6 +143,24 @@ AtomicOutput::AtomicOutput(AtomicOutput&& o) noexcept
 }
 
 Status AtomicOutput::Commit() {
+  if (to_stdout()) {
+    // Unlinked once open: a reader that stops early (SIGPIPE, `| head`) leaves no file behind.
+    std::FILE* in = std::fopen(temp_.c_str(), "rb");
+    unlink(temp_.c_str());
+    ForgetOnSignal(temp_);
+    bool ok = in != nullptr;
+    std::vector<char> buf(1 << 20);
+    for (size_t n; ok && (n = std::fread(buf.data(), 1, buf.size(), in)) > 0;)
+      ok = std::fwrite(buf.data(), 1, n, stdout) == n;
+    if (in) std::fclose(in);
+    ok = ok && std::fflush(stdout) == 0;
+    int err = errno;
+    committed_ = true;
+    if (!ok)
+      return Status::Error(std::string("-: cannot write to standard output (") +
+                           std::strerror(err) + ")");
+    return Status::Ok();
+  }
   // The file gets the permissions a newly created file would (mkstemp makes it 0600).
   mode_t mask = umask(0);
   umask(mask);

@@ -5,7 +5,8 @@
 // removes only the temporary file. Before anything is written the target is checked: only a
 // missing path or a regular file (or a link to one: the link is replaced, never what it points
 // to) may be replaced - a device, FIFO, socket or directory is refused - and an output that is
-// one of the inputs (same device and inode, links followed) is refused.
+// one of the inputs (same device and inode, links followed) is refused. The target "-" is
+// standard output: the file is written in $TMPDIR and copied there on Commit.
 
 #include <string>
 #include <vector>
@@ -16,9 +17,11 @@ namespace gpuscope::base {
 
 class AtomicOutput {
  public:
-  // `inputs`: the files this command reads (an output may not be one of them).
+  // `inputs`: the files this command reads (an output may not be one of them). `stdout_suffix`:
+  // the ending the temporary file takes when the target is "-" (".json", ".rpd", ".html").
   static StatusOr<AtomicOutput> Begin(const std::string& target,
-                                      const std::vector<std::string>& inputs = {});
+                                      const std::vector<std::string>& inputs = {},
+                                      const std::string& stdout_suffix = "");
   AtomicOutput(AtomicOutput&& o) noexcept;
   AtomicOutput& operator=(AtomicOutput&&) = delete;
   ~AtomicOutput();  // removes the temporary file unless committed
@@ -26,8 +29,9 @@ class AtomicOutput {
   // Where to write: beside the target, ending like it (".json.gz" stays gzip for the writers).
   const std::string& temp_path() const { return temp_; }
   const std::string& target() const { return target_; }
-  // Renames the finished file over the target.
+  // Renames the finished file over the target (copies it to standard output for "-").
   Status Commit();
+  bool to_stdout() const { return target_ == "-"; }
 
  private:
   AtomicOutput() = default;

@@ -98,7 +98,18 @@ class GzipSource : public ByteSource {
         return -1;
       }
     }
-    return static_cast<long long>(capacity - zs_.avail_out);
+    const long long got = static_cast<long long>(capacity - zs_.avail_out);
+    inflated_ += static_cast<uint64_t>(got);
+    if (inflated_ > kInflateFloor &&
+        inflated_ > kMaxInflateRatio * static_cast<uint64_t>(compressed_read_)) {
+      // Hand over this block; the next call ends the stream.
+      pending_error_ = "inflates to more than " + std::to_string(kMaxInflateRatio) +
+                       " times its compressed size (" + std::to_string(inflated_ >> 20) +
+                       " MiB from " + std::to_string(compressed_read_ >> 20) +
+                       " MiB; real traces inflate 5-50 times): a crafted or damaged file, "
+                       "read no further";
+    }
+    return got;
   }
   bool Seek(uint64_t) override { return false; }
   bool seekable() const override { return false; }
@@ -106,6 +117,12 @@ class GzipSource : public ByteSource {
 
  private:
   static constexpr size_t kInSize = 1 << 20;
+  // An inflation ratio beyond any real trace's (the samples: at most 30; deflate's limit is
+  // 1032) ends the stream once past the floor: a bomb costs no more than 200 x its size of
+  // parsing or of temporary disk (a gzipped database is inflated to a file).
+  static constexpr uint64_t kMaxInflateRatio = 200;
+  static constexpr uint64_t kInflateFloor = 64ULL << 20;
+  uint64_t inflated_ = 0;
   std::unique_ptr<ByteSource> raw_;
   std::vector<char> in_;
   z_stream zs_;

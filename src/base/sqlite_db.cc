@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "base/atomic_output.h"
 #include "base/byte_source.h"
 #include "base/files.h"
 
@@ -36,12 +37,14 @@ StatusOr<std::string> InflateToTemp(const std::string& path) {
   if (fd < 0)
     return Status::Error(path + ": cannot create a temporary file in " + tmpl + " to inflate it");
   std::string out(name.data());
+  RemoveOnSignal(out);  // SIGINT or SIGTERM while inflating leaves no copy behind
   std::vector<char> buf(1 << 20);
   for (;;) {
     long long n = src->Read(buf.data(), buf.size());
     if (n < 0) {
       close(fd);
       unlink(out.c_str());
+      ForgetOnSignal(out);
       return Status::Error(path + ": " + src->error() + "; the compressed database cannot be read");
     }
     if (n == 0) break;
@@ -50,6 +53,7 @@ StatusOr<std::string> InflateToTemp(const std::string& path) {
       if (w <= 0) {
         close(fd);
         unlink(out.c_str());
+        ForgetOnSignal(out);
         return Status::Error(path + ": cannot write the inflated copy to " + out + " (disk full?)");
       }
       done += w;
@@ -187,7 +191,10 @@ SqliteDb& SqliteDb::operator=(SqliteDb&& o) noexcept {
 
 SqliteDb::~SqliteDb() {
   if (db_) sqlite3_close_v2(db_);
-  if (!temp_path_.empty()) unlink(temp_path_.c_str());
+  if (!temp_path_.empty()) {
+    unlink(temp_path_.c_str());
+    ForgetOnSignal(temp_path_);
+  }
 }
 
 std::vector<std::string> SqliteDb::Columns(std::string_view table) const {

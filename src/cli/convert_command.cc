@@ -48,6 +48,8 @@ CommandBody AddConvertCommand(CLI::App& app, const CommonOptions& common) {
     options.inputs = {args->in};
     options.force = args->force;
     GPUSCOPE_ASSIGN_OR_RETURN(auto files, render::ExportTrace(trace, args->out, format, options));
+    // What was written goes where the output does not: stderr when the output is stdout.
+    std::FILE* say = args->out == "-" ? stderr : stdout;
     if (args->format == "json") {
       output::JsonWriter w;
       w.BeginObject()
@@ -68,16 +70,16 @@ CommandBody AddConvertCommand(CLI::App& app, const CommonOptions& common) {
             .EndObject();
       }
       w.EndArray().EndObject();
-      std::printf("%s\n", w.str().c_str());
+      std::fprintf(say, "%s\n", w.str().c_str());
     } else if (args->format == "csv") {
-      std::printf("path,bytes,contents\n");
+      std::fprintf(say, "path,bytes,contents\n");
       for (const auto& f : files)
-        std::printf("%s,%llu,\"%s\"\n", f.path.c_str(), static_cast<unsigned long long>(f.bytes),
-                    f.what.c_str());
+        std::fprintf(say, "%s,%llu,\"%s\"\n", f.path.c_str(),
+                     static_cast<unsigned long long>(f.bytes), f.what.c_str());
     } else {
       for (const auto& f : files) {
-        std::printf("wrote %s (%s): %s\n", f.path.c_str(),
-                    base::FormatBytes(static_cast<int64_t>(f.bytes)).c_str(), f.what.c_str());
+        std::fprintf(say, "wrote %s (%s): %s\n", f.path.c_str(),
+                     base::FormatBytes(static_cast<int64_t>(f.bytes)).c_str(), f.what.c_str());
       }
     }
     return 0;

@@ -46,7 +46,7 @@ base::StatusOr<size_t> WriteReport(const model::Trace& trace, const std::string&
       output::RenderHtmlReport(render::ReportDataJson(trace, path, options, job), title);
   std::vector<std::string> inputs = {path};
   inputs.insert(inputs.end(), captures.begin(), captures.end());
-  GPUSCOPE_ASSIGN_OR_RETURN(auto file, base::AtomicOutput::Begin(out, inputs));
+  GPUSCOPE_ASSIGN_OR_RETURN(auto file, base::AtomicOutput::Begin(out, inputs, ".html"));
   GPUSCOPE_ASSIGN_OR_RETURN(auto sink, base::ByteSink::Create(file.temp_path()));
   sink->Write(page);
   GPUSCOPE_RETURN_IF_ERROR(sink->Close());
@@ -88,6 +88,8 @@ CommandBody AddReportCommand(CLI::App& app, const CommonOptions& common) {
       GPUSCOPE_ASSIGN_OR_RETURN(
           bytes, WriteReport(trace, args->in, args->out, args->device, args->captures, common));
     }
+    // What was written goes where the output does not: stderr when the output is stdout.
+    std::FILE* say = args->out == "-" ? stderr : stdout;
     if (args->format == "json") {
       output::JsonWriter w;
       w.BeginObject()
@@ -98,12 +100,12 @@ CommandBody AddReportCommand(CLI::App& app, const CommonOptions& common) {
           .Key("bytes")
           .Uint(bytes)
           .EndObject();
-      std::printf("%s\n", w.str().c_str());
+      std::fprintf(say, "%s\n", w.str().c_str());
     } else if (args->format == "csv") {
-      std::printf("path,bytes\n%s,%zu\n", args->out.c_str(), bytes);
+      std::fprintf(say, "path,bytes\n%s,%zu\n", args->out.c_str(), bytes);
     } else {
-      std::printf("wrote %s (%s)\n", args->out.c_str(),
-                  base::FormatBytes(static_cast<int64_t>(bytes)).c_str());
+      std::fprintf(say, "wrote %s (%s)\n", args->out.c_str(),
+                   base::FormatBytes(static_cast<int64_t>(bytes)).c_str());
     }
     return 0;
   };

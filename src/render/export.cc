@@ -1,5 +1,7 @@
 #include "render/export.h"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -72,26 +74,32 @@ std::vector<output::MarkerSpan> IterationMarkers(const model::Trace& trace) {
 base::StatusOr<std::vector<ExportedFile>> WriteJson(const model::Trace& trace,
                                                     const std::string& out,
                                                     const ExportOptions& options) {
-  GPUSCOPE_ASSIGN_OR_RETURN(auto file, base::AtomicOutput::Begin(out, options.inputs));
+  GPUSCOPE_ASSIGN_OR_RETURN(auto file, base::AtomicOutput::Begin(out, options.inputs, ".json"));
   GPUSCOPE_ASSIGN_OR_RETURN(auto sink, base::ByteSink::Create(file.temp_path()));
   output::ChromeTraceOptions opt;
   opt.iterations = IterationMarkers(trace);
   auto counts = output::WriteChromeTrace(trace, opt, *sink);
   if (!counts.ok()) return counts.status();
+  uint64_t bytes = FileBytes(file.temp_path());
   GPUSCOPE_RETURN_IF_ERROR(file.Commit());
   std::string what = base::FormatCount(counts->events) + " events, " +
                      base::FormatCount(counts->flows) + " launch->GPU flows";
   if (!opt.iterations.empty())
     what += ", " + base::FormatCount(opt.iterations.size()) + " iteration markers";
-  return std::vector<ExportedFile>{{out, what, FileBytes(out)}};
+  return std::vector<ExportedFile>{{out, what, bytes}};
 }
 
 base::StatusOr<std::vector<ExportedFile>> WriteRpdFile(const model::Trace& trace,
                                                        const std::string& out,
                                                        const ExportOptions& options) {
-  GPUSCOPE_ASSIGN_OR_RETURN(auto file, base::AtomicOutput::Begin(out, options.inputs));
+  if (out == "-" && isatty(STDOUT_FILENO)) {
+    return base::Status::Error(
+        "-: standard output is a terminal; an .rpd is a binary database - redirect it (> t.rpd)");
+  }
+  GPUSCOPE_ASSIGN_OR_RETURN(auto file, base::AtomicOutput::Begin(out, options.inputs, ".rpd"));
   auto counts = output::WriteRpd(trace, file.temp_path());
   if (!counts.ok()) return counts.status();
+  uint64_t bytes = FileBytes(file.temp_path());
   GPUSCOPE_RETURN_IF_ERROR(file.Commit());
   std::string what = base::FormatCount(counts->ops) + " GPU ops, " +
                      base::FormatCount(counts->api) + " API calls and markers";
@@ -101,7 +109,7 @@ base::StatusOr<std::vector<ExportedFile>> WriteRpdFile(const model::Trace& trace
             " GPU-side ranges (in ext_gpuscope_gpurange)";
   }
 
-  return std::vector<ExportedFile>{{out, what, FileBytes(out)}};
+  return std::vector<ExportedFile>{{out, what, bytes}};
 }
 
 base::StatusOr<std::vector<ExportedFile>> WriteCsv(const model::Trace& trace,
@@ -189,6 +197,13 @@ const std::vector<Writer>& Writers() {
 }
 
 base::StatusOr<std::string> ExportFormat(const std::string& out, const std::string& to) {
+  if (out == "-" && to == "csv") {
+    return base::Status::Error(
+        "-: CSV tables are several files and cannot go to standard output; give a directory/");
+  }
+  if (out == "-" && to.empty()) {
+    return base::Status::Error("-: give --to json or --to rpd to write to standard output");
+  }
   if (!to.empty()) return to;
   if (out.ends_with(".json") || out.ends_with(".json.gz")) return std::string("json");
   if (out.ends_with(".rpd")) return std::string("rpd");

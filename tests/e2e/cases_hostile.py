@@ -193,16 +193,90 @@ def running_out_of_memory_is_one_line_not_an_abort():
     with open(harness.GPUSCOPE, "rb") as f:
         if b"__asan_init" in f.read():
             raise Skip("a sanitizer build reserves terabytes of address space: ulimit -v cannot apply")
+
+    def limited(path, kb=600000):
+        r = subprocess.run(["bash", "-c", f'ulimit -v {kb} && exec "$0" stats "$1"', harness.GPUSCOPE, path],
+                           capture_output=True, text=True, timeout=120)
+        lines = r.stderr.strip().splitlines()
+        assert r.returncode == 2 and len(lines) == 1 and path in lines[0], (r.returncode, r.stderr)
+        return lines[0]
+
     with tempfile.TemporaryDirectory() as tmp:
-        bomb = os.path.join(tmp, "bomb.json.gz")  # 3.6 MB holding 800 MB of whitespace
+        # A gzip bomb (3.6 MB holding 800 MB of whitespace) is refused by its inflation ratio,
+        # in 100 MB of address space beyond the binary's own.
+        bomb = os.path.join(tmp, "bomb.json.gz")
         with gzip.open(bomb, "wb", compresslevel=1) as f:
             f.write(b'{"traceEvents": [')
             chunk = b" " * (1 << 24)
             for _ in range(50):
                 f.write(chunk)
             f.write(b"]}")
-        r = subprocess.run(["bash", "-c", 'ulimit -v 600000 && exec "$0" stats "$1"', harness.GPUSCOPE, bomb],
-                           capture_output=True, text=True, timeout=120)
+        assert "inflates to more than 200 times" in limited(bomb)
+        # Plain whitespace costs no memory: 300 MB of it between events reads in a small limit.
+        spaces = os.path.join(tmp, "spaces.json")
+        with open(spaces, "wb") as f:
+            f.write(b'{"traceEvents": [')
+            for _ in range(20):
+                f.write(b" " * (15 << 20))
+            f.write(b']}')
+        assert "holds no events" in limited(spaces)
+        # One name of 300 MB needs more than 600 MB: one line naming the file, never an abort.
+        big = os.path.join(tmp, "bigname.json")
+        with open(big, "wb") as f:
+            f.write(b'{"traceEvents": [{"ph":"X","cat":"kernel","name":"')
+            for _ in range(20):
+                f.write(b"k" * (15 << 20))
+            f.write(b'","pid":0,"tid":7,"ts":1,"dur":2}]}')
+        assert "out of memory" in limited(big)
+
+
+@test
+def a_gzipped_database_bomb_leaves_nothing_in_tmpdir():
+    import gzip
+
+    with tempfile.TemporaryDirectory() as tmp:
+        bomb = os.path.join(tmp, "bomb.rpd.gz")  # 1 MB holding a 1 GB "database"
+        with gzip.open(bomb, "wb", compresslevel=9) as f:
+            f.write(b"SQLite format 3\x00" + b"\x00" * 84)
+            chunk = b"\x00" * (1 << 24)
+            for _ in range(64):
+                f.write(chunk)
+        scratch = os.path.join(tmp, "scratch")
+        os.mkdir(scratch)
+        r = run("stats", bomb, env=dict(os.environ, TMPDIR=scratch))
         lines = r.stderr.strip().splitlines()
-        assert r.returncode == 2, (r.returncode, r.stderr)
-        assert len(lines) == 1 and bomb in lines[0] and "out of memory" in lines[0], r.stderr
+        assert r.returncode == 2 and len(lines) == 1 and "inflates to more than" in lines[0], r.stderr
+        assert os.listdir(scratch) == [], os.listdir(scratch)
+
+
+@test
+def dash_writes_to_standard_output_and_says_what_it_wrote_on_stderr():
+    import subprocess
+
+    import harness
+
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, TMPDIR=tmp)
+        src = data("kineto_cuda_small.json")
+        r = subprocess.run([harness.GPUSCOPE, "convert", src, "--to", "json", "-o", "-"],
+                           capture_output=True, env=env)
+        assert r.returncode == 0 and b"wrote -" in r.stderr, r.stderr
+        assert len(json.loads(r.stdout)["traceEvents"]) > 0
+        rpd = os.path.join(tmp, "t.rpd")
+        with open(rpd, "wb") as f:
+            r = subprocess.run([harness.GPUSCOPE, "convert", src, "--to", "rpd", "-o", "-"],
+                               stdout=f, stderr=subprocess.PIPE, env=env)
+        assert r.returncode == 0, r.stderr
+        assert "8 dispatches" in run("stats", rpd).stdout
+        r = subprocess.run([harness.GPUSCOPE, "report", src, "-o", "-"], capture_output=True, env=env)
+        assert r.returncode == 0 and r.stdout.startswith(b"<!DOCTYPE html>"), r.stderr
+        # A reader that stops early leaves no temporary file behind.
+        p = subprocess.Popen([harness.GPUSCOPE, "report", src, "-o", "-"], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, env=env)
+        p.stdout.read(10)
+        p.stdout.close()
+        p.wait(timeout=60)
+        assert sorted(os.listdir(tmp)) == ["t.rpd"], os.listdir(tmp)
+        for args in (("convert", src, "-o", "-"), ("convert", src, "--to", "csv", "-o", "-")):
+            r = run(*args)
+            assert r.returncode == 2 and r.stderr.strip().splitlines()[-1].startswith("gpuscope: -:"), r.stderr

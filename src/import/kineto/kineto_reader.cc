@@ -77,7 +77,11 @@ KinetoReader::Outcome KinetoReader::Run() {
                c.error_what() + ")";
       return Outcome::kError;
     }
-    // kNeedMore: the item runs past the window.
+    // kNeedMore: the item runs past the window. Whitespace before it is dropped first (pos_ is
+    // always between items, never inside one): a run of whitespace costs no memory.
+    while (pos_ < len_ &&
+           (buf_[pos_] == ' ' || buf_[pos_] == '\n' || buf_[pos_] == '\r' || buf_[pos_] == '\t'))
+      ++pos_;
     if (Refill()) continue;
     if (read_error_) {
       error_ = "read failed at byte " + std::to_string(window_offset_ + len_) + " (" + error_ + ")";
