@@ -70,10 +70,11 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
       s.api_ns += t.api.dur_ns[i];
   }
   ClassifyGaps(c);
-  std::map<std::string, IdleCause> idle;
+  std::map<std::string_view, IdleCause> idle;  // views into the Context's causes
   for (const auto& g : c.gaps()) {
-    IdleCause& ic = idle[g.cause.substr(0, g.cause.find(':'))];
-    ic.cause = g.cause.substr(0, g.cause.find(':'));
+    std::string_view kind = g.cause.substr(0, g.cause.find(':'));
+    IdleCause& ic = idle[kind];
+    if (ic.cause.empty()) ic.cause = std::string(kind);
     ic.ns += g.end - g.start;
     ++ic.gaps;
   }

@@ -33,7 +33,7 @@ void Context::BuildTimeline() {
     auto gap = [&](int64_t a, int64_t b, RowId launch) {
       if (b <= a) return;
       gaps_.push_back({dev, a, b, launch, {}, {}});
-      gap_before_[Key(dev, b)] = b - a;
+      gap_before_.emplace_back(Key(dev, b), b - a);
     };
     gap(w0_, cur_s, ops[0].launch);
     for (size_t i = 1; i < ops.size(); ++i) {
@@ -47,6 +47,17 @@ void Context::BuildTimeline() {
     busy_ += cur_e - cur_s;
     gap(cur_e, w1_, kNoRow);
   }
+  // One entry per key, the last written winning (as the map assignment did).
+  std::stable_sort(gap_before_.begin(), gap_before_.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  size_t w = 0;
+  for (size_t i = 0; i < gap_before_.size(); ++i) {
+    if (w > 0 && gap_before_[w - 1].first == gap_before_[i].first)
+      gap_before_[w - 1] = gap_before_[i];
+    else
+      gap_before_[w++] = gap_before_[i];
+  }
+  gap_before_.resize(w);
   std::sort(gaps_.begin(), gaps_.end(),
             [](const Gap& a, const Gap& b) { return a.start < b.start; });
   for (const auto& g : gaps_)
@@ -110,15 +121,15 @@ void ClassifyGaps(Context& c) {
     }
     bool launch_late = g.next_launch != kNoRow && t.api.start_ns[g.next_launch] >= g.start;
     if (2 * sync >= len) {
-      g.cause = "host sync: " + sync_name;
+      g.cause = c.Intern("host sync: " + sync_name);
     } else if (best != SIZE_MAX && IsItemOp(t.str(t.cpu.name[best])) && 2 * best_overlap >= len) {
-      g.cause = "host sync: " + std::string(t.str(t.cpu.name[best]));
+      g.cause = c.Intern("host sync: " + std::string(t.str(t.cpu.name[best])));
     } else if (2 * copy >= len) {
-      g.cause = "memory copy: " + copy_name;
+      g.cause = c.Intern("memory copy: " + copy_name);
     } else if (best != SIZE_MAX && 2 * best_overlap >= len) {
-      g.cause = "CPU op: " + std::string(t.str(t.cpu.name[best]));
+      g.cause = c.Intern("CPU op: " + std::string(t.str(t.cpu.name[best])));
     } else if (frame != SIZE_MAX && !IsOuterFrame(c, frame, g)) {
-      g.cause = "Python: " + std::string(t.str(t.python.name[frame]));
+      g.cause = c.Intern("Python: " + std::string(t.str(t.python.name[frame])));
     } else if (launch_late) {
       g.cause = "launch late";
     } else if (g.next_launch == kNoRow && t.api.size() > 0) {
@@ -126,13 +137,15 @@ void ClassifyGaps(Context& c) {
     } else {
       g.cause = "unknown";
     }
-    if (g.cause.rfind("Python: ", 0) == 0) {
-      g.where.python = std::string(t.str(t.python.name[frame]));
+    if (g.cause.starts_with("Python: ")) {
+      g.where.python = t.str(t.python.name[frame]);
     } else if (best != SIZE_MAX) {
-      g.where.op = std::string(t.str(t.cpu.name[best]));
-      g.where.python = c.at().PythonOf(static_cast<RowId>(best));
+      g.where.op = t.str(t.cpu.name[best]);
+      g.where.python = c.Intern(c.at().PythonOf(static_cast<RowId>(best)));
     } else if (g.next_launch != kNoRow) {
-      g.where = c.at().Api(g.next_launch);
+      Where w = c.at().Api(g.next_launch);
+      g.where.python = c.Intern(w.python);
+      g.where.op = c.Intern(w.op);
     }
   }
 }

@@ -19,6 +19,7 @@
 #include "analysis/rules.h"
 #include "analysis/steady_state.h"
 #include "analysis/what_if.h"
+#include "base/string_pool.h"
 #include "base/text.h"
 #include "model/trace.h"
 
@@ -29,13 +30,17 @@ using model::RowId;
 using model::Trace;
 
 // A GPU op that starts a busy interval, and the idle gap before it.
+// An idle gap of one GPU. A trace can hold millions: the cause and the place are views of
+// strings interned once in the Context (Context::Intern), not copies per gap.
 struct Gap {
   int device = 0;
   int64_t start = 0, end = 0;
   RowId next_launch =
       kNoRow;  // API row that launched the op ending the gap (kNoRow: none / window end)
-  std::string cause;
-  Where where;
+  std::string_view cause;  // "CPU op: aten::copy_", "launch late", ...
+  struct {
+    std::string_view python, op;  // as Where's: innermost user frame, deepest op
+  } where;
 };
 
 // Everything the rules share: the window, the GPU busy timeline, the per-iteration divisor.
@@ -81,13 +86,17 @@ class Context {
   }
 
   std::vector<Gap>& gaps() { return gaps_; }
+  // A stable view of `s`, stored once for the Context's lifetime (gap causes and places).
+  std::string_view Intern(std::string_view s) { return names_.Get(names_.Intern(s)); }
   const std::vector<Gap>& gaps() const { return gaps_; }
   int64_t busy_ns() const { return busy_; }
   int devices() const { return devices_; }
   // Idle time before a GPU op that starts a busy interval on its device (0 when it does not).
   int64_t IdleBefore(int device, int64_t start) const {
-    auto it = gap_before_.find(Key(device, start));
-    return it == gap_before_.end() ? 0 : it->second;
+    const uint64_t key = Key(device, start);
+    auto it = std::lower_bound(gap_before_.begin(), gap_before_.end(),
+                               std::pair<uint64_t, int64_t>{key, INT64_MIN});
+    return it == gap_before_.end() || it->first != key ? 0 : it->second;
   }
   // GPU idle time (all devices) inside [a, b].
   int64_t IdleWithin(int64_t a, int64_t b) const {
@@ -132,9 +141,10 @@ class Context {
   size_t iterations_ = 0;
   Ecosystem ecosystem_;
   std::vector<Gap> gaps_;
+  base::StringPool names_;                                // what gaps_ views
   std::vector<std::pair<int64_t, int64_t>> gaps_by_end_;  // (end, start)
   int64_t max_gap_ = 0;
-  std::unordered_map<uint64_t, int64_t> gap_before_;
+  std::vector<std::pair<uint64_t, int64_t>> gap_before_;  // sorted by key (16 bytes per gap)
   std::vector<int64_t> op_starts_;
   std::map<int, std::vector<std::pair<int64_t, int64_t>>> kernel_busy_;
   int64_t busy_ = 0;

@@ -23,28 +23,29 @@ model::RowId ReplayGraph::RangeAt(uint32_t lane, int64_t ts) const {
   return r;
 }
 
-std::pair<std::string, std::string> ReplayGraph::GapCategory(uint32_t v, int64_t ts) const {
+std::pair<std::string_view, std::string_view> ReplayGraph::GapCategory(uint32_t v,
+                                                                       int64_t ts) const {
   const auto& cpu = t_.cpu;
   model::RowId deepest = RangeAt(lane_[v], ts);
   model::RowId op = model::kNoRow;
   for (model::RowId r = deepest; r != model::kNoRow; r = cpu.parent[r]) {
-    if (IsDataLoaderRange(t_.str(cpu.name[r])))
-      return {"data loading", std::string(t_.str(cpu.name[r]))};
+    if (IsDataLoaderRange(t_.str(cpu.name[r]))) return {"data loading", t_.str(cpu.name[r])};
     if (op == model::kNoRow && cpu.kind[r] == model::CpuRangeKind::kOp) op = r;
   }
-  if (op != model::kNoRow) return {"op dispatch", std::string(t_.str(cpu.name[op]))};
+  if (op != model::kNoRow) return {"op dispatch", t_.str(cpu.name[op])};
   return {t_.python.size() ? "Python" : "host work", {}};
 }
 
 void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
                            const std::vector<int64_t>& end, uint32_t last,
                            ReplayResult& out) const {
-  std::map<std::string, int64_t> share;
-  std::map<std::pair<std::string, std::string>, int64_t> places;
-  auto add = [&](const std::string& cat, std::string_view name, int64_t ns) {
+  // Categories are literals and places views into the trace's names: both outlive the walk.
+  std::map<std::string_view, int64_t> share;
+  std::map<std::pair<std::string_view, std::string_view>, int64_t> places;
+  auto add = [&](std::string_view cat, std::string_view name, int64_t ns) {
     if (ns <= 0) return;
     share[cat] += ns;
-    if (!name.empty()) places[{cat, std::string(name)}] += ns;
+    if (!name.empty()) places[{cat, name}] += ns;
   };
   auto name_of = [&](uint32_t v) -> std::string_view {
     switch (kind_[v]) {
@@ -120,13 +121,22 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
     add("before the window", {}, s - w0_);  // held by work that started earlier
     break;
   }
-  for (auto& [cat, ns] : share) out.path.push_back({cat, ns});
+  for (auto& [cat, ns] : share) out.path.push_back({std::string(cat), ns});
   std::sort(out.path.begin(), out.path.end(),
             [](const PathShare& a, const PathShare& b) { return a.ns > b.ns; });
-  for (auto& [key, ns] : places) out.top_places.push_back({key.first, key.second, ns});
-  std::sort(out.top_places.begin(), out.top_places.end(),
-            [](const PathPlace& a, const PathPlace& b) { return a.ns > b.ns; });
-  if (out.top_places.size() > 5) out.top_places.resize(5);
+  // The five largest places, copied out (ties by category and name, as the map ordered them).
+  std::vector<std::pair<int64_t, const std::pair<std::string_view, std::string_view>*>> ranked;
+  for (auto& [key, ns] : places) ranked.emplace_back(ns, &key);
+  size_t keep = std::min<size_t>(5, ranked.size());
+  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<ptrdiff_t>(keep), ranked.end(),
+                    [](const auto& a, const auto& b) {
+                      if (a.first != b.first) return a.first > b.first;
+                      return *a.second < *b.second;
+                    });
+  for (size_t i = 0; i < keep; ++i) {
+    out.top_places.push_back({std::string(ranked[i].second->first),
+                              std::string(ranked[i].second->second), ranked[i].first});
+  }
 }
 
 }  // namespace gpuscope::analysis

@@ -100,7 +100,9 @@ class ReplayGraph {
   void WalkPath(const Params& p, const std::vector<int64_t>& start, const std::vector<int64_t>& end,
                 uint32_t last, ReplayResult& out) const;
   // What the host did at `ts` on a node's thread: (category, place).
-  std::pair<std::string, std::string> GapCategory(uint32_t node, int64_t ts) const;
+  // (category, place): a literal and a view into the trace's names (nothing is copied per node:
+  // a path through a million distinct names costs their ids, issue 33).
+  std::pair<std::string_view, std::string_view> GapCategory(uint32_t node, int64_t ts) const;
   model::RowId RangeAt(uint32_t lane, int64_t ts) const;  // deepest CPU range holding ts
 
   const model::Trace& t_;

@@ -21,46 +21,96 @@ void SortByTotal(std::vector<Stat>& v) {
   });
 }
 
-// Assigns dense group ids by display name (mangled and demangled spellings of one kernel merge).
-std::vector<uint32_t> GroupByName(const model::Trace& trace, const std::vector<StringId>& names,
-                                  bool demangle, std::vector<std::string>* group_names) {
-  std::unordered_map<StringId, uint32_t> by_id;
-  std::unordered_map<std::string, uint32_t> by_name;
-  std::vector<uint32_t> out(names.size());
+// Dense group ids by display name: mangled and demangled spellings of one kernel merge. Names
+// are read from the trace's pool (a demangled spelling is kept only when it differs), so a
+// million distinct names cost their ids, not a copy of each.
+struct NameGroups {
+  std::vector<uint32_t> of_row;        // per row: its group
+  std::vector<std::string_view> name;  // per group: the display name
+  std::vector<std::string> demangled;  // storage of the display names that are not the pool's
+};
+
+NameGroups GroupByName(const model::Trace& trace, const std::vector<StringId>& names,
+                       bool demangle) {
+  constexpr uint32_t kNone = UINT32_MAX;
+  NameGroups g;
+  std::vector<uint32_t> by_id(trace.strings.size(), kNone);
+  std::unordered_map<std::string_view, uint32_t> by_name;
+  // Demangled spellings first collected by id, then made views once their storage stops moving.
+  std::vector<std::pair<uint32_t, std::string>> pending;
+  g.of_row.resize(names.size());
   for (size_t i = 0; i < names.size(); ++i) {
-    auto it = by_id.find(names[i]);
-    if (it == by_id.end()) {
+    uint32_t& group = by_id[names[i]];
+    if (group == kNone) {
       std::string_view raw = trace.str(names[i]);
-      std::string display = demangle ? base::Demangle(raw) : std::string(raw);
-      auto [nit, inserted] = by_name.emplace(display, static_cast<uint32_t>(group_names->size()));
-      if (inserted) group_names->push_back(std::move(display));
-      it = by_id.emplace(names[i], nit->second).first;
+      if (demangle && base::LooksMangled(raw)) {
+        std::string display = base::Demangle(raw);
+        if (display != raw) {
+          pending.emplace_back(static_cast<uint32_t>(g.name.size()), std::move(display));
+          g.name.emplace_back();
+          group = pending.back().first;
+          g.of_row[i] = group;
+          continue;
+        }
+      }
+      auto [it, inserted] = by_name.emplace(raw, static_cast<uint32_t>(g.name.size()));
+      if (inserted) g.name.push_back(raw);
+      group = it->second;
     }
-    out[i] = it->second;
+    g.of_row[i] = group;
   }
-  return out;
+  if (pending.empty()) return g;
+  // Demangled names: merge with a raw spelling of the same text, else their own group.
+  g.demangled.reserve(pending.size());
+  std::vector<uint32_t> remap(g.name.size());
+  for (uint32_t k = 0; k < remap.size(); ++k) remap[k] = k;
+  for (auto& [group, text] : pending) {
+    g.demangled.push_back(std::move(text));
+    auto [it, inserted] = by_name.emplace(g.demangled.back(), group);
+    if (inserted) {
+      g.name[group] = g.demangled.back();
+    } else {
+      remap[group] = it->second;
+    }
+  }
+  for (uint32_t& r : g.of_row) r = remap[r];
+  return g;
+}
+
+// Per group: the durations of its rows that count, as runs of one sorted buffer (one 16-byte
+// entry per row instead of a vector per group).
+template <typename Fn>
+void ForEachGroupDurations(const NameGroups& g, const model::SliceColumns& rows,
+                           const std::vector<uint8_t>& counts, Fn&& fn) {
+  std::vector<std::pair<uint32_t, int64_t>> pairs;
+  pairs.reserve(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (counts[i]) pairs.emplace_back(g.of_row[i], rows.dur_ns[i]);
+  std::sort(pairs.begin(), pairs.end());
+  std::vector<int64_t> d;
+  for (size_t i = 0; i < pairs.size();) {
+    size_t j = i;
+    d.clear();
+    for (; j < pairs.size() && pairs[j].first == pairs[i].first; ++j) d.push_back(pairs[j].second);
+    fn(pairs[i].first, d);
+    i = j;
+  }
 }
 
 std::vector<KernelStat> KernelStats(const model::Trace& trace, const StatsOptions& opt,
                                     int64_t* total_all) {
-  std::vector<std::string> names;
-  std::vector<uint32_t> group = GroupByName(trace, trace.kernels.name, opt.demangle, &names);
-  std::vector<std::vector<int64_t>> durs(names.size());
-  for (size_t i = 0; i < group.size(); ++i) {
-    if (opt.In(trace.kernels.start_ns[i])) durs[group[i]].push_back(trace.kernels.dur_ns[i]);
-  }
+  NameGroups g = GroupByName(trace, trace.kernels.name, opt.demangle);
+  std::vector<uint8_t> counts(trace.kernels.size());
+  for (size_t i = 0; i < counts.size(); ++i) counts[i] = opt.In(trace.kernels.start_ns[i]);
   std::vector<KernelStat> out;
   int64_t all = 0;
-  for (size_t g = 0; g < names.size(); ++g) {
-    auto& d = durs[g];
-    if (d.empty()) continue;
+  ForEachGroupDurations(g, trace.kernels, counts, [&](uint32_t group, std::vector<int64_t>& d) {
     KernelStat s;
-    s.name = names[g];
+    s.name = std::string(g.name[group]);
     static_cast<DurationSummary&>(s) = SummarizeDurations(d);
     all += s.total_ns;
     out.push_back(std::move(s));
-    std::vector<int64_t>().swap(d);
-  }
+  });
   for (auto& s : out) s.percent = all > 0 ? 100.0 * static_cast<double>(s.total_ns) / all : 0;
   SortByTotal(out);
   *total_all = all;
@@ -109,27 +159,24 @@ std::vector<MemopStat> MemopStats(const model::Trace& trace, const StatsOptions&
 }
 
 std::vector<ApiStat> ApiStats(const model::Trace& trace, const StatsOptions& opt, bool os_runtime) {
-  std::vector<std::string> names;
-  std::vector<uint32_t> group = GroupByName(trace, trace.api.name, false, &names);
-  std::vector<std::vector<int64_t>> durs(names.size());
-  std::vector<model::ApiDomain> domain(names.size(), model::ApiDomain::kRuntime);
-  for (size_t i = 0; i < group.size(); ++i) {
-    if ((trace.api.domain[i] == model::ApiDomain::kOs) != os_runtime ||
-        !opt.In(trace.api.start_ns[i]))
-      continue;
-    if (durs[group[i]].empty()) domain[group[i]] = trace.api.domain[i];
-    durs[group[i]].push_back(trace.api.dur_ns[i]);
+  NameGroups g = GroupByName(trace, trace.api.name, false);
+  std::vector<uint8_t> counts(trace.api.size());
+  constexpr uint32_t kNone = UINT32_MAX;
+  std::vector<uint32_t> first_row(g.name.size(), kNone);  // the domain is the first call's
+  for (size_t i = 0; i < counts.size(); ++i) {
+    counts[i] = (trace.api.domain[i] == model::ApiDomain::kOs) == os_runtime &&
+                opt.In(trace.api.start_ns[i]);
+    if (counts[i] && first_row[g.of_row[i]] == kNone)
+      first_row[g.of_row[i]] = static_cast<uint32_t>(i);
   }
   std::vector<ApiStat> out;
-  for (size_t g = 0; g < names.size(); ++g) {
-    auto& d = durs[g];
-    if (d.empty()) continue;
+  ForEachGroupDurations(g, trace.api, counts, [&](uint32_t group, std::vector<int64_t>& d) {
     ApiStat s;
-    s.name = names[g];
-    s.domain = model::ApiDomainName(domain[g]);
+    s.name = std::string(g.name[group]);
+    s.domain = model::ApiDomainName(trace.api.domain[first_row[group]]);
     static_cast<DurationSummary&>(s) = SummarizeDurations(d);
     out.push_back(std::move(s));
-  }
+  });
   SortByTotal(out);
   return out;
 }

@@ -67,6 +67,9 @@ void AppendTrace(Trace& dst, Trace&& src) {
   dst.problems.Merge(src.problems);
   for (const auto& [k, v] : src.record_counts) dst.record_counts[k] += v;
   dst.meta.clamped_zero_events += src.meta.clamped_zero_events;
+  // Released now, not when the caller drops it: merging segments one by one then holds one
+  // segment beside the result, not all of them.
+  src = Trace();
 }
 
 }  // namespace gpuscope::model

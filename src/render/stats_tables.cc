@@ -1,5 +1,7 @@
 #include "render/stats_tables.h"
 
+#include <algorithm>
+
 #include "base/text.h"
 
 namespace gpuscope::render {
@@ -53,9 +55,18 @@ std::vector<Cell> DurationCells(const std::string& name, const analysis::Duratio
 }
 }  // namespace
 
-ResultTable KernelTable(const analysis::Stats& st) {
+// The first `limit` items of `v` (all for 0).
+template <typename T>
+size_t Rows(const std::vector<T>& v, size_t limit) {
+  return limit == 0 ? v.size() : std::min(limit, v.size());
+}
+
+ResultTable KernelTable(const analysis::Stats& st, size_t limit) {
   ResultTable t = DurationTable({{"percent", "Time %", Show::kFixed1, "", false, 4}}, true);
-  for (const auto& k : st.kernels) t.AddRow(DurationCells(k.name, k, {Cell::Real(k.percent)}));
+  for (size_t i = 0; i < Rows(st.kernels, limit); ++i) {
+    const auto& k = st.kernels[i];
+    t.AddRow(DurationCells(k.name, k, {Cell::Real(k.percent)}));
+  }
   return t;
 }
 
@@ -90,20 +101,22 @@ ResultTable MemopTable(const analysis::Stats& st) {
   return t;
 }
 
-ResultTable ApiTable(const std::vector<analysis::ApiStat>& api) {
+ResultTable ApiTable(const std::vector<analysis::ApiStat>& api, size_t limit) {
   ResultTable t = DurationTable({{"domain", "", Show::kText}}, false);
-  for (const auto& r : api) t.AddRow(DurationCells(r.name, r, {Cell::Text(std::string(r.domain))}));
+  for (size_t i = 0; i < Rows(api, limit); ++i)
+    t.AddRow(DurationCells(api[i].name, api[i], {Cell::Text(std::string(api[i].domain))}));
   return t;
 }
 
-ResultTable CpuOpTable(const analysis::Stats& st) {
+ResultTable CpuOpTable(const analysis::Stats& st, size_t limit) {
   ResultTable t({{"name", "Name", Show::kText, "", true},
                  {"calls", "Calls", Show::kCount},
                  {"total_ns", "Total ({unit})", Show::kDuration},
                  {"self_ns", "Self ({unit})", Show::kDuration},
                  {"avg_ns", "Avg ({unit})", Show::kDuration}});
   t.SetTerminalOrder({2, 3, 1, 4, 0});
-  for (const auto& r : st.cpu_ops) {
+  for (size_t i = 0; i < Rows(st.cpu_ops, limit); ++i) {
+    const auto& r = st.cpu_ops[i];
     t.AddRow({Cell::Text(r.name), Cell::Uint(r.calls), Cell::Int(r.total_ns), Cell::Int(r.self_ns),
               Cell::Int(r.avg_ns)});
   }
@@ -124,7 +137,7 @@ ResultTable CounterTable(const analysis::Stats& st) {
   return t;
 }
 
-ResultTable OpTable(const analysis::Stats& st) {
+ResultTable OpTable(const analysis::Stats& st, size_t limit) {
   ResultTable t({{"op", "Op", Show::kText, "", true},
                  {"python", "Python", Show::kText, "", true},
                  {"in_graph", "Graph"},
@@ -133,21 +146,23 @@ ResultTable OpTable(const analysis::Stats& st) {
                  {"gpu_ns", "GPU time ({unit})", Show::kDuration},
                  {"percent", "Time %", Show::kFixed1, "", false, 4}});
   t.SetTerminalOrder({5, 6, 3, 4, 2, 0, 1});
-  for (const auto& o : st.ops)
+  for (size_t i = 0; i < Rows(st.ops, limit); ++i) {
+    const auto& o = st.ops[i];
     t.AddRow({Cell::Text(o.op.empty() ? "(no op)" : o.op), Cell::Text(o.python),
               Cell::Text(o.in_graph ? "yes" : "no"), Cell::Uint(o.kernels), Cell::Uint(o.copies),
               Cell::Int(o.gpu_ns), Cell::Real(o.percent)});
+  }
   return t;
 }
 
-ResultTable StatsTable(const analysis::Stats& st, std::string_view which) {
-  if (which == "op") return OpTable(st);
+ResultTable StatsTable(const analysis::Stats& st, std::string_view which, size_t limit) {
+  if (which == "op") return OpTable(st, limit);
   if (which == "memops") return MemopTable(st);
-  if (which == "api") return ApiTable(st.api);
-  if (which == "os") return ApiTable(st.os_runtime);
-  if (which == "cpu") return CpuOpTable(st);
+  if (which == "api") return ApiTable(st.api, limit);
+  if (which == "os") return ApiTable(st.os_runtime, limit);
+  if (which == "cpu") return CpuOpTable(st, limit);
   if (which == "counters") return CounterTable(st);
-  return KernelTable(st);
+  return KernelTable(st, limit);
 }
 
 }  // namespace gpuscope::render

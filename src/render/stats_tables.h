@@ -10,14 +10,17 @@
 
 namespace gpuscope::render {
 
-ResultTable KernelTable(const analysis::Stats& stats);
+// `limit`: rows built at most (0: all). The stats are sorted largest first; a trace of a million
+// distinct names prints its top rows without building a million (memory bound, issue 33).
+ResultTable KernelTable(const analysis::Stats& stats, size_t limit = 0);
 ResultTable MemopTable(const analysis::Stats& stats);
-ResultTable ApiTable(const std::vector<analysis::ApiStat>& api);
-ResultTable CpuOpTable(const analysis::Stats& stats);
-ResultTable OpTable(const analysis::Stats& stats);  // GPU time by launching op (--by op)
+ResultTable ApiTable(const std::vector<analysis::ApiStat>& api, size_t limit = 0);
+ResultTable CpuOpTable(const analysis::Stats& stats, size_t limit = 0);
+// GPU time by launching op (--by op)
+ResultTable OpTable(const analysis::Stats& stats, size_t limit = 0);
 ResultTable CounterTable(const analysis::Stats& stats);
 
 // One table by its `--by` name: kernels, memops, api, os, cpu, counters.
-ResultTable StatsTable(const analysis::Stats& stats, std::string_view which);
+ResultTable StatsTable(const analysis::Stats& stats, std::string_view which, size_t limit = 0);
 
 }  // namespace gpuscope::render

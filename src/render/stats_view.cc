@@ -11,17 +11,18 @@ size_t Limit(const StatsView& v, size_t terminal_default) {
   return v.top_given ? v.top : terminal_default;
 }
 
-// A titled table, with "... N more" when rows were left out.
-void Section(std::string& out, const std::string& title, const ResultTable& t, size_t limit,
-             size_t width, bool fit, const char* more) {
+// A titled table of `total` rows, `t` built with the first `limit` (0: all) of them, with
+// "... N more" when rows were left out.
+void Section(std::string& out, const std::string& title, const ResultTable& t, size_t total,
+             size_t limit, size_t width, bool fit, const char* more) {
   out += title + ":\n\n";
   if (t.rows() == 0) {
     out += "(none in this trace)\n";
     return;
   }
   out += t.Text(width, fit, limit);
-  if (limit != 0 && limit < t.rows()) {
-    out += "... " + base::FormatCount(t.rows() - limit) + more + " (--top 0 shows all)\n";
+  if (limit != 0 && limit < total) {
+    out += "... " + base::FormatCount(total - limit) + more + " (--top 0 shows all)\n";
   }
 }
 
@@ -53,7 +54,7 @@ std::string StatsText(const model::Trace& trace, const analysis::Stats& st, cons
              base::FormatCount(st.kernels.size()) + " kernels, " +
              base::FormatDuration(st.kernel_total_ns) + " in total\n\n";
       size_t limit = Limit(v, 25);
-      out += KernelTable(st).Text(width, fit, limit);
+      out += KernelTable(st, limit).Text(width, fit, limit);
       if (limit != 0 && limit < st.kernels.size()) {
         out += "... " + base::FormatCount(st.kernels.size() - limit) +
                " more kernels (--top 0 shows all)\n";
@@ -61,23 +62,28 @@ std::string StatsText(const model::Trace& trace, const analysis::Stats& st, cons
     }
   }
   if (all) out += "\n";
-  if (Shows(v, "memops")) Section(out, "GPU memory operations", MemopTable(st), 0, width, true, "");
+  if (Shows(v, "memops"))
+    Section(out, "GPU memory operations", MemopTable(st), st.memops.size(), 0, width, true, "");
   if (all) out += "\n";
   if (Shows(v, "api"))
-    Section(out, "Runtime / driver API calls", ApiTable(st.api), Limit(v, 15), width, fit, " more");
+    Section(out, "Runtime / driver API calls", ApiTable(st.api, Limit(v, 15)), st.api.size(),
+            Limit(v, 15), width, fit, " more");
   if (Shows(v, "os", !st.os_runtime.empty())) {
     if (all) out += "\n";
-    Section(out, "OS runtime calls", ApiTable(st.os_runtime), Limit(v, 15), width, fit, " more");
+    Section(out, "OS runtime calls", ApiTable(st.os_runtime, Limit(v, 15)), st.os_runtime.size(),
+            Limit(v, 15), width, fit, " more");
   }
   if (all) out += "\n";
-  if (Shows(v, "cpu")) Section(out, "CPU ops", CpuOpTable(st), Limit(v, 15), width, fit, " more");
+  if (Shows(v, "cpu"))
+    Section(out, "CPU ops", CpuOpTable(st, Limit(v, 15)), st.cpu_ops.size(), Limit(v, 15), width,
+            fit, " more");
   if (Shows(v, "counters", !st.counters.empty())) {
     if (all) out += "\n";
     out += "Counters:\n\n" + CounterTable(st).Text(width, true);
   }
   if (v.by == "op")
-    Section(out, "GPU time by launching op (graph kernels by their captured op)", OpTable(st),
-            Limit(v, 25), width, fit, " more");
+    Section(out, "GPU time by launching op (graph kernels by their captured op)",
+            OpTable(st, Limit(v, 25)), st.ops.size(), Limit(v, 25), width, fit, " more");
   return out;
 }
 
@@ -95,14 +101,14 @@ std::string StatsJson(const model::Trace& trace, const analysis::Stats& st, cons
       .EndObject();
   if (v.steady) w.Key("window").String(v.window);
   const size_t limit = v.top_given ? v.top : 0;
-  if (Shows(v, "kernels")) KernelTable(st).Json(w.Key("kernels"), limit);
+  if (Shows(v, "kernels")) KernelTable(st, limit).Json(w.Key("kernels"), limit);
   if (Shows(v, "memops")) MemopTable(st).Json(w.Key("memops"));
-  if (Shows(v, "api")) ApiTable(st.api).Json(w.Key("api"), limit);
+  if (Shows(v, "api")) ApiTable(st.api, limit).Json(w.Key("api"), limit);
   if (Shows(v, "os", !st.os_runtime.empty()))
-    ApiTable(st.os_runtime).Json(w.Key("os_runtime"), limit);
-  if (Shows(v, "cpu")) CpuOpTable(st).Json(w.Key("cpu_ops"), limit);
+    ApiTable(st.os_runtime, limit).Json(w.Key("os_runtime"), limit);
+  if (Shows(v, "cpu")) CpuOpTable(st, limit).Json(w.Key("cpu_ops"), limit);
   if (Shows(v, "counters", !st.counters.empty())) CounterTable(st).Json(w.Key("counters"));
-  if (v.by == "op") OpTable(st).Json(w.Key("ops"), limit);
+  if (v.by == "op") OpTable(st, limit).Json(w.Key("ops"), limit);
   w.EndObject();
   return w.str();
 }
@@ -111,7 +117,7 @@ std::string StatsCsv(const analysis::Stats& st, const StatsView& v) {
   std::string table = v.by.empty() ? "kernels" : v.by;
   // Memory operations and counters are short tables: always whole.
   size_t limit = table == "memops" || table == "counters" ? 0 : (v.top_given ? v.top : 0);
-  return StatsTable(st, table).Csv(limit);
+  return StatsTable(st, table, limit).Csv(limit);
 }
 
 }  // namespace gpuscope::render

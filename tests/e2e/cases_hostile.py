@@ -280,3 +280,28 @@ def dash_writes_to_standard_output_and_says_what_it_wrote_on_stderr():
         for args in (("convert", src, "-o", "-"), ("convert", src, "--to", "csv", "-o", "-")):
             r = run(*args)
             assert r.returncode == 2 and r.stderr.strip().splitlines()[-1].startswith("gpuscope: -:"), r.stderr
+
+
+@test
+def a_trace_of_distinct_names_stays_within_a_small_address_space():
+    import subprocess
+
+    import harness
+
+    with open(harness.GPUSCOPE, "rb") as f:
+        if b"__asan_init" in f.read():
+            raise Skip("a sanitizer build reserves terabytes of address space: ulimit -v cannot apply")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "distinct.json")  # 28 MB: 200,000 kernels, each its own name
+        with open(path, "w") as f:
+            f.write('{"traceEvents": [\n')
+            for i in range(200000):
+                f.write('{"ph":"X","cat":"kernel","name":"kernel_%d_%s","pid":0,"tid":7,"ts":%d.5,'
+                        '"dur":3.25,"args":{"correlation":%d}},\n' % (i, "x" * 20, 1000 + i * 5, i + 1))
+            f.write('{"ph":"X","cat":"kernel","name":"last","pid":0,"tid":7,"ts":999999999,"dur":1}]}\n')
+        # 250 MB of address space (the binary, its libraries and one thread included): the stats
+        # of a million rows were built whole before (300 MB resident for this file).
+        for cmd in ("stats", "analyze"):
+            r = subprocess.run(["bash", "-c", 'ulimit -v 250000 && exec "$0" "$1" --threads 1 "$2"',
+                                harness.GPUSCOPE, cmd, path], capture_output=True, text=True, timeout=300)
+            assert r.returncode == 0, (cmd, r.stderr)

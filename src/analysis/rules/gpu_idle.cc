@@ -55,7 +55,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     for (const Gap* g : gaps) {
       AddEvidence(c, f, g->start, g->end - g->start,
                   "GPU " + std::to_string(g->device) + " idle" +
-                      (g->where.op.empty() ? "" : " during " + g->where.op));
+                      (g->where.op.empty() ? "" : " during " + std::string(g->where.op)));
     }
     out.push_back(std::move(cand));
   }

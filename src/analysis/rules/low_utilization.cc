@@ -15,9 +15,9 @@ void Detect(const Context& c, Claims&, std::vector<Candidate>& out) {
   double busy =
       100.0 * static_cast<double>(c.busy_ns()) / (static_cast<double>(c.window()) * c.devices());
   if (busy >= 100 * c.o().low_utilization) return;
-  std::map<std::string, int64_t> idle;
+  std::map<std::string_view, int64_t> idle;  // views into the Context's causes
   for (const auto& g : c.gaps()) idle[g.cause.substr(0, g.cause.find(':'))] += g.end - g.start;
-  std::vector<std::pair<int64_t, std::string>> ranked;
+  std::vector<std::pair<int64_t, std::string_view>> ranked;
   for (auto& [cause, ns] : idle) ranked.emplace_back(ns, cause);
   std::sort(ranked.rbegin(), ranked.rend());
   Candidate cand{Make(c, "low-utilization", 0), {}};
@@ -25,7 +25,7 @@ void Detect(const Context& c, Claims&, std::vector<Candidate>& out) {
   f.severity = busy < 25 ? "high" : "medium";
   f.detail = "GPU busy " + base::FormatFixed(busy, 1) + "% of the steady window; idle by cause:";
   for (size_t k = 0; k < ranked.size() && k < 4; ++k) {
-    f.detail += (k ? ", " : " ") + ranked[k].second + " " +
+    f.detail += (k ? ", " : " ") + std::string(ranked[k].second) + " " +
                 base::FormatFixed(c.Percent(ranked[k].first) / c.devices(), 1) + "%";
   }
   out.push_back(std::move(cand));
