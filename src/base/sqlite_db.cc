@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -63,6 +64,55 @@ StatusOr<std::string> InflateToTemp(const std::string& path) {
   return out;
 }
 
+// Whether a view's SQL is a plain read of one table of the database: SELECT <columns> FROM
+// <table> [WHERE ...], with no second SELECT, join, union, CTE or comma in its FROM clause.
+bool IsPlainView(std::string_view raw, const std::set<std::string, std::less<>>& tables) {
+  std::string sql;  // whitespace runs as one space: "AS\nSELECT" is "AS SELECT"
+  for (char ch : raw) {
+    bool space = ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+    if (!space)
+      sql += ch;
+    else if (!sql.empty() && sql.back() != ' ')
+      sql += ' ';
+  }
+  std::string up(sql);
+  for (char& ch : up) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  size_t as = up.find(" AS ");
+  if (as == std::string::npos) return false;
+  std::string body = up.substr(as + 4);
+  auto count = [&](std::string_view w) {
+    size_t n = 0;
+    for (size_t p = body.find(w); p != std::string::npos; p = body.find(w, p + 1)) ++n;
+    return n;
+  };
+  if (count("SELECT") != 1 || count("JOIN") || count("UNION") || count("WITH") || count("EXCEPT") ||
+      count("INTERSECT"))
+    return false;
+  size_t from = body.rfind(" FROM ");
+  if (from == std::string::npos) return false;
+  std::string rest(sql.substr(as + 4 + from + 6));
+  size_t a = rest.find_first_not_of(" \t\n`\"[");
+  if (a == std::string::npos) return false;
+  size_t b = rest.find_first_of(" \t\n`\"];,", a);
+  std::string table = rest.substr(a, b == std::string::npos ? std::string::npos : b - a);
+  if (b != std::string::npos && rest.find(',', b) != std::string::npos) return false;
+  return tables.count(table) > 0;
+}
+
+// SQLite's authorizer: refuses reads through a refused view and recursive queries.
+int Authorize(void* p, int action, const char*, const char*, const char*, const char* view) {
+  auto* g = static_cast<SqliteReadGuard*>(p);
+  if (action == SQLITE_RECURSIVE) {
+    g->denied = "a recursive query";
+    return SQLITE_DENY;
+  }
+  if (action == SQLITE_READ && view && g->refused_views.count(std::string_view(view))) {
+    g->denied = std::string("the view '") + view + "'";
+    return SQLITE_DENY;
+  }
+  return SQLITE_OK;
+}
+
 // VM steps between calls of the progress handler.
 constexpr int kProgressEvery = 10000;
 
@@ -110,6 +160,14 @@ std::string SqliteDb::ErrorLine(int code, std::string_view doing) const {
     case SQLITE_IOERR:
       what = "I/O error while reading the database";
       break;
+    case SQLITE_AUTH:
+      if (guard_ && !guard_->denied.empty()) {
+        return path_ + ": reading it goes through " + guard_->denied +
+               ", which joins, nests or recurses where a trace format has a table: a crafted or "
+               "damaged database; not read (re-export the trace from the profiler)";
+      }
+      what = "SQLite refused the query";
+      break;
     case SQLITE_INTERRUPT:
       if (budget_ && budget_->exceeded) {
         return path_ + ": its queries ran past " + std::to_string(budget_->steps / 1'000'000) +
@@ -149,6 +207,25 @@ StatusOr<SqliteDb> SqliteDb::OpenReadOnly(const std::string& path, int busy_time
   sqlite3_exec(db.db_, "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536;", nullptr, nullptr,
                nullptr);
   GPUSCOPE_RETURN_IF_ERROR(db.LoadObjects());
+  // Views that are not a plain read of one table are refused from here on.
+  db.guard_ = std::make_unique<SqliteReadGuard>();
+  {
+    std::set<std::string, std::less<>> tables;
+    std::vector<std::pair<std::string, std::string>> views;
+    GPUSCOPE_ASSIGN_OR_RETURN(
+        auto q,
+        db.Query("SELECT type, name, sql FROM sqlite_master WHERE type IN ('table','view')"));
+    while (q.Step()) {
+      if (q.Text(0) == "table")
+        tables.emplace(q.Text(1));
+      else
+        views.emplace_back(q.Text(1), q.IsNull(2) ? "" : std::string(q.Text(2)));
+    }
+    GPUSCOPE_RETURN_IF_ERROR(q.status());
+    for (const auto& [name, sql] : views)
+      if (!IsPlainView(sql, tables)) db.guard_->refused_views.insert(name);
+  }
+  sqlite3_set_authorizer(db.db_, Authorize, db.guard_.get());
   return db;
 }
 
@@ -174,6 +251,7 @@ Status SqliteDb::LoadObjects() {
 SqliteDb::SqliteDb(SqliteDb&& o) noexcept
     : db_(o.db_),
       budget_(std::move(o.budget_)),
+      guard_(std::move(o.guard_)),
       path_(std::move(o.path_)),
       temp_path_(std::move(o.temp_path_)),
       objects_(std::move(o.objects_)) {

@@ -27,6 +27,15 @@ struct SqliteBudget {
   bool exceeded = false;
 };
 
+// What a read-only database may be read through (SQLite's authorizer): tables, and views that are
+// a plain read of one table (rocpd's `SELECT * FROM rocpd_x_<uuid>`). A view that joins, nests a
+// query or reads another view is no trace format's - a crafted file's - and reading it is refused
+// with its name, as is a recursive query.
+struct SqliteReadGuard {
+  std::set<std::string, std::less<>> refused_views;
+  std::string denied;  // the view (or "a recursive query") the last refusal was for
+};
+
 class SqliteDb {
  public:
   // Opens `path` read-only. A gzip-compressed database (.rpd.gz) is first inflated into a
@@ -69,8 +78,9 @@ class SqliteDb {
   Status LoadObjects();
 
   sqlite3* db_ = nullptr;
-  // On the heap, so that the progress handler's pointer survives moves.
+  // On the heap, so that the progress handler's and the authorizer's pointers survive moves.
   std::unique_ptr<SqliteBudget> budget_;
+  std::unique_ptr<SqliteReadGuard> guard_;
   std::string path_;
   std::string temp_path_;  // inflated copy of a gzip database, removed on destruction
   std::set<std::string, std::less<>> objects_;
