@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -136,7 +137,18 @@ class GzipSource : public ByteSource {
 class ReadAheadSource : public ByteSource {
  public:
   explicit ReadAheadSource(std::unique_ptr<ByteSource> inner) : inner_(std::move(inner)) {
-    worker_ = std::thread([this] { Produce(); });
+    worker_ = std::thread([this] {
+      // An exception (out of memory) must not end the process from this thread: it is handed
+      // to the reader, which rethrows it on its own thread.
+      try {
+        Produce();
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mu_);
+        thrown_ = std::current_exception();
+        finished_ = true;
+        cv_.notify_all();
+      }
+    });
   }
   ~ReadAheadSource() override {
     {
@@ -152,6 +164,7 @@ class ReadAheadSource : public ByteSource {
       if (current_pos_ == current_.size()) {
         std::unique_lock<std::mutex> lock(mu_);
         cv_.wait(lock, [this] { return !queue_.empty() || finished_; });
+        if (thrown_) std::rethrow_exception(thrown_);
         if (queue_.empty()) {
           if (failed_) {
             if (written > 0) return static_cast<long long>(written);
@@ -201,6 +214,7 @@ class ReadAheadSource : public ByteSource {
   }
 
   std::unique_ptr<ByteSource> inner_;
+  std::exception_ptr thrown_;  // what Produce threw, rethrown by Read
   std::thread worker_;
   std::mutex mu_;
   std::condition_variable cv_;

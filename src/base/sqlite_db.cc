@@ -160,6 +160,10 @@ std::string SqliteDb::ErrorLine(int code, std::string_view doing) const {
     case SQLITE_IOERR:
       what = "I/O error while reading the database";
       break;
+    case SQLITE_TOOBIG:
+      what = "it holds a string or blob over " + std::to_string(kMaxValueBytes >> 20) +
+             " MiB, longer than any field of a trace: a crafted or damaged database; not read";
+      break;
     case SQLITE_AUTH:
       if (guard_ && !guard_->denied.empty()) {
         return path_ + ": reading it goes through " + guard_->denied +
@@ -202,6 +206,9 @@ StatusOr<SqliteDb> SqliteDb::OpenReadOnly(const std::string& path, int busy_time
   db.budget_->left = db.budget_->steps;
   sqlite3_progress_handler(db.db_, kProgressEvery, CountDown, db.budget_.get());
   sqlite3_busy_timeout(db.db_, busy_timeout_ms);
+  // No field of a trace is near 16 MiB (the longest kernel names are kilobytes): a longer string
+  // or blob is a crafted file's, refused (SQLITE_TOOBIG) instead of copied into memory.
+  sqlite3_limit(db.db_, SQLITE_LIMIT_LENGTH, kMaxValueBytes);
   // The transient indexes SQLite builds for
   // joins on unindexed columns (rpd's rocpd_api_ops.op_id) stay in memory, not temp files.
   sqlite3_exec(db.db_, "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536;", nullptr, nullptr,

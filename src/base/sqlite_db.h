@@ -47,6 +47,8 @@ class SqliteDb {
   static StatusOr<SqliteDb> OpenReadOnly(const std::string& path, int busy_timeout_ms = 2000);
   static constexpr uint64_t kMinSteps = 200'000'000;  // a few seconds of SQLite's VM
   static constexpr uint64_t kStepsPerByte = 200;
+  // The longest string or blob a read-only database may hand over.
+  static constexpr int kMaxValueBytes = 16 << 20;
   // Opens a database for writing at `path`: a missing or empty file (writers pass the temporary
   // file of base::AtomicOutput, so that what was at the target survives a failed write).
   static StatusOr<SqliteDb> Create(const std::string& path);

@@ -69,5 +69,25 @@ TEST(SqliteDb, AQueryPastTheStepBudgetEndsInOneLine) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60));
 }
 
+TEST(SqliteDb, AStringPastTheLengthLimitIsRefusedNotCopied) {
+  auto dir = TempDir::Create("gpuscope-sqlite-test");
+  ASSERT_TRUE(dir.ok());
+  std::string path = dir->path() + "/big.db";
+  {
+    auto db = SqliteDb::Create(path);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db->Exec("CREATE TABLE s (v TEXT); INSERT INTO s VALUES (zeroblob(20 << 20));"
+                         "INSERT INTO s VALUES ('short');")
+                    .ok());
+  }
+  auto db = SqliteDb::OpenReadOnly(path);
+  ASSERT_TRUE(db.ok());
+  auto q = db->Query("SELECT v FROM s");
+  ASSERT_TRUE(q.ok());
+  while (q->Step()) {
+  }
+  EXPECT_NE(q->status().message().find("over 16 MiB"), std::string::npos) << q->status().message();
+}
+
 }  // namespace
 }  // namespace gpuscope::base

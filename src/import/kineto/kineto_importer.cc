@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -53,6 +54,7 @@ struct Segment {
   std::unique_ptr<KinetoBuilder> builder;
   std::unique_ptr<KinetoReader> reader;
   KinetoReader::Outcome outcome = KinetoReader::Outcome::kDone;
+  std::exception_ptr thrown;  // what its worker thread threw (out of memory), rethrown after join
 };
 
 model::Vendor VendorFromName(std::string_view name) {
@@ -211,10 +213,25 @@ base::StatusOr<ImportResult> ReadKineto(const std::string& path, const ImportOpt
   };
   std::vector<std::thread> workers;
   for (size_t k = 1; k < segs.size(); ++k) {
-    workers.emplace_back([&segs, k] { segs[k].outcome = segs[k].reader->Run(); });
+    workers.emplace_back([&segs, k] {
+      try {
+        segs[k].outcome = segs[k].reader->Run();
+      } catch (...) {
+        segs[k].thrown = std::current_exception();
+      }
+    });
   }
-  segs[0].outcome = segs[0].reader->Run();
+  std::exception_ptr head_thrown;
+  try {
+    segs[0].outcome = segs[0].reader->Run();
+  } catch (...) {
+    head_thrown = std::current_exception();
+  }
   for (auto& w : workers) w.join();
+  // Out of memory on any thread ends the import on this one, where Main turns it into one line.
+  if (head_thrown) std::rethrow_exception(head_thrown);
+  for (auto& s : segs)
+    if (s.thrown) std::rethrow_exception(s.thrown);
   lap("parse (" + std::to_string(segs.size()) + " segments)");
 
   // Chain the segments: each is valid only if the one before handed off exactly at its start.
