@@ -7,6 +7,7 @@
 #include "fuzz/fuzz_support.h"
 #include "import/formats.h"
 #include "import/registry.h"
+#include "model/plausibility.h"
 #include "render/export.h"
 
 using namespace gpuscope;
@@ -35,8 +36,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       std::abort();
     }
     fuzz::CheckTrace(*back);
-    if (back->kernels.size() != trace->kernels.size() ||
-        back->memops.size() != trace->memops.size() || back->api.size() != trace->api.size()) {
+    // Events that differed only in a field the format does not hold (a kernel's registers in
+    // an .rpd) read back as exact repeats, which the reader drops and counts: the counts may
+    // shrink by those, never grow.
+    auto dups = back->problems.entries().find(model::kDuplicateEvents);
+    const size_t repeats = dups == back->problems.entries().end() ? 0 : dups->second.count;
+    auto same = [repeats](size_t before, size_t after) {
+      return after <= before && before - after <= repeats;
+    };
+    if (!same(trace->kernels.size(), back->kernels.size()) ||
+        !same(trace->memops.size(), back->memops.size()) ||
+        !same(trace->api.size(), back->api.size())) {
       std::fprintf(stderr, "%s: kernels %zu -> %zu, memops %zu -> %zu, api %zu -> %zu\n", out,
                    trace->kernels.size(), back->kernels.size(), trace->memops.size(),
                    back->memops.size(), trace->api.size(), back->api.size());
