@@ -154,6 +154,39 @@ def check_job_report(binary, browser, tmp):
     return f"8 ranks, straggler {rank}, {len(rules)} findings"
 
 
+HOSTILE = ["<!--<script>", "</script><script>document.title='owned'</script>",
+           "\"><img src=x onerror=\"document.title='owned'\">", "\x1b]0;retitled\x07clear\x1b[2J"]
+
+
+def hostile_trace(src, tmp):
+    """The planted trace with its kernels and ops renamed to names that attack an HTML page."""
+    with open(src) as f:
+        doc = json.load(f)
+    events = doc["traceEvents"] if isinstance(doc, dict) else doc
+    names = {}
+    for e in events:
+        if e.get("cat") in ("kernel", "cpu_op") and "name" in e:
+            names.setdefault(e["name"], HOSTILE[len(names) % len(HOSTILE)] + f" #{len(names)}")
+            e["name"] = names[e["name"]]
+    out = os.path.join(tmp, "hostile.json")
+    with open(out, "w") as f:
+        json.dump(doc, f)
+    return out
+
+
+def check_hostile_report(binary, browser, trace, tmp, artifacts):
+    """Names made of markup and escapes: the page draws as always (check_report's checks), every
+    name is shown as text, and nothing they hold runs or becomes an element."""
+    result = check_report(binary, browser, trace, "hostile", artifacts, tmp)
+    dom, console, r = browser.run("file://" + os.path.join(tmp, "hostile.html"), "--dump-dom")
+    assert r.returncode == 0 and not console, console
+    assert "owned" not in re.search(r"<title>(.*?)</title>", dom, re.S).group(1), "a name ran as script"
+    assert "<img" not in dom, "a name became an element"
+    shown = sum(html.escape(n.split("\x1b")[0], quote=False)[:12] in dom for n in HOSTILE)
+    assert shown >= 2, f"only {shown} hostile names shown as text"
+    return result
+
+
 def check_trace_json(binary, browser, trace, name, tmp):
     out = os.path.join(tmp, name + ".json")
     gpuscope(binary, "convert", trace, "-o", out)
@@ -215,6 +248,13 @@ def main():
         except Exception as e:  # noqa: BLE001
             failed += 1
             print(f"FAIL report job: {type(e).__name__}: {str(e)[:1500]}")
+        try:
+            hostile = hostile_trace(os.path.join(tmp, "slow.json"), tmp)
+            print(f"ok   report hostile names: {check_hostile_report(binary, browser, hostile, tmp, a.artifacts)}")
+            passed += 1
+        except Exception as e:  # noqa: BLE001
+            failed += 1
+            print(f"FAIL report hostile names: {type(e).__name__}: {str(e)[:1500]}")
         for name, trace in traces:
             for what, fn in (("report", lambda: check_report(binary, browser, trace, name, a.artifacts, tmp)),
                              ("trace json", lambda: check_trace_json(binary, browser, trace, name, tmp))):
