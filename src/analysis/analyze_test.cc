@@ -133,6 +133,44 @@ TEST(Analyze, CpuOpStormFromAPythonLoopWithoutGpu) {
   EXPECT_TRUE(Rule(Analyze(few.Link()), "cpu-op-storm").empty());
 }
 
+TEST(Analyze, CpuOpStormNeverNamesModelCode) {
+  // The same flood of tiny ops as a Python loop's (a place of 5 ms in a 10 ms step), issued by
+  // model code: a module's forward, a
+  // compiled region, an autograd node, an optimizer's foreach path (issue 30).
+  for (const char* place :
+       {"model.py(40): forward", "DistributedDataParallel.forward", "## forward:over_arch ##",
+        "CompiledFunction", "autograd::engine::evaluate_function: MulBackward0"}) {
+    Builder b;
+    bool frame = std::string_view(place).find(".py(") != std::string_view::npos;
+    for (int s = 0; s < 3; ++s) {
+      int64_t t0 = s * 10000 * us;
+      b.Step(s, t0, 10000 * us);
+      if (frame)
+        b.Frame(place, t0 + 100 * us, 5000 * us);
+      else
+        b.Op(place, t0 + 100 * us, 5000 * us);
+      for (int k = 0; k < 200; ++k)
+        b.Op(k % 2 ? "aten::linear" : "aten::relu", t0 + 110 * us + k * 24 * us, 15 * us);
+    }
+    EXPECT_TRUE(Rule(Analyze(b.Link()), "cpu-op-storm").empty()) << place;
+  }
+  Builder foreach_step, loop_step;
+  for (int s = 0; s < 3; ++s) {
+    int64_t t0 = s * 10000 * us;
+    for (Builder* b : {&foreach_step, &loop_step}) {
+      b->Step(s, t0, 10000 * us);
+      b->Op("Optimizer.step#AdamW.step", t0 + 100 * us, 5000 * us);
+    }
+    for (int k = 0; k < 200; ++k) {
+      foreach_step.Op("aten::_foreach_add_", t0 + 110 * us + k * 24 * us, 15 * us);
+      loop_step.Op("aten::add_", t0 + 110 * us + k * 24 * us, 15 * us);
+    }
+  }
+  EXPECT_TRUE(Rule(Analyze(foreach_step.Link()), "cpu-op-storm").empty());
+  // A per-parameter loop in an optimizer is a loop.
+  EXPECT_EQ(Rule(Analyze(loop_step.Link()), "cpu-op-storm").size(), 1u);
+}
+
 TEST(Analyze, HostSyncPairsTheItemWithItsCopyAndCostsTheGpuIdle) {
   Builder b;
   for (int s = 0; s < 4; ++s) {

@@ -187,7 +187,8 @@ std::string SqliteDb::ErrorLine(int code, std::string_view doing) const {
   return path_ + ": " + what + " (" + detail + ")";
 }
 
-StatusOr<SqliteDb> SqliteDb::OpenReadOnly(const std::string& path, int busy_timeout_ms) {
+StatusOr<SqliteDb> SqliteDb::OpenReadOnly(const std::string& path, int busy_timeout_ms,
+                                          Views views) {
   SqliteDb db;
   db.path_ = path;
   std::string open_path = path;
@@ -214,11 +215,12 @@ StatusOr<SqliteDb> SqliteDb::OpenReadOnly(const std::string& path, int busy_time
   sqlite3_exec(db.db_, "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536;", nullptr, nullptr,
                nullptr);
   GPUSCOPE_RETURN_IF_ERROR(db.LoadObjects());
+  if (views == Views::kAny) return db;
   // Views that are not a plain read of one table are refused from here on.
   db.guard_ = std::make_unique<SqliteReadGuard>();
   {
     std::set<std::string, std::less<>> tables;
-    std::vector<std::pair<std::string, std::string>> views;
+    std::vector<std::pair<std::string, std::string>> defined;  // (view, its SQL)
     GPUSCOPE_ASSIGN_OR_RETURN(
         auto q,
         db.Query("SELECT type, name, sql FROM sqlite_master WHERE type IN ('table','view')"));
@@ -226,10 +228,10 @@ StatusOr<SqliteDb> SqliteDb::OpenReadOnly(const std::string& path, int busy_time
       if (q.Text(0) == "table")
         tables.emplace(q.Text(1));
       else
-        views.emplace_back(q.Text(1), q.IsNull(2) ? "" : std::string(q.Text(2)));
+        defined.emplace_back(q.Text(1), q.IsNull(2) ? "" : std::string(q.Text(2)));
     }
     GPUSCOPE_RETURN_IF_ERROR(q.status());
-    for (const auto& [name, sql] : views)
+    for (const auto& [name, sql] : defined)
       if (!IsPlainView(sql, tables)) db.guard_->refused_views.insert(name);
   }
   sqlite3_set_authorizer(db.db_, Authorize, db.guard_.get());

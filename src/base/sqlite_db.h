@@ -44,7 +44,11 @@ class SqliteDb {
   // on it shares a budget of SQLite VM steps proportional to the file's size (kStepsPerByte per
   // byte, at least kMinSteps): a crafted database (a view that recurses forever, a cubic join)
   // ends in one line naming it instead of a hang; real traces stay far below it.
-  static StatusOr<SqliteDb> OpenReadOnly(const std::string& path, int busy_timeout_ms = 2000);
+  // `views`: kPlainOnly for inputs (SqliteReadGuard); kAny for a file gpuscope wrote itself (a
+  // test reading the .rpd writer's own views, which join).
+  enum class Views { kPlainOnly, kAny };
+  static StatusOr<SqliteDb> OpenReadOnly(const std::string& path, int busy_timeout_ms = 2000,
+                                         Views views = Views::kPlainOnly);
   static constexpr uint64_t kMinSteps = 200'000'000;  // a few seconds of SQLite's VM
   static constexpr uint64_t kStepsPerByte = 200;
   // The longest string or blob a read-only database may hand over.

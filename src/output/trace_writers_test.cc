@@ -271,7 +271,7 @@ TEST(RpdWriter, ViewsOfRocmProfileDataAnswer) {
   model::Trace t = EveryKindOfEvent();
   std::string path = TempPath("views.rpd");
   ASSERT_TRUE(WriteRpd(t, path).ok());
-  auto db = base::SqliteDb::OpenReadOnly(path);
+  auto db = base::SqliteDb::OpenReadOnly(path, 2000, base::SqliteDb::Views::kAny);
   ASSERT_TRUE(db.ok());
   EXPECT_EQ(db->QueryText("SELECT value FROM rocpd_metadata WHERE tag = 'schema_version'"), "2");
   // top: integer microseconds per name (9.001 us -> 9).

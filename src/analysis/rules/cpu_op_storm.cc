@@ -11,6 +11,35 @@ namespace gpuscope::analysis::internal {
 
 namespace {
 
+bool EndsWith(std::string_view s, std::string_view end) {
+  return s.size() >= end.size() && s.substr(s.size() - end.size()) == end;
+}
+
+// Model code, not a loop over elements: a module's forward ("model.py(35): forward",
+// "DistributedDataParallel.forward", "nn.Module: Linear_0", torchrec's "## forward:over_arch ##"),
+// a compiled region (CompiledFunction, Torch-Compiled Region, Inductor's graphs), an autograd
+// node ("autograd::engine::evaluate_function: MulBackward0"). Their op floods are the model's
+// own ops: fusion, torch.compile or graphs reduce them (launch-bound's advice), not a rewrite.
+bool IsModelCode(std::string_view place) {
+  for (std::string_view marker : {"CompiledFunction", "Torch-Compiled Region", "CompiledFxGraph",
+                                  "torch/_dynamo", "torch/_inductor", "autograd::engine::"}) {
+    if (place.find(marker) != std::string_view::npos) return true;
+  }
+  if (place.rfind("nn.Module: ", 0) == 0) return true;
+  if (place.rfind("## ", 0) == 0 && (place.find("forward") != std::string_view::npos ||
+                                     place.find("backward") != std::string_view::npos))
+    return true;
+  if (place == "forward" || EndsWith(place, ".forward") || EndsWith(place, ": forward") ||
+      EndsWith(place, "._call_impl") || EndsWith(place, ": _call_impl"))
+    return true;
+  // An autograd node's range: "MulBackward0", "torch::autograd::AccumulateGrad".
+  size_t b = place.rfind("Backward");
+  if (b != std::string_view::npos &&
+      place.find_first_not_of("0123456789", b + 8) == std::string_view::npos)
+    return true;
+  return place.find("autograd::AccumulateGrad") != std::string_view::npos;
+}
+
 void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   const Trace& t = c.t();
   const auto& cpu = t.cpu;
@@ -61,6 +90,12 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     ++g.names[std::string(t.str(cpu.name[i]))];
   }
   for (auto& [key, g] : groups) {
+    if (IsModelCode(key)) continue;
+    // An optimizer's foreach path issues one multi-tensor op per group of tensors: not a loop.
+    size_t foreach_ops = 0;
+    for (const auto& [n, k] : g.names)
+      foreach_ops += n.find("_foreach_") != std::string::npos ? k : 0;
+    if (2 * foreach_ops > g.ops) continue;
     double per_call = static_cast<double>(g.ops) / static_cast<double>(g.calls.size());
     // A flood per iteration, and from each call of the place (one loop, not many small calls).
     if (c.PerIteration(static_cast<double>(g.ops)) < c.o().storm_ops_per_iteration ||
@@ -117,7 +152,12 @@ const RuleInfo& CpuOpStormRule() {
       "item / mul / gt ...). Without Python stacks, one user annotation (such as "
       "Optimizer.step) per iteration. Only ops called from Python or a user range count, not "
       "the child ops a framework op (namespaced: aten::...) runs inside itself. Fires with or "
-      "without a GPU.",
+      "without a GPU. Never fires on model code, whose op flood is the model's own (fusion, "
+      "torch.compile or graphs reduce it: launch-bound): a module's forward (model.py: forward, "
+      "X.forward, nn.Module: X, torchrec's ## forward:... ##), a compiled region "
+      "(CompiledFunction, Torch-Compiled Region), an autograd node (...Backward0, "
+      "AccumulateGrad), or an optimizer's foreach path (mostly _foreach_ ops); a per-parameter "
+      "optimizer loop (SGD.step issuing add_ per tensor) is a loop and is reported.",
       "replayed: each call's host time scaled down to that of one op (a vectorised version); "
       "the GPU work it launches is kept. Saves only while that host time is on the critical "
       "path.",
