@@ -9,6 +9,7 @@
 #include "analysis/replay_graph.h"
 #include "analysis/rules.h"
 #include "analysis/rules/copy_helpers.h"
+#include "analysis/verdict.h"
 #include "base/text.h"
 
 namespace gpuscope::analysis {
@@ -81,22 +82,12 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
   for (auto& [k, v] : idle) s.idle.push_back(v);
   std::sort(s.idle.begin(), s.idle.end(),
             [](const IdleCause& a, const IdleCause& b) { return a.ns > b.ns; });
-  if (c.devices() == 0) {
-    s.verdict = "CPU only: no GPU work in the trace";
-  } else if (s.kernel_ns == 0) {
+  if (c.devices() > 0) {
     s.gpu_busy_pct =
         100.0 * static_cast<double>(c.busy_ns()) / (static_cast<double>(c.window()) * c.devices());
-    s.verdict = "no GPU kernels in the steady window (copies only)";
-  } else {
-    s.gpu_busy_pct =
-        100.0 * static_cast<double>(c.busy_ns()) / (static_cast<double>(c.window()) * c.devices());
-    s.verdict = s.gpu_busy_pct >= 80 ? "GPU-bound: the GPU is busy most of the steady state"
-                : s.gpu_busy_pct < 50
-                    ? "CPU-bound: the GPU waits for the host " +
-                          base::FormatFixed(100 - s.gpu_busy_pct, 0) + "% of the steady state"
-                    : "mixed: the GPU idles " + base::FormatFixed(100 - s.gpu_busy_pct, 0) +
-                          "% of the steady state";
   }
+  s.verdict =
+      Verdict(t, {c.devices(), s.gpu_busy_pct, s.kernel_ns, r.steady.start_ns, r.steady.end_ns});
   // Rules in registry order, specific root causes first: each leaves out the events an
   // earlier one claimed.
   Claims claims(t);

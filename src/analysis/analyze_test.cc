@@ -387,6 +387,38 @@ TEST(Analyze, VerdictNeedsKernelsToSayGpuBound) {
   EXPECT_EQ(r.summary.verdict.find("GPU-bound"), std::string::npos) << r.summary.verdict;
 }
 
+TEST(Analyze, VerdictSaysWhatTheGpuDidAndWhatTheTraceCannotTell) {
+  // Copies hold 95% of the GPU's busy time (issue 30): copy-bound, naming the kind, count, bytes.
+  Builder copies;
+  for (int s = 0; s < 4; ++s) {
+    int64_t t0 = s * 1000 * us;
+    copies.Step(s, t0, 1000 * us);
+    copies.Copy(MemopKind::kHtoD, "cudaMemcpyAsync", t0 + 10 * us, 5 * us, t0 + 20 * us, 900 * us,
+                64 << 20, MemoryKind::kPinned);
+    copies.Launch("add_kernel", t0 + 30 * us, 5 * us, t0 + 930 * us, 47 * us);
+  }
+  AnalysisReport r = Analyze(copies.Link());
+  EXPECT_EQ(r.summary.verdict.rfind("copy-bound", 0), 0u) << r.summary.verdict;
+  EXPECT_NE(r.summary.verdict.find("HtoD copies (4, 268.4 MB)"), std::string::npos)
+      << r.summary.verdict;
+
+  // GPU work with no host event at all: the idle share, and that its cause is unknown.
+  Builder gpu_only;
+  for (int k = 0; k < 20; ++k) gpu_only.Kernel("nccl_allreduce", k * 100 * us, 30 * us);
+  r = Analyze(gpu_only.Link());
+  EXPECT_NE(r.summary.verdict.find("no host event is recorded"), std::string::npos)
+      << r.summary.verdict;
+  EXPECT_EQ(r.summary.verdict.find("CPU-bound"), std::string::npos);
+
+  // An Nsight Systems export without CUDA activity: not "CPU only".
+  Builder nvtx_only;
+  nvtx_only.Annotation("train_step", 0, 1000 * us);
+  nvtx_only.raw().meta.format = "nsys";
+  r = Analyze(nvtx_only.Link());
+  EXPECT_NE(r.summary.verdict.find("the CUDA trace was not collected"), std::string::npos)
+      << r.summary.verdict;
+}
+
 TEST(Analyze, EachPhaseAloneHasItsOwnFindings) {
   // One prefill step, then 6 decode steps that each wait for their kernel in a stream sync
   // before the next step's host work: the sync is a decode problem, not a prefill one.

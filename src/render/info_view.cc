@@ -36,7 +36,9 @@ std::string InfoText(const model::Trace& t, const analysis::TraceSummary& s) {
   kv("Clock", t.meta.clock);
   if (t.meta.base_time_ns)
     kv("Base time", std::to_string(t.meta.base_time_ns) + " ns since the epoch");
-  if (t.devices.empty()) {
+  if (t.devices.empty() && (t.kernels.size() > 0 || t.memops.size() > 0)) {
+    kv("Devices", "not described by the trace (its GPU work names the devices by number only)");
+  } else if (t.devices.empty()) {
     kv("Devices", "none described (CPU-only trace?)");
   } else {
     for (size_t i = 0; i < t.devices.size(); ++i) kv(i ? "" : "Devices", DeviceLine(t.devices[i]));

@@ -31,7 +31,15 @@ constexpr Term kTerms[] = {
     {"verdict", "CPU-bound",
      "the GPU idles more than half the window waiting for the host: host-side fixes help most"},
     {"verdict", "mixed", "the GPU is busy 50-80% of the window: both sides matter"},
+    {"verdict", "copy-bound",
+     "copies hold more than half of the GPU's busy time (the verdict names the kind, count and "
+     "bytes of the largest): fewer or overlapped copies help most"},
     {"verdict", "CPU only", "the trace holds no GPU work (or the GPU activity was not recorded)"},
+    {"verdict", "no GPU work recorded",
+     "an Nsight Systems export without kernels or copies: the CUDA trace was not collected, "
+     "or the program made CUDA calls but ran no GPU work while traced"},
+    {"verdict", "no host event",
+     "GPU work without any host event: the GPU's idle time is measured, its cause unknown"},
     {"verdict", "copies only", "the GPU ran copies but no kernels in the window"},
     {"finding", "impact",
      "the time the run would save if the problem were fixed, priced by replay"},

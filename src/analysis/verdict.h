@@ -1,0 +1,23 @@
+#pragma once
+// The one-line verdict of `analyze`: what held the run back, in the words of what the GPU did.
+// GPU-bound, CPU-bound or mixed by the GPU's busy share of the steady window; copy-bound when
+// copies hold most of the GPU's busy time (which copies: kind, count, bytes); the trace's own
+// limits when it cannot say (no GPU work recorded, or GPU work without any host event).
+
+#include <cstdint>
+#include <string>
+
+#include "model/trace.h"
+
+namespace gpuscope::analysis {
+
+struct VerdictInput {
+  int devices = 0;           // GPUs with work in the window
+  double gpu_busy_pct = -1;  // busy share of the window, all devices
+  int64_t kernel_ns = 0;     // kernel time in the window
+  int64_t window_start = 0, window_end = 0;
+};
+
+std::string Verdict(const model::Trace& t, const VerdictInput& in);
+
+}  // namespace gpuscope::analysis
