@@ -275,6 +275,18 @@ TEST(Analyze, KernelOutlierIsRobustToNormalSpread) {
   EXPECT_TRUE(Rule(Analyze(even.Link()), "kernel-outlier").empty());
 }
 
+TEST(Analyze, KernelOutlierWithoutACallSiteNeedsRareOutliers) {
+  // No launch records (issue 30): 41 instances of 100 us and 10 of 300 us are two GEMM shapes,
+  // not 10 outliers; 2 slow of 42 are outliers.
+  Builder two;
+  for (int i = 0; i < 51; ++i) two.Kernel("gemm", i * 1000 * us, (i % 5 == 4 ? 300 : 100) * us);
+  EXPECT_TRUE(Rule(Analyze(two.Link()), "kernel-outlier").empty());
+  Builder rare;
+  for (int i = 0; i < 42; ++i)
+    rare.Kernel("gemm", i * 1000 * us, (i == 7 || i == 30 ? 300 : 100) * us);
+  EXPECT_EQ(Rule(Analyze(rare.Link()), "kernel-outlier").size(), 1u);
+}
+
 TEST(Analyze, KernelOutlierComparesOnlyCallsWithTheSameShapes) {
   // One kernel from one op: 10 calls on small inputs (100 us), 2 on large ones (600 us). Without
   // shapes the large calls are outliers; with them they are their own (too small) group.

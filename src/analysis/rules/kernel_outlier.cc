@@ -50,6 +50,12 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     double mad = static_cast<double>(s[s.size() / 2]);
     double limit = static_cast<double>(med) +
                    std::max(c.o().outlier_mads * 1.4826 * mad, 0.5 * static_cast<double>(med));
+    // Without a call site or shapes (no launch record), one name can hold several populations
+    // (another GEMM shape): slow instances are outliers only when rare, else a second mode.
+    const bool site_known = std::get<3>(key) != 0 || std::get<5>(key) != 0;
+    size_t slow = 0;
+    for (size_t r : g.rows) slow += static_cast<double>(t.kernels.dur_ns[r]) > limit;
+    if (slow == 0 || (!site_known && slow > 1 && slow * 10 > g.rows.size())) continue;
     int64_t excess = 0;
     std::vector<size_t> outliers;
     Candidate cand{Make(c, "kernel-outlier", 0), {}};
@@ -90,7 +96,9 @@ const RuleInfo& KernelOutlierRule() {
       "same user frame with the same op shapes when the trace records them; at least 5 in the "
       "steady state) slower "
       "than median + max(5 x 1.4826 x MAD, 0.5 x median): robust to the spread of normal "
-      "runs.",
+      "runs. Outliers are rare: where no launch record gives the call site or shapes, a group "
+      "whose slow instances are more than one and more than 10% of it is two populations "
+      "(another shape), not outliers, and is not reported.",
       "replayed: the outlier instances run at the median.",
       "Look at what ran at the same time (other streams, other processes, clocks/thermals, "
       "memory allocation or autotuning inside the step); pin clocks when benchmarking.",
