@@ -60,6 +60,9 @@ def check_findings(j, truth, n, case):
             continue
         f = found[rule]
         assert 0 <= f["impact_ns"] <= f["standalone_ns"], (n, case, f)
+        # A straggler's fix never saves more than the waiting its late arrivals caused (issue 30).
+        if rule == "rank-straggler":
+            assert f["standalone_ns"] <= j["straggler"]["cost_ns"], (n, case, f, j["straggler"])
         if rule == "collective-skew" and n == 2:
             continue  # two ranks' mean is too noisy a stand-in for the nominal work
         assert abs(f["standalone_ns"] - saving) <= TOLERANCE[rule] * saving, (n, case, rule, f["standalone_ns"], saving)

@@ -173,9 +173,13 @@ void PriceFindings(const std::vector<RankData>& ranks, const std::vector<Instanc
           "not priced");
     return;
   }
+  // `cap`: what the fix can save at most, by what the problem costs (-1: none). The replay
+  // of the job is a model; a saving above what the problem measurably costs is its error.
   struct Priced {
     Finding f;
     JobFix fix;
+    int64_t cap = -1;
+    const char* capped_by = "";
   };
   std::vector<Priced> cands;
   auto empty_fix = [&] {
@@ -257,6 +261,8 @@ void PriceFindings(const std::vector<RankData>& ranks, const std::vector<Instanc
         f.where.op = st.causes.front().what;
     }
     f.advice = std::string(JobRule(kRuleStraggler).advice);
+    // Arriving with the second-latest rank saves the others at most the waiting it caused.
+    p.cap = st.cost_ns, p.capped_by = "the waiting its late arrivals caused";
     // Evidence: its latest arrivals.
     for (const Instance* late : LatestArrivals(
              instances, options.evidence, [&](const Instance& i) { return i.last_rank == k; },
@@ -333,6 +339,11 @@ void PriceFindings(const std::vector<RankData>& ranks, const std::vector<Instanc
     f.baseline_ns = base;
     f.fixed_ns = fixed < 0 ? base : fixed;
     f.standalone_ns = std::max<int64_t>(0, base - f.fixed_ns);
+    if (cands[i].cap >= 0 && f.standalone_ns > cands[i].cap) {
+      f.standalone_ns = cands[i].cap;
+      f.detail += "; the replay's saving capped at " + std::string(cands[i].capped_by) + " (" +
+                  base::FormatDuration(cands[i].cap) + ")";
+    }
     if (100.0 * static_cast<double>(f.standalone_ns) / span >= options.min_impact_percent)
       order.emplace_back(f.standalone_ns, i);
   }

@@ -13,7 +13,8 @@ const std::vector<RuleInfo>& JobRules() {
        "time, or GPU idle with the host op that ran instead)",
        "before each collective it was last to, the straggler's compute (the kernels issued "
        "before it, in program order) and its GPU idle time are cut to the other ranks' median; "
-       "the job's cross-rank replay gives the saving",
+       "the job's cross-rank replay gives the saving, capped at the waiting its late arrivals "
+       "caused (arriving with the second-latest rank cannot save more)",
        "Find why this rank is slower: the same kernel taking longer points at the device (clocks, "
        "thermal throttling, a different GPU SKU, ECC page retirement) or at more work (an uneven "
        "shard, MoE expert load); an idle GPU with a busy host points at the host (CPU affinity "
