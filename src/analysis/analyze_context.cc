@@ -1,5 +1,6 @@
 #include "analysis/analyze_context.h"
 
+#include "analysis/call_names.h"
 #include "analysis/intervals.h"
 #include "analysis/rules.h"
 
@@ -110,6 +111,16 @@ void ClassifyGaps(Context& c) {
       bool better = covers ? (best_overlap * 2 < len || t.cpu.depth[r] > best_depth)
                            : (best_overlap * 2 < len && o > best_overlap);
       if (better) best = r, best_overlap = o, best_depth = t.cpu.depth[r];
+    }
+    // Host time inside a torch.compile region is the region's: its ops (aten::slice ...) are
+    // the compiled graph's, not lines a user wrote.
+    const bool item = best != SIZE_MAX && IsItemOp(t.str(t.cpu.name[best]));
+    for (RowId r = best == SIZE_MAX || item ? kNoRow : static_cast<RowId>(best); r != kNoRow;
+         r = t.cpu.parent[r]) {
+      if (IsCompiledRegion(t.str(t.cpu.name[r]))) {
+        best = r;
+        break;
+      }
     }
     // The innermost user Python frame covering at least half the gap (Python work between ops).
     size_t frame = SIZE_MAX;

@@ -56,6 +56,28 @@ TEST(Analyze, HealthyGpuBoundRunHasNoFindingAboveLow) {
   EXPECT_EQ(Rule(r, "kernel-hotspot").size(), 1u);
 }
 
+TEST(Analyze, GpuIdleInsideACompiledRegionNamesTheRegion) {
+  // The host spends the gap inside a torch.compile region, in its aten::slice (issue 30): the
+  // cause is the region, not the compiled graph's op.
+  Builder b;
+  for (int s = 0; s < 5; ++s) {
+    int64_t t0 = s * 1000 * us;
+    b.Step(s, t0, 1000 * us);
+    b.Launch("k1", t0, 5 * us, t0 + 10 * us, 300 * us);
+    b.Op("Torch-Compiled Region: 0/1", t0 + 8 * us, 600 * us);
+    b.Op("aten::slice", t0 + 320 * us, 280 * us);
+    b.Launch("k2", t0 + 610 * us, 5 * us, t0 + 620 * us, 300 * us);
+  }
+  AnalysisReport r = Analyze(b.Link());
+  bool region = false, slice = false;
+  for (const Finding* f : Rule(r, "gpu-idle")) {
+    region |= f->title.find("Torch-Compiled Region") != std::string::npos;
+    slice |= f->title.find("aten::slice") != std::string::npos;
+  }
+  EXPECT_TRUE(region);
+  EXPECT_FALSE(slice);
+}
+
 TEST(Analyze, GpuIdleFromACpuOpIsNamedAndCosted) {
   Builder b;
   for (int s = 0; s < 5; ++s) {

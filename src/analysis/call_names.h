@@ -20,6 +20,13 @@ inline bool IsLaunchApi(std::string_view n) { return n.find("Launch") != std::st
 inline bool IsItemOp(std::string_view n) {
   return n == "aten::item" || n == "aten::_local_scalar_dense";
 }
+// A torch.compile region: Dynamo's "Torch-Compiled Region: 0/1", AOTAutograd's
+// CompiledFunction, Inductor's "## Call CompiledFxGraph ... ##".
+inline bool IsCompiledRegion(std::string_view n) {
+  return n.find("Torch-Compiled Region") != std::string_view::npos ||
+         n.find("CompiledFunction") != std::string_view::npos ||
+         n.find("CompiledFxGraph") != std::string_view::npos;
+}
 // The data loader's ranges (enumerate(DataLoader)#..., any range naming DataLoader).
 inline bool IsDataLoaderRange(std::string_view n) {
   return n.find("DataLoader") != std::string_view::npos ||

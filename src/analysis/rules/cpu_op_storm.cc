@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "analysis/analyze.h"
+#include "analysis/call_names.h"
 #include "analysis/rules/rule_checks.h"
 
 namespace gpuscope::analysis::internal {
@@ -21,8 +22,8 @@ bool EndsWith(std::string_view s, std::string_view end) {
 // node ("autograd::engine::evaluate_function: MulBackward0"). Their op floods are the model's
 // own ops: fusion, torch.compile or graphs reduce them (launch-bound's advice), not a rewrite.
 bool IsModelCode(std::string_view place) {
-  for (std::string_view marker : {"CompiledFunction", "Torch-Compiled Region", "CompiledFxGraph",
-                                  "torch/_dynamo", "torch/_inductor", "autograd::engine::"}) {
+  if (IsCompiledRegion(place)) return true;
+  for (std::string_view marker : {"torch/_dynamo", "torch/_inductor", "autograd::engine::"}) {
     if (place.find(marker) != std::string_view::npos) return true;
   }
   if (place.rfind("nn.Module: ", 0) == 0) return true;
