@@ -59,6 +59,48 @@ std::vector<NamedDiff> Match(const std::map<std::string, Row>& b,
   return out;
 }
 
+// Without iterations on both sides the two windows may hold different amounts of work (300 ms
+// of 34 attention calls against 300 ms of 30): kernel time is compared per call of the dominant
+// kernel both runs share (the largest total before), when its call counts differ. Nothing shared:
+// not comparable (no change is claimed). Sets basis, test and significance; returns the change.
+double KernelTimePerUnitOfWork(DiffReport& r, const DiffOptions& o, bool before_has_iterations,
+                               bool* comparable) {
+  const std::string side = before_has_iterations ? "the after" : "the before";
+  const NamedDiff* unit = nullptr;
+  for (const NamedDiff& k : r.kernels) {
+    if (k.calls_before > 0 && k.calls_after > 0 && (!unit || k.total_before > unit->total_before))
+      unit = &k;
+  }
+  const std::string threshold = base::FormatFixed(o.changed_percent, 0) + "% or more";
+  if (!unit && r.kernel_ns.before > 0 && r.kernel_ns.after > 0) {
+    *comparable = false;
+    r.significant = false;
+    r.basis = "no kernel runs in both, and no iterations on " + side + " side";
+    r.test = "nothing both runs did can be counted: time cannot be compared per unit of work";
+    return 0;
+  }
+  double ratio =
+      unit ? static_cast<double>(unit->calls_after) / static_cast<double>(unit->calls_before) : 1.0;
+  double change = r.kernel_ns.change_percent();
+  if (unit && std::abs(ratio - 1) * 100 >= 1) {
+    double per_before = r.kernel_ns.before / static_cast<double>(unit->calls_before);
+    double per_after = r.kernel_ns.after / static_cast<double>(unit->calls_after);
+    change = per_before > 0 ? 100.0 * (per_after - per_before) / per_before : 0;
+    r.basis = "GPU kernel time per call of " + base::ShortenName(unit->name, 40) + " (" +
+              base::FormatCount(unit->calls_before) + " vs " +
+              base::FormatCount(unit->calls_after) + " calls: the windows hold different work; " +
+              "no iterations on " + side + " side)";
+    r.test = "no iteration times to test: a change of " + threshold +
+             " in kernel time per call of the dominant shared kernel counts";
+  } else {
+    r.basis = "total GPU kernel time (no iterations on " + side + " side)";
+    r.test =
+        "no iteration times to test: a change of " + threshold + " in total kernel time counts";
+  }
+  r.significant = std::abs(change) >= o.changed_percent;
+  return change;
+}
+
 // The rows compared: the steady iterations, or the whole trace when it has none.
 struct Window {
   int64_t start, end;
@@ -215,21 +257,7 @@ DiffReport Diff(const model::Trace& before, const model::Trace& after, const Dif
                " against 2x the larger stddev " +
                base::FormatDuration(static_cast<int64_t>(2 * spread));
     }
-  } else {
-    r.basis = "total GPU kernel time (no iterations on " +
-              std::string(ib ? "the after" : "the before") + " side)";
-    change = r.kernel_ns.change_percent();
-    r.significant = std::abs(change) >= o.changed_percent;
-    r.test = "no iteration times to test: a change of " + base::FormatFixed(o.changed_percent, 0) +
-             "% or more in total kernel time counts";
   }
-  r.change_percent = change;
-  r.verdict_kind = !r.significant ? DiffReport::Verdict::kNoChange
-                   : change < 0   ? DiffReport::Verdict::kFaster
-                                  : DiffReport::Verdict::kSlower;
-  r.verdict = r.verdict_kind == DiffReport::Verdict::kNoChange ? "no significant change"
-              : r.verdict_kind == DiffReport::Verdict::kFaster ? "faster"
-                                                               : "slower";
 
   auto kernel_key = [&](const model::Trace& t) {
     return [&t, &o](size_t i) {
@@ -240,6 +268,16 @@ DiffReport Diff(const model::Trace& before, const model::Trace& after, const Dif
   Window wb = TableWindow(before, stb), wa = TableWindow(after, sta);
   r.kernels = Match(Group(before.kernels, wb, kernel_key(before)),
                     Group(after.kernels, wa, kernel_key(after)), ib, ia, o.changed_percent);
+  bool comparable = true;
+  if (!(ib && ia)) change = KernelTimePerUnitOfWork(r, o, ib > 0, &comparable);
+  r.change_percent = change;
+  r.verdict_kind = !r.significant ? DiffReport::Verdict::kNoChange
+                   : change < 0   ? DiffReport::Verdict::kFaster
+                                  : DiffReport::Verdict::kSlower;
+  r.verdict = !comparable                                        ? "not comparable"
+              : r.verdict_kind == DiffReport::Verdict::kNoChange ? "no significant change"
+              : r.verdict_kind == DiffReport::Verdict::kFaster   ? "faster"
+                                                                 : "slower";
   auto memop_key = [](const model::Trace& t) {
     return [&t](size_t i) { return std::string(model::MemopKindName(t.memops.kind[i])); };
   };

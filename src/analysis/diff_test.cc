@@ -95,5 +95,47 @@ TEST(Diff, WithoutIterationsComparesKernelTime) {
   EXPECT_NE(r.basis.find("total GPU kernel time"), std::string::npos);
 }
 
+// A window of kernels without steps: `calls` attention calls of `attn_ns`, each followed by
+// 0.5 ms of other work.
+model::Trace Window(int calls, int64_t attn_ns, const char* other = "layer_norm") {
+  model::Trace t;
+  auto gpu = t.InternTrack(model::TrackKind::kGpuStream, "0", "7");
+  int64_t at = 0;
+  for (int c = 0; c < calls; ++c) {
+    for (auto [name, dur] :
+         {std::pair<const char*, int64_t>{"attention_fwd", attn_ns}, {other, 500'000}}) {
+      model::KernelRow k;
+      k.start_ns = at, k.dur_ns = dur, k.name = t.strings.Intern(name), k.track = gpu;
+      t.kernels.Append(k);
+      at += dur + 20'000;
+    }
+  }
+  model::LinkTrace(t);
+  return t;
+}
+
+TEST(Diff, WithoutIterationsKernelTimeIsComparedPerUnitOfWork) {
+  // Two windows of one run (issue 30): 34 attention calls of 4.00 ms, then 30 of 4.01 ms. The
+  // kernel total drops 12% (less work in the window), per attention call it grows 0.2%.
+  DiffReport r = Diff(Window(34, 4'000'000), Window(30, 4'010'000));
+  EXPECT_EQ(r.verdict, "no significant change") << r.basis;
+  EXPECT_NE(r.basis.find("per call of attention_fwd (34 vs 30 calls"), std::string::npos)
+      << r.basis;
+  EXPECT_NEAR(r.change_percent, 0.22, 0.05);
+  // Slower per call is slower, whatever the totals say.
+  DiffReport slow = Diff(Window(34, 4'000'000), Window(30, 4'800'000));
+  EXPECT_EQ(slow.verdict, "slower");
+  // The same number of calls: totals, as before.
+  DiffReport same = Diff(Window(30, 4'000'000), Window(30, 3'000'000));
+  EXPECT_EQ(same.verdict, "faster");
+  EXPECT_NE(same.basis.find("total GPU kernel time"), std::string::npos) << same.basis;
+  // Nothing shared: not comparable, no change claimed.
+  model::Trace a = Window(10, 1'000'000, "a_only"), b = Window(10, 1'000'000, "b_only");
+  for (auto& n : b.kernels.name) n = b.strings.Intern("b_only");
+  DiffReport none = Diff(a, b);
+  EXPECT_EQ(none.verdict, "not comparable") << none.basis;
+  EXPECT_FALSE(none.significant);
+}
+
 }  // namespace
 }  // namespace gpuscope::analysis

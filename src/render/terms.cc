@@ -88,7 +88,11 @@ constexpr Term kTerms[] = {
      "launch-to-start times far above the device's usual latency with no queued work to explain "
      "them"},
     {"diff", "faster / slower",
-     "the per-iteration latency moved by more than noise (rank test), else no significant change"},
+     "the per-iteration latency moved by more than noise (rank test), else no significant change; "
+     "without iterations, kernel time per call of the dominant kernel both runs share (totals "
+     "when the call counts agree)"},
+    {"diff", "not comparable",
+     "no iterations and no kernel both runs ran: nothing counts the work, no change is claimed"},
     {"diff", "ratio", "after / before of a row's total time"},
     {"job", "skew / wait", "time a rank waits in a collective for the last rank to arrive"},
     {"job", "transfer", "a collective's time after the last rank arrived: the data moving"},
