@@ -56,6 +56,41 @@ TEST(Analyze, HealthyGpuBoundRunHasNoFindingAboveLow) {
   EXPECT_EQ(Rule(r, "kernel-hotspot").size(), 1u);
 }
 
+TEST(Analyze, WarmUpInAOnePassRunIsOneFindingNotAStorm) {
+  // A cold one-pass run (issue 30): the allocator's first growth (cudaFree 400 ms), a first
+  // launch that loads its module (150 ms), then 200 ordinary launches of tiny kernels.
+  auto cold = [](bool with_steps) {
+    auto b = std::make_unique<Builder>();
+    b->Launch("fill_kernel", 0, 5 * us, 8 * us, 2 * us);  // the window opens at the first GPU op
+    b->Api("cudaFree", 20 * us, 400'000 * us - 20 * us, 0);
+    b->Launch("conv_kernel", 400'010 * us, 150'000 * us, 550'020 * us, 3 * us);
+    for (int k = 0; k < 200; ++k) {
+      int64_t t0 = 550'100 * us + k * 20 * us;
+      b->Launch(k % 2 ? "relu_kernel" : "conv_kernel", t0, 6 * us, t0 + 8 * us, 3 * us);
+    }
+    if (with_steps) {
+      for (int s = 0; s < 4; ++s) b->Step(s, s * 140'000 * us, 140'000 * us);
+    }
+    return b;
+  };
+  auto one_pass = cold(false);
+  AnalysisReport r = Analyze(one_pass->Link());
+  auto w = Rule(r, "warm-up");
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0]->detail.find("cudaFree (first growth)"), std::string::npos) << w[0]->detail;
+  EXPECT_NE(w[0]->detail.find("first launches (module loading)"), std::string::npos);
+  EXPECT_GT(w[0]->impact_ns, 500'000 * us);
+  // No launch-bound storm priced on the module-loading launch.
+  for (const Finding* f : Rule(r, "launch-bound")) EXPECT_LT(f->impact_ns, 10'000 * us);
+  // With steps, the warm-up steps are already out of the steady window: no warm-up finding.
+  auto stepped = cold(true);
+  EXPECT_TRUE(Rule(Analyze(stepped->Link()), "warm-up").empty());
+  // A warm one-pass run (nothing long to set up): none either.
+  Builder warm;
+  for (int k = 0; k < 200; ++k) warm.Launch("k", k * 20 * us, 6 * us, k * 20 * us + 8 * us, 3 * us);
+  EXPECT_TRUE(Rule(Analyze(warm.Link()), "warm-up").empty());
+}
+
 TEST(Analyze, GpuIdleInsideACompiledRegionNamesTheRegion) {
   // The host spends the gap inside a torch.compile region, in its aten::slice (issue 30): the
   // cause is the region, not the compiled graph's op.
@@ -394,7 +429,7 @@ TEST(Rules, EveryRuleIsDocumentedOnce) {
   for (const char* id :
        {"gpu-idle", "launch-bound", "cpu-op-storm", "host-sync", "data-loading", "memcpy-in-loop",
         "memcpy-sync", "memcpy-pageable", "small-memcpy", "kernel-outlier", "kernel-efficiency",
-        "kernel-hotspot", "low-utilization"}) {
+        "kernel-hotspot", "low-utilization", "warm-up"}) {
     EXPECT_NE(FindRule(id), nullptr) << id;
   }
   // The defaults come from the entries: one place.

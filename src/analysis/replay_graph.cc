@@ -52,6 +52,7 @@ uint32_t ReplayGraph::Add(Kind k, uint32_t lane, int64_t s, int64_t e) {
   xoff_.push_back(0);
   measured_.push_back(0);
   linked_gap_.push_back(0);
+  usual_lat_.push_back(kDefaultLaunchLatencyNs);
   base_.dur.push_back(e - s);
   base_.gap.push_back(0);
   base_.lat.push_back(0);
@@ -254,6 +255,7 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
         bool queued = prev_end != kNoFloor && op.s <= prev_end + kQueuedSlackNs;
         auto it = typical.find(op.device);
         int64_t usual = it == typical.end() ? kDefaultLaunchLatencyNs : it->second;
+        usual_lat_[n] = usual;
         base_.lat[n] = queued ? std::min(observed, usual) : observed;
       } else if (prev != kNone) {
         linked_gap_[n] = 1;  // no launch call: keep the observed distance to the predecessor

@@ -119,6 +119,7 @@ class ReplayGraph {
   std::vector<uint32_t> xdep_;
   std::vector<int64_t> xoff_;
   std::vector<uint8_t> measured_, linked_gap_;
+  std::vector<int64_t> usual_lat_;  // GPU nodes: their device's typical launch latency
   // Edited in place by Replay (a fix's changes) and restored before it returns; with the
   // start/end buffers, this makes Replay non-reentrant: one replay at a time per graph.
   mutable Params base_;

@@ -41,6 +41,10 @@ void ReplayGraph::Apply(const WhatIf& f, Params& p, Undo& undo) const {
   for (size_t r : f.graph_kernels) {
     if (uint32_t n = gpu(kernel_node_, r); n != kNone) set(p.lat[n], int64_t{0});
   }
+  for (size_t r : f.typical_latency) {
+    if (uint32_t n = gpu(kernel_node_, r); n != kNone)
+      set(p.lat[n], std::min(p.lat[n], usual_lat_[n]));
+  }
   std::vector<uint8_t> moved;
   for (size_t r : f.prefetch_memops) {
     uint32_t n = gpu(memop_node_, r);

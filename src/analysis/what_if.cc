@@ -13,6 +13,7 @@ void WhatIf::Merge(const WhatIf& o) {
   cat(prefetch_memops, o.prefetch_memops);
   cat(graph_kernels, o.graph_kernels);
   cat(host_scale, o.host_scale);
+  cat(typical_latency, o.typical_latency);
 }
 
 std::string WhatIf::Describe() const {
@@ -31,6 +32,7 @@ std::string WhatIf::Describe() const {
   part(prefetch_memops.size(), "copies prefetched on a side stream");
   part(graph_kernels.size(), "kernels launched back to back");
   part(host_scale.size(), "host spans scaled");
+  part(typical_latency.size(), "launches at the typical latency");
   return out.empty() ? "nothing" : out;
 }
 

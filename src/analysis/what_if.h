@@ -31,10 +31,14 @@ struct WhatIf {
   std::vector<size_t> graph_kernels;    // kernels launched back to back (graph capture): no
                                         // launch latency beyond their stream's order
   std::vector<HostScale> host_scale;
+  // Kernels whose launch-to-start time becomes the device's typical launch latency (a first
+  // launch that loaded its module, done before the window).
+  std::vector<size_t> typical_latency;
 
   bool empty() const {
     return unblock_api.empty() && api_dur.empty() && kernel_dur.empty() && memop_dur.empty() &&
-           prefetch_memops.empty() && graph_kernels.empty() && host_scale.empty();
+           prefetch_memops.empty() && graph_kernels.empty() && host_scale.empty() &&
+           typical_latency.empty();
   }
   // Adds every change of `other` (for the combined what-if of several fixes).
   void Merge(const WhatIf& other);

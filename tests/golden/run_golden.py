@@ -487,6 +487,19 @@ def main():
     print("ok   analyze: impacts within the combined saving, replays reproduce the window, on every sample")
     print(f"ok   analyze: {storms} cpu-op-storm findings on the samples, none on model code")
 
+    # One-pass cold runs (issue 30): the set-up is one warm-up finding, ranked first, and no
+    # launch-bound storm is priced on first launches.
+    for rel in ("kineto/hta/tests__data__critical_path__alexnet__benchmark_result_2869224_1695835535_trace.json.gz",
+                "kineto/hta/tests__data__critical_path__simple_add__benchmark_result_493459_1694039959_trace.json.gz"):
+        r = run(a.gpuscope, "analyze", "--format", "json", os.path.join(SAMPLES, rel))
+        d = json.loads(r.stdout)
+        rules = [f["rule"] for f in d["findings"]]
+        check(rules[:1] == ["warm-up"], f"analyze {rel}: {rules} (warm-up first expected)")
+        bound = [f for f in d["findings"] if f["rule"] == "launch-bound"]
+        check(all(f["impact_ns"] < 0.01 * d["summary"]["replay"]["replayed_ns"] for f in bound),
+              f"analyze {rel}: a launch-bound storm on first launches: {bound}")
+    print("ok   analyze: one-pass cold runs lead with warm-up, no launch-bound storm of first launches")
+
     for name, rel_b, rel_a in DIFF_CASES:
         r = run(a.gpuscope, "diff", "--format", "json", os.path.join(SAMPLES, rel_b), os.path.join(SAMPLES, rel_a))
         check(r.returncode == 0, f"diff {name}: exit {r.returncode}: {r.stderr.strip()}")

@@ -34,6 +34,8 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     if (c.graphs().kernel_origin[i] >= 0) continue;
     // Every launch-dominated tiny kernel is part of the storm; the GPU idle before them says
     // where it shows on the GPU (on a host-bound run it shows as host time instead).
+    // A launch that was set-up (a first launch loading its module) is warm-up's.
+    if (claims.ApiTaken(l)) continue;
     int64_t before = c.IdleBefore(t.kernels.device[i], t.kernels.start_ns[i]);
     if (!claims.TakeKernel(i)) continue;
     idle += before;

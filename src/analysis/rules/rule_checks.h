@@ -8,6 +8,7 @@
 
 namespace gpuscope::analysis::internal {
 
+const RuleInfo& WarmUpRule();            // warm-up: one-time set-up in a window without steps
 const RuleInfo& HostSyncRule();          // host-sync: .item() and explicit synchronizations
 const RuleInfo& MemcpySyncRule();        // memcpy-sync: copies that block the host
 const RuleInfo& MemcpyPageableRule();    // memcpy-pageable: copies from/to pageable memory
