@@ -1,6 +1,7 @@
 #include "base/string_pool.h"
 
 #include <cstring>
+#include <functional>
 
 namespace gpuscope::base {
 
@@ -8,9 +9,38 @@ namespace {
 constexpr size_t kChunk = 1 << 20;
 }
 
-StringPool::StringPool() {
+namespace {
+uint32_t HashOf(std::string_view s) {
+  uint64_t h = std::hash<std::string_view>{}(s);
+  return static_cast<uint32_t>(h ^ (h >> 32));
+}
+}  // namespace
+
+StringPool::StringPool() : slots_(16, 0) {
   views_.emplace_back();
-  index_.emplace(std::string_view(), kEmptyString);
+  uint32_t h = HashOf({});
+  slots_[Probe({}, h)] = (uint64_t{h} << 32) | 1;  // "" is id 0
+}
+
+size_t StringPool::Probe(std::string_view s, uint32_t h) const {
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = h & mask;; i = (i + 1) & mask) {
+    uint64_t slot = slots_[i];
+    if (slot == 0) return i;
+    if (static_cast<uint32_t>(slot >> 32) == h && views_[(slot & 0xffffffffu) - 1] == s) return i;
+  }
+}
+
+void StringPool::Grow() {
+  std::vector<uint64_t> old(slots_.size() * 2, 0);
+  old.swap(slots_);
+  const size_t mask = slots_.size() - 1;
+  for (uint64_t slot : old) {
+    if (slot == 0) continue;
+    size_t i = static_cast<uint32_t>(slot >> 32) & mask;
+    while (slots_[i] != 0) i = (i + 1) & mask;
+    slots_[i] = slot;
+  }
 }
 
 std::string_view StringPool::Store(std::string_view s) {
@@ -34,22 +64,28 @@ std::string_view StringPool::Store(std::string_view s) {
 }
 
 StringId StringPool::Intern(std::string_view s) {
-  auto it = index_.find(s);
-  if (it != index_.end()) return it->second;
+  if (slots_.empty()) *this = StringPool();  // a moved-from pool starts again, "" as id 0
+  const uint32_t h = HashOf(s);
+  size_t i = Probe(s, h);
+  if (slots_[i] != 0) return static_cast<StringId>((slots_[i] & 0xffffffffu) - 1);
   std::string_view stored = Store(s);
   StringId id = static_cast<StringId>(views_.size());
   views_.push_back(stored);
-  index_.emplace(stored, id);
+  if (2 * (views_.size() + 1) > slots_.size()) {
+    Grow();
+    i = Probe(stored, h);
+  }
+  slots_[i] = (uint64_t{h} << 32) | (uint64_t{id} + 1);
   return id;
 }
 
 bool StringPool::Find(std::string_view s, StringId* id) const {
-  auto it = index_.find(s);
-  if (it == index_.end()) {
+  size_t i = slots_.empty() ? 0 : Probe(s, HashOf(s));
+  if (slots_.empty() || slots_[i] == 0) {
     *id = kEmptyString;
     return false;
   }
-  *id = it->second;
+  *id = static_cast<StringId>((slots_[i] & 0xffffffffu) - 1);
   return true;
 }
 
