@@ -83,11 +83,12 @@ def run_passes_exit_codes_exceptions_and_signals_through():
 
 @test
 def run_removes_its_work_directory_on_every_path():
-    import glob
-    before = set(glob.glob("/tmp/gpuscope-run-*"))
-    with tempfile.TemporaryDirectory() as tmp:
+    # The work directory goes to a private $TMPDIR: other gpuscope runs on the machine (another
+    # test suite) cannot be mistaken for leftovers.
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as scratch:
+        env = dict(os.environ, TMPDIR=scratch)
         # No trace written (not a Python program at all), then an unwritable output.
-        r = run("run", "--backend", "torch", "-o", os.path.join(tmp, "q.json"), "--", "true")
+        r = run("run", "--backend", "torch", "-o", os.path.join(tmp, "q.json"), "--", "true", env=env)
         assert r.returncode == 2 and "no trace was written" in r.stderr, r.stderr
         if importlib.util.find_spec("torch") is not None:
             prog = os.path.join(tmp, "prog.py")
@@ -95,9 +96,10 @@ def run_removes_its_work_directory_on_every_path():
                 f.write("import torch\nx = torch.ones(4) * 2\n")
             blocker = os.path.join(tmp, "a-file")  # a directory cannot be made under a file
             open(blocker, "w").close()
-            r = run("run", "-o", os.path.join(blocker, "dir", "t.json"), "--", sys.executable, prog)
+            r = run("run", "-o", os.path.join(blocker, "dir", "t.json"), "--", sys.executable, prog, env=env)
             assert r.returncode == 2 and "cannot create the directory" in r.stderr, r.stderr
-    assert set(glob.glob("/tmp/gpuscope-run-*")) == before, "gpuscope run left its work directory behind"
+        left = [f for f in os.listdir(scratch) if f.startswith("gpuscope-")]  # torch keeps its own
+        assert left == [], f"gpuscope run left its work directory behind: {left}"
 
 
 @test
