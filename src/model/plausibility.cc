@@ -171,7 +171,7 @@ void CheckLaunchOrder(Trace& t, const PlausibilityOptions& o) {
   int64_t largest = 0;
   // Kernels of one launch (a graph) share a correlation id: each launch is compared by its
   // first kernel with the previous launch's first kernel.
-  int64_t prev_first = 0, cur_first = 0;
+  int64_t cur_first = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
     auto [stream, thread, corr, start] = rows[i];
     bool same_pair =
@@ -182,10 +182,8 @@ void CheckLaunchOrder(Trace& t, const PlausibilityOptions& o) {
       ++back;
       largest = std::max(largest, cur_first - start);
     }
-    prev_first = same_pair ? cur_first : start;
     cur_first = start;
   }
-  (void)prev_first;
   if (back == 0) return;
   t.problems.Add(kLaunchOrder,
                  "on one stream, a kernel launched after another from the same thread starts " +
