@@ -255,6 +255,79 @@ TEST(Analyze, HostSyncPairsTheItemWithItsCopyAndCostsTheGpuIdle) {
   EXPECT_TRUE(Rule(Analyze(healthy.Link()), "host-sync").empty());
 }
 
+TEST(Analyze, DataLoaderWorkersThatFallBehindAreWaitsPricedByWhatTheGpuLost) {
+  // Worker processes load the batches; the main thread waits 400 us per step for the next one.
+  // Starved: the GPU has nothing queued during the wait, which is then the saving. Ahead: the
+  // GPU still runs the previous step's 950 us gemm during most of the wait, which costs little.
+  const std::string loader = "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__";
+  for (bool gpu_ahead : {false, true}) {
+    Builder b;
+    for (int s = 0; s < 4; ++s) {
+      int64_t t0 = s * 1000 * us;
+      b.Step(s, t0, 1000 * us);
+      b.Op(loader, t0 + 10 * us, 400 * us);
+      int64_t k = gpu_ahead ? 950 * us : 100 * us;
+      b.Launch("gemm", t0 + 420 * us, 5 * us, t0 + 430 * us, k);
+    }
+    AnalysisReport r = Analyze(b.Link());
+    auto f = Rule(r, "data-loading");
+    ASSERT_EQ(f.size(), 1u) << gpu_ahead;
+    EXPECT_NE(f[0]->detail.find("4 waits for the next batch from the worker processes"),
+              std::string::npos)
+        << f[0]->detail;
+    EXPECT_NE(f[0]->advice.find("raise num_workers"), std::string::npos);
+    if (gpu_ahead)
+      EXPECT_LT(f[0]->standalone_ns, 3 * 200 * us) << "the GPU ran queued work during the waits";
+    else
+      EXPECT_NEAR(static_cast<double>(f[0]->standalone_ns), 4 * 400 * us, 20 * us);
+  }
+}
+
+TEST(Analyze, CommWaitPricesComputeThatWaitedForACollectiveOnAnotherStream) {
+  // A GPU-bound loop (the host launches each step in 100 us): per step an all-reduce on the
+  // communication stream (400 us), then a gemm (300 us) and a relu (50 us) on the compute stream,
+  // launched long before, the gemm starting 2 us after the all-reduce ends (an event wait); the
+  // next all-reduce starts 3 us after the relu. The GPU never idles, so gpu-idle is silent;
+  // comm-wait prices the compute running beside the collectives.
+  Builder b;
+  model::TrackId comm = b.raw().InternTrack(model::TrackKind::kGpuStream, "0", "13");
+  uint64_t corr = 1000;
+  for (int s = 0; s < 4; ++s) {
+    int64_t t0 = s * 100 * us, g = 50 * us + s * 755 * us;
+    b.Step(s, t0, 100 * us);
+    b.Api("cudaLaunchKernel", t0 + 5 * us, 5 * us, ++corr);
+    model::KernelRow r;
+    r.start_ns = g, r.dur_ns = 400 * us, r.track = comm, r.device = 0, r.correlation = corr,
+    r.name = b.raw().strings.Intern("ncclDevKernel_AllReduce_Sum_f32");
+    b.raw().kernels.Append(r);
+    b.Launch("gemm", t0 + 20 * us, 5 * us, g + 402 * us, 300 * us);
+    b.Launch("relu", t0 + 30 * us, 5 * us, g + 702 * us, 50 * us);
+  }
+  AnalysisReport r = Analyze(b.Link());
+  auto f = Rule(r, "comm-wait");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->where.kernel, "ncclDevKernel_AllReduce_Sum_f32");
+  EXPECT_NE(f[0]->detail.find("4 kernels waited for a collective"), std::string::npos)
+      << f[0]->detail;
+  // Without the waits a step's compute (350 us) runs beside its all-reduce (400 us), which
+  // still waits for the step before's relu: each step ends ~350 us sooner, and never more than
+  // the waiting removed (4 x 402 us: each gemm waited from its all-reduce's start).
+  EXPECT_NE(f[0]->detail.find("1.608 ms waiting"), std::string::npos) << f[0]->detail;
+  EXPECT_GT(f[0]->standalone_ns, 3 * 350 * us);
+  EXPECT_LE(f[0]->standalone_ns, 4 * 402 * us);
+  EXPECT_TRUE(Rule(r, "gpu-idle").empty() || Rule(r, "gpu-idle")[0]->impact_ns < 100 * us);
+
+  // Compute queued behind its own stream's work, and traces without collectives: silent.
+  Builder queued;
+  for (int s = 0; s < 4; ++s) {
+    int64_t t0 = s * 1000 * us;
+    queued.Step(s, t0, 1000 * us);
+    queued.Launch("gemm", t0 + 20 * us, 5 * us, t0 + 30 * us, 600 * us);
+    queued.Launch("relu", t0 + 30 * us, 5 * us, t0 + 630 * us, 50 * us);
+  }
+  EXPECT_TRUE(Rule(Analyze(queued.Link()), "comm-wait").empty());
+}
+
 TEST(Analyze, CopyRulesFireOnPageableSyncSmallCopiesAndStaySilentOnPinnedAsync) {
   Builder b;
   for (int s = 0; s < 4; ++s) {
@@ -429,7 +502,7 @@ TEST(Rules, EveryRuleIsDocumentedOnce) {
   for (const char* id :
        {"gpu-idle", "launch-bound", "cpu-op-storm", "host-sync", "data-loading", "memcpy-in-loop",
         "memcpy-sync", "memcpy-pageable", "small-memcpy", "kernel-outlier", "kernel-efficiency",
-        "kernel-hotspot", "low-utilization", "warm-up"}) {
+        "kernel-hotspot", "low-utilization", "warm-up", "comm-wait"}) {
     EXPECT_NE(FindRule(id), nullptr) << id;
   }
   // The defaults come from the entries: one place.

@@ -16,6 +16,16 @@ inline bool IsCopyApi(std::string_view n) {
 }
 // cudaLaunchKernel, hipModuleLaunchKernel, cudaGraphLaunch ...
 inline bool IsLaunchApi(std::string_view n) { return n.find("Launch") != std::string_view::npos; }
+// cudaGraphLaunch, hipGraphLaunch, cuGraphLaunch: one call that replays a captured graph.
+inline bool IsGraphLaunchApi(std::string_view n) {
+  return n.find("GraphLaunch") != std::string_view::npos;
+}
+// A collective's kernel: NCCL's and RCCL's (ncclKernel_*, ncclDevKernel_*, rccl*).
+inline bool IsCommKernelName(std::string_view n) {
+  return n.starts_with("nccl") || n.starts_with("rccl") ||
+         n.find("ncclKernel") != std::string_view::npos ||
+         n.find("ncclDevKernel") != std::string_view::npos;
+}
 // .item() / .cpu() / .tolist(): the op that copies a value to the host and waits for it.
 inline bool IsItemOp(std::string_view n) {
   return n == "aten::item" || n == "aten::_local_scalar_dense";

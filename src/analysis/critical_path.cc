@@ -92,9 +92,9 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
       v = launch_[v];
       continue;
     }
-    if (xdep_[v] != kNone && end[xdep_[v]] + xoff_[v] == s) {
+    if (p.xdep[v] != kNone && end[p.xdep[v]] + xoff_[v] == s) {
       add(lane_is_host_[lane_[v]] ? "thread handoffs" : "stream waits", {}, xoff_[v]);
-      v = xdep_[v];
+      v = p.xdep[v];
       at_end = true;
       continue;
     }

@@ -84,7 +84,7 @@ void ReplayGraph::Order() {
         if (base_.lane_prev[v] != kNone) f(base_.lane_prev[v] * 2 + 1, v * 2);
         if (launch_[v] != kNone) f(launch_[v] * 2, v * 2);
         if (base_.wait[v] != kNone) f(base_.wait[v] * 2 + 1, v * 2 + 1);
-        if (xdep_[v] != kNone) f(xdep_[v] * 2 + 1, v * 2);
+        if (base_.xdep[v] != kNone) f(base_.xdep[v] * 2 + 1, v * 2);
       }
     };
     edges([&](uint32_t from, uint32_t to) { ++head[from + 1], ++indeg[to]; });
@@ -116,8 +116,8 @@ void ReplayGraph::Order() {
       if (!done[v * 2 + 1] && base_.wait[v] != kNone) {
         base_.dur[v] = obs_end_[v] - obs_start_[v];
         base_.wait[v] = kNone, ++dropped;
-      } else if (!done[v * 2] && xdep_[v] != kNone) {
-        xdep_[v] = kNone, ++dropped;
+      } else if (!done[v * 2] && base_.xdep[v] != kNone) {
+        base_.xdep[v] = kNone, ++dropped;
         if (base_.lane_prev[v] != kNone)
           base_.gap[v] = std::max<int64_t>(0, obs_start_[v] - obs_end_[base_.lane_prev[v]]);
         else

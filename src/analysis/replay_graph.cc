@@ -48,7 +48,7 @@ uint32_t ReplayGraph::Add(Kind k, uint32_t lane, int64_t s, int64_t e) {
   floor_.push_back(kNoFloor);
   post_.push_back(0);
   launch_.push_back(kNone);
-  xdep_.push_back(kNone);
+  base_.xdep.push_back(kNone);
   xoff_.push_back(0);
   measured_.push_back(0);
   linked_gap_.push_back(0);
@@ -159,7 +159,7 @@ void ReplayGraph::BuildHost(int64_t w0, int64_t w1) {
       uint32_t x = *--it;
       if (obs_end_[x] < from) break;
       if (lane_[x] == lane_[n] || kind_[x] == Kind::kHostEdge) continue;
-      xdep_[n] = x;
+      base_.xdep[n] = x;
       xoff_[n] = obs_start_[n] - obs_end_[x];
       if (base_.lane_prev[n] == kNone)
         floor_[n] = kNoFloor;
@@ -291,7 +291,7 @@ void ReplayGraph::InferStreamWaits(const std::unordered_map<uint32_t, int>& devi
       uint32_t x = *--it;
       if (obs_start_[n] - obs_end_[x] > kStreamHandoffNs) break;
       if (lane_[x] == lane_[n]) continue;
-      xdep_[n] = x;
+      base_.xdep[n] = x;
       xoff_[n] = obs_start_[n] - obs_end_[x];
       auto u = typical.find(dev);
       base_.lat[n] =

@@ -75,6 +75,7 @@ class ReplayGraph {
   struct Params {  // what a fix may change
     std::vector<int64_t> dur, gap, lat;
     std::vector<uint32_t> wait, lane_prev;
+    std::vector<uint32_t> xdep;  // the other lane's node this one waited for (kNone: none)
   };
 
   void BuildHost(int64_t w0, int64_t w1);
@@ -116,7 +117,6 @@ class ReplayGraph {
   std::vector<uint32_t> launch_;  // GPU node -> its launch call's node
   // Host node of an idle thread -> the node of another thread whose end it resumed after, and
   // the observed delay.
-  std::vector<uint32_t> xdep_;
   std::vector<int64_t> xoff_;
   std::vector<uint8_t> measured_, linked_gap_;
   std::vector<int64_t> usual_lat_;  // GPU nodes: their device's typical launch latency

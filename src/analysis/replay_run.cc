@@ -41,6 +41,9 @@ void ReplayGraph::Apply(const WhatIf& f, Params& p, Undo& undo) const {
   for (size_t r : f.graph_kernels) {
     if (uint32_t n = gpu(kernel_node_, r); n != kNone) set(p.lat[n], int64_t{0});
   }
+  for (size_t r : f.stream_waits_dropped) {
+    if (uint32_t n = gpu(kernel_node_, r); n != kNone) set(p.xdep[n], kNone);
+  }
   for (size_t r : f.typical_latency) {
     if (uint32_t n = gpu(kernel_node_, r); n != kNone)
       set(p.lat[n], std::min(p.lat[n], usual_lat_[n]));
@@ -123,7 +126,7 @@ ReplayResult ReplayGraph::Replay(const WhatIf* fix, bool with_path) const {
         s = std::max(s, end[p.lane_prev[v]] + (gap ? p.gap[v] : 0));
       }
       if (launch_[v] != kNone) s = std::max(s, start[launch_[v]] + p.lat[v]);
-      if (xdep_[v] != kNone) s = std::max(s, end[xdep_[v]] + xoff_[v]);
+      if (p.xdep[v] != kNone) s = std::max(s, end[p.xdep[v]] + xoff_[v]);
       start[v] = s == kNoFloor ? obs_start_[v] : s;
     } else {
       int64_t e = start[v] + p.dur[v];

@@ -4,7 +4,6 @@
 #include <climits>
 #include <cmath>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "analysis/step_sources.h"
 
@@ -12,28 +11,6 @@ namespace gpuscope::analysis {
 namespace {
 
 using internal::StepSource;
-
-// The smallest period p of a name sequence (every name equal to the one p before it for at
-// least 90% of the sequence, at least min_repeats periods, at least two distinct names in it).
-size_t Period(const std::vector<model::StringId>& names, size_t min_repeats) {
-  size_t n = names.size();
-  if (n < 2 * min_repeats) return 0;
-  for (size_t p = 1; p <= n / min_repeats && p <= 4096; ++p) {
-    size_t limit = n - p - (n - p) * 9 / 10;  // mismatches allowed
-    size_t miss = 0;
-    for (size_t i = p; i < n && miss <= limit; ++i) miss += names[i] != names[i - p];
-    if (miss > limit) continue;
-    // A period of one repeated name says nothing (any multiple fits).
-    std::unordered_set<model::StringId> distinct(names.begin(),
-                                                 names.begin() + static_cast<long>(p));
-    if (distinct.size() < 2) {
-      if (std::all_of(names.begin(), names.end(), [&](auto v) { return v == names[0]; })) return 0;
-      continue;
-    }
-    return p;
-  }
-  return 0;
-}
 
 // Leading steps of one group much slower than the median of the ones after them.
 size_t Warmup(const std::vector<int64_t>& d, double factor) {
@@ -115,6 +92,27 @@ void BuildPhases(SteadyState& s, const std::vector<std::string>& phase_of, bool 
   }
 }
 
+// A step runs from its start to the next step's start: an annotation around the model's forward
+// leaves out the scheduling and sampling between forwards, which are part of the step period.
+// A gap longer than the median step is the program waiting (a server without requests), not a
+// part of the step, and stays out. ProfilerStep#N ranges already run from one step() to the next.
+void RunToNextStart(StepSource& found) {
+  auto& spans = found.spans;
+  if (spans.size() < 2) return;
+  std::vector<int64_t> d;
+  for (const auto& s : spans) d.push_back(s.dur_ns);
+  std::nth_element(d.begin(), d.begin() + static_cast<long>(d.size() / 2), d.end());
+  int64_t median = d[d.size() / 2];
+  bool extended = false;
+  for (size_t i = 0; i + 1 < spans.size(); ++i) {
+    int64_t gap = spans[i + 1].start_ns - (spans[i].start_ns + spans[i].dur_ns);
+    if (gap <= 0 || gap > median || spans[i + 1].track != spans[i].track) continue;
+    spans[i].dur_ns = spans[i + 1].start_ns - spans[i].start_ns;
+    extended = true;
+  }
+  if (extended) found.source += "; a step runs to the next one's start";
+}
+
 }  // namespace
 
 std::string KernelStructure::text() const {
@@ -148,7 +146,7 @@ KernelStructure FindKernelStructure(const model::Trace& t, int64_t start, int64_
     if (at >= start && at < end) names.push_back(k.name[i]);
   }
   KernelStructure s;
-  s.block = Period(names, min_repeats);
+  s.block = internal::KernelPeriod(names, min_repeats);
   if (s.block) {
     // Repeats: how often a kernel that runs once per block runs in the step (the most common
     // count over the block's kernels that occur once in it: a layer's attention kernel).
@@ -211,6 +209,7 @@ SteadyState FindSteadyState(const model::Trace& t, const SteadyStateOptions& o) 
       found = internal::PythonLoopSteps(t, launches, o.min_repeats);
       python_loop = !found.spans.empty();
     }
+    if (found.spans.empty()) found = internal::BlockSteps(t, INT64_MIN, INT64_MAX, o.min_repeats);
   }
   if (found.spans.empty()) {
     // One step: the span of GPU work (start-up before the first kernel, such as module loading,
@@ -231,12 +230,14 @@ SteadyState FindSteadyState(const model::Trace& t, const SteadyStateOptions& o) 
       s.source = std::string("whole trace as one step") + why;
       s.start_ns = lo, s.end_ns = hi;
     }
-    s.structure = FindKernelStructure(t, s.start_ns, s.end_ns, o.min_repeats);
+    // Every kernel is in the one step, those launched before the first GPU op starts too.
+    s.structure = FindKernelStructure(t, INT64_MIN, INT64_MAX, o.min_repeats);
     return s;
   }
-  s.source = found.source;
   std::sort(found.spans.begin(), found.spans.end(),
             [](const auto& a, const auto& b) { return a.start_ns < b.start_ns; });
+  if (found.source != "ProfilerStep markers") RunToNextStart(found);
+  s.source = found.source;
   for (size_t i = 0; i < found.spans.size(); ++i) {
     int64_t number =
         found.source == "ProfilerStep markers" ? t.iterations[i].number : static_cast<int64_t>(i);

@@ -12,7 +12,13 @@
 //   4. a repeated Python frame of the serving loop (the shallowest frame that repeats at least
 //      min_repeats times on one thread, each instance launching GPU work, together launching
 //      most of it);
-//   5. else the whole trace (the span of its GPU work) is one step.
+//   5. kernel blocks the host splits (step_sources.h, BlockSteps): a data-loader call, a
+//      synchronization or a new graph launch between blocks of alike kernels that are passes
+//      over the model (most opened by the loader, or one graph replay each, or holding layers);
+//   6. else the whole trace (the span of its GPU work) is one step.
+// Except for ProfilerStep#N ranges (which already do), a step runs to the next step's start when
+// the gap between them is shorter than the median step (the scheduling and sampling around an
+// annotated forward belong to the step period; a longer gap is the program waiting).
 // A repeating kernel block inside a step is structure (decoder layers), reported as such
 // ("36 repeats of a 15-kernel block"), never as iterations.
 // Phases (prefill / decode / mixed) come from the step annotations' counts, else - for steps of a

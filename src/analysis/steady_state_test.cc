@@ -129,7 +129,8 @@ TEST(SteadyState, WarmupIsDecidedWithinAPhaseNeverAcrossPhases) {
 TEST(SteadyState, RepeatedAnnotationMustEncloseTheGpuWork) {
   Builder a;
   for (int s = 0; s < 4; ++s) a.Annotation("decode", s * 100 * us, 90 * us);
-  EXPECT_EQ(FindSteadyState(a.Link()).source, "repeated annotation 'decode'");
+  EXPECT_EQ(FindSteadyState(a.Link()).source,
+            "repeated annotation 'decode'; a step runs to the next one's start");
   // "log" repeats but launches nothing; "iter 0..3" encloses the launches.
   Builder b;
   for (int s = 0; s < 4; ++s) {
@@ -139,7 +140,7 @@ TEST(SteadyState, RepeatedAnnotationMustEncloseTheGpuWork) {
     b.Annotation("log", t + 160 * us, 30 * us);
   }
   SteadyState st = FindSteadyState(b.Link());
-  EXPECT_EQ(st.source, "repeated annotation 'iter #'");
+  EXPECT_EQ(st.source, "repeated annotation 'iter #'; a step runs to the next one's start");
   EXPECT_EQ(st.iterations.size(), 4u);
   // Blocks inside one enclosing annotation (compiled-graph calls inside a capture) are not steps.
   Builder c;
@@ -165,7 +166,9 @@ TEST(SteadyState, RepeatedPythonFrameOfAGenerateLoopWithPhasesByShape) {
     t += dur + 10 * us;
   }
   SteadyState st = FindSteadyState(b.Link());
-  EXPECT_EQ(st.source, "repeated Python frame 'gen.py(20): forward_step'");
+  EXPECT_EQ(
+      st.source,
+      "repeated Python frame 'gen.py(20): forward_step'; a step runs to the next one's start");
   ASSERT_EQ(st.iterations.size(), 5u);
   ASSERT_EQ(st.phases.size(), 2u);
   EXPECT_EQ(st.phases[0].name, "prefill");
@@ -188,7 +191,9 @@ TEST(SteadyState, LibraryFramesAreNeverTheLoopAndGraphLaunchesWeighByTheirKernel
     for (int k = 0; k < 50; ++k) b.Kernel("dit", t + 40 * us + k * 15 * us, 10 * us, 100 + s);
   }
   SteadyState st = FindSteadyState(b.Link());
-  EXPECT_EQ(st.source, "repeated Python frame 'pipe.py(88): denoise_step'");
+  EXPECT_EQ(
+      st.source,
+      "repeated Python frame 'pipe.py(88): denoise_step'; a step runs to the next one's start");
   EXPECT_EQ(st.iterations.size(), 3u);
 }
 
@@ -208,6 +213,113 @@ TEST(SteadyState, KernelPeriodIsStructureNeverIterations) {
   Builder n;
   n.Op("aten::add", 0, 10 * us);
   EXPECT_EQ(FindSteadyState(n.Link()).source.rfind("whole trace as one step", 0), 0u);
+}
+
+// A forward pass of `layers` 3-kernel layers, as one graph replay (corr: the graph launch's) or
+// launched kernel by kernel; each kernel 5 us apart.
+void GraphForward(Builder& b, int64_t t0, int layers, uint64_t corr) {
+  b.Api("cudaGraphLaunch", t0, 20 * us, corr);
+  for (int l = 0; l < 3 * layers; ++l)
+    b.Kernel(l % 3 == 0   ? "qkv"
+             : l % 3 == 1 ? "attn"
+                          : "mlp",
+             t0 + 30 * us + l * 5 * us, 4 * us, corr);
+}
+
+TEST(SteadyState, ForwardPassesSplitByGraphLaunchesAreStepsAndTheirLayersStructure) {
+  // A vLLM run without step annotations: 2 eager prefill passes, then 20 decode passes of one
+  // graph replay each; the sampled token is copied back (a blocking copy) after each pass.
+  // Before: one step holding "22 repeats of a 12-kernel block (layers)".
+  Builder b;
+  int64_t t = 0;
+  for (int pass = 0; pass < 22; ++pass) {
+    if (pass < 2) {
+      Layers(b, t, 4);
+      t += 4 * 30 * us;
+    } else {
+      GraphForward(b, t, 4, 10000 + pass);
+      t += 100 * us;
+    }
+    b.Api("cudaMemcpy", t, 10 * us, 0);
+    t += 50 * us;
+  }
+  SteadyState st = FindSteadyState(b.Link());
+  EXPECT_EQ(st.source, "repeated kernel blocks, each after a graph launch (no steps marked)");
+  ASSERT_EQ(st.iterations.size(), 22u);
+  // A step runs to the next one's start: the copy and the gap after it belong to the step.
+  EXPECT_EQ(st.iterations[0].start_ns, 0);
+  EXPECT_EQ(st.iterations[0].dur_ns, 4 * 30 * us + 50 * us);
+  EXPECT_EQ(st.iterations[5].dur_ns, 150 * us);
+  EXPECT_EQ(st.structure.text(), "4 repeats of a 3-kernel block");
+}
+
+TEST(SteadyState, PassesOpenedByTheDataLoaderAreStepsNotLayers) {
+  // Five training samples, each fetched from the DataLoader on the main thread then run through
+  // three distinct kernels. Before: one step, "5 repeats of a 3-kernel block (layers)".
+  Builder b;
+  for (int s = 0; s < 5; ++s) {
+    int64_t t = s * 200 * us;
+    b.Op("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", t, 80 * us);
+    b.Launch("conv", t + 100 * us, 5 * us, t + 106 * us, 20 * us);
+    b.Launch("relu", t + 110 * us, 5 * us, t + 127 * us, 5 * us);
+    b.Launch("fc", t + 120 * us, 5 * us, t + 133 * us, 10 * us);
+  }
+  SteadyState st = FindSteadyState(b.Link());
+  EXPECT_EQ(st.source, "repeated kernel blocks, each after a data-loader call (no steps marked)");
+  ASSERT_EQ(st.iterations.size(), 5u);
+  EXPECT_EQ(st.iterations[1].start_ns, 200 * us);  // the step opens with its loader call
+  EXPECT_EQ(st.iterations[1].dur_ns, 200 * us);
+  EXPECT_EQ(st.iterations[4].end_ns(), 4 * 200 * us + 143 * us);  // the last kernel's end
+}
+
+TEST(SteadyState, LayersThatSynchronizeOrReplayPiecesOfAGraphStayStructure) {
+  // A MoE forward whose layers each read their routing on the host (a stream synchronize), and
+  // a piecewise-captured forward (a graph launch per layer, attention launched between them):
+  // the pieces hold no layers of their own and are not whole graph replays, so one step.
+  Builder moe;
+  for (int l = 0; l < 6; ++l) {
+    int64_t t = l * 100 * us;
+    moe.Launch("qkv", t, 5 * us, t + 6 * us, 5 * us);
+    moe.Launch("router", t + 10 * us, 5 * us, t + 16 * us, 5 * us);
+    moe.Api("cudaStreamSynchronize", t + 20 * us, 10 * us, 0);
+    moe.Launch("expert", t + 40 * us, 5 * us, t + 46 * us, 20 * us);
+  }
+  SteadyState m = FindSteadyState(moe.Link());
+  EXPECT_EQ(m.source.rfind("span of GPU work as one step", 0), 0u) << m.source;
+  EXPECT_EQ(m.structure.text(), "6 repeats of a 3-kernel block");
+  Builder pw;
+  for (int l = 0; l < 6; ++l) {
+    int64_t t = l * 100 * us;
+    pw.Api("cudaGraphLaunch", t, 10 * us, 500 + l);
+    pw.Kernel("mlp_up", t + 12 * us, 5 * us, 500 + l);
+    pw.Kernel("mlp_down", t + 18 * us, 5 * us, 500 + l);
+    pw.Launch("attn", t + 30 * us, 5 * us, t + 36 * us, 20 * us);
+  }
+  SteadyState p = FindSteadyState(pw.Link());
+  EXPECT_EQ(p.source.rfind("span of GPU work as one step", 0), 0u) << p.source;
+  EXPECT_EQ(p.structure.text(), "6 repeats of a 3-kernel block");
+}
+
+TEST(SteadyState, AnnotatedStepRunsToTheNextOnesStartUnlessTheProgramWaits) {
+  // vLLM execute annotations around the forward only: 16.5 ms each, the engine starting one
+  // every 18.9 ms; then the server waits 200 ms for requests before the last two.
+  Builder b;
+  const std::string decode = "execute_8_context_0(sq0)_generation_8(sq8)";
+  int64_t starts[] = {0, 18900 * us, 37800 * us, 254300 * us, 273200 * us};
+  for (int64_t s : starts) {
+    b.Annotation(decode, s, 16500 * us);
+    b.Launch("decode_kernel", s + 100 * us, 5 * us, s + 200 * us, 10000 * us);
+  }
+  SteadyState st = FindSteadyState(b.Link());
+  EXPECT_EQ(st.source,
+            "serving steps (vllm execute annotations); a step runs to the next one's start");
+  ASSERT_EQ(st.iterations.size(), 5u);
+  EXPECT_EQ(st.iterations[0].dur_ns, 18900 * us);
+  EXPECT_EQ(st.iterations[1].dur_ns, 18900 * us);
+  EXPECT_EQ(st.iterations[2].dur_ns, 16500 * us);  // the server waited after it
+  EXPECT_EQ(st.iterations[3].dur_ns, 18900 * us);
+  EXPECT_EQ(st.iterations[4].dur_ns, 16500 * us);  // the last: nothing after it to run to
+  EXPECT_EQ(st.latency.median_ns, 18900 * us);
 }
 
 TEST(StepSources, ServingLabels) {

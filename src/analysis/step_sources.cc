@@ -4,6 +4,7 @@
 #include <cctype>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "analysis/attribution.h"
 
@@ -217,6 +218,26 @@ StepSource PythonLoopSteps(const model::Trace& t, const LaunchIndex& launches, s
   if (!best) return {};
   return FromRows(t, py, *best,
                   "repeated Python frame '" + std::string(t.str(py.name[best->front()])) + "'");
+}
+
+size_t KernelPeriod(const std::vector<model::StringId>& names, size_t min_repeats) {
+  size_t n = names.size();
+  if (n < 2 * min_repeats) return 0;
+  for (size_t p = 1; p <= n / min_repeats && p <= 4096; ++p) {
+    size_t limit = n - p - (n - p) * 9 / 10;  // mismatches allowed
+    size_t miss = 0;
+    for (size_t i = p; i < n && miss <= limit; ++i) miss += names[i] != names[i - p];
+    if (miss > limit) continue;
+    // A period of one repeated name says nothing (any multiple fits).
+    std::unordered_set<model::StringId> distinct(names.begin(),
+                                                 names.begin() + static_cast<long>(p));
+    if (distinct.size() < 2) {
+      if (std::all_of(names.begin(), names.end(), [&](auto v) { return v == names[0]; })) return 0;
+      continue;
+    }
+    return p;
+  }
+  return 0;
 }
 
 }  // namespace gpuscope::analysis::internal

@@ -49,5 +49,19 @@ StepSource ServingSteps(const model::Trace& t, const LaunchIndex& launches);
 StepSource RepeatedAnnotationSteps(const model::Trace& t, const LaunchIndex& launches,
                                    size_t min_repeats);
 StepSource PythonLoopSteps(const model::Trace& t, const LaunchIndex& launches, size_t min_repeats);
+// Steps where nothing marks them (step_blocks.cc): the kernels launched in [start, end), in
+// launch order, split where the launching thread calls the data loader or blocks (a synchronize,
+// a copy that is not asynchronous) or a new graph launch replays them. The pieces are steps when
+// there are at least min_repeats, most are within 2x of the median kernel count, and something
+// says a piece is a pass over the model rather than a layer: the data loader opens most of
+// them, most are one whole graph replay each, or a typical one holds a repeating block (layers).
+// A layer that synchronizes (a MoE layer reading its routing with .item()) holds no repeating
+// block of its own, so its layers stay structure.
+StepSource BlockSteps(const model::Trace& t, int64_t start, int64_t end, size_t min_repeats);
+
+// The smallest period p of a name sequence (every name equal to the one p before it for at
+// least 90% of the sequence, at least min_repeats periods, at least two distinct names in a
+// period); 0 when there is none.
+size_t KernelPeriod(const std::vector<model::StringId>& names, size_t min_repeats);
 
 }  // namespace gpuscope::analysis::internal

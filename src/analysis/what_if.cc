@@ -14,6 +14,7 @@ void WhatIf::Merge(const WhatIf& o) {
   cat(graph_kernels, o.graph_kernels);
   cat(host_scale, o.host_scale);
   cat(typical_latency, o.typical_latency);
+  cat(stream_waits_dropped, o.stream_waits_dropped);
 }
 
 std::string WhatIf::Describe() const {
@@ -33,6 +34,7 @@ std::string WhatIf::Describe() const {
   part(graph_kernels.size(), "kernels launched back to back");
   part(host_scale.size(), "host spans scaled");
   part(typical_latency.size(), "launches at the typical latency");
+  part(stream_waits_dropped.size(), "kernels stop waiting for another stream");
   return out.empty() ? "nothing" : out;
 }
 

@@ -21,8 +21,10 @@ constexpr Term kTerms[] = {
      "the iterations after warm-up (first calls, compilation, caches filling); --steady keeps only "
      "them"},
     {"run", "step / iteration",
-     "one pass of the program's loop: ProfilerStep#N, a serving framework's step annotation, or a "
-     "repeated annotation or Python frame"},
+     "one pass of the program's loop: ProfilerStep#N, a serving framework's step annotation, a "
+     "repeated annotation or Python frame, or alike kernel blocks that a data-loader call, a "
+     "synchronization or a graph launch separates; it runs to the next step's start (the "
+     "scheduling around an annotated forward is part of it)"},
     {"run", "phase", "steps of one kind in a serving trace: prefill, decode or mixed"},
     {"run", "GPU busy", "the share of the window in which a GPU runs a kernel or a copy"},
     {"run", "self time", "an op's or call's time minus the time of the ops and calls inside it"},

@@ -7,12 +7,6 @@
 
 namespace gpuscope::analysis {
 
-bool IsCommKernelName(std::string_view n) {
-  return n.starts_with("nccl") || n.starts_with("rccl") ||
-         n.find("ncclKernel") != std::string_view::npos ||
-         n.find("ncclDevKernel") != std::string_view::npos;
-}
-
 namespace {
 
 std::string Squashed(std::string_view s) {

@@ -8,12 +8,10 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/call_names.h"  // IsCommKernelName
 #include "model/trace.h"
 
 namespace gpuscope::analysis {
-
-// NCCL/RCCL kernels (ncclKernel_*, ncclDevKernel_*, rccl*): the one place that says so.
-bool IsCommKernelName(std::string_view name);
 
 // One collective as one rank ran it: its communication kernel(s) on the rank's own clock.
 struct CollectiveCall {

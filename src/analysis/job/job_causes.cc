@@ -9,22 +9,20 @@
 namespace gpuscope::analysis::job_internal {
 namespace {
 
-// Time per name in a rank's late phases: kernels (not communication) issued before the late
-// collectives (program order, RankData::call_of_kernel); host ops by their self time, counted in
-// the time window (own clock; sorted, disjoint) they start in. Idle = window time without GPU
-// work.
+// Time per name in a rank's late phases: kernels (not communication) and host ops (by their self
+// time), each counted for the first collective issued after it (program order: the kernel's
+// launch call, RankData::call_of_kernel; the op's start against RankData::issued_ns), so that a
+// rank whose host runs ahead of its GPU counts the same ops as one whose host lags. Idle = time
+// in the late phases' windows (own clock; sorted, disjoint) without GPU work.
 struct WindowTimes {
   std::map<std::string, int64_t> kernels, ops;
   int64_t idle_ns = 0;
 };
 
-WindowTimes TimesIn(const model::Trace& t, const RankData& d, const std::vector<Interval>& w) {
+WindowTimes TimesIn(const model::Trace& t, const RankData& d, const std::vector<Interval>& w,
+                    const std::vector<bool>& late_call) {
   WindowTimes out;
   if (w.empty()) return out;
-  auto window_of = [&](int64_t x) -> size_t {
-    auto it = std::upper_bound(w.begin(), w.end(), std::make_pair(x, INT64_MAX));
-    return it == w.begin() ? SIZE_MAX : static_cast<size_t>(it - w.begin() - 1);
-  };
   std::unordered_map<model::StringId, int64_t> ops;
   std::vector<int64_t> self(t.cpu.size());
   for (size_t i = 0; i < t.cpu.size(); ++i) self[i] = t.cpu.dur_ns[i];
@@ -33,8 +31,10 @@ WindowTimes TimesIn(const model::Trace& t, const RankData& d, const std::vector<
   }
   for (size_t i = 0; i < t.cpu.size(); ++i) {
     if (t.cpu.kind[i] != model::CpuRangeKind::kOp || self[i] <= 0) continue;
-    size_t wi = window_of(t.cpu.start_ns[i]);
-    if (wi != SIZE_MAX && t.cpu.start_ns[i] < w[wi].second) ops[t.cpu.name[i]] += self[i];
+    // The collective this op comes before: the first issued after it started.
+    auto it = std::upper_bound(d.issued_ns.begin(), d.issued_ns.end(), t.cpu.start_ns[i]);
+    size_t c = static_cast<size_t>(it - d.issued_ns.begin());
+    if (c < late_call.size() && late_call[c]) ops[t.cpu.name[i]] += self[i];
   }
   for (const auto& iv : w)
     out.idle_ns += (iv.second - iv.first) - CoveredWithin(d.busy, iv.first, iv.second);
@@ -50,14 +50,16 @@ WindowTimes TimesIn(const model::Trace& t, const RankData& d, const std::vector<
 void FindCauses(const std::vector<RankData>& ranks, const std::vector<Instance>& instances,
                 const JobReport& rep, int64_t origin, Straggler& st, size_t k) {
   std::vector<std::vector<Interval>> windows(ranks.size());
+  std::vector<std::vector<bool>> late(ranks.size());  // per rank and call: k arrived last to it
   for (size_t r = 0; r < ranks.size(); ++r) {
     if (!rep.ranks[r].aligned) continue;
     const RankData& d = ranks[r];
+    late[r].assign(d.calls.size(), false);
     int64_t prev_end = origin + rep.ranks[r].offset_ns;
     for (size_t c = 0; c < d.calls.size(); ++c) {
       size_t i = d.instance_of[c];
-      if (i != SIZE_MAX && instances[i].last_rank == k && !instances[i].aligned.empty())
-        windows[r].emplace_back(prev_end, std::max(prev_end, d.calls[c].start_ns));
+      late[r][c] = i != SIZE_MAX && instances[i].last_rank == k && !instances[i].aligned.empty();
+      if (late[r][c]) windows[r].emplace_back(prev_end, std::max(prev_end, d.calls[c].start_ns));
       prev_end = std::max(prev_end, d.calls[c].end_ns);
     }
   }
@@ -65,14 +67,11 @@ void FindCauses(const std::vector<RankData>& ranks, const std::vector<Instance>&
   for (size_t r = 0; r < ranks.size(); ++r) {
     if (windows[r].empty()) continue;
     const model::Trace& t = *ranks[r].in->trace;
-    times[r] = TimesIn(t, ranks[r], windows[r]);
+    times[r] = TimesIn(t, ranks[r], windows[r], late[r]);
     std::unordered_map<model::StringId, int64_t> kernels;
     for (size_t kr = 0; kr < t.kernels.size(); ++kr) {
       size_t c = ranks[r].call_of_kernel[kr];
-      if (c == SIZE_MAX) continue;
-      size_t i = ranks[r].instance_of[c];
-      if (i != SIZE_MAX && instances[i].last_rank == k && !instances[i].aligned.empty())
-        kernels[t.kernels.name[kr]] += t.kernels.dur_ns[kr];
+      if (c != SIZE_MAX && late[r][c]) kernels[t.kernels.name[kr]] += t.kernels.dur_ns[kr];
     }
     for (const auto& [id, ns] : kernels) times[r].kernels[std::string(t.str(id))] += ns;
   }

@@ -29,6 +29,9 @@ struct RankData {
   std::vector<int64_t> work_ns;
   std::vector<int64_t> work_start_ns;  // per call (and one past the last): its first kernel's start
   std::vector<size_t> call_of_kernel;
+  // Per call: when the program issued it (its launch call's start, else its own start), never
+  // earlier than the previous call's; the key that places work before a call in program order.
+  std::vector<int64_t> issued_ns;
 };
 
 // One collective as every rank that took part ran it.

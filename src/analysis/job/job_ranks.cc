@@ -47,7 +47,8 @@ void AttributeWork(const model::Trace& t, RankData& d) {
     model::RowId api = t.kernels.launch[k];
     return api != model::kNoRow ? t.api.start_ns[api] : t.kernels.start_ns[k];
   };
-  std::vector<int64_t> keys;
+  std::vector<int64_t>& keys = d.issued_ns;
+  keys.clear();
   for (const auto& c : d.calls)
     keys.push_back(std::max(keys.empty() ? INT64_MIN : keys.back(), issued(c.kernel)));
   d.work_ns.assign(d.calls.size(), 0);

@@ -124,6 +124,45 @@ TEST(AnalyzeJob, AlignsClocksSplitsWaitAndNamesTheStraggler) {
   EXPECT_EQ(rep.findings[0].impact_ns, 4 * 50'000);
 }
 
+// Every rank runs aten::cat (60 us) before each all-reduce; rank 2's host also runs 150 us of
+// Python first and its GPU waits for it, while ranks 0 and 1 launch far ahead of their GPUs. A
+// cause is what rank 2 does beyond the others in the same phases of the program: the Python
+// work, never aten::cat (before: "aten::cat +240 us", the others' cat ran before the windows).
+TEST(AnalyzeJob, StragglerCausesCompareTheSameWorkWhereverTheHostRan) {
+  const std::string args = R"({"Collective name":"allreduce","dtype":"Float","In msg nelems":1024,)"
+                           R"("Out msg nelems":1024,"Group size":3,"Process Group Name":"0"})";
+  const int64_t u = 1'000;
+  std::vector<test_models::Builder> b(3);
+  // `end`: the previous instance's end (all ranks' clocks without offset); ranks 0 and 1 run
+  // the host side of a step while their GPUs wait in the step before's collective.
+  int64_t end = 300 * u, before = 0;
+  for (int i = 0; i < 4; ++i) {
+    for (int r = 0; r < 3; ++r) {
+      int64_t shift = r * 1'000'000'000LL;
+      int64_t h = r == 2 ? end + 150 * u : i == 0 ? 0 : before + 150 * u;  // aten::cat's start
+      if (r == 2) b[r].Op("slow_python", shift + end, 150 * u);
+      b[r].Op("aten::cat", shift + h, 60 * u);
+      int64_t gemm = r == 2 ? end + 225 * u : end + 1 * u;
+      b[r].Launch("gemm", shift + h + 65 * u, 5 * u, shift + gemm, 100 * u);
+      b[r].Op("record_param_comms", shift + h + 70 * u, 6 * u, args);
+      int64_t arrive = gemm + 100 * u, done = end + 345 * u;
+      b[r].Launch("ncclDevKernel_Generic", shift + h + 71 * u, 4 * u, shift + arrive,
+                  done - arrive);
+    }
+    before = end;
+    end += 345 * u;
+  }
+  std::vector<RankInput> in;
+  for (int r = 0; r < 3; ++r) in.push_back({r, "rank" + std::to_string(r), &b[r].Link()});
+  JobReport rep = AnalyzeJob(in);
+  ASSERT_TRUE(rep.straggler.has_value());
+  EXPECT_EQ(rep.straggler->rank, 2);
+  ASSERT_FALSE(rep.straggler->causes.empty());
+  EXPECT_EQ(rep.straggler->causes[0].what, "slow_python");
+  EXPECT_EQ(rep.straggler->causes[0].excess_ns, 4 * 150 * u);
+  for (const auto& c : rep.straggler->causes) EXPECT_NE(c.what, "aten::cat") << c.excess_ns;
+}
+
 // Rank 1's profiler opened 3 steps after the others' (its first 3 steps are not in its trace):
 // the job view says so, with the ranks and the gap.
 TEST(AnalyzeJob, SaysWhenTheRanksWindowsOpenApart) {

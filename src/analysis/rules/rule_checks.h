@@ -15,6 +15,7 @@ const RuleInfo& MemcpyPageableRule();    // memcpy-pageable: copies from/to page
 const RuleInfo& SmallMemcpyRule();       // small-memcpy: many small copies per iteration
 const RuleInfo& MemcpyInLoopRule();      // memcpy-in-loop: the copies of every iteration
 const RuleInfo& DataLoadingRule();       // data-loading: the loader on the feeding thread
+const RuleInfo& CommWaitRule();          // comm-wait: compute waiting on a collective's stream
 const RuleInfo& CpuOpStormRule();        // cpu-op-storm: floods of tiny ops from one place
 const RuleInfo& LaunchBoundRule();       // launch-bound: storms of launch-bound tiny kernels
 const RuleInfo& KernelOutlierRule();     // kernel-outlier: slow instances of a kernel
