@@ -328,6 +328,30 @@ TEST(Analyze, CommWaitPricesComputeThatWaitedForACollectiveOnAnotherStream) {
   EXPECT_TRUE(Rule(Analyze(queued.Link()), "comm-wait").empty());
 }
 
+TEST(Analyze, CommWaitOnTheHostIsTheRangesOwnTimePricedByWhatTheGpuLost) {
+  // Each step the host waits 2 ms in TorchRec's all-to-all awaitable (spinning: no call of its
+  // own but one 10 us copy call) while the GPU has nothing queued, then launches 500 us of work.
+  // A "wait_for_batch" range (the loader's) beside it is not communication.
+  Builder b;
+  for (int s = 0; s < 4; ++s) {
+    int64_t t0 = s * 3000 * us;
+    b.Step(s, t0, 3000 * us);
+    b.Annotation("## KJTAllToAllSplitsAwaitable wait() ##", t0 + 10 * us, 2000 * us);
+    b.Api("cudaMemcpyAsync", t0 + 1000 * us, 10 * us, 0);
+    b.Annotation("## wait_for_batch ##", t0 + 2020 * us, 300 * us);
+    b.Launch("gemm", t0 + 2400 * us, 5 * us, t0 + 2410 * us, 500 * us);
+  }
+  AnalysisReport r = Analyze(b.Link());
+  auto f = Rule(r, "comm-wait");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->where.op, "## KJTAllToAllSplitsAwaitable wait() ##");
+  EXPECT_NE(f[0]->detail.find("4 host waits for communication"), std::string::npos) << f[0]->detail;
+  EXPECT_NE(f[0]->detail.find("7.960 ms in no call or op"), std::string::npos) << f[0]->detail;
+  // Host-bound steps with 500 us of GPU work each: every step's launch comes 1.99 ms sooner, so
+  // the whole waiting time is the saving (the copy call inside the range stays).
+  EXPECT_EQ(f[0]->standalone_ns, 4 * 1990 * us);
+}
+
 TEST(Analyze, CopyRulesFireOnPageableSyncSmallCopiesAndStaySilentOnPinnedAsync) {
   Builder b;
   for (int s = 0; s < 4; ++s) {

@@ -73,6 +73,9 @@ struct JobModel {
   // idle time in the phase's window (a busy host) - which the fixes balance.
   std::vector<std::vector<std::pair<int64_t, int64_t>>> own;
   int64_t exposed_ns_total = 0;  // exposed transfer, summed over ranks, hideable or not
+  // The most exposed transfer one rank could hide (summed over its hideable calls): overlap
+  // hides transfers, so the job saves at most this much by it.
+  int64_t hideable_rank_max_ns = 0;
 };
 // Also fills the ranks' collective counts, waits, transfers and late arrivals, and the job's.
 JobModel BuildTimeline(const std::vector<RankData>& ranks, const std::vector<Instance>& instances,

@@ -79,6 +79,7 @@ JobModel BuildTimeline(const std::vector<RankData>& ranks, const std::vector<Ins
     tr.start_ns = origin;
     int64_t prev_end = origin, prev_arrival = origin, prev_end_raw = INT64_MIN;
     bool have_prev = false;
+    int64_t hideable_ns = 0;
     // The compute issued before a call started before the previous call ended: it did not wait
     // for it (the collective ran beside it, e.g. on its own stream).
     auto waited = [&](size_t c) { return ranks[r].work_start_ns[c] >= prev_end_raw; };
@@ -117,6 +118,7 @@ JobModel BuildTimeline(const std::vector<RankData>& ranks, const std::vector<Ins
       int64_t behind = CoveredWithin(ranks[r].compute, call.end_ns,
                                      std::max(call.end_ns, std::min(next, boundary)));
       hide.push_back(exposed_ns > 0 && behind > 0);
+      if (hide.back()) hideable_ns += exposed_ns;
       if (inst.last_rank == r) {
         ++rs.last_arrivals;
         rs.late_cost_ns += inst.last_arrival - inst.second_arrival;
@@ -130,6 +132,7 @@ JobModel BuildTimeline(const std::vector<RankData>& ranks, const std::vector<Ins
     tl.ranks.push_back(std::move(tr));
     hideable.push_back(std::move(hide));
     own.push_back(std::move(own_r));
+    m.hideable_rank_max_ns = std::max(m.hideable_rank_max_ns, hideable_ns);
   }
   tl.transfer_ns.resize(instances.size());
   for (size_t i = 0; i < instances.size(); ++i) {
@@ -314,6 +317,8 @@ void PriceFindings(const std::vector<RankData>& ranks, const std::vector<Instanc
   if (any_hideable) {
     Priced p{{}, empty_fix()};
     p.fix.detach = hideable;
+    p.cap = m.hideable_rank_max_ns;
+    p.capped_by = "the most exposed transfer one rank can hide";
     Finding& f = p.f;
     f.rule = std::string(kRuleCommExposed);
     f.title =

@@ -25,11 +25,12 @@ int64_t ReplayJob(const JobTimeline& tl, const JobFix* fix) {
     for (const auto& c : r.calls) ++members[c.instance];
   }
   std::vector<size_t> pos(n, 0);
-  // Per rank: where its previous collective ended, and where its compute has got to.
-  std::vector<int64_t> ended(n), compute(n);
+  // Per rank: where its previous collective ended, where the group met there (its last
+  // arrival), and where its compute has got to.
+  std::vector<int64_t> ended(n), met(n), compute(n);
   int64_t first = INT64_MAX;
   for (size_t r = 0; r < n; ++r) {
-    ended[r] = compute[r] = tl.ranks[r].start_ns;
+    ended[r] = met[r] = compute[r] = tl.ranks[r].start_ns;
     first = std::min(first, tl.ranks[r].start_ns);
   }
   auto detached = [&](size_t r) { return pos[r] > 0 && At(detach, r, pos[r] - 1) != 0; };
@@ -47,8 +48,8 @@ int64_t ReplayJob(const JobTimeline& tl, const JobFix* fix) {
       done = tl.ranks[r].start_ns + std::max<int64_t>(0, c.phase_ns - cut);
     } else if (!c.after_end) {
       done = compute[r] + std::max<int64_t>(0, c.work_ns - cut);
-    } else if (detached(r)) {  // the fix: this phase no longer waits for the previous end
-      done = compute[r] + std::max<int64_t>(0, c.phase_ns - cut);
+    } else if (detached(r)) {  // the fix: this phase waits for the ranks to meet, not the end
+      done = std::max(compute[r], met[r]) + std::max<int64_t>(0, c.phase_ns - cut);
     } else {
       done = ended[r] + std::max<int64_t>(0, c.phase_ns - cut);
     }
@@ -61,6 +62,7 @@ int64_t ReplayJob(const JobTimeline& tl, const JobFix* fix) {
     int64_t end = last_arrival[i] + tl.transfer_ns[i];
     for (size_t w : waiting[i]) {
       ended[w] = std::max(end + tl.ranks[w].calls[pos[w]].end_dev_ns, last_arrival[i]);
+      met[w] = last_arrival[i];
       ++pos[w];
       ready.push_back(w);
     }
@@ -69,7 +71,9 @@ int64_t ReplayJob(const JobTimeline& tl, const JobFix* fix) {
   for (size_t r = 0; r < n; ++r) {
     if (pos[r] < tl.ranks[r].calls.size()) return -1;  // stuck: the orders disagree
     bool waits = tl.ranks[r].tail_after_end && !detached(r) && pos[r] > 0;
-    int64_t from = pos[r] == 0 ? tl.ranks[r].start_ns : waits ? ended[r] : compute[r];
+    int64_t from = pos[r] == 0 ? tl.ranks[r].start_ns
+                   : waits     ? ended[r]
+                               : std::max(compute[r], detached(r) ? met[r] : compute[r]);
     last = std::max({last, from + tl.ranks[r].tail_ns, ended[r]});
   }
   return last - first;

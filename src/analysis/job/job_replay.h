@@ -6,8 +6,11 @@
 // at that collective's end and lasts what it took (host gaps included); else the rank's compute
 // went on beside it and the phase is its compute work, from where its compute had got to.
 // Replaying with phases shortened (a straggler's extra work gone, work balanced across ranks) or
-// collectives detached from the compute after them (communication overlapped) gives the job's
-// new length; the difference to the unchanged replay is the saving.
+// collectives' transfers detached from the compute after them (communication overlapped: the
+// compute still starts no earlier than the group's last arrival - the ranks still meet there -
+// but no longer waits for the transfer) gives the job's new length; the difference to the
+// unchanged replay is the saving. Overlap hides transfer time only: the waiting for a late
+// rank stays (it is collective-skew's and rank-straggler's).
 
 #include <cstddef>
 #include <cstdint>
@@ -37,7 +40,7 @@ struct JobTimeline {
 };
 
 // What a fix changes: time cut from a rank's phase before a call; calls whose following phase
-// (the next call's, or the tail) no longer waits for their end.
+// (the next call's, or the tail) no longer waits for their transfer (only for the last arrival).
 struct JobFix {
   std::vector<std::vector<int64_t>> phase_cut;  // [rank][call]; empty = none
   std::vector<std::vector<uint8_t>> detach;     // [rank][call]; empty = none

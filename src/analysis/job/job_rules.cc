@@ -41,11 +41,13 @@ const std::vector<RuleInfo>& JobRules() {
        "the transfer part of collective kernels (after the last rank arrived) runs while the "
        "rank's GPU does no other work",
        "the compute after each exposed collective, up to the rank's next collective in the same "
-       "step, no longer waits for it (it runs beside, collectives stay in order); a step's last "
-       "collective, which the step's end waits for, stays exposed; the job's cross-rank replay "
-       "gives the saving. Whether the program can overlap a collective whose result the next "
-       "compute needs (a tensor-parallel all-reduce) is not in the trace: there the saving is an "
-       "upper bound",
+       "step, no longer waits for its transfer (it runs beside it, collectives stay in order) "
+       "but still starts no earlier than the group's last arrival: overlap hides transfer, "
+       "never the waiting for a late rank (collective-skew's and rank-straggler's); a step's "
+       "last collective, which the step's end waits for, stays exposed; the job's cross-rank "
+       "replay gives the saving, capped at the most exposed transfer one rank can hide. Whether "
+       "the program can overlap a collective whose result the next compute needs (a "
+       "tensor-parallel all-reduce) is not in the trace: there the saving is an upper bound",
        "Overlap communication with compute: launch collectives asynchronously on their own "
        "stream and wait only where the result is needed (DDP gradient bucketing, FSDP prefetch, "
        "async tensor parallelism / torch.compile micro-pipelining), or send less (bf16/fp8 "
