@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "analysis/job/job_rules.h"
 #include "analysis/rules.h"
 #include "analysis/test_model_builder.h"
 #include "model/op_args.h"
@@ -512,11 +513,16 @@ TEST(Analyze, LowUtilizationSplitsIdleByCause) {
   EXPECT_NEAR(r.summary.gpu_busy_pct, 10.0, 0.01);
 }
 
+TEST(Rules, EveryJobRuleSaysWhatItNeverFiresOn) {
+  for (const auto& r : JobRules()) EXPECT_FALSE(r.limits.empty() || r.definition.empty()) << r.id;
+}
+
 TEST(Rules, EveryRuleIsDocumentedOnce) {
   std::set<std::string_view> ids;
   for (const auto& r : Rules()) {
     EXPECT_TRUE(ids.insert(r.id).second) << r.id;
     EXPECT_FALSE(r.definition.empty() || r.impact.empty() || r.advice.empty()) << r.id;
+    EXPECT_FALSE(r.limits.empty()) << r.id << ": say what it never fires on";
     EXPECT_NE(r.detect, nullptr) << r.id;
     for (const auto& o : r.options) {
       EXPECT_EQ(o.flag.rfind("--", 0), 0u) << r.id;

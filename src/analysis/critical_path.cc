@@ -102,7 +102,7 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
     bool gap = lane_is_host_[lane_[v]] || linked_gap_[v];
     if (q != kNone && end[q] + (gap ? p.gap[v] : 0) == s) {
       if (gap && p.gap[v] > 0 && !lane_is_host_[lane_[v]]) {
-        add("GPU gaps (unlinked ops)", {}, p.gap[v]);
+        add(launch_[v] != kNone ? "GPU dispatch gaps" : "GPU gaps (unlinked ops)", {}, p.gap[v]);
       } else if (gap && p.gap[v] > 0) {
         // The host work of the gap, by what ran there: sampled at up to 256 points (one per
         // 50 us), so that a long gap - a CPU-only run is one - is split, not named after one op.

@@ -53,6 +53,7 @@ uint32_t ReplayGraph::Add(Kind k, uint32_t lane, int64_t s, int64_t e) {
   measured_.push_back(0);
   linked_gap_.push_back(0);
   usual_lat_.push_back(kDefaultLaunchLatencyNs);
+  usual_gap_.push_back(0);
   base_.dur.push_back(e - s);
   base_.gap.push_back(0);
   base_.lat.push_back(0);
@@ -179,6 +180,17 @@ int64_t LateLimit(const std::map<int, int64_t>& typical, int device) {
 
 }  // namespace
 
+bool ReplayGraph::Queued(model::RowId call, uint32_t l, int64_t op_start, int64_t op_end,
+                         int64_t stream_free) const {
+  // Back to back with the stream's previous op: queued behind it, whatever the call says.
+  if (op_start <= stream_free + kQueuedSlackNs) return true;
+  // When the call had submitted the op: an asynchronous launch by the time it returned; a graph
+  // launch or a blocking call (it returned after the op ended: a synchronous copy) possibly as
+  // early as it started.
+  bool early = IsGraphLaunchApi(t_.str(t_.api.name[call])) || obs_end_[l] > op_end;
+  return (early ? obs_start_[l] : obs_end_[l]) < stream_free;
+}
+
 void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
   struct Op {
     int64_t s, e;
@@ -211,26 +223,38 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
     add(m.track[i], m.start_ns[i], m.end_ns(i), i, false, m.launch[i], m.device[i]);
   kernel_node_.assign(k.size(), kNone);
   memop_node_.assign(m.size(), kNone);
-  // The typical launch latency of each device, over ops that found their stream idle.
-  std::map<int, std::vector<int64_t>> idle_latency;
+  // Per device: the typical launch latency, over ops launched onto a free stream (the launch
+  // call ended after the stream's previous op ended), and the typical dispatch gap, over
+  // queued ops (launched while the stream was busy: they start when it frees, plus the gap the
+  // GPU leaves between back-to-back work - 1-5 us, more on some devices; never assumed 0).
+  std::map<int, std::vector<int64_t>> idle_latency, queued_gap;
   for (auto& [tr, ops] : streams) {
     std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) { return a.s < b.s; });
     auto b = before.find(tr);
     int64_t prev_end = b == before.end() ? kNoFloor : b->second;
     for (const Op& op : ops) {
       uint32_t l = op.launch == model::kNoRow ? kNone : api_node_[op.launch];
-      if (l != kNone && op.s > prev_end + kQueuedSlackNs)
-        idle_latency[op.device].push_back(op.s - obs_start_[l]);
+      if (l != kNone && obs_start_[l] <= op.s + kMaxClockSkewNs) {
+        if (prev_end != kNoFloor && Queued(op.launch, l, op.s, op.e, prev_end))
+          queued_gap[op.device].push_back(std::max<int64_t>(0, op.s - prev_end));
+        else
+          idle_latency[op.device].push_back(op.s - obs_start_[l]);
+      }
       prev_end = std::max(prev_end, op.e);
     }
   }
-  std::map<int, int64_t> typical;
-  for (auto& [dev, v] : idle_latency) {
-    // The 10th percentile: ops held by another stream also start late on an idle stream, so the
-    // median would count their waits as latency.
-    std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 10), v.end());
-    typical[dev] = std::max<int64_t>(0, v[v.size() / 10]);
-  }
+  // Low percentiles: ops held by another stream's event also start late, so a median would count
+  // their waits as latency or gap.
+  auto percentile = [](std::vector<int64_t>& v, size_t pct) {
+    std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() * pct / 100), v.end());
+    return std::max<int64_t>(0, v[v.size() * pct / 100]);
+  };
+  std::map<int, int64_t> typical, dispatch;
+  for (auto& [dev, v] : idle_latency) typical[dev] = percentile(v, 10);
+  // A handful of queued ops says nothing typical (one may be an event wait): no dispatch gap
+  // is assumed then, and any gap beyond kLateStartNs is a wait to explain.
+  for (auto& [dev, v] : queued_gap)
+    if (v.size() >= kMinDispatchSamples) dispatch[dev] = percentile(v, 25);
   std::unordered_map<uint32_t, int> device;  // GPU node -> its device
   std::vector<uint32_t> late;                // GPU nodes that started late on an idle stream
   for (auto& [tr, ops] : streams) {
@@ -249,32 +273,48 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
       uint32_t l = op.launch == model::kNoRow ? kNone : api_node_[op.launch];
       if (prev == kNone) floor_[n] = prev_end;
       base_.lane_prev[n] = prev;
+      bool late_in_queue = false;
       if (l != kNone && obs_start_[l] <= op.s + kMaxClockSkewNs) {
         launch_[n] = l;
         int64_t observed = op.s - obs_start_[l];
-        bool queued = prev_end != kNoFloor && op.s <= prev_end + kQueuedSlackNs;
         auto it = typical.find(op.device);
         int64_t usual = it == typical.end() ? kDefaultLaunchLatencyNs : it->second;
         usual_lat_[n] = usual;
+        // Queued: launched while its stream was busy (see Queued). It starts when the op before
+        // it ends plus
+        // the observed dispatch gap (so that a shorter op before it moves it), or after its
+        // launch's usual latency, whichever is later.
+        bool queued = prev != kNone && Queued(op.launch, l, op.s, op.e, prev_end);
         base_.lat[n] = queued ? std::min(observed, usual) : observed;
+        if (queued) {
+          linked_gap_[n] = 1;
+          base_.gap[n] = std::max<int64_t>(0, op.s - obs_end_[prev]);
+          auto d = dispatch.find(op.device);
+          usual_gap_[n] = d == dispatch.end() ? 0 : d->second;
+          late_in_queue = base_.gap[n] > usual_gap_[n] + kLateStartNs;
+        }
       } else if (prev != kNone) {
         linked_gap_[n] = 1;  // no launch call: keep the observed distance to the predecessor
         base_.gap[n] = std::max<int64_t>(0, op.s - obs_end_[prev]);
+        auto d = dispatch.find(op.device);  // unless another stream's op explains it
+        late_in_queue = base_.gap[n] > (d == dispatch.end() ? 0 : d->second) + kLateStartNs;
       } else {
         floor_[n] = op.s;
       }
       prev_end = std::max(prev_end, op.e);
       prev = n;
       device[n] = op.device;
-      if (launch_[n] != kNone && base_.lat[n] > LateLimit(typical, op.device)) late.push_back(n);
+      if (late_in_queue || (launch_[n] != kNone && base_.lat[n] > LateLimit(typical, op.device)))
+        late.push_back(n);
     }
   }
-  InferStreamWaits(device, late, typical);
+  InferStreamWaits(device, late, typical, dispatch);
 }
 
 void ReplayGraph::InferStreamWaits(const std::unordered_map<uint32_t, int>& device,
                                    const std::vector<uint32_t>& late,
-                                   const std::map<int, int64_t>& typical) {
+                                   const std::map<int, int64_t>& typical,
+                                   const std::map<int, int64_t>& dispatch) {
   if (late.empty()) return;
   std::map<int, std::vector<uint32_t>> by_end;  // per device, GPU nodes by observed end
   for (auto [n, dev] : device) by_end[dev].push_back(n);
@@ -285,17 +325,25 @@ void ReplayGraph::InferStreamWaits(const std::unordered_map<uint32_t, int>& devi
   for (uint32_t n : late) {
     int dev = device.at(n);
     const auto& v = by_end[dev];
+    // An event between streams takes about what a launch takes to reach the GPU: at most
+    // kStreamHandoffNs (2-5 us on NVIDIA GPUs; 14-19 us between an RCCL kernel's end and the
+    // copy waiting for it on an MI300X), the device's typical launch latency where it is longer.
+    auto u = typical.find(dev);
+    int64_t usual = u == typical.end() ? kDefaultLaunchLatencyNs : u->second;
+    int64_t handoff = std::max(kStreamHandoffNs, usual);
     auto it = std::upper_bound(v.begin(), v.end(), obs_start_[n],
                                [&](int64_t t, uint32_t x) { return t < obs_end_[x]; });
     for (int steps = 0; it != v.begin() && steps < 16; ++steps) {
       uint32_t x = *--it;
-      if (obs_start_[n] - obs_end_[x] > kStreamHandoffNs) break;
+      if (obs_start_[n] - obs_end_[x] > handoff) break;
       if (lane_[x] == lane_[n]) continue;
       base_.xdep[n] = x;
       xoff_[n] = obs_start_[n] - obs_end_[x];
-      auto u = typical.find(dev);
-      base_.lat[n] =
-          std::min(base_.lat[n], u == typical.end() ? kDefaultLaunchLatencyNs : u->second);
+      base_.lat[n] = std::min(base_.lat[n], usual);
+      if (linked_gap_[n]) {  // queued: the wait, not the queue, held it past the usual gap
+        auto g = dispatch.find(dev);
+        base_.gap[n] = std::min(base_.gap[n], g == dispatch.end() ? 0 : g->second);
+      }
       ++inferred_stream_waits_;
       break;
     }

@@ -26,6 +26,19 @@ void SyncLoop(Builder& r, int steps) {
   }
 }
 
+// A 5 us cudaLaunchKernel at `at` on `cpu` and its kernel "k" on `stream`, [ks, ks + kd).
+void LaunchOn(model::Trace& t, model::TrackId cpu, model::TrackId stream, uint64_t corr, int64_t at,
+              int64_t ks, int64_t kd) {
+  model::ApiRow a;
+  a.start_ns = at, a.dur_ns = 5 * us, a.name = t.strings.Intern("cudaLaunchKernel"), a.track = cpu,
+  a.correlation = corr;
+  t.api.Append(a);
+  model::KernelRow k;
+  k.start_ns = ks, k.dur_ns = kd, k.name = t.strings.Intern("k"), k.track = stream,
+  k.correlation = corr, k.device = 0;
+  t.kernels.Append(k);
+}
+
 TEST(ReplayGraph, UnchangedReplayReproducesTheWindow) {
   Builder r;
   SyncLoop(r, 10);
@@ -90,6 +103,30 @@ TEST(ReplayGraph, HostWorkOffTheCriticalPathSavesNothing) {
   EXPECT_EQ(g.Replay(&faster).window_ns, base - 100 * us);
 }
 
+TEST(ReplayGraph, AQueuedKernelFollowsItsPredecessorAcrossARealDispatchGap) {
+  // Real GPUs leave microseconds between back-to-back queued kernels: B was launched while A ran
+  // and started 3 us after A ended. A 100 us shorter A moves B (and the window) 100 us earlier;
+  // B is never pinned to its launch call plus the time it sat in the queue.
+  model::Trace t;
+  model::TrackId cpu = t.InternTrack(model::TrackKind::kCpuThread, "1", "1");
+  model::TrackId s7 = t.InternTrack(model::TrackKind::kGpuStream, "0", "7");
+  auto launch = [&](uint64_t corr, int64_t at, int64_t ks, int64_t kd) {
+    LaunchOn(t, cpu, s7, corr, at, ks, kd);
+  };
+  launch(1, 0, 10 * us, 300 * us);         // A: idle stream, 10 us latency
+  launch(2, 10 * us, 313 * us, 100 * us);  // B: queued behind A, a 3 us dispatch gap
+  model::LinkTrace(t);
+  ReplayGraph g(t, 0, 500 * us);
+  int64_t base = g.Replay(nullptr).window_ns;
+  EXPECT_EQ(base, g.observed_window_ns());
+  WhatIf faster;
+  faster.kernel_dur.emplace_back(0, 200 * us);
+  EXPECT_EQ(g.Replay(&faster).window_ns, base - 100 * us);
+  ReplayResult path = g.Replay(nullptr, true);
+  ASSERT_FALSE(path.path.empty());
+  EXPECT_EQ(path.path[0].category, "GPU kernels");
+}
+
 TEST(ReplayGraph, AnOpWaitingForAnotherStreamFollowsIt) {
   // Stream 7 runs a 300 us kernel; stream 8's kernel, launched at the same time, starts only when
   // it ends (an event wait between the streams): speeding up the first moves the second.
@@ -98,14 +135,7 @@ TEST(ReplayGraph, AnOpWaitingForAnotherStreamFollowsIt) {
   model::TrackId s7 = t.InternTrack(model::TrackKind::kGpuStream, "0", "7");
   model::TrackId s8 = t.InternTrack(model::TrackKind::kGpuStream, "0", "8");
   auto launch = [&](uint64_t corr, int64_t at, model::TrackId stream, int64_t ks, int64_t kd) {
-    model::ApiRow a;
-    a.start_ns = at, a.dur_ns = 5 * us, a.name = t.strings.Intern("cudaLaunchKernel"),
-    a.track = cpu, a.correlation = corr;
-    t.api.Append(a);
-    model::KernelRow k;
-    k.start_ns = ks, k.dur_ns = kd, k.name = t.strings.Intern("k"), k.track = stream,
-    k.correlation = corr, k.device = 0;
-    t.kernels.Append(k);
+    LaunchOn(t, cpu, stream, corr, at, ks, kd);
   };
   launch(1, 0, s7, 6 * us, 300 * us);          // idle stream: 6 us latency
   launch(2, 10 * us, s8, 307 * us, 100 * us);  // idle stream, yet starts as the first ends

@@ -39,7 +39,12 @@ void ReplayGraph::Apply(const WhatIf& f, Params& p, Undo& undo) const {
     if (uint32_t n = gpu(memop_node_, r); n != kNone) set(p.dur[n], std::max<int64_t>(0, d));
   }
   for (size_t r : f.graph_kernels) {
-    if (uint32_t n = gpu(kernel_node_, r); n != kNone) set(p.lat[n], int64_t{0});
+    // A graph replays its kernels back to back: no launch latency, the device's usual dispatch
+    // gap behind the kernel before (a queued kernel's observed gap may hold more).
+    uint32_t n = gpu(kernel_node_, r);
+    if (n == kNone) continue;
+    set(p.lat[n], int64_t{0});
+    if (linked_gap_[n] && launch_[n] != kNone) set(p.gap[n], std::min(p.gap[n], usual_gap_[n]));
   }
   for (size_t r : f.stream_waits_dropped) {
     if (uint32_t n = gpu(kernel_node_, r); n != kNone) set(p.xdep[n], kNone);

@@ -48,6 +48,9 @@ struct RuleInfo {
   // plain CUDA/HIP), in CUDA's words; HIP programs get it in HIP's (AdviceFor). Empty: `advice`
   // suits every program.
   std::string_view runtime_advice = {};
+  // What it never fires on (its limits, stated in `help findings`): the cases a user might
+  // expect it to catch, or fear it would wrongly catch.
+  std::string_view limits = {};
   // "--idle-gap-us 20, ..." from the options, or "always on".
   std::string Defaults() const;
 };

@@ -43,6 +43,7 @@ std::string FindingsMarkdown() {
       out += base::StrFormat("- **%s**: %.*s\n", k, static_cast<int>(v.size()), v.data());
     };
     line("Fires when", r.definition);
+    line("Never fires on", r.limits);
     line("Defaults", r.Defaults());
     line("Priced by", r.impact);
     line("Advice", r.advice);
@@ -73,6 +74,8 @@ std::string FindingsText() {
                            static_cast<int>(r.title.size()), r.title.data());
     out += base::StrFormat("  fires when: %.*s\n", static_cast<int>(r.definition.size()),
                            r.definition.data());
+    out +=
+        base::StrFormat("  never on:   %.*s\n", static_cast<int>(r.limits.size()), r.limits.data());
     out += base::StrFormat("  defaults:   %s\n", r.Defaults().c_str());
     out +=
         base::StrFormat("  priced by:  %.*s\n", static_cast<int>(r.impact.size()), r.impact.data());
@@ -92,6 +95,7 @@ ResultTable RulesTable() {
   ResultTable t({{"rule"},
                  {"title"},
                  {"definition"},
+                 {"limits"},
                  {"defaults"},
                  {"impact"},
                  {"advice"},
@@ -102,9 +106,9 @@ ResultTable RulesTable() {
   for (const analysis::RuleInfo* rp : all) {
     const analysis::RuleInfo& r = *rp;
     t.AddRow({Cell::Text(std::string(r.id)), Cell::Text(std::string(r.title)),
-              Cell::Text(std::string(r.definition)), Cell::Text(r.Defaults()),
-              Cell::Text(std::string(r.impact)), Cell::Text(std::string(r.advice)),
-              Cell::Text(std::string(r.runtime_advice))});
+              Cell::Text(std::string(r.definition)), Cell::Text(std::string(r.limits)),
+              Cell::Text(r.Defaults()), Cell::Text(std::string(r.impact)),
+              Cell::Text(std::string(r.advice)), Cell::Text(std::string(r.runtime_advice))});
   }
   return t;
 }

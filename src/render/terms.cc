@@ -72,6 +72,9 @@ constexpr Term kTerms[] = {
     {"critical path", "data loading", "the host waiting for the next batch from a data loader"},
     {"critical path", "thread handoffs", "one host thread waiting for work of another"},
     {"critical path", "stream waits", "a GPU stream waiting for another stream's work"},
+    {"critical path", "GPU dispatch gaps",
+     "the time a queued GPU op (launched while its stream was busy) starts after the op before "
+     "it ends: the 1-5 us GPUs leave between back-to-back work, more on some devices"},
     {"critical path", "GPU gaps (unlinked ops)",
      "gaps between GPU ops whose launches the trace does not link"},
     {"critical path", "before the window",

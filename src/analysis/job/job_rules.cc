@@ -21,7 +21,11 @@ const std::vector<RuleInfo>& JobRules() {
        "and NUMA binding, a noisy neighbour, Python work, data loading). Profile it alone with "
        "gpuscope analyze on its trace.",
        {},
-       nullptr},
+       nullptr,
+       {},
+       "a single trace; ranks whose clocks the collectives cannot align; a truncated "
+       "rank; a job where no rank holds half the late charges and twice the next "
+       "rank's (random skew is collective-skew's)."},
       {kRuleCollectiveSkew,
        "Ranks wait in collectives for the last rank to arrive",
        "ranks spend time inside collective kernels before the last member of the group has "
@@ -35,7 +39,10 @@ const std::vector<RuleInfo>& JobRules() {
        "rank, balanced MoE routing; pin host threads (NUMA/CPU affinity) so that no rank's "
        "launches lag; avoid per-rank host syncs (.item()) right before a collective.",
        {},
-       nullptr},
+       nullptr,
+       {},
+       "a single trace; ranks whose clocks the collectives cannot align; the "
+       "straggler's share of the waiting (rank-straggler's)."},
       {kRuleCommExposed,
        "Communication not overlapped with compute",
        "the transfer part of collective kernels (after the last rank arrived) runs while the "
@@ -53,7 +60,11 @@ const std::vector<RuleInfo>& JobRules() {
        "async tensor parallelism / torch.compile micro-pipelining), or send less (bf16/fp8 "
        "communication, fewer larger collectives).",
        {},
-       nullptr},
+       nullptr,
+       {},
+       "collectives that run beside compute (their own stream, overlapped); a step's "
+       "last collective (the step's end waits for it); the waiting for a late rank "
+       "inside a collective (collective-skew's and rank-straggler's)."},
   };
   return rules;
 }

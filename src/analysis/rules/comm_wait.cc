@@ -223,7 +223,11 @@ const RuleInfo& CommWaitRule() {
       "the compute into chunks that overlap the transfers (async tensor parallelism, "
       "torch.compile micro-pipelining), or send less (bf16/fp8 communication).",
       {},
-      &Detect};
+      &Detect,
+      {},
+      "traces without collective kernels or waiting ranges; a kernel queued behind "
+      "work of its own stream; waits for anything but communication (wait_for_batch "
+      "is the loader's)."};
   return rule;
 }
 

@@ -168,7 +168,11 @@ const RuleInfo& CpuOpStormRule() {
         [](AnalyzeOptions& o, double v) { o.storm_ops_per_iteration = v; }},
        {"--tiny-op-us", "cpu-op-storm: ops shorter than this (us)", 50,
         [](AnalyzeOptions& o, double v) { o.tiny_op_ns = static_cast<int64_t>(v * 1e3); }}},
-      &Detect};
+      &Detect,
+      {},
+      "model code (a module's forward, a compiled region, an autograd node, an "
+      "optimizer's foreach path); ops a framework op runs inside itself; ops at least "
+      "--tiny-op-us long."};
   return rule;
 }
 

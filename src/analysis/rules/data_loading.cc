@@ -76,7 +76,12 @@ const RuleInfo& DataLoadingRule() {
       "DataLoader(num_workers>0, pin_memory=True, persistent_workers=True, "
       "prefetch_factor=2..4); move decoding/augmentation to the workers or the GPU.",
       {},
-      &Detect};
+      &Detect,
+      {},
+      "loader ranges outside the steady window or inside another loader range "
+      "(counted once); waits for input under another name (a user's own "
+      "wait_for_batch range is not recognised); a wait while the GPU still runs "
+      "queued work is reported with the saving the replay gives, often none."};
   return rule;
 }
 

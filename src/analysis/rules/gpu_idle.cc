@@ -90,7 +90,11 @@ const RuleInfo& GpuIdleRule() {
       "order streams with cudaEventRecord + cudaStreamWaitEvent instead of host waits, move "
       "host-side preparation off the launching thread or overlap it with GPU work, and "
       "capture repeated launch sequences in a CUDA graph (cudaStreamBeginCapture / "
-      "cudaGraphLaunch)."};
+      "cudaGraphLaunch).",
+      "gaps shorter than --idle-gap-us; gaps outside the steady window; gaps an "
+      "earlier finding explains (a sync, a loader range, a storm, warm-up); time in "
+      "which any stream of the device runs work (a compute stream waiting on a "
+      "collective is comm-wait's); causes under 1% of the window."};
   return rule;
 }
 

@@ -131,7 +131,10 @@ const RuleInfo& HostSyncRule() {
       "Synchronize less: wait on an event for the work the host needs (cudaEventRecord + "
       "cudaEventSynchronize, or cudaStreamWaitEvent between streams) instead of "
       "cudaDeviceSynchronize / cudaStreamSynchronize, keep decisions on the device, and "
-      "read results back every N iterations."};
+      "read results back every N iterations.",
+      "synchronizations outside the steady window; an asynchronous copy that no "
+      "synchronize follows (memcpy-in-loop's); the synchronize inside an .item(), "
+      "counted once as the .item()."};
   return rule;
 }
 

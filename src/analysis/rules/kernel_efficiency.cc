@@ -121,7 +121,10 @@ const RuleInfo& KernelEfficiencyRule() {
         [](AnalyzeOptions& o, double v) { o.attainable_fraction = v / 100; }}},
       &Detect,
       "Depends on the kernel: a tuned library (cuBLASLt, CUTLASS) and tile-friendly shapes "
-      "for matrix work, fused kernels for memory-bound work."};
+      "for matrix work, fused kernels for memory-bound work.",
+      "traces without recorded shapes or with an unknown device; ops with no work "
+      "model (gpuscope roofline lists the modelled families); signatures at or above "
+      "the attainable share."};
   return rule;
 }
 

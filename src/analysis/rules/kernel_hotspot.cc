@@ -63,7 +63,8 @@ const RuleInfo& KernelHotspotRule() {
         [](AnalyzeOptions& o, double v) { o.hotspot_share = v / 100; }}},
       &Detect,
       "Check these kernels' throughput against the device's peaks (gpuscope roofline) and "
-      "against a tuned library (cuBLASLt, cuDNN, CUTLASS)."};
+      "against a tuned library (cuBLASLt, cuDNN, CUTLASS).",
+      "kernels below the threshold share; it is information and saves nothing itself."};
   return rule;
 }
 

@@ -109,7 +109,10 @@ const RuleInfo& LaunchBoundRule() {
       &Detect,
       "Fewer, larger launches: fuse the small kernels, give each launch more work (larger "
       "grids, batching), and capture the launch sequence in a CUDA graph "
-      "(cudaStreamBeginCapture / cudaGraphInstantiate / cudaGraphLaunch)."};
+      "(cudaStreamBeginCapture / cudaGraphInstantiate / cudaGraphLaunch).",
+      "kernels the GPU had queued work before (their launch cost is hidden); kernels "
+      "at least --tiny-kernel-us long; first launches that warm-up holds; launches an "
+      "earlier rule holds."};
   return rule;
 }
 

@@ -42,7 +42,9 @@ const RuleInfo& MemcpyInLoopRule() {
       &Detect,
       "Move data once: keep inputs and buffers resident on the device across iterations, "
       "and stream the next input on a second stream with cudaMemcpyAsync from pinned memory "
-      "(cudaHostAlloc) while this iteration's kernels run."};
+      "(cudaHostAlloc) while this iteration's kernels run.",
+      "copies outside the steady iterations (weights loaded before the loop); "
+      "device-to-device copies; copies an earlier copy rule holds."};
   return rule;
 }
 

@@ -48,7 +48,9 @@ const RuleInfo& MemcpyPageableRule() {
       {},
       &Detect,
       "Pin the host buffers: allocate them with cudaHostAlloc (cudaMallocHost), or register "
-      "existing ones with cudaHostRegister."};
+      "existing ones with cudaHostRegister.",
+      "copies the trace records as pinned or does not record (ROCm); device-to-device "
+      "copies; copies an earlier copy rule holds."};
   return rule;
 }
 

@@ -72,7 +72,9 @@ const RuleInfo& MemcpySyncRule() {
       {},
       &Detect,
       "Use cudaMemcpyAsync on a non-default stream from pinned memory (cudaHostAlloc / "
-      "cudaHostRegister), and wait on an event only where the host needs the data."};
+      "cudaHostRegister), and wait on an event only where the host needs the data.",
+      "asynchronous copies from or to pinned memory that no synchronize follows; "
+      "copies that host-sync already holds (one root cause per event)."};
   return rule;
 }
 

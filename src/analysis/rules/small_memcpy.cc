@@ -56,7 +56,9 @@ const RuleInfo& SmallMemcpyRule() {
         [](AnalyzeOptions& o, double v) { o.small_copy_bytes = static_cast<int64_t>(v * 1024); }}},
       &Detect,
       "Pack the small transfers into one pinned buffer (cudaHostAlloc) and move it with one "
-      "cudaMemcpyAsync."};
+      "cudaMemcpyAsync.",
+      "fewer small copies per iteration than the threshold; copies an earlier rule "
+      "holds (a blocking pageable copy is memcpy-sync's)."};
   return rule;
 }
 

@@ -211,7 +211,10 @@ const RuleInfo& WarmUpRule() {
       &Detect,
       "Profile after warm-up: run the work once before the profiled region (cudaProfilerStart "
       "after it, nsys --capture-range=cudaProfilerApi); CUDA_MODULE_LOADING=EAGER loads modules "
-      "at start-up."};
+      "at start-up.",
+      "a window with marked steps (their leading slow steps are left out of the "
+      "window instead); set-up under 10 ms or 5% of the window together; the later "
+      "calls of compiled code, which compile nothing."};
   return rule;
 }
 
