@@ -105,6 +105,7 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
                         : 0;
   s.inferred_waits = graph.inferred_waits();
   s.inferred_stream_waits = graph.inferred_stream_waits();
+  s.recorded_stream_waits = graph.recorded_stream_waits();
   s.combined_ns = priced.combined_ns;
   s.combined_saving_ns = priced.baseline_ns - priced.combined_ns;
   s.critical_path = std::move(observed.path);

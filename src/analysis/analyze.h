@@ -99,6 +99,7 @@ struct AnalysisSummary {
   double replay_error_percent = 0;         // |replayed - observed| / observed
   uint64_t inferred_waits = 0;             // host calls found waiting for GPU work
   uint64_t inferred_stream_waits = 0;      // GPU ops found waiting for another stream's op
+  uint64_t recorded_stream_waits = 0;      // ... as the trace records it (event waits)
   int64_t combined_ns = 0;                 // replayed window with every reported fix applied
   int64_t combined_saving_ns = 0;          // replayed - combined
   std::vector<PathShare> critical_path;    // composition of the replayed critical path

@@ -138,4 +138,59 @@ void ReplayGraph::Order() {
   }
 }
 
+void ReplayGraph::RecordedStreamWaits(const std::map<int, int64_t>& typical,
+                                      const std::map<int, int64_t>& dispatch) {
+  const auto& g = t_.gpu_ranges;
+  std::vector<size_t> waits;
+  for (size_t i = 0; i < g.size(); ++i)
+    if (g.waits_on_record[i] != model::kNoCorrelation) waits.push_back(i);
+  if (waits.empty()) return;
+  std::unordered_map<uint64_t, model::RowId> call;  // correlation -> runtime call
+  for (size_t a = 0; a < t_.api.size(); ++a)
+    if (t_.api.correlation[a] != model::kNoCorrelation)
+      call.emplace(t_.api.correlation[a], static_cast<model::RowId>(a));
+  std::map<std::pair<int32_t, int64_t>, uint32_t> gpu_lane;  // (device, stream) -> lane
+  std::unordered_map<model::TrackId, uint32_t> lane_of;
+  for (uint32_t l = 0; l < lane_track_.size(); ++l) {
+    if (lane_is_host_[l]) continue;
+    const model::Track& tr = t_.tracks[lane_track_[l]];
+    gpu_lane.emplace(std::make_pair(tr.device, tr.tid), l);
+    lane_of.emplace(lane_track_[l], l);
+  }
+  // Where a lane's launched nodes stand against a host time: the launch calls of one stream
+  // come from its issuing thread in order, so their starts rise along the lane.
+  auto launched = [&](uint32_t n) {
+    return launch_[n] != kNone ? obs_start_[launch_[n]] : obs_start_[n];
+  };
+  for (size_t i : waits) {
+    auto wl = lane_of.find(g.track[i]);
+    auto wc = call.find(g.correlation[i]);
+    auto rc = call.find(g.waits_on_record[i]);
+    if (wl == lane_of.end() || wc == call.end() || rc == call.end()) continue;
+    auto rl = gpu_lane.find({t_.tracks[g.track[i]].device, g.waits_on_stream[i]});
+    if (rl == gpu_lane.end() || rl->second == wl->second) continue;
+    // The waiting stream's first op launched after the wait call; the recording stream's last
+    // op launched before the record call (the event completes when it does).
+    const auto& w = lane_nodes_[wl->second];
+    const auto& r = lane_nodes_[rl->second];
+    int64_t wait_at = t_.api.start_ns[wc->second], record_at = t_.api.start_ns[rc->second];
+    auto n_it = std::partition_point(w.begin(), w.end(),
+                                     [&](uint32_t v) { return launched(v) <= wait_at; });
+    auto x_it = std::partition_point(r.begin(), r.end(),
+                                     [&](uint32_t v) { return launched(v) < record_at; });
+    if (n_it == w.end() || x_it == r.begin()) continue;
+    uint32_t n = *n_it, x = *(x_it - 1);
+    if (base_.xdep[n] == kNone) ++recorded_stream_waits_;
+    base_.xdep[n] = x;
+    xoff_[n] = obs_start_[n] - obs_end_[x];
+    int dev = t_.tracks[g.track[i]].device;
+    auto u = typical.find(dev);
+    base_.lat[n] = std::min(base_.lat[n], u == typical.end() ? kDefaultLaunchLatencyNs : u->second);
+    if (linked_gap_[n]) {
+      auto d = dispatch.find(dev);
+      base_.gap[n] = std::min(base_.gap[n], d == dispatch.end() ? 0 : d->second);
+    }
+  }
+}
+
 }  // namespace gpuscope::analysis

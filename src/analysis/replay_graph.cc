@@ -308,6 +308,7 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
         late.push_back(n);
     }
   }
+  RecordedStreamWaits(typical, dispatch);  // recorded edges first: inference skips their ops
   InferStreamWaits(device, late, typical, dispatch);
 }
 
@@ -323,6 +324,7 @@ void ReplayGraph::InferStreamWaits(const std::unordered_map<uint32_t, int>& devi
               [&](uint32_t a, uint32_t b) { return obs_end_[a] < obs_end_[b]; });
   }
   for (uint32_t n : late) {
+    if (base_.xdep[n] != kNone) continue;  // a recorded wait
     int dev = device.at(n);
     const auto& v = by_end[dev];
     // An event between streams takes about what a launch takes to reach the GPU: at most

@@ -63,6 +63,9 @@ class ReplayGraph {
   size_t nodes() const { return kind_.size(); }
   uint64_t inferred_waits() const { return inferred_waits_; }
   uint64_t inferred_stream_waits() const { return inferred_stream_waits_; }
+  // GPU ops waiting for another stream's event as the trace records it (Kineto's cuda_sync
+  // "Stream Wait Event": the waiting stream, the event-record call and its stream).
+  uint64_t recorded_stream_waits() const { return recorded_stream_waits_; }
   uint64_t broken_edges() const { return broken_; }  // dependency cycles left out (bad data)
 
   // Replays with `fix` applied (nullptr: as observed). `with_path` also walks the critical path.
@@ -89,6 +92,9 @@ class ReplayGraph {
   // launch call `call`, node `l`, had submitted it before) rather than being launched later.
   bool Queued(model::RowId call, uint32_t l, int64_t op_start, int64_t op_end,
               int64_t stream_free) const;
+  // The recorded stream waits (before InferStreamWaits, which leaves their ops alone).
+  void RecordedStreamWaits(const std::map<int, int64_t>& typical,
+                           const std::map<int, int64_t>& dispatch);
   void Order();
   uint32_t Add(Kind k, uint32_t lane, int64_t s, int64_t e);
   // The values a fix overwrote, to put back after the replay.
@@ -114,7 +120,7 @@ class ReplayGraph {
   const model::Trace& t_;
   int64_t w0_ = 0;
   int64_t observed_ = 0;
-  uint64_t inferred_waits_ = 0, inferred_stream_waits_ = 0, broken_ = 0;
+  uint64_t inferred_waits_ = 0, inferred_stream_waits_ = 0, recorded_stream_waits_ = 0, broken_ = 0;
   // Per node.
   std::vector<Kind> kind_;
   std::vector<uint32_t> lane_, row_;  // row: API / kernel / memop row (kNone for edges)

@@ -39,6 +39,16 @@ void LaunchOn(model::Trace& t, model::TrackId cpu, model::TrackId stream, uint64
   t.kernels.Append(k);
 }
 
+// The replay reproduces the observed window, and kernel row 0 (300 us) run 100 us shorter
+// shortens it by 100 us: what follows that kernel follows it.
+void ExpectFirstKernel100UsShorterSaves100Us(const ReplayGraph& g) {
+  int64_t base = g.Replay(nullptr).window_ns;
+  EXPECT_EQ(base, g.observed_window_ns());
+  WhatIf faster;
+  faster.kernel_dur.emplace_back(0, 200 * us);
+  EXPECT_EQ(g.Replay(&faster).window_ns, base - 100 * us);
+}
+
 TEST(ReplayGraph, UnchangedReplayReproducesTheWindow) {
   Builder r;
   SyncLoop(r, 10);
@@ -117,14 +127,40 @@ TEST(ReplayGraph, AQueuedKernelFollowsItsPredecessorAcrossARealDispatchGap) {
   launch(2, 10 * us, 313 * us, 100 * us);  // B: queued behind A, a 3 us dispatch gap
   model::LinkTrace(t);
   ReplayGraph g(t, 0, 500 * us);
-  int64_t base = g.Replay(nullptr).window_ns;
-  EXPECT_EQ(base, g.observed_window_ns());
-  WhatIf faster;
-  faster.kernel_dur.emplace_back(0, 200 * us);
-  EXPECT_EQ(g.Replay(&faster).window_ns, base - 100 * us);
+  ExpectFirstKernel100UsShorterSaves100Us(g);
   ReplayResult path = g.Replay(nullptr, true);
   ASSERT_FALSE(path.path.empty());
   EXPECT_EQ(path.path[0].category, "GPU kernels");
+}
+
+TEST(ReplayGraph, ARecordedStreamWaitIsAnEdgeTheInferenceCouldNotSee) {
+  // Stream 8 waits on an event recorded on stream 7 after A (Kineto's cuda_sync "Stream Wait
+  // Event"); B starts 30 us after A ends - too late for a handoff to be inferred. The recorded
+  // edge makes B follow A: a 100 us shorter A moves B and the window 100 us earlier.
+  model::Trace t;
+  model::TrackId cpu = t.InternTrack(model::TrackKind::kCpuThread, "1", "1");
+  model::TrackId s7 = t.InternTrack(model::TrackKind::kGpuStream, "0", "7");
+  model::TrackId s8 = t.InternTrack(model::TrackKind::kGpuStream, "0", "8");
+  LaunchOn(t, cpu, s7, 1, 0, 10 * us, 300 * us);  // A
+  auto call = [&](const char* name, uint64_t corr, int64_t at) {
+    model::ApiRow a;
+    a.start_ns = at, a.dur_ns = 2 * us, a.name = t.strings.Intern(name), a.track = cpu,
+    a.correlation = corr;
+    t.api.Append(a);
+  };
+  call("cudaEventRecord", 10, 6 * us);
+  call("cudaStreamWaitEvent", 11, 9 * us);
+  model::GpuRangeRow w;
+  w.start_ns = 10 * us, w.dur_ns = 1 * us, w.name = t.strings.Intern("Stream Wait Event"),
+  w.track = s8, w.correlation = 11, w.kind = model::GpuRangeKind::kSync, w.waits_on_record = 10,
+  w.waits_on_stream = 7;
+  t.gpu_ranges.Append(w);
+  LaunchOn(t, cpu, s8, 2, 12 * us, 340 * us, 100 * us);  // B
+  model::LinkTrace(t);
+  ReplayGraph g(t, 0, 500 * us);
+  EXPECT_EQ(g.recorded_stream_waits(), 1u);
+  EXPECT_EQ(g.inferred_stream_waits(), 0u);
+  ExpectFirstKernel100UsShorterSaves100Us(g);
 }
 
 TEST(ReplayGraph, AnOpWaitingForAnotherStreamFollowsIt) {
@@ -143,11 +179,7 @@ TEST(ReplayGraph, AnOpWaitingForAnotherStreamFollowsIt) {
   model::LinkTrace(t);
   ReplayGraph g(t, 0, 500 * us);
   EXPECT_EQ(g.inferred_stream_waits(), 2u);
-  int64_t base = g.Replay(nullptr).window_ns;
-  EXPECT_EQ(base, g.observed_window_ns());
-  WhatIf faster;
-  faster.kernel_dur.emplace_back(0, 200 * us);
-  EXPECT_EQ(g.Replay(&faster).window_ns, base - 100 * us);
+  ExpectFirstKernel100UsShorterSaves100Us(g);
 }
 
 }  // namespace

@@ -274,23 +274,31 @@ struct GpuRangeRow {
   StringId name = 0;
   TrackId track = 0;
   uint64_t correlation = kNoCorrelation;
+  // A stream waiting on an event (Kineto's cuda_sync "Stream Wait Event"): the correlation of the
+  // event-record call and the stream that recorded it. kNoCorrelation / -1: not a recorded wait.
+  uint64_t waits_on_record = kNoCorrelation;
+  int64_t waits_on_stream = -1;
   GpuRangeKind kind = GpuRangeKind::kOther;
 };
 
 class GpuRangeTable : public SliceColumns {
  public:
   std::vector<uint64_t> correlation;
+  std::vector<uint64_t> waits_on_record;
+  std::vector<int64_t> waits_on_stream;
   std::vector<GpuRangeKind> kind;
 
   void Append(const GpuRangeRow& r) {
     AppendSlice(r.start_ns, r.dur_ns, r.name, r.track);
     correlation.push_back(r.correlation);
+    waits_on_record.push_back(r.waits_on_record);
+    waits_on_stream.push_back(r.waits_on_stream);
     kind.push_back(r.kind);
   }
   template <typename F>
   void ForEachColumn(F&& f) {
     ForEachSliceColumn(f);
-    f(correlation), f(kind);
+    f(correlation), f(waits_on_record), f(waits_on_stream), f(kind);
   }
 };
 

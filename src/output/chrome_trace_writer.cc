@@ -301,9 +301,15 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
           : g.kind[i] == model::GpuRangeKind::kSync     ? "cuda_sync"
                                                         : ct::kCategoryGpuRange,
           g, i);
-    if (g.correlation[i] != model::kNoCorrelation) {
+    bool waits = g.waits_on_record[i] != model::kNoCorrelation;
+    if (g.correlation[i] != model::kNoCorrelation || waits) {
       w.BeginArgs();
-      w.ArgInt("correlation", static_cast<int64_t>(g.correlation[i]));
+      if (g.correlation[i] != model::kNoCorrelation)
+        w.ArgInt("correlation", static_cast<int64_t>(g.correlation[i]));
+      if (waits) {  // Kineto's names: read back as the same recorded wait
+        w.ArgInt("wait_on_cuda_event_record_corr_id", static_cast<int64_t>(g.waits_on_record[i]));
+        w.ArgInt("wait_on_stream", g.waits_on_stream[i]);
+      }
       w.EndArgs();
     }
     w.End();

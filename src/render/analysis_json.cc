@@ -155,6 +155,8 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
       .Uint(s.inferred_waits)
       .Key("inferred_stream_waits")
       .Uint(s.inferred_stream_waits)
+      .Key("recorded_stream_waits")
+      .Uint(s.recorded_stream_waits)
       .EndObject();
   w.Key("combined")
       .BeginObject()

@@ -137,7 +137,10 @@ std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r
                      base::FormatDuration(s.observed_ns) + " observed (error " +
                      base::FormatFixed(s.replay_error_percent, 2) + "%), " +
                      base::FormatCount(s.inferred_waits) + " host waits and " +
-                     base::FormatCount(s.inferred_stream_waits) + " stream waits inferred");
+                     base::FormatCount(s.inferred_stream_waits) + " stream waits inferred" +
+                     (s.recorded_stream_waits ? ", " + base::FormatCount(s.recorded_stream_waits) +
+                                                    " stream waits recorded"
+                                              : std::string()));
     kv("All fixes",
        "window " + base::FormatDuration(s.combined_ns) + ", saves " +
            base::FormatDuration(s.combined_saving_ns) + " (" +

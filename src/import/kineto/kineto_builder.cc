@@ -330,6 +330,10 @@ void KinetoBuilder::AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur) {
       row.name = t.strings.Intern(ev.name);
       row.track = GpuTrack(ev);
       row.correlation = ev.correlation;
+      if (cat == Category::kSync && ev.wait_on_record >= 0 && ev.wait_on_stream >= 0) {
+        row.waits_on_record = static_cast<uint64_t>(ev.wait_on_record);
+        row.waits_on_stream = ev.wait_on_stream;
+      }
       row.kind = cat == Category::kSync       ? GpuRangeKind::kSync
                  : cat == Category::kGpuOther ? GpuRangeKind::kOther
                                               : GpuRangeKind::kAnnotation;

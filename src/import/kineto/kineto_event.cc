@@ -92,7 +92,8 @@ Scan ParseArgs(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena) {
     } else if (key == "correlation" || key == "External id" || key == "external id" ||
                key == "bytes" || key == "device" || key == "stream" || key == "Python id" ||
                key == "Python parent id" || key == "registers per thread" ||
-               key == "shared memory" || key == "size") {
+               key == "shared memory" || key == "size" ||
+               key == "wait_on_cuda_event_record_corr_id" || key == "wait_on_stream") {
       if ((s = c.Peek(&ch)) != Scan::kOk) return s;
       if (ch == '{' || ch == '[') {
         bad = true;
@@ -116,6 +117,10 @@ Scan ParseArgs(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena) {
           SetInt(text, is_string, &ev->python_id, &bad);
         } else if (key == "Python parent id") {
           SetInt(text, is_string, &ev->python_parent_id, &bad);
+        } else if (key == "wait_on_cuda_event_record_corr_id") {
+          SetInt(text, is_string, &ev->wait_on_record, &bad);
+        } else if (key == "wait_on_stream") {
+          SetInt(text, is_string, &ev->wait_on_stream, &bad);
         } else if (key == "registers per thread") {
           SetInt(text, is_string, &ev->registers, &bad);
         } else {

@@ -33,6 +33,10 @@ struct KinetoEvent {
   int64_t stream = -1;
   int64_t python_id = -1;
   int64_t python_parent_id = -1;
+  // cuda_sync "Stream Wait Event": the cudaEventRecord call (correlation) whose event the stream
+  // waits on, and the stream that recorded it; -1 when absent.
+  int64_t wait_on_record = -1;
+  int64_t wait_on_stream = -1;
   uint32_t grid[3] = {0, 0, 0};
   uint32_t block[3] = {0, 0, 0};
   uint32_t registers = 0;

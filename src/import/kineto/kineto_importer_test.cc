@@ -275,10 +275,16 @@ TEST(KinetoTraps, GpuUserAnnotationsAndSyncEvents) {
       Ev(R"("ph":"X","cat":"cuda_sync","name":"Stream Sync","pid":0,"tid":7,"ts":20,"dur":3,"args":{"cuda_sync_kind":"Stream Sync","stream":7,"correlation":9})") +
       "," +
       Ev(R"("ph":"C","name":"GPU 0 Counters","pid":0,"tid":0,"ts":5,"args":{"sm_util":41.5,"label":"x"})") +
+      "," +
+      Ev(R"("ph":"X","cat":"cuda_sync","name":"Stream Wait Event","pid":0,"tid":24,"ts":30,"dur":2,"args":{"cuda_sync_kind":"Stream Wait Event","wait_on_stream":20,"wait_on_cuda_event_record_corr_id":1385,"stream":24,"correlation":1389})") +
       "]}");
-  ASSERT_EQ(p.trace.gpu_ranges.size(), 2u);
+  ASSERT_EQ(p.trace.gpu_ranges.size(), 3u);
   EXPECT_EQ(p.trace.gpu_ranges.kind[0], model::GpuRangeKind::kAnnotation);
   EXPECT_EQ(p.trace.gpu_ranges.kind[1], model::GpuRangeKind::kSync);
+  // A stream sync waits on no event; a stream's event wait names the record call and stream.
+  EXPECT_EQ(p.trace.gpu_ranges.waits_on_record[1], model::kNoCorrelation);
+  EXPECT_EQ(p.trace.gpu_ranges.waits_on_record[2], 1385u);
+  EXPECT_EQ(p.trace.gpu_ranges.waits_on_stream[2], 20);
   ASSERT_EQ(p.trace.counters.size(), 1u);
   EXPECT_EQ(p.trace.counters.value[0], 41.5);
 }
