@@ -204,7 +204,7 @@ const RuleInfo& CommWaitRule() {
       "Compute or the host waits for communication",
       "two forms, one finding each. GPU: compute kernels in the steady window that found their "
       "stream free (its previous kernel done, their launch call returned) and started more "
-      "than 10 us later, within 5 us of the end of a collective kernel (NCCL/RCCL) on another "
+      "than 10 us later, within 20 us of the end of a collective kernel (NCCL/RCCL) on another "
       "stream of the same GPU: an event wait between the streams; the GPU is busy with the "
       "collective meanwhile, so gpu-idle does not see this time. Host: the outermost CPU "
       "ranges whose name says they wait (wait, Awaitable, barrier) for communication "
