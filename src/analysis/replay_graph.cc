@@ -187,7 +187,9 @@ bool ReplayGraph::Queued(model::RowId call, uint32_t l, int64_t op_start, int64_
   // When the call had submitted the op: an asynchronous launch by the time it returned; a graph
   // launch or a blocking call (it returned after the op ended: a synchronous copy) possibly as
   // early as it started.
-  bool early = IsGraphLaunchApi(t_.str(t_.api.name[call])) || obs_end_[l] > op_end;
+  std::string_view name = t_.str(t_.api.name[call]);
+  bool blocking_copy = IsCopyApi(name) && name.find("Async") == std::string_view::npos;
+  bool early = IsGraphLaunchApi(name) || blocking_copy || obs_end_[l] > op_end;
   return (early ? obs_start_[l] : obs_end_[l]) < stream_free;
 }
 
@@ -250,7 +252,8 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
     return std::max<int64_t>(0, v[v.size() * pct / 100]);
   };
   std::map<int, int64_t> typical, dispatch;
-  for (auto& [dev, v] : idle_latency) typical[dev] = percentile(v, 10);
+  for (auto& [dev, v] : idle_latency)  // a handful of ops says nothing typical either
+    if (v.size() >= kMinDispatchSamples) typical[dev] = percentile(v, 10);
   // A handful of queued ops says nothing typical (one may be an event wait): no dispatch gap
   // is assumed then, and any gap beyond kLateStartNs is a wait to explain.
   for (auto& [dev, v] : queued_gap)
@@ -265,7 +268,7 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
     lane_nodes_.emplace_back();
     auto b = before.find(tr);
     int64_t prev_end = b == before.end() ? kNoFloor : b->second;
-    uint32_t prev = kNone;
+    uint32_t prev = kNone, end_node = kNone;  // the op before; the one that ended last
     for (const Op& op : ops) {
       uint32_t n = Add(op.kernel ? Kind::kKernel : Kind::kCopy, lane, op.s, op.e);
       row_[n] = op.row;
@@ -291,6 +294,13 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
           base_.gap[n] = std::max<int64_t>(0, op.s - obs_end_[prev]);
           auto d = dispatch.find(op.device);
           usual_gap_[n] = d == dispatch.end() ? 0 : d->second;
+          if (end_node != prev && obs_end_[end_node] > obs_end_[prev]) {
+            // Ops of one track that overlap (a tracer that puts a device's copies and kernels
+            // on one track): it was queued behind the op that ended last, not the one before.
+            base_.xdep[n] = end_node;
+            xoff_[n] = op.s - obs_end_[end_node];
+            base_.gap[n] = std::min(base_.gap[n], usual_gap_[n]);
+          }
           late_in_queue = base_.gap[n] > usual_gap_[n] + kLateStartNs;
         }
       } else if (prev != kNone) {
@@ -301,6 +311,7 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
       } else {
         floor_[n] = op.s;
       }
+      if (end_node == kNone || op.e > prev_end) end_node = n;
       prev_end = std::max(prev_end, op.e);
       prev = n;
       device[n] = op.device;

@@ -45,6 +45,7 @@ CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common);
 CommandBody AddConvertCommand(CLI::App& app, const CommonOptions& common);
 CommandBody AddReportCommand(CLI::App& app, const CommonOptions& common);
 CommandBody AddRooflineCommand(CLI::App& app, const CommonOptions& common);
+CommandBody AddWhatIfCommand(CLI::App& app, const CommonOptions& common);
 
 // The default terminal output of `stats` and `analyze`, for `gpuscope run --stats --analyze`.
 void PrintStatsTables(const model::Trace& trace, const std::string& path);

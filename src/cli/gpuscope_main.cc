@@ -114,6 +114,8 @@ int Main(int argc, char** argv) {
       "analyze", "Ranked findings: what slows the run, what it costs, where, the fix");
   CLI::App* roofline = app.add_subcommand(
       "roofline", "Kernel efficiency: each op's FLOPs and bytes against the device's peaks");
+  CLI::App* whatif = app.add_subcommand(
+      "whatif", "Replay the run with a change: faster kernels, copies or host, no syncs, graphs");
   CLI::App* diff = app.add_subcommand(
       "diff", "Compare two runs (before / after a change); gate regressions in CI");
   CLI::App* convert =
@@ -123,19 +125,20 @@ int Main(int argc, char** argv) {
   CLI::App* run = app.add_subcommand(
       "run", "Profile a program unchanged: gpuscope run --stats --analyze -- python infer.py");
   CLI::App* help = app.add_subcommand(
-      "help", "Explain a topic: gpuscope help [findings | formats | roofline | terms]");
+      "help", "Explain a topic: gpuscope help [findings | formats | roofline | terms | whatif]");
   std::vector<std::pair<CLI::App*, CommandBody>> commands = {
       {info, AddInfoCommand(*info, common)},
       {stats, AddStatsCommand(*stats, common)},
       {analyze, AddAnalyzeCommand(*analyze, common)},
       {roofline, AddRooflineCommand(*roofline, common)},
+      {whatif, AddWhatIfCommand(*whatif, common)},
       {diff, AddDiffCommand(*diff, common)},
       {convert, AddConvertCommand(*convert, common)},
       {report, AddReportCommand(*report, common)},
       {run, AddRunCommand(*run, common)},
       {help, AddHelpCommand(*help)},
   };
-  for (CLI::App* reads : {info, stats, analyze, roofline, diff, convert, report}) {
+  for (CLI::App* reads : {info, stats, analyze, roofline, whatif, diff, convert, report}) {
     reads->footer(kFormatsFooter);
   }
   if (argc == 1) {  // nothing asked: what there is to ask (a usage error all the same)

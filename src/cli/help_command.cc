@@ -12,6 +12,7 @@
 #include "render/export.h"
 #include "render/help_view.h"
 #include "render/terms.h"
+#include "render/whatif_view.h"
 
 namespace gpuscope::cli {
 namespace {
@@ -27,7 +28,7 @@ CommandBody AddHelpCommand(CLI::App& app) {
   auto topic = std::make_shared<std::string>();
   auto format = std::make_shared<std::string>("table");
   app.add_option("topic", *topic, "What to explain (without one: the list of topics)")
-      ->check(CLI::IsMember({"findings", "formats", "roofline", "terms"}));
+      ->check(CLI::IsMember({"findings", "formats", "roofline", "terms", "whatif"}));
   app.add_option("--format", *format, "Output format")
       ->check(CLI::IsMember({"table", "markdown", "json", "csv"}));
   return [topic, format]() -> base::StatusOr<int> {  // the lambda owns the option storage
@@ -38,12 +39,17 @@ CommandBody AddHelpCommand(CLI::App& app) {
           "  formats   the formats gpuscope reads (recognised by content) and writes\n"
           "  roofline  the work models (FLOPs and bytes per op) and the device peaks\n"
           "  terms     every word the outputs use (verdicts, critical path, idle causes, ...)\n"
+          "  whatif    the scenarios gpuscope whatif replays, and what the replay assumes\n"
           "Each command's options: gpuscope COMMAND --help\n",
           stdout);
       return 0;
     }
     if (*topic == "terms") {
       std::fputs(Fit(render::TermsHelp(*format), *format).c_str(), stdout);
+      return 0;
+    }
+    if (*topic == "whatif") {
+      std::fputs(Fit(render::WhatIfHelp(*format), *format).c_str(), stdout);
       return 0;
     }
     if (*topic == "roofline") {

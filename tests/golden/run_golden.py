@@ -217,6 +217,16 @@ DIFF_CASES = [
 ]
 
 
+def sample_traces():
+    """Every sample file under kineto/, nsys/ and rocm/ up to 200 MB (not all are traces)."""
+    for top in ("kineto", "nsys", "rocm"):
+        for root, _, files in os.walk(os.path.join(SAMPLES, top)):
+            for fname in sorted(files):
+                path = os.path.join(root, fname)
+                if os.path.getsize(path) <= 200 << 20:
+                    yield path
+
+
 def same_as_expected(name, got, update):
     """Compares with expected/<name>.json (rewritten first with --update)."""
     path = os.path.join(HERE, "expected", name + ".json")
@@ -469,42 +479,39 @@ def main():
     # On every sample analyze reads: the findings' impacts add up to at most the combined saving,
     # which never exceeds the replayed window; the replay reproduces the observed window (< 2%).
     storms = gpu_bound = 0
-    for top in ("kineto", "nsys", "rocm"):
-        for root, _, files in os.walk(os.path.join(SAMPLES, top)):
-            for fname in sorted(files):
-                path = os.path.join(root, fname)
-                if os.path.getsize(path) > 200 << 20:
-                    continue
-                r = run(a.gpuscope, "analyze", "--format", "json", path)
-                if r.returncode != 0:
-                    continue  # not a trace, or summary-only (covered by the import checks)
-                d = json.loads(r.stdout)
-                rp, comb = d["summary"]["replay"], d["summary"]["combined"]
-                rel = os.path.relpath(path, SAMPLES)
-                total = sum(f["impact_ns"] for f in d["findings"])
-                check(total <= comb["saving_ns"] <= max(rp["replayed_ns"], 0),
-                      f"analyze {rel}: impacts {total} vs combined {comb['saving_ns']} vs window {rp['replayed_ns']}")
-                check(rp["replay_error_percent"] < 2, f"analyze {rel}: replay error {rp['replay_error_percent']}%")
-                # A GPU that never idles is the critical path (issue 29): busy >= 95% of the window
-                # -> GPU work >= 80% of the path.
-                if (d["summary"]["gpu_busy_pct"] or 0) >= 95:
-                    gpu = sum(x["percent"] for x in d["summary"]["critical_path"] if x["category"] in GPU_PATH)
-                    check(gpu >= 80, f"analyze {rel}: GPU busy {d['summary']['gpu_busy_pct']:.1f}% but GPU "
-                                     f"work {gpu:.1f}% of the critical path: {d['summary']['critical_path'][:3]}")
-                    gpu_bound += 1
-                # cpu-op-storm never names model code (issue 30): forwards, compiled regions,
-                # autograd nodes, an optimizer's foreach path.
-                for f in d["findings"]:
-                    if f["rule"] != "cpu-op-storm":
-                        continue
-                    place = f["where"]["python"] or f["where"]["op"]
-                    model_code = (place == "forward" or place.endswith((".forward", ": forward"))
-                                  or place.startswith(("nn.Module: ", "autograd::"))
-                                  or (place.startswith("## ") and ("forward" in place or "backward" in place))
-                                  or re.search(r"Backward\d*$|CompiledFunction|Torch-Compiled Region", place)
-                                  or "_foreach_" in f["detail"].split(":")[-1].split(",")[0])
-                    check(not model_code, f"analyze {rel}: cpu-op-storm on model code: {place}: {f['detail'][:120]}")
-                    storms += 1
+    busy = {}  # sample -> GPU busy % (None: no GPU)
+    for path in sample_traces():
+        r = run(a.gpuscope, "analyze", "--format", "json", path)
+        if r.returncode != 0:
+            continue  # not a trace, or summary-only (covered by the import checks)
+        d = json.loads(r.stdout)
+        busy[path] = d["summary"]["gpu_busy_pct"]
+        rp, comb = d["summary"]["replay"], d["summary"]["combined"]
+        rel = os.path.relpath(path, SAMPLES)
+        total = sum(f["impact_ns"] for f in d["findings"])
+        check(total <= comb["saving_ns"] <= max(rp["replayed_ns"], 0),
+              f"analyze {rel}: impacts {total} vs combined {comb['saving_ns']} vs window {rp['replayed_ns']}")
+        check(rp["replay_error_percent"] < 2, f"analyze {rel}: replay error {rp['replay_error_percent']}%")
+        # A GPU that never idles is the critical path (issue 29): busy >= 95% of the window
+        # -> GPU work >= 80% of the path.
+        if (d["summary"]["gpu_busy_pct"] or 0) >= 95:
+            gpu = sum(x["percent"] for x in d["summary"]["critical_path"] if x["category"] in GPU_PATH)
+            check(gpu >= 80, f"analyze {rel}: GPU busy {d['summary']['gpu_busy_pct']:.1f}% but GPU "
+                             f"work {gpu:.1f}% of the critical path: {d['summary']['critical_path'][:3]}")
+            gpu_bound += 1
+        # cpu-op-storm never names model code (issue 30): forwards, compiled regions,
+        # autograd nodes, an optimizer's foreach path.
+        for f in d["findings"]:
+            if f["rule"] != "cpu-op-storm":
+                continue
+            place = f["where"]["python"] or f["where"]["op"]
+            model_code = (place == "forward" or place.endswith((".forward", ": forward"))
+                          or place.startswith(("nn.Module: ", "autograd::"))
+                          or (place.startswith("## ") and ("forward" in place or "backward" in place))
+                          or re.search(r"Backward\d*$|CompiledFunction|Torch-Compiled Region", place)
+                          or "_foreach_" in f["detail"].split(":")[-1].split(",")[0])
+            check(not model_code, f"analyze {rel}: cpu-op-storm on model code: {place}: {f['detail'][:120]}")
+            storms += 1
     print("ok   analyze: impacts within the combined saving, replays reproduce the window, on every sample")
     print(f"ok   analyze: GPU work >= 80% of the critical path on the {gpu_bound} runs whose GPU is >= 95% busy")
 
@@ -523,6 +530,34 @@ def main():
                 print(f"ok   plant {os.path.basename(rel)[:50]}: {d_us / 1000:g} ms slower kernel found, "
                       f"priced {found[0]['standalone_ns'] / 1e6:.3f} ms")
     print(f"ok   analyze: {storms} cpu-op-storm findings on the samples, none on model code")
+
+    # Invariants of the replay through `whatif` on every sample (issue 29): less work never makes
+    # the window longer; where the GPU is >= 95% busy, all kernels 1% faster save 1% of the
+    # critical path's kernel time (within 20%, or 2 us).
+    replays = 0
+    for path in sample_traces():
+        rel = os.path.relpath(path, SAMPLES)
+
+        def whatif(*args):
+            r = run(a.gpuscope, "whatif", "--format", "json", *args, path)
+            return json.loads(r.stdout) if r.returncode == 0 else None
+
+        d = whatif("--gpu-speedup", str(1 / 0.99))
+        if d is None:
+            continue  # not a trace, or summary-only
+        replays += 1
+        for args in (("--host-speedup", "1.25"), ("--copies", "1.25", "--no-syncs", "--graphs")):
+            e = whatif(*args)
+            check(e is not None and e["saving_ns"] >= -1000,
+                  f"whatif {rel} {' '.join(args)}: the window grew: {e and e['saving_ns']}")
+        if (busy.get(path) or 0) >= 95:
+            kern = sum(x["ns"] for x in d["before"]["critical_path"] if x["category"] == "GPU kernels")
+            want = 0.01 * kern
+            check(abs(d["saving_ns"] - want) <= max(0.2 * want, 2000),
+                  f"whatif {rel}: kernels 1% faster saved {d['saving_ns']} ns, 1% of the path's "
+                  f"kernels is {want:.0f}")
+    print(f"ok   whatif: no scenario lengthens the window on {replays} samples; 1% faster kernels save "
+          f"1% of the path's kernel time on the GPU-bound ones")
 
     # One-pass cold runs (issue 30): the set-up is one warm-up finding, ranked first, and no
     # launch-bound storm is priced on first launches.

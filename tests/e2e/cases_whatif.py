@@ -1,0 +1,72 @@
+"""End-to-end: gpuscope whatif on hand-made traces whose answer is known exactly, its outputs and
+its refusals."""
+import csv
+import io
+import json
+import os
+import tempfile
+
+from harness import run, test
+
+
+def chain_trace(path):
+    """One thread launches 10 kernels of 100 us (k_a, k_b alternating) within 20 us, so that
+    they queue back to back on one stream, then synchronizes: the GPU is the critical path."""
+    ev = []
+    for i in range(10):
+        ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+                   "ts": 1000 + 2 * i, "dur": 1, "args": {"correlation": i + 1}})
+        ev.append({"ph": "X", "cat": "kernel", "name": "k_a" if i % 2 == 0 else "k_b", "pid": 0, "tid": 7,
+                   "ts": 1010 + 100 * i, "dur": 100,
+                   "args": {"correlation": i + 1, "device": 0, "stream": 7}})
+    ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaDeviceSynchronize", "pid": 1, "tid": 1,
+               "ts": 1030, "dur": 982, "args": {"correlation": 0}})
+    with open(path, "w") as f:
+        json.dump({"traceEvents": ev}, f)
+
+
+@test
+def whatif_replays_faster_kernels_exactly_on_a_gpu_bound_chain():
+    with tempfile.TemporaryDirectory() as tmp:
+        t = os.path.join(tmp, "chain.json")
+        chain_trace(t)
+        r = run("whatif", "--format", "json", "--gpu-speedup", "2", t)
+        assert r.returncode == 0, r.stderr
+        d = json.loads(r.stdout)
+        assert set(d) >= {"scenario", "window", "before", "after", "saving_ns", "saving_percent", "edits",
+                          "critical_path"}, d.keys()
+        assert d["scenario"] == "--gpu-speedup 2", d["scenario"]
+        # 10 queued kernels of 100 us at half their time: 500 us sooner.
+        assert d["saving_ns"] == 500_000, (d["saving_ns"], d["before"], d["after"])
+        assert d["before"]["critical_path"][0]["category"] == "GPU kernels", d["before"]
+        # Half the kernels 2x faster: 250 us; factors multiply with --gpu-speedup.
+        d = json.loads(run("whatif", "--format", "json", "--kernels", "k_a=2", t).stdout)
+        assert d["saving_ns"] == 250_000, d["saving_ns"]
+        d = json.loads(run("whatif", "--format", "json", "--kernels", "^k_=2", "--gpu-speedup", "2", t).stdout)
+        assert d["saving_ns"] == 750_000, d["saving_ns"]
+        # Nothing asked: nothing changes.
+        d = json.loads(run("whatif", "--format", "json", t).stdout)
+        assert d["saving_ns"] == 0 and d["scenario"] == "nothing changed", d
+        rows = list(csv.DictReader(io.StringIO(run("whatif", "--format", "csv", "--copies", "3", t).stdout)))
+        assert [x["side"] for x in rows] == ["before", "after"] and rows[0]["window_ns"] == rows[1]["window_ns"], rows
+        text = run("whatif", "--gpu-speedup", "2", t, env={"COLUMNS": "100"}).stdout
+        assert "Saves            500.000 us" in text and all(len(x) <= 100 for x in text.splitlines()), text
+
+
+@test
+def whatif_refuses_bad_scenarios_in_one_line():
+    with tempfile.TemporaryDirectory() as tmp:
+        t = os.path.join(tmp, "chain.json")
+        chain_trace(t)
+        for args, words in ((["--kernels", "k_a"], "REGEX=X"), (["--kernels", "k_a=0"], "REGEX=X"),
+                            (["--kernels", "([=2"], "not a regular expression"),
+                            (["--gpu-speedup", "0"], "gpu-speedup")):
+            r = run("whatif", *args, t)
+            lines = r.stderr.strip().splitlines()
+            assert r.returncode == 2 and len(lines) == 1 and words in lines[0], (args, r.stderr)
+        h = run("help", "whatif")
+        words = " ".join(h.stdout.split())  # wrapped to the terminal's width
+        assert h.returncode == 0 and "--no-syncs" in words and "Not done: --device" in words, h.stdout
+        rows = json.loads(run("help", "whatif", "--format", "json").stdout)
+        assert [x["option"].split()[0] for x in rows] == ["--gpu-speedup", "--kernels", "--copies", "--host-speedup",
+                                                          "--no-syncs", "--graphs"], rows
