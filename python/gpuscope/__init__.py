@@ -21,7 +21,7 @@ import pyarrow as pa
 
 from . import _core
 
-__all__ = ["Trace", "TraceError", "load", "stats", "analyze", "diff", "roofline", "convert",
+__all__ = ["Trace", "TraceError", "load", "stats", "analyze", "diff", "roofline", "whatif", "convert",
            "report", "run", "__version__"]
 __version__ = "0.1.0"
 
@@ -154,6 +154,16 @@ def roofline(t: Trace, device: Optional[str] = None, steady: bool = False,
              capture: Sequence[str] = ()) -> Dict[str, Any]:
     """`gpuscope roofline --format json`: each op signature against the device's peaks."""
     return json.loads(_core.roofline(t._core, device or "", steady, list(capture)))
+
+
+def whatif(t: Trace, gpu_speedup: float = 1, kernels: Optional[Dict[str, float]] = None,
+           copies: float = 1, host_speedup: float = 1, no_syncs: bool = False,
+           graphs: bool = False) -> Dict[str, Any]:
+    """`gpuscope whatif --format json`: the steady window replayed without and with a scenario;
+    `kernels` maps a regular expression on kernel names to its speedup."""
+    patterns = [f"{regex}={x}" for regex, x in (kernels or {}).items()]
+    return json.loads(_core.whatif(t._core, gpu_speedup, patterns, copies, host_speedup,
+                                   no_syncs, graphs))
 
 
 def convert(t: Trace, path: str, to: Optional[str] = None) -> List[Dict[str, Any]]:

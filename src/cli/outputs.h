@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/analyze.h"
+#include "analysis/scenario.h"
 #include "base/status.h"
 #include "cli/commands.h"
 #include "model/trace.h"
@@ -68,6 +69,15 @@ struct DiffRequest {
   size_t top = 15;
 };
 std::string DiffOutput(const model::Trace& before, const model::Trace& after, const DiffRequest& r);
+
+// `gpuscope whatif` (and gpuscope.whatif in Python): the scenario as the options give it.
+struct WhatIfRequest {
+  std::string path;
+  std::string format = "table";
+  analysis::Scenario scenario;       // all but the kernel patterns
+  std::vector<std::string> kernels;  // "REGEX=X"
+};
+base::StatusOr<std::string> WhatIfOutput(const model::Trace& trace, const WhatIfRequest& r);
 
 struct RooflineRequest {
   std::string path;

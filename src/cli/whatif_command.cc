@@ -7,18 +7,14 @@
 
 #include "analysis/scenario.h"
 #include "analysis/steady_state.h"
+#include "base/text.h"
 #include "cli/commands.h"
 #include "cli/load.h"
+#include "cli/outputs.h"
 #include "render/whatif_view.h"
 
 namespace gpuscope::cli {
 namespace {
-
-struct WhatIfArgs {
-  std::string path, format = "table";
-  analysis::Scenario scenario;
-  std::vector<std::string> kernels;  // REGEX=X
-};
 
 // "REGEX=X" -> (REGEX, X); the last '=' splits (a regex may hold one).
 base::Status ParseKernels(const std::vector<std::string>& in, analysis::Scenario& s) {
@@ -44,10 +40,42 @@ base::Status ParseKernels(const std::vector<std::string>& in, analysis::Scenario
   return base::Status::Ok();
 }
 
+// The request's scenario, its kernel patterns parsed; an error for a speedup <= 0 or a bad
+// pattern.
+base::StatusOr<analysis::Scenario> ScenarioOf(const WhatIfRequest& r) {
+  analysis::Scenario s = r.scenario;
+  for (auto [name, x] : {std::pair<const char*, double>{"--gpu-speedup", s.gpu_speedup},
+                         {"--copies", s.copies},
+                         {"--host-speedup", s.host_speedup}}) {
+    if (!(x > 0))
+      return base::Status::Error(std::string(name) + " " + base::FormatFixed(x, 2) +
+                                 ": a speedup must be > 0");
+  }
+  GPUSCOPE_RETURN_IF_ERROR(ParseKernels(r.kernels, s));
+  return s;
+}
+
+base::Status CheckScenario(const WhatIfRequest& r) { return ScenarioOf(r).status(); }
+
 }  // namespace
 
+base::StatusOr<std::string> WhatIfOutput(const model::Trace& trace, const WhatIfRequest& r) {
+  GPUSCOPE_ASSIGN_OR_RETURN(analysis::Scenario s, ScenarioOf(r));
+  if (trace.summary_only()) {
+    return base::Status::Error(r.path +
+                               ": a summary-only source (no events): whatif replays a trace's "
+                               "events - profile with a tracer (rocprofv3 --kernel-trace, the "
+                               "PyTorch profiler, nsys)");
+  }
+  analysis::SteadyState steady = analysis::FindSteadyState(trace);
+  analysis::ScenarioResult result = analysis::RunScenario(trace, steady, s);
+  if (r.format == "json") return render::WhatIfJson(trace, r.path, s, result);
+  if (r.format == "csv") return render::WhatIfCsv(s, result);
+  return render::WhatIfText(trace, r.path, s, result);
+}
+
 CommandBody AddWhatIfCommand(CLI::App& app, const CommonOptions& common) {
-  auto a = std::make_shared<WhatIfArgs>();
+  auto a = std::make_shared<WhatIfRequest>();
   app.add_option("trace", a->path, kTraceHelp)->required();
   auto positive = CLI::PositiveNumber;
   app.add_option("--gpu-speedup", a->scenario.gpu_speedup, "Every kernel X times faster")
@@ -65,19 +93,9 @@ CommandBody AddWhatIfCommand(CLI::App& app, const CommonOptions& common) {
   app.add_option("--format", a->format, "Output format")
       ->check(CLI::IsMember({"table", "csv", "json"}));
   return [a, &common]() -> base::StatusOr<int> {
-    GPUSCOPE_RETURN_IF_ERROR(ParseKernels(a->kernels, a->scenario));
+    GPUSCOPE_RETURN_IF_ERROR(CheckScenario(*a));  // refused before the trace is read
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTrace(a->path, common));
-    if (trace.summary_only()) {
-      return base::Status::Error(a->path +
-                                 ": a summary-only source (no events): whatif replays a trace's "
-                                 "events - profile with a tracer (rocprofv3 --kernel-trace, "
-                                 "the PyTorch profiler, nsys)");
-    }
-    analysis::SteadyState steady = analysis::FindSteadyState(trace);
-    analysis::ScenarioResult r = analysis::RunScenario(trace, steady, a->scenario);
-    std::string out = a->format == "json"  ? render::WhatIfJson(trace, a->path, a->scenario, r)
-                      : a->format == "csv" ? render::WhatIfCsv(a->scenario, r)
-                                           : render::WhatIfText(trace, a->path, a->scenario, r);
+    GPUSCOPE_ASSIGN_OR_RETURN(auto out, WhatIfOutput(trace, *a));
     std::fputs(out.c_str(), stdout);
     return 0;
   };

@@ -152,6 +152,17 @@ std::string Roofline(const PyTrace& t, const std::string& device, bool steady,
   return Take(cli::RooflineOutput(*t.trace(), r, Common(0, nullptr)));
 }
 
+std::string WhatIf(const PyTrace& t, double gpu_speedup, const std::vector<std::string>& kernels,
+                   double copies, double host_speedup, bool no_syncs, bool graphs) {
+  cli::WhatIfRequest r;
+  r.path = t.path(), r.format = "json", r.kernels = kernels;
+  r.scenario.gpu_speedup = gpu_speedup, r.scenario.copies = copies;
+  r.scenario.host_speedup = host_speedup, r.scenario.no_syncs = no_syncs;
+  r.scenario.graphs = graphs;
+  nb::gil_scoped_release release;
+  return Take(cli::WhatIfOutput(*t.trace(), r));
+}
+
 // (path, bytes, contents) of each file written.
 std::vector<std::vector<std::string>> Convert(const PyTrace& t, const std::string& out,
                                               const std::string& to) {
@@ -208,6 +219,7 @@ NB_MODULE(_core, m) {
   m.def("diff", &Diff);
   m.def("job", &Job);
   m.def("roofline", &Roofline);
+  m.def("whatif", &WhatIf);
   m.def("convert", &Convert);
   m.def("report", &Report);
   m.def("main", &Main);

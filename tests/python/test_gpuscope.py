@@ -70,6 +70,9 @@ def test_analyze_diff_roofline_equal_the_cli(fmt, fixtures, cli):
                 cli_json(cli, "analyze", "--format", "json", "--idle-gap-us", "5", "--evidence", "2", path))
     assert same(gpuscope.stats(t, steady=True), cli_json(cli, "stats", "--steady", "--format", "json", path))
     assert same(gpuscope.roofline(t), cli_json(cli, "roofline", "--format", "json", "--top", "0", path))
+    assert same(gpuscope.whatif(t, gpu_speedup=2, kernels={"a": 1.5}, no_syncs=True),
+                cli_json(cli, "whatif", "--format", "json", "--gpu-speedup", "2", "--kernels", "a=1.5",
+                         "--no-syncs", path))
     other = gpuscope.load(fixtures["kineto"])
     assert same(gpuscope.diff(other, t), cli_json(cli, "diff", "--format", "json", fixtures["kineto"], path))
 
@@ -125,6 +128,9 @@ def test_errors_raise_trace_error(tmp_path):
         gpuscope.analyze(t, no_such_threshold=3)
     with pytest.raises(gpuscope.TraceError):
         gpuscope.roofline(t, device="TPUv5")
+    for bad in ({"gpu_speedup": 0}, {"kernels": {"([": 2}}, {"kernels": {"gemm": -1}}):
+        with pytest.raises(gpuscope.TraceError):
+            gpuscope.whatif(t, **bad)
 
 
 def test_partial_read_warns():
