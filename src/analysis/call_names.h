@@ -14,6 +14,11 @@ inline bool IsSyncApi(std::string_view n) {
 inline bool IsCopyApi(std::string_view n) {
   return n.find("Memcpy") != std::string_view::npos || n.find("memcpy") != std::string_view::npos;
 }
+// cudaMemcpy, hipMemcpy, hipMemcpyWithStream: a copy call that is not asynchronous (it blocks
+// the host until its copy is done).
+inline bool IsBlockingCopyApi(std::string_view n) {
+  return IsCopyApi(n) && n.find("Async") == std::string_view::npos;
+}
 // cudaLaunchKernel, hipModuleLaunchKernel, cudaGraphLaunch ...
 inline bool IsLaunchApi(std::string_view n) { return n.find("Launch") != std::string_view::npos; }
 // cudaGraphLaunch, hipGraphLaunch, cuGraphLaunch: one call that replays a captured graph.

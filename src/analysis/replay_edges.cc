@@ -138,8 +138,7 @@ void ReplayGraph::Order() {
   }
 }
 
-void ReplayGraph::RecordedStreamWaits(const std::map<int, int64_t>& typical,
-                                      const std::map<int, int64_t>& dispatch) {
+void ReplayGraph::RecordedStreamWaits() {
   const auto& g = t_.gpu_ranges;
   std::vector<size_t> waits;
   for (size_t i = 0; i < g.size(); ++i)
@@ -181,15 +180,7 @@ void ReplayGraph::RecordedStreamWaits(const std::map<int, int64_t>& typical,
     if (n_it == w.end() || x_it == r.begin()) continue;
     uint32_t n = *n_it, x = *(x_it - 1);
     if (base_.xdep[n] == kNone) ++recorded_stream_waits_;
-    base_.xdep[n] = x;
-    xoff_[n] = obs_start_[n] - obs_end_[x];
-    int dev = t_.tracks[g.track[i]].device;
-    auto u = typical.find(dev);
-    base_.lat[n] = std::min(base_.lat[n], u == typical.end() ? kDefaultLaunchLatencyNs : u->second);
-    if (linked_gap_[n]) {
-      auto d = dispatch.find(dev);
-      base_.gap[n] = std::min(base_.gap[n], d == dispatch.end() ? 0 : d->second);
-    }
+    WaitForOp(n, x);
   }
 }
 

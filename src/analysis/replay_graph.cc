@@ -180,6 +180,13 @@ int64_t LateLimit(const std::map<int, int64_t>& typical, int device) {
 
 }  // namespace
 
+void ReplayGraph::WaitForOp(uint32_t n, uint32_t x) {
+  base_.xdep[n] = x;
+  xoff_[n] = obs_start_[n] - obs_end_[x];
+  base_.lat[n] = std::min(base_.lat[n], usual_lat_[n]);
+  if (linked_gap_[n]) base_.gap[n] = std::min(base_.gap[n], usual_gap_[n]);
+}
+
 bool ReplayGraph::Queued(model::RowId call, uint32_t l, int64_t op_start, int64_t op_end,
                          int64_t stream_free) const {
   // Back to back with the stream's previous op: queued behind it, whatever the call says.
@@ -188,8 +195,7 @@ bool ReplayGraph::Queued(model::RowId call, uint32_t l, int64_t op_start, int64_
   // launch or a blocking call (it returned after the op ended: a synchronous copy) possibly as
   // early as it started.
   std::string_view name = t_.str(t_.api.name[call]);
-  bool blocking_copy = IsCopyApi(name) && name.find("Async") == std::string_view::npos;
-  bool early = IsGraphLaunchApi(name) || blocking_copy || obs_end_[l] > op_end;
+  bool early = IsGraphLaunchApi(name) || IsBlockingCopyApi(name) || obs_end_[l] > op_end;
   return (early ? obs_start_[l] : obs_end_[l]) < stream_free;
 }
 
@@ -297,9 +303,7 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
           if (end_node != prev && obs_end_[end_node] > obs_end_[prev]) {
             // Ops of one track that overlap (a tracer that puts a device's copies and kernels
             // on one track): it was queued behind the op that ended last, not the one before.
-            base_.xdep[n] = end_node;
-            xoff_[n] = op.s - obs_end_[end_node];
-            base_.gap[n] = std::min(base_.gap[n], usual_gap_[n]);
+            WaitForOp(n, end_node);
           }
           late_in_queue = base_.gap[n] > usual_gap_[n] + kLateStartNs;
         }
@@ -307,7 +311,8 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
         linked_gap_[n] = 1;  // no launch call: keep the observed distance to the predecessor
         base_.gap[n] = std::max<int64_t>(0, op.s - obs_end_[prev]);
         auto d = dispatch.find(op.device);  // unless another stream's op explains it
-        late_in_queue = base_.gap[n] > (d == dispatch.end() ? 0 : d->second) + kLateStartNs;
+        usual_gap_[n] = d == dispatch.end() ? 0 : d->second;
+        late_in_queue = base_.gap[n] > usual_gap_[n] + kLateStartNs;
       } else {
         floor_[n] = op.s;
       }
@@ -319,14 +324,13 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
         late.push_back(n);
     }
   }
-  RecordedStreamWaits(typical, dispatch);  // recorded edges first: inference skips their ops
-  InferStreamWaits(device, late, typical, dispatch);
+  RecordedStreamWaits();  // recorded edges first: inference skips their ops
+  InferStreamWaits(device, late, typical);
 }
 
 void ReplayGraph::InferStreamWaits(const std::unordered_map<uint32_t, int>& device,
                                    const std::vector<uint32_t>& late,
-                                   const std::map<int, int64_t>& typical,
-                                   const std::map<int, int64_t>& dispatch) {
+                                   const std::map<int, int64_t>& typical) {
   if (late.empty()) return;
   std::map<int, std::vector<uint32_t>> by_end;  // per device, GPU nodes by observed end
   for (auto [n, dev] : device) by_end[dev].push_back(n);
@@ -350,13 +354,7 @@ void ReplayGraph::InferStreamWaits(const std::unordered_map<uint32_t, int>& devi
       uint32_t x = *--it;
       if (obs_start_[n] - obs_end_[x] > handoff) break;
       if (lane_[x] == lane_[n]) continue;
-      base_.xdep[n] = x;
-      xoff_[n] = obs_start_[n] - obs_end_[x];
-      base_.lat[n] = std::min(base_.lat[n], usual);
-      if (linked_gap_[n]) {  // queued: the wait, not the queue, held it past the usual gap
-        auto g = dispatch.find(dev);
-        base_.gap[n] = std::min(base_.gap[n], g == dispatch.end() ? 0 : g->second);
-      }
+      WaitForOp(n, x);
       ++inferred_stream_waits_;
       break;
     }

@@ -86,15 +86,16 @@ class ReplayGraph {
   void InferWaits();
   // GPU ops that waited for another stream's op (see kLateStartNs): a handoff edge each.
   void InferStreamWaits(const std::unordered_map<uint32_t, int>& device,
-                        const std::vector<uint32_t>& late, const std::map<int, int64_t>& typical,
-                        const std::map<int, int64_t>& dispatch);
+                        const std::vector<uint32_t>& late, const std::map<int, int64_t>& typical);
   // Whether a GPU op whose stream was free at `stream_free` sat queued behind that work (its
   // launch call `call`, node `l`, had submitted it before) rather than being launched later.
   bool Queued(model::RowId call, uint32_t l, int64_t op_start, int64_t op_end,
               int64_t stream_free) const;
   // The recorded stream waits (before InferStreamWaits, which leaves their ops alone).
-  void RecordedStreamWaits(const std::map<int, int64_t>& typical,
-                           const std::map<int, int64_t>& dispatch);
+  void RecordedStreamWaits();
+  // GPU op `n` waits for op `x` (another stream's, or an op of its own track it overlapped): the
+  // edge holds it, no longer its launch latency or a gap beyond the device's usual ones.
+  void WaitForOp(uint32_t n, uint32_t x);
   void Order();
   uint32_t Add(Kind k, uint32_t lane, int64_t s, int64_t e);
   // The values a fix overwrote, to put back after the replay.
@@ -131,7 +132,7 @@ class ReplayGraph {
   std::vector<int64_t> xoff_;
   std::vector<uint8_t> measured_, linked_gap_;
   std::vector<int64_t> usual_lat_;  // GPU nodes: their device's typical launch latency
-  std::vector<int64_t> usual_gap_;  // queued GPU nodes: their device's typical dispatch gap
+  std::vector<int64_t> usual_gap_;  // queued/unlinked GPU nodes: their device's dispatch gap
   // Edited in place by Replay (a fix's changes) and restored before it returns; with the
   // start/end buffers, this makes Replay non-reentrant: one replay at a time per graph.
   mutable Params base_;

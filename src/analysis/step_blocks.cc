@@ -23,7 +23,7 @@ struct HostMarks {
     for (size_t i = 0; i < t.api.size(); ++i) {
       std::string_view n = t.str(t.api.name[i]);
       // A blocking call: an explicit synchronize or a copy that is not asynchronous.
-      if (IsSyncApi(n) || (IsCopyApi(n) && n.find("Async") == std::string_view::npos))
+      if (IsSyncApi(n) || IsBlockingCopyApi(n))
         sync_starts[t.api.track[i]].push_back(t.api.start_ns[i]);
     }
     for (auto* m : {&loader_starts, &sync_starts})
