@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/analyze.h"
-#include "analysis/device_peaks.h"
-#include "analysis/rules.h"
+#include "analysis/findings/analyze.h"
+#include "analysis/findings/registry.h"
+#include "analysis/work/device_peaks.h"
 #include "base/text.h"
 #include "cli/commands.h"
 #include "cli/job_load.h"

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <string>
 
-#include "analysis/diff.h"
-#include "analysis/diff_gate.h"
+#include "analysis/diff/diff.h"
+#include "analysis/diff/diff_gate.h"
 #include "base/text.h"
 #include "cli/commands.h"
 #include "cli/load.h"

@@ -28,7 +28,7 @@ CommandBody AddHelpCommand(CLI::App& app) {
   auto topic = std::make_shared<std::string>();
   auto format = std::make_shared<std::string>("table");
   app.add_option("topic", *topic, "What to explain (without one: the list of topics)")
-      ->check(CLI::IsMember({"findings", "formats", "roofline", "terms", "whatif"}));
+      ->check(CLI::IsMember({"findings", "formats", "problems", "roofline", "terms", "whatif"}));
   app.add_option("--format", *format, "Output format")
       ->check(CLI::IsMember({"table", "markdown", "json", "csv"}));
   return [topic, format]() -> base::StatusOr<int> {  // the lambda owns the option storage
@@ -37,6 +37,7 @@ CommandBody AddHelpCommand(CLI::App& app) {
           "gpuscope help TOPIC [--format table|markdown|json|csv]: the topics\n"
           "  findings  every analyze rule: definition, limits, defaults, how its fix is priced\n"
           "  formats   the formats gpuscope reads (recognised by content) and writes\n"
+          "  problems  the recoverable problems counted while reading a trace, and what was done\n"
           "  roofline  the work models (FLOPs and bytes per op) and the device peaks\n"
           "  terms     every word the outputs use (verdicts, critical path, idle causes, ...)\n"
           "  whatif    the scenarios gpuscope whatif replays, and what the replay assumes\n"
@@ -54,6 +55,10 @@ CommandBody AddHelpCommand(CLI::App& app) {
     }
     if (*topic == "roofline") {
       std::fputs(render::RooflineHelp(*format).c_str(), stdout);
+      return 0;
+    }
+    if (*topic == "problems") {
+      std::fputs(Fit(render::ProblemsHelp(*format), *format).c_str(), stdout);
       return 0;
     }
     if (*topic == "findings") {

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <string>
 
-#include "analysis/summary.h"
+#include "analysis/timeline/summary.h"
 #include "base/text.h"
 #include "cli/commands.h"
 #include "cli/job_load.h"

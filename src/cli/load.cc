@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "analysis/clock_check.h"
+#include "analysis/timeline/clock_check.h"
 #include "base/text.h"
 #include "import/registry.h"
 #include "model/linker.h"

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/graph_attribution.h"
+#include "analysis/attribution/graph_attribution.h"
 #include "base/status.h"
 #include "cli/commands.h"
 #include "model/trace.h"

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/analyze.h"
-#include "analysis/scenario.h"
+#include "analysis/findings/analyze.h"
+#include "analysis/replay/scenario.h"
 #include "base/status.h"
 #include "cli/commands.h"
 #include "model/trace.h"

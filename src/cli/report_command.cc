@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/device_peaks.h"
+#include "analysis/work/device_peaks.h"
 #include "base/atomic_output.h"
 #include "base/byte_sink.h"
 #include "base/text.h"

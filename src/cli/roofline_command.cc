@@ -1,13 +1,13 @@
 // `gpuscope roofline TRACE`: each op signature's FLOPs, bytes and time against the device's
-// peaks (analysis/roofline.h), as a terminal table, CSV or JSON.
+// peaks (analysis/roofline/roofline.h), as a terminal table, CSV or JSON.
 
 #include <cstdio>
 #include <string>
 
-#include "analysis/attribution.h"
-#include "analysis/graph_attribution.h"
-#include "analysis/roofline.h"
-#include "analysis/steady_state.h"
+#include "analysis/attribution/attribution.h"
+#include "analysis/attribution/graph_attribution.h"
+#include "analysis/roofline/roofline.h"
+#include "analysis/steps/steady_state.h"
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "cli/outputs.h"

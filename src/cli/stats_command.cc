@@ -3,11 +3,11 @@
 #include <cstdio>
 #include <string>
 
-#include "analysis/attribution.h"
-#include "analysis/graph_attribution.h"
-#include "analysis/phase_summary.h"
-#include "analysis/stats.h"
-#include "analysis/steady_state.h"
+#include "analysis/attribution/attribution.h"
+#include "analysis/attribution/graph_attribution.h"
+#include "analysis/stats/stats.h"
+#include "analysis/steps/phase_summary.h"
+#include "analysis/steps/steady_state.h"
 #include "base/text.h"
 #include "cli/commands.h"
 #include "cli/job_load.h"

@@ -1,12 +1,12 @@
 // `gpuscope whatif TRACE [SCENARIO...]`: the steady window replayed without and with a change
-// (analysis/scenario.h), as a terminal report, CSV or JSON (render/whatif_view.h).
+// (analysis/replay/scenario.h), as a terminal report, CSV or JSON (render/whatif_view.h).
 
 #include <cstdio>
 #include <memory>
 #include <string>
 
-#include "analysis/scenario.h"
-#include "analysis/steady_state.h"
+#include "analysis/replay/scenario.h"
+#include "analysis/steps/steady_state.h"
 #include "base/text.h"
 #include "cli/commands.h"
 #include "cli/load.h"

@@ -128,7 +128,7 @@ void LinkLaunches(Trace& trace) {
     if (!by_corr.emplace(c, static_cast<RowId>(i)).second) ++duplicates;
   }
   if (duplicates > 0) {
-    trace.problems.Add("link.duplicate_correlation",
+    trace.problems.Add(ProblemKind::kLinkDuplicateCorrelation,
                        "several API calls share one correlation id; GPU work is linked to the "
                        "first of them",
                        duplicates);
@@ -256,7 +256,7 @@ void LinkTrace(Trace& trace) {
     trace.cpu.depth[r] = static_cast<uint16_t>(std::min<size_t>(depth, UINT16_MAX));
   });
   if (overlaps > 0) {
-    trace.problems.Add("link.cpu_ranges_overlap",
+    trace.problems.Add(ProblemKind::kLinkCpuRangesOverlap,
                        "CPU ranges on one thread overlap without nesting; each was treated as "
                        "a sibling of the range it overlaps",
                        overlaps);

@@ -2,7 +2,7 @@
 // What a framework op was called with, as the profiler recorded it (PyTorch's record_shapes:
 // "Input Dims", "Input type", "Concrete Inputs"). One contract for every side: importers store
 // it on the op as one interned text (EncodeOpArgs), writers copy that text back into their
-// format, and the work models (analysis/work_models.h) decode it (DecodeOpArgs).
+// format, and the work models (analysis/work/work_models.h) decode it (DecodeOpArgs).
 //
 // The stored text is a minified JSON object holding those keys as the trace wrote them, e.g.
 // {"Input Dims":[[888,2880],[640,2880],[640]],"Input type":["c10::BFloat16",...]}. Shapes repeat

@@ -202,7 +202,7 @@ void CheckUnits(Trace& t, const PlausibilityOptions& o) {
     int64_t median = Median(durs);
     auto [first, last] = std::minmax_element(k.start_ns.begin(), k.start_ns.end());
     int64_t span = *last - *first;
-    bool sub_ns = t.problems.entries().count("kineto.ts_sub_ns_rounded") > 0;
+    bool sub_ns = t.problems.Count(ProblemKind::kKinetoTsSubNsRounded) > 0;
     std::string counts = base::FormatCount(k.size()) + " kernels";
     if (zero * 10 >= k.size() * 9 && (sub_ns || span < static_cast<int64_t>(k.size()))) {
       t.problems.Add(kTimeUnit,

@@ -37,13 +37,13 @@ uint64_t DropDuplicateEvents(Trace& t);
 // checked where iterations are found (linker.cc), with the same problem family.
 void CheckPlausibility(Trace& t, const PlausibilityOptions& options = {});
 
-// Problem kinds, one place for every side that names them.
-inline constexpr const char* kDuplicateEvents = "impossible.duplicate_events";
-inline constexpr const char* kStreamOverlap = "impossible.stream_overlap";
-inline constexpr const char* kClockBackwards = "impossible.clock_backwards";
-inline constexpr const char* kLaunchOrder = "impossible.launch_order";
-inline constexpr const char* kZeroDurations = "impossible.zero_durations";
-inline constexpr const char* kTimeUnit = "impossible.time_unit";
-inline constexpr const char* kNestedSteps = "impossible.nested_steps";
+// The impossible-data kinds (declared in problem_kinds.h), by the names the checks use.
+inline constexpr ProblemKind kDuplicateEvents = ProblemKind::kImpossibleDuplicateEvents;
+inline constexpr ProblemKind kStreamOverlap = ProblemKind::kImpossibleStreamOverlap;
+inline constexpr ProblemKind kClockBackwards = ProblemKind::kImpossibleClockBackwards;
+inline constexpr ProblemKind kLaunchOrder = ProblemKind::kImpossibleLaunchOrder;
+inline constexpr ProblemKind kZeroDurations = ProblemKind::kImpossibleZeroDurations;
+inline constexpr ProblemKind kTimeUnit = ProblemKind::kImpossibleTimeUnit;
+inline constexpr ProblemKind kNestedSteps = ProblemKind::kImpossibleNestedSteps;
 
 }  // namespace gpuscope::model

@@ -56,10 +56,7 @@ KernelRow CopyOf(const Trace& t, size_t i) {
   return k;
 }
 
-uint64_t Count(const Trace& t, const char* kind) {
-  auto it = t.problems.entries().find(kind);
-  return it == t.problems.entries().end() ? 0 : it->second.count;
-}
+uint64_t Count(const Trace& t, ProblemKind kind) { return t.problems.Count(kind); }
 
 TEST(Plausibility, AHealthyRunHasNoProblem) {
   LaunchRun r(100);

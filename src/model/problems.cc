@@ -2,7 +2,28 @@
 
 namespace gpuscope::model {
 
-void ProblemLog::Add(std::string_view kind, std::string_view example, uint64_t n) {
+void ProblemLog::Add(ProblemKind kind, std::string_view example, uint64_t n) {
+  AddNamed(ProblemKindName(kind), example, n);
+}
+
+uint64_t ProblemLog::Count(ProblemKind kind) const {
+  auto it = entries_.find(ProblemKindName(kind));
+  return it == entries_.end() ? 0 : it->second.count;
+}
+
+std::string_view ProblemEffectName(ProblemEffect e) {
+  switch (e) {
+    case ProblemEffect::kDropped:
+      return "dropped";
+    case ProblemEffect::kRepaired:
+      return "repaired";
+    case ProblemEffect::kKept:
+      return "kept";
+  }
+  return "kept";
+}
+
+void ProblemLog::AddNamed(std::string_view kind, std::string_view example, uint64_t n) {
   auto it = entries_.find(kind);
   if (it == entries_.end()) {
     it = entries_.emplace(std::string(kind), Entry{}).first;
@@ -12,7 +33,7 @@ void ProblemLog::Add(std::string_view kind, std::string_view example, uint64_t n
 }
 
 void ProblemLog::Merge(const ProblemLog& other) {
-  for (const auto& [kind, e] : other.entries_) Add(kind, e.first_example, e.count);
+  for (const auto& [kind, e] : other.entries_) AddNamed(kind, e.first_example, e.count);
 }
 
 uint64_t ProblemLog::total() const {

@@ -185,7 +185,7 @@ class Validator {
         if constexpr (requires { table.value; }) {  // counters carry a value
           if (!std::isfinite(table.value[i])) {
             keep[i] = 0, any_dropped = true, ++result_.dropped;
-            t_.problems.Add("invalid.counter_value",
+            t_.problems.Add(ProblemKind::kInvalidCounterValue,
                             example(i) + ": the value is not a finite number; dropped");
           }
         }
@@ -205,9 +205,10 @@ class Validator {
     for (size_t i = 0; i < t_.memops.size(); ++i) {
       int64_t& b = t_.memops.bytes[i];
       if (b >= -1 && b <= kMaxBytes) continue;
-      t_.problems.Add(b < 0 ? "invalid.negative_size" : "invalid.implausible_size",
-                      "memory operation '" + std::string(t_.str(t_.memops.name[i])) +
-                          "': " + std::to_string(b) + " bytes; kept with the size unknown");
+      t_.problems.Add(
+          b < 0 ? ProblemKind::kInvalidNegativeSize : ProblemKind::kInvalidImplausibleSize,
+          "memory operation '" + std::string(t_.str(t_.memops.name[i])) +
+              "': " + std::to_string(b) + " bytes; kept with the size unknown");
       b = -1;
     }
   }
@@ -229,7 +230,7 @@ class Validator {
           shown += c;
         }
       }
-      t_.problems.Add("invalid.name_encoding",
+      t_.problems.Add(ProblemKind::kInvalidNameEncoding,
                       "name '" + shown + "' holds a NUL or bytes that are not UTF-8; kept, " +
                           "shown with U+FFFD in JSON");
     }
@@ -237,18 +238,19 @@ class Validator {
 
   void Drop(Verdict v, const std::string& example) {
     ++result_.dropped;
-    std::string kind, text;
+    ProblemKind kind = ProblemKind::kInvalidTimeOutOfRange;
+    std::string text;
     switch (v) {
       case Verdict::kMissingTime:
-        kind = "invalid.missing_time";
+        kind = ProblemKind::kInvalidMissingTime;
         text = example + ": a start or end time is missing or not a number; dropped";
         break;
       case Verdict::kEndBeforeStart:
-        kind = "invalid.end_before_start";
+        kind = ProblemKind::kInvalidEndBeforeStart;
         text = example + ": it ends before it starts; dropped";
         break;
       default:
-        kind = "invalid.time_out_of_range";
+        kind = ProblemKind::kInvalidTimeOutOfRange;
         text = example + ": outside the trace's clock range [" + std::to_string(lo_) + ", " +
                std::to_string(hi_) + "] ns (the bulk of its events, widened); dropped";
         break;

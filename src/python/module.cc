@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/rules.h"
+#include "analysis/findings/registry.h"
 #include "base/text.h"
 #include "cli/gpuscope_main.h"
 #include "cli/job_load.h"

@@ -225,7 +225,7 @@ void WriteFindingsJson(output::JsonWriter& w, const std::vector<analysis::Findin
         .Key("rule")
         .String(f.rule)
         .Key("severity")
-        .String(f.severity)
+        .String(analysis::SeverityName(f.severity))
         .Key("title")
         .String(f.title)
         .Key("impact_ns")

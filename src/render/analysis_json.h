@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/analyze.h"
+#include "analysis/findings/analyze.h"
 #include "model/trace.h"
 #include "output/json_writer.h"
 

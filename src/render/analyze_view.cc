@@ -188,11 +188,12 @@ std::string FindingsText(const std::vector<analysis::Finding>& findings, int64_t
   std::string out;
   size_t n = 0;
   for (const auto& f : findings) {
-    std::string impact = f.severity == "info" || f.impact_ns == 0
+    std::string impact = f.severity == analysis::Severity::kInfo || f.impact_ns == 0
                              ? std::string()
                              : "  saves " + base::FormatDuration(f.impact_ns) + " (" +
                                    base::FormatFixed(f.impact_percent, 1) + "%)";
-    out += base::StrFormat("\n%2zu. [%s] %s: %s%s\n", ++n, f.severity.c_str(), f.rule.c_str(),
+    out += base::StrFormat("\n%2zu. [%s] %s: %s%s\n", ++n,
+                           std::string(analysis::SeverityName(f.severity)).c_str(), f.rule.c_str(),
                            f.title.c_str(), impact.c_str());
     out +=
         base::StrFormat("    where:    %s\n", WhereText(f.where, width - 14, full_names).c_str());
@@ -248,9 +249,10 @@ std::string FindingsCsv(const std::vector<analysis::Finding>& findings) {
                  {"kernel"},
                  {"detail"}});
   for (const auto& f : findings) {
-    t.AddRow({Cell::Text(f.rule), Cell::Text(f.severity), Cell::Text(f.title),
-              Cell::Int(f.impact_ns), Cell::Real(f.impact_percent), Cell::Text(f.where.python),
-              Cell::Text(f.where.op), Cell::Text(f.where.kernel), Cell::Text(f.detail)});
+    t.AddRow({Cell::Text(f.rule), Cell::Text(std::string(analysis::SeverityName(f.severity))),
+              Cell::Text(f.title), Cell::Int(f.impact_ns), Cell::Real(f.impact_percent),
+              Cell::Text(f.where.python), Cell::Text(f.where.op), Cell::Text(f.where.kernel),
+              Cell::Text(f.detail)});
   }
   out += t.Csv();
   return out;

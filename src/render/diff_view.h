@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <string>
 
-#include "analysis/diff.h"
+#include "analysis/diff/diff.h"
 
 namespace gpuscope::render {
 

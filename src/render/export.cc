@@ -7,8 +7,8 @@
 #include <set>
 #include <system_error>
 
-#include "analysis/stats.h"
-#include "analysis/steady_state.h"
+#include "analysis/stats/stats.h"
+#include "analysis/steps/steady_state.h"
 #include "base/atomic_output.h"
 #include "base/byte_sink.h"
 #include "base/text.h"

@@ -1,11 +1,11 @@
 #pragma once
-// Trace health (analysis/health.h) in the terminal and in JSON: `info` lists every note, `analyze`
-// prints one line naming them, both put them in their JSON as "health".
+// Trace health (analysis/timeline/health.h) in the terminal and in JSON: `info` lists every note,
+// `analyze` prints one line naming them, both put them in their JSON as "health".
 
 #include <string>
 #include <vector>
 
-#include "analysis/health.h"
+#include "analysis/timeline/health.h"
 #include "output/json_writer.h"
 
 namespace gpuscope::render {

@@ -2,7 +2,7 @@
 // `gpuscope info` rendered: what the file is and what it holds, for the terminal, as the JSON
 // contract or as key,value CSV; returned as text to print.
 
-#include "analysis/summary.h"
+#include "analysis/timeline/summary.h"
 #include "model/trace.h"
 
 namespace gpuscope::render {

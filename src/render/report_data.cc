@@ -6,10 +6,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "analysis/analyze.h"
-#include "analysis/representative_iteration.h"
-#include "analysis/roofline.h"
-#include "analysis/stats.h"
+#include "analysis/findings/analyze.h"
+#include "analysis/roofline/roofline.h"
+#include "analysis/stats/stats.h"
+#include "analysis/steps/representative_iteration.h"
 #include "output/json_writer.h"
 #include "output/track_layout.h"
 #include "render/analysis_json.h"

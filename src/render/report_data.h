@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <string>
 
-#include "analysis/analyze.h"
+#include "analysis/findings/analyze.h"
 #include "analysis/job/job.h"
 #include "model/trace.h"
 

@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <string>
 
-#include "analysis/roofline.h"
+#include "analysis/roofline/roofline.h"
 #include "model/trace.h"
 #include "output/json_writer.h"
 

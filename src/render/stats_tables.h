@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/stats.h"
+#include "analysis/stats/stats.h"
 #include "render/result_table.h"
 
 namespace gpuscope::render {

@@ -6,8 +6,8 @@
 #include <cstddef>
 #include <string>
 
-#include "analysis/stats.h"
-#include "analysis/steady_state.h"
+#include "analysis/stats/stats.h"
+#include "analysis/steps/steady_state.h"
 #include "model/trace.h"
 
 namespace gpuscope::render {

@@ -19,7 +19,7 @@ analysis::AnalysisReport Report() {
   r.summary.verdict = "CPU-bound: the GPU waits for the host 90% of the steady state";
   analysis::Finding f;
   f.rule = "host-sync";
-  f.severity = "high";
+  f.severity = analysis::Severity::kHigh;
   f.title = "Host synchronizations inside the steady state";
   f.impact_ns = 250'000;
   f.impact_percent = 25;

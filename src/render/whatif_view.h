@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "analysis/scenario.h"
+#include "analysis/replay/scenario.h"
 #include "model/trace.h"
 
 namespace gpuscope::render {

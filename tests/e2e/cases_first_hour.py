@@ -88,6 +88,31 @@ def help_terms_explains_every_critical_path_category_and_verdict():
 
 
 @test
+def help_problems_explains_every_kind_info_reports():
+    # The kinds are declared once (model/problem_kinds.h): what info reports on a damaged trace
+    # is listed by help problems, with what was done with the event.
+    listed = {k["kind"]: k["effect"] for k in json.loads(run("help", "problems", "--format", "json").stdout)}
+    assert len(listed) >= 40 and set(listed.values()) == {"dropped", "repaired", "kept"}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "damaged.json")
+        with open(path, "w") as f:
+            json.dump({"traceEvents": [
+                {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": "x", "dur": 1},
+                {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 5, "dur": -1},
+                {"ph": "X", "cat": "kernel", "name": "k2", "pid": 0, "tid": 7, "ts": 10, "dur": 2},
+                {"ph": "Q", "name": "q", "pid": 0, "tid": 1, "ts": 1}]}, f)
+        info = json.loads(run("info", "--format", "json", path).stdout)
+    got = {p["kind"] for p in info["problems"]}
+    assert got == {"kineto.bad_ts", "kineto.negative_dur", "kineto.unsupported_phase"}, got
+    assert listed["kineto.bad_ts"] == "dropped" and listed["kineto.negative_dur"] == "repaired"
+    r = run("help", "problems", env=NARROW)
+    assert r.returncode == 0 and max(len(l) for l in r.stdout.splitlines()) <= 100
+    md = run("help", "problems", "--format", "markdown").stdout
+    with open(os.path.join(os.path.dirname(harness.DATA), "..", "docs", "problems.md")) as f:
+        assert f.read() == md, "docs/problems.md is stale: gpuscope help problems --format markdown > docs/problems.md"
+
+
+@test
 def terminal_output_fits_100_columns_on_every_fixture():
     names = [n for n in sorted(os.listdir(harness.DATA))
              if n.startswith(("kineto_", "serving_", "rocprofv3_", "rocprof_")) and not n.endswith(".py")]

@@ -10,7 +10,7 @@
 #include <map>
 
 #include "analysis/job/job.h"
-#include "analysis/roofline.h"
+#include "analysis/roofline/roofline.h"
 #include "import/registry.h"
 
 namespace gpuscope::fuzz {

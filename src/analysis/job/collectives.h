@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/call_names.h"  // IsCommKernelName
+#include "analysis/common/call_names.h"  // IsCommKernelName
 #include "model/trace.h"
 
 namespace gpuscope::analysis {

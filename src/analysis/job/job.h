@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/analyze.h"
+#include "analysis/findings/analyze.h"
 #include "model/trace.h"
 
 namespace gpuscope::analysis {

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/intervals.h"
+#include "analysis/common/intervals.h"
 #include "analysis/job/collectives.h"
 #include "analysis/job/job.h"
 #include "analysis/job/job_replay.h"

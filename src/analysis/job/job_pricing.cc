@@ -2,9 +2,9 @@
 #include <climits>
 #include <string>
 
+#include "analysis/findings/registry.h"
 #include "analysis/job/job_internal.h"
 #include "analysis/job/job_rules.h"
-#include "analysis/rules.h"
 #include "base/text.h"
 
 namespace gpuscope::analysis::job_internal {
@@ -373,7 +373,7 @@ void PriceFindings(const std::vector<RankData>& ranks, const std::vector<Instanc
     f.impact_ns = std::clamp<int64_t>(prev - now, 0, f.standalone_ns);
     prev = std::min(prev, now);
     f.impact_percent = 100.0 * static_cast<double>(f.impact_ns) / span;
-    f.severity = std::string(SeverityFor(f.impact_percent));
+    f.severity = SeverityFor(f.impact_percent);
     f.changes = base::FormatDuration(f.standalone_ns) + " alone";
     if (100.0 * static_cast<double>(f.impact_ns) / span >= options.min_impact_percent)
       rep.findings.push_back(std::move(f));

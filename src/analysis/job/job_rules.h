@@ -1,13 +1,13 @@
 #pragma once
 // The findings of a distributed job (`gpuscope analyze DIR`), as registry entries like the
-// single-trace rules (analysis/rules.h): id, title, definition, how the fix is priced, advice.
-// `gpuscope help findings` and docs/findings.md list them from here; job.cc takes its advice
-// from here, so each text is written once.
+// single-trace rules (analysis/findings/registry.h): id, title, definition, how the fix is priced,
+// advice. `gpuscope help findings` and docs/findings.md list them from here; job.cc takes its
+// advice from here, so each text is written once.
 
 #include <string_view>
 #include <vector>
 
-#include "analysis/rules.h"
+#include "analysis/findings/registry.h"
 
 namespace gpuscope::analysis {
 

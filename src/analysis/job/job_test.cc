@@ -2,9 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include "analysis/common/test_model_builder.h"
 #include "analysis/job/collectives.h"
 #include "analysis/job/job_replay.h"
-#include "analysis/test_model_builder.h"
+#include "analysis/job/job_rules.h"
 
 namespace gpuscope::analysis {
 namespace {
@@ -210,6 +211,10 @@ TEST(AnalyzeJob, SaysWhenTheRanksWindowsOpenApart) {
   for (const auto& n : AnalyzeJob(together).notes) {
     EXPECT_EQ(n.find("profiling windows"), std::string::npos) << n;
   }
+}
+
+TEST(JobRules, EveryJobRuleSaysWhatItNeverFiresOn) {
+  for (const auto& r : JobRules()) EXPECT_FALSE(r.limits.empty() || r.definition.empty()) << r.id;
 }
 
 }  // namespace

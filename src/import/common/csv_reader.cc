@@ -33,7 +33,7 @@ bool CsvReader::Fill() {
   return true;
 }
 
-void CsvReader::Problem(std::string_view kind, uint64_t line, const std::string& what) {
+void CsvReader::Problem(model::ProblemKind kind, uint64_t line, const std::string& what) {
   if (problems_) problems_->Add(kind, path_ + " line " + std::to_string(line) + ": " + what);
 }
 
@@ -136,11 +136,12 @@ bool CsvReader::Next(std::vector<std::string_view>* fields) {
     if (!rec.empty() && rec.back() == '\r') rec.remove_suffix(1);
     if (rec.empty()) continue;
     if (rec.find('\0') != std::string_view::npos) {
-      Problem("csv.nul_byte", line_, "a NUL byte inside the row (a damaged file); row dropped");
+      Problem(model::ProblemKind::kCsvNulByte, line_,
+              "a NUL byte inside the row (a damaged file); row dropped");
       continue;
     }
     if (cut) {
-      Problem("csv.unbalanced_quote", line_,
+      Problem(model::ProblemKind::kCsvUnbalancedQuote, line_,
               "a quote is opened and never closed; the row ends at the end of its line");
     }
     Split(rec, fields);
@@ -157,7 +158,7 @@ bool CsvReader::Next(std::vector<std::string_view>* fields) {
       return false;
     }
     if (fields->size() != header_fields_) {
-      Problem("csv.field_count", line_,
+      Problem(model::ProblemKind::kCsvFieldCount, line_,
               std::to_string(fields->size()) + " fields where the header has " +
                   std::to_string(header_fields_) + "; kept (fields are read by column name)");
     }

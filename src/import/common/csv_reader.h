@@ -45,7 +45,7 @@ class CsvReader {
   // unclosed quote made it end at its first line instead.
   size_t RecordEnd(uint64_t* newlines, bool* cut);
   void Split(std::string_view rec, std::vector<std::string_view>* fields);
-  void Problem(std::string_view kind, uint64_t line, const std::string& what);
+  void Problem(model::ProblemKind kind, uint64_t line, const std::string& what);
 
   std::unique_ptr<base::ByteSource> src_;
   std::string buf_;

@@ -169,7 +169,7 @@ base::StatusOr<ImportResult> ReadRocmChromeJson(const std::string& path, ChromeJ
     if (e.ph != "X") continue;
     int64_t begin = 0, end = 0;
     if (!EventTimes(e, &begin, &end)) {
-      trace.problems.Add("rocprof_json.bad_ts",
+      trace.problems.Add(model::ProblemKind::kRocprofJsonBadTs,
                          "event '" + e.name + "' has no usable BeginNs/EndNs or ts; skipped");
       continue;
     }

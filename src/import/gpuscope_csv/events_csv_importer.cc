@@ -48,7 +48,8 @@ class Reader {
     auto start = base::ParseInt64(Field(r, c_.start));
     auto dur = base::ParseInt64(Field(r, c_.dur));
     if (!start || !dur || *dur < 0) {
-      Problem("events_csv.bad_time", line, "start_ns/dur_ns not integers >= 0; row skipped");
+      Problem(model::ProblemKind::kEventsCsvBadTime, line,
+              "start_ns/dur_ns not integers >= 0; row skipped");
       return;
     }
     model::StringId name = t_.strings.Intern(Field(r, c_.name));
@@ -63,7 +64,8 @@ class Reader {
       k.track = t_.InternTrack(TrackKind::kGpuStream, pid, tid);
       k.device = static_cast<int16_t>(opt_int(c_.device, t_.tracks[k.track].device));
       if (!Dims(Field(r, c_.grid), &k.grid) || !Dims(Field(r, c_.block), &k.block)) {
-        Problem("events_csv.bad_dims", line, "grid/block not \"x,y,z\"; kept as unknown");
+        Problem(model::ProblemKind::kEventsCsvBadDims, line,
+                "grid/block not \"x,y,z\"; kept as unknown");
       }
       k.flags = model::KernelWorkFlags(t_.str(name));
       t_.kernels.Append(k);
@@ -111,12 +113,13 @@ class Reader {
     } else if (kind == "counter") {
       auto v = base::ParseDouble(Field(r, c_.value));
       if (!v) {
-        Problem("events_csv.bad_value", line, "counter without a numeric value; row skipped");
+        Problem(model::ProblemKind::kEventsCsvBadValue, line,
+                "counter without a numeric value; row skipped");
         return;
       }
       t_.counters.Append(*start, *v, name, t_.InternTrack(TrackKind::kOther, pid, tid));
     } else {
-      Problem("events_csv.unknown_kind", line,
+      Problem(model::ProblemKind::kEventsCsvUnknownKind, line,
               "kind '" + std::string(kind) + "' is not one gpuscope writes; row skipped");
     }
   }
@@ -141,7 +144,7 @@ class Reader {
     return true;
   }
 
-  void Problem(std::string_view kind, uint64_t line, const std::string& what) {
+  void Problem(model::ProblemKind kind, uint64_t line, const std::string& what) {
     t_.problems.Add(kind, "line " + std::to_string(line) + ": " + what);
   }
 

@@ -114,7 +114,7 @@ void ApplyExportedCopyArgs(const KinetoEvent& ev, model::MemopRow* row) {
 
 }  // namespace
 
-void KinetoBuilder::Problem(std::string_view kind, uint64_t offset, std::string_view what) {
+void KinetoBuilder::Problem(model::ProblemKind kind, uint64_t offset, std::string_view what) {
   trace_->problems.Add(kind, "event at byte " + std::to_string(offset) + ": " + std::string(what));
 }
 
@@ -146,38 +146,41 @@ void KinetoBuilder::Add(const KinetoEvent& ev, uint64_t offset) {
     std::string what(ev.bad_field);  // (built in steps: GCC 12 -Wrestrict misfires on "'" + s)
     what.insert(0, 1, '\'');
     what += "' has a value of the wrong type; event skipped";
-    Problem("kineto.bad_field", offset, what);
+    Problem(model::ProblemKind::kKinetoBadField, offset, what);
     return;
   }
   if (ev.bad_arg) {
-    Problem("kineto.bad_arg_value", offset,
+    Problem(model::ProblemKind::kKinetoBadArgValue, offset,
             "arg '" + std::string(ev.bad_arg_key) + "' has a value of the wrong type; ignored");
   }
   switch (ev.ph) {
     case 'X': {
       if (ev.ts.empty()) {
-        Problem("kineto.event_missing_ts", offset, "complete event without 'ts'; skipped");
+        Problem(model::ProblemKind::kKinetoEventMissingTs, offset,
+                "complete event without 'ts'; skipped");
         return;
       }
       auto ts = ev.ts_is_string ? std::nullopt : base::ParseMicrosToNs(ev.ts, ns_digits_);
       if (!ts) {
-        Problem("kineto.bad_ts", offset, "'ts' is not a number; event skipped");
+        Problem(model::ProblemKind::kKinetoBadTs, offset, "'ts' is not a number; event skipped");
         return;
       }
       int64_t dur = 0;
       if (ev.dur.empty()) {
-        Problem("kineto.event_missing_dur", offset,
+        Problem(model::ProblemKind::kKinetoEventMissingDur, offset,
                 "complete event without 'dur'; kept with duration 0");
       } else if (auto d =
                      ev.dur_is_string ? std::nullopt : base::ParseMicrosToNs(ev.dur, ns_digits_)) {
         dur = d->ns;
         if (d->decimals > side_->max_decimals) side_->max_decimals = d->decimals;
         if (dur < 0) {
-          Problem("kineto.negative_dur", offset, "negative 'dur'; kept with duration 0");
+          Problem(model::ProblemKind::kKinetoNegativeDur, offset,
+                  "negative 'dur'; kept with duration 0");
           dur = 0;
         }
       } else {
-        Problem("kineto.bad_dur", offset, "'dur' is not a number; kept with duration 0");
+        Problem(model::ProblemKind::kKinetoBadDur, offset,
+                "'dur' is not a number; kept with duration 0");
       }
       if (ts->decimals > side_->max_decimals) side_->max_decimals = ts->decimals;
       if (ts->rounded) ++side_->rounded_ts;
@@ -193,7 +196,8 @@ void KinetoBuilder::Add(const KinetoEvent& ev, uint64_t offset) {
     case 'I': {
       auto ts = base::ParseMicrosToNs(ev.ts, ns_digits_);
       if (!ts) {
-        Problem("kineto.bad_ts", offset, "instant event without a numeric 'ts'; skipped");
+        Problem(model::ProblemKind::kKinetoBadTs, offset,
+                "instant event without a numeric 'ts'; skipped");
         return;
       }
       trace_->instants.Append(ts->ns, trace_->strings.Intern(ev.name), CpuTrack(ev));
@@ -202,7 +206,8 @@ void KinetoBuilder::Add(const KinetoEvent& ev, uint64_t offset) {
     case 'C': {
       auto ts = base::ParseMicrosToNs(ev.ts, ns_digits_);
       if (!ts) {
-        Problem("kineto.bad_ts", offset, "counter event without a numeric 'ts'; skipped");
+        Problem(model::ProblemKind::kKinetoBadTs, offset,
+                "counter event without a numeric 'ts'; skipped");
         return;
       }
       AddCounter(ev, ts->ns);
@@ -220,7 +225,7 @@ void KinetoBuilder::Add(const KinetoEvent& ev, uint64_t offset) {
       return;
     }
     default:
-      Problem("kineto.unsupported_phase", offset,
+      Problem(model::ProblemKind::kKinetoUnsupportedPhase, offset,
               std::string("event phase '") +
                   (ev.ph ? std::string(1, ev.ph) : std::string("(none)")) +
                   "' is not read by gpuscope; skipped");

@@ -47,7 +47,7 @@ class KinetoBuilder {
   void AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur);
   void AddMetadata(const KinetoEvent& ev);
   void AddCounter(const KinetoEvent& ev, int64_t ts);
-  void Problem(std::string_view kind, uint64_t offset, std::string_view what);
+  void Problem(model::ProblemKind kind, uint64_t offset, std::string_view what);
   model::TrackId CpuTrack(const KinetoEvent& ev);
   model::TrackId GpuTrack(const KinetoEvent& ev);
 

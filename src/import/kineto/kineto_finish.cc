@@ -58,13 +58,13 @@ void FinishKinetoTrace(model::Trace& trace, KinetoSideInfo& side) {
   // no real time. They are kept (they are real dispatches) but left out of time spans.
   if (side.zero_ts_events > 0 && side.zero_ts_events < side.timed_events) {
     trace.meta.clamped_zero_events = side.zero_ts_events;
-    trace.problems.Add("kineto.ts_clamped_to_zero",
+    trace.problems.Add(model::ProblemKind::kKinetoTsClampedToZero,
                        "events at ts 0 with duration 0: Kineto clamps times before its base "
                        "to 0, so their real time is unknown; counted, left out of time spans",
                        side.zero_ts_events);
   }
   if (side.rounded_ts > 0) {
-    trace.problems.Add("kineto.ts_sub_ns_rounded",
+    trace.problems.Add(model::ProblemKind::kKinetoTsSubNsRounded,
                        "timestamps finer than 1 ns were rounded to the nanosecond",
                        side.rounded_ts);
   }

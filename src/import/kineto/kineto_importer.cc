@@ -272,11 +272,12 @@ base::StatusOr<ImportResult> ReadKineto(const std::string& path, const ImportOpt
   // option; say which problem and where it first happened.
   uint64_t untimed = 0;
   std::string first;
-  for (const char* kind : {"kineto.bad_ts", "kineto.event_missing_ts"}) {
-    auto it = result.trace.problems.entries().find(kind);
+  for (model::ProblemKind kind :
+       {model::ProblemKind::kKinetoBadTs, model::ProblemKind::kKinetoEventMissingTs}) {
+    auto it = result.trace.problems.entries().find(model::ProblemKindName(kind));
     if (it == result.trace.problems.entries().end()) continue;
     untimed += it->second.count;
-    if (first.empty()) first = std::string(kind) + ": " + it->second.first_example;
+    if (first.empty()) first = it->first + ": " + it->second.first_example;
   }
   result.empty_reason = untimed > 0
                             ? "the trace holds no usable events: " + std::to_string(untimed) +

@@ -59,7 +59,7 @@ base::Status NsysReader::ReadKernels() {
     row.correlation = Correlation(q.Int(4), q.Int(5));
     int name_col = !q.IsNull(6) ? 6 : !q.IsNull(7) ? 7 : 8;
     if (q.IsNull(name_col)) {
-      t_.problems.Add("nsys.kernel_without_name",
+      t_.problems.Add(model::ProblemKind::kNsysKernelWithoutName,
                       "a kernel at " + std::to_string(row.start_ns) + " ns has no name");
       row.name = t_.strings.Intern("<unnamed kernel>");
     } else {
@@ -89,7 +89,7 @@ std::string_view NsysReader::MemKindLabel(const base::SqliteQuery& q, int col) {
 base::Status NsysReader::ReadMemcpy() {
   if (!Collected("CUPTI_ACTIVITY_KIND_MEMCPY", "memory copies")) return base::Status::Ok();
   if (!mem_kind_.present) {
-    t_.problems.Add("nsys.missing_enum_table",
+    t_.problems.Add(model::ProblemKind::kNsysMissingEnumTable,
                     "ENUM_CUDA_MEM_KIND is missing: copies' memory kinds (pageable / pinned) are "
                     "unknown (CUPTI and nsys number them differently, so none is guessed)");
   }

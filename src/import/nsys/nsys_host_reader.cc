@@ -35,7 +35,7 @@ base::Status NsysReader::ReadNvtx() {
       t_.instants.Append(TimeAt(q, 0), t_.strings.Intern(text), CpuTrack(q.Int(3)));
     } else if (type.empty()) {
       // An eventType that ENUM_NSYS_EVENT_TYPE does not define: a damaged row, not a kind.
-      t_.problems.Add("nsys.unknown_nvtx_type",
+      t_.problems.Add(model::ProblemKind::kNsysUnknownNvtxType,
                       "NVTX_EVENTS row with eventType " + std::string(q.Text(2)) +
                           ", which ENUM_NSYS_EVENT_TYPE does not define; skipped");
     } else {

@@ -8,7 +8,6 @@
 #include <fstream>
 #include <string>
 
-#include "analysis/stats.h"
 #include "import/common/sqlite_test_util.h"
 #include "import/formats.h"
 #include "import/registry.h"
@@ -101,21 +100,6 @@ TEST(NsysImporter, ReadsEveryKindOfEvent) {
   // Memset present here; the tables the fixture lacks are reported as not collected.
   EXPECT_TRUE(t.meta.not_collected.empty());
   EXPECT_TRUE(t.problems.empty());
-}
-
-TEST(NsysImporter, StatsMatchTheFixture) {
-  model::Trace t = Load();
-  auto st = analysis::ComputeStats(t, {});
-  ASSERT_EQ(st.kernels.size(), 2u);
-  EXPECT_EQ(st.kernels[0].name, "ampere_sgemm_128x64_nn");
-  EXPECT_EQ(st.kernels[1].name, "vecAdd(float*, float*, float*, int)");
-  EXPECT_EQ(st.kernels[1].total_ns, 4000);
-  ASSERT_EQ(st.memops.size(), 3u);
-  EXPECT_EQ(st.memops[0].pageable, 1u);
-  EXPECT_EQ(st.memops[1].pinned, 1u);
-  ASSERT_EQ(st.os_runtime.size(), 1u);
-  EXPECT_EQ(st.os_runtime[0].total_ns, 400);
-  for (const auto& a : st.api) EXPECT_NE(a.name, "ioctl");
 }
 
 // The memory-kind numbers are read from ENUM_CUDA_MEM_KIND, never assumed: renumbering the

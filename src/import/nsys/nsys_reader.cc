@@ -14,13 +14,13 @@ base::Status NsysReader::Read() {
   // Older exports lack these tables; their values are the public enumerations' (nsys_schema.h).
   if (!memcpy_oper_.present && db_.Has("CUPTI_ACTIVITY_KIND_MEMCPY")) {
     memcpy_oper_ = BuiltinMemcpyKinds();
-    t_.problems.Add("nsys.builtin_enum",
+    t_.problems.Add(model::ProblemKind::kNsysBuiltinEnum,
                     "ENUM_CUDA_MEMCPY_OPER is missing (an older export): copy directions read "
                     "with CUPTI's CUpti_ActivityMemcpyKind numbers");
   }
   if (!event_type_.present && db_.Has("NVTX_EVENTS")) {
     event_type_ = BuiltinNvtxEventTypes();
-    t_.problems.Add("nsys.builtin_enum",
+    t_.problems.Add(model::ProblemKind::kNsysBuiltinEnum,
                     "ENUM_NSYS_EVENT_TYPE is missing (an older export): NVTX event types read "
                     "with nsys's published numbers (34 mark, 59 push/pop, 60 start/end range)");
   }
@@ -48,7 +48,7 @@ bool NsysReader::HasRequired(const ColumnSet& c, std::string_view table,
                              std::initializer_list<std::string_view> required) {
   std::string missing = c.Missing(required);
   if (missing.empty()) return true;
-  t_.problems.Add("nsys.table_missing_columns",
+  t_.problems.Add(model::ProblemKind::kNsysTableMissingColumns,
                   std::string(table) + " lacks column(s) " + missing + "; the table was skipped");
   return false;
 }

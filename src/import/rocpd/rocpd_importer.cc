@@ -162,7 +162,7 @@ class RocpdReader {
         if (raw.size() > 3 && raw.substr(raw.size() - 3) == ".kd") raw.remove_suffix(3);
         if (display.empty() && raw.empty()) {
           t_.problems.Add(
-              "rocpd.kernel_without_symbol",
+              model::ProblemKind::kRocpdKernelWithoutSymbol,
               "kernel_id " + std::to_string(q.Int(8)) + " has no rocpd_info_kernel_symbol row");
           it->second = t_.strings.Intern("<kernel " + std::to_string(q.Int(8)) + ">");
         } else {
@@ -265,9 +265,9 @@ class RocpdReader {
         t_.instants.Append(TimeAt(q, 0), t_.strings.Intern(q.Text(4)),
                            CpuTrack(q.Int(1), q.Int(2)));
       } else if (q.IsNull(5)) {
-        t_.problems.Add("rocpd.sample_without_event", "a rocpd_sample row whose event_id '" +
-                                                          std::string(q.Text(6)) + "'" +
-                                                          " names no rocpd_event row; skipped");
+        t_.problems.Add(model::ProblemKind::kRocpdSampleWithoutEvent,
+                        "a rocpd_sample row whose event_id '" + std::string(q.Text(6)) + "'" +
+                            " names no rocpd_event row; skipped");
       } else {
         ++t_.record_counts["zero-length API samples (rocpd_sample)"];
       }

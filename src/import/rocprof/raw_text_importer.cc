@@ -60,13 +60,15 @@ base::Status ReadLines(const std::string& path, Trace& trace,
       std::string_view l(buf.data() + start, nl - start);
       ++n;
       if (!l.empty() && !line(l))
-        trace.problems.Add("rocprof_raw.bad_line", path + " line " + std::to_string(n));
+        trace.problems.Add(model::ProblemKind::kRocprofRawBadLine,
+                           path + " line " + std::to_string(n));
     }
     buf.erase(0, start);
     if (all && !buf.empty()) {
       ++n;
       if (!line(buf))
-        trace.problems.Add("rocprof_raw.bad_line", path + " line " + std::to_string(n));
+        trace.problems.Add(model::ProblemKind::kRocprofRawBadLine,
+                           path + " line " + std::to_string(n));
       buf.clear();
     }
   };

@@ -38,7 +38,7 @@ base::StatusOr<ImportResult> ReadRocprofCsv(const std::string& path, const Impor
     int64_t s = Num(Field(f, begin)), e = Num(Field(f, end));
     if (s < 0 || e < 0) {
       trace.problems.Add(
-          "rocprof_csv.bad_timestamp",
+          model::ProblemKind::kRocprofCsvBadTimestamp,
           "line " + std::to_string(r.line()) + ": BeginNs/EndNs not an integer; row skipped");
       continue;
     }

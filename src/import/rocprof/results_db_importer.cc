@@ -33,7 +33,7 @@ base::StatusOr<ImportResult> ReadRocprofDb(const std::string& path, const Import
     ColumnSet c(db, table);
     if (!c.Has("BeginNs") || !c.Has("EndNs")) {
       if (count(table.c_str()) > 0) {
-        trace.problems.Add("rocprof.table_without_timestamps",
+        trace.problems.Add(model::ProblemKind::kRocprofTableWithoutTimestamps,
                            table + " has no BeginNs/EndNs columns; skipped");
       }
       return base::Status::Ok();

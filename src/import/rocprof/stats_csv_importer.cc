@@ -52,7 +52,7 @@ base::StatusOr<ImportResult> ReadRocprofStats(const std::string& path, const Imp
     auto t = base::ParseInt64(Field(f, total));
     if (!c || !t) {
       trace.problems.Add(
-          "rocprof_stats.bad_row",
+          model::ProblemKind::kRocprofStatsBadRow,
           "line " + std::to_string(r.line()) + ": Calls/TotalDurationNs not integers; skipped");
       continue;
     }

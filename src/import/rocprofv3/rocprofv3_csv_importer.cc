@@ -149,7 +149,7 @@ class CsvRunReader {
     auto s = base::ParseUint64(Field(f, h["Start_Timestamp"]));
     auto e = base::ParseUint64(Field(f, h["End_Timestamp"]));
     if (!s || !e || *s > INT64_MAX || *e > INT64_MAX) {
-      t_.problems.Add("rocprofv3_csv.bad_timestamp",
+      t_.problems.Add(model::ProblemKind::kRocprofv3CsvBadTimestamp,
                       file + " line " + std::to_string(line) +
                           ": Start/End_Timestamp is not a non-negative integer; row skipped");
       return false;
@@ -308,7 +308,7 @@ base::StatusOr<ImportResult> ReadRocprofv3Csv(const std::string& path, const Imp
     base::Status st = reader.ReadFile(f);
     if (!st.ok()) {
       if (f == path) return st;  // the file the user named is unusable
-      trace.problems.Add("rocprofv3_csv.unreadable_sibling", st.message());
+      trace.problems.Add(model::ProblemKind::kRocprofv3CsvUnreadableSibling, st.message());
     }
   }
   trace.meta.format_version = (reader.generation().empty() ? "" : reader.generation() + "; ") +

@@ -48,7 +48,7 @@ void ProcessReader::Build() {
           auto s = symbols_.find(r.kernel_id);
           if (s == symbols_.end()) {
             t_.problems.Add(
-                "rocprofv3.unknown_kernel_id",
+                model::ProblemKind::kRocprofv3UnknownKernelId,
                 "kernel_id " + std::to_string(r.kernel_id) + " is not in kernel_symbols");
             it->second = t_.strings.Intern("<kernel " + std::to_string(r.kernel_id) + ">");
           } else {

@@ -90,7 +90,7 @@ base::Status RpdReader::ReadAutograd() {
   if (!db_.Has("ext_autogradapi")) return base::Status::Ok();
   ColumnSet c(db_, "ext_autogradapi");
   if (!c.Has("api_ptr_id") || !c.Has("autogradName_id")) {
-    t_.problems.Add("rpd.ext_autogradapi_columns",
+    t_.problems.Add(model::ProblemKind::kRpdExtAutogradapiColumns,
                     "ext_autogradapi lacks api_ptr_id/autogradName_id; ignored");
     return base::Status::Ok();
   }
@@ -158,7 +158,7 @@ base::Status RpdReader::ReadMonitor() {
     }
     auto v = base::ParseDouble(q.Text(4));
     if (!v) {
-      t_.problems.Add("rpd.bad_monitor_value",
+      t_.problems.Add(model::ProblemKind::kRpdBadMonitorValue,
                       "rocpd_monitor value '" + std::string(q.Text(4)) + "' is not a number");
       continue;
     }

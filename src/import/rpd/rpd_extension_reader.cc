@@ -35,7 +35,8 @@ bool RpdReader::UsableExt(std::string_view table, std::string_view columns) {
   }
   std::string missing = ColumnSet(db_, table).Missing(names);
   if (missing.empty()) return true;
-  t_.problems.Add("rpd.ext_table_columns", std::string(table) + " lacks " + missing + "; ignored");
+  t_.problems.Add(model::ProblemKind::kRpdExtTableColumns,
+                  std::string(table) + " lacks " + missing + "; ignored");
   return false;
 }
 

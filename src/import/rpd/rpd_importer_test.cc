@@ -6,7 +6,6 @@
 
 #include <string>
 
-#include "analysis/stats.h"
 #include "import/common/sqlite_test_util.h"
 #include "import/formats.h"
 #include "import/registry.h"
@@ -87,17 +86,6 @@ TEST(RpdImporter, ReadsOpsApiMarkersMonitorAndAutograd) {
   EXPECT_EQ(t.str(t.counters.name[0]), "gpu0 sclk");
   EXPECT_EQ(t.counters.value[1], 1700);
   EXPECT_TRUE(t.problems.empty());
-}
-
-TEST(RpdImporter, StatsCountBlitKernelsAsKernels) {
-  model::Trace t = Load(MakeDb(kFixture, "", "trace.rpd"));
-  auto st = analysis::ComputeStats(t, {});
-  ASSERT_EQ(st.kernels.size(), 3u);
-  EXPECT_EQ(st.kernels[0].name, "gemm_kernel");
-  EXPECT_EQ(st.kernels[0].total_ns, 22000);
-  EXPECT_EQ(st.kernel_total_ns, 27000);
-  ASSERT_EQ(st.counters.size(), 1u);
-  EXPECT_EQ(st.counters[0].mean, 1250);
 }
 
 // Schema v3: marker text and args live in rocpd_ustring.

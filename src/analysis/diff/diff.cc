@@ -1,0 +1,324 @@
+#include "analysis/diff/diff.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "base/text.h"
+
+namespace gpuscope::analysis {
+namespace {
+
+std::vector<int64_t> SteadyDurations(const SteadyState& s) {
+  std::vector<int64_t> d;
+  for (size_t i = s.warmup; i < s.iterations.size(); ++i)
+    if (!s.iterations[i].warmup) d.push_back(s.iterations[i].dur_ns);
+  return d;
+}
+
+struct Row {
+  uint64_t calls = 0;
+  int64_t total = 0;
+};
+
+// Rows of both sides matched by key; status by presence and the size of the change.
+std::vector<NamedDiff> Match(const std::map<std::string, Row>& b,
+                             const std::map<std::string, Row>& a, size_t iters_b, size_t iters_a,
+                             double changed_percent) {
+  std::vector<NamedDiff> out;
+  std::map<std::string, std::pair<const Row*, const Row*>> all;
+  for (const auto& [k, r] : b) all[k].first = &r;
+  for (const auto& [k, r] : a) all[k].second = &r;
+  for (const auto& [k, rows] : all) {
+    NamedDiff d;
+    d.name = k;
+    if (rows.first) d.calls_before = rows.first->calls, d.total_before = rows.first->total;
+    if (rows.second) d.calls_after = rows.second->calls, d.total_after = rows.second->total;
+    if (iters_b && iters_a) {
+      d.calls_per_iteration_before =
+          static_cast<double>(d.calls_before) / static_cast<double>(iters_b);
+      d.calls_per_iteration_after =
+          static_cast<double>(d.calls_after) / static_cast<double>(iters_a);
+    }
+    if (!rows.first)
+      d.status = "added";
+    else if (!rows.second)
+      d.status = "removed";
+    else {
+      double base = static_cast<double>(std::max<int64_t>(1, d.total_before));
+      bool moved = std::abs(static_cast<double>(d.delta())) * 100.0 / base >= changed_percent ||
+                   d.calls_before != d.calls_after;
+      d.status = moved ? "changed" : "same";
+    }
+    out.push_back(std::move(d));
+  }
+  std::sort(out.begin(), out.end(), [](const NamedDiff& x, const NamedDiff& y) {
+    int64_t dx = std::llabs(x.delta()), dy = std::llabs(y.delta());
+    return dx != dy ? dx > dy : x.name < y.name;
+  });
+  return out;
+}
+
+// Without iterations on both sides the two windows may hold different amounts of work (300 ms
+// of 34 attention calls against 300 ms of 30): kernel time is compared per call of the dominant
+// kernel both runs share (the largest total before), when its call counts differ. Nothing shared:
+// not comparable (no change is claimed). Sets basis, test and significance; returns the change.
+double KernelTimePerUnitOfWork(DiffReport& r, const DiffOptions& o, bool before_has_iterations,
+                               bool* comparable) {
+  const std::string side = before_has_iterations ? "the after" : "the before";
+  const NamedDiff* unit = nullptr;
+  for (const NamedDiff& k : r.kernels) {
+    if (k.calls_before > 0 && k.calls_after > 0 && (!unit || k.total_before > unit->total_before))
+      unit = &k;
+  }
+  const std::string threshold = base::FormatFixed(o.changed_percent, 0) + "% or more";
+  if (!unit && r.kernel_ns.before > 0 && r.kernel_ns.after > 0) {
+    *comparable = false;
+    r.significant = false;
+    r.basis = "no kernel runs in both, and no iterations on " + side + " side";
+    r.test = "nothing both runs did can be counted: time cannot be compared per unit of work";
+    return 0;
+  }
+  double ratio =
+      unit ? static_cast<double>(unit->calls_after) / static_cast<double>(unit->calls_before) : 1.0;
+  double change = r.kernel_ns.change_percent();
+  if (unit && std::abs(ratio - 1) * 100 >= 1) {
+    double per_before = r.kernel_ns.before / static_cast<double>(unit->calls_before);
+    double per_after = r.kernel_ns.after / static_cast<double>(unit->calls_after);
+    change = per_before > 0 ? 100.0 * (per_after - per_before) / per_before : 0;
+    r.basis = "GPU kernel time per call of " + base::ShortenName(unit->name, 40) + " (" +
+              base::FormatCount(unit->calls_before) + " vs " +
+              base::FormatCount(unit->calls_after) + " calls: the windows hold different work; " +
+              "no iterations on " + side + " side)";
+    r.test = "no iteration times to test: a change of " + threshold +
+             " in kernel time per call of the dominant shared kernel counts";
+  } else {
+    r.basis = "total GPU kernel time (no iterations on " + side + " side)";
+    r.test =
+        "no iteration times to test: a change of " + threshold + " in total kernel time counts";
+  }
+  r.significant = std::abs(change) >= o.changed_percent;
+  return change;
+}
+
+// The rows compared: the steady iterations, or the whole trace when it has none.
+struct Window {
+  int64_t start, end;
+};
+
+Window TableWindow(const model::Trace& t, const SteadyState& s) {
+  if (!s.iterations.empty()) return {s.start_ns, s.end_ns};
+  auto [lo, hi] = t.TimeSpan();
+  return {lo, hi + 1};
+}
+
+template <typename Table, typename KeyFn>
+std::map<std::string, Row> Group(const Table& t, Window w, KeyFn key) {
+  std::map<std::string, Row> out;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t.start_ns[i] < w.start || t.start_ns[i] >= w.end) continue;
+    std::string k = key(i);
+    if (k.empty()) continue;
+    Row& r = out[k];
+    ++r.calls;
+    r.total += t.dur_ns[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string NormalizeKernelName(std::string_view n) {
+  std::string s(n);
+  // Drop the parameter list (the last top-level "(...)").
+  int depth = 0;
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '<') {
+      if (depth++ == 0) out += "<>";
+      continue;
+    }
+    if (c == '>') {
+      depth = std::max(0, depth - 1);
+      continue;
+    }
+    if (depth > 0) continue;
+    if (c == '(') break;
+    out += c;
+  }
+  // Return type ("void ", "float ") before a qualified name.
+  auto sp = out.rfind(' ');
+  if (sp != std::string::npos && out.find("::") != std::string::npos && sp < out.find("::"))
+    out = out.substr(sp + 1);
+  // Generated-kernel suffixes: "_123" counters, "_0x3fa9" / 16-hex hashes.
+  while (!out.empty()) {
+    size_t u = out.rfind('_');
+    if (u == std::string::npos || u + 1 >= out.size()) break;
+    std::string_view tail(out.data() + u + 1, out.size() - u - 1);
+    bool digits =
+        std::all_of(tail.begin(), tail.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+    bool hash = tail.size() >= 8 && std::all_of(tail.begin(), tail.end(), [](char ch) {
+                  return std::isxdigit(static_cast<unsigned char>(ch));
+                });
+    if (!digits && !hash) break;
+    out.resize(u);
+  }
+  return out;
+}
+
+double MannWhitneyP(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  size_t n1 = a.size(), n2 = b.size();
+  if (!n1 || !n2) return 1;
+  std::vector<std::pair<int64_t, int>> all;
+  for (int64_t v : a) all.emplace_back(v, 0);
+  for (int64_t v : b) all.emplace_back(v, 1);
+  std::sort(all.begin(), all.end());
+  double r1 = 0, tie = 0;
+  for (size_t i = 0; i < all.size();) {
+    size_t j = i;
+    while (j < all.size() && all[j].first == all[i].first) ++j;
+    double rank =
+        (static_cast<double>(i + 1) + static_cast<double>(j)) / 2;  // average rank of the tie group
+    for (size_t k = i; k < j; ++k) r1 += all[k].second == 0 ? rank : 0;
+    double t = static_cast<double>(j - i);
+    tie += t * t * t - t;
+    i = j;
+  }
+  double N = static_cast<double>(n1 + n2);
+  double u1 = r1 - static_cast<double>(n1) * (static_cast<double>(n1) + 1) / 2;
+  double mu = static_cast<double>(n1) * static_cast<double>(n2) / 2;
+  double var =
+      static_cast<double>(n1) * static_cast<double>(n2) / 12 * ((N + 1) - tie / (N * (N - 1)));
+  if (var <= 0) return 1;
+  double z = (std::abs(u1 - mu) - 0.5) / std::sqrt(var);  // continuity correction
+  if (z < 0) z = 0;
+  return std::erfc(z / std::sqrt(2.0));
+}
+
+DiffReport Diff(const model::Trace& before, const model::Trace& after, const DiffOptions& o) {
+  DiffReport r;
+  r.before = Analyze(before, o.analyze);
+  r.after = Analyze(after, o.analyze);
+  const auto& sb = r.before.summary;
+  const auto& sa = r.after.summary;
+  const auto& stb = r.before.steady;
+  const auto& sta = r.after.steady;
+  auto pair = [](double b, double a) { return Pair{b, a}; };
+  size_t ib = stb.iterations.empty() ? 0 : stb.steady_count(),
+         ia = sta.iterations.empty() ? 0 : sta.steady_count();
+  r.wall_ns = pair(static_cast<double>(sb.wall_ns), static_cast<double>(sa.wall_ns));
+  r.iterations = pair(static_cast<double>(ib), static_cast<double>(ia));
+  r.iteration_mean_ns =
+      pair(static_cast<double>(stb.latency.mean_ns), static_cast<double>(sta.latency.mean_ns));
+  r.iteration_median_ns =
+      pair(static_cast<double>(stb.latency.median_ns), static_cast<double>(sta.latency.median_ns));
+  r.iteration_p95_ns =
+      pair(static_cast<double>(stb.latency.p95_ns), static_cast<double>(sta.latency.p95_ns));
+  r.gpu_busy_pct = pair(sb.gpu_busy_pct, sa.gpu_busy_pct);
+  r.kernel_ns = pair(static_cast<double>(sb.kernel_ns), static_cast<double>(sa.kernel_ns));
+  r.memcpy_ns = pair(static_cast<double>(sb.memcpy_ns), static_cast<double>(sa.memcpy_ns));
+  r.api_ns = pair(static_cast<double>(sb.api_ns), static_cast<double>(sa.api_ns));
+  auto bytes = [](const model::Trace& t, const SteadyState& s) {
+    int64_t n = 0;
+    for (size_t i = 0; i < t.memops.size(); ++i) {
+      if (t.memops.kind[i] != model::MemopKind::kMemset && t.memops.start_ns[i] >= s.start_ns &&
+          t.memops.start_ns[i] < s.end_ns) {
+        n += std::max<int64_t>(0, t.memops.bytes[i]);
+      }
+    }
+    return static_cast<double>(n);
+  };
+  r.copy_bytes = pair(bytes(before, stb), bytes(after, sta));
+
+  // Verdict: per-iteration latency when both runs have iterations, else total kernel time.
+  std::vector<int64_t> db = SteadyDurations(stb), da = SteadyDurations(sta);
+  double change = 0;
+  if (ib && ia) {
+    r.basis = "per-iteration latency";
+    r.basis_kind = DiffReport::Basis::kIterationLatency;
+    change = r.iteration_mean_ns.change_percent();
+    if (db.size() >= 5 && da.size() >= 5) {
+      r.p_value = MannWhitneyP(db, da);
+      r.significant = r.p_value < 0.05;
+      r.test = "Mann-Whitney rank test on " + std::to_string(db.size()) + " vs " +
+               std::to_string(da.size()) +
+               " steady iterations, two-sided p = " + base::FormatFixed(r.p_value, 4) +
+               " (significant below 0.05)";
+    } else {
+      double spread = static_cast<double>(std::max(stb.latency.stddev_ns, sta.latency.stddev_ns));
+      if (spread == 0)
+        spread = 0.01 * std::max(r.iteration_mean_ns.before, r.iteration_mean_ns.after);
+      double delta = std::abs(r.iteration_mean_ns.after - r.iteration_mean_ns.before);
+      r.significant = delta > 2 * spread;
+      r.test = "too few iterations for a rank test (" + std::to_string(db.size()) + " vs " +
+               std::to_string(da.size()) + "): the mean moved " +
+               base::FormatDuration(static_cast<int64_t>(delta)) +
+               " against 2x the larger stddev " +
+               base::FormatDuration(static_cast<int64_t>(2 * spread));
+    }
+  }
+
+  auto kernel_key = [&](const model::Trace& t) {
+    return [&t, &o](size_t i) {
+      std::string n = base::Demangle(t.str(t.kernels.name[i]));
+      return o.exact_names ? n : NormalizeKernelName(n);
+    };
+  };
+  Window wb = TableWindow(before, stb), wa = TableWindow(after, sta);
+  r.kernels = Match(Group(before.kernels, wb, kernel_key(before)),
+                    Group(after.kernels, wa, kernel_key(after)), ib, ia, o.changed_percent);
+  bool comparable = true;
+  if (!(ib && ia)) change = KernelTimePerUnitOfWork(r, o, ib > 0, &comparable);
+  r.change_percent = change;
+  r.verdict_kind = !r.significant ? DiffReport::Verdict::kNoChange
+                   : change < 0   ? DiffReport::Verdict::kFaster
+                                  : DiffReport::Verdict::kSlower;
+  r.verdict = !comparable                                        ? "not comparable"
+              : r.verdict_kind == DiffReport::Verdict::kNoChange ? "no significant change"
+              : r.verdict_kind == DiffReport::Verdict::kFaster   ? "faster"
+                                                                 : "slower";
+  auto memop_key = [](const model::Trace& t) {
+    return [&t](size_t i) { return std::string(model::MemopKindName(t.memops.kind[i])); };
+  };
+  r.memops = Match(Group(before.memops, wb, memop_key(before)),
+                   Group(after.memops, wa, memop_key(after)), ib, ia, o.changed_percent);
+  auto api_key = [](const model::Trace& t) {
+    return [&t](size_t i) {
+      return t.api.domain[i] == model::ApiDomain::kOs ? std::string()
+                                                      : std::string(t.str(t.api.name[i]));
+    };
+  };
+  r.api = Match(Group(before.api, wb, api_key(before)), Group(after.api, wa, api_key(after)), ib,
+                ia, o.changed_percent);
+  auto cpu_key = [](const model::Trace& t) {
+    return [&t](size_t i) {
+      return t.cpu.kind[i] == model::CpuRangeKind::kOp ? std::string(t.str(t.cpu.name[i]))
+                                                       : std::string();
+    };
+  };
+  r.cpu_ops = Match(Group(before.cpu, wb, cpu_key(before)), Group(after.cpu, wa, cpu_key(after)),
+                    ib, ia, o.changed_percent);
+
+  // Findings matched by rule and place.
+  auto fkey = [](const Finding& f) {
+    return f.rule + "\x1f" + f.title + "\x1f" + f.where.python + "\x1f" + f.where.op;
+  };
+  std::map<std::string, const Finding*> fb, fa;
+  for (const auto& f : r.before.findings) fb.emplace(fkey(f), &f);
+  for (const auto& f : r.after.findings) fa.emplace(fkey(f), &f);
+  for (const auto& f : r.before.findings) {
+    if (f.severity == Severity::kInfo) continue;
+    auto it = fa.find(fkey(f));
+    FindingDiff d{it == fa.end() ? "resolved" : "persisting", f.rule, f.title, f.impact_ns,
+                  it == fa.end() ? 0 : it->second->impact_ns, f.where};
+    r.findings.push_back(std::move(d));
+  }
+  for (const auto& f : r.after.findings) {
+    if (f.severity == Severity::kInfo || fb.count(fkey(f))) continue;
+    r.findings.push_back({"new", f.rule, f.title, 0, f.impact_ns, f.where});
+  }
+  return r;
+}
+
+}  // namespace gpuscope::analysis

@@ -1,0 +1,78 @@
+#pragma once
+// Diff: two runs compared - the summary side by side with a significance test on iteration
+// times, kernels / copies / API calls / CPU ops matched by (normalised) name, and the findings
+// resolved, persisting or new (`gpuscope diff BEFORE AFTER`). The runs may come from different
+// tools: everything is read from the common model.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/findings/analyze.h"
+#include "analysis/stats/stats.h"
+#include "model/trace.h"
+
+namespace gpuscope::analysis {
+
+struct DiffOptions {
+  bool exact_names = false;    // match kernels by their exact names (no normalisation)
+  double changed_percent = 5;  // a row whose total moved less than this is "same"
+  AnalyzeOptions analyze;
+};
+
+// One metric before and after.
+struct Pair {
+  double before = 0, after = 0;
+  double change_percent() const {
+    return before != 0 ? 100.0 * (after - before) / before : (after != 0 ? 100.0 : 0.0);
+  }
+};
+
+struct NamedDiff {
+  std::string name;
+  std::string status;  // same, changed, added, removed
+  uint64_t calls_before = 0, calls_after = 0;
+  int64_t total_before = 0, total_after = 0;
+  double calls_per_iteration_before = -1, calls_per_iteration_after = -1;  // -1: no iterations
+  int64_t delta() const { return total_after - total_before; }
+};
+
+struct FindingDiff {
+  std::string status;  // resolved, persisting, new
+  std::string rule, title;
+  int64_t impact_before = 0, impact_after = 0;
+  Where where;
+};
+
+struct DiffReport {
+  AnalysisReport before, after;
+  Pair wall_ns, iterations, iteration_mean_ns, iteration_median_ns, iteration_p95_ns, gpu_busy_pct,
+      kernel_ns, memcpy_ns, api_ns, copy_bytes;
+  std::string test;     // which test decided, in words
+  double p_value = -1;  // of the rank test; -1 when none ran
+  bool significant = false;
+  enum class Verdict { kNoChange, kFaster, kSlower };
+  enum class Basis { kIterationLatency, kKernelTime };
+  Verdict verdict_kind = Verdict::kNoChange;
+  Basis basis_kind = Basis::kKernelTime;
+  double change_percent = 0;  // of the basis: mean iteration latency, else total kernel time
+  std::string verdict;        // in words: "faster", "slower", "no significant change"
+  std::string
+      basis;  // in words: "per-iteration latency" or "total GPU kernel time (no iterations)"
+  std::vector<NamedDiff> kernels, memops, api, cpu_ops;
+  std::vector<FindingDiff> findings;
+};
+
+DiffReport Diff(const model::Trace& before, const model::Trace& after,
+                const DiffOptions& options = {});
+
+// "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>(int, ...)" ->
+// "at::native::vectorized_elementwise_kernel<>": template arguments, parameters, return type and
+// numeric/hash suffixes of generated kernels (triton_poi_fused_add_3) folded, so that one kernel
+// compiled twice still matches.
+std::string NormalizeKernelName(std::string_view demangled);
+
+// Two-sided Mann-Whitney U test (normal approximation with tie correction): the p-value.
+double MannWhitneyP(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
+
+}  // namespace gpuscope::analysis

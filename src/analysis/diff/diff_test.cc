@@ -1,0 +1,141 @@
+// diff: name normalisation, the rank test, and matching of two hand-built runs.
+
+#include "analysis/diff/diff.h"
+
+#include <gtest/gtest.h>
+
+#include "model/linker.h"
+
+namespace gpuscope::analysis {
+namespace {
+
+TEST(NormalizeKernelName, FoldsTemplatesParametersReturnTypesAndGeneratedSuffixes) {
+  EXPECT_EQ(NormalizeKernelName(
+                "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+                "at::detail::Array<char*, 1>>(int, at::native::FillFunctor<float>, "
+                "at::detail::Array<char*, 1>)"),
+            "at::native::vectorized_elementwise_kernel<>");
+  EXPECT_EQ(NormalizeKernelName("triton_poi_fused_add_mul_3"), "triton_poi_fused_add_mul");
+  EXPECT_EQ(NormalizeKernelName("triton_poi_fused_add_mul_12"), "triton_poi_fused_add_mul");
+  EXPECT_EQ(NormalizeKernelName("gemm_kernel_1a2b3c4d5e6f7a8b"), "gemm_kernel");
+  EXPECT_EQ(NormalizeKernelName("ampere_sgemm_128x64_nn"), "ampere_sgemm_128x64_nn");
+  EXPECT_EQ(NormalizeKernelName("Cijk_Ailk_Bljk_SB_MT128x64x16"), "Cijk_Ailk_Bljk_SB_MT128x64x16");
+}
+
+TEST(MannWhitney, SeparatedSamplesAreSignificantEqualOnesAreNot) {
+  std::vector<int64_t> a, b, c;
+  for (int i = 0; i < 10; ++i) a.push_back(1000 + i), b.push_back(2000 + i), c.push_back(1000 + i);
+  // U = 0 for 10 vs 10: z = (50 - 0.5) / sqrt(175) = 3.742, two-sided p = 1.83e-4.
+  EXPECT_NEAR(MannWhitneyP(a, b), 1.83e-4, 0.02e-4);
+  EXPECT_GT(MannWhitneyP(a, c), 0.9);
+  std::vector<int64_t> same(8, 5);
+  EXPECT_EQ(MannWhitneyP(same, same), 1);  // all ties: no evidence of a change
+}
+
+model::Trace MakeRun(int steps, int64_t step_ns,
+                     const std::vector<std::pair<std::string, int64_t>>& kernels) {
+  model::Trace t;
+  auto cpu = t.InternTrack(model::TrackKind::kCpuThread, "1", "1");
+  auto gpu = t.InternTrack(model::TrackKind::kGpuStream, "0", "7");
+  for (int s = 0; s < steps; ++s) {
+    int64_t t0 = s * step_ns;
+    model::CpuRangeRow step;
+    step.start_ns = t0, step.dur_ns = step_ns,
+    step.name = t.strings.Intern("ProfilerStep#" + std::to_string(s));
+    step.track = cpu, step.kind = model::CpuRangeKind::kAnnotation;
+    t.cpu.Append(step);
+    int64_t at = t0;
+    for (const auto& [name, dur] : kernels) {
+      model::KernelRow k;
+      k.start_ns = at, k.dur_ns = dur, k.name = t.strings.Intern(name), k.track = gpu, k.device = 0;
+      t.kernels.Append(k);
+      at += dur;
+    }
+  }
+  model::LinkTrace(t);
+  return t;
+}
+
+TEST(Diff, MatchesRecompiledKernelsAndReportsAddedAndRemoved) {
+  model::Trace before =
+      MakeRun(6, 1000000, {{"triton_poi_fused_relu_0", 100000}, {"elementwise_loop", 50000}});
+  model::Trace after =
+      MakeRun(6, 800000, {{"triton_poi_fused_relu_7", 100000}, {"where_kernel", 10000}});
+  DiffReport r = Diff(before, after);
+  EXPECT_EQ(r.verdict, "faster");
+  EXPECT_LT(r.p_value, 0.05);
+  std::map<std::string, std::string> status;
+  for (const auto& k : r.kernels) status[k.name] = k.status;
+  EXPECT_EQ(status["triton_poi_fused_relu"], "same");
+  EXPECT_EQ(status["elementwise_loop"], "removed");
+  EXPECT_EQ(status["where_kernel"], "added");
+  for (const auto& k : r.kernels) {
+    if (k.name == "elementwise_loop") {
+      EXPECT_EQ(k.calls_per_iteration_before, 1.0);
+    }
+  }
+  DiffOptions exact;
+  exact.exact_names = true;
+  DiffReport e = Diff(before, after, exact);
+  EXPECT_EQ(e.kernels.size(), 4u);  // relu_0 and relu_7 no longer match
+}
+
+TEST(Diff, WithoutIterationsComparesKernelTime) {
+  model::Trace a = MakeRun(0, 0, {});
+  model::Trace b = MakeRun(0, 0, {});
+  model::KernelRow k;
+  k.dur_ns = 1000, k.name = a.strings.Intern("k");
+  a.kernels.Append(k);
+  k.dur_ns = 2000, k.name = b.strings.Intern("k");
+  b.kernels.Append(k);
+  model::LinkTrace(a);
+  model::LinkTrace(b);
+  DiffReport r = Diff(a, b);
+  EXPECT_EQ(r.verdict, "slower");
+  EXPECT_NE(r.basis.find("total GPU kernel time"), std::string::npos);
+}
+
+// A window of kernels without steps: `calls` attention calls of `attn_ns`, each followed by
+// 0.5 ms of other work.
+model::Trace Window(int calls, int64_t attn_ns, const char* other = "layer_norm") {
+  model::Trace t;
+  auto gpu = t.InternTrack(model::TrackKind::kGpuStream, "0", "7");
+  int64_t at = 0;
+  for (int c = 0; c < calls; ++c) {
+    for (auto [name, dur] :
+         {std::pair<const char*, int64_t>{"attention_fwd", attn_ns}, {other, 500'000}}) {
+      model::KernelRow k;
+      k.start_ns = at, k.dur_ns = dur, k.name = t.strings.Intern(name), k.track = gpu;
+      t.kernels.Append(k);
+      at += dur + 20'000;
+    }
+  }
+  model::LinkTrace(t);
+  return t;
+}
+
+TEST(Diff, WithoutIterationsKernelTimeIsComparedPerUnitOfWork) {
+  // Two windows of one run (issue 30): 34 attention calls of 4.00 ms, then 30 of 4.01 ms. The
+  // kernel total drops 12% (less work in the window), per attention call it grows 0.2%.
+  DiffReport r = Diff(Window(34, 4'000'000), Window(30, 4'010'000));
+  EXPECT_EQ(r.verdict, "no significant change") << r.basis;
+  EXPECT_NE(r.basis.find("per call of attention_fwd (34 vs 30 calls"), std::string::npos)
+      << r.basis;
+  EXPECT_NEAR(r.change_percent, 0.22, 0.05);
+  // Slower per call is slower, whatever the totals say.
+  DiffReport slow = Diff(Window(34, 4'000'000), Window(30, 4'800'000));
+  EXPECT_EQ(slow.verdict, "slower");
+  // The same number of calls: totals, as before.
+  DiffReport same = Diff(Window(30, 4'000'000), Window(30, 3'000'000));
+  EXPECT_EQ(same.verdict, "faster");
+  EXPECT_NE(same.basis.find("total GPU kernel time"), std::string::npos) << same.basis;
+  // Nothing shared: not comparable, no change claimed.
+  model::Trace a = Window(10, 1'000'000, "a_only"), b = Window(10, 1'000'000, "b_only");
+  for (auto& n : b.kernels.name) n = b.strings.Intern("b_only");
+  DiffReport none = Diff(a, b);
+  EXPECT_EQ(none.verdict, "not comparable") << none.basis;
+  EXPECT_FALSE(none.significant);
+}
+
+}  // namespace
+}  // namespace gpuscope::analysis

@@ -1,0 +1,136 @@
+#include "analysis/findings/analyze.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "analysis/common/copies.h"
+#include "analysis/findings/context.h"
+#include "analysis/findings/pricing.h"
+#include "analysis/findings/registry.h"
+#include "analysis/findings/verdict.h"
+#include "analysis/replay/replay_graph.h"
+#include "base/text.h"
+
+namespace gpuscope::analysis {
+
+using namespace internal;  // NOLINT: the context and rule checks this file runs
+
+namespace {
+
+// Whether the tracer recorded the host side's pinning of the window's copies.
+std::string HostPinning(const Context& c) {
+  size_t unknown = 0;
+  for (size_t m : c.WindowCopies()) {
+    model::MemoryKind host = HostMemory(c.t(), m);
+    unknown += HostSide(c.t().memops.kind[m]) &&
+               (host == model::MemoryKind::kHost || host == model::MemoryKind::kUnknown);
+  }
+  return unknown ? base::FormatCount(unknown) +
+                       " host<->device copies with pinning not recorded by the tool (unknown)"
+                 : "known";
+}
+
+}  // namespace
+
+AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
+  AnalysisReport r;
+  Context c(t, o);
+  r.steady = c.steady();
+  r.health = CheckHealth(t, r.steady);
+  r.phases = SummarisePhases(t, r.steady);
+  if (r.phases.size() > 1 && o.steady.phase.empty()) {
+    // Each phase analysed alone: what a fix saves there (decode and prefill differ).
+    for (auto& p : r.phases) {
+      AnalyzeOptions one = o;
+      one.steady.phase = p.name;
+      for (const auto& f : Analyze(t, one).findings)
+        if (f.severity != Severity::kInfo && f.impact_ns > 0)
+          p.findings.push_back({f.rule, f.impact_ns, f.impact_percent});
+    }
+  }
+  r.graphs = c.graphs();
+  r.clocks = CheckClocks(t);
+  {
+    // Stalls worth a line: at least the gpu-idle gap and 1% of the trace's span.
+    auto [lo, hi] = t.TimeSpan();
+    r.stalls = FindStalls(t, c.at(), r.steady.start_ns, r.steady.end_ns, o.stalls,
+                          std::max<int64_t>(o.idle_gap_ns, (hi - lo) / 100));
+  }
+  auto& s = r.summary;
+  auto [lo, hi] = t.TimeSpan();
+  s.wall_ns = hi - lo;
+  s.window_ns = c.window();
+  s.devices = c.devices();
+  for (size_t i = 0; i < t.kernels.size(); ++i)
+    s.kernel_ns += c.In(t.kernels.start_ns[i]) ? t.kernels.dur_ns[i] : 0;
+  for (size_t i = 0; i < t.memops.size(); ++i)
+    s.memcpy_ns += c.In(t.memops.start_ns[i]) ? t.memops.dur_ns[i] : 0;
+  for (size_t i = 0; i < t.api.size(); ++i) {
+    if (t.api.domain[i] != model::ApiDomain::kOs && c.In(t.api.start_ns[i]))
+      s.api_ns += t.api.dur_ns[i];
+  }
+  ClassifyGaps(c);
+  std::map<std::string_view, IdleCause> idle;  // views into the Context's causes
+  for (const auto& g : c.gaps()) {
+    std::string_view kind = g.cause.substr(0, g.cause.find(':'));
+    IdleCause& ic = idle[kind];
+    if (ic.cause.empty()) ic.cause = std::string(kind);
+    ic.ns += g.end - g.start;
+    ++ic.gaps;
+  }
+  for (auto& [k, v] : idle) s.idle.push_back(v);
+  std::sort(s.idle.begin(), s.idle.end(),
+            [](const IdleCause& a, const IdleCause& b) { return a.ns > b.ns; });
+  if (c.devices() > 0) {
+    s.gpu_busy_pct =
+        100.0 * static_cast<double>(c.busy_ns()) / (static_cast<double>(c.window()) * c.devices());
+  }
+  s.verdict =
+      Verdict(t, {c.devices(), s.gpu_busy_pct, s.kernel_ns, r.steady.start_ns, r.steady.end_ns});
+  // Rules in registry order, specific root causes first: each leaves out the events an
+  // earlier one claimed.
+  Claims claims(t);
+  std::vector<Candidate> cands;
+  for (const auto& rule : Rules()) rule.detect(c, claims, cands);
+  s.host_pinning = HostPinning(c);
+  ReplayGraph graph(t, r.steady.start_ns, r.steady.end_ns);
+  Pricing priced = PriceFindings(c, graph, cands);
+  ReplayResult observed = graph.Replay(nullptr, true);
+  s.observed_ns = graph.observed_window_ns();
+  s.replayed_ns = priced.baseline_ns;
+  s.replay_error_percent =
+      s.observed_ns > 0 ? 100.0 * std::abs(static_cast<double>(s.replayed_ns - s.observed_ns)) /
+                              static_cast<double>(s.observed_ns)
+                        : 0;
+  s.inferred_waits = graph.inferred_waits();
+  s.inferred_stream_waits = graph.inferred_stream_waits();
+  s.recorded_stream_waits = graph.recorded_stream_waits();
+  s.combined_ns = priced.combined_ns;
+  s.combined_saving_ns = priced.baseline_ns - priced.combined_ns;
+  s.critical_path = std::move(observed.path);
+  s.critical_places = std::move(observed.top_places);
+  std::vector<Finding> f;
+  for (auto& cand : cands) f.push_back(std::move(cand.finding));
+  for (auto& x : f) {
+    // Host syncs are always listed: cheap on a CPU-only run, they stall the pipeline on a GPU.
+    bool always =
+        x.severity == Severity::kInfo || x.rule == "low-utilization" || x.rule == "host-sync";
+    // Kept when its fix saves something alone, even if the larger fixes before it leave it
+    // nothing to add (its impact is then 0: the time is theirs).
+    if (always ||
+        std::max(x.impact_percent, priced.Percent(x.standalone_ns)) >= o.min_impact_percent)
+      r.findings.push_back(std::move(x));
+  }
+  // By impact; the utilization summary and pure information after the measured costs.
+  auto rank = [](const Finding& x) {
+    return x.severity == Severity::kInfo ? 2 : x.rule == "low-utilization" ? 1 : 0;
+  };
+  std::stable_sort(r.findings.begin(), r.findings.end(), [&](const Finding& a, const Finding& b) {
+    if (rank(a) != rank(b)) return rank(a) < rank(b);
+    return a.impact_ns > b.impact_ns;
+  });
+  return r;
+}
+
+}  // namespace gpuscope::analysis

@@ -1,0 +1,66 @@
+#pragma once
+// Analyze: the bottlenecks of a trace, each with what it costs, where it comes from and the fix
+// (`gpuscope analyze`). Works on the model alone, so every format the importers read is
+// analysed the same way. Rule definitions, defaults and impact formulas: rules.cc.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/attribution/graph_attribution.h"
+#include "analysis/findings/finding.h"
+#include "analysis/replay/replay_graph.h"
+#include "analysis/steps/phase_summary.h"
+#include "analysis/steps/steady_state.h"
+#include "analysis/timeline/clock_check.h"
+#include "analysis/timeline/health.h"
+#include "analysis/timeline/stalls.h"
+#include "model/trace.h"
+
+namespace gpuscope::analysis {
+
+// Idle time of the GPUs in the steady window, by what the host was doing.
+struct IdleCause {
+  std::string cause;
+  int64_t ns = 0;
+  uint64_t gaps = 0;
+};
+
+struct AnalysisSummary {
+  int64_t wall_ns = 0;          // whole trace span
+  int64_t window_ns = 0;        // steady window
+  int64_t kernel_ns = 0;        // kernel time in the window (summed over kernels)
+  int64_t memcpy_ns = 0;        // copy + memset time in the window
+  int64_t api_ns = 0;           // runtime/driver call time in the window
+  int devices = 0;              // GPUs with work
+  double gpu_busy_pct = -1;     // steady-window share with GPU work (-1: no GPU work)
+  std::string verdict;          // "GPU-bound", "CPU-bound", "CPU only", ...
+  std::vector<IdleCause> idle;  // idle split (gaps of any length), largest first
+  std::string host_pinning;     // "known" or why copies' pinning is unknown
+  // The replay of the window's dependencies (replay_graph.h).
+  int64_t observed_ns = 0;                 // the window as observed over the replayed events
+  int64_t replayed_ns = 0;                 // the unchanged graph replayed
+  double replay_error_percent = 0;         // |replayed - observed| / observed
+  uint64_t inferred_waits = 0;             // host calls found waiting for GPU work
+  uint64_t inferred_stream_waits = 0;      // GPU ops found waiting for another stream's op
+  uint64_t recorded_stream_waits = 0;      // ... as the trace records it (event waits)
+  int64_t combined_ns = 0;                 // replayed window with every reported fix applied
+  int64_t combined_saving_ns = 0;          // replayed - combined
+  std::vector<PathShare> critical_path;    // composition of the replayed critical path
+  std::vector<PathPlace> critical_places;  // where on it the time goes
+};
+
+struct AnalysisReport {
+  SteadyState steady;
+  std::vector<PhaseSummary> phases;  // per phase of a serving trace (empty: no phases)
+  std::vector<Stall> stalls;         // largest GPU idle intervals of the whole trace
+  GraphAttribution graphs;           // how graph-replayed kernels were attributed
+  ClockCheck clocks;                 // launch-to-start sanity per device (clock_check.h)
+  AnalysisSummary summary;
+  std::vector<HealthNote> health;  // how the trace was recorded (health.h)
+  std::vector<Finding> findings;   // by impact, largest first; information last
+};
+
+AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& options = {});
+
+}  // namespace gpuscope::analysis

@@ -1,0 +1,616 @@
+// analyze on hand-built models: each rule fires on its planted problem with the planted cost,
+// and stays silent on the healthy variant; steady-state detection.
+
+#include "analysis/findings/analyze.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "analysis/common/test_model_builder.h"
+#include "analysis/findings/registry.h"
+#include "model/op_args.h"
+
+namespace gpuscope::analysis {
+namespace {
+
+using model::MemopKind;
+using model::MemoryKind;
+
+using test_models::Builder;
+using test_models::us;
+
+std::vector<const Finding*> Rule(const AnalysisReport& r, std::string_view id) {
+  std::vector<const Finding*> out;
+  for (const auto& f : r.findings) {
+    if (f.rule == id) out.push_back(&f);
+  }
+  return out;
+}
+
+// A healthy GPU-bound loop: 10 steps of 1 ms, each with 10 back-to-back 95 us kernels launched
+// well ahead (gaps of 4 us, 14 us across steps); no copies, no syncs.
+void Healthy(Builder& b, int steps = 10) {
+  for (int s = 0; s < steps; ++s) {
+    int64_t t0 = s * 1000 * us;
+    b.Step(s, t0, 1000 * us);
+    for (int k = 0; k < 10; ++k)
+      b.Launch("gemm", t0 + k * 5 * us - 2 * us, 4 * us, t0 + 5 * us + k * 99 * us, 95 * us);
+  }
+}
+
+TEST(Analyze, HealthyGpuBoundRunHasNoFindingAboveLow) {
+  Builder b;
+  Healthy(b);
+  AnalysisReport r = Analyze(b.Link());
+  EXPECT_GT(r.summary.gpu_busy_pct, 90);
+  EXPECT_NE(r.summary.verdict.find("GPU-bound"), std::string::npos);
+  for (const auto& f : r.findings) {
+    EXPECT_TRUE(f.severity == Severity::kLow || f.severity == Severity::kInfo)
+        << f.rule << " " << SeverityName(f.severity) << " " << f.detail;
+  }
+  EXPECT_TRUE(Rule(r, "gpu-idle").empty());
+  EXPECT_TRUE(Rule(r, "low-utilization").empty());
+  EXPECT_EQ(Rule(r, "kernel-hotspot").size(), 1u);
+}
+
+TEST(Analyze, WarmUpInAOnePassRunIsOneFindingNotAStorm) {
+  // A cold one-pass run (issue 30): the allocator's first growth (cudaFree 400 ms), a first
+  // launch that loads its module (150 ms), then 200 ordinary launches of tiny kernels.
+  auto cold = [](bool with_steps) {
+    auto b = std::make_unique<Builder>();
+    b->Launch("fill_kernel", 0, 5 * us, 8 * us, 2 * us);  // the window opens at the first GPU op
+    b->Api("cudaFree", 20 * us, 400'000 * us - 20 * us, 0);
+    b->Launch("conv_kernel", 400'010 * us, 150'000 * us, 550'020 * us, 3 * us);
+    for (int k = 0; k < 200; ++k) {
+      int64_t t0 = 550'100 * us + k * 20 * us;
+      b->Launch(k % 2 ? "relu_kernel" : "conv_kernel", t0, 6 * us, t0 + 8 * us, 3 * us);
+    }
+    if (with_steps) {
+      for (int s = 0; s < 4; ++s) b->Step(s, s * 140'000 * us, 140'000 * us);
+    }
+    return b;
+  };
+  auto one_pass = cold(false);
+  AnalysisReport r = Analyze(one_pass->Link());
+  auto w = Rule(r, "warm-up");
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0]->detail.find("cudaFree (first growth)"), std::string::npos) << w[0]->detail;
+  EXPECT_NE(w[0]->detail.find("first launches (module loading)"), std::string::npos);
+  EXPECT_GT(w[0]->impact_ns, 500'000 * us);
+  // No launch-bound storm priced on the module-loading launch.
+  for (const Finding* f : Rule(r, "launch-bound")) EXPECT_LT(f->impact_ns, 10'000 * us);
+  // With steps, the warm-up steps are already out of the steady window: no warm-up finding.
+  auto stepped = cold(true);
+  EXPECT_TRUE(Rule(Analyze(stepped->Link()), "warm-up").empty());
+  // A warm one-pass run (nothing long to set up): none either.
+  Builder warm;
+  for (int k = 0; k < 200; ++k) warm.Launch("k", k * 20 * us, 6 * us, k * 20 * us + 8 * us, 3 * us);
+  EXPECT_TRUE(Rule(Analyze(warm.Link()), "warm-up").empty());
+}
+
+TEST(Analyze, GpuIdleInsideACompiledRegionNamesTheRegion) {
+  // The host spends the gap inside a torch.compile region, in its aten::slice (issue 30): the
+  // cause is the region, not the compiled graph's op.
+  Builder b;
+  for (int s = 0; s < 5; ++s) {
+    int64_t t0 = s * 1000 * us;
+    b.Step(s, t0, 1000 * us);
+    b.Launch("k1", t0, 5 * us, t0 + 10 * us, 300 * us);
+    b.Op("Torch-Compiled Region: 0/1", t0 + 8 * us, 600 * us);
+    b.Op("aten::slice", t0 + 320 * us, 280 * us);
+    b.Launch("k2", t0 + 610 * us, 5 * us, t0 + 620 * us, 300 * us);
+  }
+  AnalysisReport r = Analyze(b.Link());
+  bool region = false, slice = false;
+  for (const Finding* f : Rule(r, "gpu-idle")) {
+    region |= f->title.find("Torch-Compiled Region") != std::string::npos;
+    slice |= f->title.find("aten::slice") != std::string::npos;
+  }
+  EXPECT_TRUE(region);
+  EXPECT_FALSE(slice);
+}
+
+TEST(Analyze, GpuIdleFromACpuOpIsNamedAndCosted) {
+  Builder b;
+  for (int s = 0; s < 5; ++s) {
+    int64_t t0 = s * 1000 * us;
+    b.Step(s, t0, 1000 * us);
+    b.Launch("k1", t0, 5 * us, t0 + 10 * us, 400 * us);
+    b.Op("aten::nonzero_cpu_side", t0 + 10 * us, 500 * us);  // host busy while k1 runs ...
+    b.Launch("k2", t0 + 515 * us, 5 * us, t0 + 610 * us,
+             380 * us);  // ... and 200 us after it ended
+  }
+  AnalysisReport r = Analyze(b.Link());
+  auto idle = Rule(r, "gpu-idle");
+  ASSERT_FALSE(idle.empty());
+  const Finding* f = nullptr;
+  for (auto* x : idle) {
+    if (x->title.find("aten::nonzero_cpu_side") != std::string::npos ||
+        x->title.find("launch late") != std::string::npos)
+      f = x;
+  }
+  ASSERT_NE(f, nullptr);
+  // The fix removes the host work during the 200 us per step between k1's end (410) and k2's
+  // start (610): the host then launches k2 as k1 ends.
+  int64_t planted = 5 * 200 * us;
+  int64_t total = 0;
+  for (auto* x : idle) total += x->impact_ns;
+  EXPECT_NEAR(static_cast<double>(total), static_cast<double>(planted), 5 * 10 * us);
+}
+
+TEST(Analyze, LaunchBoundStormOfTinyKernels) {
+  Builder b;
+  for (int s = 0; s < 4; ++s) {
+    int64_t t0 = s * 1000 * us;
+    b.Step(s, t0, 1000 * us);
+    b.Op("aten::add_", t0, 900 * us);
+    for (int k = 0; k < 100; ++k)
+      b.Launch("tiny_add", t0 + k * 9 * us, 8 * us, t0 + k * 9 * us + 8 * us, 2 * us);
+  }
+  AnalysisReport r = Analyze(b.Link());
+  auto f = Rule(r, "launch-bound");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->where.kernel, "tiny_add");
+  EXPECT_EQ(f[0]->where.op, "aten::add_");
+  // The host is the bottleneck (each step's host time is fixed by its range): graph capture
+  // removes the 100 launch calls of 8 us from it, and the kernels (2 us) keep up.
+  EXPECT_EQ(f[0]->impact_ns, 4 * 100 * 8 * us);
+
+  Builder healthy;
+  Healthy(healthy);
+  EXPECT_TRUE(Rule(Analyze(healthy.Link()), "launch-bound").empty());
+}
+
+TEST(Analyze, CpuOpStormFromAPythonLoopWithoutGpu) {
+  Builder b;
+  for (int s = 0; s < 3; ++s) {
+    int64_t t0 = s * 10000 * us;
+    b.Step(s, t0, 10000 * us);
+    b.Frame("infer.py(12): slow_activation", t0 + 100 * us, 8000 * us);
+    for (int k = 0; k < 400; ++k)
+      b.Op(k % 2 ? "aten::select" : "aten::gt", t0 + 100 * us + k * 20 * us, 15 * us);
+  }
+  AnalysisReport r = Analyze(b.Link());
+  EXPECT_EQ(r.summary.gpu_busy_pct, -1);
+  auto f = Rule(r, "cpu-op-storm");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->where.python, "infer.py(12): slow_activation");
+  // Vectorised, each 8 ms call takes one op's 15 us; nothing else waits on the host's time.
+  EXPECT_NEAR(static_cast<double>(f[0]->impact_ns), 3 * (8000 - 15) * us, 1000);
+  EXPECT_NE(f[0]->detail.find("400.0 per iteration"), std::string::npos) << f[0]->detail;
+
+  Builder few;
+  for (int s = 0; s < 3; ++s) {
+    few.Step(s, s * 1000 * us, 1000 * us);
+    for (int k = 0; k < 5; ++k) few.Op("aten::mul", s * 1000 * us + k * 50 * us, 15 * us);
+  }
+  EXPECT_TRUE(Rule(Analyze(few.Link()), "cpu-op-storm").empty());
+}
+
+TEST(Analyze, CpuOpStormNeverNamesModelCode) {
+  // The same flood of tiny ops as a Python loop's (a place of 5 ms in a 10 ms step), issued by
+  // model code: a module's forward, a
+  // compiled region, an autograd node, an optimizer's foreach path (issue 30).
+  for (const char* place :
+       {"model.py(40): forward", "DistributedDataParallel.forward", "## forward:over_arch ##",
+        "CompiledFunction", "autograd::engine::evaluate_function: MulBackward0"}) {
+    Builder b;
+    bool frame = std::string_view(place).find(".py(") != std::string_view::npos;
+    for (int s = 0; s < 3; ++s) {
+      int64_t t0 = s * 10000 * us;
+      b.Step(s, t0, 10000 * us);
+      if (frame)
+        b.Frame(place, t0 + 100 * us, 5000 * us);
+      else
+        b.Op(place, t0 + 100 * us, 5000 * us);
+      for (int k = 0; k < 200; ++k)
+        b.Op(k % 2 ? "aten::linear" : "aten::relu", t0 + 110 * us + k * 24 * us, 15 * us);
+    }
+    EXPECT_TRUE(Rule(Analyze(b.Link()), "cpu-op-storm").empty()) << place;
+  }
+  Builder foreach_step, loop_step;
+  for (int s = 0; s < 3; ++s) {
+    int64_t t0 = s * 10000 * us;
+    for (Builder* b : {&foreach_step, &loop_step}) {
+      b->Step(s, t0, 10000 * us);
+      b->Op("Optimizer.step#AdamW.step", t0 + 100 * us, 5000 * us);
+    }
+    for (int k = 0; k < 200; ++k) {
+      foreach_step.Op("aten::_foreach_add_", t0 + 110 * us + k * 24 * us, 15 * us);
+      loop_step.Op("aten::add_", t0 + 110 * us + k * 24 * us, 15 * us);
+    }
+  }
+  EXPECT_TRUE(Rule(Analyze(foreach_step.Link()), "cpu-op-storm").empty());
+  // A per-parameter loop in an optimizer is a loop.
+  EXPECT_EQ(Rule(Analyze(loop_step.Link()), "cpu-op-storm").size(), 1u);
+}
+
+TEST(Analyze, HostSyncPairsTheItemWithItsCopyAndCostsTheGpuIdle) {
+  Builder b;
+  for (int s = 0; s < 4; ++s) {
+    int64_t t0 = s * 1000 * us;
+    b.Step(s, t0, 1000 * us);
+    b.Launch("gemm", t0, 5 * us, t0 + 10 * us, 300 * us);
+    b.Op("aten::item", t0 + 10 * us, 310 * us);  // waits for gemm, then copies 4 bytes
+    b.Copy(MemopKind::kDtoH, "cudaMemcpyAsync", t0 + 20 * us, 5 * us, t0 + 311 * us, 2 * us, 4,
+           MemoryKind::kPinned);
+    b.Api("cudaStreamSynchronize", t0 + 25 * us, 295 * us, 0);
+    b.Launch("gemm", t0 + 420 * us, 5 * us, t0 + 430 * us, 300 * us);  // GPU idle 313 -> 430
+  }
+  AnalysisReport r = Analyze(b.Link());
+  auto f = Rule(r, "host-sync");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->where.op, "aten::item");
+  EXPECT_NE(f[0]->detail.find("4 with a device-to-host copy"), std::string::npos) << f[0]->detail;
+  // The synchronize waited 288 us per step for the gemm and the copy (its return latency, 7 us,
+  // stays); the step's other host work is fixed and the host is the bottleneck, so the wait is
+  // the saving of this fix alone.
+  EXPECT_NEAR(static_cast<double>(f[0]->standalone_ns), 4 * 288 * us, 4 * 2 * us);
+
+  Builder healthy;
+  Healthy(healthy);
+  EXPECT_TRUE(Rule(Analyze(healthy.Link()), "host-sync").empty());
+}
+
+TEST(Analyze, DataLoaderWorkersThatFallBehindAreWaitsPricedByWhatTheGpuLost) {
+  // Worker processes load the batches; the main thread waits 400 us per step for the next one.
+  // Starved: the GPU has nothing queued during the wait, which is then the saving. Ahead: the
+  // GPU still runs the previous step's 950 us gemm during most of the wait, which costs little.
+  const std::string loader = "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__";
+  for (bool gpu_ahead : {false, true}) {
+    Builder b;
+    for (int s = 0; s < 4; ++s) {
+      int64_t t0 = s * 1000 * us;
+      b.Step(s, t0, 1000 * us);
+      b.Op(loader, t0 + 10 * us, 400 * us);
+      int64_t k = gpu_ahead ? 950 * us : 100 * us;
+      b.Launch("gemm", t0 + 420 * us, 5 * us, t0 + 430 * us, k);
+    }
+    AnalysisReport r = Analyze(b.Link());
+    auto f = Rule(r, "data-loading");
+    ASSERT_EQ(f.size(), 1u) << gpu_ahead;
+    EXPECT_NE(f[0]->detail.find("4 waits for the next batch from the worker processes"),
+              std::string::npos)
+        << f[0]->detail;
+    EXPECT_NE(f[0]->advice.find("raise num_workers"), std::string::npos);
+    if (gpu_ahead)
+      EXPECT_LT(f[0]->standalone_ns, 3 * 200 * us) << "the GPU ran queued work during the waits";
+    else
+      EXPECT_NEAR(static_cast<double>(f[0]->standalone_ns), 4 * 400 * us, 20 * us);
+  }
+}
+
+TEST(Analyze, CommWaitPricesComputeThatWaitedForACollectiveOnAnotherStream) {
+  // A GPU-bound loop (the host launches each step in 100 us): per step an all-reduce on the
+  // communication stream (400 us), then a gemm (300 us) and a relu (50 us) on the compute stream,
+  // launched long before, the gemm starting 2 us after the all-reduce ends (an event wait); the
+  // next all-reduce starts 3 us after the relu. The GPU never idles, so gpu-idle is silent;
+  // comm-wait prices the compute running beside the collectives.
+  Builder b;
+  model::TrackId comm = b.raw().InternTrack(model::TrackKind::kGpuStream, "0", "13");
+  uint64_t corr = 1000;
+  for (int s = 0; s < 4; ++s) {
+    int64_t t0 = s * 100 * us, g = 50 * us + s * 755 * us;
+    b.Step(s, t0, 100 * us);
+    b.Api("cudaLaunchKernel", t0 + 5 * us, 5 * us, ++corr);
+    model::KernelRow r;
+    r.start_ns = g, r.dur_ns = 400 * us, r.track = comm, r.device = 0, r.correlation = corr,
+    r.name = b.raw().strings.Intern("ncclDevKernel_AllReduce_Sum_f32");
+    b.raw().kernels.Append(r);
+    b.Launch("gemm", t0 + 20 * us, 5 * us, g + 402 * us, 300 * us);
+    b.Launch("relu", t0 + 30 * us, 5 * us, g + 702 * us, 50 * us);
+  }
+  AnalysisReport r = Analyze(b.Link());
+  auto f = Rule(r, "comm-wait");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->where.kernel, "ncclDevKernel_AllReduce_Sum_f32");
+  EXPECT_NE(f[0]->detail.find("4 kernels waited for a collective"), std::string::npos)
+      << f[0]->detail;
+  // Without the waits a step's compute (350 us) runs beside its all-reduce (400 us), which
+  // still waits for the step before's relu: each step ends ~350 us sooner, and never more than
+  // the waiting removed (4 x 402 us: each gemm waited from its all-reduce's start).
+  EXPECT_NE(f[0]->detail.find("1.608 ms waiting"), std::string::npos) << f[0]->detail;
+  EXPECT_GT(f[0]->standalone_ns, 3 * 350 * us);
+  EXPECT_LE(f[0]->standalone_ns, 4 * 402 * us);
+  EXPECT_TRUE(Rule(r, "gpu-idle").empty() || Rule(r, "gpu-idle")[0]->impact_ns < 100 * us);
+
+  // Compute queued behind its own stream's work, and traces without collectives: silent.
+  Builder queued;
+  for (int s = 0; s < 4; ++s) {
+    int64_t t0 = s * 1000 * us;
+    queued.Step(s, t0, 1000 * us);
+    queued.Launch("gemm", t0 + 20 * us, 5 * us, t0 + 30 * us, 600 * us);
+    queued.Launch("relu", t0 + 30 * us, 5 * us, t0 + 630 * us, 50 * us);
+  }
+  EXPECT_TRUE(Rule(Analyze(queued.Link()), "comm-wait").empty());
+}
+
+TEST(Analyze, CommWaitOnTheHostIsTheRangesOwnTimePricedByWhatTheGpuLost) {
+  // Each step the host waits 2 ms in TorchRec's all-to-all awaitable (spinning: no call of its
+  // own but one 10 us copy call) while the GPU has nothing queued, then launches 500 us of work.
+  // A "wait_for_batch" range (the loader's) beside it is not communication.
+  Builder b;
+  for (int s = 0; s < 4; ++s) {
+    int64_t t0 = s * 3000 * us;
+    b.Step(s, t0, 3000 * us);
+    b.Annotation("## KJTAllToAllSplitsAwaitable wait() ##", t0 + 10 * us, 2000 * us);
+    b.Api("cudaMemcpyAsync", t0 + 1000 * us, 10 * us, 0);
+    b.Annotation("## wait_for_batch ##", t0 + 2020 * us, 300 * us);
+    b.Launch("gemm", t0 + 2400 * us, 5 * us, t0 + 2410 * us, 500 * us);
+  }
+  AnalysisReport r = Analyze(b.Link());
+  auto f = Rule(r, "comm-wait");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->where.op, "## KJTAllToAllSplitsAwaitable wait() ##");
+  EXPECT_NE(f[0]->detail.find("4 host waits for communication"), std::string::npos) << f[0]->detail;
+  EXPECT_NE(f[0]->detail.find("7.960 ms in no call or op"), std::string::npos) << f[0]->detail;
+  // Host-bound steps with 500 us of GPU work each: every step's launch comes 1.99 ms sooner, so
+  // the whole waiting time is the saving (the copy call inside the range stays).
+  EXPECT_EQ(f[0]->standalone_ns, 4 * 1990 * us);
+}
+
+TEST(Analyze, CopyRulesFireOnPageableSyncSmallCopiesAndStaySilentOnPinnedAsync) {
+  Builder b;
+  for (int s = 0; s < 4; ++s) {
+    int64_t t0 = s * 1000 * us;
+    b.Step(s, t0, 1000 * us);
+    b.Copy(MemopKind::kHtoD, "cudaMemcpy", t0, 210 * us, t0 + 5 * us, 200 * us, 8 << 20,
+           MemoryKind::kPageable);
+    for (int k = 0; k < 10; ++k) {
+      b.Copy(MemopKind::kHtoD, "cudaMemcpyAsync", t0 + 300 * us + k * 20 * us, 10 * us,
+             t0 + 300 * us + k * 20 * us + 5 * us, 3 * us, 1024, MemoryKind::kPinned);
+    }
+    b.Launch("gemm", t0 + 520 * us, 5 * us, t0 + 530 * us, 400 * us);
+  }
+  AnalysisReport r = Analyze(b.Link());
+  // One root cause per event: the blocking pageable cudaMemcpy is memcpy-sync's (its pageable
+  // speed included), the small pinned copies are small-memcpy's; nothing is left for
+  // memcpy-pageable or memcpy-in-loop.
+  ASSERT_EQ(Rule(r, "memcpy-sync").size(), 1u);
+  EXPECT_TRUE(Rule(r, "memcpy-pageable").empty());
+  EXPECT_TRUE(Rule(r, "memcpy-in-loop").empty());
+  ASSERT_EQ(Rule(r, "small-memcpy").size(), 1u);
+  // Host-bound steps: the host stops waiting 205 us per step in cudaMemcpy (its 5 us before the
+  // copy and 5 us after stay) and saves 9 of the 10 small copy calls of 10 us.
+  EXPECT_NEAR(static_cast<double>(Rule(r, "memcpy-sync")[0]->standalone_ns), 4 * 200 * us,
+              4 * 5 * us);
+  EXPECT_EQ(Rule(r, "small-memcpy")[0]->standalone_ns, 4 * 9 * 10 * us);
+  int64_t sum = 0;
+  for (const auto& f : r.findings) sum += f.impact_ns;
+  EXPECT_LE(sum, r.summary.combined_saving_ns);
+
+  Builder then_sync;  // an async pinned copy followed by a stream synchronize blocks the host too
+  then_sync.Step(0, 0, 1000 * us);
+  then_sync.Copy(MemopKind::kDtoH, "cudaMemcpyAsync", 0, 5 * us, 5 * us, 50 * us, 1 << 20,
+                 MemoryKind::kPinned);
+  then_sync.Api("cudaStreamSynchronize", 6 * us, 60 * us, 0);
+  AnalysisReport ts_report = Analyze(then_sync.Link());
+  // The synchronize is host-sync's root cause; the async copy before it is not blocking.
+  auto ts = Rule(ts_report, "host-sync");
+  ASSERT_EQ(ts.size(), 1u);
+  EXPECT_TRUE(Rule(ts_report, "memcpy-sync").empty());
+
+  Builder pinned;  // one pinned async copy per step, overlapped
+  for (int s = 0; s < 4; ++s) {
+    int64_t t0 = s * 1000 * us;
+    pinned.Step(s, t0, 1000 * us);
+    pinned.Copy(MemopKind::kHtoD, "cudaMemcpyAsync", t0, 5 * us, t0 + 5 * us, 20 * us, 1 << 20,
+                MemoryKind::kPinned);
+  }
+  AnalysisReport p = Analyze(pinned.Link());
+  EXPECT_TRUE(Rule(p, "memcpy-sync").empty());
+  EXPECT_TRUE(Rule(p, "memcpy-pageable").empty());
+  EXPECT_TRUE(Rule(p, "small-memcpy").empty());
+
+  Builder rocm;  // host side not recorded: no pageable finding, summary says unknown
+  rocm.Step(0, 0, 1000 * us);
+  rocm.Copy(MemopKind::kHtoD, "hipMemcpyAsync", 0, 5 * us, 5 * us, 200 * us, 1 << 20,
+            MemoryKind::kHost);
+  AnalysisReport q = Analyze(rocm.Link());
+  EXPECT_TRUE(Rule(q, "memcpy-pageable").empty());
+  EXPECT_NE(q.summary.host_pinning.find("unknown"), std::string::npos);
+}
+
+TEST(Analyze, KernelOutlierIsRobustToNormalSpread) {
+  Builder b;
+  for (int i = 0; i < 20; ++i) b.Kernel("conv", i * 200 * us, (100 + i % 3) * us);
+  b.Kernel("conv", 20 * 200 * us, 500 * us);
+  AnalysisReport r = Analyze(b.Link());
+  auto f = Rule(r, "kernel-outlier");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->impact_ns, 399 * us);  // 500 - median 101
+  EXPECT_EQ(f[0]->evidence.size(), 1u);
+
+  Builder even;
+  for (int i = 0; i < 20; ++i) even.Kernel("conv", i * 200 * us, (100 + i % 5) * us);
+  EXPECT_TRUE(Rule(Analyze(even.Link()), "kernel-outlier").empty());
+}
+
+TEST(Analyze, KernelOutlierWithoutACallSiteNeedsRareOutliers) {
+  // No launch records (issue 30): 41 instances of 100 us and 10 of 300 us are two GEMM shapes,
+  // not 10 outliers; 2 slow of 42 are outliers.
+  Builder two;
+  for (int i = 0; i < 51; ++i) two.Kernel("gemm", i * 1000 * us, (i % 5 == 4 ? 300 : 100) * us);
+  EXPECT_TRUE(Rule(Analyze(two.Link()), "kernel-outlier").empty());
+  Builder rare;
+  for (int i = 0; i < 42; ++i)
+    rare.Kernel("gemm", i * 1000 * us, (i == 7 || i == 30 ? 300 : 100) * us);
+  EXPECT_EQ(Rule(Analyze(rare.Link()), "kernel-outlier").size(), 1u);
+}
+
+TEST(Analyze, KernelOutlierComparesOnlyCallsWithTheSameShapes) {
+  // One kernel from one op: 10 calls on small inputs (100 us), 2 on large ones (600 us). Without
+  // shapes the large calls are outliers; with them they are their own (too small) group.
+  auto build = [](bool with_shapes) {
+    auto b = std::make_unique<Builder>();
+    for (int i = 0; i < 12; ++i) {
+      bool large = i % 6 == 5;
+      std::string dims = large ? "[[4096, 4096], [4096, 4096]]" : "[[1024, 4096], [4096, 4096]]";
+      std::string args = with_shapes ? model::EncodeOpArgs(dims, R"(["float", "float"])", "") : "";
+      int64_t t0 = i * 1000 * us;
+      b->Op("aten::mm", t0, 50 * us, args);
+      b->Launch("gemm", t0 + 10 * us, 10 * us, t0 + 30 * us, (large ? 600 : 100 + i % 3) * us);
+    }
+    return b;
+  };
+  auto plain = build(false);
+  EXPECT_EQ(Rule(Analyze(plain->Link()), "kernel-outlier").size(), 1u);
+  auto shaped = build(true);
+  EXPECT_TRUE(Rule(Analyze(shaped->Link()), "kernel-outlier").empty());
+}
+
+TEST(Analyze, KernelEfficiencyPricesGemmsAtTheAttainableShareOfTheRoof) {
+  // Five bf16 GEMMs 4096^3 back to back on an MI300X, 500 us each: at the roof (1307.4 TFLOP/s)
+  // one takes 2 x 4096^3 / 1307.4e3 = 105.1 us, at the default 60% 175.2 us. GPU-bound, so the
+  // fix saves 5 x (500 - 175.2) us.
+  auto build = [](const char* device) {
+    auto b = std::make_unique<Builder>();
+    model::Device d;
+    d.id = 0, d.name = device, d.vendor = model::Vendor::kAmd, d.compute_units = 304;
+    b->raw().devices.push_back(d);
+    std::string mm = model::EncodeOpArgs("[[4096, 4096], [4096, 4096]]",
+                                         R"(["c10::BFloat16", "c10::BFloat16"])", "");
+    b->Step(1, 0, 2800 * us);
+    for (int i = 0; i < 5; ++i) {
+      b->Op("aten::mm", i * 20 * us, 15 * us, mm);
+      b->Launch("gemm", i * 20 * us + 2 * us, 10 * us, 200 * us + i * 500 * us, 500 * us);
+    }
+    b->Api("hipDeviceSynchronize", 100 * us, 2605 * us, 0);  // the step waits for its GPU work
+    return b;
+  };
+  auto mi300x = build("AMD Instinct MI300X");
+  AnalysisReport r = Analyze(mi300x->Link());
+  auto f = Rule(r, "kernel-efficiency");
+  ASSERT_EQ(f.size(), 1u);
+  double ideal = 2.0 * 4096 * 4096 * 4096 / 1307.4e3;
+  double saving = 5 * (500 * us - std::floor(ideal / 0.6));
+  EXPECT_NEAR(static_cast<double>(f[0]->standalone_ns), saving, 10);
+  EXPECT_EQ(f[0]->where.op, "aten::mm");
+  EXPECT_NE(f[0]->detail.find("of the compute roof"), std::string::npos) << f[0]->detail;
+  // A device gpuscope does not know: no roof, no finding.
+  auto unknown = build("Some Future GPU");
+  unknown->raw().devices[0].compute_units = 7;
+  EXPECT_TRUE(Rule(Analyze(unknown->Link()), "kernel-efficiency").empty());
+}
+
+TEST(Analyze, LowUtilizationSplitsIdleByCause) {
+  Builder b;
+  for (int s = 0; s < 3; ++s) {
+    int64_t t0 = s * 1000 * us;
+    b.Step(s, t0, 1000 * us);
+    b.Launch("k", t0 + 800 * us, 5 * us, t0 + 810 * us, 100 * us);
+    b.Op("python_work", t0, 800 * us);
+  }
+  AnalysisReport r = Analyze(b.Link());
+  auto f = Rule(r, "low-utilization");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->severity, Severity::kHigh);
+  EXPECT_NE(r.summary.verdict.find("CPU-bound"), std::string::npos);
+  EXPECT_NEAR(r.summary.gpu_busy_pct, 10.0, 0.01);
+}
+
+TEST(Rules, EveryRuleIsDocumentedOnce) {
+  std::set<std::string_view> ids;
+  for (const auto& r : Rules()) {
+    EXPECT_TRUE(ids.insert(r.id).second) << r.id;
+    EXPECT_FALSE(r.definition.empty() || r.impact.empty() || r.advice.empty()) << r.id;
+    EXPECT_FALSE(r.limits.empty()) << r.id << ": say what it never fires on";
+    EXPECT_NE(r.detect, nullptr) << r.id;
+    for (const auto& o : r.options) {
+      EXPECT_EQ(o.flag.rfind("--", 0), 0u) << r.id;
+      EXPECT_NE(o.apply, nullptr) << o.flag;
+    }
+  }
+  for (const char* id :
+       {"gpu-idle", "launch-bound", "cpu-op-storm", "host-sync", "data-loading", "memcpy-in-loop",
+        "memcpy-sync", "memcpy-pageable", "small-memcpy", "kernel-outlier", "kernel-efficiency",
+        "kernel-hotspot", "low-utilization", "warm-up", "comm-wait"}) {
+    EXPECT_NE(FindRule(id), nullptr) << id;
+  }
+  // The defaults come from the entries: one place.
+  AnalyzeOptions o;
+  EXPECT_EQ(o.idle_gap_ns, 20'000);
+  EXPECT_EQ(o.small_copy_bytes, 64 << 10);
+  EXPECT_EQ(FindRule("gpu-idle")->Defaults(), "--idle-gap-us 20");
+  EXPECT_EQ(FindRule("host-sync")->Defaults(), "always on");
+}
+
+}  // namespace
+}  // namespace gpuscope::analysis
+
+namespace gpuscope::analysis {
+namespace {
+
+TEST(Analyze, VerdictNeedsKernelsToSayGpuBound) {
+  // A window whose only GPU work is one 1.5 us memset: busy, but not GPU-bound.
+  Builder b;
+  b.Step(0, 0, 10 * us);
+  b.Copy(MemopKind::kMemset, "cudaMemsetAsync", 1 * us, 1 * us, 2 * us, 1500, 64,
+         MemoryKind::kDevice);
+  AnalysisReport r = Analyze(b.Link());
+  EXPECT_EQ(r.summary.verdict.find("GPU-bound"), std::string::npos) << r.summary.verdict;
+}
+
+TEST(Analyze, VerdictSaysWhatTheGpuDidAndWhatTheTraceCannotTell) {
+  // Copies hold 95% of the GPU's busy time (issue 30): copy-bound, naming the kind, count, bytes.
+  Builder copies;
+  for (int s = 0; s < 4; ++s) {
+    int64_t t0 = s * 1000 * us;
+    copies.Step(s, t0, 1000 * us);
+    copies.Copy(MemopKind::kHtoD, "cudaMemcpyAsync", t0 + 10 * us, 5 * us, t0 + 20 * us, 900 * us,
+                64 << 20, MemoryKind::kPinned);
+    copies.Launch("add_kernel", t0 + 30 * us, 5 * us, t0 + 930 * us, 47 * us);
+  }
+  AnalysisReport r = Analyze(copies.Link());
+  EXPECT_EQ(r.summary.verdict.rfind("copy-bound", 0), 0u) << r.summary.verdict;
+  EXPECT_NE(r.summary.verdict.find("HtoD copies (4, 268.4 MB)"), std::string::npos)
+      << r.summary.verdict;
+
+  // GPU work with no host event at all: the idle share, and that its cause is unknown.
+  Builder gpu_only;
+  for (int k = 0; k < 20; ++k) gpu_only.Kernel("nccl_allreduce", k * 100 * us, 30 * us);
+  r = Analyze(gpu_only.Link());
+  EXPECT_NE(r.summary.verdict.find("no host event is recorded"), std::string::npos)
+      << r.summary.verdict;
+  EXPECT_EQ(r.summary.verdict.find("CPU-bound"), std::string::npos);
+
+  // An Nsight Systems export without CUDA activity: not "CPU only".
+  Builder nvtx_only;
+  nvtx_only.Annotation("train_step", 0, 1000 * us);
+  nvtx_only.raw().meta.format = "nsys";
+  r = Analyze(nvtx_only.Link());
+  EXPECT_NE(r.summary.verdict.find("the CUDA trace was not collected"), std::string::npos)
+      << r.summary.verdict;
+}
+
+TEST(Analyze, EachPhaseAloneHasItsOwnFindings) {
+  // One prefill step, then 6 decode steps that each wait for their kernel in a stream sync
+  // before the next step's host work: the sync is a decode problem, not a prefill one.
+  Builder b;
+  b.Annotation("execute_512_context_1(sq512sk512)_generation_0(sq0sk0)", 0, 3000 * us);
+  b.Launch("prefill_gemm", 10 * us, 5 * us, 20 * us, 2900 * us);
+  int64_t t = 3000 * us;
+  for (int s = 0; s < 6; ++s) {
+    b.Annotation("execute_1_context_0(sq0sk0)_generation_1(sq1sk513)", t, 1000 * us);
+    b.Launch("decode_gemm", t + 10 * us, 5 * us, t + 20 * us, 400 * us);
+    b.Api("cudaStreamSynchronize", t + 20 * us, 402 * us, 0);
+    b.Op("host_work", t + 430 * us, 500 * us);
+    t += 1000 * us;
+  }
+  AnalysisReport r = Analyze(b.Link());
+  ASSERT_EQ(r.phases.size(), 2u);
+  auto has = [](const PhaseSummary& p, const char* rule) {
+    for (const auto& f : p.findings)
+      if (f.rule == rule) return true;
+    return false;
+  };
+  EXPECT_EQ(r.phases[1].name, "decode");
+  EXPECT_TRUE(has(r.phases[1], "host-sync"));
+  EXPECT_FALSE(has(r.phases[0], "host-sync"));
+}
+
+}  // namespace
+}  // namespace gpuscope::analysis

@@ -1,0 +1,196 @@
+#include "analysis/findings/context.h"
+
+#include "analysis/common/call_names.h"
+#include "analysis/common/intervals.h"
+#include "analysis/findings/registry.h"
+
+namespace gpuscope::analysis::internal {
+
+void Context::BuildTimeline() {
+  struct Op {
+    int64_t s, e;
+    RowId launch;
+  };
+  std::map<int, std::vector<Op>> per_device;
+  auto add = [&](int64_t s, int64_t d, int dev, RowId launch) {
+    op_starts_.push_back(s);
+    if (s + d <= w0_ || s >= w1_) return;
+    per_device[dev].push_back({std::max(s, w0_), std::min(s + d, w1_), launch});
+  };
+  for (size_t i = 0; i < t_.kernels.size(); ++i)
+    add(t_.kernels.start_ns[i], t_.kernels.dur_ns[i], t_.kernels.device[i], t_.kernels.launch[i]);
+  for (size_t i = 0; i < t_.memops.size(); ++i)
+    add(t_.memops.start_ns[i], t_.memops.dur_ns[i], t_.memops.device[i], t_.memops.launch[i]);
+  std::sort(op_starts_.begin(), op_starts_.end());
+  devices_ = static_cast<int>(per_device.size());
+  // Kernel-only busy intervals per device, merged (for the overlap of copies with compute).
+  for (size_t i = 0; i < t_.kernels.size(); ++i)
+    kernel_busy_[t_.kernels.device[i]].emplace_back(t_.kernels.start_ns[i], t_.kernels.end_ns(i));
+  for (auto& [dev, v] : kernel_busy_) MergeIntervals(v);
+  for (auto& [device, ops] : per_device) {
+    std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) { return a.s < b.s; });
+    int64_t cur_s = ops[0].s, cur_e = ops[0].e;
+    const auto dev = device;  // a copy: lambdas cannot capture a structured binding (clang 14)
+    auto gap = [&](int64_t a, int64_t b, RowId launch) {
+      if (b <= a) return;
+      gaps_.push_back({dev, a, b, launch, {}, {}});
+      gap_before_.emplace_back(Key(dev, b), b - a);
+    };
+    gap(w0_, cur_s, ops[0].launch);
+    for (size_t i = 1; i < ops.size(); ++i) {
+      if (ops[i].s > cur_e) {
+        busy_ += cur_e - cur_s;
+        gap(cur_e, ops[i].s, ops[i].launch);
+        cur_s = ops[i].s;
+      }
+      cur_e = std::max(cur_e, ops[i].e);
+    }
+    busy_ += cur_e - cur_s;
+    gap(cur_e, w1_, kNoRow);
+  }
+  // One entry per key, the last written winning (as the map assignment did).
+  std::stable_sort(gap_before_.begin(), gap_before_.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  size_t w = 0;
+  for (size_t i = 0; i < gap_before_.size(); ++i) {
+    if (w > 0 && gap_before_[w - 1].first == gap_before_[i].first)
+      gap_before_[w - 1] = gap_before_[i];
+    else
+      gap_before_[w++] = gap_before_[i];
+  }
+  gap_before_.resize(w);
+  std::sort(gaps_.begin(), gaps_.end(),
+            [](const Gap& a, const Gap& b) { return a.start < b.start; });
+  for (const auto& g : gaps_)
+    gaps_by_end_.emplace_back(g.end, g.start), max_gap_ = std::max(max_gap_, g.end - g.start);
+  std::sort(gaps_by_end_.begin(), gaps_by_end_.end());
+}
+
+namespace {
+
+// A top-level frame, or one that also holds the launch ending the gap, is the loop around
+// everything (the script's <module>), not work that delays the GPU.
+bool IsOuterFrame(const Context& c, size_t frame, const Gap& g) {
+  const Trace& t = c.t();
+  if (t.python.parent[frame] == kNoRow) return true;  // a top-level frame: the script itself
+  if (g.next_launch == kNoRow) return false;
+  int64_t launch = t.api.start_ns[g.next_launch];
+  return launch >= t.python.start_ns[frame] && launch < t.python.end_ns(frame);
+}
+
+}  // namespace
+
+void ClassifyGaps(Context& c) {
+  const Trace& t = c.t();
+  Sweep<model::ApiTable> apis(t.api);
+  Sweep<model::CpuRangeTable> ops(t.cpu);
+  Sweep<model::PythonFrameTable> frames(t.python);
+  for (Gap& g : c.gaps()) {
+    int64_t len = g.end - g.start;
+    model::TrackId thread = g.next_launch != kNoRow ? t.api.track[g.next_launch] : UINT32_MAX;
+    auto on_thread = [&](model::TrackId tr) { return thread == UINT32_MAX || tr == thread; };
+    int64_t sync = 0, copy = 0;
+    std::string sync_name, copy_name;
+    for (size_t r : apis.Overlapping(g.start, g.end)) {
+      if (t.api.domain[r] == model::ApiDomain::kOs || !on_thread(t.api.track[r])) continue;
+      std::string_view n = t.str(t.api.name[r]);
+      int64_t o = Overlap(t.api.start_ns[r], t.api.end_ns(r), g.start, g.end);
+      if (IsSyncApi(n) && o > sync)
+        sync = o, sync_name = std::string(n);
+      else if (IsCopyApi(n) && o > copy)
+        copy = o, copy_name = std::string(n);
+    }
+    size_t best = SIZE_MAX;
+    int64_t best_overlap = 0;
+    int best_depth = -1;
+    for (size_t r : ops.Overlapping(g.start, g.end)) {
+      if (t.cpu.kind[r] != model::CpuRangeKind::kOp || !on_thread(t.cpu.track[r])) continue;
+      int64_t o = Overlap(t.cpu.start_ns[r], t.cpu.end_ns(r), g.start, g.end);
+      // The deepest op that covers at least half the gap, else the one covering most of it.
+      bool covers = 2 * o >= len;
+      bool better = covers ? (best_overlap * 2 < len || t.cpu.depth[r] > best_depth)
+                           : (best_overlap * 2 < len && o > best_overlap);
+      if (better) best = r, best_overlap = o, best_depth = t.cpu.depth[r];
+    }
+    // Host time inside a torch.compile region is the region's: its ops (aten::slice ...) are
+    // the compiled graph's, not lines a user wrote.
+    const bool item = best != SIZE_MAX && IsItemOp(t.str(t.cpu.name[best]));
+    for (RowId r = best == SIZE_MAX || item ? kNoRow : static_cast<RowId>(best); r != kNoRow;
+         r = t.cpu.parent[r]) {
+      if (IsCompiledRegion(t.str(t.cpu.name[r]))) {
+        best = r;
+        break;
+      }
+    }
+    // The innermost user Python frame covering at least half the gap (Python work between ops).
+    size_t frame = SIZE_MAX;
+    for (size_t r : frames.Overlapping(g.start, g.end)) {
+      if (!on_thread(t.python.track[r]) || c.at().UserFrame(static_cast<RowId>(r)) != r) continue;
+      int64_t o = Overlap(t.python.start_ns[r], t.python.end_ns(r), g.start, g.end);
+      if (2 * o >= len && (frame == SIZE_MAX || t.python.start_ns[r] >= t.python.start_ns[frame]))
+        frame = r;
+    }
+    bool launch_late = g.next_launch != kNoRow && t.api.start_ns[g.next_launch] >= g.start;
+    if (2 * sync >= len) {
+      g.cause = c.Intern("host sync: " + sync_name);
+    } else if (best != SIZE_MAX && IsItemOp(t.str(t.cpu.name[best])) && 2 * best_overlap >= len) {
+      g.cause = c.Intern("host sync: " + std::string(t.str(t.cpu.name[best])));
+    } else if (2 * copy >= len) {
+      g.cause = c.Intern("memory copy: " + copy_name);
+    } else if (best != SIZE_MAX && 2 * best_overlap >= len) {
+      g.cause = c.Intern("CPU op: " + std::string(t.str(t.cpu.name[best])));
+    } else if (frame != SIZE_MAX && !IsOuterFrame(c, frame, g)) {
+      g.cause = c.Intern("Python: " + std::string(t.str(t.python.name[frame])));
+    } else if (launch_late) {
+      g.cause = "launch late";
+    } else if (g.next_launch == kNoRow && t.api.size() > 0) {
+      g.cause = "no GPU work queued (end of window / unlinked op)";
+    } else {
+      g.cause = "unknown";
+    }
+    if (g.cause.starts_with("Python: ")) {
+      g.where.python = t.str(t.python.name[frame]);
+    } else if (best != SIZE_MAX) {
+      g.where.op = t.str(t.cpu.name[best]);
+      g.where.python = c.Intern(c.at().PythonOf(static_cast<RowId>(best)));
+    } else if (g.next_launch != kNoRow) {
+      Where w = c.at().Api(g.next_launch);
+      g.where.python = c.Intern(w.python);
+      g.where.op = c.Intern(w.op);
+    }
+  }
+}
+
+bool Claims::Explains(int64_t start, int64_t end) {
+  if (!sorted_) MergeIntervals(spans_), sorted_ = true;
+  return 2 * CoveredWithin(spans_, start, end) >= end - start;
+}
+
+Finding Make(const Context& c, std::string_view rule, int64_t impact) {
+  Finding f;
+  const RuleInfo* info = FindRule(rule);
+  f.rule = std::string(rule);
+  f.title = std::string(info->title);
+  f.advice = AdviceFor(*info, c.ecosystem());
+  f.impact_ns = impact;
+  f.impact_percent = c.Percent(impact);
+  f.severity = SeverityFor(f.impact_percent);
+  return f;
+}
+
+void AddEvidence(const Context& c, Finding& f, int64_t start, int64_t dur, std::string what) {
+  if (f.evidence.size() >= c.o().evidence) return;
+  f.evidence.push_back({start, dur, c.Iteration(start), std::move(what)});
+}
+
+std::vector<size_t> Context::WindowCopies() const {
+  const auto& mo = t_.memops;
+  std::vector<size_t> out;
+  for (size_t m = 0; m < mo.size(); ++m) {
+    if (GpuIn(mo.start_ns[m], mo.launch[m]) && mo.kind[m] != model::MemopKind::kMemset)
+      out.push_back(m);
+  }
+  return out;
+}
+
+}  // namespace gpuscope::analysis::internal

@@ -1,0 +1,226 @@
+#pragma once
+// What the analyze rules share (internal to src/analysis): the steady window, each device's busy
+// timeline and idle gaps with their causes, attribution, and the finding constructor. Built once
+// per trace by Analyze (analyze.cc); each rule in rules/ reads it.
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "analysis/attribution/attribution.h"
+#include "analysis/common/call_names.h"
+#include "analysis/common/intervals.h"
+#include "analysis/findings/finding.h"
+#include "analysis/findings/registry.h"
+#include "analysis/replay/what_if.h"
+#include "analysis/steps/steady_state.h"
+#include "base/string_pool.h"
+#include "base/text.h"
+#include "model/trace.h"
+
+namespace gpuscope::analysis::internal {
+
+using model::kNoRow;
+using model::RowId;
+using model::Trace;
+
+// A GPU op that starts a busy interval, and the idle gap before it.
+// An idle gap of one GPU. A trace can hold millions: the cause and the place are views of
+// strings interned once in the Context (Context::Intern), not copies per gap.
+struct Gap {
+  int device = 0;
+  int64_t start = 0, end = 0;
+  RowId next_launch =
+      kNoRow;  // API row that launched the op ending the gap (kNoRow: none / window end)
+  std::string_view cause;  // "CPU op: aten::copy_", "launch late", ...
+  struct {
+    std::string_view python, op;  // as Where's: innermost user frame, deepest op
+  } where;
+};
+
+// Everything the rules share: the window, the GPU busy timeline, the per-iteration divisor.
+class Context {
+ public:
+  Context(const Trace& t, const AnalyzeOptions& o)
+      : t_(t), o_(o), steady_(FindSteadyState(t, o.steady)), at_(t) {
+    graphs_ = AttributeGraphKernels(t, at_, o.captures);
+    at_.SetGraphs(&graphs_);
+    w0_ = steady_.start_ns, w1_ = steady_.end_ns;
+    iterations_ = steady_.iterations.empty() ? 0 : steady_.steady_count();
+    BuildTimeline();
+    ecosystem_ = DetectEcosystem(t);
+  }
+
+  const Trace& t() const { return t_; }
+  const Attributor& at() const { return at_; }
+  const GraphAttribution& graphs() const { return graphs_; }
+  Context(const Context&) = delete;  // at_ points into graphs_
+  Context& operator=(const Context&) = delete;
+  const AnalyzeOptions& o() const { return o_; }
+  const SteadyState& steady() const { return steady_; }
+  const Ecosystem& ecosystem() const { return ecosystem_; }
+  bool In(int64_t ts) const { return ts >= w0_ && ts < w1_; }
+  // A GPU op belongs to the window when its launch call does (the GPU may run it after the
+  // window's end); an op without a known launch, by its own start.
+  // Copies (not memsets) that belong to the window, in row order.
+  std::vector<size_t> WindowCopies() const;
+  bool GpuIn(int64_t start, RowId launch) const { return In(LaunchedAt(t_, launch, start)); }
+  int64_t window() const { return std::max<int64_t>(1, w1_ - w0_); }
+  double PerIteration(double count) const {
+    return iterations_ ? count / static_cast<double>(iterations_) : count;
+  }
+  std::string PerIterationText(double count) const {
+    return iterations_
+               ? base::FormatFixed(PerIteration(count), 1) + " per iteration"
+               : base::FormatCount(static_cast<uint64_t>(count)) + " in the window (no iterations)";
+  }
+  int64_t Iteration(int64_t ts) const {
+    int step = steady_.StepAt(ts);
+    return step < 0 ? -1 : steady_.iterations[static_cast<size_t>(step)].number;
+  }
+  double Percent(int64_t ns) const {
+    return 100.0 * static_cast<double>(ns) / static_cast<double>(window());
+  }
+
+  std::vector<Gap>& gaps() { return gaps_; }
+  // A stable view of `s`, stored once for the Context's lifetime (gap causes and places).
+  std::string_view Intern(std::string_view s) { return names_.Get(names_.Intern(s)); }
+  const std::vector<Gap>& gaps() const { return gaps_; }
+  int64_t busy_ns() const { return busy_; }
+  int devices() const { return devices_; }
+  // Idle time before a GPU op that starts a busy interval on its device (0 when it does not).
+  int64_t IdleBefore(int device, int64_t start) const {
+    const uint64_t key = Key(device, start);
+    auto it = std::lower_bound(gap_before_.begin(), gap_before_.end(),
+                               std::pair<uint64_t, int64_t>{key, INT64_MIN});
+    return it == gap_before_.end() || it->first != key ? 0 : it->second;
+  }
+  // GPU idle time (all devices) inside [a, b].
+  int64_t IdleWithin(int64_t a, int64_t b) const {
+    int64_t sum = 0;
+    auto it = std::lower_bound(
+        gaps_by_end_.begin(), gaps_by_end_.end(), a,
+        [](const std::pair<int64_t, int64_t>& g, int64_t v) { return g.first <= v; });
+    for (; it != gaps_by_end_.end(); ++it) {
+      int64_t gs = it->second, ge = it->first;
+      if (ge - max_gap_ >= b) break;  // every later gap starts after b
+      if (gs < b) sum += std::max<int64_t>(0, std::min(ge, b) - std::max(gs, a));
+    }
+    return sum;
+  }
+  // Time of [a, b) on `device` during which no kernel runs there.
+  int64_t Exposed(int device, int64_t a, int64_t b) const {
+    auto it = kernel_busy_.find(device);
+    if (it == kernel_busy_.end()) return b - a;
+    return std::max<int64_t>(0, (b - a) - CoveredWithin(it->second, a, b));
+  }
+  // Start of the first GPU op at or after ts (any device); INT64_MAX if none.
+  int64_t NextGpuStart(int64_t ts) const {
+    auto it = std::lower_bound(op_starts_.begin(), op_starts_.end(), ts);
+    return it == op_starts_.end() ? INT64_MAX : *it;
+  }
+
+ private:
+  static uint64_t Key(int device, int64_t start) {
+    return (static_cast<uint64_t>(static_cast<uint16_t>(device)) << 48) ^
+           static_cast<uint64_t>(start);
+  }
+
+  // The busy intervals and idle gaps of each device in the window (analyze_context.cc).
+  void BuildTimeline();
+
+  const Trace& t_;
+  const AnalyzeOptions& o_;
+  SteadyState steady_;
+  Attributor at_;
+  GraphAttribution graphs_;
+  int64_t w0_ = 0, w1_ = 0;
+  size_t iterations_ = 0;
+  Ecosystem ecosystem_;
+  std::vector<Gap> gaps_;
+  base::StringPool names_;                                // what gaps_ views
+  std::vector<std::pair<int64_t, int64_t>> gaps_by_end_;  // (end, start)
+  int64_t max_gap_ = 0;
+  std::vector<std::pair<uint64_t, int64_t>> gap_before_;  // sorted by key (16 bytes per gap)
+  std::vector<int64_t> op_starts_;
+  std::map<int, std::vector<std::pair<int64_t, int64_t>>> kernel_busy_;
+  int64_t busy_ = 0;
+  int devices_ = 0;
+};
+
+// Sweeps a start-sorted table alongside time-sorted queries, keeping the rows that may overlap
+// the current query (started before its end, not ended before its start).
+template <typename Table>
+class Sweep {
+ public:
+  explicit Sweep(const Table& table) : t_(table) {}
+  // Rows overlapping [a, b); queries must come with non-decreasing a.
+  const std::vector<size_t>& Overlapping(int64_t a, int64_t b) {
+    while (next_ < t_.size() && t_.start_ns[next_] < b) active_.push_back(next_++);
+    std::vector<size_t> keep;
+    for (size_t r : active_) {
+      if (t_.end_ns(r) > a) keep.push_back(r);
+    }
+    active_.swap(keep);
+    out_.clear();
+    for (size_t r : active_) {
+      if (t_.start_ns[r] < b) out_.push_back(r);
+    }
+    return out_;
+  }
+
+ private:
+  const Table& t_;
+  size_t next_ = 0;
+  std::vector<size_t> active_, out_;
+};
+
+// A finding and the fix that the replay prices it by (impact_ns is set by the pricing).
+struct Candidate {
+  Finding finding;
+  WhatIf fix;
+};
+
+// Events already charged to a finding: rules run in order of specificity and a later one leaves
+// them out, so that two findings never claim the same events (one finding per root cause).
+class Claims {
+ public:
+  explicit Claims(const Trace& t)
+      : api_(t.api.size(), 0), memop_(t.memops.size(), 0), kernel_(t.kernels.size(), 0) {}
+  // True when the row was free (and is now taken).
+  bool TakeApi(size_t r) { return Take(api_, r); }
+  bool TakeMemop(size_t r) { return Take(memop_, r); }
+  bool TakeKernel(size_t r) { return Take(kernel_, r); }
+  bool ApiTaken(size_t r) const { return r < api_.size() && api_[r]; }
+  bool MemopTaken(size_t r) const { return r < memop_.size() && memop_[r]; }
+  // Host time that a finding explains (a sync call, a loader range, a storming frame): the GPU
+  // idle gaps that lie mostly inside it are that finding's, not gpu-idle's.
+  void Explain(int64_t start, int64_t end) { spans_.emplace_back(start, end), sorted_ = false; }
+  bool Explains(int64_t start, int64_t end);
+
+ private:
+  static bool Take(std::vector<uint8_t>& v, size_t r) {
+    if (r >= v.size() || v[r]) return false;
+    v[r] = 1;
+    return true;
+  }
+  std::vector<uint8_t> api_, memop_, kernel_;
+  std::vector<std::pair<int64_t, int64_t>> spans_;  // merged once sorted
+  bool sorted_ = true;
+};
+
+// Names each gap's cause from what the host did during it (see the gpu-idle rule).
+void ClassifyGaps(Context& c);
+
+// A finding of `rule` (its title and advice from the rules table) saving `impact` ns.
+Finding Make(const Context& c, std::string_view rule, int64_t impact);
+
+// Adds an instance to the finding's evidence (at most the --evidence count).
+void AddEvidence(const Context& c, Finding& f, int64_t start, int64_t dur, std::string what);
+
+}  // namespace gpuscope::analysis::internal

@@ -1,0 +1,130 @@
+// kernel-efficiency: hot ops whose kernels run far below what the device can do for their work
+// (the roofline, analysis/roofline/roofline.h).
+
+#include <algorithm>
+#include <map>
+
+#include "analysis/findings/rules/rule_checks.h"
+#include "analysis/roofline/roofline.h"
+
+namespace gpuscope::analysis::internal {
+namespace {
+
+// Findings listed at most (the op signatures with the largest savings).
+constexpr size_t kMaxFindings = 5;
+// No kernel gets faster than this, whatever its work: its fixed cost (dispatch, ramp-up, tail)
+// is a couple of microseconds on every GPU here. Tiny kernels are launch-bound's, not ours.
+constexpr int64_t kMinKernelNs = 2000;
+
+// What usually closes the gap, per work-model family.
+std::string AdviceFor(const std::string& family) {
+  if (family == "gemm" || family == "grouped gemm" || family == "fused moe") {
+    return "Tune the GEMM: PyTorch TunableOp (PYTORCH_TUNABLEOP_ENABLED=1) or hipBLASLt / "
+           "cuBLASLt tuning for these shapes; pad M, N, K to multiples of the tile (64/128); fp8 "
+           "(torch._scaled_mm) where the model's accuracy allows; for MoE, a tuned fused-MoE "
+           "config for this batch size.";
+  }
+  if (family == "attention") {
+    return "Use a flash-attention kernel (SDPA's flash / efficient backends; aiter or CK on "
+           "ROCm, FlashAttention-3 on Hopper); check that the inputs are contiguous and the "
+           "head dimension is supported.";
+  }
+  if (family == "convolution") {
+    return "channels_last memory format, cudnn.benchmark / MIOpen find mode, bf16 instead of "
+           "fp32.";
+  }
+  return "Memory-bound and below the HBM roof: fuse it with its neighbours (torch.compile) so "
+         "the data is read once, and avoid dtype round trips and extra copies.";
+}
+
+void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
+  const Trace& t = c.t();
+  RooflineOptions ro;
+  ro.device = c.o().device;
+  ro.window_start = c.steady().start_ns, ro.window_end = c.steady().end_ns;
+  RooflineReport r = ComputeRoofline(t, ro, &c.graphs());
+  if (!r.device.peaks) return;
+  double fraction = c.o().attainable_fraction;
+  // Per op signature: the kernels' new durations at the attainable fraction of the roof.
+  struct Fix {
+    std::vector<std::pair<size_t, int64_t>> kernels;
+    int64_t saving = 0;
+  };
+  std::map<int32_t, Fix> fixes;
+  for (size_t i = 0; i < t.kernels.size(); ++i) {
+    int32_t op = r.kernel_op[i];
+    if (op < 0) continue;
+    const RooflineOp& o = r.ops[static_cast<size_t>(op)];
+    if (o.percent_of_bound >= 100 * fraction) continue;
+    int64_t target = std::max(kMinKernelNs, static_cast<int64_t>(r.kernel_ideal_ns[i] / fraction));
+    if (target >= t.kernels.dur_ns[i]) continue;
+    Fix& f = fixes[op];
+    f.kernels.emplace_back(i, target);
+    f.saving += t.kernels.dur_ns[i] - target;
+  }
+  std::vector<std::pair<int64_t, int32_t>> ranked;
+  for (const auto& [op, f] : fixes) ranked.emplace_back(f.saving, op);
+  std::sort(ranked.rbegin(), ranked.rend());
+  const DevicePeaks& peaks = *r.device.peaks;
+  for (size_t n = 0; n < ranked.size() && n < kMaxFindings; ++n) {
+    const RooflineOp& o = r.ops[static_cast<size_t>(ranked[n].second)];
+    Candidate cand{Make(c, "kernel-efficiency", 0), {}};
+    int64_t before = 0, after = 0;
+    for (auto [k, target] : fixes[ranked[n].second].kernels) {
+      if (!claims.TakeKernel(k)) continue;  // an outlier instance: already at the median
+      cand.fix.kernel_dur.emplace_back(k, target);
+      before += t.kernels.dur_ns[k], after += target;
+      AddEvidence(
+          c, cand.finding, t.kernels.start_ns[k], t.kernels.dur_ns[k],
+          base::FormatFixed(100.0 * r.kernel_ideal_ns[k] /
+                                static_cast<double>(std::max<int64_t>(1, t.kernels.dur_ns[k])),
+                            1) +
+              "% of the " + o.bound + " roof");
+    }
+    if (cand.fix.kernel_dur.empty()) continue;
+    cand.fix.what = "its kernels run at " + base::FormatFixed(100 * fraction, 0) +
+                    "% of the device's roof for their FLOPs and bytes";
+    Finding& f = cand.finding;
+    f.where = c.at().Kernel(cand.fix.kernel_dur.front().first);
+    f.where.op = o.op;
+    f.where.kernel = o.kernels.empty() ? "" : base::Demangle(o.kernels.front().name);
+    std::string rate = o.bound == "compute" ? base::FormatFixed(o.tflops, 1) + " TFLOP/s"
+                                            : base::FormatFixed(o.tbps, 2) + " TB/s";
+    f.detail = o.op + " (" + o.shape + ", " + o.dtype + "): " + base::FormatCount(o.calls) +
+               (o.calls == 1 ? " call, " : " calls, ") + base::FormatDuration(before) +
+               " of kernels at " + base::FormatFixed(o.percent_of_bound, 1) + "% of the " +
+               o.bound + " roof (" + rate + " on " + std::string(peaks.name) + "); at " +
+               base::FormatFixed(100 * fraction, 0) + "% they would take " +
+               base::FormatDuration(after);
+    f.advice = AdviceFor(o.family);
+    out.push_back(std::move(cand));
+  }
+}
+
+}  // namespace
+
+const RuleInfo& KernelEfficiencyRule() {
+  static const RuleInfo rule{
+      "kernel-efficiency",
+      "Kernels far below the device's roof for their work",
+      "Op signatures (op, shapes, type; `gpuscope roofline`) whose kernels in the steady state "
+      "reach less than the attainable share of their roof: max(FLOPs / peak FLOP/s, bytes / "
+      "peak HBM bandwidth) from the op's recorded shapes and the device's data-sheet peaks. "
+      "Needs shapes (record_shapes=True) and a known device (--device). The 5 with the largest "
+      "savings.",
+      "replayed: each kernel of the op takes its roof time / the attainable share, at least 2 us "
+      "(a kernel's fixed cost) and never longer than it took.",
+      "Depends on the op: a tuned GEMM library and tile-friendly shapes, flash attention, "
+      "fusion for memory-bound ops.",
+      {{"--attainable-percent", "kernel-efficiency: share of the roof a tuned kernel reaches", 60,
+        [](AnalyzeOptions& o, double v) { o.attainable_fraction = v / 100; }}},
+      &Detect,
+      "Depends on the kernel: a tuned library (cuBLASLt, CUTLASS) and tile-friendly shapes "
+      "for matrix work, fused kernels for memory-bound work.",
+      "traces without recorded shapes or with an unknown device; ops with no work "
+      "model (gpuscope roofline lists the modelled families); signatures at or above "
+      "the attainable share."};
+  return rule;
+}
+
+}  // namespace gpuscope::analysis::internal

@@ -1,0 +1,70 @@
+// kernel-hotspot: the kernels holding most of the steady-state GPU time (information).
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "analysis/findings/rules/rule_checks.h"
+
+namespace gpuscope::analysis::internal {
+namespace {
+
+void Detect(const Context& c, Claims&, std::vector<Candidate>& out) {
+  const Trace& t = c.t();
+  std::map<model::StringId, int64_t> by_name;
+  int64_t total = 0;
+  for (size_t i = 0; i < t.kernels.size(); ++i) {
+    if (!c.GpuIn(t.kernels.start_ns[i], t.kernels.launch[i])) continue;
+    by_name[t.kernels.name[i]] += t.kernels.dur_ns[i];
+    total += t.kernels.dur_ns[i];
+  }
+  std::vector<std::pair<int64_t, model::StringId>> ranked;
+  for (auto& [n, ns] : by_name) ranked.emplace_back(ns, n);
+  std::sort(ranked.rbegin(), ranked.rend());
+  for (size_t k = 0; k < ranked.size() && k < 3; ++k) {
+    double share = total ? static_cast<double>(ranked[k].first) / static_cast<double>(total) : 0;
+    if (share < c.o().hotspot_share) break;
+    Candidate cand{Make(c, "kernel-hotspot", 0), {}};
+    Finding& f = cand.finding;
+    f.severity = Severity::kInfo;
+    // The call site (op, Python frame; the captured one for graph kernels) with most of its time.
+    std::map<std::tuple<std::string, std::string, std::string>, int64_t> sites;
+    for (size_t i = 0; i < t.kernels.size(); ++i) {
+      if (t.kernels.name[i] != ranked[k].second ||
+          !c.GpuIn(t.kernels.start_ns[i], t.kernels.launch[i]))
+        continue;
+      Where w = c.at().Kernel(i);
+      sites[{w.python, w.op, w.graph}] += t.kernels.dur_ns[i];
+    }
+    auto site = std::max_element(sites.begin(), sites.end(),
+                                 [](const auto& a, const auto& b) { return a.second < b.second; });
+    if (site != sites.end()) std::tie(f.where.python, f.where.op, f.where.graph) = site->first;
+    f.where.kernel = base::Demangle(t.str(ranked[k].second));
+    f.detail = base::FormatFixed(100 * share, 1) + "% of the steady-state kernel time (" +
+               base::FormatDuration(ranked[k].first) + ")";
+    out.push_back(std::move(cand));
+  }
+}
+
+}  // namespace
+
+const RuleInfo& KernelHotspotRule() {
+  static const RuleInfo rule{
+      "kernel-hotspot",
+      "Kernels that dominate GPU time",
+      "Kernels holding at least the threshold share of the steady-state GPU kernel time. "
+      "Information: where optimisation effort pays.",
+      "0 (information).",
+      "Check that these kernels run at the expected throughput (roofline: FLOPs and bytes "
+      "against the device's peak); try a better algorithm/library, mixed precision or "
+      "torch.compile.",
+      {{"--hotspot-percent", "kernel-hotspot: share of kernel time", 10,
+        [](AnalyzeOptions& o, double v) { o.hotspot_share = v / 100; }}},
+      &Detect,
+      "Check these kernels' throughput against the device's peaks (gpuscope roofline) and "
+      "against a tuned library (cuBLASLt, cuDNN, CUTLASS).",
+      "kernels below the threshold share; it is information and saves nothing itself."};
+  return rule;
+}
+
+}  // namespace gpuscope::analysis::internal

@@ -1,0 +1,76 @@
+#include "analysis/findings/verdict.h"
+
+#include <array>
+
+#include "base/text.h"
+
+namespace gpuscope::analysis {
+namespace {
+
+// The copies of the window by kind: time, count and bytes (of those with a known size).
+struct CopyKinds {
+  std::array<int64_t, model::kMemopKindCount> ns{}, bytes{};
+  std::array<uint64_t, model::kMemopKindCount> count{};
+  int64_t total_ns = 0;
+};
+
+CopyKinds CopiesIn(const model::Trace& t, int64_t w0, int64_t w1) {
+  CopyKinds c;
+  for (size_t i = 0; i < t.memops.size(); ++i) {
+    if (t.memops.start_ns[i] < w0 || t.memops.start_ns[i] >= w1) continue;
+    auto k = static_cast<size_t>(t.memops.kind[i]);
+    c.ns[k] += t.memops.dur_ns[i];
+    c.bytes[k] += t.memops.bytes[i] > 0 ? t.memops.bytes[i] : 0;
+    ++c.count[k];
+    c.total_ns += t.memops.dur_ns[i];
+  }
+  return c;
+}
+
+}  // namespace
+
+std::string Verdict(const model::Trace& t, const VerdictInput& in) {
+  if (in.devices == 0) {
+    // An Nsight Systems export holds GPU work when CUDA was traced; without it the run's GPU
+    // side is unknown, not absent.
+    if (t.meta.format == "nsys") {
+      uint64_t cuda_calls = 0;
+      for (model::ApiDomain d : t.api.domain) cuda_calls += d != model::ApiDomain::kOs;
+      if (cuda_calls == 0) {
+        return "no GPU work recorded: the CUDA trace was not collected (nsys profile -t "
+               "cuda,nvtx,osrt CMD)";
+      }
+      return "no GPU work recorded: " + base::FormatCount(cuda_calls) +
+             " CUDA calls but no kernel or copy ran in the trace";
+    }
+    return "CPU only: no GPU work in the trace";
+  }
+  const CopyKinds copies = CopiesIn(t, in.window_start, in.window_end);
+  if (in.kernel_ns == 0) return "no GPU kernels in the steady window (copies only)";
+  const std::string idle = base::FormatFixed(100 - in.gpu_busy_pct, 0) + "%";
+  // Copies holding most of the GPU's work: say which.
+  if (2 * copies.total_ns > copies.total_ns + in.kernel_ns && in.gpu_busy_pct >= 50) {
+    size_t top = 0;
+    for (size_t k = 1; k < copies.ns.size(); ++k)
+      if (copies.ns[k] > copies.ns[top]) top = k;
+    double share = 100.0 * static_cast<double>(copies.total_ns) /
+                   static_cast<double>(copies.total_ns + in.kernel_ns);
+    std::string what = std::string(model::MemopKindName(static_cast<model::MemopKind>(top))) +
+                       " copies (" + base::FormatCount(copies.count[top]) +
+                       (copies.bytes[top] > 0 ? ", " + base::FormatBytes(copies.bytes[top]) : "") +
+                       ")";
+    return "copy-bound: copies hold " + base::FormatFixed(share, 0) +
+           "% of the GPU's work, most of it " + what;
+  }
+  if (in.gpu_busy_pct >= 80) return "GPU-bound: the GPU is busy most of the steady state";
+  // GPU work without a single host event: the idle time is real, its cause unknown.
+  if (t.api.size() == 0 && t.cpu.size() == 0 && t.python.size() == 0) {
+    return "the GPU idles " + idle +
+           " of the steady state; no host event is recorded, so what it waited for is unknown";
+  }
+  if (in.gpu_busy_pct < 50)
+    return "CPU-bound: the GPU waits for the host " + idle + " of the steady state";
+  return "mixed: the GPU idles " + idle + " of the steady state";
+}
+
+}  // namespace gpuscope::analysis

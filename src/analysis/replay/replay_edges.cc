@@ -1,0 +1,187 @@
+// The inferred edges of the dependency graph (waits of host calls, waits between streams) and
+// the topological order of its points.
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "analysis/replay/replay_graph.h"
+#include "analysis/replay/replay_graph_internal.h"
+
+namespace gpuscope::analysis {
+
+using namespace replay_internal;  // NOLINT: the graph's shared constants and helpers
+
+void ReplayGraph::InferWaits() {
+  std::vector<uint32_t> gpu;  // GPU nodes by observed end
+  for (uint32_t n = 0; n < nodes(); ++n) {
+    if (kind_[n] == Kind::kKernel || kind_[n] == Kind::kCopy) gpu.push_back(n);
+  }
+  std::sort(gpu.begin(), gpu.end(),
+            [&](uint32_t a, uint32_t b) { return obs_end_[a] < obs_end_[b]; });
+  // An async copy call whose copy is known to be pinned (or device to device) does not block,
+  // even when a small copy happens to finish before the call returns.
+  std::vector<uint8_t> nonblocking(nodes(), 0);
+  for (uint32_t g : gpu) {
+    if (kind_[g] != Kind::kCopy || launch_[g] == kNone) continue;
+    const auto& mo = t_.memops;
+    model::MemoryKind host =
+        mo.kind[row_[g]] == model::MemopKind::kHtoD ? mo.src[row_[g]] : mo.dst[row_[g]];
+    bool host_side =
+        mo.kind[row_[g]] == model::MemopKind::kHtoD || mo.kind[row_[g]] == model::MemopKind::kDtoH;
+    if (!host_side || host == model::MemoryKind::kPinned) nonblocking[launch_[g]] = 1;
+  }
+  // A launch call far longer than the thread's usual one was held by a full launch queue: it
+  // returned when a queued GPU op finished (a GPU-bound run whose host ran ahead).
+  std::vector<int64_t> usual_launch(lane_track_.size(), 0);
+  {
+    std::vector<std::vector<int64_t>> d(lane_track_.size());
+    for (uint32_t n = 0; n < nodes(); ++n) {
+      if (kind_[n] == Kind::kCall && IsLaunchApi(t_.str(t_.api.name[row_[n]])))
+        d[lane_[n]].push_back(obs_end_[n] - obs_start_[n]);
+    }
+    for (size_t l = 0; l < d.size(); ++l) {
+      if (d[l].empty()) continue;
+      std::nth_element(d[l].begin(), d[l].begin() + static_cast<long>(d[l].size() / 2), d[l].end());
+      usual_launch[l] = d[l][d[l].size() / 2];
+    }
+  }
+  for (uint32_t n = 0; n < nodes(); ++n) {
+    if (kind_[n] != Kind::kCall) continue;
+    std::string_view name = t_.str(t_.api.name[row_[n]]);
+    bool held_launch = IsLaunchApi(name) && usual_launch[lane_[n]] > 0 &&
+                       obs_end_[n] - obs_start_[n] > 4 * usual_launch[lane_[n]] + kQueuedSlackNs;
+    if (!held_launch && !IsSyncApi(name) && !IsCopyApi(name)) continue;
+    if (nonblocking[n] && name.find("Async") != std::string_view::npos) continue;
+    int64_t s = obs_start_[n], e = obs_end_[n];
+    auto it = std::upper_bound(gpu.begin(), gpu.end(), e,
+                               [&](int64_t v, uint32_t g) { return v < obs_end_[g]; });
+    // The last op that ended inside the call and was launched before the call returned (from
+    // this thread: no later than the call itself, so that the graph stays acyclic).
+    for (int steps = 0; it != gpu.begin() && steps < 64; ++steps) {
+      uint32_t g = *--it;
+      if (obs_end_[g] <= s) break;
+      uint32_t l = launch_[g];
+      if (l != kNone && (obs_start_[l] > e || (lane_[l] == lane_[n] && l > n))) continue;
+      base_.wait[n] = g;
+      post_[n] = e - obs_end_[g];
+      base_.dur[n] = std::min(base_.dur[n], post_[n]);
+      ++inferred_waits_;
+      break;
+    }
+  }
+}
+
+void ReplayGraph::Order() {
+  const uint32_t n = static_cast<uint32_t>(nodes());
+  for (;;) {
+    // Successor lists: start(n) -> start(ops n launched); end(n) -> start(next on lane),
+    // end(calls waiting for n). start(n) -> end(n) is implicit.
+    std::vector<uint32_t> indeg(2 * static_cast<size_t>(n), 0);
+    std::vector<uint32_t> head(2 * static_cast<size_t>(n) + 1, 0), succ;
+    auto edges = [&](auto&& f) {
+      for (uint32_t v = 0; v < n; ++v) {
+        if (base_.lane_prev[v] != kNone) f(base_.lane_prev[v] * 2 + 1, v * 2);
+        if (launch_[v] != kNone) f(launch_[v] * 2, v * 2);
+        if (base_.wait[v] != kNone) f(base_.wait[v] * 2 + 1, v * 2 + 1);
+        if (base_.xdep[v] != kNone) f(base_.xdep[v] * 2 + 1, v * 2);
+      }
+    };
+    edges([&](uint32_t from, uint32_t to) { ++head[from + 1], ++indeg[to]; });
+    for (size_t i = 1; i < head.size(); ++i) head[i] += head[i - 1];
+    succ.resize(head.back());
+    std::vector<uint32_t> fill(head.begin(), head.end() - 1);
+    edges([&](uint32_t from, uint32_t to) { succ[fill[from]++] = to; });
+    for (uint32_t v = 0; v < n; ++v) ++indeg[v * 2 + 1];  // end after its own start
+    order_.clear();
+    order_.reserve(2 * static_cast<size_t>(n));
+    for (uint32_t p = 0; p < 2 * n; ++p) {
+      if (indeg[p] == 0) order_.push_back(p);
+    }
+    for (size_t i = 0; i < order_.size(); ++i) {
+      uint32_t p = order_[i];
+      auto release = [&](uint32_t q) {
+        if (--indeg[q] == 0) order_.push_back(q);
+      };
+      if ((p & 1) == 0) release(p + 1);
+      for (uint32_t j = head[p]; j < head[p + 1]; ++j) release(succ[j]);
+    }
+    if (order_.size() == 2 * static_cast<size_t>(n)) return;
+    // A cycle (clocks that disagree, overlapping events): drop the inferred waits and launch
+    // edges of the points left over, and count them.
+    std::vector<uint8_t> done(2 * static_cast<size_t>(n), 0);
+    for (uint32_t p : order_) done[p] = 1;
+    uint64_t dropped = 0;
+    for (uint32_t v = 0; v < n; ++v) {
+      if (!done[v * 2 + 1] && base_.wait[v] != kNone) {
+        base_.dur[v] = obs_end_[v] - obs_start_[v];
+        base_.wait[v] = kNone, ++dropped;
+      } else if (!done[v * 2] && base_.xdep[v] != kNone) {
+        base_.xdep[v] = kNone, ++dropped;
+        if (base_.lane_prev[v] != kNone)
+          base_.gap[v] = std::max<int64_t>(0, obs_start_[v] - obs_end_[base_.lane_prev[v]]);
+        else
+          floor_[v] = obs_start_[v];
+      } else if (!done[v * 2] && launch_[v] != kNone) {
+        launch_[v] = kNone, linked_gap_[v] = base_.lane_prev[v] != kNone, ++dropped;
+        if (base_.lane_prev[v] != kNone)
+          base_.gap[v] = std::max<int64_t>(0, obs_start_[v] - obs_end_[base_.lane_prev[v]]);
+        else
+          floor_[v] = obs_start_[v];
+      }
+    }
+    broken_ += dropped;
+    if (dropped == 0) {  // only lane order is left: give up on ordering, replay observed times
+      order_.clear();
+      return;
+    }
+  }
+}
+
+void ReplayGraph::RecordedStreamWaits() {
+  const auto& g = t_.gpu_ranges;
+  std::vector<size_t> waits;
+  for (size_t i = 0; i < g.size(); ++i)
+    if (g.waits_on_record[i] != model::kNoCorrelation) waits.push_back(i);
+  if (waits.empty()) return;
+  std::unordered_map<uint64_t, model::RowId> call;  // correlation -> runtime call
+  for (size_t a = 0; a < t_.api.size(); ++a)
+    if (t_.api.correlation[a] != model::kNoCorrelation)
+      call.emplace(t_.api.correlation[a], static_cast<model::RowId>(a));
+  std::map<std::pair<int32_t, int64_t>, uint32_t> gpu_lane;  // (device, stream) -> lane
+  std::unordered_map<model::TrackId, uint32_t> lane_of;
+  for (uint32_t l = 0; l < lane_track_.size(); ++l) {
+    if (lane_is_host_[l]) continue;
+    const model::Track& tr = t_.tracks[lane_track_[l]];
+    gpu_lane.emplace(std::make_pair(tr.device, tr.tid), l);
+    lane_of.emplace(lane_track_[l], l);
+  }
+  // Where a lane's launched nodes stand against a host time: the launch calls of one stream
+  // come from its issuing thread in order, so their starts rise along the lane.
+  auto launched = [&](uint32_t n) {
+    return launch_[n] != kNone ? obs_start_[launch_[n]] : obs_start_[n];
+  };
+  for (size_t i : waits) {
+    auto wl = lane_of.find(g.track[i]);
+    auto wc = call.find(g.correlation[i]);
+    auto rc = call.find(g.waits_on_record[i]);
+    if (wl == lane_of.end() || wc == call.end() || rc == call.end()) continue;
+    auto rl = gpu_lane.find({t_.tracks[g.track[i]].device, g.waits_on_stream[i]});
+    if (rl == gpu_lane.end() || rl->second == wl->second) continue;
+    // The waiting stream's first op launched after the wait call; the recording stream's last
+    // op launched before the record call (the event completes when it does).
+    const auto& w = lane_nodes_[wl->second];
+    const auto& r = lane_nodes_[rl->second];
+    int64_t wait_at = t_.api.start_ns[wc->second], record_at = t_.api.start_ns[rc->second];
+    auto n_it = std::partition_point(w.begin(), w.end(),
+                                     [&](uint32_t v) { return launched(v) <= wait_at; });
+    auto x_it = std::partition_point(r.begin(), r.end(),
+                                     [&](uint32_t v) { return launched(v) < record_at; });
+    if (n_it == w.end() || x_it == r.begin()) continue;
+    uint32_t n = *n_it, x = *(x_it - 1);
+    if (base_.xdep[n] == kNone) ++recorded_stream_waits_;
+    WaitForOp(n, x);
+  }
+}
+
+}  // namespace gpuscope::analysis

@@ -1,0 +1,364 @@
+// Building the dependency graph: the lanes (host threads, GPU streams) and their nodes.
+
+#include "analysis/replay/replay_graph.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <unordered_map>
+
+#include "analysis/common/intervals.h"
+#include "analysis/replay/replay_graph_internal.h"
+
+namespace gpuscope::analysis {
+
+using namespace replay_internal;  // NOLINT: the graph's shared constants and helpers
+
+ReplayGraph::ReplayGraph(const model::Trace& t, int64_t w0, int64_t w1) : t_(t), w0_(w0) {
+  BuildHost(w0, w1);
+  BuildGpu(w0, w1);
+  InferWaits();
+  Order();
+  // Threads that launch or wait for GPU work bound the window; without GPU work, all do.
+  std::vector<uint8_t> lane_measured(lane_track_.size(), 0);
+  bool gpu = false;
+  for (uint32_t n = 0; n < nodes(); ++n) {
+    if (kind_[n] == Kind::kKernel || kind_[n] == Kind::kCopy) {
+      gpu = true;
+      lane_measured[lane_[n]] = 1;
+      if (launch_[n] != kNone) lane_measured[lane_[launch_[n]]] = 1;
+    }
+  }
+  int64_t last = w0;
+  for (uint32_t n = 0; n < nodes(); ++n) {
+    measured_[n] = !gpu || lane_measured[lane_[n]];
+    if (measured_[n]) last = std::max(last, obs_end_[n]);
+  }
+  observed_ = last - w0;
+  lane_prev0_ = base_.lane_prev;
+}
+
+uint32_t ReplayGraph::Add(Kind k, uint32_t lane, int64_t s, int64_t e) {
+  uint32_t n = static_cast<uint32_t>(kind_.size());
+  kind_.push_back(k);
+  lane_.push_back(lane);
+  row_.push_back(kNone);
+  obs_start_.push_back(s);
+  obs_end_.push_back(e);
+  floor_.push_back(kNoFloor);
+  post_.push_back(0);
+  launch_.push_back(kNone);
+  base_.xdep.push_back(kNone);
+  xoff_.push_back(0);
+  measured_.push_back(0);
+  linked_gap_.push_back(0);
+  usual_lat_.push_back(kDefaultLaunchLatencyNs);
+  usual_gap_.push_back(0);
+  base_.dur.push_back(e - s);
+  base_.gap.push_back(0);
+  base_.lat.push_back(0);
+  base_.wait.push_back(kNone);
+  base_.lane_prev.push_back(kNone);
+  lane_nodes_[lane].push_back(n);
+  return n;
+}
+
+void ReplayGraph::BuildHost(int64_t w0, int64_t w1) {
+  const auto& api = t_.api;
+  api_node_.assign(api.size(), kNone);
+  struct Span {
+    int64_t first = std::numeric_limits<int64_t>::max(), last = kNoFloor;
+    std::vector<uint32_t> calls;
+    std::vector<std::pair<int64_t, int64_t>> busy;  // ranges and calls on the thread
+  };
+  std::map<model::TrackId, Span> threads;
+  // Only outermost ranges make the busy time (nested ones lie inside them).
+  auto touch = [&](model::TrackId tr, int64_t s, int64_t e, bool outermost) {
+    if (s < w0 || s >= w1) return (Span*)nullptr;
+    Span& sp = threads[tr];
+    sp.first = std::min(sp.first, s), sp.last = std::max(sp.last, e);
+    if (outermost) sp.busy.emplace_back(s, e);
+    return &sp;
+  };
+  for (size_t i = 0; i < api.size(); ++i) {
+    if (api.domain[i] == model::ApiDomain::kOs) continue;
+    if (Span* sp = touch(api.track[i], api.start_ns[i], api.end_ns(i),
+                         api.enclosing_op[i] == model::kNoRow))
+      sp->calls.push_back(static_cast<uint32_t>(i));
+  }
+  for (size_t i = 0; i < t_.cpu.size(); ++i)
+    touch(t_.cpu.track[i], t_.cpu.start_ns[i], t_.cpu.end_ns(i), t_.cpu.parent[i] == model::kNoRow);
+  for (size_t i = 0; i < t_.python.size(); ++i)
+    touch(t_.python.track[i], t_.python.start_ns[i], t_.python.end_ns(i),
+          t_.python.parent[i] == model::kNoRow);
+  std::vector<std::pair<uint32_t, int64_t>> idle_before;  // node, idle part of its gap
+  std::map<model::TrackId, std::vector<uint32_t>> ranges;
+  for (size_t i = 0; i < t_.cpu.size(); ++i) {
+    if (t_.cpu.end_ns(i) > w0 && t_.cpu.start_ns[i] < w1)
+      ranges[t_.cpu.track[i]].push_back(static_cast<uint32_t>(i));
+  }
+  for (auto& [track, sp] : threads) {
+    uint32_t lane = static_cast<uint32_t>(lane_track_.size());
+    lane_track_.push_back(track);
+    lane_is_host_.push_back(1);
+    auto rg = ranges.find(track);
+    lane_cpu_.emplace_back(rg == ranges.end() ? std::vector<uint32_t>() : std::move(rg->second));
+    std::sort(lane_cpu_.back().begin(), lane_cpu_.back().end(),
+              [&](uint32_t a, uint32_t b) { return t_.cpu.start_ns[a] < t_.cpu.start_ns[b]; });
+    std::vector<Interval>& busy = sp.busy;
+    MergeIntervals(busy);
+    size_t cursor = 0;
+    // The part of [a, b) in which the thread did nothing (queries come in time order).
+    auto idle_in = [&](int64_t a, int64_t b) {
+      while (cursor < busy.size() && busy[cursor].second <= a) ++cursor;
+      int64_t covered = 0;
+      for (size_t k = cursor; k < busy.size() && busy[k].first < b; ++k)
+        covered += Overlap(busy[k].first, busy[k].second, a, b);
+      return std::max<int64_t>(0, (b - a) - covered);
+    };
+    lane_nodes_.emplace_back();
+    std::sort(sp.calls.begin(), sp.calls.end(), [&](uint32_t a, uint32_t b) {
+      return api.start_ns[a] != api.start_ns[b] ? api.start_ns[a] < api.start_ns[b]
+                                                : api.dur_ns[a] > api.dur_ns[b];
+    });
+    uint32_t prev = Add(Kind::kHostEdge, lane, sp.first, sp.first);
+    floor_[prev] = sp.first;
+    if (sp.first - w0 >= kHandoffIdleNs) idle_before.emplace_back(prev, sp.first - w0);
+    auto link = [&](uint32_t n) {
+      base_.lane_prev[n] = prev;
+      base_.gap[n] = std::max<int64_t>(0, obs_start_[n] - obs_end_[prev]);
+      int64_t idle = base_.gap[n] > kHandoffIdleNs ? idle_in(obs_end_[prev], obs_start_[n]) : 0;
+      if (idle >= kHandoffIdleNs) idle_before.emplace_back(n, idle);
+      prev = n;
+    };
+    for (uint32_t r : sp.calls) {
+      // A call inside the previous one (a driver call inside a runtime call) belongs to it.
+      if (kind_[prev] == Kind::kCall && api.start_ns[r] < obs_end_[prev]) {
+        api_node_[r] = prev;
+        continue;
+      }
+      uint32_t n = Add(Kind::kCall, lane, api.start_ns[r], api.end_ns(r));
+      row_[n] = r;
+      api_node_[r] = n;
+      link(n);
+    }
+    uint32_t end = Add(Kind::kHostEdge, lane, std::max(sp.last, obs_end_[prev]),
+                       std::max(sp.last, obs_end_[prev]));
+    link(end);
+  }
+  // An idle thread resumes after the last thing another thread finished before it resumed: that
+  // node's end + the observed delay replaces the idle time (the busy part stays as work).
+  std::vector<uint32_t> by_end(nodes());
+  for (uint32_t v = 0; v < by_end.size(); ++v) by_end[v] = v;
+  std::sort(by_end.begin(), by_end.end(),
+            [&](uint32_t a, uint32_t b) { return obs_end_[a] < obs_end_[b]; });
+  for (auto [n, idle] : idle_before) {
+    int64_t from = base_.lane_prev[n] == kNone ? w0 : obs_end_[base_.lane_prev[n]];
+    auto it = std::upper_bound(by_end.begin(), by_end.end(), obs_start_[n],
+                               [&](int64_t v, uint32_t x) { return v < obs_end_[x]; });
+    for (int steps = 0; it != by_end.begin() && steps < 64; ++steps) {
+      uint32_t x = *--it;
+      if (obs_end_[x] < from) break;
+      if (lane_[x] == lane_[n] || kind_[x] == Kind::kHostEdge) continue;
+      base_.xdep[n] = x;
+      xoff_[n] = obs_start_[n] - obs_end_[x];
+      if (base_.lane_prev[n] == kNone)
+        floor_[n] = kNoFloor;
+      else
+        base_.gap[n] -= idle;
+      break;
+    }
+  }
+}
+
+namespace {
+
+int64_t LateLimit(const std::map<int, int64_t>& typical, int device) {
+  auto it = typical.find(device);
+  return (it == typical.end() ? kDefaultLaunchLatencyNs : it->second) + kLateStartNs;
+}
+
+}  // namespace
+
+void ReplayGraph::WaitForOp(uint32_t n, uint32_t x) {
+  base_.xdep[n] = x;
+  xoff_[n] = obs_start_[n] - obs_end_[x];
+  base_.lat[n] = std::min(base_.lat[n], usual_lat_[n]);
+  if (linked_gap_[n]) base_.gap[n] = std::min(base_.gap[n], usual_gap_[n]);
+}
+
+bool ReplayGraph::Queued(model::RowId call, uint32_t l, int64_t op_start, int64_t op_end,
+                         int64_t stream_free) const {
+  // Back to back with the stream's previous op: queued behind it, whatever the call says.
+  if (op_start <= stream_free + kQueuedSlackNs) return true;
+  // When the call had submitted the op: an asynchronous launch by the time it returned; a graph
+  // launch or a blocking call (it returned after the op ended: a synchronous copy) possibly as
+  // early as it started.
+  std::string_view name = t_.str(t_.api.name[call]);
+  bool early = IsGraphLaunchApi(name) || IsBlockingCopyApi(name) || obs_end_[l] > op_end;
+  return (early ? obs_start_[l] : obs_end_[l]) < stream_free;
+}
+
+void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
+  struct Op {
+    int64_t s, e;
+    uint32_t row;
+    bool kernel;
+    model::RowId launch;
+    int device;
+  };
+  std::map<model::TrackId, std::vector<Op>> streams;
+  std::map<model::TrackId, int64_t> before;  // end of the last op before the window
+  auto add = [&](model::TrackId tr, int64_t s, int64_t e, size_t row, bool kernel,
+                 model::RowId launch, int device) {
+    // Work launched in the window belongs to it, even when the GPU runs it after the window
+    // (a GPU-bound run whose host runs ahead).
+    if (s >= w1 &&
+        (launch == model::kNoRow || t_.api.start_ns[launch] >= w1 || t_.api.start_ns[launch] < w0))
+      return;
+    if (s < w0) {
+      auto [it, fresh] = before.emplace(tr, e);
+      if (!fresh) it->second = std::max(it->second, e);
+      return;
+    }
+    streams[tr].push_back({s, e, static_cast<uint32_t>(row), kernel, launch, device});
+  };
+  const auto& k = t_.kernels;
+  const auto& m = t_.memops;
+  for (size_t i = 0; i < k.size(); ++i)
+    add(k.track[i], k.start_ns[i], k.end_ns(i), i, true, k.launch[i], k.device[i]);
+  for (size_t i = 0; i < m.size(); ++i)
+    add(m.track[i], m.start_ns[i], m.end_ns(i), i, false, m.launch[i], m.device[i]);
+  kernel_node_.assign(k.size(), kNone);
+  memop_node_.assign(m.size(), kNone);
+  // Per device: the typical launch latency, over ops launched onto a free stream (the launch
+  // call ended after the stream's previous op ended), and the typical dispatch gap, over
+  // queued ops (launched while the stream was busy: they start when it frees, plus the gap the
+  // GPU leaves between back-to-back work - 1-5 us, more on some devices; never assumed 0).
+  std::map<int, std::vector<int64_t>> idle_latency, queued_gap;
+  for (auto& [tr, ops] : streams) {
+    std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) { return a.s < b.s; });
+    auto b = before.find(tr);
+    int64_t prev_end = b == before.end() ? kNoFloor : b->second;
+    for (const Op& op : ops) {
+      uint32_t l = op.launch == model::kNoRow ? kNone : api_node_[op.launch];
+      if (l != kNone && obs_start_[l] <= op.s + kMaxClockSkewNs) {
+        if (prev_end != kNoFloor && Queued(op.launch, l, op.s, op.e, prev_end))
+          queued_gap[op.device].push_back(std::max<int64_t>(0, op.s - prev_end));
+        else
+          idle_latency[op.device].push_back(op.s - obs_start_[l]);
+      }
+      prev_end = std::max(prev_end, op.e);
+    }
+  }
+  // Low percentiles: ops held by another stream's event also start late, so a median would count
+  // their waits as latency or gap.
+  auto percentile = [](std::vector<int64_t>& v, size_t pct) {
+    std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() * pct / 100), v.end());
+    return std::max<int64_t>(0, v[v.size() * pct / 100]);
+  };
+  std::map<int, int64_t> typical, dispatch;
+  for (auto& [dev, v] : idle_latency)  // a handful of ops says nothing typical either
+    if (v.size() >= kMinDispatchSamples) typical[dev] = percentile(v, 10);
+  // A handful of queued ops says nothing typical (one may be an event wait): no dispatch gap
+  // is assumed then, and any gap beyond kLateStartNs is a wait to explain.
+  for (auto& [dev, v] : queued_gap)
+    if (v.size() >= kMinDispatchSamples) dispatch[dev] = percentile(v, 25);
+  std::unordered_map<uint32_t, int> device;  // GPU node -> its device
+  std::vector<uint32_t> late;                // GPU nodes that started late on an idle stream
+  for (auto& [tr, ops] : streams) {
+    uint32_t lane = static_cast<uint32_t>(lane_track_.size());
+    lane_track_.push_back(tr);
+    lane_is_host_.push_back(0);
+    lane_cpu_.emplace_back();
+    lane_nodes_.emplace_back();
+    auto b = before.find(tr);
+    int64_t prev_end = b == before.end() ? kNoFloor : b->second;
+    uint32_t prev = kNone, end_node = kNone;  // the op before; the one that ended last
+    for (const Op& op : ops) {
+      uint32_t n = Add(op.kernel ? Kind::kKernel : Kind::kCopy, lane, op.s, op.e);
+      row_[n] = op.row;
+      (op.kernel ? kernel_node_ : memop_node_)[op.row] = n;
+      uint32_t l = op.launch == model::kNoRow ? kNone : api_node_[op.launch];
+      if (prev == kNone) floor_[n] = prev_end;
+      base_.lane_prev[n] = prev;
+      bool late_in_queue = false;
+      if (l != kNone && obs_start_[l] <= op.s + kMaxClockSkewNs) {
+        launch_[n] = l;
+        int64_t observed = op.s - obs_start_[l];
+        auto it = typical.find(op.device);
+        int64_t usual = it == typical.end() ? kDefaultLaunchLatencyNs : it->second;
+        usual_lat_[n] = usual;
+        // Queued: launched while its stream was busy (see Queued). It starts when the op before
+        // it ends plus
+        // the observed dispatch gap (so that a shorter op before it moves it), or after its
+        // launch's usual latency, whichever is later.
+        bool queued = prev != kNone && Queued(op.launch, l, op.s, op.e, prev_end);
+        base_.lat[n] = queued ? std::min(observed, usual) : observed;
+        if (queued) {
+          linked_gap_[n] = 1;
+          base_.gap[n] = std::max<int64_t>(0, op.s - obs_end_[prev]);
+          auto d = dispatch.find(op.device);
+          usual_gap_[n] = d == dispatch.end() ? 0 : d->second;
+          if (end_node != prev && obs_end_[end_node] > obs_end_[prev]) {
+            // Ops of one track that overlap (a tracer that puts a device's copies and kernels
+            // on one track): it was queued behind the op that ended last, not the one before.
+            WaitForOp(n, end_node);
+          }
+          late_in_queue = base_.gap[n] > usual_gap_[n] + kLateStartNs;
+        }
+      } else if (prev != kNone) {
+        linked_gap_[n] = 1;  // no launch call: keep the observed distance to the predecessor
+        base_.gap[n] = std::max<int64_t>(0, op.s - obs_end_[prev]);
+        auto d = dispatch.find(op.device);  // unless another stream's op explains it
+        usual_gap_[n] = d == dispatch.end() ? 0 : d->second;
+        late_in_queue = base_.gap[n] > usual_gap_[n] + kLateStartNs;
+      } else {
+        floor_[n] = op.s;
+      }
+      if (end_node == kNone || op.e > prev_end) end_node = n;
+      prev_end = std::max(prev_end, op.e);
+      prev = n;
+      device[n] = op.device;
+      if (late_in_queue || (launch_[n] != kNone && base_.lat[n] > LateLimit(typical, op.device)))
+        late.push_back(n);
+    }
+  }
+  RecordedStreamWaits();  // recorded edges first: inference skips their ops
+  InferStreamWaits(device, late, typical);
+}
+
+void ReplayGraph::InferStreamWaits(const std::unordered_map<uint32_t, int>& device,
+                                   const std::vector<uint32_t>& late,
+                                   const std::map<int, int64_t>& typical) {
+  if (late.empty()) return;
+  std::map<int, std::vector<uint32_t>> by_end;  // per device, GPU nodes by observed end
+  for (auto [n, dev] : device) by_end[dev].push_back(n);
+  for (auto& [dev, v] : by_end) {
+    std::sort(v.begin(), v.end(),
+              [&](uint32_t a, uint32_t b) { return obs_end_[a] < obs_end_[b]; });
+  }
+  for (uint32_t n : late) {
+    if (base_.xdep[n] != kNone) continue;  // a recorded wait
+    int dev = device.at(n);
+    const auto& v = by_end[dev];
+    // An event between streams takes about what a launch takes to reach the GPU: at most
+    // kStreamHandoffNs (2-5 us on NVIDIA GPUs; 14-19 us between an RCCL kernel's end and the
+    // copy waiting for it on an MI300X), the device's typical launch latency where it is longer.
+    auto u = typical.find(dev);
+    int64_t usual = u == typical.end() ? kDefaultLaunchLatencyNs : u->second;
+    int64_t handoff = std::max(kStreamHandoffNs, usual);
+    auto it = std::upper_bound(v.begin(), v.end(), obs_start_[n],
+                               [&](int64_t t, uint32_t x) { return t < obs_end_[x]; });
+    for (int steps = 0; it != v.begin() && steps < 16; ++steps) {
+      uint32_t x = *--it;
+      if (obs_start_[n] - obs_end_[x] > handoff) break;
+      if (lane_[x] == lane_[n]) continue;
+      WaitForOp(n, x);
+      ++inferred_stream_waits_;
+      break;
+    }
+  }
+}
+
+}  // namespace gpuscope::analysis

@@ -1,0 +1,159 @@
+#pragma once
+// The dependency model of the steady window, and its discrete-event replay.
+//
+// Nodes: per host thread, its runtime calls in order (outermost calls only), with the host work
+// between two calls kept as the "gap" before the later one, plus a first and a last node so that
+// a thread without calls (a CPU-only run) is a lane too; per GPU stream, its kernels and copies
+// in order. Edges:
+//   - lane order: a node starts after the previous one on its thread/stream ends (+ the host gap);
+//   - launch: a GPU op starts no earlier than its launch call's start + the launch latency (the
+//     observed one when the stream was idle, else the device's typical one);
+//   - wait: a call that can block (synchronize, copies, .item()'s copy) ends when the GPU op it
+//     waited for ends, + its return latency. Which op is inferred from the call's end time:
+//     the last-ending op on the device that ended inside the call (traces rarely record the
+//     stream/event argument); a call inside which no op ended waited for nothing (the healthy
+//     double-buffered event sync costs nothing);
+//   - a GPU op without a known launch call keeps its observed distance to its predecessor;
+//   - a thread that sat idle (in no range, frame or call) before a node resumes after the last
+//     node another thread ended before it (autograd's backward thread after the main thread);
+//   - a GPU op that found its stream idle yet started well after its launch, right as an op of
+//     another stream of its device ended, waited for it (an event wait between streams).
+// Traces rarely record the stream/event arguments these edges would need, so every wait and
+// handoff is inferred from times; the counts are reported.
+// Times before the window are fixed (floors). The window's end is the last end over the GPU
+// ops and the threads that launch or wait for them. Replaying the unchanged graph reproduces
+// the observed window up to what the model cannot express (replay_error_percent).
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "analysis/replay/what_if.h"
+#include "model/trace.h"
+
+namespace gpuscope::analysis {
+
+// Stream waits. A GPU op that started kLateStartNs later than the op before it on its stream +
+// the device's dispatch gap (queued, or not linked to a launch), or that found its stream idle
+// but started kLateStartNs later than its launch call + the device's usual latency, right after
+// an op of another stream ended (within kStreamHandoffNs, or the device's typical launch latency
+// when that is longer), waited for that op (an event wait between streams: cudaStreamWaitEvent,
+// NCCL/RCCL syncs). The replay infers such edges; the comm-wait rule reads the same windows.
+inline constexpr int64_t kLateStartNs = 10'000;
+inline constexpr int64_t kStreamHandoffNs = 20'000;
+
+// One stretch of the critical path, by what held the run there.
+struct PathShare {
+  std::string category;  // "GPU kernels", "GPU copies", "launch calls", "sync waits", ...
+  int64_t ns = 0;
+};
+
+struct PathPlace {
+  std::string category;
+  std::string name;  // kernel, op or call name
+  int64_t ns = 0;
+};
+
+struct ReplayResult {
+  int64_t window_ns = 0;              // replayed: last end - window start
+  std::vector<PathShare> path;        // critical path composition (when asked), largest first
+  std::vector<PathPlace> top_places;  // the places holding most of the path, largest first
+};
+
+class ReplayGraph {
+ public:
+  ReplayGraph(const model::Trace& t, int64_t window_start, int64_t window_end);
+
+  // The observed window over the same nodes (last end - window start).
+  int64_t observed_window_ns() const { return observed_; }
+  size_t nodes() const { return kind_.size(); }
+  uint64_t inferred_waits() const { return inferred_waits_; }
+  uint64_t inferred_stream_waits() const { return inferred_stream_waits_; }
+  // GPU ops waiting for another stream's event as the trace records it (Kineto's cuda_sync
+  // "Stream Wait Event": the waiting stream, the event-record call and its stream).
+  uint64_t recorded_stream_waits() const { return recorded_stream_waits_; }
+  uint64_t broken_edges() const { return broken_; }  // dependency cycles left out (bad data)
+
+  // Replays with `fix` applied (nullptr: as observed). `with_path` also walks the critical path.
+  ReplayResult Replay(const WhatIf* fix, bool with_path = false) const;
+
+ private:
+  enum class Kind : uint8_t { kHostEdge, kCall, kKernel, kCopy };
+  static constexpr uint32_t kNone = UINT32_MAX;
+
+  struct Params {  // what a fix may change
+    std::vector<int64_t> dur, gap, lat;
+    std::vector<uint32_t> wait, lane_prev;
+    std::vector<uint32_t> xdep;  // the other lane's node this one waited for (kNone: none)
+  };
+
+  void BuildHost(int64_t w0, int64_t w1);
+  void BuildGpu(int64_t w0, int64_t w1);
+  void InferWaits();
+  // GPU ops that waited for another stream's op (see kLateStartNs): a handoff edge each.
+  void InferStreamWaits(const std::unordered_map<uint32_t, int>& device,
+                        const std::vector<uint32_t>& late, const std::map<int, int64_t>& typical);
+  // Whether a GPU op whose stream was free at `stream_free` sat queued behind that work (its
+  // launch call `call`, node `l`, had submitted it before) rather than being launched later.
+  bool Queued(model::RowId call, uint32_t l, int64_t op_start, int64_t op_end,
+              int64_t stream_free) const;
+  // The recorded stream waits (before InferStreamWaits, which leaves their ops alone).
+  void RecordedStreamWaits();
+  // GPU op `n` waits for op `x` (another stream's, or an op of its own track it overlapped): the
+  // edge holds it, no longer its launch latency or a gap beyond the device's usual ones.
+  void WaitForOp(uint32_t n, uint32_t x);
+  void Order();
+  uint32_t Add(Kind k, uint32_t lane, int64_t s, int64_t e);
+  // The values a fix overwrote, to put back after the replay.
+  struct Undo {
+    std::vector<std::pair<int64_t*, int64_t>> i64;
+    std::vector<std::pair<uint32_t*, uint32_t>> u32;
+    void Save(int64_t& x) { i64.emplace_back(&x, x); }
+    void Save(uint32_t& x) { u32.emplace_back(&x, x); }
+    void Restore() {
+      for (auto it = i64.rbegin(); it != i64.rend(); ++it) *it->first = it->second;
+      for (auto it = u32.rbegin(); it != u32.rend(); ++it) *it->first = it->second;
+    }
+  };
+  void Apply(const WhatIf& fix, Params& p, Undo& undo) const;
+  void WalkPath(const Params& p, const std::vector<int64_t>& start, const std::vector<int64_t>& end,
+                uint32_t last, ReplayResult& out) const;
+  // What the host did at `ts` on a node's thread: (category, place).
+  // (category, place): a literal and a view into the trace's names (nothing is copied per node:
+  // a path through a million distinct names costs their ids, issue 33).
+  std::pair<std::string_view, std::string_view> GapCategory(uint32_t node, int64_t ts) const;
+  model::RowId RangeAt(uint32_t lane, int64_t ts) const;  // deepest CPU range holding ts
+
+  const model::Trace& t_;
+  int64_t w0_ = 0;
+  int64_t observed_ = 0;
+  uint64_t inferred_waits_ = 0, inferred_stream_waits_ = 0, recorded_stream_waits_ = 0, broken_ = 0;
+  // Per node.
+  std::vector<Kind> kind_;
+  std::vector<uint32_t> lane_, row_;  // row: API / kernel / memop row (kNone for edges)
+  std::vector<int64_t> obs_start_, obs_end_, floor_, post_;
+  std::vector<uint32_t> launch_;  // GPU node -> its launch call's node
+  // Host node of an idle thread -> the node of another thread whose end it resumed after, and
+  // the observed delay.
+  std::vector<int64_t> xoff_;
+  std::vector<uint8_t> measured_, linked_gap_;
+  std::vector<int64_t> usual_lat_;  // GPU nodes: their device's typical launch latency
+  std::vector<int64_t> usual_gap_;  // queued/unlinked GPU nodes: their device's dispatch gap
+  // Edited in place by Replay (a fix's changes) and restored before it returns; with the
+  // start/end buffers, this makes Replay non-reentrant: one replay at a time per graph.
+  mutable Params base_;
+  mutable std::vector<int64_t> start_, end_;
+  std::vector<uint32_t> lane_prev0_;  // lane order as built (fixes may bypass a prefetched copy)
+  std::vector<uint32_t> order_;       // topological order of points (node * 2 + is_end)
+  // Lookups from trace rows to nodes, and per lane.
+  std::vector<uint32_t> api_node_, kernel_node_, memop_node_;
+  std::vector<std::vector<uint32_t>> lane_nodes_;  // nodes of each lane, in order
+  std::vector<model::TrackId> lane_track_;
+  std::vector<uint8_t> lane_is_host_;
+  std::vector<std::vector<uint32_t>> lane_cpu_;  // host lanes: their CPU ranges by start
+};
+
+}  // namespace gpuscope::analysis

@@ -1,0 +1,186 @@
+// The replay of the dependency graph on hand-built models: the unchanged graph reproduces the
+// observed window; a dropped wait saves the GPU idle it caused and nothing when the GPU was
+// busy anyway; a double-buffered event sync waits for nothing; the critical path adds up.
+
+#include "analysis/replay/replay_graph.h"
+
+#include <gtest/gtest.h>
+
+#include "analysis/common/test_model_builder.h"
+#include "model/linker.h"
+
+namespace gpuscope::analysis {
+namespace {
+
+using test_models::Builder;
+using test_models::us;
+
+// Per step: launch a 100 us kernel, then the host waits for it (a synchronize), then 50 us of
+// host work before the next step: the GPU idles 55 us per step, and the host is idle while the
+// kernel runs.
+void SyncLoop(Builder& r, int steps) {
+  for (int s = 0; s < steps; ++s) {
+    int64_t t0 = s * 165 * us;
+    r.Launch("k", t0, 5 * us, t0 + 10 * us, 100 * us);         // ends t0 + 110
+    r.Api("cudaStreamSynchronize", t0 + 5 * us, 110 * us, 0);  // returns at t0 + 115
+  }
+}
+
+// A 5 us cudaLaunchKernel at `at` on `cpu` and its kernel "k" on `stream`, [ks, ks + kd).
+void LaunchOn(model::Trace& t, model::TrackId cpu, model::TrackId stream, uint64_t corr, int64_t at,
+              int64_t ks, int64_t kd) {
+  model::ApiRow a;
+  a.start_ns = at, a.dur_ns = 5 * us, a.name = t.strings.Intern("cudaLaunchKernel"), a.track = cpu,
+  a.correlation = corr;
+  t.api.Append(a);
+  model::KernelRow k;
+  k.start_ns = ks, k.dur_ns = kd, k.name = t.strings.Intern("k"), k.track = stream,
+  k.correlation = corr, k.device = 0;
+  t.kernels.Append(k);
+}
+
+// The replay reproduces the observed window, and kernel row 0 (300 us) run 100 us shorter
+// shortens it by 100 us: what follows that kernel follows it.
+void ExpectFirstKernel100UsShorterSaves100Us(const ReplayGraph& g) {
+  int64_t base = g.Replay(nullptr).window_ns;
+  EXPECT_EQ(base, g.observed_window_ns());
+  WhatIf faster;
+  faster.kernel_dur.emplace_back(0, 200 * us);
+  EXPECT_EQ(g.Replay(&faster).window_ns, base - 100 * us);
+}
+
+TEST(ReplayGraph, UnchangedReplayReproducesTheWindow) {
+  Builder r;
+  SyncLoop(r, 10);
+  model::Trace& t = r.Link();
+  ReplayGraph g(t, 0, 10 * 165 * us);
+  EXPECT_EQ(g.inferred_waits(), 10u);
+  ReplayResult base = g.Replay(nullptr, true);
+  EXPECT_EQ(base.window_ns, g.observed_window_ns());
+  int64_t path = 0;
+  for (const auto& p : base.path) path += p.ns;
+  EXPECT_EQ(path, base.window_ns);  // the critical path covers the whole window
+}
+
+TEST(ReplayGraph, DroppingAWaitSavesTheIdleItCaused) {
+  Builder r;
+  SyncLoop(r, 10);
+  model::Trace& t = r.Link();
+  ReplayGraph g(t, 0, 10 * 165 * us);
+  WhatIf fix;
+  for (size_t i = 0; i < t.api.size(); ++i) {
+    if (t.str(t.api.name[i]) == "cudaStreamSynchronize") fix.unblock_api.push_back(i);
+  }
+  // Without the waits, the host runs ahead: each step is 5 us launch + 5 us sync overhead +
+  // 50 us of host work = 60 us, while the GPU needs 100 us per kernel: GPU-bound, so the run
+  // ends when the last kernel does: first kernel at 10 us, then 10 kernels back to back.
+  ReplayResult fixed = g.Replay(&fix);
+  EXPECT_EQ(fixed.window_ns, 10 * us + 10 * 100 * us);
+}
+
+TEST(ReplayGraph, DoubleBufferedEventSyncWaitsForNothing) {
+  // Each step launches a kernel, then synchronizes on the previous step's event: that work has
+  // long finished, so the synchronize returns at once (3 us) and no wait is inferred.
+  Builder r;
+  for (int s = 0; s < 10; ++s) {
+    int64_t t0 = s * 100 * us;
+    r.Launch("k", t0, 5 * us, t0 + 10 * us, 80 * us);
+    r.Api("cudaEventSynchronize", t0 + 6 * us, 3 * us, 0);
+  }
+  model::Trace& t = r.Link();
+  ReplayGraph g(t, 0, 1000 * us);
+  EXPECT_EQ(g.inferred_waits(), 0u);
+  WhatIf fix;
+  for (size_t i = 0; i < t.api.size(); ++i) {
+    if (t.str(t.api.name[i]) == "cudaEventSynchronize") fix.unblock_api.push_back(i);
+  }
+  EXPECT_EQ(g.Replay(&fix).window_ns, g.Replay(nullptr).window_ns);
+}
+
+TEST(ReplayGraph, HostWorkOffTheCriticalPathSavesNothing) {
+  // GPU-bound: 200 us kernels launched every 50 us, far ahead; removing host time between the
+  // launches changes nothing, removing kernel time does.
+  Builder r;
+  for (int s = 0; s < 10; ++s) r.Launch("k", s * 50 * us, 5 * us, 10 * us + s * 200 * us, 200 * us);
+  model::Trace& t = r.Link();
+  ReplayGraph g(t, 0, 2010 * us);
+  int64_t base = g.Replay(nullptr).window_ns;
+  WhatIf host;
+  host.host_scale.push_back({t.api.track[0], 0, 500 * us, 0.0});
+  EXPECT_EQ(g.Replay(&host).window_ns, base);
+  WhatIf faster;
+  faster.kernel_dur.emplace_back(9, 100 * us);  // the last kernel at half its time
+  EXPECT_EQ(g.Replay(&faster).window_ns, base - 100 * us);
+}
+
+TEST(ReplayGraph, AQueuedKernelFollowsItsPredecessorAcrossARealDispatchGap) {
+  // Real GPUs leave microseconds between back-to-back queued kernels: B was launched while A ran
+  // and started 3 us after A ended. A 100 us shorter A moves B (and the window) 100 us earlier;
+  // B is never pinned to its launch call plus the time it sat in the queue.
+  model::Trace t;
+  model::TrackId cpu = t.InternTrack(model::TrackKind::kCpuThread, "1", "1");
+  model::TrackId s7 = t.InternTrack(model::TrackKind::kGpuStream, "0", "7");
+  auto launch = [&](uint64_t corr, int64_t at, int64_t ks, int64_t kd) {
+    LaunchOn(t, cpu, s7, corr, at, ks, kd);
+  };
+  launch(1, 0, 10 * us, 300 * us);         // A: idle stream, 10 us latency
+  launch(2, 10 * us, 313 * us, 100 * us);  // B: queued behind A, a 3 us dispatch gap
+  model::LinkTrace(t);
+  ReplayGraph g(t, 0, 500 * us);
+  ExpectFirstKernel100UsShorterSaves100Us(g);
+  ReplayResult path = g.Replay(nullptr, true);
+  ASSERT_FALSE(path.path.empty());
+  EXPECT_EQ(path.path[0].category, "GPU kernels");
+}
+
+TEST(ReplayGraph, ARecordedStreamWaitIsAnEdgeTheInferenceCouldNotSee) {
+  // Stream 8 waits on an event recorded on stream 7 after A (Kineto's cuda_sync "Stream Wait
+  // Event"); B starts 30 us after A ends - too late for a handoff to be inferred. The recorded
+  // edge makes B follow A: a 100 us shorter A moves B and the window 100 us earlier.
+  model::Trace t;
+  model::TrackId cpu = t.InternTrack(model::TrackKind::kCpuThread, "1", "1");
+  model::TrackId s7 = t.InternTrack(model::TrackKind::kGpuStream, "0", "7");
+  model::TrackId s8 = t.InternTrack(model::TrackKind::kGpuStream, "0", "8");
+  LaunchOn(t, cpu, s7, 1, 0, 10 * us, 300 * us);  // A
+  auto call = [&](const char* name, uint64_t corr, int64_t at) {
+    model::ApiRow a;
+    a.start_ns = at, a.dur_ns = 2 * us, a.name = t.strings.Intern(name), a.track = cpu,
+    a.correlation = corr;
+    t.api.Append(a);
+  };
+  call("cudaEventRecord", 10, 6 * us);
+  call("cudaStreamWaitEvent", 11, 9 * us);
+  model::GpuRangeRow w;
+  w.start_ns = 10 * us, w.dur_ns = 1 * us, w.name = t.strings.Intern("Stream Wait Event"),
+  w.track = s8, w.correlation = 11, w.kind = model::GpuRangeKind::kSync, w.waits_on_record = 10,
+  w.waits_on_stream = 7;
+  t.gpu_ranges.Append(w);
+  LaunchOn(t, cpu, s8, 2, 12 * us, 340 * us, 100 * us);  // B
+  model::LinkTrace(t);
+  ReplayGraph g(t, 0, 500 * us);
+  EXPECT_EQ(g.recorded_stream_waits(), 1u);
+  EXPECT_EQ(g.inferred_stream_waits(), 0u);
+  ExpectFirstKernel100UsShorterSaves100Us(g);
+}
+
+TEST(ReplayGraph, AnOpWaitingForAnotherStreamFollowsIt) {
+  // Stream 7 runs a 300 us kernel; stream 8's kernel, launched at the same time, starts only when
+  // it ends (an event wait between the streams): speeding up the first moves the second.
+  model::Trace t;
+  model::TrackId cpu = t.InternTrack(model::TrackKind::kCpuThread, "1", "1");
+  model::TrackId s7 = t.InternTrack(model::TrackKind::kGpuStream, "0", "7");
+  model::TrackId s8 = t.InternTrack(model::TrackKind::kGpuStream, "0", "8");
+  auto launch = [&](uint64_t corr, int64_t at, model::TrackId stream, int64_t ks, int64_t kd) {
+    LaunchOn(t, cpu, stream, corr, at, ks, kd);
+  };
+  launch(1, 0, s7, 6 * us, 300 * us);          // idle stream: 6 us latency
+  launch(2, 10 * us, s8, 307 * us, 100 * us);  // idle stream, yet starts as the first ends
+  launch(3, 20 * us, s7, 407 * us, 50 * us);   // and the third waits for the second
+  model::LinkTrace(t);
+  ReplayGraph g(t, 0, 500 * us);
+  EXPECT_EQ(g.inferred_stream_waits(), 2u);
+  ExpectFirstKernel100UsShorterSaves100Us(g);
+}
+
+}  // namespace
+}  // namespace gpuscope::analysis

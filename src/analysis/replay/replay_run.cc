@@ -1,0 +1,154 @@
+// One replay of the dependency graph: a fix's edits applied in place, one pass over the order,
+// the edits undone.
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "analysis/replay/replay_graph.h"
+#include "analysis/replay/replay_graph_internal.h"
+
+namespace gpuscope::analysis {
+
+using namespace replay_internal;  // NOLINT: the graph's shared constants and helpers
+
+void ReplayGraph::Apply(const WhatIf& f, Params& p, Undo& undo) const {
+  auto set = [&](auto& slot, auto value) {
+    if (slot == value) return;
+    undo.Save(slot);
+    slot = value;
+  };
+  auto call = [&](model::RowId r) -> uint32_t {
+    if (r >= api_node_.size()) return kNone;
+    uint32_t n = api_node_[r];
+    return n != kNone && row_[n] == r ? n : kNone;
+  };
+  for (model::RowId r : f.unblock_api) {
+    if (uint32_t n = call(r); n != kNone) set(p.wait[n], kNone);
+  }
+  for (auto [r, d] : f.api_dur) {
+    if (uint32_t n = call(r); n != kNone)
+      set(p.dur[n], std::min(p.dur[n], std::max<int64_t>(0, d)));
+  }
+  auto gpu = [&](const std::vector<uint32_t>& map, size_t row) {
+    return row < map.size() ? map[row] : kNone;
+  };
+  for (auto [r, d] : f.kernel_dur) {
+    if (uint32_t n = gpu(kernel_node_, r); n != kNone) set(p.dur[n], std::max<int64_t>(0, d));
+  }
+  for (auto [r, d] : f.memop_dur) {
+    if (uint32_t n = gpu(memop_node_, r); n != kNone) set(p.dur[n], std::max<int64_t>(0, d));
+  }
+  for (size_t r : f.graph_kernels) {
+    // A graph replays its kernels back to back: no launch latency, the device's usual dispatch
+    // gap behind the kernel before (a queued kernel's observed gap may hold more).
+    uint32_t n = gpu(kernel_node_, r);
+    if (n == kNone) continue;
+    set(p.lat[n], int64_t{0});
+    if (linked_gap_[n] && launch_[n] != kNone) set(p.gap[n], std::min(p.gap[n], usual_gap_[n]));
+  }
+  for (size_t r : f.stream_waits_dropped) {
+    if (uint32_t n = gpu(kernel_node_, r); n != kNone) set(p.xdep[n], kNone);
+  }
+  for (size_t r : f.typical_latency) {
+    if (uint32_t n = gpu(kernel_node_, r); n != kNone)
+      set(p.lat[n], std::min(p.lat[n], usual_lat_[n]));
+  }
+  std::vector<uint8_t> moved;
+  for (size_t r : f.prefetch_memops) {
+    uint32_t n = gpu(memop_node_, r);
+    if (n == kNone) continue;
+    if (moved.empty()) moved.assign(nodes(), 0);
+    moved[n] = 1;
+    if (launch_[n] != kNone && p.wait[launch_[n]] == n) set(p.wait[launch_[n]], kNone);
+  }
+  if (!moved.empty()) {
+    // Work after a prefetched copy waits for what came before the copy instead; the copy runs
+    // on its own stream as soon as it is launched.
+    for (const auto& lane : lane_nodes_) {
+      for (uint32_t v : lane) {
+        uint32_t q = p.lane_prev[v];
+        while (q != kNone && moved[q] && !moved[v]) q = p.lane_prev[q];
+        if (!moved[v]) set(p.lane_prev[v], q);
+      }
+      for (uint32_t v : lane) {
+        if (moved[v] && launch_[v] != kNone) set(p.lane_prev[v], kNone);
+      }
+    }
+  }
+  if (!f.host_scale.empty()) {
+    std::unordered_map<model::TrackId, uint32_t> lane_of;
+    for (uint32_t l = 0; l < lane_track_.size(); ++l) {
+      if (lane_is_host_[l]) lane_of[lane_track_[l]] = l;
+    }
+    for (const auto& h : f.host_scale) {
+      auto it = lane_of.find(h.track);
+      if (it == lane_of.end()) continue;
+      const auto& lane = lane_nodes_[it->second];
+      double cut = 1.0 - std::clamp(h.factor, 0.0, 1.0);
+      auto first = std::lower_bound(lane.begin(), lane.end(), h.start_ns,
+                                    [&](uint32_t v, int64_t ts) { return obs_end_[v] < ts; });
+      for (auto v = first; v != lane.end(); ++v) {
+        uint32_t n = *v;
+        uint32_t q = lane_prev0_[n];
+        if ((q == kNone ? obs_start_[n] : obs_end_[q]) >= h.end_ns) break;  // gap starts after
+        if (q != kNone) {
+          int64_t gs = obs_end_[q], ge = obs_start_[n];
+          int64_t cut_ns = static_cast<int64_t>(
+              cut * static_cast<double>(Overlap(gs, ge, h.start_ns, h.end_ns)));
+          set(p.gap[n], std::max<int64_t>(0, p.gap[n] - cut_ns));
+        }
+        if (kind_[n] == Kind::kCall && p.wait[n] == kNone) {
+          int64_t cut_ns = static_cast<int64_t>(
+              cut * static_cast<double>(Overlap(obs_start_[n], obs_end_[n], h.start_ns, h.end_ns)));
+          set(p.dur[n], std::max<int64_t>(0, p.dur[n] - cut_ns));
+        }
+      }
+    }
+  }
+}
+
+ReplayResult ReplayGraph::Replay(const WhatIf* fix, bool with_path) const {
+  ReplayResult out;
+  const size_t n = nodes();
+  if (n == 0) return out;
+  // The fix edits the parameters in place and the edits are undone after the pass: replays
+  // cost one pass over the order, not a copy of every column (one replay at a time).
+  Params& p = base_;
+  Undo undo;
+  if (fix) Apply(*fix, p, undo);
+  std::vector<int64_t>& start = start_;
+  std::vector<int64_t>& end = end_;
+  start.resize(n), end.resize(n);
+  if (order_.empty()) {  // could not be ordered: the observed times
+    for (size_t v = 0; v < n; ++v) start[v] = obs_start_[v], end[v] = obs_end_[v];
+  }
+  for (uint32_t pt : order_) {
+    uint32_t v = pt >> 1;
+    if ((pt & 1) == 0) {
+      int64_t s = floor_[v];
+      if (p.lane_prev[v] != kNone) {
+        bool gap = lane_is_host_[lane_[v]] || linked_gap_[v];
+        s = std::max(s, end[p.lane_prev[v]] + (gap ? p.gap[v] : 0));
+      }
+      if (launch_[v] != kNone) s = std::max(s, start[launch_[v]] + p.lat[v]);
+      if (p.xdep[v] != kNone) s = std::max(s, end[p.xdep[v]] + xoff_[v]);
+      start[v] = s == kNoFloor ? obs_start_[v] : s;
+    } else {
+      int64_t e = start[v] + p.dur[v];
+      if (p.wait[v] != kNone) e = std::max(e, end[p.wait[v]] + post_[v]);
+      end[v] = e;
+    }
+  }
+  uint32_t last = kNone;
+  for (uint32_t v = 0; v < n; ++v) {
+    if (measured_[v] && (last == kNone || end[v] > end[last])) last = v;
+  }
+  if (last != kNone) {
+    out.window_ns = end[last] - w0_;
+    if (with_path) WalkPath(p, start, end, last, out);
+  }
+  undo.Restore();
+  return out;
+}
+
+}  // namespace gpuscope::analysis

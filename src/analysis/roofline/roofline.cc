@@ -1,0 +1,272 @@
+#include "analysis/roofline/roofline.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "analysis/steps/steady_state.h"
+#include "analysis/work/work_models.h"
+
+namespace gpuscope::analysis {
+namespace {
+
+// The device the kernels ran on: --device, else the trace's device with the most kernel time.
+RooflineDevice PickDevice(const model::Trace& t, const RooflineOptions& o) {
+  RooflineDevice d;
+  std::map<int, int64_t> by_device;
+  for (size_t i = 0; i < t.kernels.size(); ++i)
+    by_device[t.kernels.device[i]] += t.kernels.dur_ns[i];
+  const model::Device* busiest = nullptr;
+  int64_t most = -1;
+  for (const model::Device& dev : t.devices) {
+    auto it = by_device.find(dev.id);
+    int64_t ns = it == by_device.end() ? 0 : it->second;
+    if (ns > most) most = ns, busiest = &dev;
+  }
+  if (busiest) d.trace_name = busiest->name;
+  if (!o.device.empty()) {
+    d.peaks = FindDevice(o.device);
+    d.how = d.peaks ? "--device " + o.device : "--device " + o.device + " is not a known device";
+    return d;
+  }
+  if (!busiest) {
+    d.how = "the trace describes no device; name it with --device";
+    return d;
+  }
+  DeviceMatch m = IdentifyDevice(*busiest);
+  d.peaks = m.peaks;
+  if (!m.how.empty())
+    d.how = m.how;
+  else if (busiest->compute_units <= 0)
+    d.how = "the trace does not say which GPU ran it; name it with --device";
+  else
+    d.how = "\"" + busiest->name + "\" is not a known device; name one with --device";
+  return d;
+}
+
+// Collectives (NCCL/RCCL, symmetric memory): their time is the interconnect's, not HBM's.
+bool IsCommunication(std::string_view name) {
+  for (std::string_view k :
+       {"nccl", "rccl", "all_reduce", "allreduce", "all_gather", "reduce_scatter", "all_to_all",
+        "alltoall", "broadcast_", "c10d::", "record_param_comms"}) {
+    if (name.find(k) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+// Why a kernel under op `name`, which has no work model, is not priced.
+std::string NoModelWhy(const std::string& name, std::string_view note = {}) {
+  if (IsCommunication(name)) return "communication: bound by the interconnect, not modelled";
+  return "no work model for " + name + std::string(note);
+}
+
+// What the roofline needs of one call signature (op name + args), computed once.
+struct Signature {
+  WorkEstimate estimate;
+  std::string shape;
+  std::string family;
+  double ideal_ns = 0;
+  bool compute_bound = false;
+};
+
+double IdealNs(const OpWork& w, const DevicePeaks& p, bool* compute_bound) {
+  double peak = w.matrix ? p.Peak(w.precision) : p.vector_fp32_tflops;
+  // A type without matrix units on this device (bf16 on V100, TF32 on AMD) runs at the next
+  // rate it has: fp32 matrix, else the vector rate.
+  if (peak <= 0) peak = w.matrix && p.fp32 > 0 ? p.fp32 : p.vector_fp32_tflops;
+  double compute_ns = peak > 0 ? w.flops / (peak * 1e3) : 0;  // TFLOP/s = 1e3 FLOP/ns
+  double memory_ns = p.hbm_tbps > 0 ? w.bytes / (p.hbm_tbps * 1e3) : 0;
+  *compute_bound = compute_ns >= memory_ns && w.flops > 0;
+  return std::max(compute_ns, memory_ns);
+}
+
+}  // namespace
+
+RooflineReport ComputeRoofline(const model::Trace& t, const RooflineOptions& o,
+                               const GraphAttribution* graphs) {
+  RooflineReport r;
+  r.device = PickDevice(t, o);
+  const DevicePeaks* peaks = r.device.peaks;
+  const auto& k = t.kernels;
+  r.kernel_op.assign(k.size(), -1);
+  r.kernel_ideal_ns.assign(k.size(), 0);
+
+  // Pass 1: each kernel's call (the modelled op instance it belongs to) or unmodelled reason.
+  struct Call {
+    // The op and its recorded args: views into the trace's strings, or for a graph-replayed
+    // kernel into the capture's (`graphs` outlives this function).
+    std::string_view name, args;
+    std::vector<size_t> kernels;
+    int64_t gpu_ns = 0;
+  };
+  std::vector<Call> calls;
+  std::unordered_map<model::RowId, size_t> op_calls;               // op row -> calls
+  std::map<std::pair<model::RowId, int64_t>, size_t> graph_calls;  // (graph launch, capture call)
+  auto charge = [&](size_t call, size_t i) {
+    calls[call].kernels.push_back(i), calls[call].gpu_ns += k.dur_ns[i];
+  };
+  struct Miss {
+    uint64_t kernels = 0;
+    int64_t gpu_ns = 0;
+    std::string why;
+    std::unordered_set<uint64_t> calls;  // distinct calls (row ids of the kind the caller names)
+  };
+  std::map<std::string, Miss> missed;  // by op
+  auto miss = [&](const std::string& op, const std::string& why, uint64_t call, size_t i) {
+    Miss& m = missed[op];
+    if (m.why.empty()) m.why = why;
+    ++m.kernels, m.gpu_ns += k.dur_ns[i];
+    m.calls.insert(call);
+  };
+  for (size_t i = 0; i < k.size(); ++i) {
+    model::RowId l = k.launch[i];
+    int64_t launched = LaunchedAt(t, l, k.start_ns[i]);
+    if (launched < o.window_start || launched >= o.window_end) continue;
+    r.kernel_ns += k.dur_ns[i];
+    if (k.flags[i] & (model::kKernelIsCopy | model::kKernelIsFill)) {
+      miss("runtime copies and fills", "a copy or fill the runtime ran as a kernel", i, i);
+      continue;
+    }
+    int32_t origin = graphs && i < graphs->kernel_origin.size() ? graphs->kernel_origin[i] : -1;
+    if (origin >= 0) {
+      const CapturedWork& w = graphs->origin_work[static_cast<size_t>(origin)];
+      if (w.op.empty()) {
+        const std::string& captured = graphs->origins[static_cast<size_t>(origin)].op;
+        if (captured.empty() || graphs->origins[static_cast<size_t>(origin)].graph.find(
+                                    "no captured launch matched") != std::string::npos) {
+          miss("(graph replay)",
+               "replayed by a CUDA/HIP graph no capture explains (give the capture trace with "
+               "--capture)",
+               l, i);
+        } else {
+          miss(captured, NoModelWhy(captured, " (graph-replayed)"), l, i);
+        }
+        continue;
+      }
+      // One call per (graph launch, captured op call).
+      auto [it, inserted] = graph_calls.try_emplace({l, w.call}, calls.size());
+      if (inserted) calls.push_back(Call{w.op, w.args, {}, 0});
+      charge(it->second, i);
+      continue;
+    }
+    model::RowId site = l == model::kNoRow ? model::kNoRow : t.api.enclosing_op[l];
+    model::RowId op = ModelledOpAround(t, site);
+    if (op == model::kNoRow) {
+      // The innermost framework op around the launch (annotations are not ops).
+      model::RowId inner = site;
+      while (inner != model::kNoRow && t.cpu.kind[inner] != model::CpuRangeKind::kOp)
+        inner = t.cpu.parent[inner];
+      if (inner == model::kNoRow) {
+        std::string why = l == model::kNoRow ? "no launch call links it to the host"
+                                             : "no framework op encloses its launch";
+        if (site != model::kNoRow) {
+          why += " (innermost range: ";
+          why += t.str(t.cpu.name[site]);
+          why += ")";
+        }
+        miss("(no CPU op)", why, l == model::kNoRow ? i : l, i);
+      } else {
+        site = inner;
+        std::string name(t.str(t.cpu.name[site]));
+        miss(name, NoModelWhy(name), site, i);
+      }
+      continue;
+    }
+    auto [it, inserted] = op_calls.try_emplace(op, calls.size());
+    if (inserted) calls.push_back(Call{t.str(t.cpu.name[op]), t.str(t.cpu.args[op]), {}, 0});
+    charge(it->second, i);
+  }
+
+  // Pass 2: each call's work (cached per signature), aggregated per (op, shape, dtype).
+  std::map<std::pair<std::string, std::string>, Signature> signatures;
+  std::map<std::tuple<std::string, std::string, std::string>, size_t> op_index;
+  std::vector<std::map<std::string, RooflineKernel>> op_kernels;
+  for (size_t ci = 0; ci < calls.size(); ++ci) {
+    const Call& c = calls[ci];
+    std::string name(c.name), args(c.args);
+    auto [sit, fresh] = signatures.try_emplace({name, args});
+    Signature& s = sit->second;
+    if (fresh) {
+      s.estimate = EstimateWork(name, args);
+      const WorkModel* m = FindWorkModel(name);
+      s.family = m ? std::string(m->family) : "";
+      model::OpArgs decoded;
+      if (model::DecodeOpArgs(args, &decoded)) s.shape = model::ShapeText(decoded);
+      if (s.estimate.ok && peaks) s.ideal_ns = IdealNs(s.estimate.work, *peaks, &s.compute_bound);
+    }
+    if (!s.estimate.ok) {
+      Miss& m = missed[name];
+      if (m.why.empty()) m.why = s.estimate.why;
+      m.kernels += c.kernels.size(), m.gpu_ns += c.gpu_ns;
+      m.calls.insert(ci);
+      continue;
+    }
+    auto key = std::make_tuple(name, s.shape, s.estimate.work.dtype);
+    auto [oit, added] = op_index.try_emplace(key, r.ops.size());
+    if (added) {
+      RooflineOp op;
+      op.op = name, op.shape = s.shape, op.dtype = s.estimate.work.dtype, op.family = s.family;
+      op.bound = !peaks ? "" : s.compute_bound ? "compute" : "memory";
+      r.ops.push_back(std::move(op));
+      op_kernels.emplace_back();
+    }
+    RooflineOp& op = r.ops[oit->second];
+    ++op.calls;
+    op.flops += s.estimate.work.flops, op.bytes += s.estimate.work.bytes;
+    op.gpu_ns += c.gpu_ns, op.ideal_ns += s.ideal_ns;
+    r.modelled_ns += c.gpu_ns;
+    for (size_t i : c.kernels) {
+      r.kernel_op[i] = static_cast<int32_t>(oit->second);
+      r.kernel_ideal_ns[i] = c.gpu_ns > 0 ? s.ideal_ns * static_cast<double>(k.dur_ns[i]) /
+                                                static_cast<double>(c.gpu_ns)
+                                          : 0;
+      RooflineKernel& rk = op_kernels[oit->second][std::string(t.str(k.name[i]))];
+      ++rk.count, rk.gpu_ns += k.dur_ns[i];
+    }
+  }
+  for (size_t i = 0; i < r.ops.size(); ++i) {
+    RooflineOp& op = r.ops[i];
+    double ns = static_cast<double>(std::max<int64_t>(1, op.gpu_ns));
+    op.tflops = op.flops / ns / 1e3;
+    op.tbps = op.bytes / ns / 1e3;
+    op.intensity = op.bytes > 0 ? op.flops / op.bytes : 0;
+    // Kernels the trace timed as 0 ns (microsecond-resolution tracers) give no rate.
+    op.percent_of_bound = peaks && op.gpu_ns > 0 ? 100.0 * op.ideal_ns / ns : -1;
+    for (auto& [name, rk] : op_kernels[i]) {
+      rk.name = name;
+      op.kernels.push_back(rk);
+    }
+    std::sort(op.kernels.begin(), op.kernels.end(),
+              [](const RooflineKernel& a, const RooflineKernel& b) {
+                return a.gpu_ns != b.gpu_ns ? a.gpu_ns > b.gpu_ns : a.name < b.name;
+              });
+  }
+  // Hot first; the kernel_op indices follow the new order.
+  std::vector<size_t> order(r.ops.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const RooflineOp &x = r.ops[a], &y = r.ops[b];
+    if (x.gpu_ns != y.gpu_ns) return x.gpu_ns > y.gpu_ns;
+    return std::tie(x.op, x.shape, x.dtype) < std::tie(y.op, y.shape, y.dtype);
+  });
+  std::vector<int32_t> rank(order.size());
+  std::vector<RooflineOp> sorted;
+  for (size_t i = 0; i < order.size(); ++i) {
+    rank[order[i]] = static_cast<int32_t>(i);
+    sorted.push_back(std::move(r.ops[order[i]]));
+  }
+  r.ops.swap(sorted);
+  for (int32_t& v : r.kernel_op)
+    if (v >= 0) v = rank[static_cast<size_t>(v)];
+  for (auto& [op, m] : missed) {
+    r.unmodelled.push_back({op, m.calls.size(), m.kernels, m.gpu_ns, m.why});
+  }
+  std::sort(r.unmodelled.begin(), r.unmodelled.end(),
+            [](const RooflineUnmodelled& a, const RooflineUnmodelled& b) {
+              return a.gpu_ns != b.gpu_ns ? a.gpu_ns > b.gpu_ns : a.op < b.op;
+            });
+  return r;
+}
+
+}  // namespace gpuscope::analysis

@@ -1,0 +1,308 @@
+#include "analysis/stats/stats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <unordered_map>
+
+#include "analysis/stats/duration_summary.h"
+#include "base/text.h"
+
+namespace gpuscope::analysis {
+using model::StringId;
+
+namespace {
+
+template <typename Stat>
+void SortByTotal(std::vector<Stat>& v) {
+  std::sort(v.begin(), v.end(), [](const Stat& a, const Stat& b) {
+    if (a.total_ns != b.total_ns) return a.total_ns > b.total_ns;
+    return a.name < b.name;
+  });
+}
+
+// Dense group ids by display name: mangled and demangled spellings of one kernel merge. Names
+// are read from the trace's pool (a demangled spelling is kept only when it differs), so a
+// million distinct names cost their ids, not a copy of each.
+struct NameGroups {
+  std::vector<uint32_t> of_row;        // per row: its group
+  std::vector<std::string_view> name;  // per group: the display name
+  std::vector<std::string> demangled;  // storage of the display names that are not the pool's
+};
+
+NameGroups GroupByName(const model::Trace& trace, const std::vector<StringId>& names,
+                       bool demangle) {
+  constexpr uint32_t kNone = UINT32_MAX;
+  NameGroups g;
+  std::vector<uint32_t> by_id(trace.strings.size(), kNone);
+  std::unordered_map<std::string_view, uint32_t> by_name;
+  // Demangled spellings first collected by id, then made views once their storage stops moving.
+  std::vector<std::pair<uint32_t, std::string>> pending;
+  g.of_row.resize(names.size());
+  for (size_t i = 0; i < names.size(); ++i) {
+    uint32_t& group = by_id[names[i]];
+    if (group == kNone) {
+      std::string_view raw = trace.str(names[i]);
+      if (demangle && base::LooksMangled(raw)) {
+        std::string display = base::Demangle(raw);
+        if (display != raw) {
+          pending.emplace_back(static_cast<uint32_t>(g.name.size()), std::move(display));
+          g.name.emplace_back();
+          group = pending.back().first;
+          g.of_row[i] = group;
+          continue;
+        }
+      }
+      auto [it, inserted] = by_name.emplace(raw, static_cast<uint32_t>(g.name.size()));
+      if (inserted) g.name.push_back(raw);
+      group = it->second;
+    }
+    g.of_row[i] = group;
+  }
+  if (pending.empty()) return g;
+  // Demangled names: merge with a raw spelling of the same text, else their own group.
+  g.demangled.reserve(pending.size());
+  std::vector<uint32_t> remap(g.name.size());
+  for (uint32_t k = 0; k < remap.size(); ++k) remap[k] = k;
+  for (auto& [group, text] : pending) {
+    g.demangled.push_back(std::move(text));
+    auto [it, inserted] = by_name.emplace(g.demangled.back(), group);
+    if (inserted) {
+      g.name[group] = g.demangled.back();
+    } else {
+      remap[group] = it->second;
+    }
+  }
+  for (uint32_t& r : g.of_row) r = remap[r];
+  return g;
+}
+
+// Per group: the durations of its rows that count, as runs of one sorted buffer (one 16-byte
+// entry per row instead of a vector per group).
+template <typename Fn>
+void ForEachGroupDurations(const NameGroups& g, const model::SliceColumns& rows,
+                           const std::vector<uint8_t>& counts, Fn&& fn) {
+  std::vector<std::pair<uint32_t, int64_t>> pairs;
+  pairs.reserve(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (counts[i]) pairs.emplace_back(g.of_row[i], rows.dur_ns[i]);
+  std::sort(pairs.begin(), pairs.end());
+  std::vector<int64_t> d;
+  for (size_t i = 0; i < pairs.size();) {
+    size_t j = i;
+    d.clear();
+    for (; j < pairs.size() && pairs[j].first == pairs[i].first; ++j) d.push_back(pairs[j].second);
+    fn(pairs[i].first, d);
+    i = j;
+  }
+}
+
+std::vector<KernelStat> KernelStats(const model::Trace& trace, const StatsOptions& opt,
+                                    int64_t* total_all) {
+  NameGroups g = GroupByName(trace, trace.kernels.name, opt.demangle);
+  std::vector<uint8_t> counts(trace.kernels.size());
+  for (size_t i = 0; i < counts.size(); ++i) counts[i] = opt.In(trace.kernels.start_ns[i]);
+  std::vector<KernelStat> out;
+  int64_t all = 0;
+  ForEachGroupDurations(g, trace.kernels, counts, [&](uint32_t group, std::vector<int64_t>& d) {
+    KernelStat s;
+    s.name = std::string(g.name[group]);
+    static_cast<DurationSummary&>(s) = SummarizeDurations(d);
+    all += s.total_ns;
+    out.push_back(std::move(s));
+  });
+  for (auto& s : out) s.percent = all > 0 ? 100.0 * static_cast<double>(s.total_ns) / all : 0;
+  SortByTotal(out);
+  *total_all = all;
+  return out;
+}
+
+std::vector<MemopStat> MemopStats(const model::Trace& trace, const StatsOptions& opt) {
+  std::vector<MemopStat> by_kind(model::kMemopKindCount);
+  std::vector<int64_t> timed_ns(model::kMemopKindCount, 0);  // time of ops with known size
+  const auto& m = trace.memops;
+  for (size_t i = 0; i < m.size(); ++i) {
+    if (!opt.In(m.start_ns[i])) continue;
+    auto k = static_cast<size_t>(m.kind[i]);
+    MemopStat& s = by_kind[k];
+    s.kind = m.kind[i];
+    ++s.calls;
+    s.total_ns += m.dur_ns[i];
+    if (m.bytes[i] >= 0) {
+      s.bytes += m.bytes[i];
+      timed_ns[k] += m.dur_ns[i];
+    } else {
+      ++s.calls_unknown_bytes;
+    }
+    model::MemoryKind host = model::MemoryKind::kUnknown;
+    if (m.kind[i] == model::MemopKind::kHtoD) host = m.src[i];
+    if (m.kind[i] == model::MemopKind::kDtoH) host = m.dst[i];
+    if (m.kind[i] == model::MemopKind::kHtoD || m.kind[i] == model::MemopKind::kDtoH) {
+      if (host == model::MemoryKind::kPageable)
+        ++s.pageable;
+      else if (host == model::MemoryKind::kPinned)
+        ++s.pinned;
+      else
+        ++s.host_unknown;
+    }
+  }
+  std::vector<MemopStat> out;
+  for (size_t k = 0; k < by_kind.size(); ++k) {
+    MemopStat& s = by_kind[k];
+    if (s.calls == 0) continue;
+    s.bandwidth_known = s.calls_unknown_bytes < s.calls && timed_ns[k] > 0;
+    // bytes per ns is GB/s (1e9 B / 1e9 ns).
+    if (s.bandwidth_known) s.gbps = static_cast<double>(s.bytes) / static_cast<double>(timed_ns[k]);
+    out.push_back(s);
+  }
+  return out;
+}
+
+std::vector<ApiStat> ApiStats(const model::Trace& trace, const StatsOptions& opt, bool os_runtime) {
+  NameGroups g = GroupByName(trace, trace.api.name, false);
+  std::vector<uint8_t> counts(trace.api.size());
+  constexpr uint32_t kNone = UINT32_MAX;
+  std::vector<uint32_t> first_row(g.name.size(), kNone);  // the domain is the first call's
+  for (size_t i = 0; i < counts.size(); ++i) {
+    counts[i] = (trace.api.domain[i] == model::ApiDomain::kOs) == os_runtime &&
+                opt.In(trace.api.start_ns[i]);
+    if (counts[i] && first_row[g.of_row[i]] == kNone)
+      first_row[g.of_row[i]] = static_cast<uint32_t>(i);
+  }
+  std::vector<ApiStat> out;
+  ForEachGroupDurations(g, trace.api, counts, [&](uint32_t group, std::vector<int64_t>& d) {
+    ApiStat s;
+    s.name = std::string(g.name[group]);
+    s.domain = model::ApiDomainName(trace.api.domain[first_row[group]]);
+    static_cast<DurationSummary&>(s) = SummarizeDurations(d);
+    out.push_back(std::move(s));
+  });
+  SortByTotal(out);
+  return out;
+}
+
+std::vector<CpuOpStat> CpuOpStats(const model::Trace& trace, const StatsOptions& opt) {
+  const auto& cpu = trace.cpu;
+  // Self time: subtract direct children (CPU ranges and API calls) from each range.
+  std::vector<int64_t> child_ns(cpu.size(), 0);
+  for (size_t i = 0; i < cpu.size(); ++i) {
+    if (cpu.parent[i] != model::kNoRow) child_ns[cpu.parent[i]] += cpu.dur_ns[i];
+  }
+  for (size_t i = 0; i < trace.api.size(); ++i) {
+    if (trace.api.enclosing_op[i] != model::kNoRow)
+      child_ns[trace.api.enclosing_op[i]] += trace.api.dur_ns[i];
+  }
+  std::unordered_map<StringId, size_t> index;
+  std::vector<CpuOpStat> out;
+  for (size_t i = 0; i < cpu.size(); ++i) {
+    if (cpu.kind[i] != model::CpuRangeKind::kOp || !opt.In(cpu.start_ns[i])) continue;
+    auto [it, inserted] = index.emplace(cpu.name[i], out.size());
+    if (inserted) {
+      out.emplace_back();
+      out.back().name = std::string(trace.str(cpu.name[i]));
+    }
+    CpuOpStat& s = out[it->second];
+    ++s.calls;
+    s.total_ns += cpu.dur_ns[i];
+    s.self_ns += std::max<int64_t>(0, cpu.dur_ns[i] - child_ns[i]);
+  }
+  for (auto& s : out) s.avg_ns = s.total_ns / static_cast<int64_t>(s.calls);
+  SortByTotal(out);
+  return out;
+}
+
+std::vector<CounterStat> CounterStats(const model::Trace& trace, const StatsOptions& opt) {
+  std::map<std::string_view, CounterStat> by_name;
+  const auto& c = trace.counters;
+  for (size_t i = 0; i < c.size(); ++i) {
+    if (!opt.In(c.ts_ns[i])) continue;
+    CounterStat& s = by_name[trace.str(c.name[i])];
+    double v = c.value[i];
+    if (s.samples == 0 || v < s.min) s.min = v;
+    if (s.samples == 0 || v > s.max) s.max = v;
+    s.mean += v;  // sum until the end
+    ++s.samples;
+  }
+  std::vector<CounterStat> out;
+  for (auto& [name, s] : by_name) {
+    s.name = std::string(name);
+    s.mean /= static_cast<double>(s.samples);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+// Stats of a summary-only source: its rows, in the same shapes and orders.
+Stats SummaryStats(const model::Trace& trace) {
+  Stats s;
+  std::map<model::MemopKind, MemopStat> memops;
+  for (const auto& r : trace.summary) {
+    int64_t avg = r.calls ? r.total_ns / static_cast<int64_t>(r.calls) : 0;
+    switch (r.section) {
+      case model::SummaryRow::Section::kKernel: {
+        KernelStat k;
+        k.name = r.name;
+        k.calls = r.calls;
+        k.total_ns = r.total_ns;
+        k.avg_ns = avg;
+        k.median_ns = -1;
+        k.min_ns = r.min_ns;
+        k.max_ns = r.max_ns;
+        k.stddev_ns = r.stddev_ns;
+        s.kernel_total_ns += r.total_ns;
+        s.kernels.push_back(std::move(k));
+        break;
+      }
+      case model::SummaryRow::Section::kApi: {
+        ApiStat a;
+        a.name = r.name;
+        a.domain = model::ApiDomainName(model::ApiDomain::kRuntime);
+        a.calls = r.calls;
+        a.total_ns = r.total_ns;
+        a.avg_ns = avg;
+        a.median_ns = -1;
+        a.min_ns = r.min_ns;
+        a.max_ns = r.max_ns;
+        a.stddev_ns = r.stddev_ns;
+        s.api.push_back(std::move(a));
+        break;
+      }
+      case model::SummaryRow::Section::kCopy: {
+        model::MemopKind kind = r.copy_kind;
+        MemopStat& m = memops[kind];
+        m.kind = kind;
+        m.calls += r.calls;
+        m.calls_unknown_bytes += r.calls;
+        m.total_ns += r.total_ns;
+        if (kind == model::MemopKind::kHtoD || kind == model::MemopKind::kDtoH)
+          m.host_unknown += r.calls;
+        break;
+      }
+    }
+  }
+  for (auto& k : s.kernels) {
+    k.percent = s.kernel_total_ns ? 100.0 * static_cast<double>(k.total_ns) /
+                                        static_cast<double>(s.kernel_total_ns)
+                                  : 0;
+  }
+  SortByTotal(s.kernels);
+  SortByTotal(s.api);
+  for (auto& [kind, m] : memops) s.memops.push_back(m);
+  return s;
+}
+
+}  // namespace
+
+Stats ComputeStats(const model::Trace& trace, const StatsOptions& options) {
+  if (trace.summary_only()) return SummaryStats(trace);
+  Stats s;
+  s.kernels = KernelStats(trace, options, &s.kernel_total_ns);
+  s.memops = MemopStats(trace, options);
+  s.api = ApiStats(trace, options, false);
+  s.os_runtime = ApiStats(trace, options, true);
+  s.cpu_ops = CpuOpStats(trace, options);
+  s.counters = CounterStats(trace, options);
+  return s;
+}
+
+}  // namespace gpuscope::analysis

@@ -1,0 +1,139 @@
+#include "analysis/timeline/clock_check.h"
+
+#include <algorithm>
+#include <map>
+
+#include "analysis/common/intervals.h"
+#include "base/text.h"
+#include "model/plausibility.h"
+
+namespace gpuscope::analysis {
+namespace {
+
+struct Op {
+  int64_t start, end, launch_start, launch_end;
+};
+
+int64_t Quantile(std::vector<int64_t>& v, double q) {
+  if (v.empty()) return 0;
+  size_t k =
+      std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size() - 1) + 0.5));
+  std::nth_element(v.begin(), v.begin() + static_cast<long>(k), v.end());
+  return v[k];
+}
+
+bool BusyAt(const std::vector<Interval>& busy, int64_t ts) {
+  auto it = std::upper_bound(busy.begin(), busy.end(), std::make_pair(ts, INT64_MAX));
+  if (it == busy.begin()) return false;
+  --it;
+  return ts >= it->first && ts < it->second;
+}
+
+}  // namespace
+
+bool ClockCheck::problem() const {
+  return std::any_of(devices.begin(), devices.end(),
+                     [](const DeviceClockCheck& d) { return d.verdict != "ok"; });
+}
+
+ClockCheck CheckClocks(const model::Trace& t) {
+  std::map<int, std::vector<Op>> per_device;
+  auto add = [&](const model::SliceColumns& ops, const std::vector<model::RowId>& launch,
+                 const std::vector<int16_t>& device) {
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (launch[i] == model::kNoRow) continue;
+      per_device[device[i]].push_back(
+          {ops.start_ns[i], ops.end_ns(i), t.api.start_ns[launch[i]], t.api.end_ns(launch[i])});
+    }
+  };
+  add(t.kernels, t.kernels.launch, t.kernels.device);
+  add(t.memops, t.memops.launch, t.memops.device);
+  ClockCheck out;
+  const bool misordered = t.problems.Count(model::kLaunchOrder) > 0;
+  for (auto& [dev, ops] : per_device) {
+    DeviceClockCheck d;
+    d.device = dev;
+    d.ops = ops.size();
+    std::vector<Interval> busy;
+    for (const auto& o : ops) busy.emplace_back(o.start, o.end);
+    MergeIntervals(busy);
+    std::vector<int64_t> latency, idle_wait;
+    for (const auto& o : ops) {
+      latency.push_back(o.start - o.launch_start);
+      if (o.start < o.launch_start) {
+        ++d.before_launch;
+        d.max_before_ns = std::max(d.max_before_ns, o.launch_start - o.start);
+        continue;
+      }
+      if (BusyAt(busy, o.launch_end)) {
+        ++d.queued;
+        d.max_queue_ns = std::max(d.max_queue_ns, o.start - o.launch_end);
+        continue;
+      }
+      ++d.idle_launched;
+      int64_t wait = o.start - o.launch_end - CoveredWithin(busy, o.launch_end, o.start);
+      if (wait > kUnexplainedIdleWaitNs) idle_wait.push_back(wait);
+    }
+    d.p10_ns = Quantile(latency, 0.10);
+    d.median_ns = Quantile(latency, 0.50);
+    d.p90_ns = Quantile(latency, 0.90);
+    d.max_ns = *std::max_element(latency.begin(), latency.end());
+    d.idle_delayed = idle_wait.size();
+    if (!idle_wait.empty()) {
+      d.idle_wait_median_ns = Quantile(idle_wait, 0.5);
+      d.idle_wait_min_ns = *std::min_element(idle_wait.begin(), idle_wait.end());
+      d.idle_wait_max_ns = *std::max_element(idle_wait.begin(), idle_wait.end());
+    }
+    if (d.before_launch && misordered) {
+      // Kernels that run against their launch order are linked to the wrong launches (or timed
+      // by a clock that jumped): no shift of the GPU's clock can repair that.
+      d.verdict = "clock offset";
+      d.explanation = base::FormatCount(d.before_launch) + " of " + base::FormatCount(d.ops) +
+                      " GPU ops start before their launch call began, and kernels run in another "
+                      "order than their launches (impossible.launch_order): the links or the "
+                      "clock are damaged, not offset; --align-clocks would not repair it";
+    } else if (d.before_launch) {
+      d.verdict = "clock offset";
+      d.explanation = base::FormatCount(d.before_launch) + " of " + base::FormatCount(d.ops) +
+                      " GPU ops start before their launch call began (by up to " +
+                      base::FormatDuration(d.max_before_ns) +
+                      "): the CPU and GPU clocks disagree; --align-clocks shifts this GPU's "
+                      "events by +" +
+                      base::FormatDuration(d.max_before_ns);
+      out.corrections.emplace_back(dev, d.max_before_ns);
+    } else if (d.idle_delayed) {
+      d.verdict = "unexplained delay";
+      d.explanation = base::FormatCount(d.idle_delayed) +
+                      " GPU ops launched onto the idle GPU waited " +
+                      base::FormatDuration(d.idle_wait_min_ns) + " to " +
+                      base::FormatDuration(d.idle_wait_max_ns) +
+                      " while it stayed idle: either the CPU and GPU clocks disagree by about " +
+                      base::FormatDuration(d.idle_wait_min_ns) +
+                      ", or the GPU waited for work the trace does not show (another process, "
+                      "an event recorded elsewhere); not corrected";
+    } else {
+      d.verdict = "ok";
+      d.explanation = d.queued ? "ops waited only behind running GPU work (the host runs ahead "
+                                 "by up to " +
+                                     base::FormatDuration(d.max_queue_ns) + "; not a problem)"
+                               : "ops start promptly after their launch";
+    }
+    out.devices.push_back(std::move(d));
+  }
+  return out;
+}
+
+uint64_t AlignClocks(model::Trace& t, const ClockCheck& check) {
+  uint64_t moved = 0;
+  for (const auto& [dev, shift] : check.corrections) {
+    for (size_t i = 0; i < t.kernels.size(); ++i)
+      if (t.kernels.device[i] == dev) t.kernels.start_ns[i] += shift, ++moved;
+    for (size_t i = 0; i < t.memops.size(); ++i)
+      if (t.memops.device[i] == dev) t.memops.start_ns[i] += shift, ++moved;
+    for (size_t i = 0; i < t.gpu_ranges.size(); ++i)
+      if (t.tracks[t.gpu_ranges.track[i]].device == dev) t.gpu_ranges.start_ns[i] += shift, ++moved;
+  }
+  return moved;
+}
+
+}  // namespace gpuscope::analysis
