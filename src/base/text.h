@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/utf8.h"
+
 namespace gpuscope::base {
 
 // Demangles an Itanium C++ name ("_Z..."); returns the input unchanged when it is not one.
@@ -56,11 +58,5 @@ std::string OneLine(std::string_view message, size_t max = 400);
 
 // printf-style formatting into a std::string (for report text built before it is printed).
 std::string StrFormat(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-
-// The length (1-4) of the well-formed UTF-8 sequence starting at s[i], or 0 when the bytes there
-// are not UTF-8 (a stray continuation byte, an overlong form, a surrogate, a cut sequence).
-size_t Utf8SequenceLength(std::string_view s, size_t i);
-// True when every byte of `s` is well-formed UTF-8 and none is NUL.
-bool IsCleanUtf8(std::string_view s);
 
 }  // namespace gpuscope::base

@@ -28,16 +28,17 @@ struct AnalyzeArgs {
 base::StatusOr<std::string> AnalyzeOutput(const model::Trace& trace, const AnalyzeRequest& a,
                                           const CommonOptions& common) {
   analysis::AnalyzeOptions o = a.options;
+  // The steps are found once: to check --phase, then for the analysis.
+  const analysis::SteadyState steps = analysis::FindSteps(trace, o.steady);
   if (!a.phase.empty()) {
-    analysis::SteadyState all = analysis::FindSteadyState(trace, o.steady);
-    if (!all.Phase(a.phase)) {
-      return base::Status::Error(a.path + ": " + analysis::MissingPhaseMessage(all, a.phase));
+    if (!steps.Phase(a.phase)) {
+      return base::Status::Error(a.path + ": " + analysis::MissingPhaseMessage(steps, a.phase));
     }
     o.steady.phase = a.phase;
   }
   GPUSCOPE_RETURN_IF_ERROR(CheckDevice(o.device));
   GPUSCOPE_ASSIGN_OR_RETURN(o.captures, LoadCaptures(a.captures, common));
-  analysis::AnalysisReport r = analysis::Analyze(trace, o);
+  analysis::AnalysisReport r = analysis::Analyze(trace, o, steps);
   const render::AnalyzeView view{a.path, a.full_names, a.explain};
   if (a.format == "json") return render::AnalyzeJson(trace, r, view);
   if (a.format == "csv") return render::AnalyzeCsv(r);

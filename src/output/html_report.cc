@@ -1,8 +1,10 @@
 #include "output/html_report.h"
 
+#include "output/report_charts_js.h"
 #include "output/report_css.h"
 #include "output/report_html.h"
 #include "output/report_js.h"
+#include "output/report_kit_js.h"
 
 namespace gpuscope::output {
 namespace {
@@ -60,7 +62,10 @@ std::string RenderHtmlReport(std::string_view data_json, std::string_view title)
   auto data_at = page.find("__DATA__");
   if (data_at != std::string::npos) page.replace(data_at, 8, data);
   auto js_at = page.find("/*__JS__*/", data_at == std::string::npos ? 0 : data_at + data.size());
-  if (js_at != std::string::npos) page.replace(js_at, 10, kReportJs);
+  // One script: the kit, then the views that use it.
+  if (js_at != std::string::npos) {
+    page.replace(js_at, 10, std::string(kReportKitJs) + "\n" + kReportJs + "\n" + kReportChartsJs);
+  }
   return page;
 }
 

@@ -113,7 +113,8 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
       .EndObject();
   w.Key("clocks").BeginArray();
   for (const auto& d : r.clocks.devices) {
-    w.BeginObject().Key("device").Int(d.device).Key("verdict").String(d.verdict);
+    w.BeginObject().Key("device").Int(d.device).Key("verdict").String(
+        analysis::ClockVerdictName(d.verdict));
     w.Key("explanation").String(d.explanation).Key("median_launch_to_start_ns").Int(d.median_ns);
     w.EndObject();
   }

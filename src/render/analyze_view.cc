@@ -113,8 +113,9 @@ std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r
     kv("Structure", st.structure.text() + " in a step (layers, not iterations)");
   if (r.graphs.graph_kernels) kv("Graph kernels", r.graphs.Summary());
   for (const auto& d : r.clocks.devices)
-    if (d.verdict != "ok")
-      kv("Clocks", "GPU " + std::to_string(d.device) + ", " + d.verdict + ": " + d.explanation);
+    if (d.verdict != analysis::ClockVerdict::kOk)
+      kv("Clocks", "GPU " + std::to_string(d.device) + ", " +
+                       std::string(analysis::ClockVerdictName(d.verdict)) + ": " + d.explanation);
   if (s.gpu_busy_pct >= 0) {
     kv("GPU busy", base::FormatFixed(s.gpu_busy_pct, 1) + "% (" + std::to_string(s.devices) +
                        " GPU" + (s.devices > 1 ? "s" : "") + ", streams merged)");

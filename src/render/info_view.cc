@@ -97,7 +97,9 @@ std::string InfoText(const model::Trace& t, const analysis::TraceSummary& s) {
           base::FormatDuration(d.median_ns).c_str(), base::FormatDuration(d.p90_ns).c_str(),
           base::FormatDuration(d.max_ns).c_str(), base::FormatCount(d.queued).c_str(),
           base::FormatCount(d.idle_launched).c_str());
-      out += base::StrFormat("          %s: %s\n", d.verdict.c_str(), d.explanation.c_str());
+      out += base::StrFormat("          %s: %s\n",
+                             std::string(analysis::ClockVerdictName(d.verdict)).c_str(),
+                             d.explanation.c_str());
     }
   }
   if (!s.step_source.empty()) {
@@ -128,11 +130,12 @@ std::string InfoText(const model::Trace& t, const analysis::TraceSummary& s) {
                              base::FormatCount(e.count).c_str(), e.first_example.c_str());
     }
     for (const auto& d : s.clocks.devices) {
-      if (d.verdict != "ok")
+      if (d.verdict != analysis::ClockVerdict::kOk)
         out += base::StrFormat(
             "  clock.%-24s %10s  GPU %d: see Launch to start above\n",
-            d.verdict == "clock offset" ? "gpu_before_launch" : "idle_delay",
-            base::FormatCount(d.verdict == "clock offset" ? d.before_launch : d.idle_delayed)
+            d.verdict == analysis::ClockVerdict::kClockOffset ? "gpu_before_launch" : "idle_delay",
+            base::FormatCount(d.verdict == analysis::ClockVerdict::kClockOffset ? d.before_launch
+                                                                                : d.idle_delayed)
                 .c_str(),
             d.device);
     }
@@ -142,10 +145,11 @@ std::string InfoText(const model::Trace& t, const analysis::TraceSummary& s) {
   return out;
 }
 
-std::string InfoJson(const model::Trace& t, const analysis::TraceSummary& s) {
-  std::string out;
-  output::JsonWriter w;
-  w.BeginObject();
+namespace {
+
+// info --format json, in three parts: what the trace is and holds; its steps, health and
+// graphs; its clocks and problems.
+void ContentsJson(output::JsonWriter& w, const model::Trace& t, const analysis::TraceSummary& s) {
   w.Key("source")
       .BeginObject()
       .Key("path")
@@ -216,6 +220,9 @@ std::string InfoJson(const model::Trace& t, const analysis::TraceSummary& s) {
       .Key("cpu_ranges_in_python_frame")
       .Uint(s.cpu_ops_in_python)
       .EndObject();
+}
+
+void StepsJson(output::JsonWriter& w, const analysis::TraceSummary& s) {
   w.Key("iterations").BeginArray();
   for (const auto& it : s.iterations) {
     w.BeginObject()
@@ -249,6 +256,10 @@ std::string InfoJson(const model::Trace& t, const analysis::TraceSummary& s) {
       .Key("launches")
       .Uint(s.graph_launches)
       .EndObject();
+}
+
+void ClocksAndProblemsJson(output::JsonWriter& w, const model::Trace& t,
+                           const analysis::TraceSummary& s) {
   w.Key("clocks").BeginArray();
   for (const auto& d : s.clocks.devices) {
     w.BeginObject().Key("device").Int(d.device).Key("ops").Uint(d.ops);
@@ -268,7 +279,11 @@ std::string InfoJson(const model::Trace& t, const analysis::TraceSummary& s) {
     w.Key("idle_wait_min_ns").Int(d.idle_wait_min_ns).Key("idle_wait_median_ns");
     w.Int(d.idle_wait_median_ns).Key("idle_wait_max_ns").Int(d.idle_wait_max_ns);
     w.Key("queued").Uint(d.queued).Key("max_queue_ns").Int(d.max_queue_ns);
-    w.Key("verdict").String(d.verdict).Key("explanation").String(d.explanation).EndObject();
+    w.Key("verdict")
+        .String(analysis::ClockVerdictName(d.verdict))
+        .Key("explanation")
+        .String(d.explanation)
+        .EndObject();
   }
   w.EndArray();
   w.Key("import_error");
@@ -288,9 +303,18 @@ std::string InfoJson(const model::Trace& t, const analysis::TraceSummary& s) {
         .EndObject();
   }
   w.EndArray();
+}
+
+}  // namespace
+
+std::string InfoJson(const model::Trace& t, const analysis::TraceSummary& s) {
+  output::JsonWriter w;
+  w.BeginObject();
+  ContentsJson(w, t, s);
+  StepsJson(w, s);
+  ClocksAndProblemsJson(w, t, s);
   w.EndObject();
-  out += w.str();
-  return out;
+  return w.str();
 }
 
 std::string InfoCsv(const model::Trace& t, const analysis::TraceSummary& s) {
@@ -311,7 +335,8 @@ std::string InfoCsv(const model::Trace& t, const analysis::TraceSummary& s) {
   for (const auto& what : t.meta.not_collected) row("not_collected", what);
   row("iterations", std::to_string(s.iterations.size()));
   for (const auto& d : s.clocks.devices)
-    row("clock.gpu" + std::to_string(d.device), d.verdict + ": " + d.explanation);
+    row("clock.gpu" + std::to_string(d.device),
+        std::string(analysis::ClockVerdictName(d.verdict)) + ": " + d.explanation);
   for (const auto& [kind, e] : t.problems.entries())
     row("problem." + kind, std::to_string(e.count));
   if (!t.meta.import_error.empty()) row("import_error", t.meta.import_error);

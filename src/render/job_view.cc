@@ -73,9 +73,7 @@ std::string Pct(int64_t part, int64_t whole) {
 
 std::string CauseText(const analysis::StragglerCause& c, bool full) {
   std::string name = full ? c.what : base::ShortenName(c.what, 72);
-  std::string what = c.kind == "kernel"    ? "kernel " + name
-                     : c.kind == "host-op" ? "host op " + name
-                                           : name;
+  std::string what = (c.kind == analysis::CauseKind::kKernel ? "kernel " : "host op ") + name;
   return what + " +" + base::FormatDuration(c.excess_ns) + " (" + base::FormatDuration(c.rank_ns) +
          " vs the others' median " + base::FormatDuration(c.others_ns) + ")";
 }
@@ -174,7 +172,11 @@ void WriteJobJson(output::JsonWriter& w, const analysis::JobReport& r, const Job
       w.Key("instances").Uint(s.instances).Key("cost_ns").Int(s.cost_ns);
       w.Key("idle_excess_ns").Int(s.idle_excess_ns).Key("causes").BeginArray();
       for (const auto& c : s.causes) {
-        w.BeginObject().Key("kind").String(c.kind).Key("what").String(c.what);
+        w.BeginObject()
+            .Key("kind")
+            .String(analysis::CauseKindName(c.kind))
+            .Key("what")
+            .String(c.what);
         w.Key("excess_ns").Int(c.excess_ns).Key("rank_ns").Int(c.rank_ns);
         w.Key("others_ns").Int(c.others_ns).EndObject();
       }

@@ -196,6 +196,31 @@ double MannWhitneyP(const std::vector<int64_t>& a, const std::vector<int64_t>& b
   return std::erfc(z / std::sqrt(2.0));
 }
 
+namespace {
+
+// The findings of the two runs matched by rule and place: resolved, persisting or new.
+void MatchFindings(DiffReport& r) {
+  auto fkey = [](const Finding& f) {
+    return f.rule + "\x1f" + f.title + "\x1f" + f.where.python + "\x1f" + f.where.op;
+  };
+  std::map<std::string, const Finding*> fb, fa;
+  for (const auto& f : r.before.findings) fb.emplace(fkey(f), &f);
+  for (const auto& f : r.after.findings) fa.emplace(fkey(f), &f);
+  for (const auto& f : r.before.findings) {
+    if (f.severity == Severity::kInfo) continue;
+    auto it = fa.find(fkey(f));
+    FindingDiff d{it == fa.end() ? "resolved" : "persisting", f.rule, f.title, f.impact_ns,
+                  it == fa.end() ? 0 : it->second->impact_ns, f.where};
+    r.findings.push_back(std::move(d));
+  }
+  for (const auto& f : r.after.findings) {
+    if (f.severity == Severity::kInfo || fb.count(fkey(f))) continue;
+    r.findings.push_back({"new", f.rule, f.title, 0, f.impact_ns, f.where});
+  }
+}
+
+}  // namespace
+
 DiffReport Diff(const model::Trace& before, const model::Trace& after, const DiffOptions& o) {
   DiffReport r;
   r.before = Analyze(before, o.analyze);
@@ -300,24 +325,7 @@ DiffReport Diff(const model::Trace& before, const model::Trace& after, const Dif
   r.cpu_ops = Match(Group(before.cpu, wb, cpu_key(before)), Group(after.cpu, wa, cpu_key(after)),
                     ib, ia, o.changed_percent);
 
-  // Findings matched by rule and place.
-  auto fkey = [](const Finding& f) {
-    return f.rule + "\x1f" + f.title + "\x1f" + f.where.python + "\x1f" + f.where.op;
-  };
-  std::map<std::string, const Finding*> fb, fa;
-  for (const auto& f : r.before.findings) fb.emplace(fkey(f), &f);
-  for (const auto& f : r.after.findings) fa.emplace(fkey(f), &f);
-  for (const auto& f : r.before.findings) {
-    if (f.severity == Severity::kInfo) continue;
-    auto it = fa.find(fkey(f));
-    FindingDiff d{it == fa.end() ? "resolved" : "persisting", f.rule, f.title, f.impact_ns,
-                  it == fa.end() ? 0 : it->second->impact_ns, f.where};
-    r.findings.push_back(std::move(d));
-  }
-  for (const auto& f : r.after.findings) {
-    if (f.severity == Severity::kInfo || fb.count(fkey(f))) continue;
-    r.findings.push_back({"new", f.rule, f.title, 0, f.impact_ns, f.where});
-  }
+  MatchFindings(r);
   return r;
 }
 

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <map>
+#include <thread>
 
 #include "analysis/common/copies.h"
 #include "analysis/findings/context.h"
@@ -33,33 +35,14 @@ std::string HostPinning(const Context& c) {
 
 }  // namespace
 
-AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
-  AnalysisReport r;
-  Context c(t, o);
-  r.steady = c.steady();
-  r.health = CheckHealth(t, r.steady);
-  r.phases = SummarisePhases(t, r.steady);
-  if (r.phases.size() > 1 && o.steady.phase.empty()) {
-    // Each phase analysed alone: what a fix saves there (decode and prefill differ).
-    for (auto& p : r.phases) {
-      AnalyzeOptions one = o;
-      one.steady.phase = p.name;
-      for (const auto& f : Analyze(t, one).findings)
-        if (f.severity != Severity::kInfo && f.impact_ns > 0)
-          p.findings.push_back({f.rule, f.impact_ns, f.impact_percent});
-    }
-  }
-  r.graphs = c.graphs();
-  r.clocks = CheckClocks(t);
-  {
-    // Stalls worth a line: at least the gpu-idle gap and 1% of the trace's span.
-    auto [lo, hi] = t.TimeSpan();
-    r.stalls = FindStalls(t, c.at(), r.steady.start_ns, r.steady.end_ns, o.stalls,
-                          std::max<int64_t>(o.idle_gap_ns, (hi - lo) / 100));
-  }
+namespace {
+
+// What the context's window holds and costs: the summary, the rules' findings in registry order
+// priced by the replay, sorted for the report. r.steady is the context's window.
+void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t wall_ns,
+                   AnalysisReport& r) {
   auto& s = r.summary;
-  auto [lo, hi] = t.TimeSpan();
-  s.wall_ns = hi - lo;
+  s.wall_ns = wall_ns;
   s.window_ns = c.window();
   s.devices = c.devices();
   for (size_t i = 0; i < t.kernels.size(); ++i)
@@ -112,10 +95,13 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
   s.critical_places = std::move(observed.top_places);
   std::vector<Finding> f;
   for (auto& cand : cands) f.push_back(std::move(cand.finding));
+  auto listing = [](const Finding& x) {
+    const RuleInfo* rule = FindRule(x.rule);
+    return rule ? rule->listing : RuleInfo::Listing::kDefault;
+  };
   for (auto& x : f) {
-    // Host syncs are always listed: cheap on a CPU-only run, they stall the pipeline on a GPU.
-    bool always =
-        x.severity == Severity::kInfo || x.rule == "low-utilization" || x.rule == "host-sync";
+    bool always = x.severity == Severity::kInfo || listing(x) == RuleInfo::Listing::kSummary ||
+                  listing(x) == RuleInfo::Listing::kAlwaysListed;
     // Kept when its fix saves something alone, even if the larger fixes before it leave it
     // nothing to add (its impact is then 0: the time is theirs).
     if (always ||
@@ -123,13 +109,81 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
       r.findings.push_back(std::move(x));
   }
   // By impact; the utilization summary and pure information after the measured costs.
-  auto rank = [](const Finding& x) {
-    return x.severity == Severity::kInfo ? 2 : x.rule == "low-utilization" ? 1 : 0;
+  auto rank = [&](const Finding& x) {
+    return x.severity == Severity::kInfo ? 2 : listing(x) == RuleInfo::Listing::kSummary ? 1 : 0;
   };
   std::stable_sort(r.findings.begin(), r.findings.end(), [&](const Finding& a, const Finding& b) {
     if (rank(a) != rank(b)) return rank(a) < rank(b);
     return a.impact_ns > b.impact_ns;
   });
+}
+
+}  // namespace
+
+AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
+  return Analyze(t, o, FindSteps(t, o.steady));
+}
+
+AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o, const SteadyState& steps) {
+  // The steps and the graph attribution are the trace's: found once, each phase's window cut
+  // from them.
+  GraphAttribution graphs;
+  {
+    Attributor at(t);
+    graphs = AttributeGraphKernels(t, at, o.captures);
+  }
+  const auto [lo, hi] = t.TimeSpan();
+  const int64_t wall_ns = hi - lo;
+  AnalysisReport r;
+  Context c(t, o, ChooseWindow(t, steps, o.steady), graphs);
+  r.steady = c.steady();
+  r.health = CheckHealth(t, r.steady);
+  r.phases = SummarisePhases(t, r.steady);
+  // Each phase analysed alone: what a fix saves there (decode and prefill differ). The phases'
+  // windows are cut from the same steps and share the graph attribution; they are analysed on a
+  // second thread while this one analyses the whole window (the trace is only read).
+  auto analyze_phases = [&] {
+    for (auto& p : r.phases) {
+      AnalyzeOptions one = o;
+      one.steady.phase = p.name;
+      Context pc(t, one, ChooseWindow(t, steps, one.steady), graphs);
+      AnalysisReport pr;
+      pr.steady = pc.steady();
+      AnalyzeWindow(t, one, pc, wall_ns, pr);
+      for (const auto& f : pr.findings)
+        if (f.severity != Severity::kInfo && f.impact_ns > 0)
+          p.findings.push_back({f.rule, f.impact_ns, f.impact_percent});
+    }
+  };
+  std::thread phases_thread;
+  std::exception_ptr phases_failed;
+  if (r.phases.size() > 1 && o.steady.phase.empty()) {
+    if (std::thread::hardware_concurrency() > 1) {
+      phases_thread = std::thread([&] {
+        try {
+          analyze_phases();
+        } catch (...) {
+          phases_failed = std::current_exception();
+        }
+      });
+    } else {
+      analyze_phases();
+    }
+  }
+  r.graphs = c.graphs();
+  r.clocks = CheckClocks(t);
+  // Stalls worth a line: at least the gpu-idle gap and 1% of the trace's span.
+  r.stalls = FindStalls(t, c.at(), r.steady.start_ns, r.steady.end_ns, o.stalls,
+                        std::max<int64_t>(o.idle_gap_ns, wall_ns / 100));
+  try {
+    AnalyzeWindow(t, o, c, wall_ns, r);
+  } catch (...) {
+    if (phases_thread.joinable()) phases_thread.join();
+    throw;
+  }
+  if (phases_thread.joinable()) phases_thread.join();
+  // Out of memory on the phases' thread ends the analysis here, where main makes it one line.
+  if (phases_failed) std::rethrow_exception(phases_failed);
   return r;
 }
 

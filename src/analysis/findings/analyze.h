@@ -62,5 +62,9 @@ struct AnalysisReport {
 };
 
 AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& options = {});
+// The same with the trace's steps found before (FindSteps(trace, options.steady)), for a caller
+// that needed them first (to check --phase).
+AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& options,
+                       const SteadyState& steps);
 
 }  // namespace gpuscope::analysis

@@ -49,11 +49,14 @@ class Context {
   Context(const Trace& t, const AnalyzeOptions& o)
       : t_(t), o_(o), steady_(FindSteadyState(t, o.steady)), at_(t) {
     graphs_ = AttributeGraphKernels(t, at_, o.captures);
-    at_.SetGraphs(&graphs_);
-    w0_ = steady_.start_ns, w1_ = steady_.end_ns;
-    iterations_ = steady_.iterations.empty() ? 0 : steady_.steady_count();
-    BuildTimeline();
-    ecosystem_ = DetectEcosystem(t);
+    Init();
+  }
+  // A window cut from steps found before, with the graph attribution of the whole trace (one
+  // per trace, shared by its phases' contexts).
+  Context(const Trace& t, const AnalyzeOptions& o, SteadyState steady,
+          const GraphAttribution& graphs)
+      : t_(t), o_(o), steady_(std::move(steady)), at_(t), graphs_(graphs) {
+    Init();
   }
 
   const Trace& t() const { return t_; }
@@ -126,12 +129,19 @@ class Context {
   }
 
  private:
+  void Init() {
+    at_.SetGraphs(&graphs_);
+    w0_ = steady_.start_ns, w1_ = steady_.end_ns;
+    iterations_ = steady_.iterations.empty() ? 0 : steady_.steady_count();
+    BuildTimeline();
+    ecosystem_ = DetectEcosystem(t_);
+  }
   static uint64_t Key(int device, int64_t start) {
     return (static_cast<uint64_t>(static_cast<uint16_t>(device)) << 48) ^
            static_cast<uint64_t>(start);
   }
 
-  // The busy intervals and idle gaps of each device in the window (analyze_context.cc).
+  // The busy intervals and idle gaps of each device in the window (context.cc).
   void BuildTimeline();
 
   const Trace& t_;

@@ -114,6 +114,13 @@ struct RuleInfo {
   // What it never fires on (its limits, stated in `help findings`): the cases a user might
   // expect it to catch, or fear it would wrongly catch.
   std::string_view limits = {};
+  // How analyze prices and lists its findings. kDefault: priced in order of its saving, listed
+  // by impact when it saves at least the minimum. kCatchAll: priced after every other rule, on
+  // what they leave (gpu-idle: the host work no other rule explains). kAlwaysListed: listed even
+  // below the minimum impact (host-sync: cheap on a CPU-only run, it stalls a GPU pipeline).
+  // kSummary: always listed, after the measured costs (low-utilization).
+  enum class Listing { kDefault, kCatchAll, kAlwaysListed, kSummary };
+  Listing listing = Listing::kDefault;
   // "--idle-gap-us 20, ..." from the options, or "always on".
   std::string Defaults() const;
 };

@@ -1,8 +1,8 @@
 #include "analysis/findings/pricing.h"
 
 #include <algorithm>
-#include <numeric>
 
+#include "analysis/findings/price_in_order.h"
 #include "analysis/findings/registry.h"
 
 namespace gpuscope::analysis::internal {
@@ -11,34 +11,22 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
   Pricing p;
   p.baseline_ns = graph.Replay(nullptr).window_ns;
   p.percent_of_ns = std::max(p.baseline_ns, c.window());
-  std::vector<int64_t> alone(cands.size(), 0);
-  std::vector<size_t> order;
+  std::vector<PriceCandidate<WhatIf>> in(cands.size());
   for (size_t i = 0; i < cands.size(); ++i) {
     if (cands[i].fix.empty()) continue;
-    alone[i] = std::max<int64_t>(0, p.baseline_ns - graph.Replay(&cands[i].fix).window_ns);
-    // Below the reporting threshold alone, a fix is noise: it is left out of the combination
-    // so that the reported impacts add up to the combined saving exactly.
-    if (alone[i] > 0 && p.Percent(alone[i]) >= c.o().min_impact_percent) order.push_back(i);
+    in[i].fix = &cands[i].fix;
+    // A catch-all (gpu-idle: the host work no other rule explains) is priced last, on what the
+    // others leave.
+    const RuleInfo* rule = FindRule(cands[i].finding.rule);
+    in[i].tier = rule && rule->listing == RuleInfo::Listing::kCatchAll ? 1 : 0;
   }
-  // Root causes first, by their own saving; gpu-idle (the host work no other rule explains) is
-  // priced last, on what the others leave.
-  auto tier = [&](size_t i) { return cands[i].finding.rule == "gpu-idle" ? 1 : 0; };
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    if (tier(a) != tier(b)) return tier(a) < tier(b);
-    return alone[a] > alone[b];
-  });
-  WhatIf all;
-  int64_t window = p.baseline_ns;
-  std::vector<int64_t> impact(cands.size(), 0);
-  for (size_t i : order) {
-    all.Merge(cands[i].fix);
-    int64_t w = order.size() == 1 ? p.baseline_ns - alone[i] : graph.Replay(&all).window_ns;
-    // What it adds, but never more than it saves alone: the extra that fixes unlock together
-    // (synergy) belongs to no single one of them and stays in the combined saving only.
-    impact[i] = std::clamp<int64_t>(window - w, 0, alone[i]);
-    window = std::min(window, w);
-  }
-  p.combined_ns = window;
+  const PriceResult r = PriceInOrder(
+      p.baseline_ns, in, WhatIf{}, [&](const WhatIf* fix) { return graph.Replay(fix).window_ns; },
+      [](WhatIf& all, const WhatIf& fix) { all.Merge(fix); },
+      [&](int64_t alone) { return p.Percent(alone) >= c.o().min_impact_percent; });
+  const std::vector<int64_t>& alone = r.standalone_ns;
+  const std::vector<int64_t>& impact = r.impact_ns;
+  p.combined_ns = r.combined_ns;
   for (size_t i = 0; i < cands.size(); ++i) {
     Finding& f = cands[i].finding;
     // Information and summaries (no fix to price) keep the severity their rule gave them.

@@ -1,10 +1,6 @@
 #pragma once
-// Prices the findings of `analyze` by replaying the run with their fixes (internal to
-// src/analysis): each fix alone gives its standalone saving; then, in order of that saving (root
-// causes before gpu-idle, the catch-all), each fix is added on top of the ones before it and its
-// impact is what it adds, capped at its own saving - so no two findings claim the same time, the
-// impacts never sum past the combined saving (the synergy of fixes together is left to it), and
-// the combined saving never exceeds the window.
+// Prices the findings of `analyze` by replaying the run with their fixes through PriceInOrder
+// (price_in_order.h, shared with jobs): root causes before gpu-idle, the catch-all.
 
 #include <cstdint>
 #include <vector>

@@ -36,7 +36,48 @@ void WindowNote(JobReport& rep) {
       "schedule(wait, warmup, active) with prof.step() each step)");
 }
 
+// Per collective kind and size (name, group, dtype, bytes): instances, time, waiting, transfer
+// and bandwidths, the costliest first.
+void SummarizeCollectives(const std::vector<RankData>& ranks,
+                          const std::vector<Instance>& instances, JobReport& rep) {
+  std::map<std::tuple<std::string, std::string, std::string, int64_t>, CollectiveSummary> kinds;
+  for (const auto& inst : instances) {
+    if (inst.aligned.empty()) continue;
+    const auto& [r0, c0] = inst.aligned.front();
+    const CollectiveCall& first = ranks[r0].calls[c0];
+    CollectiveSummary& cs = kinds[{first.name, first.group, first.dtype, first.bytes}];
+    cs.name = first.name, cs.group = first.group, cs.dtype = first.dtype, cs.bytes = first.bytes;
+    cs.ranks = first.group_size > 0 ? first.group_size : static_cast<int64_t>(inst.members.size());
+    ++cs.count;
+    std::vector<int64_t> dur;
+    int64_t wait = 0;
+    for (const auto& [r, c] : inst.aligned) {
+      dur.push_back(ranks[r].calls[c].end_ns - ranks[r].calls[c].start_ns);
+      wait += inst.last_arrival - (ranks[r].calls[c].start_ns - rep.ranks[r].offset_ns);
+    }
+    cs.time_ns += Median(dur);
+    cs.wait_ns += wait / static_cast<int64_t>(inst.aligned.size());
+    cs.transfer_ns += inst.transfer_ns;
+  }
+  for (auto& [key, cs] : kinds) {
+    if (cs.bytes >= 0 && cs.transfer_ns > 0) {
+      cs.algbw_gbps = static_cast<double>(cs.bytes) * static_cast<double>(cs.count) /
+                      static_cast<double>(cs.transfer_ns);
+      cs.busbw_gbps = cs.algbw_gbps * BusBandwidthFactor(cs.name, cs.ranks);
+    }
+    rep.collectives.push_back(cs);
+  }
+  std::sort(rep.collectives.begin(), rep.collectives.end(),
+            [](const CollectiveSummary& a, const CollectiveSummary& b) {
+              return a.time_ns != b.time_ns ? a.time_ns > b.time_ns : a.name < b.name;
+            });
+}
+
 }  // namespace
+
+std::string_view CauseKindName(CauseKind k) {
+  return k == CauseKind::kKernel ? "kernel" : "host-op";
+}
 
 JobReport AnalyzeJob(const std::vector<RankInput>& inputs, const JobOptions& options) {
   JobReport rep;
@@ -105,38 +146,7 @@ JobReport AnalyzeJob(const std::vector<RankInput>& inputs, const JobOptions& opt
 
   const JobModel timeline = BuildTimeline(ranks, instances, origin, rep);
 
-  // Per collective kind and size.
-  std::map<std::tuple<std::string, std::string, std::string, int64_t>, CollectiveSummary> kinds;
-  for (const auto& inst : instances) {
-    if (inst.aligned.empty()) continue;
-    const auto& [r0, c0] = inst.aligned.front();
-    const CollectiveCall& first = ranks[r0].calls[c0];
-    CollectiveSummary& cs = kinds[{first.name, first.group, first.dtype, first.bytes}];
-    cs.name = first.name, cs.group = first.group, cs.dtype = first.dtype, cs.bytes = first.bytes;
-    cs.ranks = first.group_size > 0 ? first.group_size : static_cast<int64_t>(inst.members.size());
-    ++cs.count;
-    std::vector<int64_t> dur;
-    int64_t wait = 0;
-    for (const auto& [r, c] : inst.aligned) {
-      dur.push_back(ranks[r].calls[c].end_ns - ranks[r].calls[c].start_ns);
-      wait += inst.last_arrival - (ranks[r].calls[c].start_ns - rep.ranks[r].offset_ns);
-    }
-    cs.time_ns += Median(dur);
-    cs.wait_ns += wait / static_cast<int64_t>(inst.aligned.size());
-    cs.transfer_ns += inst.transfer_ns;
-  }
-  for (auto& [key, cs] : kinds) {
-    if (cs.bytes >= 0 && cs.transfer_ns > 0) {
-      cs.algbw_gbps = static_cast<double>(cs.bytes) * static_cast<double>(cs.count) /
-                      static_cast<double>(cs.transfer_ns);
-      cs.busbw_gbps = cs.algbw_gbps * BusBandwidthFactor(cs.name, cs.ranks);
-    }
-    rep.collectives.push_back(cs);
-  }
-  std::sort(rep.collectives.begin(), rep.collectives.end(),
-            [](const CollectiveSummary& a, const CollectiveSummary& b) {
-              return a.time_ns != b.time_ns ? a.time_ns > b.time_ns : a.name < b.name;
-            });
+  SummarizeCollectives(ranks, instances, rep);
 
   // The straggler: the rank whose late arrivals cost most: at least straggler_share of what all
   // late arrivals cost, and twice the next costliest rank.

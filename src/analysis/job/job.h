@@ -68,9 +68,13 @@ struct CollectiveSummary {
 
 // What a rank did instead while the others waited for it, against the other ranks' median in
 // the same compute phases.
+enum class CauseKind { kKernel, kHostOp };
+// "kernel", "host-op": the JSON's word and the finding's.
+std::string_view CauseKindName(CauseKind k);
+
 struct StragglerCause {
-  std::string kind;       // "kernel" (more GPU time), "gpu-idle" (its GPU idle: host op named)
-  std::string what;       // kernel or host op name
+  CauseKind kind = CauseKind::kKernel;  // more GPU time in a kernel; its GPU idle, a host op ran
+  std::string what;                     // kernel or host op name
   int64_t excess_ns = 0;  // its time beyond the others' median, summed over its late phases
   int64_t rank_ns = 0, others_ns = 0;  // its time and the others' median, summed
 };

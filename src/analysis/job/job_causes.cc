@@ -75,7 +75,7 @@ void FindCauses(const std::vector<RankData>& ranks, const std::vector<Instance>&
     }
     for (const auto& [id, ns] : kernels) times[r].kernels[std::string(t.str(id))] += ns;
   }
-  auto excess = [&](auto member, const std::string& kind) {
+  auto excess = [&](auto member, CauseKind kind) {
     std::map<std::string, int64_t> names = times[k].*member;
     for (const auto& [name, ns] : names) {
       std::vector<int64_t> others;
@@ -88,8 +88,8 @@ void FindCauses(const std::vector<RankData>& ranks, const std::vector<Instance>&
       if (ns - med > 0) st.causes.push_back({kind, name, ns - med, ns, med});
     }
   };
-  excess(&WindowTimes::kernels, "kernel");
-  excess(&WindowTimes::ops, "host-op");
+  excess(&WindowTimes::kernels, CauseKind::kKernel);
+  excess(&WindowTimes::ops, CauseKind::kHostOp);
   std::vector<int64_t> idle;
   for (size_t r = 0; r < ranks.size(); ++r) {
     if (r != k && !windows[r].empty()) idle.push_back(times[r].idle_ns);
@@ -102,7 +102,7 @@ void FindCauses(const std::vector<RankData>& ranks, const std::vector<Instance>&
   // Host ops explain the straggler only when its GPU idled more than the others' did.
   std::vector<StragglerCause> kept;
   for (const auto& c : st.causes) {
-    if (c.kind == "host-op" && st.idle_excess_ns <= 0) continue;
+    if (c.kind == CauseKind::kHostOp && st.idle_excess_ns <= 0) continue;
     if (kept.size() < 3) kept.push_back(c);
   }
   st.causes = std::move(kept);

@@ -2,9 +2,8 @@
 #include <climits>
 #include <string>
 
-#include "analysis/findings/registry.h"
-#include "analysis/job/job_internal.h"
-#include "analysis/job/job_rules.h"
+#include "analysis/findings/price_in_order.h"
+#include "analysis/job/job_rule.h"
 #include "base/text.h"
 
 namespace gpuscope::analysis::job_internal {
@@ -32,25 +31,9 @@ class IterationEnds {
   std::vector<int64_t> max_end_;  // running maximum of the iterations' ends
 };
 
-std::string Percent(double v) { return base::FormatFixed(v, 1) + "%"; }
-
-// The findings' evidence: the aligned instances `keep` accepts, latest first by how long after
-// `from(instance)` their last rank arrived, at most n.
-template <typename Keep, typename From>
-std::vector<const Instance*> LatestArrivals(const std::vector<Instance>& instances, size_t n,
-                                            Keep keep, From from) {
-  std::vector<const Instance*> out;
-  for (const auto& inst : instances) {
-    if (!inst.aligned.empty() && keep(inst)) out.push_back(&inst);
-  }
-  std::sort(out.begin(), out.end(), [&](const Instance* a, const Instance* b) {
-    return a->last_arrival - from(*a) > b->last_arrival - from(*b);
-  });
-  if (out.size() > n) out.resize(n);
-  return out;
-}
-
 }  // namespace
+
+std::string Percent(double v) { return base::FormatFixed(v, 1) + "%"; }
 
 JobModel BuildTimeline(const std::vector<RankData>& ranks, const std::vector<Instance>& instances,
                        int64_t origin, JobReport& rep) {
@@ -143,14 +126,58 @@ JobModel BuildTimeline(const std::vector<RankData>& ranks, const std::vector<Ins
   return m;
 }
 
-void PriceFindings(const std::vector<RankData>& ranks, const std::vector<Instance>& instances,
-                   const JobModel& m, size_t k, const JobOptions& options, JobReport& rep) {
+JobFix JobContext::EmptyFix() const {
+  const JobTimeline& tl = m.tl;
+  JobFix f;
+  f.phase_cut.resize(tl.ranks.size());
+  f.detach.resize(tl.ranks.size());
+  for (size_t r = 0; r < tl.ranks.size(); ++r) {
+    f.phase_cut[r].assign(tl.ranks[r].calls.size(), 0);
+    f.detach[r].assign(tl.ranks[r].calls.size(), 0);
+  }
+  return f;
+}
+
+JobFix JobContext::PhaseCut(bool straggler_only) const {
   const JobTimeline& tl = m.tl;
   const auto& tl_rank = m.tl_rank;
   const auto& members_at = m.members_at;
-  const auto& hideable = m.hideable;
   const auto& own = m.own;
-  const int64_t exposed_ns_total = m.exposed_ns_total;
+  JobFix f = EmptyFix();
+  const size_t kt = k == SIZE_MAX ? SIZE_MAX : tl_rank[k];
+  for (size_t i = 0; i < instances.size(); ++i) {
+    const auto& at = members_at[i];
+    if (at.size() < 2 || (straggler_only && instances[i].last_rank != k)) continue;
+    std::vector<int64_t> work, idle;
+    __int128 sum = 0;
+    for (const auto& [t, pos] : at) {
+      if (t == kt) continue;
+      work.push_back(own[t][pos].first), idle.push_back(own[t][pos].second);
+    }
+    // Balancing leaves the straggler to its own finding: the mean is the other ranks'.
+    size_t counted = 0;
+    for (const auto& [t, pos] : at) {
+      if (t == kt && rep.straggler) continue;
+      sum += own[t][pos].first + own[t][pos].second, ++counted;
+    }
+    const int64_t mean = counted ? static_cast<int64_t>(sum / static_cast<__int128>(counted)) : 0;
+    const int64_t med_work = Median(work), med_idle = Median(idle);
+    for (const auto& [t, pos] : at) {
+      if (straggler_only ? t != kt : t == kt && rep.straggler) continue;
+      const auto& [w, idl] = own[t][pos];
+      int64_t excess =
+          straggler_only ? std::max<int64_t>(0, w - med_work) + std::max<int64_t>(0, idl - med_idle)
+                         : w + idl - mean;  // balanced: to the mean
+      const JobTimeline::Call& call = tl.ranks[t].calls[pos];
+      f.phase_cut[t][pos] = std::min(excess, call.after_end ? call.phase_ns : call.work_ns);
+    }
+  }
+  return f;
+}
+
+void PriceFindings(const std::vector<RankData>& ranks, const std::vector<Instance>& instances,
+                   const JobModel& m, size_t k, const JobOptions& options, JobReport& rep) {
+  const JobTimeline& tl = m.tl;
   // The findings, priced by the replay: each fix alone, then in order of saving on top of the
   // ones before (impacts add up to the combined saving and never claim the same time twice).
   const int64_t base = ReplayJob(tl);
@@ -176,209 +203,48 @@ void PriceFindings(const std::vector<RankData>& ranks, const std::vector<Instanc
           "not priced");
     return;
   }
-  // `cap`: what the fix can save at most, by what the problem costs (-1: none). The replay
-  // of the job is a model; a saving above what the problem measurably costs is its error.
-  struct Priced {
-    Finding f;
-    JobFix fix;
-    int64_t cap = -1;
-    const char* capped_by = "";
-  };
-  std::vector<Priced> cands;
-  auto empty_fix = [&] {
-    JobFix f;
-    f.phase_cut.resize(tl.ranks.size());
-    f.detach.resize(tl.ranks.size());
-    for (size_t r = 0; r < tl.ranks.size(); ++r) {
-      f.phase_cut[r].assign(tl.ranks[r].calls.size(), 0);
-      f.detach[r].assign(tl.ranks[r].calls.size(), 0);
-    }
-    return f;
-  };
-  // Phases cut by the rank's own excess: the straggler's, before each collective it was last to,
-  // down to the other ranks' median compute and idle; with balanced work (skew), every rank's
-  // to the group's mean (the work moves: a rank below the mean gets more). A phase is never cut
-  // below zero.
-  auto phase_cut = [&](bool straggler_only) {
-    JobFix f = empty_fix();
-    const size_t kt = k == SIZE_MAX ? SIZE_MAX : tl_rank[k];
-    for (size_t i = 0; i < instances.size(); ++i) {
-      const auto& at = members_at[i];
-      if (at.size() < 2 || (straggler_only && instances[i].last_rank != k)) continue;
-      std::vector<int64_t> work, idle;
-      __int128 sum = 0;
-      for (const auto& [t, pos] : at) {
-        if (t == kt) continue;
-        work.push_back(own[t][pos].first), idle.push_back(own[t][pos].second);
-      }
-      // Balancing leaves the straggler to its own finding: the mean is the other ranks'.
-      size_t counted = 0;
-      for (const auto& [t, pos] : at) {
-        if (t == kt && rep.straggler) continue;
-        sum += own[t][pos].first + own[t][pos].second, ++counted;
-      }
-      const int64_t mean = counted ? static_cast<int64_t>(sum / static_cast<__int128>(counted)) : 0;
-      const int64_t med_work = Median(work), med_idle = Median(idle);
-      for (const auto& [t, pos] : at) {
-        if (straggler_only ? t != kt : t == kt && rep.straggler) continue;
-        const auto& [w, idl] = own[t][pos];
-        int64_t excess = straggler_only ? std::max<int64_t>(0, w - med_work) +
-                                              std::max<int64_t>(0, idl - med_idle)
-                                        : w + idl - mean;  // balanced: to the mean
-        const JobTimeline::Call& call = tl.ranks[t].calls[pos];
-        f.phase_cut[t][pos] = std::min(excess, call.after_end ? call.phase_ns : call.work_ns);
-      }
-    }
-    return f;
-  };
+  const JobContext ctx{ranks, instances, m, k, options, rep};
+  std::vector<JobCandidate> cands;
+  for (const JobRuleEntry* rule : JobRuleEntries()) rule->job_detect(ctx, cands);
   const double span = static_cast<double>(std::max<int64_t>(1, rep.span_ns));
-  if (rep.straggler) {
-    const Straggler& st = *rep.straggler;
-    Priced p{{}, phase_cut(true)};
-    Finding& f = p.f;
-    f.rule = std::string(kRuleStraggler);
-    std::string cause;
-    if (!st.causes.empty()) {
-      const StragglerCause& c = st.causes.front();
-      cause = c.kind == "kernel"
-                  ? "its GPU spends longer in " + base::ShortenName(c.what, 60)
-                  : "its GPU idles while its host runs " + base::ShortenName(c.what, 60);
-    }
-    f.title = "Rank " + std::to_string(st.rank) + " arrives last at " + base::FormatCount(st.late) +
-              " of its " + base::FormatCount(st.instances) + " collectives" +
-              (cause.empty() ? "" : ": " + cause);
-    f.fix = "rank " + std::to_string(st.rank) +
-            " arrives at each collective it was last to with the second-latest rank";
-    f.detail = "late arrivals cost the others " + base::FormatDuration(st.cost_ns) +
-               "; its GPU idled " + base::FormatDuration(st.idle_excess_ns) +
-               " more than the median rank in those phases";
-    for (const auto& c : st.causes) {
-      f.detail += "; " + c.kind + " " + base::ShortenName(c.what, 60) + " +" +
-                  base::FormatDuration(c.excess_ns) + " (" + base::FormatDuration(c.rank_ns) +
-                  " vs " + base::FormatDuration(c.others_ns) + ")";
-    }
-    if (!st.causes.empty()) {
-      if (st.causes.front().kind == "kernel")
-        f.where.kernel = st.causes.front().what;
-      else
-        f.where.op = st.causes.front().what;
-    }
-    f.advice = std::string(JobRule(kRuleStraggler).advice);
-    // Arriving with the second-latest rank saves the others at most the waiting it caused.
-    p.cap = st.cost_ns, p.capped_by = "the waiting its late arrivals caused";
-    // Evidence: its latest arrivals.
-    for (const Instance* late : LatestArrivals(
-             instances, options.evidence, [&](const Instance& i) { return i.last_rank == k; },
-             [](const Instance& i) { return i.second_arrival; })) {
-      const Instance& inst = *late;
-      const auto& call = ranks[inst.aligned.front().first].calls[inst.aligned.front().second];
-      f.evidence.push_back({inst.second_arrival, inst.last_arrival - inst.second_arrival, -1,
-                            call.name + (call.group.empty() ? "" : " (group " + call.group + ")") +
-                                ": rank " + std::to_string(st.rank) + " arrived " +
-                                base::FormatDuration(inst.last_arrival - inst.second_arrival) +
-                                " after the second-latest rank"});
-    }
-    cands.push_back(std::move(p));
-  }
-  if (rep.wait_ns > 0) {
-    Priced p{{}, phase_cut(false)};
-    Finding& f = p.f;
-    f.rule = std::string(kRuleCollectiveSkew);
-    f.title = "Ranks wait " + base::FormatDuration(rep.wait_ns) +
-              " in collectives for the last rank to arrive (" +
-              Percent(100.0 * static_cast<double>(rep.wait_ns) /
-                      static_cast<double>(std::max<int64_t>(1, rep.wait_ns + rep.transfer_ns))) +
-              " of collective time)";
-    f.fix = rep.straggler
-                ? "the work before each collective balanced across the ranks other than the "
-                  "straggler (each set to their mean)"
-                : "the work before each collective balanced across the ranks (each set to the "
-                  "mean)";
-    f.detail = base::FormatCount(rep.instances) + " instances; skew (waiting) " +
-               base::FormatDuration(rep.wait_ns) + ", transfer " +
-               base::FormatDuration(rep.transfer_ns) + ", summed over ranks";
-    if (!rep.collectives.empty()) f.where.op = rep.collectives.front().name;
-    f.advice = std::string(JobRule(kRuleCollectiveSkew).advice);
-    for (const Instance* skewed : LatestArrivals(
-             instances, options.evidence, [](const Instance&) { return true; },
-             [](const Instance& i) { return i.mean_arrival; })) {
-      const Instance& inst = *skewed;
-      const auto& call = ranks[inst.aligned.front().first].calls[inst.aligned.front().second];
-      f.evidence.push_back({inst.mean_arrival, inst.last_arrival - inst.mean_arrival, -1,
-                            call.name + ": last rank " +
-                                std::to_string(rep.ranks[inst.last_rank].rank) + " arrived " +
-                                base::FormatDuration(inst.last_arrival - inst.mean_arrival) +
-                                " after the mean"});
-    }
-    cands.push_back(std::move(p));
-  }
-  bool any_hideable = false;
-  for (const auto& h : hideable) any_hideable |= std::find(h.begin(), h.end(), 1) != h.end();
-  if (any_hideable) {
-    Priced p{{}, empty_fix()};
-    p.fix.detach = hideable;
-    p.cap = m.hideable_rank_max_ns;
-    p.capped_by = "the most exposed transfer one rank can hide";
-    Finding& f = p.f;
-    f.rule = std::string(kRuleCommExposed);
-    f.title =
-        "Communication not overlapped with compute: " + base::FormatDuration(exposed_ns_total) +
-        " of transfer with the GPU doing nothing else (all ranks)";
-    f.fix =
-        "the compute after each collective, up to the rank's next collective in the same step, "
-        "no longer waits for it (the collective runs beside it; collectives stay in order)";
-    f.detail = "overlap " +
-               Percent(rep.comm_ns > 0 ? 100.0 * static_cast<double>(rep.overlapped_comm_ns) /
-                                             static_cast<double>(rep.comm_ns)
-                                       : 0) +
-               " of communication kernel time, all ranks";
-    if (!rep.collectives.empty()) f.where.op = rep.collectives.front().name;
-    f.advice = std::string(JobRule(kRuleCommExposed).advice);
-    cands.push_back(std::move(p));
-  }
-  // Price: alone, then in order on top of each other.
-  std::vector<std::pair<int64_t, size_t>> order;
-  for (size_t i = 0; i < cands.size(); ++i) {
-    int64_t fixed = ReplayJob(tl, &cands[i].fix);
-    Finding& f = cands[i].f;
+  // Price: alone, then in order on top of each other (PriceInOrder, as for a single trace).
+  std::vector<PriceCandidate<JobFix>> in(cands.size());
+  for (size_t i = 0; i < cands.size(); ++i) in[i] = {&cands[i].fix, 0, cands[i].cap};
+  const PriceResult r = PriceInOrder(
+      base, in, ctx.EmptyFix(), [&](const JobFix* fix) { return ReplayJob(tl, fix); },
+      [](JobFix& all, const JobFix& fx) {
+        for (size_t t = 0; t < all.phase_cut.size(); ++t) {
+          for (size_t c = 0; c < all.phase_cut[t].size(); ++c)
+            all.phase_cut[t][c] = std::max(all.phase_cut[t][c], fx.phase_cut[t][c]);
+        }
+        for (size_t t = 0; t < all.detach.size(); ++t) {
+          for (size_t c = 0; c < all.detach[t].size(); ++c)
+            all.detach[t][c] = all.detach[t][c] | fx.detach[t][c];
+        }
+      },
+      [&](int64_t alone) {
+        return 100.0 * static_cast<double>(alone) / span >= options.min_impact_percent;
+      });
+  std::vector<size_t> by_impact(cands.size());
+  for (size_t i = 0; i < cands.size(); ++i) by_impact[i] = i;
+  std::stable_sort(by_impact.begin(), by_impact.end(),
+                   [&](size_t a, size_t b) { return r.standalone_ns[a] > r.standalone_ns[b]; });
+  for (size_t i : by_impact) {
+    Finding f = std::move(cands[i].f);
     f.baseline_ns = base;
-    f.fixed_ns = fixed < 0 ? base : fixed;
-    f.standalone_ns = std::max<int64_t>(0, base - f.fixed_ns);
-    if (cands[i].cap >= 0 && f.standalone_ns > cands[i].cap) {
-      f.standalone_ns = cands[i].cap;
+    f.standalone_ns = r.standalone_ns[i];
+    f.fixed_ns = r.alone_window_ns[i];
+    if (r.capped[i]) {
       f.detail += "; the replay's saving capped at " + std::string(cands[i].capped_by) + " (" +
                   base::FormatDuration(cands[i].cap) + ")";
     }
-    if (100.0 * static_cast<double>(f.standalone_ns) / span >= options.min_impact_percent)
-      order.emplace_back(f.standalone_ns, i);
-  }
-  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
-    return a.first != b.first ? a.first > b.first : a.second < b.second;
-  });
-  JobFix combined = empty_fix();
-  int64_t prev = base;
-  for (const auto& [saving, i] : order) {
-    const JobFix& fx = cands[i].fix;
-    for (size_t r = 0; r < combined.phase_cut.size(); ++r) {
-      for (size_t c = 0; c < combined.phase_cut[r].size(); ++c)
-        combined.phase_cut[r][c] = std::max(combined.phase_cut[r][c], fx.phase_cut[r][c]);
-    }
-    for (size_t r = 0; r < combined.detach.size(); ++r) {
-      for (size_t c = 0; c < combined.detach[r].size(); ++c)
-        combined.detach[r][c] = combined.detach[r][c] | fx.detach[r][c];
-    }
-    int64_t now = ReplayJob(tl, &combined);
-    if (now < 0) now = prev;
-    Finding f = std::move(cands[i].f);
-    f.impact_ns = std::clamp<int64_t>(prev - now, 0, f.standalone_ns);
-    prev = std::min(prev, now);
+    f.impact_ns = r.impact_ns[i];
     f.impact_percent = 100.0 * static_cast<double>(f.impact_ns) / span;
     f.severity = SeverityFor(f.impact_percent);
     f.changes = base::FormatDuration(f.standalone_ns) + " alone";
-    if (100.0 * static_cast<double>(f.impact_ns) / span >= options.min_impact_percent)
-      rep.findings.push_back(std::move(f));
+    if (f.impact_percent >= options.min_impact_percent) rep.findings.push_back(std::move(f));
   }
-  rep.combined_ns = prev;
+  rep.combined_ns = r.combined_ns;
 }
 
 }  // namespace gpuscope::analysis::job_internal

@@ -199,6 +199,29 @@ bool ReplayGraph::Queued(model::RowId call, uint32_t l, int64_t op_start, int64_
   return (early ? obs_start_[l] : obs_end_[l]) < stream_free;
 }
 
+namespace {
+
+// Per device, from the samples: the typical launch latency (10th percentile of the ops launched
+// onto a free stream) and dispatch gap (25th percentile of the queued ops' gaps). Low
+// percentiles: ops held by another stream's event also start late, so a median would count their
+// waits as latency or gap.
+void TypicalPerDevice(std::map<int, std::vector<int64_t>>& idle_latency,
+                      std::map<int, std::vector<int64_t>>& queued_gap,
+                      std::map<int, int64_t>& typical, std::map<int, int64_t>& dispatch) {
+  auto percentile = [](std::vector<int64_t>& v, size_t pct) {
+    std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() * pct / 100), v.end());
+    return std::max<int64_t>(0, v[v.size() * pct / 100]);
+  };
+  for (auto& [dev, v] : idle_latency)  // a handful of ops says nothing typical either
+    if (v.size() >= kMinDispatchSamples) typical[dev] = percentile(v, 10);
+  // A handful of queued ops says nothing typical (one may be an event wait): no dispatch gap
+  // is assumed then, and any gap beyond kLateStartNs is a wait to explain.
+  for (auto& [dev, v] : queued_gap)
+    if (v.size() >= kMinDispatchSamples) dispatch[dev] = percentile(v, 25);
+}
+
+}  // namespace
+
 void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
   struct Op {
     int64_t s, e;
@@ -251,19 +274,8 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
       prev_end = std::max(prev_end, op.e);
     }
   }
-  // Low percentiles: ops held by another stream's event also start late, so a median would count
-  // their waits as latency or gap.
-  auto percentile = [](std::vector<int64_t>& v, size_t pct) {
-    std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() * pct / 100), v.end());
-    return std::max<int64_t>(0, v[v.size() * pct / 100]);
-  };
   std::map<int, int64_t> typical, dispatch;
-  for (auto& [dev, v] : idle_latency)  // a handful of ops says nothing typical either
-    if (v.size() >= kMinDispatchSamples) typical[dev] = percentile(v, 10);
-  // A handful of queued ops says nothing typical (one may be an event wait): no dispatch gap
-  // is assumed then, and any gap beyond kLateStartNs is a wait to explain.
-  for (auto& [dev, v] : queued_gap)
-    if (v.size() >= kMinDispatchSamples) dispatch[dev] = percentile(v, 25);
+  TypicalPerDevice(idle_latency, queued_gap, typical, dispatch);
   std::unordered_map<uint32_t, int> device;  // GPU node -> its device
   std::vector<uint32_t> late;                // GPU nodes that started late on an idle stream
   for (auto& [tr, ops] : streams) {

@@ -190,7 +190,7 @@ LatencyStats Latencies(std::vector<int64_t> d) {
   return s;
 }
 
-SteadyState FindSteadyState(const model::Trace& t, const SteadyStateOptions& o) {
+SteadyState FindSteps(const model::Trace& t, const SteadyStateOptions& o) {
   SteadyState s;
   StepSource found;
   bool python_loop = false;
@@ -246,6 +246,11 @@ SteadyState FindSteadyState(const model::Trace& t, const SteadyStateOptions& o) 
   std::vector<std::string> phase_of(s.iterations.size());
   LabelSteps(t, found.spans, s.iterations, phase_of);
   BuildPhases(s, phase_of, python_loop, o.warmup_factor);
+  return s;
+}
+
+SteadyState ChooseWindow(const model::Trace& t, SteadyState s, const SteadyStateOptions& o) {
+  if (s.iterations.empty()) return s;  // one step, the span of work: already its own window
   if (const PhaseSteps* only = o.phase.empty() ? nullptr : s.Phase(o.phase)) {
     // One phase analysed alone: its steps are the steps (a window over interleaved phases also
     // holds the others' time; serving traces run them in blocks).
@@ -289,6 +294,10 @@ SteadyState FindSteadyState(const model::Trace& t, const SteadyStateOptions& o) 
   const IterationSpan& first = s.iterations[s.warmup];
   s.structure = FindKernelStructure(t, first.start_ns, first.end_ns(), o.min_repeats);
   return s;
+}
+
+SteadyState FindSteadyState(const model::Trace& t, const SteadyStateOptions& o) {
+  return ChooseWindow(t, FindSteps(t, o), o);
 }
 
 }  // namespace gpuscope::analysis

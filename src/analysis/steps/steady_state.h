@@ -96,6 +96,14 @@ struct SteadyStateOptions {
 
 SteadyState FindSteadyState(const model::Trace& trace, const SteadyStateOptions& options = {});
 
+// FindSteadyState in two parts, so that the steps are found once and each phase's window is cut
+// from them (analyze's per-phase findings): the steps and their phases, and the steady window
+// of those steps (the phase `options.phase` alone when set, warm-up left out, latency,
+// structure). FindSteadyState(t, o) == ChooseWindow(t, FindSteps(t, o), o).
+SteadyState FindSteps(const model::Trace& trace, const SteadyStateOptions& options = {});
+SteadyState ChooseWindow(const model::Trace& trace, SteadyState steps,
+                         const SteadyStateOptions& options = {});
+
 LatencyStats Latencies(std::vector<int64_t> durations);
 
 // The repeating kernel block of [start, end) (by launch order of the kernels that start there).

@@ -8,6 +8,11 @@
 #include "model/plausibility.h"
 
 namespace gpuscope::analysis {
+
+std::string_view ClockVerdictName(ClockVerdict v) {
+  static constexpr std::string_view kNames[] = {"ok", "clock offset", "unexplained delay"};
+  return kNames[static_cast<size_t>(v)];
+}
 namespace {
 
 struct Op {
@@ -33,7 +38,7 @@ bool BusyAt(const std::vector<Interval>& busy, int64_t ts) {
 
 bool ClockCheck::problem() const {
   return std::any_of(devices.begin(), devices.end(),
-                     [](const DeviceClockCheck& d) { return d.verdict != "ok"; });
+                     [](const DeviceClockCheck& d) { return d.verdict != ClockVerdict::kOk; });
 }
 
 ClockCheck CheckClocks(const model::Trace& t) {
@@ -87,13 +92,13 @@ ClockCheck CheckClocks(const model::Trace& t) {
     if (d.before_launch && misordered) {
       // Kernels that run against their launch order are linked to the wrong launches (or timed
       // by a clock that jumped): no shift of the GPU's clock can repair that.
-      d.verdict = "clock offset";
+      d.verdict = ClockVerdict::kClockOffset;
       d.explanation = base::FormatCount(d.before_launch) + " of " + base::FormatCount(d.ops) +
                       " GPU ops start before their launch call began, and kernels run in another "
                       "order than their launches (impossible.launch_order): the links or the "
                       "clock are damaged, not offset; --align-clocks would not repair it";
     } else if (d.before_launch) {
-      d.verdict = "clock offset";
+      d.verdict = ClockVerdict::kClockOffset;
       d.explanation = base::FormatCount(d.before_launch) + " of " + base::FormatCount(d.ops) +
                       " GPU ops start before their launch call began (by up to " +
                       base::FormatDuration(d.max_before_ns) +
@@ -102,7 +107,7 @@ ClockCheck CheckClocks(const model::Trace& t) {
                       base::FormatDuration(d.max_before_ns);
       out.corrections.emplace_back(dev, d.max_before_ns);
     } else if (d.idle_delayed) {
-      d.verdict = "unexplained delay";
+      d.verdict = ClockVerdict::kUnexplainedDelay;
       d.explanation = base::FormatCount(d.idle_delayed) +
                       " GPU ops launched onto the idle GPU waited " +
                       base::FormatDuration(d.idle_wait_min_ns) + " to " +
@@ -112,7 +117,7 @@ ClockCheck CheckClocks(const model::Trace& t) {
                       ", or the GPU waited for work the trace does not show (another process, "
                       "an event recorded elsewhere); not corrected";
     } else {
-      d.verdict = "ok";
+      d.verdict = ClockVerdict::kOk;
       d.explanation = d.queued ? "ops waited only behind running GPU work (the host runs ahead "
                                  "by up to " +
                                      base::FormatDuration(d.max_queue_ns) + "; not a problem)"

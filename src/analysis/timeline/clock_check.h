@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/trace.h"
@@ -21,6 +22,11 @@ namespace gpuscope::analysis {
 
 // A wait on an idle GPU longer than this is not launch latency (which is tens of us).
 inline constexpr int64_t kUnexplainedIdleWaitNs = 1'000'000;
+
+// What a device's launch-to-start times say about the trace's clocks.
+enum class ClockVerdict { kOk, kClockOffset, kUnexplainedDelay };
+// "ok", "clock offset", "unexplained delay": the JSON's and the terminal's words.
+std::string_view ClockVerdictName(ClockVerdict v);
 
 struct DeviceClockCheck {
   int device = -1;
@@ -34,8 +40,8 @@ struct DeviceClockCheck {
   int64_t idle_wait_median_ns = 0, idle_wait_min_ns = 0, idle_wait_max_ns = 0;  // the delayed
   uint64_t queued = 0;       // ops launched while the device was busy
   int64_t max_queue_ns = 0;  // longest launch-to-start wait among them
-  std::string verdict;       // "ok", "clock offset", "unexplained delay"
-  std::string explanation;   // one line, in words
+  ClockVerdict verdict = ClockVerdict::kOk;
+  std::string explanation;  // one line, in words
 };
 
 struct ClockCheck {

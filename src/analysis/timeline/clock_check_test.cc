@@ -23,14 +23,14 @@ TEST(ClockCheck, OpsBeforeTheirLaunchAreAClockOffsetAndAreCorrected) {
   model::Trace& t = b.Link();
   ClockCheck c = CheckClocks(t);
   ASSERT_EQ(c.devices.size(), 1u);
-  EXPECT_EQ(c.devices[0].verdict, "clock offset");
+  EXPECT_EQ(c.devices[0].verdict, ClockVerdict::kClockOffset);
   EXPECT_EQ(c.devices[0].before_launch, 5u);
   EXPECT_EQ(c.devices[0].max_before_ns, 290 * us);
   ASSERT_EQ(c.corrections.size(), 1u);
   EXPECT_EQ(AlignClocks(t, c), 5u);
   ClockCheck after = CheckClocks(t);
   EXPECT_EQ(after.devices[0].before_launch, 0u);
-  EXPECT_EQ(after.devices[0].verdict, "ok");
+  EXPECT_EQ(after.devices[0].verdict, ClockVerdict::kOk);
   EXPECT_EQ(after.devices[0].p10_ns, 0);  // the worst op now starts exactly at its launch
 }
 
@@ -40,7 +40,7 @@ TEST(ClockCheck, LongWaitOnAnIdleGpuIsUnexplainedAndNotCorrected) {
   b.Launch("k", 10 * us, 5 * us, 8030 * us, 20 * us);  // waits too (nothing ran before it)
   model::Trace& t = b.Link();
   ClockCheck c = CheckClocks(t);
-  EXPECT_EQ(c.devices[0].verdict, "unexplained delay");
+  EXPECT_EQ(c.devices[0].verdict, ClockVerdict::kUnexplainedDelay);
   EXPECT_EQ(c.devices[0].idle_delayed, 2u);
   EXPECT_EQ(c.devices[0].idle_wait_min_ns, 7995 * us);  // idle time only: 8 ms less the call
   EXPECT_NE(c.devices[0].explanation.find("clocks disagree"), std::string::npos);
@@ -54,7 +54,7 @@ TEST(ClockCheck, ADeepQueueBehindABusyGpuIsTheHostRunningAhead) {
   for (int i = 0; i < 10; ++i)  // queued while "long" runs: they wait up to ~10 ms, healthy
     b.Launch("k", 20 * us + i * 10 * us, 5 * us, 10010 * us + i * 30 * us, 20 * us);
   ClockCheck c = CheckClocks(b.Link());
-  EXPECT_EQ(c.devices[0].verdict, "ok");
+  EXPECT_EQ(c.devices[0].verdict, ClockVerdict::kOk);
   EXPECT_EQ(c.devices[0].queued, 10u);
   EXPECT_FALSE(c.problem());
   EXPECT_NE(c.devices[0].explanation.find("host runs ahead"), std::string::npos);

@@ -73,12 +73,8 @@ constexpr ImpossibleEffect kImpossibleEffects[] = {
      "rest on the steps inside"},
 };
 
-}  // namespace
-
-std::vector<HealthNote> CheckHealth(const model::Trace& t, const SteadyState& steady) {
-  std::vector<HealthNote> out;
-  if (t.summary_only()) return out;
-  // Impossible data first: it invalidates more than any recording setting.
+// Impossible data first: it invalidates more than any recording setting.
+void ImpossibleNotes(const model::Trace& t, std::vector<HealthNote>& out) {
   for (const ImpossibleEffect& e : kImpossibleEffects) {
     auto it = t.problems.entries().find(model::ProblemKindName(e.kind));
     if (it == t.problems.entries().end()) continue;
@@ -88,17 +84,13 @@ std::vector<HealthNote> CheckHealth(const model::Trace& t, const SteadyState& st
              it->second.first_example,
          e.effect, "re-record or re-export the trace; do not edit its events"});
   }
-  const Tool tool = ToolOf(t);
-  const bool framework = DetectEcosystem(t).framework;
-  bool shapes = false;
-  for (size_t i = 0; i < t.cpu.size() && !shapes; ++i) {
-    shapes = t.cpu.kind[i] == model::CpuRangeKind::kOp && t.cpu.args[i] != 0;
-  }
+}
+
+// GPU activity, runtime calls and their links. (A framework trace with neither launches nor a
+// device is a CPU run: nothing is missing.)
+void RecordingNotes(const model::Trace& t, Tool tool, std::vector<HealthNote>& out) {
   uint64_t launches = 0;
   for (size_t i = 0; i < t.api.size(); ++i) launches += IsLaunchApi(t.str(t.api.name[i]));
-
-  // GPU activity and runtime calls. (A framework trace with neither launches nor a device is a
-  // CPU run: nothing is missing.)
   if (t.kernels.size() == 0 && t.memops.size() == 0 && (launches > 0 || !t.devices.empty())) {
     out.push_back({"gpu-activity-not-recorded",
                    launches
@@ -139,23 +131,30 @@ std::vector<HealthNote> CheckHealth(const model::Trace& t, const SteadyState& st
                             "nsys profile -t cuda with a shorter --duration")});
     }
   }
+}
 
-  // What a framework trace can carry.
-  if (framework) {
-    if (!shapes) {
-      out.push_back({"shapes-not-recorded", "no op records its input shapes",
-                     "no FLOPs or bytes per op: `roofline` and kernel-efficiency cannot run, "
-                     "kernel-outlier cannot tell shapes apart",
-                     "torch.profiler.profile(record_shapes=True)"});
-    }
-    if (t.python.size() == 0) {
-      out.push_back({"stacks-not-recorded", "no Python frames",
-                     "findings name ops and kernels but not the line of the program",
-                     "torch.profiler.profile(with_stack=True)"});
-    }
+// What a framework trace can carry: shapes and Python frames.
+void FrameworkNotes(const model::Trace& t, std::vector<HealthNote>& out) {
+  if (!DetectEcosystem(t).framework) return;
+  bool shapes = false;
+  for (size_t i = 0; i < t.cpu.size() && !shapes; ++i) {
+    shapes = t.cpu.kind[i] == model::CpuRangeKind::kOp && t.cpu.args[i] != 0;
   }
+  if (!shapes) {
+    out.push_back({"shapes-not-recorded", "no op records its input shapes",
+                   "no FLOPs or bytes per op: `roofline` and kernel-efficiency cannot run, "
+                   "kernel-outlier cannot tell shapes apart",
+                   "torch.profiler.profile(record_shapes=True)"});
+  }
+  if (t.python.size() == 0) {
+    out.push_back({"stacks-not-recorded", "no Python frames",
+                   "findings name ops and kernels but not the line of the program",
+                   "torch.profiler.profile(with_stack=True)"});
+  }
+}
 
-  // Graph replays without their capture.
+// Graph replays without their capture.
+void GraphNotes(const model::Trace& t, std::vector<HealthNote>& out) {
   uint64_t graph_launches = CountGraphLaunches(t);
   if (graph_launches > 0 && FindCapturedGraphs(t, t.meta.path).empty()) {
     out.push_back({"graph-capture-missing",
@@ -166,8 +165,10 @@ std::vector<HealthNote> CheckHealth(const model::Trace& t, const SteadyState& st
                    "pass the capture trace with --capture CAPTURE_TRACE (vLLM/SGLang: profile the "
                    "start-up that captures the graphs); nsys: --cuda-graph-trace=node"});
   }
+}
 
-  // The window and its steps.
+// The window and its steps.
+void WindowNotes(const SteadyState& steady, Tool tool, std::vector<HealthNote>& out) {
   size_t steps = steady.iterations.size();
   bool marked = steady.source.find("whole trace") == std::string::npos &&
                 steady.source.find("span of GPU work") == std::string::npos;
@@ -201,8 +202,10 @@ std::vector<HealthNote> CheckHealth(const model::Trace& t, const SteadyState& st
                   "--capture-range=nvtx on a step range")});
     }
   }
+}
 
-  // The tracer's own cost.
+// The tracer's own cost.
+void OverheadNotes(const model::Trace& t, std::vector<HealthNote>& out) {
   uint64_t overhead_records = 0;
   for (const auto& [kind, n] : t.record_counts) {
     if (kind.find("overhead") != std::string::npos) overhead_records += n;
@@ -225,8 +228,10 @@ std::vector<HealthNote> CheckHealth(const model::Trace& t, const SteadyState& st
                    "profile a shorter window; PyTorch: fewer options (with_stack and "
                    "profile_memory cost the most)"});
   }
+}
 
-  // Events of different runs in one trace.
+// Events of different runs in one trace.
+void RunsNotes(const model::Trace& t, std::vector<HealthNote>& out) {
   model::EventGap gap = model::LargestEventGap(t);
   if (gap.SeparatesRuns()) {
     out.push_back({"different-runs",
@@ -236,6 +241,21 @@ std::vector<HealthNote> CheckHealth(const model::Trace& t, const SteadyState& st
                    "wall time, GPU busy and idle gaps mix two runs",
                    "analyze each run's trace alone"});
   }
+}
+
+}  // namespace
+
+std::vector<HealthNote> CheckHealth(const model::Trace& t, const SteadyState& steady) {
+  std::vector<HealthNote> out;
+  if (t.summary_only()) return out;
+  const Tool tool = ToolOf(t);
+  ImpossibleNotes(t, out);
+  RecordingNotes(t, tool, out);
+  FrameworkNotes(t, out);
+  GraphNotes(t, out);
+  WindowNotes(steady, tool, out);
+  OverheadNotes(t, out);
+  RunsNotes(t, out);
   return out;
 }
 

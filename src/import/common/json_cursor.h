@@ -55,10 +55,12 @@ class JsonCursor {
   const char* error_what_ = "";
 };
 
-// Calls f(key, value, is_string) for each scalar member of the object at the cursor ('{');
-// members holding objects or arrays are skipped. Stops at the first scan that is not kOk.
+// Calls f(key, first) for each member of the object at the cursor ('{'): the cursor is at the
+// member's value and `first` is the value's first character; f reads or skips the value and
+// returns the scan. Stops at the first scan that is not kOk. The one loop over an object's
+// members: every reader of members is a function of a key.
 template <typename F>
-Scan ForEachScalarMember(JsonCursor& c, std::deque<std::string>* arena, F&& f) {
+Scan ForEachMember(JsonCursor& c, std::deque<std::string>* arena, F&& f) {
   Scan s = c.Expect('{');
   if (s != Scan::kOk) return s;
   for (bool first = true;; first = false) {
@@ -69,18 +71,26 @@ Scan ForEachScalarMember(JsonCursor& c, std::deque<std::string>* arena, F&& f) {
       return Scan::kOk;
     }
     if (!first && (s = c.Expect(',')) != Scan::kOk) return s;
-    std::string_view key, value;
-    bool is_string = false;
+    std::string_view key;
     if ((s = c.String(&key, arena)) != Scan::kOk) return s;
     if ((s = c.Expect(':')) != Scan::kOk) return s;
     if ((s = c.Peek(&ch)) != Scan::kOk) return s;
-    if (ch == '{' || ch == '[') {
-      if ((s = c.SkipValue()) != Scan::kOk) return s;
-      continue;
-    }
-    if ((s = c.Scalar(&value, &is_string, arena)) != Scan::kOk) return s;
-    f(key, value, is_string);
+    if ((s = f(key, ch)) != Scan::kOk) return s;
   }
+}
+
+// Calls f(key, value, is_string) for each scalar member of the object at the cursor ('{');
+// members holding objects or arrays are skipped. Stops at the first scan that is not kOk.
+template <typename F>
+Scan ForEachScalarMember(JsonCursor& c, std::deque<std::string>* arena, F&& f) {
+  return ForEachMember(c, arena, [&](std::string_view key, char first) {
+    if (first == '{' || first == '[') return c.SkipValue();
+    std::string_view value;
+    bool is_string = false;
+    Scan s = c.Scalar(&value, &is_string, arena);
+    if (s == Scan::kOk) f(key, value, is_string);
+    return s;
+  });
 }
 
 }  // namespace gpuscope::import

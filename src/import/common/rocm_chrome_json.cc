@@ -88,6 +88,45 @@ bool EventTimes(const JsonEvent& e, int64_t* begin, int64_t* end) {
 
 }  // namespace
 
+namespace {
+
+// The events of the document, read one by one so that a truncated file or a fragment keeps its
+// whole events; `closed`: the event list ended; `error`: where and why it did not.
+std::vector<JsonEvent> ReadEvents(const std::string& doc, size_t size, bool* closed,
+                                  std::string* error) {
+  size_t p = doc.find("\"traceEvents\"");
+  if (p != std::string::npos) {
+    p = doc.find('[', p) + 1;
+  } else {  // a bare array, or a fragment that starts inside it
+    p = doc.find_first_not_of(" \t\r\n");
+    p = p == std::string::npos ? 0 : p + (doc[p] == '[' ? 1 : 0);
+  }
+  JsonWalker w(doc.data() + p, doc.data() + size);
+  std::vector<JsonEvent> events;
+  for (;;) {
+    char c = 0;
+    if (!w.Peek(&c)) break;
+    if (c == ',') {
+      if (!w.Consume(',')) break;
+      continue;
+    }
+    if (c == ']') {
+      *closed = true;
+      break;
+    }
+    JsonEvent e;
+    if (!ReadEvent(w, &e)) break;
+    if (!e.ph.empty()) events.push_back(std::move(e));
+  }
+  if (!*closed) {
+    *error = "the event list is cut at byte " + std::to_string(p + w.error_offset()) +
+             " (a truncated file or a fragment): " + w.error();
+  }
+  return events;
+}
+
+}  // namespace
+
 base::StatusOr<ImportResult> ReadRocmChromeJson(const std::string& path, ChromeJsonFlavor flavor) {
   GPUSCOPE_ASSIGN_OR_RETURN(auto src, base::OpenByteSource(path));
   std::string doc, chunk(1 << 20, '\0');
@@ -104,37 +143,8 @@ base::StatusOr<ImportResult> ReadRocmChromeJson(const std::string& path, ChromeJ
     trace.meta.producer = "rocmProfileData rpd2tracing.py";
     trace.meta.clock = "CLOCK_MONOTONIC (us resolution)";
   }
-  // Events are read one by one, so that a truncated file or a fragment keeps its whole events.
-  size_t p = doc.find("\"traceEvents\"");
-  if (p != std::string::npos) {
-    p = doc.find('[', p) + 1;
-  } else {  // a bare array, or a fragment that starts inside it
-    p = doc.find_first_not_of(" \t\r\n");
-    p = p == std::string::npos ? 0 : p + (doc[p] == '[' ? 1 : 0);
-  }
-  JsonWalker w(doc.data() + p, doc.data() + size);
-  std::vector<JsonEvent> events;
   bool closed = false;
-  for (;;) {
-    char c = 0;
-    if (!w.Peek(&c)) break;
-    if (c == ',') {
-      if (!w.Consume(',')) break;
-      continue;
-    }
-    if (c == ']') {
-      closed = true;
-      break;
-    }
-    JsonEvent e;
-    if (!ReadEvent(w, &e)) break;
-    if (!e.ph.empty()) events.push_back(std::move(e));
-  }
-  if (!closed) {
-    trace.meta.import_error = "the event list is cut at byte " +
-                              std::to_string(p + w.error_offset()) +
-                              " (a truncated file or a fragment): " + w.error();
-  }
+  std::vector<JsonEvent> events = ReadEvents(doc, size, &closed, &trace.meta.import_error);
   std::map<std::string, std::string> process_names;
   for (const auto& e : events) {
     if (e.ph == "M" && e.name == "process_name") process_names[e.pid] = e.args;

@@ -7,6 +7,7 @@
 
 #include "base/numbers.h"
 #include "format/chrome_trace.h"
+#include "import/kineto/kineto_categories.h"
 #include "model/op_args.h"
 
 namespace gpuscope::import::kineto {
@@ -18,98 +19,31 @@ using model::MemopKind;
 using model::MemoryKind;
 using model::TrackKind;
 
+using namespace events;  // NOLINT: what an event is, from its category and name
+
 namespace {
 
-enum class Category : uint8_t {
-  kKernel,
-  kMemcpy,
-  kMemset,
-  kRuntime,
-  kDriver,
-  kCpuOp,
-  kAnnotation,
-  kPython,
-  kGpuAnnotation,
-  kSync,
-  kGpuOther,
-  kOverhead,
-  kSpan,
-  kDerivedMarker,
-  kUnknown
-};
-
-Category Classify(std::string_view cat, bool* legacy) {
-  // Current names first (most events), then the PyTorch 1.8 capitalised ones.
-  if (cat == "kernel") return Category::kKernel;
-  if (cat == "cpu_op") return Category::kCpuOp;
-  if (cat == "cuda_runtime") return Category::kRuntime;
-  if (cat == "python_function") return Category::kPython;
-  if (cat == "gpu_memcpy") return Category::kMemcpy;
-  if (cat == "gpu_memset") return Category::kMemset;
-  if (cat == "cuda_driver") return Category::kDriver;
-  if (cat == "user_annotation") return Category::kAnnotation;
-  if (cat == "gpu_user_annotation") return Category::kGpuAnnotation;
-  if (cat == "cuda_sync") return Category::kSync;
-  if (cat == "overhead") return Category::kOverhead;
-  if (cat == "Trace") return Category::kSpan;
-  // Written by gpuscope's own export: GPU ranges that are neither annotations nor syncs, and
-  // the iteration markers it derived (not source events: skipped on reading).
-  if (cat == format::chrome_trace::kCategoryGpuRange) return Category::kGpuOther;
-  if (cat == format::chrome_trace::kCategoryIteration) return Category::kDerivedMarker;
-  if (cat == "xpu_runtime" || cat == "privateuse1_runtime" || cat == "mtia_runtime") {
-    return Category::kRuntime;
+// An op or user annotation of the CPU, with its recorded call arguments.
+void AppendCpuRange(model::Trace& t, const KinetoEvent& ev, int64_t ts, int64_t dur,
+                    model::TrackId track, bool op) {
+  model::CpuRangeRow row;
+  row.start_ns = ts;
+  row.dur_ns = dur;
+  row.name = t.strings.Intern(ev.name);
+  row.track = track;
+  row.external_id = ev.external_id;
+  row.kind = op ? CpuRangeKind::kOp : CpuRangeKind::kAnnotation;
+  // The collective's description only on ops that name their collective.
+  std::span<const model::RawArg> collective(ev.collective.data(), ev.collective_count);
+  bool names_collective = false;
+  for (const auto& a : collective) names_collective |= a.key == model::kArgCollectiveName;
+  if (!names_collective) collective = {};
+  if (!ev.input_dims.empty() || !ev.input_types.empty() || !ev.concrete_inputs.empty() ||
+      !collective.empty()) {
+    row.args = t.strings.Intern(
+        model::EncodeOpArgs(ev.input_dims, ev.input_types, ev.concrete_inputs, collective));
   }
-  if (cat == "xpu_driver" || cat == "privateuse1_driver") return Category::kDriver;
-  *legacy = true;
-  if (cat == "Operator") return Category::kCpuOp;
-  if (cat == "Runtime") return Category::kRuntime;
-  if (cat == "Kernel") return Category::kKernel;
-  if (cat == "Memcpy") return Category::kMemcpy;
-  if (cat == "Memset") return Category::kMemset;
-  *legacy = false;
-  return Category::kUnknown;
-}
-
-// "Memcpy HtoD (Pageable -> Device)" / "Memcpy DtoH (Device -> Host)" (ROCm) / "Memset (Device)".
-void ParseMemopName(std::string_view name, bool memset, model::MemopRow* row) {
-  if (memset) {
-    row->kind = MemopKind::kMemset;
-    auto open = name.find('(');
-    auto close = name.rfind(')');
-    if (open != std::string_view::npos && close != std::string_view::npos && close > open) {
-      row->dst = model::ParseMemoryKind(name.substr(open + 1, close - open - 1));
-    }
-    return;
-  }
-  auto sp = name.find(' ');
-  std::string_view kind =
-      sp == std::string_view::npos ? std::string_view() : name.substr(sp + 1, 4);
-  if (kind == "HtoD")
-    row->kind = MemopKind::kHtoD;
-  else if (kind == "DtoH")
-    row->kind = MemopKind::kDtoH;
-  else if (kind == "DtoD")
-    row->kind = MemopKind::kDtoD;
-  else if (kind == "HtoH")
-    row->kind = MemopKind::kHtoH;
-  else if (kind == "PtoP")
-    row->kind = MemopKind::kPtoP;
-  auto open = name.find('(');
-  auto arrow = name.find(" -> ");
-  auto close = name.rfind(')');
-  if (open != std::string_view::npos && arrow != std::string_view::npos &&
-      close != std::string_view::npos && open < arrow && arrow < close) {
-    row->src = model::ParseMemoryKind(name.substr(open + 1, arrow - open - 1));
-    row->dst = model::ParseMemoryKind(name.substr(arrow + 4, close - arrow - 4));
-  }
-}
-
-// gpuscope's export states the copy direction and memory kinds in args, for copies whose
-// names do not spell them (names from ROCm or nsys sources).
-void ApplyExportedCopyArgs(const KinetoEvent& ev, model::MemopRow* row) {
-  if (!ev.copy_kind.empty()) model::ParseMemopKind(ev.copy_kind, &row->kind);
-  if (!ev.src_kind.empty()) row->src = model::ParseMemoryKind(ev.src_kind);
-  if (!ev.dst_kind.empty()) row->dst = model::ParseMemoryKind(ev.dst_kind);
+  t.cpu.Append(row);
 }
 
 }  // namespace
@@ -294,27 +228,9 @@ void KinetoBuilder::AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur) {
       return;
     }
     case Category::kCpuOp:
-    case Category::kAnnotation: {
-      model::CpuRangeRow row;
-      row.start_ns = ts;
-      row.dur_ns = dur;
-      row.name = t.strings.Intern(ev.name);
-      row.track = CpuTrack(ev);
-      row.external_id = ev.external_id;
-      row.kind = cat == Category::kCpuOp ? CpuRangeKind::kOp : CpuRangeKind::kAnnotation;
-      // The collective's description only on ops that name their collective.
-      std::span<const model::RawArg> collective(ev.collective.data(), ev.collective_count);
-      bool names_collective = false;
-      for (const auto& a : collective) names_collective |= a.key == model::kArgCollectiveName;
-      if (!names_collective) collective = {};
-      if (!ev.input_dims.empty() || !ev.input_types.empty() || !ev.concrete_inputs.empty() ||
-          !collective.empty()) {
-        row.args = t.strings.Intern(
-            model::EncodeOpArgs(ev.input_dims, ev.input_types, ev.concrete_inputs, collective));
-      }
-      t.cpu.Append(row);
+    case Category::kAnnotation:
+      AppendCpuRange(t, ev, ts, dur, CpuTrack(ev), cat == Category::kCpuOp);
       return;
-    }
     case Category::kPython: {
       model::PythonFrameRow row;
       row.start_ns = ts;
@@ -368,26 +284,13 @@ void KinetoBuilder::AddMetadata(const KinetoEvent& ev) {
   // args is {"name": "..."}: re-read it from the kept span.
   JsonCursor c(ev.args_begin, ev.args_end);
   std::deque<std::string> arena;
-  if (c.Expect('{') != Scan::kOk) return;
   std::string value;
-  for (bool first = true;; first = false) {
-    char ch;
-    if (c.Peek(&ch) != Scan::kOk || ch == '}') break;
-    if (!first && c.Expect(',') != Scan::kOk) break;
-    std::string_view key, v;
-    bool is_string = false;
-    if (c.String(&key, &arena) != Scan::kOk || c.Expect(':') != Scan::kOk) break;
-    if (key == "name") {
-      if (c.Scalar(&v, &is_string, &arena) != Scan::kOk) break;
-      value.assign(v);
-    } else if (key == format::chrome_trace::kArgGenerated) {  // a label gpuscope's export made up
-                                                              // for viewers, not a name
-      if (c.Scalar(&v, &is_string, &arena) != Scan::kOk) break;
-      if (v == "true") return;
-    } else if (c.SkipValue() != Scan::kOk) {
-      break;
-    }
-  }
+  bool generated = false;  // a label gpuscope's export made up for viewers, not a name
+  ForEachScalarMember(c, &arena, [&](std::string_view key, std::string_view v, bool) {
+    if (key == "name") value.assign(v);
+    if (key == format::chrome_trace::kArgGenerated && v == "true") generated = true;
+  });
+  if (generated) return;
   if (ev.name == "process_name") {
     if (!side_->process_names.emplace(std::string(ev.pid), value).second) {
       ++side_->metadata_duplicates;

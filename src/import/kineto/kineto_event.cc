@@ -73,19 +73,8 @@ void SetInt(std::string_view text, bool is_string, Int* out, bool* bad) {
 }
 
 Scan ParseArgs(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena) {
-  Scan s = c.Expect('{');
-  if (s != Scan::kOk) return s;
-  for (bool first = true;; first = false) {
-    char ch;
-    if ((s = c.Peek(&ch)) != Scan::kOk) return s;
-    if (ch == '}') {
-      c.set_pos(c.pos() + 1);
-      return Scan::kOk;
-    }
-    if (!first && (s = c.Expect(',')) != Scan::kOk) return s;
-    std::string_view key;
-    if ((s = c.String(&key, arena)) != Scan::kOk) return s;
-    if ((s = c.Expect(':')) != Scan::kOk) return s;
+  return ForEachMember(c, arena, [&](std::string_view key, char ch) {
+    Scan s = Scan::kOk;
     bool bad = false;
     if (key == "grid" || key == "block") {
       if ((s = ReadDims(c, key == "grid" ? ev->grid : ev->block, &bad)) != Scan::kOk) return s;
@@ -173,27 +162,16 @@ Scan ParseArgs(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena) {
       ev->bad_arg = true;
       ev->bad_arg_key = key;
     }
-  }
+    return Scan::kOk;
+  });
 }
 
 }  // namespace
 
 Scan ParseKinetoEvent(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena) {
-  Scan s = c.Expect('{');
-  if (s != Scan::kOk) return s;
-  for (bool first = true;; first = false) {
-    char ch;
-    if ((s = c.Peek(&ch)) != Scan::kOk) return s;
-    if (ch == '}') {
-      c.set_pos(c.pos() + 1);
-      return Scan::kOk;
-    }
-    if (!first && (s = c.Expect(',')) != Scan::kOk) return s;
-    std::string_view key;
-    if ((s = c.String(&key, arena)) != Scan::kOk) return s;
-    if ((s = c.Expect(':')) != Scan::kOk) return s;
+  return ForEachMember(c, arena, [&](std::string_view key, char ch) {
+    Scan s = Scan::kOk;
     bool is_string = false;
-    if ((s = c.Peek(&ch)) != Scan::kOk) return s;
     // Every field read below is a string or a scalar; anything else is skipped and marks the
     // event (ph and cat must be strings).
     bool container = ch == '{' || ch == '[';
@@ -206,68 +184,68 @@ Scan ParseKinetoEvent(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* a
         if (key == "ph") {
           if (ch != '"') {
             if ((s = wrong_type("ph")) != Scan::kOk) return s;
-            continue;
+            return Scan::kOk;
           }
           std::string_view v;
           if ((s = c.String(&v, arena)) != Scan::kOk) return s;
           ev->ph = v.empty() ? '?' : v[0];
-          continue;
+          return Scan::kOk;
         }
         if (key == "ts") {
           if (container) {
             if ((s = wrong_type("ts")) != Scan::kOk) return s;
-            continue;
+            return Scan::kOk;
           }
           if ((s = c.Scalar(&ev->ts, &is_string, arena)) != Scan::kOk) return s;
           if (is_string) ev->ts_is_string = true;
-          continue;
+          return Scan::kOk;
         }
         if (key == "id") {
           if (container) {
             if ((s = wrong_type("id")) != Scan::kOk) return s;
-            continue;
+            return Scan::kOk;
           }
           if ((s = c.Scalar(&ev->id, &is_string, arena)) != Scan::kOk) return s;
-          continue;
+          return Scan::kOk;
         }
         break;
       case 3:
         if (key == "cat") {
           if (ch != '"') {
             if ((s = wrong_type("cat")) != Scan::kOk) return s;
-            continue;
+            return Scan::kOk;
           }
           if ((s = c.String(&ev->cat, arena)) != Scan::kOk) return s;
-          continue;
+          return Scan::kOk;
         }
         if (key == "pid" || key == "tid") {
           if (container) {
             if ((s = wrong_type(key == "pid" ? "pid" : "tid")) != Scan::kOk) return s;
-            continue;
+            return Scan::kOk;
           }
           bool pid = key == "pid";
           if ((s = IdText(c, pid ? &ev->pid : &ev->tid, arena)) != Scan::kOk) return s;
           (pid ? ev->has_pid : ev->has_tid) = true;
-          continue;
+          return Scan::kOk;
         }
         if (key == "dur") {
           if (container) {
             if ((s = wrong_type("dur")) != Scan::kOk) return s;
-            continue;
+            return Scan::kOk;
           }
           if ((s = c.Scalar(&ev->dur, &is_string, arena)) != Scan::kOk) return s;
           if (is_string) ev->dur_is_string = true;
-          continue;
+          return Scan::kOk;
         }
         break;
       case 4:
         if (key == "name") {
           if (ch != '"') {
             if ((s = wrong_type("name")) != Scan::kOk) return s;
-            continue;
+            return Scan::kOk;
           }
           if ((s = c.Scalar(&ev->name, &is_string, arena)) != Scan::kOk) return s;
-          continue;
+          return Scan::kOk;
         }
         if (key == "args") {
           ev->args_begin = c.pos();
@@ -277,14 +255,15 @@ Scan ParseKinetoEvent(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* a
             return s;
           }
           ev->args_end = c.pos();
-          continue;
+          return Scan::kOk;
         }
         break;
       default:
         break;
     }
     if ((s = c.SkipValue()) != Scan::kOk) return s;
-  }
+    return Scan::kOk;
+  });
 }
 
 }  // namespace gpuscope::import::kineto

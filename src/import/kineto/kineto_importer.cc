@@ -169,6 +169,33 @@ bool RecognizesKineto(const base::FileSniff& sniff) {
   return false;
 }
 
+namespace {
+
+// Why nothing is left: events dropped for bad times are a broken writer, not a profiler option;
+// says which problem and where it first happened.
+std::string EmptyReason(const model::Trace& t, uint64_t records) {
+  uint64_t untimed = 0;
+  std::string first;
+  for (model::ProblemKind kind :
+       {model::ProblemKind::kKinetoBadTs, model::ProblemKind::kKinetoEventMissingTs}) {
+    auto it = t.problems.entries().find(model::ProblemKindName(kind));
+    if (it == t.problems.entries().end()) continue;
+    untimed += it->second.count;
+    if (first.empty()) first = it->first + ": " + it->second.first_example;
+  }
+  return untimed > 0 ? "the trace holds no usable events: " + std::to_string(untimed) + " of " +
+                           std::to_string(records) +
+                           " records were dropped for a missing or "
+                           "non-numeric 'ts' (first: " +
+                           first +
+                           "); Kineto writes 'ts' as a number of microseconds: check the "
+                           "tool that wrote this file"
+                     : "the trace holds no events (" + std::to_string(records) +
+                           " records, none of them timed); profile with activities enabled";
+}
+
+}  // namespace
+
 base::StatusOr<ImportResult> ReadKineto(const std::string& path, const ImportOptions& options) {
   GPUSCOPE_ASSIGN_OR_RETURN(auto opened, base::OpenByteSource(path));
   std::unique_ptr<base::ByteSource> source = std::move(opened);
@@ -268,27 +295,7 @@ base::StatusOr<ImportResult> ReadKineto(const std::string& path, const ImportOpt
   Finish(result.trace, head, path);
   lap("finish");
   if (!error.empty()) result.trace.meta.import_error = error;
-  // Why nothing is left: events dropped for bad times are a broken writer, not a profiler
-  // option; say which problem and where it first happened.
-  uint64_t untimed = 0;
-  std::string first;
-  for (model::ProblemKind kind :
-       {model::ProblemKind::kKinetoBadTs, model::ProblemKind::kKinetoEventMissingTs}) {
-    auto it = result.trace.problems.entries().find(model::ProblemKindName(kind));
-    if (it == result.trace.problems.entries().end()) continue;
-    untimed += it->second.count;
-    if (first.empty()) first = it->first + ": " + it->second.first_example;
-  }
-  result.empty_reason = untimed > 0
-                            ? "the trace holds no usable events: " + std::to_string(untimed) +
-                                  " of " + std::to_string(records) +
-                                  " records were dropped for a missing or "
-                                  "non-numeric 'ts' (first: " +
-                                  first +
-                                  "); Kineto writes 'ts' as a number of microseconds: check the "
-                                  "tool that wrote this file"
-                            : "the trace holds no events (" + std::to_string(records) +
-                                  " records, none of them timed); profile with activities enabled";
+  result.empty_reason = EmptyReason(result.trace, records);
   return result;
 }
 

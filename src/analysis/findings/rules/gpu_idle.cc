@@ -93,7 +93,8 @@ const RuleInfo& GpuIdleRule() {
       "gaps shorter than --idle-gap-us; gaps outside the steady window; gaps an "
       "earlier finding explains (a sync, a loader range, a storm, warm-up); time in "
       "which any stream of the device runs work (a compute stream waiting on a "
-      "collective is comm-wait's); causes under 1% of the window."};
+      "collective is comm-wait's); causes under 1% of the window.",
+      RuleInfo::Listing::kCatchAll};
   return rule;
 }
 

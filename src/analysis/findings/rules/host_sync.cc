@@ -133,7 +133,8 @@ const RuleInfo& HostSyncRule() {
       "read results back every N iterations.",
       "synchronizations outside the steady window; an asynchronous copy that no "
       "synchronize follows (memcpy-in-loop's); the synchronize inside an .item(), "
-      "counted once as the .item()."};
+      "counted once as the .item().",
+      RuleInfo::Listing::kAlwaysListed};
   return rule;
 }
 

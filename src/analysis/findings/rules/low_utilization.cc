@@ -47,7 +47,8 @@ const RuleInfo& LowUtilizationRule() {
       &Detect,
       "Find what the host does while the GPU waits (the idle split, gpu-idle, host-sync) "
       "and overlap it with GPU work: more streams, async copies, more work per launch.",
-      "GPUs busy at or above the threshold share of the steady window."};
+      "GPUs busy at or above the threshold share of the steady window.",
+      RuleInfo::Listing::kSummary};
   return rule;
 }
 

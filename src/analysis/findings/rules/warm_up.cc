@@ -50,6 +50,27 @@ bool IsCompileRange(std::string_view n) {
   return false;
 }
 
+// The median duration of the window's launch calls (0: none).
+int64_t MedianLaunchNs(const Context& c) {
+  const Trace& t = c.t();
+  std::vector<int64_t> launch_durs;
+  for (size_t i = 0; i < t.api.size(); ++i)
+    if (c.In(t.api.start_ns[i]) && IsLaunchApi(t.str(t.api.name[i])))
+      launch_durs.push_back(t.api.dur_ns[i]);
+  if (launch_durs.empty()) return 0;
+  auto mid = launch_durs.begin() + static_cast<ptrdiff_t>(launch_durs.size() / 2);
+  std::nth_element(launch_durs.begin(), mid, launch_durs.end());
+  return *mid;
+}
+
+// A Python frame of the compilers: Dynamo's frame conversion, Inductor's compile_fx, Triton's
+// autotuner.
+bool IsCompilerFrame(std::string_view n) {
+  return n.find("torch/_dynamo/convert_frame") != std::string_view::npos ||
+         n.find("torch/_inductor/compile_fx") != std::string_view::npos ||
+         n.find("autotune") != std::string_view::npos;
+}
+
 void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   // Marked steps already leave the warm-up steps out of the steady window.
   const std::string& source = c.steady().source;
@@ -81,16 +102,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     spans.emplace_back(s, e);
   };
   // The median launch call, to tell a first launch that loads its module (lazy loading).
-  std::vector<int64_t> launch_durs;
-  for (size_t i = 0; i < t.api.size(); ++i)
-    if (c.In(t.api.start_ns[i]) && IsLaunchApi(t.str(t.api.name[i])))
-      launch_durs.push_back(t.api.dur_ns[i]);
-  int64_t median_launch = 0;
-  if (!launch_durs.empty()) {
-    auto mid = launch_durs.begin() + static_cast<ptrdiff_t>(launch_durs.size() / 2);
-    std::nth_element(launch_durs.begin(), mid, launch_durs.end());
-    median_launch = *mid;
-  }
+  const int64_t median_launch = MedianLaunchNs(c);
   std::unordered_set<model::StringId> launched;        // kernels whose first launch was seen
   std::unordered_map<RowId, size_t> kernel_of_launch;  // launch call -> its (first) kernel row
   for (size_t k = 0; k < t.kernels.size(); ++k)
@@ -118,14 +130,8 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     take(t.api.track[i], t.api.start_ns[i], t.api.end_ns(i), what, static_cast<RowId>(i),
          first_kernel);
   }
-  // Python frames of the compilers (Dynamo's frame conversion, Inductor's compile_fx, Triton's
-  // autotuner), outermost only.
-  auto compiler_frame = [&](RowId r) {
-    std::string_view n = t.str(t.python.name[r]);
-    return n.find("torch/_dynamo/convert_frame") != std::string_view::npos ||
-           n.find("torch/_inductor/compile_fx") != std::string_view::npos ||
-           n.find("autotune") != std::string_view::npos;
-  };
+  // Python frames of the compilers, outermost only.
+  auto compiler_frame = [&](RowId r) { return IsCompilerFrame(t.str(t.python.name[r])); };
   for (size_t i = 0; i < t.python.size(); ++i) {
     if (!c.In(t.python.start_ns[i]) || t.python.dur_ns[i] < kMs ||
         !compiler_frame(static_cast<RowId>(i)))
