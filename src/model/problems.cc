@@ -12,15 +12,8 @@ uint64_t ProblemLog::Count(ProblemKind kind) const {
 }
 
 std::string_view ProblemEffectName(ProblemEffect e) {
-  switch (e) {
-    case ProblemEffect::kDropped:
-      return "dropped";
-    case ProblemEffect::kRepaired:
-      return "repaired";
-    case ProblemEffect::kKept:
-      return "kept";
-  }
-  return "kept";
+  static constexpr std::string_view kNames[] = {"dropped", "repaired", "kept"};
+  return kNames[static_cast<size_t>(e)];
 }
 
 void ProblemLog::AddNamed(std::string_view kind, std::string_view example, uint64_t n) {

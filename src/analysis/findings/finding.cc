@@ -9,17 +9,8 @@ Severity SeverityFor(double pct) {
 }
 
 std::string_view SeverityName(Severity s) {
-  switch (s) {
-    case Severity::kHigh:
-      return "high";
-    case Severity::kMedium:
-      return "medium";
-    case Severity::kLow:
-      return "low";
-    case Severity::kInfo:
-      return "info";
-  }
-  return "low";
+  static constexpr std::string_view kNames[] = {"high", "medium", "low", "info"};
+  return kNames[static_cast<size_t>(s)];
 }
 
 }  // namespace gpuscope::analysis
