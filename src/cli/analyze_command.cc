@@ -10,12 +10,14 @@
 #include "analysis/work/device_peaks.h"
 #include "base/text.h"
 #include "cli/commands.h"
-#include "cli/job_load.h"
-#include "cli/load.h"
-#include "cli/outputs.h"
 #include "render/analyze_view.h"
+#include "session/job_load.h"
+#include "session/load.h"
+#include "session/outputs.h"
 
 namespace gpuscope::cli {
+
+using namespace session;  // NOLINT: the loading and the outputs this command wires
 namespace {
 
 struct AnalyzeArgs {
@@ -24,26 +26,6 @@ struct AnalyzeArgs {
 };
 
 }  // namespace
-
-base::StatusOr<std::string> AnalyzeOutput(const model::Trace& trace, const AnalyzeRequest& a,
-                                          const CommonOptions& common) {
-  analysis::AnalyzeOptions o = a.options;
-  // The steps are found once: to check --phase, then for the analysis.
-  const analysis::SteadyState steps = analysis::FindSteps(trace, o.steady);
-  if (!a.phase.empty()) {
-    if (!steps.Phase(a.phase)) {
-      return base::Status::Error(a.path + ": " + analysis::MissingPhaseMessage(steps, a.phase));
-    }
-    o.steady.phase = a.phase;
-  }
-  GPUSCOPE_RETURN_IF_ERROR(CheckDevice(o.device));
-  GPUSCOPE_ASSIGN_OR_RETURN(o.captures, LoadCaptures(a.captures, common));
-  analysis::AnalysisReport r = analysis::Analyze(trace, o, steps);
-  const render::AnalyzeView view{a.path, a.full_names, a.explain};
-  if (a.format == "json") return render::AnalyzeJson(trace, r, view);
-  if (a.format == "csv") return render::AnalyzeCsv(r);
-  return FitTerminal(render::AnalyzeText(trace, r, view), a.full_names);
-}
 
 void PrintAnalyzeReport(const model::Trace& trace, const std::string& path) {
   std::fputs(

@@ -9,6 +9,7 @@
 
 #include "base/status.h"
 #include "model/trace.h"
+#include "session/options.h"
 
 namespace gpuscope::cli {
 
@@ -22,16 +23,7 @@ inline constexpr const char* kFormatsFooter =
     "SQLite export, gpuscope CSV; the format is recognised from the content (gpuscope help "
     "formats).";
 
-// Options every command that reads a trace shares.
-struct CommonOptions {
-  int threads = 0;
-  bool align_clocks = false;  // shift GPU timelines whose ops start before their launch
-  bool merge_runs = false;    // read a folder of different runs as one trace
-  std::string time_unit;      // --time-unit: s, ms, us or ns for Chrome/Kineto JSON ("": us)
-  // Where loading's warnings and notes go: stderr when null, else appended here (the Python
-  // module turns them into warnings.warn).
-  std::vector<std::string>* messages = nullptr;
-};
+using session::CommonOptions;
 
 // A command's body: returns the exit code, or a Status whose message main prints (exit 2).
 using CommandBody = std::function<base::StatusOr<int>()>;

@@ -8,11 +8,13 @@
 #include "base/atomic_output.h"
 #include "base/text.h"
 #include "cli/commands.h"
-#include "cli/load.h"
 #include "output/json_writer.h"
 #include "render/export.h"
+#include "session/load.h"
 
 namespace gpuscope::cli {
+
+using namespace session;  // NOLINT: the loading and the outputs this command wires
 namespace {
 
 struct ConvertArgs {

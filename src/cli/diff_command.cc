@@ -10,11 +10,13 @@
 #include "analysis/diff/diff_gate.h"
 #include "base/text.h"
 #include "cli/commands.h"
-#include "cli/load.h"
-#include "cli/outputs.h"
 #include "render/diff_view.h"
+#include "session/load.h"
+#include "session/outputs.h"
 
 namespace gpuscope::cli {
+
+using namespace session;  // NOLINT: the loading and the outputs this command wires
 namespace {
 
 struct DiffArgs : DiffRequest {
@@ -22,17 +24,6 @@ struct DiffArgs : DiffRequest {
 };
 
 }  // namespace
-
-std::string DiffOutput(const model::Trace& before, const model::Trace& after,
-                       const DiffRequest& a) {
-  analysis::DiffOptions o;
-  o.exact_names = a.exact_names;
-  analysis::DiffReport r = analysis::Diff(before, after, o);
-  const render::DiffView view{a.before, a.after, a.exact_names, a.full_names, a.top};
-  if (a.format == "json") return render::DiffJson(r, view);
-  if (a.format == "csv") return render::DiffCsv(r);
-  return FitTerminal(render::DiffText(r, view), a.full_names);
-}
 
 CommandBody AddDiffCommand(CLI::App& app, const CommonOptions& common) {
   auto a = std::make_shared<DiffArgs>();

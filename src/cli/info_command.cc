@@ -6,13 +6,15 @@
 #include "analysis/timeline/summary.h"
 #include "base/text.h"
 #include "cli/commands.h"
-#include "cli/job_load.h"
-#include "cli/load.h"
-#include "cli/outputs.h"
 #include "output/text_table.h"
 #include "render/info_view.h"
+#include "session/job_load.h"
+#include "session/load.h"
+#include "session/outputs.h"
 
 namespace gpuscope::cli {
+
+using namespace session;  // NOLINT: the loading and the outputs this command wires
 namespace {
 
 struct InfoArgs {
@@ -21,19 +23,6 @@ struct InfoArgs {
 };
 
 }  // namespace
-
-std::string FitTerminal(std::string text, bool full_names) {
-  text = base::EscapeControl(text);  // names cannot drive the terminal
-  if (full_names) return text;
-  return base::WrapLongLines(text, output::TerminalWidth());
-}
-
-std::string InfoOutput(model::Trace& trace, const std::string& format) {
-  analysis::TraceSummary s = analysis::Summarize(trace);
-  if (format == "json") return render::InfoJson(trace, s);
-  if (format == "csv") return render::InfoCsv(trace, s);
-  return FitTerminal(render::InfoText(trace, s), false);
-}
 
 CommandBody AddInfoCommand(CLI::App& app, const CommonOptions& common) {
   auto args = std::make_shared<InfoArgs>();

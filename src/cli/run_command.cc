@@ -15,11 +15,13 @@
 #include "base/files.h"
 #include "base/temp_dir.h"
 #include "cli/commands.h"
-#include "cli/load.h"
 #include "cli/run_backends.h"
 #include "render/export.h"
+#include "session/load.h"
 
 namespace gpuscope::cli {
+
+using namespace session;  // NOLINT: the loading and the outputs this command wires
 namespace {
 
 namespace fs = std::filesystem;

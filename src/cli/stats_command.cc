@@ -10,59 +10,20 @@
 #include "analysis/steps/steady_state.h"
 #include "base/text.h"
 #include "cli/commands.h"
-#include "cli/job_load.h"
-#include "cli/load.h"
-#include "cli/outputs.h"
 #include "output/text_table.h"
 #include "render/stats_view.h"
+#include "session/job_load.h"
+#include "session/load.h"
+#include "session/outputs.h"
 
 namespace gpuscope::cli {
+
+using namespace session;  // NOLINT: the loading and the outputs this command wires
 namespace {
 
 using StatsArgs = StatsRequest;
 
 }  // namespace
-
-base::StatusOr<std::string> StatsOutput(const model::Trace& trace, const StatsRequest& a,
-                                        const CommonOptions& common) {
-  analysis::StatsOptions opt;
-  opt.demangle = !a.mangled;
-  std::string window;
-  if ((a.steady || !a.phase.empty()) && !trace.summary_only()) {
-    analysis::SteadyState ss = analysis::FindSteadyState(trace);
-    opt.window_start = ss.start_ns;
-    opt.window_end = ss.end_ns;
-    window = render::SteadyWindowLabel(ss);
-    if (!a.phase.empty()) {
-      const analysis::PhaseSteps* p = ss.Phase(a.phase);
-      if (!p) {
-        return base::Status::Error(a.path + ": " + analysis::MissingPhaseMessage(ss, a.phase));
-      }
-      opt.window_start = INT64_MIN, opt.window_end = INT64_MAX;
-      opt.windows = analysis::PhaseIntervals(trace, ss, *p);
-      window = a.phase + " phase: " + base::FormatCount(p->steps.size()) + " steps";
-    }
-  }
-  analysis::Stats st = analysis::ComputeStats(trace, opt);
-  if (a.by == "op") {
-    GPUSCOPE_ASSIGN_OR_RETURN(auto given, LoadCaptures(a.captures, common));
-    analysis::Attributor at(trace);
-    analysis::GraphAttribution g = analysis::AttributeGraphKernels(trace, at, given);
-    at.SetGraphs(&g);
-    st.ops = analysis::GpuTimeByOp(trace, opt, at);
-  }
-  render::StatsView v;
-  v.path = a.path;
-  v.by = a.by;
-  v.window = window;
-  v.steady = a.steady;
-  v.top = a.top;
-  v.top_given = a.top_given;
-  v.full_names = a.full_names;
-  if (a.format == "json") return render::StatsJson(trace, st, v);
-  if (a.format == "csv") return render::StatsCsv(st, v);
-  return FitTerminal(render::StatsText(trace, st, v, output::TerminalWidth()), a.full_names);
-}
 
 void PrintStatsTables(const model::Trace& trace, const std::string& path) {
   StatsArgs a;

@@ -9,70 +9,13 @@
 #include "analysis/steps/steady_state.h"
 #include "base/text.h"
 #include "cli/commands.h"
-#include "cli/load.h"
-#include "cli/outputs.h"
 #include "render/whatif_view.h"
+#include "session/load.h"
+#include "session/outputs.h"
 
 namespace gpuscope::cli {
-namespace {
 
-// "REGEX=X" -> (REGEX, X); the last '=' splits (a regex may hold one).
-base::Status ParseKernels(const std::vector<std::string>& in, analysis::Scenario& s) {
-  for (const auto& k : in) {
-    size_t eq = k.rfind('=');
-    double x = 0;
-    if (eq != std::string::npos && eq > 0) {
-      try {
-        size_t used = 0;
-        x = std::stod(k.substr(eq + 1), &used);
-        if (used != k.size() - eq - 1) x = 0;
-      } catch (const std::exception&) {
-        x = 0;
-      }
-    }
-    if (!(x > 0))
-      return base::Status::Error("--kernels '" + k +
-                                 "': expected REGEX=X with X > 0 "
-                                 "(e.g. --kernels 'gemm=1.5': kernels matching gemm 1.5x faster)");
-    s.kernels.emplace_back(k.substr(0, eq), x);
-  }
-  if (std::string bad = analysis::RegexError(s); !bad.empty()) return base::Status::Error(bad);
-  return base::Status::Ok();
-}
-
-// The request's scenario, its kernel patterns parsed; an error for a speedup <= 0 or a bad
-// pattern.
-base::StatusOr<analysis::Scenario> ScenarioOf(const WhatIfRequest& r) {
-  analysis::Scenario s = r.scenario;
-  for (auto [name, x] : {std::pair<const char*, double>{"--gpu-speedup", s.gpu_speedup},
-                         {"--copies", s.copies},
-                         {"--host-speedup", s.host_speedup}}) {
-    if (!(x > 0))
-      return base::Status::Error(std::string(name) + " " + base::FormatFixed(x, 2) +
-                                 ": a speedup must be > 0");
-  }
-  GPUSCOPE_RETURN_IF_ERROR(ParseKernels(r.kernels, s));
-  return s;
-}
-
-base::Status CheckScenario(const WhatIfRequest& r) { return ScenarioOf(r).status(); }
-
-}  // namespace
-
-base::StatusOr<std::string> WhatIfOutput(const model::Trace& trace, const WhatIfRequest& r) {
-  GPUSCOPE_ASSIGN_OR_RETURN(analysis::Scenario s, ScenarioOf(r));
-  if (trace.summary_only()) {
-    return base::Status::Error(r.path +
-                               ": a summary-only source (no events): whatif replays a trace's "
-                               "events - profile with a tracer (rocprofv3 --kernel-trace, the "
-                               "PyTorch profiler, nsys)");
-  }
-  analysis::SteadyState steady = analysis::FindSteadyState(trace);
-  analysis::ScenarioResult result = analysis::RunScenario(trace, steady, s);
-  if (r.format == "json") return render::WhatIfJson(trace, r.path, s, result);
-  if (r.format == "csv") return render::WhatIfCsv(s, result);
-  return render::WhatIfText(trace, r.path, s, result);
-}
+using namespace session;  // NOLINT: the loading and the outputs this command wires
 
 CommandBody AddWhatIfCommand(CLI::App& app, const CommonOptions& common) {
   auto a = std::make_shared<WhatIfRequest>();

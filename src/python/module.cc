@@ -16,11 +16,11 @@
 #include "analysis/findings/registry.h"
 #include "base/text.h"
 #include "cli/gpuscope_main.h"
-#include "cli/job_load.h"
-#include "cli/load.h"
-#include "cli/outputs.h"
 #include "python/trace_tables.h"
 #include "render/export.h"
+#include "session/job_load.h"
+#include "session/load.h"
+#include "session/outputs.h"
 
 namespace nb = nanobind;
 
@@ -54,8 +54,8 @@ class PyTrace {
   std::vector<std::string> messages_;
 };
 
-cli::CommonOptions Common(int threads, std::vector<std::string>* messages) {
-  cli::CommonOptions c;
+session::CommonOptions Common(int threads, std::vector<std::string>* messages) {
+  session::CommonOptions c;
   c.threads = threads;
   c.messages = messages;
   return c;
@@ -66,9 +66,9 @@ PyTrace Load(const std::string& path, int threads, bool merge) {
   std::shared_ptr<model::Trace> t;
   {
     nb::gil_scoped_release release;
-    cli::CommonOptions options = Common(threads, &messages);
+    session::CommonOptions options = Common(threads, &messages);
     options.merge_runs = merge;
-    t = std::make_shared<model::Trace>(Take(cli::LoadTrace(path, options)));
+    t = std::make_shared<model::Trace>(Take(session::LoadTrace(path, options)));
   }
   return PyTrace(path, std::move(t), std::move(messages));
 }
@@ -82,16 +82,16 @@ void Table(const PyTrace& t, const std::string& which, uintptr_t schema, uintptr
 
 std::string Info(const PyTrace& t) {
   nb::gil_scoped_release release;
-  return cli::InfoOutput(*t.trace(), "json");
+  return session::InfoOutput(*t.trace(), "json");
 }
 
 std::string Stats(const PyTrace& t, bool steady, const std::string& by, const std::string& phase,
                   const std::vector<std::string>& captures, bool mangled) {
-  cli::StatsRequest r;
+  session::StatsRequest r;
   r.path = t.path(), r.format = "json", r.steady = steady, r.by = by, r.phase = phase;
   r.captures = captures, r.mangled = mangled;
   nb::gil_scoped_release release;
-  return Take(cli::StatsOutput(*t.trace(), r, Common(0, nullptr)));
+  return Take(session::StatsOutput(*t.trace(), r, Common(0, nullptr)));
 }
 
 // analyze with options named as the CLI's flags without the dashes ("idle_gap_us"): the rules'
@@ -99,7 +99,7 @@ std::string Stats(const PyTrace& t, bool steady, const std::string& by, const st
 std::string Analyze(const PyTrace& t, const nb::dict& options,
                     const std::vector<std::string>& captures, const std::string& phase,
                     const std::string& device, size_t evidence) {
-  cli::AnalyzeRequest r;
+  session::AnalyzeRequest r;
   r.path = t.path(), r.format = "json", r.captures = captures, r.phase = phase;
   r.options.device = device, r.options.evidence = evidence;
   for (auto [key, value] : options) {
@@ -115,7 +115,7 @@ std::string Analyze(const PyTrace& t, const nb::dict& options,
     if (!found) throw std::invalid_argument("analyze: no option '" + name + "'");
   }
   nb::gil_scoped_release release;
-  return Take(cli::AnalyzeOutput(*t.trace(), r, Common(0, nullptr)));
+  return Take(session::AnalyzeOutput(*t.trace(), r, Common(0, nullptr)));
 }
 
 // `analyze DIR` (findings) or `stats DIR` on a folder of per-rank traces of one job.
@@ -124,43 +124,43 @@ std::pair<std::string, std::vector<std::string>> Job(const std::string& path, bo
                                                      int threads) {
   nb::gil_scoped_release release;
   std::vector<std::string> messages;
-  std::vector<std::string> files = cli::JobFiles(path);
+  std::vector<std::string> files = session::JobFiles(path);
   if (files.empty()) {
     Take(
         base::StatusOr<int>(base::Status::Error(
             path + ": not a folder of one job's per-rank traces (two or more *.json, *.json.gz, "
                    "*.rpd or *.sqlite files); load a single trace with gpuscope.load")));
   }
-  auto job = Take(cli::LoadJob(files, Common(threads, &messages)));
-  return {cli::JobOutput(job, path, "json", findings, false, {}), std::move(messages)};
+  auto job = Take(session::LoadJob(files, Common(threads, &messages)));
+  return {session::JobOutput(job, path, "json", findings, false, {}), std::move(messages)};
 }
 
 std::string Diff(const PyTrace& before, const PyTrace& after, bool exact_names, size_t top) {
-  cli::DiffRequest r;
+  session::DiffRequest r;
   r.before = before.path(), r.after = after.path(), r.format = "json";
   r.exact_names = exact_names, r.top = top;
   nb::gil_scoped_release release;
-  return cli::DiffOutput(*before.trace(), *after.trace(), r);
+  return session::DiffOutput(*before.trace(), *after.trace(), r);
 }
 
 std::string Roofline(const PyTrace& t, const std::string& device, bool steady,
                      const std::vector<std::string>& captures) {
-  cli::RooflineRequest r;
+  session::RooflineRequest r;
   r.path = t.path(), r.format = "json", r.device = device, r.steady = steady, r.captures = captures;
   r.top = 0;
   nb::gil_scoped_release release;
-  return Take(cli::RooflineOutput(*t.trace(), r, Common(0, nullptr)));
+  return Take(session::RooflineOutput(*t.trace(), r, Common(0, nullptr)));
 }
 
 std::string WhatIf(const PyTrace& t, double gpu_speedup, const std::vector<std::string>& kernels,
                    double copies, double host_speedup, bool no_syncs, bool graphs) {
-  cli::WhatIfRequest r;
+  session::WhatIfRequest r;
   r.path = t.path(), r.format = "json", r.kernels = kernels;
   r.scenario.gpu_speedup = gpu_speedup, r.scenario.copies = copies;
   r.scenario.host_speedup = host_speedup, r.scenario.no_syncs = no_syncs;
   r.scenario.graphs = graphs;
   nb::gil_scoped_release release;
-  return Take(cli::WhatIfOutput(*t.trace(), r));
+  return Take(session::WhatIfOutput(*t.trace(), r));
 }
 
 // (path, bytes, contents) of each file written.
@@ -186,7 +186,8 @@ size_t Report(const PyTrace& t, const std::string& out, const std::string& devic
   nb::gil_scoped_release release;
   if (t.trace()->summary_only())
     throw TraceError(t.path() + ": a summary without a timeline; report needs the trace itself");
-  return Take(cli::WriteReport(*t.trace(), t.path(), out, device, captures, Common(0, nullptr)));
+  return Take(
+      session::WriteReport(*t.trace(), t.path(), out, device, captures, Common(0, nullptr)));
 }
 
 // `gpuscope ARGS...` in this process (the recorder of `gpuscope run`): its exit code.

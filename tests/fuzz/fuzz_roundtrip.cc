@@ -39,8 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // Events that differed only in a field the format does not hold (a kernel's registers in
     // an .rpd) read back as exact repeats, which the reader drops and counts: the counts may
     // shrink by those, never grow.
-    auto dups = back->problems.entries().find(model::kDuplicateEvents);
-    const size_t repeats = dups == back->problems.entries().end() ? 0 : dups->second.count;
+    const size_t repeats = back->problems.Count(model::kDuplicateEvents);
     auto same = [repeats](size_t before, size_t after) {
       return after <= before && before - after <= repeats;
     };

@@ -23,14 +23,22 @@ using namespace events;  // NOLINT: what an event is, from its category and name
 
 namespace {
 
-// An op or user annotation of the CPU, with its recorded call arguments.
-void AppendCpuRange(model::Trace& t, const KinetoEvent& ev, int64_t ts, int64_t dur,
-                    model::TrackId track, bool op) {
-  model::CpuRangeRow row;
+// A row's slice fields: its time, interned name and track.
+template <typename Row>
+Row SliceRow(model::Trace& t, const KinetoEvent& ev, int64_t ts, int64_t dur,
+             model::TrackId track) {
+  Row row;
   row.start_ns = ts;
   row.dur_ns = dur;
   row.name = t.strings.Intern(ev.name);
   row.track = track;
+  return row;
+}
+
+// An op or user annotation of the CPU, with its recorded call arguments.
+void AppendCpuRange(model::Trace& t, const KinetoEvent& ev, int64_t ts, int64_t dur,
+                    model::TrackId track, bool op) {
+  auto row = SliceRow<model::CpuRangeRow>(t, ev, ts, dur, track);
   row.external_id = ev.external_id;
   row.kind = op ? CpuRangeKind::kOp : CpuRangeKind::kAnnotation;
   // The collective's description only on ops that name their collective.
@@ -174,11 +182,7 @@ void KinetoBuilder::AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur) {
   model::Trace& t = *trace_;
   switch (cat) {
     case Category::kKernel: {
-      model::KernelRow row;
-      row.start_ns = ts;
-      row.dur_ns = dur;
-      row.name = t.strings.Intern(ev.name);
-      row.track = GpuTrack(ev);
+      auto row = SliceRow<model::KernelRow>(t, ev, ts, dur, GpuTrack(ev));
       row.correlation = ev.correlation;
       row.device = static_cast<int16_t>(ev.device >= 0 ? ev.device : t.tracks[row.track].pid);
       for (int i = 0; i < 3; ++i) row.grid[i] = ev.grid[i], row.block[i] = ev.block[i];
@@ -190,11 +194,7 @@ void KinetoBuilder::AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur) {
     }
     case Category::kMemcpy:
     case Category::kMemset: {
-      model::MemopRow row;
-      row.start_ns = ts;
-      row.dur_ns = dur;
-      row.name = t.strings.Intern(ev.name);
-      row.track = GpuTrack(ev);
+      auto row = SliceRow<model::MemopRow>(t, ev, ts, dur, GpuTrack(ev));
       row.correlation = ev.correlation;
       row.bytes = ev.bytes;
       row.device = static_cast<int16_t>(ev.device >= 0 ? ev.device : t.tracks[row.track].pid);
@@ -205,11 +205,7 @@ void KinetoBuilder::AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur) {
     }
     case Category::kRuntime:
     case Category::kDriver: {
-      model::ApiRow row;
-      row.start_ns = ts;
-      row.dur_ns = dur;
-      row.name = t.strings.Intern(ev.name);
-      row.track = CpuTrack(ev);
+      auto row = SliceRow<model::ApiRow>(t, ev, ts, dur, CpuTrack(ev));
       row.correlation = ev.correlation;
       row.external_id = ev.external_id;
       row.domain = cat == Category::kDriver ? ApiDomain::kDriver : ApiDomain::kRuntime;
@@ -232,11 +228,7 @@ void KinetoBuilder::AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur) {
       AppendCpuRange(t, ev, ts, dur, CpuTrack(ev), cat == Category::kCpuOp);
       return;
     case Category::kPython: {
-      model::PythonFrameRow row;
-      row.start_ns = ts;
-      row.dur_ns = dur;
-      row.name = t.strings.Intern(ev.name);
-      row.track = CpuTrack(ev);
+      auto row = SliceRow<model::PythonFrameRow>(t, ev, ts, dur, CpuTrack(ev));
       row.python_id = ev.python_id;
       row.python_parent_id = ev.python_parent_id;
       t.python.Append(row);
@@ -245,11 +237,7 @@ void KinetoBuilder::AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur) {
     case Category::kGpuAnnotation:
     case Category::kSync:
     case Category::kGpuOther: {
-      model::GpuRangeRow row;
-      row.start_ns = ts;
-      row.dur_ns = dur;
-      row.name = t.strings.Intern(ev.name);
-      row.track = GpuTrack(ev);
+      auto row = SliceRow<model::GpuRangeRow>(t, ev, ts, dur, GpuTrack(ev));
       row.correlation = ev.correlation;
       if (cat == Category::kSync && ev.wait_on_record >= 0 && ev.wait_on_stream >= 0) {
         row.waits_on_record = static_cast<uint64_t>(ev.wait_on_record);

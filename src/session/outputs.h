@@ -9,11 +9,11 @@
 #include "analysis/findings/analyze.h"
 #include "analysis/replay/scenario.h"
 #include "base/status.h"
-#include "cli/commands.h"
 #include "model/trace.h"
 #include "render/report_data.h"
+#include "session/options.h"
 
-namespace gpuscope::cli {
+namespace gpuscope::session {
 
 // --device NAME: ok when NAME is a known device, else the error that lists them.
 base::Status CheckDevice(const std::string& device);
@@ -78,6 +78,8 @@ struct WhatIfRequest {
   std::vector<std::string> kernels;  // "REGEX=X"
 };
 base::StatusOr<std::string> WhatIfOutput(const model::Trace& trace, const WhatIfRequest& r);
+// The request's scenario checked (speedups > 0, patterns that compile), before a trace is read.
+base::Status CheckScenario(const WhatIfRequest& r);
 
 struct RooflineRequest {
   std::string path;
@@ -91,4 +93,4 @@ struct RooflineRequest {
 base::StatusOr<std::string> RooflineOutput(const model::Trace& trace, const RooflineRequest& r,
                                            const CommonOptions& common);
 
-}  // namespace gpuscope::cli
+}  // namespace gpuscope::session

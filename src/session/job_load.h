@@ -8,10 +8,10 @@
 
 #include "analysis/job/job.h"
 #include "base/status.h"
-#include "cli/commands.h"
 #include "model/trace.h"
+#include "session/options.h"
 
-namespace gpuscope::cli {
+namespace gpuscope::session {
 
 // The traces of a job folder in name order: >= 2 files gpuscope reads one per rank (*.json,
 // *.json.gz, *.rpd, *.sqlite); empty when `path` is a file, or a folder of one run's files
@@ -32,4 +32,4 @@ base::StatusOr<LoadedJob> LoadJob(const std::vector<std::string>& files,
 std::string JobOutput(const LoadedJob& job, const std::string& path, const std::string& format,
                       bool findings, bool full_names, const analysis::JobOptions& options);
 
-}  // namespace gpuscope::cli
+}  // namespace gpuscope::session

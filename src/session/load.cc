@@ -1,4 +1,4 @@
-#include "cli/load.h"
+#include "session/load.h"
 
 #include <unistd.h>
 
@@ -11,7 +11,7 @@
 #include "import/registry.h"
 #include "model/linker.h"
 
-namespace gpuscope::cli {
+namespace gpuscope::session {
 
 std::string PartialReadWarning(const std::string& path, const std::string& error, uint64_t kept) {
   // Readers' messages may already start with the path: say it once.
@@ -120,4 +120,4 @@ base::StatusOr<model::Trace> LoadTimeline(const std::string& path, const CommonO
   return trace;
 }
 
-}  // namespace gpuscope::cli
+}  // namespace gpuscope::session

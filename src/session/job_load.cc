@@ -1,15 +1,15 @@
-#include "cli/job_load.h"
+#include "session/job_load.h"
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <map>
 
-#include "cli/load.h"
-#include "cli/outputs.h"
 #include "render/job_view.h"
+#include "session/load.h"
+#include "session/outputs.h"
 
-namespace gpuscope::cli {
+namespace gpuscope::session {
 namespace {
 
 // 3 from "rank-3.json", "worker_rank3.pt.trace.json.gz"; -1 when the name holds no rank.
@@ -93,4 +93,4 @@ std::string JobOutput(const LoadedJob& job, const std::string& path, const std::
   return FitTerminal(render::JobText(r, v), full_names);
 }
 
-}  // namespace gpuscope::cli
+}  // namespace gpuscope::session

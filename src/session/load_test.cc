@@ -1,10 +1,10 @@
-#include "cli/load.h"
+#include "session/load.h"
 
 #include <gtest/gtest.h>
 
 #include "base/text.h"
 
-namespace gpuscope::cli {
+namespace gpuscope::session {
 namespace {
 
 TEST(PartialReadWarning, NamesThePathOnceOnOneLine) {
@@ -27,4 +27,4 @@ TEST(OneLine, FoldsBreaksAndCutsTheMiddle) {
 }
 
 }  // namespace
-}  // namespace gpuscope::cli
+}  // namespace gpuscope::session

@@ -6,10 +6,10 @@
 
 #include "analysis/attribution/graph_attribution.h"
 #include "base/status.h"
-#include "cli/commands.h"
 #include "model/trace.h"
+#include "session/options.h"
 
-namespace gpuscope::cli {
+namespace gpuscope::session {
 
 // The one-line warning for a file that broke part-way (`error`, after `kept` events).
 std::string PartialReadWarning(const std::string& path, const std::string& error, uint64_t kept);
@@ -26,4 +26,4 @@ base::StatusOr<model::Trace> LoadTimeline(const std::string& path, const CommonO
 base::StatusOr<std::vector<analysis::CapturedGraph>> LoadCaptures(
     const std::vector<std::string>& paths, const CommonOptions& common);
 
-}  // namespace gpuscope::cli
+}  // namespace gpuscope::session

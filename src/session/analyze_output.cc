@@ -1,0 +1,35 @@
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "analysis/findings/analyze.h"
+#include "analysis/findings/registry.h"
+#include "analysis/work/device_peaks.h"
+#include "base/text.h"
+#include "render/analyze_view.h"
+#include "session/load.h"
+#include "session/outputs.h"
+
+namespace gpuscope::session {
+
+base::StatusOr<std::string> AnalyzeOutput(const model::Trace& trace, const AnalyzeRequest& a,
+                                          const CommonOptions& common) {
+  analysis::AnalyzeOptions o = a.options;
+  // The steps are found once: to check --phase, then for the analysis.
+  const analysis::SteadyState steps = analysis::FindSteps(trace, o.steady);
+  if (!a.phase.empty()) {
+    if (!steps.Phase(a.phase)) {
+      return base::Status::Error(a.path + ": " + analysis::MissingPhaseMessage(steps, a.phase));
+    }
+    o.steady.phase = a.phase;
+  }
+  GPUSCOPE_RETURN_IF_ERROR(CheckDevice(o.device));
+  GPUSCOPE_ASSIGN_OR_RETURN(o.captures, LoadCaptures(a.captures, common));
+  analysis::AnalysisReport r = analysis::Analyze(trace, o, steps);
+  const render::AnalyzeView view{a.path, a.full_names, a.explain};
+  if (a.format == "json") return render::AnalyzeJson(trace, r, view);
+  if (a.format == "csv") return render::AnalyzeCsv(r);
+  return FitTerminal(render::AnalyzeText(trace, r, view), a.full_names);
+}
+
+}  // namespace gpuscope::session

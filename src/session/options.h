@@ -1,0 +1,20 @@
+#pragma once
+// The options of loading a trace that every command (and the Python module) shares.
+
+#include <string>
+#include <vector>
+
+namespace gpuscope::session {
+
+// Options every command that reads a trace shares.
+struct CommonOptions {
+  int threads = 0;
+  bool align_clocks = false;  // shift GPU timelines whose ops start before their launch
+  bool merge_runs = false;    // read a folder of different runs as one trace
+  std::string time_unit;      // --time-unit: s, ms, us or ns for Chrome/Kineto JSON ("": us)
+  // Where loading's warnings and notes go: stderr when null, else appended here (the Python
+  // module turns them into warnings.warn).
+  std::vector<std::string>* messages = nullptr;
+};
+
+}  // namespace gpuscope::session
