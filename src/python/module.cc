@@ -1,5 +1,5 @@
 // The `gpuscope._core` extension module: the same libraries as the CLI, bound with nanobind.
-// Everything a command prints comes from cli/outputs.h (the same bytes as the CLI's
+// Everything a command prints comes from session/outputs.h (the same bytes as the CLI's
 // --format json), the tables from python/trace_tables.h. The GIL is released while a trace is
 // read and while results are computed. The Python package (python/gpuscope) wraps this module.
 

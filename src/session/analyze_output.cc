@@ -15,6 +15,7 @@ namespace gpuscope::session {
 base::StatusOr<std::string> AnalyzeOutput(const model::Trace& trace, const AnalyzeRequest& a,
                                           const CommonOptions& common) {
   analysis::AnalyzeOptions o = a.options;
+  o.threads = common.threads;
   // The steps are found once: to check --phase, then for the analysis.
   const analysis::SteadyState steps = analysis::FindSteps(trace, o.steady);
   if (!a.phase.empty()) {

@@ -158,7 +158,7 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o, const SteadyStat
   std::thread phases_thread;
   std::exception_ptr phases_failed;
   if (r.phases.size() > 1 && o.steady.phase.empty()) {
-    if (std::thread::hardware_concurrency() > 1) {
+    if (o.threads != 1 && std::thread::hardware_concurrency() > 1) {
       phases_thread = std::thread([&] {
         try {
           analyze_phases();

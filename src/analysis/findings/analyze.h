@@ -1,7 +1,8 @@
 #pragma once
 // Analyze: the bottlenecks of a trace, each with what it costs, where it comes from and the fix
 // (`gpuscope analyze`). Works on the model alone, so every format the importers read is
-// analysed the same way. Rule definitions, defaults and impact formulas: rules.cc.
+// analysed the same way. Rule definitions, defaults and pricing: one file per rule in rules/,
+// listed in registry.cc.
 
 #include <cstdint>
 #include <string>

@@ -267,7 +267,8 @@ TEST(Analyze, EachPhaseAloneHasItsOwnFindings) {
     b.Op("host_work", t + 430 * us, 500 * us);
     t += 1000 * us;
   }
-  AnalysisReport r = Analyze(b.Link());
+  const model::Trace& linked = b.Link();
+  AnalysisReport r = Analyze(linked);
   ASSERT_EQ(r.phases.size(), 2u);
   auto has = [](const PhaseSummary& p, const char* rule) {
     for (const auto& f : p.findings)
@@ -277,6 +278,18 @@ TEST(Analyze, EachPhaseAloneHasItsOwnFindings) {
   EXPECT_EQ(r.phases[1].name, "decode");
   EXPECT_TRUE(has(r.phases[1], "host-sync"));
   EXPECT_FALSE(has(r.phases[0], "host-sync"));
+  // On one thread (phases after the whole window) the same findings, to the nanosecond.
+  AnalyzeOptions one_thread;
+  one_thread.threads = 1;
+  AnalysisReport r1 = Analyze(linked, one_thread);
+  ASSERT_EQ(r1.phases.size(), r.phases.size());
+  for (size_t p = 0; p < r.phases.size(); ++p) {
+    ASSERT_EQ(r1.phases[p].findings.size(), r.phases[p].findings.size()) << p;
+    for (size_t i = 0; i < r.phases[p].findings.size(); ++i) {
+      EXPECT_EQ(r1.phases[p].findings[i].rule, r.phases[p].findings[i].rule);
+      EXPECT_EQ(r1.phases[p].findings[i].impact_ns, r.phases[p].findings[i].impact_ns);
+    }
+  }
 }
 
 }  // namespace

@@ -23,7 +23,7 @@ Severity SeverityFor(double impact_percent);
 // "high", "medium", "low", "info": the JSON's and the table's word.
 std::string_view SeverityName(Severity s);
 
-// The analyzer's thresholds. The rules' defaults come from their registry entries (rules.h:
+// The analyzer's thresholds. The rules' defaults come from their registry entries (registry.h:
 // the constructor applies them), so they are written once, next to the rule.
 struct AnalyzeOptions {
   AnalyzeOptions();
@@ -45,9 +45,13 @@ struct AnalyzeOptions {
   // Graphs captured in other traces of the same program (`--capture FILE`), to attribute the
   // kernels graphs replay; graphs captured in the analysed trace itself are found anyway.
   std::vector<CapturedGraph> captures;
-  // The GPU the trace ran on (`--device`, analysis/work/device_peaks.h) for kernel-efficiency; "" =
-  // what the trace says.
+  // The GPU the trace ran on (`--device`, analysis/work/device_peaks.h) for kernel-efficiency;
+  // "" = what the trace says.
   std::string device;
+  // Threads: 1 analyses a serving trace's phases after the whole window, on this thread (less
+  // memory: one window's replay at a time); otherwise beside it on a second thread when the
+  // machine has more than one core (`--threads`).
+  int threads = 0;
 };
 
 struct Evidence {
