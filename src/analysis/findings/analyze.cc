@@ -125,17 +125,12 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
 }
 
 AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o, const SteadyState& steps) {
-  // The steps and the graph attribution are the trace's: found once, each phase's window cut
-  // from them.
-  GraphAttribution graphs;
-  {
-    Attributor at(t);
-    graphs = AttributeGraphKernels(t, at, o.captures);
-  }
+  // The steps and the graph attribution are the trace's: found once (the attribution by the
+  // whole window's Context), each phase's window cut from them.
   const auto [lo, hi] = t.TimeSpan();
   const int64_t wall_ns = hi - lo;
   AnalysisReport r;
-  Context c(t, o, ChooseWindow(t, steps, o.steady), graphs);
+  Context c(t, o, ChooseWindow(t, steps, o.steady));
   r.steady = c.steady();
   r.health = CheckHealth(t, r.steady);
   r.phases = SummarisePhases(t, r.steady);
@@ -146,7 +141,7 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o, const SteadyStat
     for (auto& p : r.phases) {
       AnalyzeOptions one = o;
       one.steady.phase = p.name;
-      Context pc(t, one, ChooseWindow(t, steps, one.steady), graphs);
+      Context pc(t, one, ChooseWindow(t, steps, one.steady), &c.graphs());
       AnalysisReport pr;
       pr.steady = pc.steady();
       AnalyzeWindow(t, one, pc, wall_ns, pr);

@@ -46,16 +46,13 @@ struct Gap {
 // Everything the rules share: the window, the GPU busy timeline, the per-iteration divisor.
 class Context {
  public:
-  Context(const Trace& t, const AnalyzeOptions& o)
-      : t_(t), o_(o), steady_(FindSteadyState(t, o.steady)), at_(t) {
-    graphs_ = AttributeGraphKernels(t, at_, o.captures);
-    Init();
-  }
-  // A window cut from steps found before, with the graph attribution of the whole trace (one
-  // per trace, shared by its phases' contexts).
+  // A window (cut from steps found before: ChooseWindow). The graph attribution is the whole
+  // trace's: made here when `graphs` is null, else the one an earlier Context made (a serving
+  // trace's phases share the whole window's).
   Context(const Trace& t, const AnalyzeOptions& o, SteadyState steady,
-          const GraphAttribution& graphs)
-      : t_(t), o_(o), steady_(std::move(steady)), at_(t), graphs_(graphs) {
+          const GraphAttribution* graphs = nullptr)
+      : t_(t), o_(o), steady_(std::move(steady)), at_(t) {
+    graphs_ = graphs ? *graphs : AttributeGraphKernels(t, at_, o.captures);
     Init();
   }
 
@@ -68,10 +65,10 @@ class Context {
   const SteadyState& steady() const { return steady_; }
   const Ecosystem& ecosystem() const { return ecosystem_; }
   bool In(int64_t ts) const { return ts >= w0_ && ts < w1_; }
-  // A GPU op belongs to the window when its launch call does (the GPU may run it after the
-  // window's end); an op without a known launch, by its own start.
   // Copies (not memsets) that belong to the window, in row order.
   std::vector<size_t> WindowCopies() const;
+  // A GPU op belongs to the window when its launch call does (the GPU may run it after the
+  // window's end); an op without a known launch, by its own start.
   bool GpuIn(int64_t start, RowId launch) const { return In(LaunchedAt(t_, launch, start)); }
   int64_t window() const { return std::max<int64_t>(1, w1_ - w0_); }
   double PerIteration(double count) const {

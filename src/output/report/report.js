@@ -2,7 +2,7 @@
 // report_kit.js (placed before it in the page); the charts are report_charts.js. No libraries,
 // no network.
 (function () {
-  const { SVG, reportError, fmtDur, fmtBytes, fmtCount, shorten, el, svgEl, barTable, section, data } =
+  const { fmtDur, fmtBytes, fmtCount, shorten, el, svgEl, barTable, section, data } =
     gpuscopeKit;
   const A = data.analysis, S = A.summary;
 

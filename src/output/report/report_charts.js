@@ -1,7 +1,7 @@
 // gpuscope HTML report, its charts: the roofline, per-iteration latency and the timeline, drawn
 // from the embedded JSON with the kit of report_kit.js (placed before it in the page).
 (function () {
-  const { SVG, reportError, fmtDur, fmtBytes, fmtCount, shorten, el, svgEl, barTable, section, data } =
+  const { fmtDur, fmtCount, shorten, el, svgEl, section, data } =
     gpuscopeKit;
   const A = data.analysis, S = A.summary;
 

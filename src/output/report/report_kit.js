@@ -67,5 +67,5 @@ const gpuscopeKit = (function () {
     try { fn(); } catch (err) { reportError(name, err); }
   }
   const data = JSON.parse(document.getElementById('gpuscope-data').textContent);
-  return { SVG, reportError, fmtDur, fmtBytes, fmtCount, shorten, el, svgEl, barTable, section, data };
+  return { fmtDur, fmtBytes, fmtCount, shorten, el, svgEl, barTable, section, data };
 })();
