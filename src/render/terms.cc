@@ -29,7 +29,8 @@ constexpr Term kTerms[] = {
     {"run", "GPU busy", "the share of the window in which a GPU runs a kernel or a copy"},
     {"run", "self time", "an op's or call's time minus the time of the ops and calls inside it"},
     {"verdict", "GPU-bound",
-     "the GPU is busy at least 80% of the window: faster kernels help most"},
+     "the GPU is busy at least 80% of the window, or busy and in dispatch gaps before queued "
+     "work together (many short kernels: fewer, larger kernels help): faster kernels help most"},
     {"verdict", "CPU-bound",
      "the GPU idles more than half the window waiting for the host: host-side fixes help most"},
     {"verdict", "mixed", "the GPU is busy 50-80% of the window: both sides matter"},
@@ -84,6 +85,9 @@ constexpr Term kTerms[] = {
     {"idle cause", "host sync", "the GPU idled while the host waited in a synchronize"},
     {"idle cause", "memory copy", "the GPU idled while the host ran a blocking copy"},
     {"idle cause", "CPU op", "the GPU idled while the host ran this op"},
+    {"idle cause", "dispatch gap",
+     "the op after the gap was already queued (its launch had returned): the gap the GPU "
+     "leaves between queued kernels, not the host's doing"},
     {"idle cause", "launch late",
      "the next kernel's launch call came after the GPU went idle: the host was late to launch"},
     {"idle cause", "no GPU work queued",

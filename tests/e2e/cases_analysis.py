@@ -43,10 +43,15 @@ def analyze_finds_every_planted_problem_with_its_cost_and_place():
 @test
 def analyze_prices_simulated_fixes_at_the_measured_saving():
     """tests/planted/simulate.py runs the same program with and without each problem (alone and
-    mixed, GPU-bound and CPU-bound): each finding's saving must match the measured difference of
-    the two runs' wall time within 20% (or 0.5% of the window for effects too small to matter);
-    healthy runs (pinned prefetch, double-buffered event syncs) have nothing above low. Each run
-    is analysed as Kineto JSON and as .rpd (converted)."""
+    mixed, GPU-bound and CPU-bound) on an ideal machine and on realistic NVIDIA-like and AMD-like
+    ones (jittered dispatch gaps and latencies, a bounded launch queue, event waits between
+    streams, a communication stream): each finding's saving must match the measured difference of
+    the two runs' wall time within 20% (or 0.5% of the window for effects too small to matter,
+    plus twice the jitter's own noise: how much two runs of the healthy program differ); healthy
+    runs (pinned prefetch, double-buffered event syncs) have nothing above low (low-utilization
+    aside on the realistic machines: a measured fact priced 0 - the AMD-like one's dispatch gaps
+    leave a CPU-bound program's GPU 41% busy). Each run is analysed as Kineto JSON and as .rpd
+    (converted)."""
     sim = os.path.join(os.path.dirname(PLANTED), "simulate.py")
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([sys.executable, sim, tmp], check=True)
@@ -78,7 +83,9 @@ def analyze_prices_simulated_fixes_at_the_measured_saving():
                 assert d["summary"]["replay"]["replay_error_percent"] < 2, (problem, ext, d["summary"]["replay"])
                 measured = span(problem) - span(t["fixed"])
                 window = d["summary"]["replay"]["replayed_ns"]
-                tolerance = max(0.2 * measured, 0.005 * window)
+                machine, bound = problem.split("_")[:2] if problem.startswith(("nv_", "amd_")) else ("", "")
+                noise = abs(span(f"{machine}_{bound}_healthy") - span(f"{machine}_{bound}_healthy_rerun")) if machine else 0
+                tolerance = max(0.2 * measured, 0.005 * window + 2 * noise)
                 found = [f for f in d["findings"] if f["rule"] == t["rule"]]
                 if not found:  # a problem that costs this run nothing may go unreported
                     assert measured <= tolerance, (case, ext, t, measured, [f["rule"] for f in d["findings"]])
@@ -90,10 +97,12 @@ def analyze_prices_simulated_fixes_at_the_measured_saving():
                 total = sum(x["impact_ns"] for x in d["findings"])
                 assert total <= d["summary"]["combined"]["saving_ns"] <= window, (case, ext, total)
         for ext in (".json", ".rpd"):
-            for name in ("gpu_healthy", "gpu_double_buffer", "cpu_healthy", "cpu_double_buffer"):
-                loud = [(f["rule"], f["severity"]) for f in analyze(name, ext)["findings"]
-                        if f["severity"] not in ("low", "info")]
-                assert not loud, (name, ext, loud)
+            for machine in ("", "nv_", "amd_"):
+                for name in ("gpu_healthy", "gpu_double_buffer", "cpu_healthy", "cpu_double_buffer"):
+                    loud = [(f["rule"], f["severity"]) for f in analyze(machine + name, ext)["findings"]
+                            if f["severity"] not in ("low", "info")
+                            and not (machine and f["rule"] == "low-utilization" and f["impact_ns"] == 0)]
+                    assert not loud, (machine + name, ext, loud)
 
 
 @test

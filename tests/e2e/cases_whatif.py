@@ -4,9 +4,13 @@ import csv
 import io
 import json
 import os
+import sys
 import tempfile
 
-from harness import run, test
+from harness import PLANTED, run, test
+
+sys.path.insert(0, os.path.dirname(PLANTED))
+import simulate  # noqa: E402 - the program simulator: the truth of a changed run
 
 
 def chain_trace(path):
@@ -70,3 +74,36 @@ def whatif_refuses_bad_scenarios_in_one_line():
         rows = json.loads(run("help", "whatif", "--format", "json").stdout)
         assert [x["option"].split()[0] for x in rows] == ["--gpu-speedup", "--kernels", "--copies", "--host-speedup",
                                                           "--no-syncs", "--graphs"], rows
+
+
+@test
+def whatif_predicts_the_simulated_run_with_that_change():
+    """tests/planted/simulate.py runs each program again with every kernel, or the host's own work
+    between runtime calls, twice as fast (the same jitter draws): `whatif --gpu-speedup 2` and
+    `--host-speedup 2` on the first run must predict that run's saving within 15% (or 0.5% of
+    the window), on the ideal and the realistic NVIDIA-like and AMD-like machines, GPU-bound and
+    CPU-bound, healthy and with every problem planted."""
+    def span(trace):
+        ev = [e for e in trace["traceEvents"] if e.get("ph") == "X"]
+        return round((max(e["ts"] + e["dur"] for e in ev) - min(e["ts"] for e in ev)) * 1000)
+
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for machine in ("ideal", "nvidia", "amd"):
+            for gpu_bound in (True, False):
+                for problems in (set(), set(simulate.RULES)):
+                    base = simulate.program(gpu_bound, problems, simulate.Physics(machine, 7))
+                    path = os.path.join(tmp, "base.json")
+                    with open(path, "w") as f:
+                        json.dump(base, f)
+                    for flag, speed in (("--gpu-speedup", {"gpu_speed": 2}), ("--host-speedup", {"host_speed": 2})):
+                        changed = simulate.program(gpu_bound, problems, simulate.Physics(machine, 7, **speed))
+                        measured = span(base) - span(changed)
+                        r = run("whatif", "--format", "json", flag, "2", path)
+                        assert r.returncode == 0, r.stderr
+                        d = json.loads(r.stdout)
+                        case = (machine, "gpu" if gpu_bound else "cpu", "mixed" if problems else "healthy", flag)
+                        tolerance = max(0.15 * abs(measured), 0.005 * d["before"]["window_ns"])
+                        assert abs(d["saving_ns"] - measured) <= tolerance, (case, d["saving_ns"], measured)
+                        results.append(case)
+    assert len(results) == 24, results

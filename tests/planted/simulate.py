@@ -1,11 +1,24 @@
 #!/usr/bin/env python3
 """A small discrete-event simulator of a PyTorch-like program: one host thread issuing work to
-one GPU stream (FIFO), written as a Kineto trace. It knows nothing of gpuscope's analysis: a
+GPU streams (FIFO each), written as a Kineto trace. It knows nothing of gpuscope's analysis: a
 planted problem's truth is the measured difference between the traces of two runs of the same
 program, one with the problem and one with the fix.
 
   simulate.py OUT_DIR   writes <case>.json for every case below and truth.json:
                         {case: {"fixed": fixed case, "rule": rule id, "where": substring}}
+
+Machines (Physics): `ideal` (the first cases, unprefixed: a queued op starts the instant the one
+before it ends, fixed latencies) and two realistic ones, prefixed `nv_` and `amd_`: a jittered
+dispatch gap between back-to-back ops of a stream (1-6 us; 4-14 us on the AMD-like one), launch
+latencies drawn with a tail, profiler overhead on every runtime call, a GPU clock that drifts
+against the host's, kernel times jittered by +-1.5%, a bounded launch queue (1,024 entries; 64
+on the AMD-like one, so launch calls block on GPU-bound runs), HIP names and an MI300X on the
+AMD-like one, and several streams with events: the prefetched input is waited for through an
+event (cudaEventRecord + cudaStreamWaitEvent, recorded as Kineto's cuda_sync), and each step
+ends with an all-reduce on a communication stream that waits for the compute stream's work and
+that the compute stream waits for in turn. A realistic machine's runs differ by their jitter:
+`<machine>_<bound>_healthy_rerun` is the healthy program with other draws, the noise floor of
+a measured difference.
 
 Host model: host work takes its time; a launch call takes its cost and queues the kernel, which
 starts at max(stream free, call start + launch latency); a synchronize returns when the stream
@@ -21,6 +34,7 @@ dense bf16 peak, the device named in the trace).
 """
 import json
 import os
+import random
 import sys
 
 US = 1000
@@ -41,32 +55,94 @@ TUNED = 0.61
 GEMM = {True: (8192, 8192, 1792), False: (4096, 4096, 1088)}  # gpu-bound, cpu-bound
 
 
-def gemm_ns(gpu_bound):
+MI300X = {"id": 0, "name": "AMD Instinct MI300X", "totalGlobalMem": 205822885888, "computeMajor": 9,
+          "computeMinor": 4, "numSms": 304, "warpSize": 64}
+MI300X_BF16_FLOP_PER_NS = 1307.4e3  # data sheet: dense bf16, TFLOP/s
+
+
+class Physics:
+    """How the machine behaves: the ideal one of the first cases, or a realistic NVIDIA-like or
+    AMD-like one (jitter drawn from a seeded generator, so every run is reproducible)."""
+
+    def __init__(self, name, seed=0, gpu_speed=1, host_speed=1):
+        self.name, self.rng = name, random.Random(seed)
+        # The program changed as `gpuscope whatif` asks: every kernel, or the host's own work
+        # between runtime calls, that many times faster.
+        self.gpu_speed, self.host_speed = gpu_speed, host_speed
+        self.real = name != "ideal"
+        self.amd = name == "amd"
+        self.device, self.peak = (MI300X, MI300X_BF16_FLOP_PER_NS) if self.amd else (DEVICE, H100_BF16_FLOP_PER_NS)
+        self.queue = 64 if self.amd else QUEUE
+        self.gap_us = (4, 14) if self.amd else (1, 6)
+        self.latency_us = 12 if self.amd else 6  # the median launch latency
+
+    def gap(self):
+        """Between back-to-back queued ops of a stream."""
+        return int(self.rng.uniform(*self.gap_us) * US) if self.real else 0
+
+    def latency(self):
+        """From a launch call's start to its op's start on an idle stream: a median with a tail."""
+        if not self.real:
+            return LAUNCH_LATENCY
+        return int(self.latency_us * US * self.rng.lognormvariate(0, 0.25))
+
+    def overhead(self):
+        """The profiler's cost on a runtime call (host time)."""
+        return int(self.rng.uniform(0.5, 2) * US) if self.real else 0
+
+    def kernel(self, ns):
+        ns = ns / self.gpu_speed
+        return int(ns * self.rng.uniform(0.985, 1.015)) if self.real else int(ns)
+
+    def gpu_clock(self, ns):
+        """GPU timestamps: offset 3 us and drifting 15 ppm against the host clock."""
+        return ns + 3 * US + ns * 15 // 1000000 if self.real else ns
+
+    def api(self, name):
+        return name.replace("cuda", "hip", 1) if self.amd else name
+
+
+IDEAL = Physics("ideal")
+
+
+def gemm_ns(gpu_bound, physics=IDEAL):
     m, n, k = GEMM[gpu_bound]
-    return int(2 * m * n * k / (TUNED * H100_BF16_FLOP_PER_NS))
+    return int(2 * m * n * k / (TUNED * physics.peak))
 
 
 class Sim:
-    def __init__(self):
+    """One run: the host clock, each stream's end of work, the launch queue and the trace."""
+    COMPUTE, COPY, COMM = 7, 8, 9
+
+    def __init__(self, physics=IDEAL):
+        self.p = physics
         self.t = 0          # host clock (ns)
-        self.gpu_free = 0   # when the stream finishes its queued work
+        self.free = {self.COMPUTE: 0, self.COPY: 0, self.COMM: 0}  # when each stream's work ends
+        self.hold = {self.COMPUTE: 0, self.COPY: 0, self.COMM: 0}  # an event the next op waits for
         self.ev = [{"ph": "M", "name": "process_name", "pid": 1, "tid": 0, "args": {"name": "python3"}}]
         self.corr = 0
         self.pyid = 0
         self.pending = []  # end times of the GPU ops queued so far
-        self.copy_free = 0  # the side stream of prefetched inputs
+
+    @property
+    def gpu_free(self):
+        return self.free[self.COMPUTE]
 
     def enqueue(self, s, end):
         """A launch call starting at s: blocks while the queue is full; returns when it may
         queue (the call's start of service)."""
         self.pending = [e for e in self.pending if e > s]
-        if len(self.pending) >= QUEUE:
-            s = sorted(self.pending)[len(self.pending) - QUEUE]
+        if len(self.pending) >= self.p.queue:
+            s = sorted(self.pending)[len(self.pending) - self.p.queue]
             self.pending = [e for e in self.pending if e > s]
         self.pending.append(end)
         return s
 
     def x(self, cat, name, tid, start, dur, **args):
+        if tid >= self.COMPUTE:  # a GPU event: the device's clock
+            start, dur = self.p.gpu_clock(start), self.p.gpu_clock(start + dur) - self.p.gpu_clock(start)
+        elif cat == "cuda_runtime":
+            name = self.p.api(name)
         e = {"ph": "X", "cat": cat, "name": name, "pid": 1, "tid": tid,
              "ts": start / 1000.0, "dur": dur / 1000.0}
         if args:
@@ -74,7 +150,7 @@ class Sim:
         self.ev.append(e)
 
     def host(self, ns):
-        self.t += ns
+        self.t += int(ns / self.p.host_speed)
 
     def op(self, name, fn, **args):
         s = self.t
@@ -87,83 +163,122 @@ class Sim:
         fn()
         self.x("python_function", name, 1, s, self.t - s, **{"Python id": me, "Python parent id": parent})
 
-    def launch(self, kernel, kernel_ns, cost=5 * US):
+    def gpu_start(self, stream, ready):
+        """When an op submitted at `ready` starts: after its stream's work (and the event it
+        waits for) plus the dispatch gap, and no sooner than a launch latency after submission."""
+        start = max(max(self.free[stream], self.hold[stream]) + self.p.gap(), ready + self.p.latency())
+        self.hold[stream] = 0
+        return start
+
+    def call(self, name, s, dur, **args):
+        """A runtime call of `dur` plus the profiler's overhead on it; the host clock moves on."""
+        dur += self.p.overhead()
+        self.x("cuda_runtime", name, 1, s, dur, **args)
+        self.t = s + dur
+
+    def launch(self, kernel, kernel_ns, cost=5 * US, stream=COMPUTE, **args):
         self.corr += 1
-        s = self.t
-        start = max(self.gpu_free, s + LAUNCH_LATENCY)
-        ready = self.enqueue(s, start + kernel_ns)  # a full queue holds the call
-        start = max(self.gpu_free, ready + LAUNCH_LATENCY)
+        s, kernel_ns = self.t, self.p.kernel(kernel_ns)
+        # A full queue holds the call: the op's end decides when the oldest entry frees.
+        free, hold, gap = self.free[stream], self.hold[stream], self.p.gap()
+        lat = self.p.latency()
+        ready = self.enqueue(s, max(max(free, hold) + gap, s + lat) + kernel_ns)
+        start = max(max(free, hold) + gap, ready + lat)
+        self.hold[stream] = 0
         self.pending[-1] = start + kernel_ns
-        self.x("cuda_runtime", "cudaLaunchKernel", 1, s, ready - s + cost, correlation=self.corr)
-        self.x("kernel", kernel, 7, start, kernel_ns, correlation=self.corr, device=0, stream=7)
-        self.gpu_free = start + kernel_ns
-        self.t = ready + cost
+        self.call("cudaLaunchKernel", s, ready - s + cost, correlation=self.corr)
+        self.x("kernel", kernel, stream, start, kernel_ns, correlation=self.corr, device=0, stream=stream, **args)
+        self.free[stream] = start + kernel_ns
+
+    def event_wait(self, waiter, recorder):
+        """cudaEventRecord on `recorder` then cudaStreamWaitEvent on `waiter`: the waiter's next
+        op starts after the recorder's work so far (Kineto records the wait as cuda_sync)."""
+        self.corr += 1
+        record = self.corr
+        self.call("cudaEventRecord", self.t, 2 * US, correlation=record)
+        self.corr += 1
+        self.x("cuda_sync", "Stream Wait Event", waiter, self.t, 1 * US,
+               cuda_sync_kind="Stream Wait Event", wait_on_stream=recorder,
+               wait_on_cuda_event_record_corr_id=record, stream=waiter, correlation=self.corr, device=0)
+        self.call("cudaStreamWaitEvent", self.t, 2 * US, correlation=self.corr)
+        self.hold[waiter] = max(self.hold[waiter], self.free[recorder])
 
     def item(self):
         def body():
             self.corr += 1
             s = self.t
-            start = max(self.gpu_free, s + LAUNCH_LATENCY)
-            self.x("cuda_runtime", "cudaMemcpyAsync", 1, s, 4 * US, correlation=self.corr)
+            start = self.gpu_start(self.COMPUTE, s)
+            self.call("cudaMemcpyAsync", s, 4 * US, correlation=self.corr)
             self.x("gpu_memcpy", "Memcpy DtoH (Device -> Pinned)", 7, start, 2 * US, correlation=self.corr,
                    device=0, stream=7, bytes=4)
-            self.gpu_free = start + 2 * US
-            self.t = s + 4 * US
+            self.free[self.COMPUTE] = start + 2 * US
             s = self.t
             end = max(s + 2 * US, self.gpu_free + SYNC_RETURN)
-            self.x("cuda_runtime", "cudaStreamSynchronize", 1, s, end - s, correlation=0)
-            self.t = end
+            self.call("cudaStreamSynchronize", s, end - s, correlation=0)
         self.op("aten::item", lambda: (self.host(1 * US), self.op("aten::_local_scalar_dense", body)))
 
     def copy_in(self, mode):
         # The step's input: HtoD, blocking from pageable memory on the compute stream; or, fixed,
         # prefetched from pinned memory on a side stream (the batch is ready ahead: compute does
-        # not wait for it).
+        # not wait for it; on a realistic machine it waits through an event all the same).
         self.corr += 1
         s = self.t
         dur = int(INPUT_BYTES / (PAGEABLE_BW if mode == "pageable" else PINNED_BW))
         if mode == "prefetch":
-            start = max(self.copy_free, s + LAUNCH_LATENCY)
-            self.x("cuda_runtime", "cudaMemcpyAsync", 1, s, 5 * US, correlation=self.corr)
+            start = self.gpu_start(self.COPY, s)
+            self.call("cudaMemcpyAsync", s, 5 * US, correlation=self.corr)
             self.x("gpu_memcpy", "Memcpy HtoD (Pinned -> Device)", 8, start, dur, correlation=self.corr,
                    device=0, stream=8, bytes=INPUT_BYTES)
-            self.copy_free = start + dur
-            self.t = s + 5 * US
+            self.free[self.COPY] = start + dur
+            if self.p.real:
+                self.event_wait(self.COMPUTE, self.COPY)
             return
-        start = max(self.gpu_free, s + LAUNCH_LATENCY)
+        start = self.gpu_start(self.COMPUTE, s)
         end = start + dur + SYNC_RETURN if mode == "pageable" else s + 5 * US
         api, mem = ("cudaMemcpy", "Pageable") if mode == "pageable" else ("cudaMemcpyAsync", "Pinned")
-        self.x("cuda_runtime", api, 1, s, end - s, correlation=self.corr)
+        self.call(api, s, end - s, correlation=self.corr)
         self.x("gpu_memcpy", f"Memcpy HtoD ({mem} -> Device)", 7, start, dur, correlation=self.corr,
                device=0, stream=7, bytes=INPUT_BYTES)
-        self.gpu_free = start + dur
-        self.t = end
+        self.free[self.COMPUTE] = start + dur
+
+    def all_reduce(self):
+        # Tensor-parallel style: the communication stream waits for the compute stream's work,
+        # reduces, and the compute stream's next op waits for the reduction.
+        self.event_wait(self.COMM, self.COMPUTE)
+        self.launch("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 20 * US, stream=self.COMM)
+        self.event_wait(self.COMPUTE, self.COMM)
 
     def graph_launch(self, n, kernel_ns):
-        # One cudaGraphLaunch: the graph's kernels run back to back.
+        # One cudaGraphLaunch: the graph's kernels run back to back (the dispatch gap between
+        # them too: a graph does not remove it).
         self.corr += 1
         s = self.t
-        start = max(self.gpu_free, s + LAUNCH_LATENCY)
-        ready = self.enqueue(s, start + n * kernel_ns)  # the graph is one entry of the queue
-        start = max(self.gpu_free, ready + LAUNCH_LATENCY)
-        self.pending[-1] = start + n * kernel_ns
-        self.x("cuda_runtime", "cudaGraphLaunch", 1, s, ready - s + 10 * US, correlation=self.corr)
+        gaps = [self.p.gap() for _ in range(n)]
+        durs = [self.p.kernel(kernel_ns) for _ in range(n)]
+        free, hold, lat = self.free[7], self.hold[7], self.p.latency()
+        total = sum(durs) + sum(gaps[1:])
+        ready = self.enqueue(s, max(max(free, hold) + gaps[0], s + lat) + total)  # one entry
+        start = max(max(free, hold) + gaps[0], ready + lat)
+        self.hold[7] = 0
+        self.pending[-1] = start + total
+        self.call("cudaGraphLaunch", s, ready - s + 10 * US, correlation=self.corr)
+        t = start
         for k in range(n):
-            self.x("kernel", "tiny_add_kernel", 7, start + k * kernel_ns, kernel_ns, correlation=self.corr,
-                   device=0, stream=7)
-        self.gpu_free = start + n * kernel_ns
-        self.t = ready + 10 * US
+            if k:
+                t += gaps[k]
+            self.x("kernel", "tiny_add_kernel", 7, t, durs[k], correlation=self.corr, device=0, stream=7)
+            t += durs[k]
+        self.free[7] = t
 
     def event_sync_previous(self):
         # Double-buffered: waits for the previous step's event, long done.
-        self.x("cuda_runtime", "cudaEventSynchronize", 1, self.t, 2 * US, correlation=0)
-        self.t += 2 * US
+        self.call("cudaEventSynchronize", self.t, 2 * US, correlation=0)
 
 
-def program(gpu_bound, problems):
+def program(gpu_bound, problems, physics=IDEAL):
     """One run: STEPS inference steps; `problems` is a set of planted problem names."""
-    sim = Sim()
-    kernel = gemm_ns(gpu_bound)  # 8 gemms per step: ~395 us GPU-bound, ~60 us CPU-bound
+    sim = Sim(physics)
+    kernel = gemm_ns(gpu_bound, physics)  # 8 gemms per step: ~395 us GPU-bound, ~60 us CPU-bound
     m, n, k = GEMM[gpu_bound]
     shapes = {"Input Dims": [[m, k], [n, k], []], "Input type": ["c10::BFloat16", "c10::BFloat16", ""],
               "Concrete Inputs": ["", "", ""]}
@@ -188,6 +303,8 @@ def program(gpu_bound, problems):
             else:
                 sim.op("aten::_foreach_add_", lambda: sim.graph_launch(100, 2 * US))
         sim.frame("model.py(20): forward", forward)
+        if physics.real:
+            sim.op("c10d::allreduce_", sim.all_reduce)
         if "pyloop" in problems:
             def loop():
                 for i in range(200):
@@ -206,9 +323,10 @@ def program(gpu_bound, problems):
         step(n)
         sim.x("user_annotation", f"ProfilerStep#{n}", 1, s, sim.t - s)
     # The end of the run: the host waits for the GPU.
-    if sim.gpu_free > sim.t:
-        sim.x("cuda_runtime", "cudaDeviceSynchronize", 1, sim.t, sim.gpu_free - sim.t)
-    return {"traceEvents": sim.ev, "displayTimeUnit": "ns", "deviceProperties": [DEVICE]}
+    end = max(sim.free.values())
+    if end > sim.t:
+        sim.x("cuda_runtime", "cudaDeviceSynchronize", 1, sim.t, end - sim.t)
+    return {"traceEvents": sim.ev, "displayTimeUnit": "ns", "deviceProperties": [physics.device]}
 
 
 RULES = {"item": ("host-sync", "aten::item"), "loader": ("data-loading", "DataLoader"),
@@ -222,19 +340,34 @@ RULES = {"item": ("host-sync", "aten::item"), "loader": ("data-loading", "DataLo
 FIXED = {"copy": {"copy_fixed"}}
 
 
+# The machines: the ideal one (unprefixed cases) and the realistic ones, by case prefix.
+MACHINES = {"": "ideal", "nv_": "nvidia", "amd_": "amd"}
+
+
 def cases():
     out = {}
-    for bound in ("gpu", "cpu"):
-        g = bound == "gpu"
-        out[f"{bound}_healthy"] = (program(g, set()), None)
-        out[f"{bound}_double_buffer"] = (program(g, {"double_buffer"}), None)
-        for p in RULES:
-            out[f"{bound}_{p}"] = (program(g, {p}), (f"{bound}_{p}_fixed", p))
-            out[f"{bound}_{p}_fixed"] = (program(g, FIXED.get(p, set())), None)
-        mixed = set(RULES)
-        out[f"{bound}_mixed"] = (program(g, mixed), None)
-        for p in RULES:
-            out[f"{bound}_mixed_without_{p}"] = (program(g, (mixed - {p}) | FIXED.get(p, set())), None)
+    for prefix, machine in MACHINES.items():
+        seed = [0]
+
+        def run(g, problems, same=False):
+            # Each pair's run with the problem and its fixed run draw the same jitter (the
+            # same seed): their difference is the problem's, not the noise's.
+            seed[0] += 0 if same else 1
+            return program(g, problems, Physics(machine, seed[0]))
+
+        for bound in ("gpu", "cpu"):
+            g, b = bound == "gpu", prefix + bound
+            out[f"{b}_healthy"] = (run(g, set()), None)
+            if machine != "ideal":  # the jitter's own noise: the same program, other draws
+                out[f"{b}_healthy_rerun"] = (run(g, set()), None)
+            out[f"{b}_double_buffer"] = (run(g, {"double_buffer"}), None)
+            for p in RULES:
+                out[f"{b}_{p}"] = (run(g, {p}), (f"{b}_{p}_fixed", p))
+                out[f"{b}_{p}_fixed"] = (run(g, FIXED.get(p, set()), same=True), None)
+            mixed = set(RULES)
+            out[f"{b}_mixed"] = (run(g, mixed), None)
+            for p in RULES:
+                out[f"{b}_mixed_without_{p}"] = (run(g, (mixed - {p}) | FIXED.get(p, set()), same=True), None)
     return out
 
 
@@ -247,10 +380,11 @@ def main():
             json.dump(trace, f)
         if plant:
             truth[name] = {"fixed": plant[0], "rule": RULES[plant[1]][0], "where": RULES[plant[1]][1]}
-    for bound in ("gpu", "cpu"):
-        for p in RULES:
-            truth[f"{bound}_mixed:{p}"] = {"problem": f"{bound}_mixed", "fixed": f"{bound}_mixed_without_{p}",
-                                           "rule": RULES[p][0], "where": RULES[p][1]}
+    for prefix in MACHINES:
+        for bound in (prefix + "gpu", prefix + "cpu"):
+            for p in RULES:
+                truth[f"{bound}_mixed:{p}"] = {"problem": f"{bound}_mixed", "fixed": f"{bound}_mixed_without_{p}",
+                                               "rule": RULES[p][0], "where": RULES[p][1]}
     with open(os.path.join(out_dir, "truth.json"), "w") as f:
         json.dump(truth, f, indent=1)
 

@@ -69,8 +69,14 @@ void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t 
     s.gpu_busy_pct =
         100.0 * static_cast<double>(c.busy_ns()) / (static_cast<double>(c.window()) * c.devices());
   }
-  s.verdict =
-      Verdict(t, {c.devices(), s.gpu_busy_pct, s.kernel_ns, r.steady.start_ns, r.steady.end_ns});
+  double dispatch_pct = 0;
+  for (const auto& ic : s.idle) {
+    if (ic.cause == kDispatchGapCause && c.devices() > 0 && c.window() > 0)
+      dispatch_pct =
+          100.0 * static_cast<double>(ic.ns) / (static_cast<double>(c.window()) * c.devices());
+  }
+  s.verdict = Verdict(t, {c.devices(), s.gpu_busy_pct, s.kernel_ns, r.steady.start_ns,
+                          r.steady.end_ns, dispatch_pct});
   // Rules in registry order, specific root causes first: each leaves out the events an
   // earlier one claimed.
   Claims claims(t);

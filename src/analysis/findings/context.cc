@@ -131,7 +131,17 @@ void ClassifyGaps(Context& c) {
         frame = r;
     }
     bool launch_late = g.next_launch != kNoRow && t.api.start_ns[g.next_launch] >= g.start;
-    if (2 * sync >= len) {
+    // The op after the gap was submitted before the gap began (its launch call had returned, or
+    // a graph launch had started): the GPU left the gap between queued work, whatever the host
+    // did meanwhile.
+    bool queued = false;
+    if (g.next_launch != kNoRow) {
+      bool graph = IsGraphLaunchApi(t.str(t.api.name[g.next_launch]));
+      queued = (graph ? t.api.start_ns[g.next_launch] : t.api.end_ns(g.next_launch)) <= g.start;
+    }
+    if (queued) {
+      g.cause = kDispatchGapCause;
+    } else if (2 * sync >= len) {
       g.cause = c.Intern("host sync: " + sync_name);
     } else if (best != SIZE_MAX && IsItemOp(t.str(t.cpu.name[best])) && 2 * best_overlap >= len) {
       g.cause = c.Intern("host sync: " + std::string(t.str(t.cpu.name[best])));

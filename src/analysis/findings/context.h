@@ -32,6 +32,10 @@ using model::Trace;
 // A GPU op that starts a busy interval, and the idle gap before it.
 // An idle gap of one GPU. A trace can hold millions: the cause and the place are views of
 // strings interned once in the Context (Context::Intern), not copies per gap.
+// The cause of a gap before an op that was already queued (its launch had returned): the GPU's
+// own dispatch gap, not the host's doing.
+inline constexpr std::string_view kDispatchGapCause = "dispatch gap (work queued)";
+
 struct Gap {
   int device = 0;
   int64_t start = 0, end = 0;

@@ -63,12 +63,17 @@ std::string Verdict(const model::Trace& t, const VerdictInput& in) {
            "% of the GPU's work, most of it " + what;
   }
   if (in.gpu_busy_pct >= 80) return "GPU-bound: the GPU is busy most of the steady state";
+  if (in.gpu_busy_pct + in.dispatch_gap_pct >= 80) {
+    return "GPU-bound: the GPU always has work queued, but leaves " +
+           base::FormatFixed(in.dispatch_gap_pct, 0) +
+           "% of the steady state in gaps between kernels (dispatch gaps: many short kernels)";
+  }
   // GPU work without a single host event: the idle time is real, its cause unknown.
   if (t.api.size() == 0 && t.cpu.size() == 0 && t.python.size() == 0) {
     return "the GPU idles " + idle +
            " of the steady state; no host event is recorded, so what it waited for is unknown";
   }
-  if (in.gpu_busy_pct < 50)
+  if (in.gpu_busy_pct + in.dispatch_gap_pct < 50)
     return "CPU-bound: the GPU waits for the host " + idle + " of the steady state";
   return "mixed: the GPU idles " + idle + " of the steady state";
 }

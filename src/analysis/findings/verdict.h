@@ -16,6 +16,9 @@ struct VerdictInput {
   double gpu_busy_pct = -1;  // busy share of the window, all devices
   int64_t kernel_ns = 0;     // kernel time in the window
   int64_t window_start = 0, window_end = 0;
+  // Idle share of the window between queued work (the GPU's dispatch gaps, all devices): the
+  // GPU is not waiting for the host then.
+  double dispatch_gap_pct = 0;
 };
 
 std::string Verdict(const model::Trace& t, const VerdictInput& in);

@@ -99,7 +99,7 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
       continue;
     }
     uint32_t q = p.lane_prev[v];
-    bool gap = lane_is_host_[lane_[v]] || linked_gap_[v];
+    bool gap = UsesGap(v, p);
     if (q != kNone && end[q] + (gap ? p.gap[v] : 0) == s) {
       if (gap && p.gap[v] > 0 && !lane_is_host_[lane_[v]]) {
         add(launch_[v] != kNone ? "GPU dispatch gaps" : "GPU gaps (unlinked ops)", {}, p.gap[v]);

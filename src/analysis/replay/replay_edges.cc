@@ -53,23 +53,33 @@ void ReplayGraph::InferWaits() {
                        obs_end_[n] - obs_start_[n] > 4 * usual_launch[lane_[n]] + kQueuedSlackNs;
     if (!held_launch && !IsSyncApi(name) && !IsCopyApi(name)) continue;
     if (nonblocking[n] && name.find("Async") != std::string_view::npos) continue;
-    int64_t s = obs_start_[n], e = obs_end_[n];
-    auto it = std::upper_bound(gpu.begin(), gpu.end(), e,
-                               [&](int64_t v, uint32_t g) { return v < obs_end_[g]; });
     // The last op that ended inside the call and was launched before the call returned (from
-    // this thread: no later than the call itself, so that the graph stays acyclic).
-    for (int steps = 0; it != gpu.begin() && steps < 64; ++steps) {
-      uint32_t g = *--it;
-      if (obs_end_[g] <= s) break;
-      uint32_t l = launch_[g];
-      if (l != kNone && (obs_start_[l] > e || (lane_[l] == lane_[n] && l > n))) continue;
-      base_.wait[n] = g;
-      post_[n] = e - obs_end_[g];
-      base_.dur[n] = std::min(base_.dur[n], post_[n]);
-      ++inferred_waits_;
-      break;
-    }
+    // this thread: no later than the call itself, so that the graph stays acyclic); else one
+    // that ended just after it (GPU timestamps a few us off the host's: the call returned when
+    // it ended).
+    int64_t s = obs_start_[n], e = obs_end_[n];
+    uint32_t g = WaitedFor(gpu, n, s, e, e);
+    if (g == kNone) g = WaitedFor(gpu, n, e, e + kSyncSkewNs, e);
+    if (g == kNone) continue;
+    base_.wait[n] = g;
+    post_[n] = e - obs_end_[g];
+    base_.dur[n] = std::clamp<int64_t>(post_[n], 0, base_.dur[n]);
+    ++inferred_waits_;
   }
+}
+
+uint32_t ReplayGraph::WaitedFor(const std::vector<uint32_t>& by_end, uint32_t n, int64_t from,
+                                int64_t to, int64_t returned) const {
+  auto it = std::upper_bound(by_end.begin(), by_end.end(), to,
+                             [&](int64_t v, uint32_t g) { return v < obs_end_[g]; });
+  for (int steps = 0; it != by_end.begin() && steps < 64; ++steps) {
+    uint32_t g = *--it;
+    if (obs_end_[g] <= from) break;
+    uint32_t l = launch_[g];
+    if (l != kNone && (obs_start_[l] > returned || (lane_[l] == lane_[n] && l > n))) continue;
+    return g;
+  }
+  return kNone;
 }
 
 void ReplayGraph::Order() {
@@ -179,7 +189,13 @@ void ReplayGraph::RecordedStreamWaits() {
                                      [&](uint32_t v) { return launched(v) < record_at; });
     if (n_it == w.end() || x_it == r.begin()) continue;
     uint32_t n = *n_it, x = *(x_it - 1);
-    if (base_.xdep[n] == kNone) ++recorded_stream_waits_;
+    // An op waits for one other op in the replay: of several waits (an input's copy and a
+    // collective before the same kernel), the op that ended last is the one that held it.
+    if (base_.xdep[n] == kNone) {
+      ++recorded_stream_waits_;
+    } else if (obs_end_[base_.xdep[n]] >= obs_end_[x]) {
+      continue;
+    }
     WaitForOp(n, x);
   }
 }

@@ -182,7 +182,22 @@ int64_t LateLimit(const std::map<int, int64_t>& typical, int device) {
 
 void ReplayGraph::WaitForOp(uint32_t n, uint32_t x) {
   base_.xdep[n] = x;
-  xoff_[n] = obs_start_[n] - obs_end_[x];
+  int64_t offset = obs_start_[n] - obs_end_[x];
+  // Whether its own stream or launch explains the op's start (queued behind the op before it by
+  // about the usual gap, or launched onto a free stream at about the usual latency): then the
+  // wait did not hold it - the event was complete, as a prefetched input's usually is - and it
+  // follows x only across the dispatch gap, so that x's stream holds it once x ends later. A wait
+  // that held it keeps the observed offset, and its own gap and latency become the usual ones.
+  uint32_t prev = base_.lane_prev[n];
+  bool by_lane = linked_gap_[n] && prev != kNone &&
+                 obs_start_[n] - obs_end_[prev] <= usual_gap_[n] + kLateStartNs;
+  bool by_launch =
+      launch_[n] != kNone && obs_start_[n] - obs_start_[launch_[n]] <= usual_lat_[n] + kLateStartNs;
+  if (by_lane || by_launch) {
+    xoff_[n] = std::min(offset, usual_gap_[n]);
+    return;
+  }
+  xoff_[n] = offset;
   base_.lat[n] = std::min(base_.lat[n], usual_lat_[n]);
   if (linked_gap_[n]) base_.gap[n] = std::min(base_.gap[n], usual_gap_[n]);
 }
@@ -202,9 +217,11 @@ bool ReplayGraph::Queued(model::RowId call, uint32_t l, int64_t op_start, int64_
 namespace {
 
 // Per device, from the samples: the typical launch latency (10th percentile of the ops launched
-// onto a free stream) and dispatch gap (25th percentile of the queued ops' gaps). Low
-// percentiles: ops held by another stream's event also start late, so a median would count their
-// waits as latency or gap.
+// onto a free stream: ops held by another stream's event also start late, so a median would
+// count their waits as latency) and dispatch gap (the median of the queued ops' gaps up to
+// kMaxDispatchGapNs: a gap jitters, 1-6 us on one device, and a fix that keeps queued kernels
+// queued keeps its typical size, not its smallest; longer gaps are waits for another stream,
+// which may be half of the queued ops where every other kernel follows a collective).
 void TypicalPerDevice(std::map<int, std::vector<int64_t>>& idle_latency,
                       std::map<int, std::vector<int64_t>>& queued_gap,
                       std::map<int, int64_t>& typical, std::map<int, int64_t>& dispatch) {
@@ -216,8 +233,10 @@ void TypicalPerDevice(std::map<int, std::vector<int64_t>>& idle_latency,
     if (v.size() >= kMinDispatchSamples) typical[dev] = percentile(v, 10);
   // A handful of queued ops says nothing typical (one may be an event wait): no dispatch gap
   // is assumed then, and any gap beyond kLateStartNs is a wait to explain.
-  for (auto& [dev, v] : queued_gap)
-    if (v.size() >= kMinDispatchSamples) dispatch[dev] = percentile(v, 25);
+  for (auto& [dev, v] : queued_gap) {
+    std::erase_if(v, [](int64_t gap) { return gap > kMaxDispatchGapNs; });
+    if (v.size() >= kMinDispatchSamples) dispatch[dev] = percentile(v, 50);
+  }
 }
 
 }  // namespace
@@ -291,6 +310,7 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
       uint32_t n = Add(op.kernel ? Kind::kKernel : Kind::kCopy, lane, op.s, op.e);
       row_[n] = op.row;
       (op.kernel ? kernel_node_ : memop_node_)[op.row] = n;
+      if (auto d = dispatch.find(op.device); d != dispatch.end()) usual_gap_[n] = d->second;
       uint32_t l = op.launch == model::kNoRow ? kNone : api_node_[op.launch];
       if (prev == kNone) floor_[n] = prev_end;
       base_.lane_prev[n] = prev;
@@ -302,16 +322,18 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
         int64_t usual = it == typical.end() ? kDefaultLaunchLatencyNs : it->second;
         usual_lat_[n] = usual;
         // Queued: launched while its stream was busy (see Queued). It starts when the op before
-        // it ends plus
-        // the observed dispatch gap (so that a shorter op before it moves it), or after its
-        // launch's usual latency, whichever is later.
+        // it ends plus the observed dispatch gap (so that a shorter op before it moves it), or
+        // after its launch's usual latency, whichever is later. Launched onto a free stream, it
+        // starts after its launch's observed latency, and no sooner than the device's dispatch
+        // gap after the op before it (never binding as observed; it is once a fix makes the
+        // stream busy at its launch).
         bool queued = prev != kNone && Queued(op.launch, l, op.s, op.e, prev_end);
         base_.lat[n] = queued ? std::min(observed, usual) : observed;
+        if (!queued && prev != kNone)
+          base_.gap[n] = std::clamp<int64_t>(op.s - obs_end_[prev], 0, usual_gap_[n]);
         if (queued) {
           linked_gap_[n] = 1;
           base_.gap[n] = std::max<int64_t>(0, op.s - obs_end_[prev]);
-          auto d = dispatch.find(op.device);
-          usual_gap_[n] = d == dispatch.end() ? 0 : d->second;
           if (end_node != prev && obs_end_[end_node] > obs_end_[prev]) {
             // Ops of one track that overlap (a tracer that puts a device's copies and kernels
             // on one track): it was queued behind the op that ended last, not the one before.
@@ -321,9 +343,8 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
         }
       } else if (prev != kNone) {
         linked_gap_[n] = 1;  // no launch call: keep the observed distance to the predecessor
-        base_.gap[n] = std::max<int64_t>(0, op.s - obs_end_[prev]);
-        auto d = dispatch.find(op.device);  // unless another stream's op explains it
-        usual_gap_[n] = d == dispatch.end() ? 0 : d->second;
+        base_.gap[n] =
+            std::max<int64_t>(0, op.s - obs_end_[prev]);  // unless another stream explains it
         late_in_queue = base_.gap[n] > usual_gap_[n] + kLateStartNs;
       } else {
         floor_[n] = op.s;

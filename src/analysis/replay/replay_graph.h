@@ -93,6 +93,10 @@ class ReplayGraph {
   void BuildHost(int64_t w0, int64_t w1);
   void BuildGpu(int64_t w0, int64_t w1);
   void InferWaits();
+  // The last GPU op (of `by_end`, sorted by end) that ended in (from, to] and was launched before
+  // call `n` returned at `returned` (kNone: none).
+  uint32_t WaitedFor(const std::vector<uint32_t>& by_end, uint32_t n, int64_t from, int64_t to,
+                     int64_t returned) const;
   // GPU ops that waited for another stream's op (see kLateStartNs): a handoff edge each.
   void InferStreamWaits(const std::unordered_map<uint32_t, int>& device,
                         const std::vector<uint32_t>& late, const std::map<int, int64_t>& typical);
@@ -105,6 +109,11 @@ class ReplayGraph {
   // GPU op `n` waits for op `x` (another stream's, or an op of its own track it overlapped): the
   // edge holds it, no longer its launch latency or a gap beyond the device's usual ones.
   void WaitForOp(uint32_t n, uint32_t x);
+  // Whether a node starts a gap after its lane's previous node: host nodes, GPU ops queued
+  // behind it or without a launch, and ops a fix gave a gap (a graph's dispatch gap).
+  bool UsesGap(uint32_t v, const Params& p) const {
+    return lane_is_host_[lane_[v]] || linked_gap_[v] || p.gap[v] > 0;
+  }
   void Order();
   uint32_t Add(Kind k, uint32_t lane, int64_t s, int64_t e);
   // The values a fix overwrote, to put back after the replay.
@@ -141,7 +150,7 @@ class ReplayGraph {
   std::vector<int64_t> xoff_;
   std::vector<uint8_t> measured_, linked_gap_;
   std::vector<int64_t> usual_lat_;  // GPU nodes: their device's typical launch latency
-  std::vector<int64_t> usual_gap_;  // queued/unlinked GPU nodes: their device's dispatch gap
+  std::vector<int64_t> usual_gap_;  // GPU nodes: their device's dispatch gap
   // Edited in place by Replay (a fix's changes) and restored before it returns; with the
   // start/end buffers, this makes Replay non-reentrant: one replay at a time per graph.
   mutable Params base_;

@@ -23,9 +23,15 @@ inline constexpr int64_t kHandoffIdleNs = 20'000;
 // Queued ops needed on a device to measure its dispatch gap (the 25th percentile of the gaps
 // queued ops start after their predecessors end).
 inline constexpr size_t kMinDispatchSamples = 8;
+// Longer than this between two queued ops of a stream is a wait (another stream's event), not the
+// device's dispatch gap (1-15 us on the GPUs we have traces of).
+inline constexpr int64_t kMaxDispatchGapNs = 50'000;
 using analysis::kLateStartNs;
 using analysis::kStreamHandoffNs;
 // A launch call that starts this long after its GPU op is a clock disagreement, not a launch.
 inline constexpr int64_t kMaxClockSkewNs = 1'000'000;
+// A synchronizing call that returned before the op it waited for ended, by the GPU's timestamps:
+// the two clocks disagree by a few us (a sync returns a few us after its op ends).
+inline constexpr int64_t kSyncSkewNs = 10'000;
 
 }  // namespace gpuscope::analysis::replay_internal

@@ -39,12 +39,14 @@ void ReplayGraph::Apply(const WhatIf& f, Params& p, Undo& undo) const {
     if (uint32_t n = gpu(memop_node_, r); n != kNone) set(p.dur[n], std::max<int64_t>(0, d));
   }
   for (size_t r : f.graph_kernels) {
-    // A graph replays its kernels back to back: no launch latency, the device's usual dispatch
-    // gap behind the kernel before (a queued kernel's observed gap may hold more).
+    // A graph replays its kernels back to back: no launch latency, and a dispatch gap behind the
+    // kernel before, as the device leaves between queued kernels (a graph does not remove it). A
+    // queued kernel keeps its observed gap unless that was late (held by something else); one
+    // launched onto an idle stream gets the device's usual gap.
     uint32_t n = gpu(kernel_node_, r);
     if (n == kNone) continue;
     set(p.lat[n], int64_t{0});
-    if (linked_gap_[n] && launch_[n] != kNone) set(p.gap[n], std::min(p.gap[n], usual_gap_[n]));
+    if (!linked_gap_[n] || p.gap[n] > usual_gap_[n] + kLateStartNs) set(p.gap[n], usual_gap_[n]);
   }
   for (size_t r : f.stream_waits_dropped) {
     if (uint32_t n = gpu(kernel_node_, r); n != kNone) set(p.xdep[n], kNone);
@@ -97,7 +99,7 @@ void ReplayGraph::Apply(const WhatIf& f, Params& p, Undo& undo) const {
               cut * static_cast<double>(Overlap(gs, ge, h.start_ns, h.end_ns)));
           set(p.gap[n], std::max<int64_t>(0, p.gap[n] - cut_ns));
         }
-        if (kind_[n] == Kind::kCall && p.wait[n] == kNone) {
+        if (h.calls && kind_[n] == Kind::kCall && p.wait[n] == kNone) {
           int64_t cut_ns = static_cast<int64_t>(
               cut * static_cast<double>(Overlap(obs_start_[n], obs_end_[n], h.start_ns, h.end_ns)));
           set(p.dur[n], std::max<int64_t>(0, p.dur[n] - cut_ns));
@@ -127,8 +129,7 @@ ReplayResult ReplayGraph::Replay(const WhatIf* fix, bool with_path) const {
     if ((pt & 1) == 0) {
       int64_t s = floor_[v];
       if (p.lane_prev[v] != kNone) {
-        bool gap = lane_is_host_[lane_[v]] || linked_gap_[v];
-        s = std::max(s, end[p.lane_prev[v]] + (gap ? p.gap[v] : 0));
+        s = std::max(s, end[p.lane_prev[v]] + (UsesGap(v, p) ? p.gap[v] : 0));
       }
       if (launch_[v] != kNone) s = std::max(s, start[launch_[v]] + p.lat[v]);
       if (p.xdep[v] != kNone) s = std::max(s, end[p.xdep[v]] + xoff_[v]);

@@ -60,7 +60,7 @@ WhatIf Edits(const model::Trace& t, int64_t w0, int64_t w1, const Scenario& s) {
   if (s.host_speedup != 1) {
     for (model::TrackId tr = 0; tr < t.tracks.size(); ++tr) {
       if (t.tracks[tr].kind == model::TrackKind::kCpuThread)
-        f.host_scale.push_back({tr, w0, w1, 1.0 / s.host_speedup});
+        f.host_scale.push_back({tr, w0, w1, 1.0 / s.host_speedup, false});
     }
   }
   return f;

@@ -21,6 +21,9 @@ struct WhatIf {
     model::TrackId track = 0;
     int64_t start_ns = 0, end_ns = 0;
     double factor = 1;
+    // Whether the runtime calls inside scale too (the host's own work in them), or only the
+    // work between them (whatif --host-speedup: the runtime costs what it costs).
+    bool calls = true;
   };
   std::vector<model::RowId> unblock_api;  // calls that no longer wait for GPU work (sync dropped)
   std::vector<std::pair<model::RowId, int64_t>> api_dur;  // call -> new duration

@@ -12,8 +12,10 @@ namespace {
 void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   std::map<std::string_view, std::vector<const Gap*>> by_cause;  // views into the gaps
   for (const auto& g : c.gaps()) {
-    // A gap inside a sync, a blocking copy, the loader or a storming loop is that finding's.
-    if (g.end - g.start >= c.o().idle_gap_ns && !claims.Explains(g.start, g.end))
+    // A gap inside a sync, a blocking copy, the loader or a storming loop is that finding's;
+    // one before queued work is the GPU's own (no host work to remove).
+    if (g.end - g.start >= c.o().idle_gap_ns && g.cause != kDispatchGapCause &&
+        !claims.Explains(g.start, g.end))
       by_cause[g.cause].push_back(&g);
   }
   // The causes that cost at least 1% of the window, at most 5 (the full split is in the summary).
@@ -71,7 +73,8 @@ const RuleInfo& GpuIdleRule() {
       "host was doing meanwhile, by the largest overlap: blocked in a synchronization "
       "(cuda/hipStreamSynchronize, DeviceSynchronize, EventSynchronize, aten::item), in a "
       "memory-copy call, in a CPU op (named), in Python code between ops (the innermost user "
-      "frame), or launching late (the next GPU op's launch call started after the GPU went "
+      "frame), before work already queued (a dispatch gap: the GPU's own), or launching late (the "
+      "next GPU op's launch call started after the GPU went "
       "idle); one finding per cause, for the (at most 5) causes that cost at least 1% of the "
       "window.",
       "replayed: the host work during those gaps (on the thread that launched the work ending "
@@ -93,7 +96,9 @@ const RuleInfo& GpuIdleRule() {
       "gaps shorter than --idle-gap-us; gaps outside the steady window; gaps an "
       "earlier finding explains (a sync, a loader range, a storm, warm-up); time in "
       "which any stream of the device runs work (a compute stream waiting on a "
-      "collective is comm-wait's); causes under 1% of the window.",
+      "collective is comm-wait's); gaps before work that was already queued (the "
+      "device's dispatch gaps between kernels: the GPU's own, counted in the idle split as "
+      "'dispatch gap'); causes under 1% of the window.",
       RuleInfo::Listing::kCatchAll};
   return rule;
 }

@@ -49,7 +49,12 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     place.first += before, place.second += t.api.dur_ns[l];
     place_row.emplace(key, op);
     cand.fix.graph_kernels.push_back(i);
-    if (claims.TakeApi(l)) cand.fix.api_dur.emplace_back(l, 0);
+    if (claims.TakeApi(l)) {
+      // Captured, the launches are one entry of the launch queue: a call that a full queue held
+      // no longer waits for a queued op to end.
+      cand.fix.api_dur.emplace_back(l, 0);
+      cand.fix.unblock_api.push_back(l);
+    }
   }
   // A storm: some of them kept the GPU waiting, or they come by the dozen every iteration.
   if (count == 0 || (idle_kernels == 0 && c.PerIteration(static_cast<double>(count)) <
