@@ -245,6 +245,8 @@ void WriteFindingsJson(output::JsonWriter& w, const std::vector<analysis::Findin
         .Int(f.fixed_ns)
         .Key("changes")
         .String(f.changes)
+        .Key("edits_remove_ns")
+        .Int(f.edits_remove_ns)
         .EndObject();
     WriteWhere(w.Key("where"), f.where);
     w.Key("detail").String(f.detail);

@@ -216,7 +216,8 @@ std::string FindingsText(const std::vector<analysis::Finding>& findings, int64_t
           "    replay:   window %s unchanged, %s with this fix alone (saves %s)\n",
           base::FormatDuration(f.baseline_ns).c_str(), base::FormatDuration(f.fixed_ns).c_str(),
           base::FormatDuration(f.standalone_ns).c_str());
-      out += base::StrFormat("    edits:    %s\n", f.changes.c_str());
+      out += base::StrFormat("    edits:    %s (remove %s: the most the fix can save)\n",
+                             f.changes.c_str(), base::FormatDuration(f.edits_remove_ns).c_str());
       out += base::StrFormat(
           "    impact:   %s: what this fix adds on top of the findings ranked before it, at most "
           "its own saving\n",

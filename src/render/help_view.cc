@@ -31,12 +31,14 @@ std::string FindingsMarkdown() {
       "saving, so the impacts add up to at most `summary.combined.saving_ns` (every fix at once). "
       "`impact_percent`\nis of the replayed window. Severity: high >= 10%, medium >= 3%, low "
       "below (information rules: info); a\nfinding whose fix saves nothing is low. Rule ids are "
-      "a contract.\n\n"
+      "a contract.\n`pricing.edits_remove_ns` is the time the fix's edits remove from the replayed "
+      "schedule: no fix saves more\n(a test checks it on every sample).\n\n"
       "Assumptions of the fixes: pinned copies run at the pinned bandwidth measured in the same "
       "trace in the same\ndirection, else at half the pageable time; a dropped sync keeps the "
       "call's return latency; a vectorised loop\ncosts one of its ops; graph-captured kernels "
-      "keep their time and lose their launch cost and latency; host\nwork removed from a thread "
-      "does not reappear elsewhere on the critical path (workers run in parallel).\n";
+      "keep their time and the dispatch gap between them and lose\ntheir launch cost and latency; "
+      "host work removed from a thread "
+      "does not reappear elsewhere on the critical\npath (workers run in parallel).\n";
   auto rule = [&](const analysis::RuleInfo& r) {
     out += base::StrFormat("\n## `%.*s`: %.*s\n\n", static_cast<int>(r.id.size()), r.id.data(),
                            static_cast<int>(r.title.size()), r.title.data());

@@ -78,6 +78,9 @@ constexpr Term kTerms[] = {
     {"critical path", "GPU dispatch gaps",
      "the time a queued GPU op (launched while its stream was busy) starts after the op before "
      "it ends: the 1-5 us GPUs leave between back-to-back work, more on some devices"},
+    {"critical path", "GPU waits (not in the trace)",
+     "gaps longer than a dispatch gap (50 us) before queued GPU work: it waited for something the "
+     "trace does not show (an event recorded elsewhere, another process, clocks that disagree)"},
     {"critical path", "GPU gaps (unlinked ops)",
      "gaps between GPU ops whose launches the trace does not link"},
     {"critical path", "before the window",

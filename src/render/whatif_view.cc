@@ -124,6 +124,9 @@ constexpr ScenarioHelp kScenarios[] = {
     {"--graphs",
      "kernels replayed as one graph: per-kernel launch calls cost nothing and kernels start "
      "behind the one before at the device's dispatch gap, without launch latency"},
+    {"--fix RULE",
+     "the fix analyze prices RULE's findings with (gpuscope help findings: 'priced by'), every "
+     "finding of the rule in the steady window; repeatable, combines with the others"},
 };
 
 }  // namespace
@@ -152,8 +155,10 @@ std::string WhatIfHelp(const std::string& format) {
       "GPU work it waited for ends. Work the trace does not show (other processes, clock "
       "throttling) stays as observed. Not modelled: moving work between streams, contention "
       "between concurrent kernels (a faster kernel frees no bandwidth for its neighbours), "
-      "memory limits. Not done: --device NAME (projecting onto another GPU) and --fix RULE "
-      "(use analyze: each finding is priced by this replay).\n";
+      "memory limits. The replay's own checks: on simulated runs (jittered dispatch gaps, "
+      "latencies, a bounded launch queue, event waits, a communication stream) --gpu-speedup 2 "
+      "and --host-speedup 2 predict the changed run within 15%; no edit saves more than the time "
+      "it removes. Not done: --device NAME (projecting onto another GPU).\n";
   return out;
 }
 

@@ -2,6 +2,8 @@
 #include <memory>
 #include <string>
 
+#include "analysis/findings/analyze.h"
+#include "analysis/findings/registry.h"
 #include "analysis/replay/scenario.h"
 #include "analysis/steps/steady_state.h"
 #include "base/text.h"
@@ -47,6 +49,15 @@ base::StatusOr<analysis::Scenario> ScenarioOf(const WhatIfRequest& r) {
                                  ": a speedup must be > 0");
   }
   GPUSCOPE_RETURN_IF_ERROR(ParseKernels(r.kernels, s));
+  for (const auto& rule : s.fixes) {
+    bool known = false;
+    for (const auto& x : analysis::Rules()) known |= x.id == rule;
+    if (!known) {
+      return base::Status::Error("--fix " + rule +
+                                 ": not a rule of one trace's analysis (gpuscope help findings "
+                                 "lists them; job rules need a job: analyze DIR/)");
+    }
+  }
   return s;
 }
 
@@ -62,8 +73,12 @@ base::StatusOr<std::string> WhatIfOutput(const model::Trace& trace, const WhatIf
                                "events - profile with a tracer (rocprofv3 --kernel-trace, the "
                                "PyTorch profiler, nsys)");
   }
-  analysis::SteadyState steady = analysis::FindSteadyState(trace);
-  analysis::ScenarioResult result = analysis::RunScenario(trace, steady, s);
+  analysis::SteadyState steps = analysis::FindSteps(trace);
+  analysis::SteadyState steady = analysis::ChooseWindow(trace, steps);
+  // --fix RULE: the edits analyze prices that rule's findings with (default options).
+  analysis::WhatIf fixes;
+  for (const auto& rule : s.fixes) fixes.Merge(analysis::FixOf(trace, {}, steps, rule));
+  analysis::ScenarioResult result = analysis::RunScenario(trace, steady, s, &fixes);
   if (r.format == "json") return render::WhatIfJson(trace, r.path, s, result);
   if (r.format == "csv") return render::WhatIfCsv(s, result);
   return render::WhatIfText(trace, r.path, s, result);

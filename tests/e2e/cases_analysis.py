@@ -94,6 +94,7 @@ def analyze_prices_simulated_fixes_at_the_measured_saving():
                 assert t["where"] in f["where"]["python"] + f["where"]["op"], (case, ext, f["where"])
                 assert abs(f["standalone_ns"] - measured) <= tolerance, (case, ext, f["standalone_ns"], measured)
                 assert f["pricing"]["baseline_ns"] - f["pricing"]["fixed_ns"] == f["standalone_ns"], (case, f["pricing"])
+                assert f["standalone_ns"] <= f["pricing"]["edits_remove_ns"], (case, ext, f["pricing"])
                 total = sum(x["impact_ns"] for x in d["findings"])
                 assert total <= d["summary"]["combined"]["saving_ns"] <= window, (case, ext, total)
         for ext in (".json", ".rpd"):

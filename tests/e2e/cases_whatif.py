@@ -107,3 +107,30 @@ def whatif_predicts_the_simulated_run_with_that_change():
                         assert abs(d["saving_ns"] - measured) <= tolerance, (case, d["saving_ns"], measured)
                         results.append(case)
     assert len(results) == 24, results
+
+
+@test
+def whatif_fix_replays_the_fix_analyze_prices():
+    """`whatif --fix RULE` applies the edits analyze prices RULE's findings with: on every
+    simulated problem, alone, it saves exactly the finding's standalone saving; with two rules,
+    at least what the larger saves alone; an unknown rule or a job rule is refused in one line."""
+    with tempfile.TemporaryDirectory() as tmp:
+        checked = 0
+        for machine in ("ideal", "amd"):
+            for problem in simulate.RULES:
+                path = os.path.join(tmp, f"{machine}_{problem}.json")
+                with open(path, "w") as f:
+                    json.dump(simulate.program(True, {problem}, simulate.Physics(machine, 3)), f)
+                rule = simulate.RULES[problem][0]
+                found = [f for f in json.loads(run("analyze", "--format", "json", path).stdout)["findings"]
+                         if f["rule"] == rule]
+                d = json.loads(run("whatif", "--format", "json", "--fix", rule, path).stdout)
+                assert d["scenario"] == "--fix " + rule, d["scenario"]
+                assert d["saving_ns"] == sum(f["standalone_ns"] for f in found[:1]), (machine, problem, d["saving_ns"], found[:1])
+                checked += bool(found)
+        assert checked >= 10, checked
+        both = json.loads(run("whatif", "--format", "json", "--fix", "host-sync", "--fix", "memcpy-sync", path).stdout)
+        assert both["scenario"] == "--fix host-sync --fix memcpy-sync", both["scenario"]
+        for bad in ("no-such-rule", "rank-straggler"):
+            r = run("whatif", "--fix", bad, path)
+            assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and bad in r.stderr, r.stderr

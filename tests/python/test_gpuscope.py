@@ -73,6 +73,8 @@ def test_analyze_diff_roofline_equal_the_cli(fmt, fixtures, cli):
     assert same(gpuscope.whatif(t, gpu_speedup=2, kernels={"a": 1.5}, no_syncs=True),
                 cli_json(cli, "whatif", "--format", "json", "--gpu-speedup", "2", "--kernels", "a=1.5",
                          "--no-syncs", path))
+    assert same(gpuscope.whatif(t, fix=["host-sync", "gpu-idle"]),
+                cli_json(cli, "whatif", "--format", "json", "--fix", "host-sync", "--fix", "gpu-idle", path))
     other = gpuscope.load(fixtures["kineto"])
     assert same(gpuscope.diff(other, t), cli_json(cli, "diff", "--format", "json", fixtures["kineto"], path))
 
@@ -128,7 +130,7 @@ def test_errors_raise_trace_error(tmp_path):
         gpuscope.analyze(t, no_such_threshold=3)
     with pytest.raises(gpuscope.TraceError):
         gpuscope.roofline(t, device="TPUv5")
-    for bad in ({"gpu_speedup": 0}, {"kernels": {"([": 2}}, {"kernels": {"gemm": -1}}):
+    for bad in ({"gpu_speedup": 0}, {"kernels": {"([": 2}}, {"kernels": {"gemm": -1}}, {"fix": ["no-such-rule"]}):
         with pytest.raises(gpuscope.TraceError):
             gpuscope.whatif(t, **bad)
 

@@ -126,6 +126,19 @@ void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t 
 
 }  // namespace
 
+WhatIf FixOf(const Trace& t, const AnalyzeOptions& o, const SteadyState& steps,
+             std::string_view rule) {
+  Context c(t, o, ChooseWindow(t, steps, o.steady));
+  ClassifyGaps(c);
+  Claims claims(t);
+  std::vector<Candidate> cands;
+  for (const auto& r : Rules()) r.detect(c, claims, cands);
+  WhatIf all;
+  for (const auto& cand : cands)
+    if (cand.finding.rule == rule && !cand.fix.empty()) all.Merge(cand.fix);
+  return all;
+}
+
 AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
   return Analyze(t, o, FindSteps(t, o.steady));
 }

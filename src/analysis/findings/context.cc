@@ -3,6 +3,7 @@
 #include "analysis/common/call_names.h"
 #include "analysis/common/intervals.h"
 #include "analysis/findings/registry.h"
+#include "analysis/replay/replay_graph.h"
 
 namespace gpuscope::analysis::internal {
 
@@ -132,10 +133,11 @@ void ClassifyGaps(Context& c) {
     }
     bool launch_late = g.next_launch != kNoRow && t.api.start_ns[g.next_launch] >= g.start;
     // The op after the gap was submitted before the gap began (its launch call had returned, or
-    // a graph launch had started): the GPU left the gap between queued work, whatever the host
-    // did meanwhile.
+    // a graph launch had started) and the gap is as short as a dispatch gap: the GPU left it
+    // between queued work, whatever the host did meanwhile. (A longer one waited for something:
+    // classified by what the host did, as any other.)
     bool queued = false;
-    if (g.next_launch != kNoRow) {
+    if (g.next_launch != kNoRow && len <= kMaxDispatchGapNs) {
       bool graph = IsGraphLaunchApi(t.str(t.api.name[g.next_launch]));
       queued = (graph ? t.api.start_ns[g.next_launch] : t.api.end_ns(g.next_launch)) <= g.start;
     }

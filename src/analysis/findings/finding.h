@@ -74,8 +74,9 @@ struct Finding {
   int64_t standalone_ns = 0;  // the saving of this fix alone (replayed)
   std::string fix;            // what the replay changed to price it ("" for information)
   // The pricing, for `--explain` and the JSON: the replayed window without and with this fix
-  // alone, and the edits it made (counts).
-  int64_t baseline_ns = 0, fixed_ns = 0;
+  // alone, the edits it made (counts) and the time they remove (the most the fix can save:
+  // ReplayGraph::EditsRemoveNs).
+  int64_t baseline_ns = 0, fixed_ns = 0, edits_remove_ns = 0;
   std::string changes;
   Where where;
   std::vector<Evidence> evidence;

@@ -26,6 +26,10 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
       [&](int64_t alone) { return p.Percent(alone) >= c.o().min_impact_percent; });
   const std::vector<int64_t>& alone = r.standalone_ns;
   const std::vector<int64_t>& impact = r.impact_ns;
+  std::vector<const WhatIf*> fixes(cands.size(), nullptr);
+  for (size_t i = 0; i < cands.size(); ++i)
+    if (!cands[i].fix.empty()) fixes[i] = &cands[i].fix;
+  const std::vector<int64_t> removes = graph.EditsRemoveNs(fixes);
   p.combined_ns = r.combined_ns;
   for (size_t i = 0; i < cands.size(); ++i) {
     Finding& f = cands[i].finding;
@@ -38,6 +42,7 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
     f.baseline_ns = p.baseline_ns;
     f.fixed_ns = p.baseline_ns - alone[i];
     f.changes = cands[i].fix.Describe();
+    f.edits_remove_ns = removes[i];
     f.fix = cands[i].fix.what + "; replayed window " + base::FormatDuration(p.baseline_ns) +
             " -> " + base::FormatDuration(p.baseline_ns - alone[i]) + " with this fix alone" +
             (impact[i] != alone[i]

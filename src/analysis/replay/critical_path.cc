@@ -102,7 +102,12 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
     bool gap = UsesGap(v, p);
     if (q != kNone && end[q] + (gap ? p.gap[v] : 0) == s) {
       if (gap && p.gap[v] > 0 && !lane_is_host_[lane_[v]]) {
-        add(launch_[v] != kNone ? "GPU dispatch gaps" : "GPU gaps (unlinked ops)", {}, p.gap[v]);
+        // A queued op's gap longer than a dispatch gap waited for something the trace does not
+        // show (an event recorded elsewhere, another process).
+        add(launch_[v] == kNone             ? "GPU gaps (unlinked ops)"
+            : p.gap[v] <= kMaxDispatchGapNs ? "GPU dispatch gaps"
+                                            : "GPU waits (not in the trace)",
+            {}, p.gap[v]);
       } else if (gap && p.gap[v] > 0) {
         // The host work of the gap, by what ran there: sampled at up to 256 points (one per
         // 50 us), so that a long gap - a CPU-only run is one - is split, not named after one op.

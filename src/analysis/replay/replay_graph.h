@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -43,6 +44,9 @@ namespace gpuscope::analysis {
 // when that is longer), waited for that op (an event wait between streams: cudaStreamWaitEvent,
 // NCCL/RCCL syncs). The replay infers such edges; the comm-wait rule reads the same windows.
 inline constexpr int64_t kLateStartNs = 10'000;
+// Longer than this between two queued ops is a wait (another stream's event, work the trace does
+// not show), not the device's dispatch gap (1-15 us on the GPUs we have traces of).
+inline constexpr int64_t kMaxDispatchGapNs = 50'000;
 inline constexpr int64_t kStreamHandoffNs = 20'000;
 
 // One stretch of the critical path, by what held the run there.
@@ -79,6 +83,13 @@ class ReplayGraph {
 
   // Replays with `fix` applied (nullptr: as observed). `with_path` also walks the critical path.
   ReplayResult Replay(const WhatIf* fix, bool with_path = false) const;
+
+  // For each fix, the time its edits remove from the replayed schedule: over the nodes it edits,
+  // how much sooner each could start and end than it did, its new durations, gaps, latencies
+  // and dependencies taken against the unchanged replay's times. In a schedule of maxima and
+  // sums a fix saves at most that much (the invariant that no fix saves more than its edits
+  // remove; checked by the tests on every sample). One unchanged replay for all of them.
+  std::vector<int64_t> EditsRemoveNs(const std::vector<const WhatIf*>& fixes) const;
 
  private:
   enum class Kind : uint8_t { kHostEdge, kCall, kKernel, kCopy };
@@ -117,6 +128,13 @@ class ReplayGraph {
   void Order();
   uint32_t Add(Kind k, uint32_t lane, int64_t s, int64_t e);
   // The values a fix overwrote, to put back after the replay.
+  template <typename T>
+  static std::vector<const std::vector<T>*> Columns(const Params& p) {
+    if constexpr (std::is_same_v<T, int64_t>)
+      return {&p.dur, &p.gap, &p.lat};
+    else
+      return {&p.wait, &p.lane_prev, &p.xdep};
+  }
   struct Undo {
     std::vector<std::pair<int64_t*, int64_t>> i64;
     std::vector<std::pair<uint32_t*, uint32_t>> u32;

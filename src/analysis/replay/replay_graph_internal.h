@@ -23,9 +23,6 @@ inline constexpr int64_t kHandoffIdleNs = 20'000;
 // Queued ops needed on a device to measure its dispatch gap (the 25th percentile of the gaps
 // queued ops start after their predecessors end).
 inline constexpr size_t kMinDispatchSamples = 8;
-// Longer than this between two queued ops of a stream is a wait (another stream's event), not the
-// device's dispatch gap (1-15 us on the GPUs we have traces of).
-inline constexpr int64_t kMaxDispatchGapNs = 50'000;
 using analysis::kLateStartNs;
 using analysis::kStreamHandoffNs;
 // A launch call that starts this long after its GPU op is a clock disagreement, not a launch.

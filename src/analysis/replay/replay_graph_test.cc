@@ -78,6 +78,30 @@ TEST(ReplayGraph, DroppingAWaitSavesTheIdleItCaused) {
   EXPECT_EQ(fixed.window_ns, 10 * us + 10 * 100 * us);
 }
 
+TEST(ReplayGraph, NoFixSavesMoreThanItsEditsRemove) {
+  // The sync loop: each sync waits 105 us beyond its 5 us of its own (the kernel's 100 us and
+  // the launch latency); dropping all 10 waits removes 10 x 105 us and saves less (the GPU is
+  // the path then); one kernel 60 us shorter removes 60 us and saves them all.
+  Builder r;
+  SyncLoop(r, 10);
+  model::Trace& t = r.Link();
+  ReplayGraph g(t, 0, 10 * 165 * us);
+  WhatIf unblock, shorter, none;
+  for (size_t i = 0; i < t.api.size(); ++i) {
+    if (t.str(t.api.name[i]) == "cudaStreamSynchronize") unblock.unblock_api.push_back(i);
+  }
+  shorter.kernel_dur.emplace_back(3, 40 * us);
+  std::vector<int64_t> removes = g.EditsRemoveNs({&unblock, &shorter, &none, nullptr});
+  ASSERT_EQ(removes.size(), 4u);
+  int64_t base = g.Replay(nullptr).window_ns;
+  EXPECT_EQ(removes[0], 10 * 105 * us);
+  EXPECT_LE(base - g.Replay(&unblock).window_ns, removes[0]);
+  EXPECT_EQ(removes[1], 60 * us);
+  EXPECT_EQ(base - g.Replay(&shorter).window_ns, 60 * us);
+  EXPECT_EQ(removes[2], 0);
+  EXPECT_EQ(removes[3], 0);
+}
+
 TEST(ReplayGraph, DoubleBufferedEventSyncWaitsForNothing) {
   // Each step launches a kernel, then synchronizes on the previous step's event: that work has
   // long finished, so the synchronize returns at once (3 us) and no wait is inferred.

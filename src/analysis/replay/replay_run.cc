@@ -109,6 +109,49 @@ void ReplayGraph::Apply(const WhatIf& f, Params& p, Undo& undo) const {
   }
 }
 
+std::vector<int64_t> ReplayGraph::EditsRemoveNs(const std::vector<const WhatIf*>& fixes) const {
+  std::vector<int64_t> out(fixes.size(), 0);
+  if (nodes() == 0 || order_.empty()) return out;  // unordered: replays are the observed times
+  Replay(nullptr);
+  const std::vector<int64_t> start = start_, end = end_;  // the unchanged replay
+  Params& p = base_;
+  // The node a parameter slot belongs to (kNone: not a per-node column).
+  auto node_of = [&](const auto* slot) -> uint32_t {
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(slot)>>;
+    for (const std::vector<T>* col : Columns<T>(p)) {
+      if (!col->empty() && slot >= col->data() && slot < col->data() + col->size())
+        return static_cast<uint32_t>(slot - col->data());
+    }
+    return kNone;
+  };
+  for (size_t i = 0; i < fixes.size(); ++i) {
+    if (!fixes[i]) continue;
+    Undo undo;
+    Apply(*fixes[i], p, undo);
+    std::vector<uint32_t> touched;
+    for (const auto& [slot, old] : undo.i64) touched.push_back(node_of(slot));
+    for (const auto& [slot, old] : undo.u32) touched.push_back(node_of(slot));
+    std::sort(touched.begin(), touched.end());
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    int64_t removed = 0;
+    for (uint32_t v : touched) {
+      if (v == kNone) continue;
+      int64_t s = floor_[v];  // as Replay computes a start and an end, on the unchanged times
+      if (p.lane_prev[v] != kNone)
+        s = std::max(s, end[p.lane_prev[v]] + (UsesGap(v, p) ? p.gap[v] : 0));
+      if (launch_[v] != kNone) s = std::max(s, start[launch_[v]] + p.lat[v]);
+      if (p.xdep[v] != kNone) s = std::max(s, end[p.xdep[v]] + xoff_[v]);
+      if (s == kNoFloor) s = obs_start_[v];
+      int64_t e = start[v] + p.dur[v];
+      if (p.wait[v] != kNone) e = std::max(e, end[p.wait[v]] + post_[v]);
+      removed += std::max<int64_t>(0, start[v] - s) + std::max<int64_t>(0, end[v] - e);
+    }
+    out[i] = removed;
+    undo.Restore();
+  }
+  return out;
+}
+
 ReplayResult ReplayGraph::Replay(const WhatIf* fix, bool with_path) const {
   ReplayResult out;
   const size_t n = nodes();

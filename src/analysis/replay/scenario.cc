@@ -77,12 +77,13 @@ std::string Scenario::Text() const {
   if (host_speedup != 1) add("--host-speedup " + Factor(host_speedup));
   if (no_syncs) add("--no-syncs");
   if (graphs) add("--graphs");
+  for (const auto& rule : fixes) add("--fix " + rule);
   return out.empty() ? "nothing changed" : out;
 }
 
 bool Scenario::empty() const {
   return gpu_speedup == 1 && kernels.empty() && copies == 1 && host_speedup == 1 && !no_syncs &&
-         !graphs;
+         !graphs && fixes.empty();
 }
 
 std::string RegexError(const Scenario& s) {
@@ -96,12 +97,14 @@ std::string RegexError(const Scenario& s) {
   return "";
 }
 
-ScenarioResult RunScenario(const model::Trace& t, const SteadyState& steady, const Scenario& s) {
+ScenarioResult RunScenario(const model::Trace& t, const SteadyState& steady, const Scenario& s,
+                           const WhatIf* extra) {
   ScenarioResult r;
   r.window = steady.source;
   r.steps = steady.iterations.empty() ? 0 : steady.steady_count();
   ReplayGraph graph(t, steady.start_ns, steady.end_ns);
   WhatIf fix = Edits(t, steady.start_ns, steady.end_ns, s);
+  if (extra) fix.Merge(*extra);
   r.edits = fix.Describe();
   auto side = [&](const WhatIf* f) {
     ReplayResult rr = graph.Replay(f, true);

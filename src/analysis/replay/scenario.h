@@ -22,6 +22,9 @@ struct Scenario {
   double host_speedup = 1;                              // host work between runtime calls / X
   bool no_syncs = false;  // synchronize calls no longer wait for the GPU
   bool graphs = false;    // kernels launched as a graph replay: no launch cost or latency
+  // analyze's fixes of these rules (--fix RULE): their edits come from the findings layer
+  // (FixOf), passed to RunScenario; named here for the scenario's text.
+  std::vector<std::string> fixes;
   // The scenario in words ("--gpu-speedup 2 --no-syncs"), for the output.
   std::string Text() const;
   bool empty() const;
@@ -43,7 +46,9 @@ struct ScenarioResult {
 
 // Replays the steady window without and with the scenario. An invalid kernel regex is an error
 // the caller reports (RegexError); speedups must be > 0 (checked by the caller).
-ScenarioResult RunScenario(const model::Trace& t, const SteadyState& steady, const Scenario& s);
+// `extra`: more edits (the --fix rules' fixes), merged with the scenario's.
+ScenarioResult RunScenario(const model::Trace& t, const SteadyState& steady, const Scenario& s,
+                           const WhatIf* extra = nullptr);
 
 // "" when every --kernels pattern compiles, else what is wrong with the first that does not.
 std::string RegexError(const Scenario& s);

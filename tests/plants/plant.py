@@ -1,0 +1,183 @@
+"""Plants a problem of known cost into a real Kineto trace by editing its times consistently, so
+that the planted trace is the same program with one problem more and the problem's fix saves
+exactly D (issue 29). Each planter returns None where the trace offers no place whose cost would
+be exact (the caller skips that sample for that plant, saying so).
+
+  slow_kernel  one kernel instance made D longer. Exact where the GPU stays busy from that
+               kernel's end until a host synchronization returns (the work after it was queued,
+               the host was waiting): GPU ops after its end and everything on the host after that
+               synchronization move D later, the synchronization and the ranges open across it
+               grow by D; host events between the kernel and the synchronization stay.
+  host_stall   a CPU op of D on the thread that launches GPU work, right before a launch call
+               made while the GPU is idle with nothing launched in flight (it waited for the host
+               anyway): everything after it moves D later, every range open across it grows by D.
+"""
+import bisect
+import collections
+import gzip
+import json
+
+# Event categories, lower case: today's Kineto and the capitalised ones of 2021 (Kernel, Runtime).
+GPU_CATS = ("kernel", "gpu_memcpy", "gpu_memset", "memcpy", "memset")
+RUNTIME_CATS = ("cuda_runtime", "cuda_driver", "runtime", "driver")
+# Longer than this between GPU ops is idle time, not the dispatch gap between queued work.
+MAX_DISPATCH_GAP_US = 50
+
+
+def load(src):
+    with (gzip.open(src, "rt") if src.endswith(".gz") else open(src)) as f:
+        doc = json.load(f)
+    return doc, (doc["traceEvents"] if isinstance(doc, dict) else doc)
+
+
+def save(doc, dst):
+    with open(dst, "w") as f:
+        json.dump(doc, f)
+
+
+def end(e):
+    return float(e["ts"]) + float(e.get("dur", 0))
+
+
+def is_x(e):
+    return e.get("ph") == "X" and "ts" in e
+
+
+def gpu_ops(events):
+    return sorted((e for e in events if is_x(e) and str(e.get("cat", "")).lower() in GPU_CATS),
+                  key=lambda e: float(e["ts"]))
+
+
+def runtime_calls(events):
+    return [e for e in events if is_x(e) and str(e.get("cat", "")).lower() in RUNTIME_CATS]
+
+
+def waits_for_gpu(name):
+    """A runtime call that returns when GPU work is done: a synchronize or a blocking copy."""
+    return "Synchronize" in name or ("Memcpy" in name and "Async" not in name)
+
+
+def gpu_span_us(src):
+    """From the first GPU op's start to the last one's end."""
+    ops = gpu_ops(load(src)[1])
+    return end(ops[-1]) - float(ops[0]["ts"]) if ops else 0
+
+
+def busy_stretches(ops):
+    """The GPU's busy stretches, [start, end] each, ops merged and gaps up to MAX_DISPATCH_GAP_US
+    bridged (queued work), in order."""
+    out = []
+    for e in ops:
+        if out and float(e["ts"]) <= out[-1][1] + MAX_DISPATCH_GAP_US:
+            out[-1][1] = max(out[-1][1], end(e))
+        else:
+            out.append([float(e["ts"]), end(e)])
+    return out
+
+
+def busy_until(stretches, t):
+    """The end of the busy stretch holding t (t itself when none does)."""
+    i = bisect.bisect_right([s[0] for s in stretches], t) - 1
+    return max(t, stretches[i][1]) if i >= 0 else t
+
+
+def slow_kernel(src, dst, d_us, window=None):
+    """Writes the planted trace; returns the planted kernel's name, or None when no kernel past
+    the middle of the trace (one whose name, grid and block occur at least 20 times: siblings to
+    be compared with) is followed by busy GPU until a host synchronization returns. `window`:
+    (start, end) in us, where the analysis looks (its steady state), else the whole trace."""
+    doc, events = load(src)
+    ops = gpu_ops(events)
+    kernels = [e for e in ops if str(e.get("cat", "")).lower() == "kernel"]
+
+    def key(e):
+        a = e.get("args", {})
+        return e["name"], str(a.get("grid")), str(a.get("block"))
+
+    count = collections.Counter(key(e) for e in kernels)
+    syncs = sorted((e for e in runtime_calls(events) if waits_for_gpu(e["name"])), key=end)
+    sync_ends = [end(x) for x in syncs]
+    stretches = busy_stretches(ops)
+    chosen = sync = None
+    w0, w1 = window or (float("-inf"), float("inf"))
+    for k in kernels[len(kernels) // 2:] + kernels[:len(kernels) // 2]:
+        if count[key(k)] < 20 or not w0 <= float(k["ts"]) < w1:
+            continue
+        k_end = end(k)
+        reach = busy_until(stretches, k_end)
+        # The first synchronization open at the kernel's end or started after it, that returned
+        # within the GPU's busy stretch (+ its return latency): the host waited for this work.
+        i = bisect.bisect_right(sync_ends, k_end)
+        s = syncs[i] if i < len(sync_ends) else None
+        if s is not None and float(s["ts"]) <= reach and reach <= end(s) <= reach + MAX_DISPATCH_GAP_US:
+            chosen, sync = k, s
+            break
+    if chosen is None:
+        return None
+    k_end, s_end = end(chosen), end(sync)
+    gpu_pids = {e.get("pid") for e in ops}  # Kineto puts a device's streams under its own pid
+    chosen["dur"] = float(chosen["dur"]) + d_us
+    for e in events:
+        if e is chosen or "ts" not in e:
+            continue
+        ts = float(e["ts"])
+        cut = k_end if e.get("pid") in gpu_pids else s_end  # where this side moves
+        if ts >= cut:
+            e["ts"] = ts + d_us
+        elif is_x(e) and end(e) >= cut and (e is sync or end(e) > cut):
+            e["dur"] = float(e["dur"]) + d_us  # the synchronization, the ranges around it
+    save(doc, dst)
+    return chosen["name"]
+
+
+def host_stall(src, dst, d_us, window=None, name="planted_host_stall"):
+    """Writes the planted trace; returns (the stall's op name, its start) or None when no launch
+    call on the thread that launches GPU work (from the middle of its launches on, then before)
+    starts while the GPU is idle with nothing launched in flight, inside `window` ((start, end) in
+    us: where the analysis looks) or, without one, inside a profiler step."""
+    doc, events = load(src)
+    ops = gpu_ops(events)
+    calls = sorted(runtime_calls(events), key=lambda e: float(e["ts"]))
+    launches = collections.Counter((e.get("pid"), e.get("tid")) for e in calls if "Launch" in e["name"])
+    if not launches or not ops:
+        return None
+    thread = launches.most_common(1)[0][0]
+    steps = [e for e in events if is_x(e) and str(e.get("name", "")).startswith("ProfilerStep#")]
+    call_of = {c.get("args", {}).get("correlation"): c for c in calls if c.get("args", {}).get("correlation")}
+    starts = [float(e["ts"]) for e in ops]
+    # The thread's launches from the middle on, then those before.
+    mine = [c for c in calls if (c.get("pid"), c.get("tid")) == thread and "Launch" in c["name"]]
+    at = None
+    for c in mine[len(mine) // 2:] + mine[:len(mine) // 2]:
+        p = float(c["ts"])
+        if window and not window[0] < p < window[1]:
+            continue
+        if not window and steps and not any(float(s["ts"]) < p < end(s) for s in steps):
+            continue
+        # Idle GPU: every op that started before p ended by then, and the next starts later.
+        started = bisect.bisect_right(starts, p)
+        if started == 0 or started == len(ops):
+            continue
+        if max(end(e) for e in ops[max(0, started - 200):started]) > p:
+            continue
+        # Nothing in flight: every op starting after p was launched after p.
+        # Nothing in flight: the ops starting next were launched at p or later (linked launches).
+        after = [call_of.get(e.get("args", {}).get("correlation")) for e in ops[started:started + 64]]
+        if after[0] is None or any(x is not None and float(x["ts"]) < p for x in after):
+            continue
+        at = p
+        break
+    if at is None:
+        return None
+    for e in events:
+        if "ts" not in e:
+            continue
+        ts = float(e["ts"])
+        if ts >= at:
+            e["ts"] = ts + d_us
+        elif is_x(e) and end(e) > at:
+            e["dur"] = float(e["dur"]) + d_us
+    events.append({"ph": "X", "cat": "cpu_op", "name": name, "pid": thread[0], "tid": thread[1],
+                   "ts": at, "dur": float(d_us), "args": {}})
+    save(doc, dst)
+    return name, at

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Plants in real traces (issue 29): problems of an exact, known cost planted into real samples
+from ../shared/samples by editing their times consistently (plant.py), each read as Kineto JSON
+and as .rpd (written by gpuscope convert); `gpuscope analyze` must name the right rule and place
+and price the fix within 20% of the planted cost, on at least 90% of the plants of each rule.
+Samples that offer no place where a plant's cost would be exact are skipped for that plant, and
+said so. Prints one line per plant and a table per rule.
+
+  run_plants.py --gpuscope BIN     exit 0 / 1; 77 (skipped) without ../shared/samples
+"""
+import argparse
+import collections
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+import plant
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SAMPLES = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "samples"))
+
+# GPU-bound, CPU-bound and mixed runs of both vendors (GPU busy % of the steady window as
+# analyze measures it, and the GPU, in the comment).
+TRACES = [
+    "kineto/tracelens/tests__traces__mi300__resnet_act_checkpoint.json.gz",  # 97%, MI300X
+    "kineto/tracelens/tests__traces__inference__xdit_flux.1__split_traces__profile_trace_rank_0_"
+    "annotation_iteration_0_execute_diffusion_1_256x256.json.gz",  # 99.5%, MI300X
+    "kineto/tracelens/tests__traces__inference__xdit_flux.1_aiter_sage__profile_trace_rank_0.json.gz",  # 81%
+    "kineto/tracelens/tests__traces__h100__facebook_timesformer-base-finetuned-k400__1016002.json.gz",  # 41%, H100
+    "kineto/tracelens/tests__traces__mi300__facebook_timesformer-base-finetuned-k400__1016002.json.gz",  # 31%
+    "kineto/tracelens/tests__traces__h100__Falconsai_nsfw_image_detection__1016002.json.gz",  # 16%, H100
+    "kineto/tracelens/tests__traces__mi300__Falconsai_nsfw_image_detection__1016002.json.gz",  # 23%
+    "kineto/tracelens/tests__traces__h100__gaunernst_bert-small-uncased__1016001.json.gz",  # 7%, H100
+    "kineto/tracelens/tests__traces__mi300__gaunernst_bert-small-uncased__1016001.json.gz",  # 10%
+    "kineto/tracelens/tests__traces__b200__eager_trace.json.gz",  # 13%, B200
+    "kineto/tracelens/tests__traces__inference__vllm_decode_full__graph_execution.json.gz",  # 56%, graphs
+    "kineto/kineto/plugin__samples__resnet50_num_workers_0__worker0.pt.trace.json.gz",  # 50%
+    "kineto/kineto/tb_plugin__samples__resnet50_num_workers_4__worker0.1623212756351.pt.trace.json.gz",  # 73%
+    "kineto/hta/tests__data__trace_filter__sampled_rank-0.json.gz",  # 45%
+]
+
+def planted_cost_us(src):
+    """A problem worth finding: 10% of the run's GPU span, at least 1 ms, in whole us."""
+    return max(1000, round(0.1 * plant.gpu_span_us(src)))
+
+
+def expected(kind, made):
+    """The rule and place a plant must be found at: the slow kernel by name; the stall by name,
+    or by a gap of the finding's evidence that holds it (a stall inside a compiled region is
+    named after the region: gpu-idle's rule)."""
+    if kind == "slow_kernel":
+        return "kernel-outlier", lambda f: f["where"]["kernel"] == made
+
+    def at_stall(f):
+        t = made[1] * 1000
+        return f["where"]["op"] == made[0] or any(e["start_ns"] <= t <= e["start_ns"] + e["dur_ns"]
+                                                 for e in f.get("evidence", []))
+    return "gpu-idle", at_stall
+
+
+def steady_window_us(gpuscope, src):
+    """The steady window analyze finds in the unplanted trace, (start, end) in us: the plants go
+    inside it (a problem outside is not the steady state's)."""
+    r = subprocess.run([gpuscope, "analyze", "--format", "json", src], capture_output=True, text=True)
+    steps = [x for x in json.loads(r.stdout)["summary"]["iteration_list"] if not x["warmup"]] if r.returncode == 0 else []
+    if not steps:
+        return None
+    return steps[0]["start_ns"] / 1000, (steps[-1]["start_ns"] + steps[-1]["dur_ns"]) / 1000
+
+
+def one(gpuscope, rel, kind, tmp):
+    src = os.path.join(SAMPLES, rel)
+    tag = f"{kind}_{abs(hash(rel))}"
+    planted = os.path.join(tmp, tag + ".json")
+    d_us = planted_cost_us(src)
+    made = getattr(plant, kind)(src, planted, d_us, steady_window_us(gpuscope, src))
+    if made is None:
+        return [(kind, rel, None, "skip", "no place where this plant's cost is exact")]
+    rule, place = expected(kind, made)
+    out = []
+    for fmt in ("json", "rpd"):
+        path = planted
+        if fmt == "rpd":
+            path = os.path.join(tmp, tag + ".rpd")
+            r = subprocess.run([gpuscope, "convert", planted, "-o", path], capture_output=True, text=True)
+            if r.returncode != 0:
+                out.append((kind, rel, fmt, "fail", "convert: " + r.stderr.strip()[:200]))
+                continue
+        r = subprocess.run([gpuscope, "analyze", "--format", "json", path], capture_output=True, text=True)
+        if r.returncode != 0:
+            out.append((kind, rel, fmt, "fail", "analyze: " + r.stderr.strip()[:200]))
+            continue
+        found = [f for f in json.loads(r.stdout)["findings"] if f["rule"] == rule and place(f)]
+        if not found:
+            out.append((kind, rel, fmt, "fail", f"no {rule} finding at the planted place"))
+            continue
+        priced = found[0]["standalone_ns"]
+        ok = abs(priced - d_us * 1000) <= 0.2 * d_us * 1000
+        out.append((kind, rel, fmt, "ok" if ok else "fail",
+                    f"{rule} priced {priced / 1e6:.3f} ms for {d_us / 1000:g} ms planted"))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gpuscope", required=True)
+    a = ap.parse_args()
+    if not os.path.isdir(SAMPLES):
+        print(f"SKIP: {SAMPLES} not found; plants in real traces need the shared samples")
+        return 77
+    results = []
+    with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(4) as ex:
+        jobs = [ex.submit(one, a.gpuscope, rel, kind, tmp) for rel in TRACES
+                for kind in ("slow_kernel", "host_stall")]
+        for j in jobs:
+            results += j.result()
+    per_rule = collections.defaultdict(lambda: [0, 0, 0])  # plants, ok, skipped samples
+    for kind, rel, fmt, status, what in results:
+        name = os.path.basename(rel)[:56]
+        print(f"{status:4s} {kind:11s} {fmt or '-':4s} {name:56s} {what}")
+        row = per_rule[kind]
+        if status == "skip":
+            row[2] += 1
+        else:
+            row[0] += 1
+            row[1] += status == "ok"
+    bad = False
+    print(f"\n{'plant':12s} {'rule':15s} {'plants':>6s} {'ok':>4s} {'skipped':>8s}")
+    for kind, (n, ok, skipped) in sorted(per_rule.items()):
+        rule = expected(kind, ("",))[0]
+        print(f"{kind:12s} {rule:15s} {n:6d} {ok:4d} {skipped:8d}")
+        # At least 90% of the plants of each rule, and enough of them to say so.
+        bad |= n < 6 or ok < 0.9 * n
+    print("FAILED" if bad else "passed")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
