@@ -158,13 +158,14 @@ def roofline(t: Trace, device: Optional[str] = None, steady: bool = False,
 
 def whatif(t: Trace, gpu_speedup: float = 1, kernels: Optional[Dict[str, float]] = None,
            copies: float = 1, host_speedup: float = 1, no_syncs: bool = False,
-           graphs: bool = False, fix: Sequence[str] = ()) -> Dict[str, Any]:
+           graphs: bool = False, fix: Sequence[str] = (), device: Optional[str] = None) -> Dict[str, Any]:
     """`gpuscope whatif --format json`: the steady window replayed without and with a scenario;
     `kernels` maps a regular expression on kernel names to its speedup; `fix` lists rules whose
-    findings' fixes (as analyze prices them) are applied too."""
+    findings' fixes (as analyze prices them) are applied too; `device` projects the kernels onto
+    another GPU."""
     patterns = [f"{regex}={x}" for regex, x in (kernels or {}).items()]
     return json.loads(_core.whatif(t._core, gpu_speedup, patterns, copies, host_speedup,
-                                   no_syncs, graphs, list(fix)))
+                                   no_syncs, graphs, list(fix), device or ""))
 
 
 def convert(t: Trace, path: str, to: Optional[str] = None) -> List[Dict[str, Any]]:

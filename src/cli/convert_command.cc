@@ -11,6 +11,7 @@
 #include "output/json_writer.h"
 #include "render/export.h"
 #include "session/load.h"
+#include "session/outputs.h"
 
 namespace gpuscope::cli {
 
@@ -23,6 +24,7 @@ struct ConvertArgs {
   std::string to;
   std::string format = "table";
   bool force = false;
+  bool annotate = false;
 };
 
 }  // namespace
@@ -40,8 +42,17 @@ CommandBody AddConvertCommand(CLI::App& app, const CommonOptions& common) {
       ->check(CLI::IsMember({"table", "json", "csv"}));
   app.add_flag("--force", args->force,
                "CSV into a directory: replace files of the same name that gpuscope did not write");
+  app.add_flag("--annotate", args->annotate,
+               "Chrome JSON: add rows with the critical path of the steady window and each "
+               "rule's findings at their events (for ui.perfetto.dev)");
   return [args, &common]() -> base::StatusOr<int> {
     GPUSCOPE_ASSIGN_OR_RETURN(auto format, render::ExportFormat(args->out, args->to));
+    if (args->annotate && format != "json") {
+      return base::Status::Error(
+          "--annotate: rows are written into Chrome JSON only (-o x.json), "
+          "not into " +
+          format);
+    }
     // Before a long load: the output is not the input, a device or a FIFO.
     if (format != "csv" || args->out.ends_with(".csv"))
       GPUSCOPE_RETURN_IF_ERROR(base::CheckOutputPath(args->out, {args->in}));
@@ -49,6 +60,7 @@ CommandBody AddConvertCommand(CLI::App& app, const CommonOptions& common) {
     render::ExportOptions options;
     options.inputs = {args->in};
     options.force = args->force;
+    if (args->annotate) options.annotations = Annotations(trace);
     GPUSCOPE_ASSIGN_OR_RETURN(auto files, render::ExportTrace(trace, args->out, format, options));
     // What was written goes where the output does not: stderr when the output is stdout.
     std::FILE* say = args->out == "-" ? stderr : stdout;

@@ -9,6 +9,9 @@ namespace gpuscope::format::chrome_trace {
 // Categories: GPU-side ranges other than Kineto's gpu_user_annotation, and the iteration row.
 inline constexpr std::string_view kCategoryGpuRange = "gpu_range";
 inline constexpr std::string_view kCategoryIteration = "gpuscope_iteration";
+// Rows gpuscope derives (convert --annotate: the critical path, each finding's events): skipped
+// when read back, as the iteration row is.
+inline constexpr std::string_view kCategoryAnnotation = "gpuscope_annotation";
 
 // Args of a memory operation (its direction and memory kinds) and of an API call (its domain).
 inline constexpr std::string_view kArgCopyKind = "copy kind";

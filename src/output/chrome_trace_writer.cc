@@ -129,7 +129,7 @@ class EventWriter {
 };
 
 void WriteMetadata(EventWriter& w, const Trace& t, const TrackLayout& layout,
-                   const std::string& marker_row, bool markers) {
+                   const std::vector<MarkerRow>& rows) {
   std::set<int64_t> seen;
   auto meta = [&](std::string_view name, int64_t pid, int64_t tid, auto&& add_args) {
     w.Begin('M', "__metadata", name, pid, tid, 0);
@@ -158,10 +158,15 @@ void WriteMetadata(EventWriter& w, const Trace& t, const TrackLayout& layout,
     name("thread_name", v.pid, v.tid, v.source_thread, host ? "thread" : v.thread);
     meta("thread_sort_index", v.pid, v.tid, [&] { w.ArgInt("sort_index", v.thread_order); });
   }
-  if (markers) {
-    name("process_name", layout.spare_pid, 0, "", "gpuscope " + marker_row);
+  if (!rows.empty()) {
+    name("process_name", layout.spare_pid, 0, "",
+         rows.size() == 1 ? "gpuscope " + rows[0].name : "gpuscope");
     meta("process_sort_index", layout.spare_pid, 0, [&] { w.ArgInt("sort_index", -1); });
-    name("thread_name", layout.spare_pid, 1, "", marker_row);
+    for (size_t r = 0; r < rows.size(); ++r) {
+      auto tid = static_cast<int64_t>(r + 1);
+      name("thread_name", layout.spare_pid, tid, "", rows[r].name);
+      meta("thread_sort_index", layout.spare_pid, tid, [&] { w.ArgInt("sort_index", tid); });
+    }
   }
 }
 
@@ -212,7 +217,7 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
   }
   out.Write(",\"traceEvents\":[");
   EventWriter w(out, origin);
-  WriteMetadata(w, t, layout, opt.marker_row, !opt.iterations.empty());
+  WriteMetadata(w, t, layout, opt.rows);
   auto pt = [&](model::TrackId track) -> const TrackView& { return layout.tracks[track]; };
   // The head of one complete ("X") event for row i of a table; returns the row's track view.
   auto slice = [&](std::string_view cat, const model::SliceColumns& s,
@@ -361,10 +366,18 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
   for (size_t i = 0; i < m.size(); ++i) arrow(m.launch[i], m.track[i], m.start_ns[i]);
   counts.flows = flow;
 
-  for (const MarkerSpan& s : opt.iterations) {
-    w.Begin('X', ct::kCategoryIteration, s.name, layout.spare_pid, 1, s.start_ns);
-    w.Dur(s.dur_ns);
-    w.End();
+  for (size_t r = 0; r < opt.rows.size(); ++r) {
+    for (const MarkerSpan& s : opt.rows[r].spans) {
+      w.Begin('X', opt.rows[r].category, s.name, layout.spare_pid, static_cast<int64_t>(r + 1),
+              s.start_ns);
+      w.Dur(s.dur_ns);
+      if (!s.detail.empty()) {
+        w.BeginArgs();
+        w.ArgString("detail", s.detail);
+        w.EndArgs();
+      }
+      w.End();
+    }
   }
   out.Write("\n]}\n");
   GPUSCOPE_RETURN_IF_ERROR(out.Close());

@@ -21,16 +21,25 @@
 
 namespace gpuscope::output {
 
-// A labelled span drawn on a row of its own (iterations found by the steady-state analysis).
+// A labelled span drawn on a row of its own (iterations found by the steady-state analysis, a
+// stretch of the critical path, a finding's event); `detail` goes into its args.
 struct MarkerSpan {
   int64_t start_ns = 0;
   int64_t dur_ns = 0;
   std::string name;
+  std::string detail;
+};
+
+// A row of spans gpuscope derived, under the "gpuscope" process; `category` says what reads it
+// back skips (format/chrome_trace.h).
+struct MarkerRow {
+  std::string name;  // "iterations", "critical path", "finding: host-sync"
+  std::string_view category;
+  std::vector<MarkerSpan> spans;
 };
 
 struct ChromeTraceOptions {
-  std::vector<MarkerSpan> iterations;
-  std::string marker_row = "iterations";
+  std::vector<MarkerRow> rows;
 };
 
 struct ChromeTraceCounts {

@@ -154,12 +154,12 @@ std::string Roofline(const PyTrace& t, const std::string& device, bool steady,
 
 std::string WhatIf(const PyTrace& t, double gpu_speedup, const std::vector<std::string>& kernels,
                    double copies, double host_speedup, bool no_syncs, bool graphs,
-                   const std::vector<std::string>& fixes) {
+                   const std::vector<std::string>& fixes, const std::string& device) {
   session::WhatIfRequest r;
   r.path = t.path(), r.format = "json", r.kernels = kernels;
   r.scenario.gpu_speedup = gpu_speedup, r.scenario.copies = copies;
   r.scenario.host_speedup = host_speedup, r.scenario.no_syncs = no_syncs;
-  r.scenario.graphs = graphs, r.scenario.fixes = fixes;
+  r.scenario.graphs = graphs, r.scenario.fixes = fixes, r.scenario.device = device;
   nb::gil_scoped_release release;
   return Take(session::WhatIfOutput(*t.trace(), r));
 }

@@ -12,6 +12,7 @@
 #include "base/atomic_output.h"
 #include "base/byte_sink.h"
 #include "base/text.h"
+#include "format/chrome_trace.h"
 #include "output/chrome_trace_writer.h"
 #include "output/events_csv_writer.h"
 #include "output/rpd_writer.h"
@@ -59,14 +60,15 @@ base::Status CheckDirectory(const std::string& dir, const std::vector<base::Atom
 }
 
 // Iteration markers for the JSON timeline, from the steady-state analysis.
-std::vector<output::MarkerSpan> IterationMarkers(const model::Trace& trace) {
+output::MarkerRow IterationMarkers(const model::Trace& trace) {
   analysis::SteadyState ss = analysis::FindSteadyState(trace);
-  std::vector<output::MarkerSpan> out;
+  output::MarkerRow out{"iterations", format::chrome_trace::kCategoryIteration, {}};
   if (ss.iterations.size() < 2) return out;
   for (size_t i = 0; i < ss.iterations.size(); ++i) {
     const auto& it = ss.iterations[i];
-    out.push_back({it.start_ns, it.dur_ns,
-                   "iteration " + std::to_string(it.number) + (i < ss.warmup ? " (warm-up)" : "")});
+    out.spans.push_back(
+        {it.start_ns, it.dur_ns,
+         "iteration " + std::to_string(it.number) + (i < ss.warmup ? " (warm-up)" : ""), ""});
   }
   return out;
 }
@@ -77,15 +79,19 @@ base::StatusOr<std::vector<ExportedFile>> WriteJson(const model::Trace& trace,
   GPUSCOPE_ASSIGN_OR_RETURN(auto file, base::AtomicOutput::Begin(out, options.inputs, ".json"));
   GPUSCOPE_ASSIGN_OR_RETURN(auto sink, base::ByteSink::Create(file.temp_path()));
   output::ChromeTraceOptions opt;
-  opt.iterations = IterationMarkers(trace);
+  output::MarkerRow iterations = IterationMarkers(trace);
+  size_t marked = iterations.spans.size();
+  if (marked) opt.rows.push_back(std::move(iterations));
+  for (const auto& row : options.annotations) opt.rows.push_back(row);
   auto counts = output::WriteChromeTrace(trace, opt, *sink);
   if (!counts.ok()) return counts.status();
   uint64_t bytes = FileBytes(file.temp_path());
   GPUSCOPE_RETURN_IF_ERROR(file.Commit());
   std::string what = base::FormatCount(counts->events) + " events, " +
                      base::FormatCount(counts->flows) + " launch->GPU flows";
-  if (!opt.iterations.empty())
-    what += ", " + base::FormatCount(opt.iterations.size()) + " iteration markers";
+  if (marked) what += ", " + base::FormatCount(marked) + " iteration markers";
+  for (const auto& row : options.annotations)
+    what += ", " + base::FormatCount(row.spans.size()) + " on '" + row.name + "'";
   return std::vector<ExportedFile>{{out, what, bytes}};
 }
 

@@ -8,6 +8,7 @@
 
 #include "base/status.h"
 #include "model/trace.h"
+#include "output/chrome_trace_writer.h"
 
 namespace gpuscope::render {
 
@@ -23,6 +24,9 @@ struct ExportedFile {
 struct ExportOptions {
   std::vector<std::string> inputs;
   bool force = false;
+  // Rows written after the iteration row into Chrome JSON (convert --annotate); other writers
+  // refuse them.
+  std::vector<output::MarkerRow> annotations;
 };
 
 // One output format `convert` (and `run -o`) writes.

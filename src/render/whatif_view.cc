@@ -124,6 +124,13 @@ constexpr ScenarioHelp kScenarios[] = {
     {"--graphs",
      "kernels replayed as one graph: per-kernel launch calls cost nothing and kernels start "
      "behind the one before at the device's dispatch gap, without launch latency"},
+    {"--device NAME",
+     "kernels projected onto that GPU (gpuscope help roofline lists them) through the roofline's "
+     "work models: a modelled op keeps its share of the roof (compute-bound work scales with the "
+     "peak FLOP/s of its data type, memory-bound work with HBM bandwidth), a kernel without a "
+     "model scales with HBM bandwidth, none gets shorter than 2 us (one within 2 us keeps its "
+     "time); copies, "
+     "launch costs, latencies and host work unchanged; not with --gpu-speedup or --kernels"},
     {"--fix RULE",
      "the fix analyze prices RULE's findings with (gpuscope help findings: 'priced by'), every "
      "finding of the rule in the steady window; repeatable, combines with the others"},
@@ -158,7 +165,7 @@ std::string WhatIfHelp(const std::string& format) {
       "memory limits. The replay's own checks: on simulated runs (jittered dispatch gaps, "
       "latencies, a bounded launch queue, event waits, a communication stream) --gpu-speedup 2 "
       "and --host-speedup 2 predict the changed run within 15%; no edit saves more than the time "
-      "it removes. Not done: --device NAME (projecting onto another GPU).\n";
+      "it removes.\n";
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include "analysis/replay/scenario.h"
 #include "base/status.h"
 #include "model/trace.h"
+#include "output/chrome_trace_writer.h"
 #include "render/report_data.h"
 #include "session/options.h"
 
@@ -71,6 +72,10 @@ struct DiffRequest {
 std::string DiffOutput(const model::Trace& before, const model::Trace& after, const DiffRequest& r);
 
 // `gpuscope whatif` (and gpuscope.whatif in Python): the scenario as the options give it.
+// `convert --annotate`: the critical path of the steady window and each rule's findings at their
+// events, as rows for the Chrome/Perfetto JSON (analyze's default options).
+std::vector<output::MarkerRow> Annotations(const model::Trace& trace);
+
 struct WhatIfRequest {
   std::string path;
   std::string format = "table";

@@ -2,9 +2,12 @@
 #include <memory>
 #include <string>
 
+#include "analysis/attribution/attribution.h"
+#include "analysis/attribution/graph_attribution.h"
 #include "analysis/findings/analyze.h"
 #include "analysis/findings/registry.h"
 #include "analysis/replay/scenario.h"
+#include "analysis/roofline/projection.h"
 #include "analysis/steps/steady_state.h"
 #include "base/text.h"
 #include "render/whatif_view.h"
@@ -49,6 +52,14 @@ base::StatusOr<analysis::Scenario> ScenarioOf(const WhatIfRequest& r) {
                                  ": a speedup must be > 0");
   }
   GPUSCOPE_RETURN_IF_ERROR(ParseKernels(r.kernels, s));
+  if (!s.device.empty()) {
+    GPUSCOPE_RETURN_IF_ERROR(CheckDevice(s.device));
+    // The projection says how fast each kernel runs there; a speedup on top would say it twice.
+    if (s.gpu_speedup != 1 || !s.kernels.empty())
+      return base::Status::Error("--device " + s.device +
+                                 " sets every kernel's time: it does not combine with "
+                                 "--gpu-speedup or --kernels");
+  }
   for (const auto& rule : s.fixes) {
     bool known = false;
     for (const auto& x : analysis::Rules()) known |= x.id == rule;
@@ -78,6 +89,18 @@ base::StatusOr<std::string> WhatIfOutput(const model::Trace& trace, const WhatIf
   // --fix RULE: the edits analyze prices that rule's findings with (default options).
   analysis::WhatIf fixes;
   for (const auto& rule : s.fixes) fixes.Merge(analysis::FixOf(trace, {}, steps, rule));
+  if (!s.device.empty()) {
+    // --device: the kernels' times there, then the rules' fixes (a fix's kernel time wins).
+    analysis::Attributor at(trace);
+    analysis::GraphAttribution graphs = analysis::AttributeGraphKernels(trace, at, {});
+    analysis::DeviceProjection p =
+        analysis::ProjectOntoDevice(trace, &graphs, s.device, steady.start_ns, steady.end_ns);
+    if (!p.error.empty()) return base::Status::Error(r.path + ": " + p.error);
+    analysis::WhatIf projected;
+    projected.kernel_dur = std::move(p.kernel_dur);
+    projected.Merge(fixes);
+    fixes = std::move(projected);
+  }
   analysis::ScenarioResult result = analysis::RunScenario(trace, steady, s, &fixes);
   if (r.format == "json") return render::WhatIfJson(trace, r.path, s, result);
   if (r.format == "csv") return render::WhatIfCsv(s, result);

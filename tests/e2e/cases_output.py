@@ -60,6 +60,49 @@ def convert_writes_every_format_and_reads_back_the_same():
 
 
 @test
+def convert_annotate_adds_the_critical_path_and_the_findings_as_rows():
+    """convert --annotate writes, under a "gpuscope" process, a "critical path" row whose stretches
+    follow each other from the steady window's start to its end (adding up, by category, to
+    analyze's critical path) and a row per rule with its findings' events; the trace reads back
+    as it was (the rows are derived: skipped); other formats refuse the flag in one line."""
+    sys.path.insert(0, os.path.dirname(PLANTED))
+    import simulate
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "item.json")
+        with open(src, "w") as f:
+            json.dump(simulate.program(True, {"item"}, simulate.Physics("nvidia", 2)), f)
+        out = os.path.join(tmp, "annotated.json")
+        r = run("convert", "--annotate", src, "-o", out)
+        assert r.returncode == 0, r.stderr
+        with open(out) as f:
+            ev = json.load(f)["traceEvents"]
+        pid = next(e["pid"] for e in ev if e.get("ph") == "M" and e["name"] == "process_name"
+                   and e["args"]["name"] == "gpuscope")
+        rows = {e["tid"]: e["args"]["name"] for e in ev if e.get("ph") == "M" and e["pid"] == pid
+                and e["name"] == "thread_name"}
+        assert "critical path" in rows.values() and "finding: host-sync" in rows.values(), rows
+        tid = next(t for t, n in rows.items() if n == "critical path")
+        path = sorted((e for e in ev if e.get("ph") == "X" and e["pid"] == pid and e["tid"] == tid),
+                      key=lambda e: e["ts"])
+        for a, b in zip(path, path[1:]):
+            assert abs(a["ts"] + a["dur"] - b["ts"]) < 0.002, (a, b)
+        d = json.loads(run("analyze", "--format", "json", src).stdout)
+        by_cat = {}
+        for e in path:
+            by_cat[e["name"]] = by_cat.get(e["name"], 0) + e["dur"] * 1000
+        for share in d["summary"]["critical_path"]:
+            assert abs(by_cat.get(share["category"], 0) - share["ns"]) <= 1 + len(path), (share, by_cat)
+        sync_tid = next(t for t, n in rows.items() if n == "finding: host-sync")
+        syncs = [e for e in ev if e.get("ph") == "X" and e["pid"] == pid and e["tid"] == sync_tid]
+        assert len(syncs) == 12 and all("aten::item" in e["args"]["detail"] for e in syncs), syncs[:2]
+        # Read back: the same trace.
+        same = [json.loads(run("stats", "--format", "json", p).stdout)["kernels"] for p in (src, out)]
+        assert same[0] == same[1]
+        r = run("convert", "--annotate", src, "-o", os.path.join(tmp, "x.rpd"))
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "--annotate" in r.stderr, r.stderr
+
+
+@test
 def report_writes_one_self_contained_page():
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([sys.executable, PLANTED, tmp], check=True)

@@ -515,7 +515,7 @@ def main():
     # Invariants of the replay through `whatif` on every sample (issue 29): less work never makes
     # the window longer; where the GPU is >= 95% busy, all kernels 1% faster save 1% of the
     # critical path's kernel time (within 20%, or 2 us).
-    replays = 0
+    replays = projections = 0
     for path in sample_traces():
         rel = os.path.relpath(path, SAMPLES)
 
@@ -531,6 +531,13 @@ def main():
             e = whatif(*args)
             check(e is not None and e["saving_ns"] >= -1000,
                   f"whatif {rel} {' '.join(args)}: the window grew: {e and e['saving_ns']}")
+        # Projected onto its own device, a run changes nothing (whatif --device).
+        roof = run(a.gpuscope, "roofline", "--format", "json", path)
+        key = json.loads(roof.stdout)["device"].get("key") if roof.returncode == 0 else None
+        if key:
+            e = whatif("--device", key)
+            check(e is not None and e["saving_ns"] == 0, f"whatif {rel} --device {key}: {e and e['saving_ns']}")
+            projections += 1
         if (busy.get(path) or 0) >= 95:
             kern = sum(x["ns"] for x in d["before"]["critical_path"] if x["category"] == "GPU kernels")
             want = 0.01 * kern
@@ -538,7 +545,8 @@ def main():
                   f"whatif {rel}: kernels 1% faster saved {d['saving_ns']} ns, 1% of the path's "
                   f"kernels is {want:.0f}")
     print(f"ok   whatif: no scenario lengthens the window on {replays} samples; 1% faster kernels save "
-          f"1% of the path's kernel time on the GPU-bound ones")
+          f"1% of the path's kernel time on the GPU-bound ones; {projections} projected onto their own "
+          "device change nothing")
 
     # One-pass cold runs (issue 30): the set-up is one warm-up finding, ranked first, and no
     # launch-bound storm is priced on first launches.

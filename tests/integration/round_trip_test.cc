@@ -18,6 +18,7 @@
 #include "base/byte_sink.h"
 #include "base/sqlite_db.h"
 #include "base/temp_dir.h"
+#include "format/chrome_trace.h"
 #include "import/registry.h"
 #include "model/linker.h"
 #include "output/chrome_trace_writer.h"
@@ -212,14 +213,20 @@ TEST(ChromeTraceWriter, RoundTripKeepsEveryEvent) {
   auto sink = base::ByteSink::Create(path);
   ASSERT_TRUE(sink.ok());
   ChromeTraceOptions opt;
-  opt.iterations.push_back({t.TimeSpan().first, 100'000, "iteration 1"});
+  opt.rows.push_back({"iterations",
+                      format::chrome_trace::kCategoryIteration,
+                      {{t.TimeSpan().first, 100'000, "iteration 1", ""}}});
+  opt.rows.push_back({"critical path",
+                      format::chrome_trace::kCategoryAnnotation,
+                      {{t.TimeSpan().first, 50'000, "GPU kernels", "k on GPU 0 stream 7"}}});
   auto counts = WriteChromeTrace(t, opt, **sink);
   ASSERT_TRUE(counts.ok()) << counts.status().message();
   EXPECT_EQ(counts->flows, 4u);  // 3 kernels + 1 copy launched by a call
   auto back = import::ImportTrace(path, {});
   ASSERT_TRUE(back.ok()) << back.status().message();
   ExpectSameModel(t, *back, /*same_correlations=*/true);
-  EXPECT_EQ(back->record_counts["iteration markers derived by gpuscope (skipped)"], 1u);
+  // Both derived rows are skipped when read back (counted under one name).
+  EXPECT_EQ(back->record_counts["rows derived by gpuscope (iterations, annotations; skipped)"], 2u);
   EXPECT_EQ(back->meta.producer, "gpuscope convert, from test (hand-built)");
   EXPECT_NE(back->meta.clock.find("minus 1700000000000000123 ns"), std::string::npos)
       << back->meta.clock;

@@ -37,15 +37,21 @@ std::pair<std::string_view, std::string_view> ReplayGraph::GapCategory(uint32_t 
 }
 
 void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
-                           const std::vector<int64_t>& end, uint32_t last,
-                           ReplayResult& out) const {
+                           const std::vector<int64_t>& end, uint32_t last, ReplayResult& out,
+                           std::vector<PathSegment>* segments) const {
   // Categories are literals and places views into the trace's names: both outlive the walk.
   std::map<std::string_view, int64_t> share;
   std::map<std::pair<std::string_view, std::string_view>, int64_t> places;
+  // The walk goes back in time: each stretch ends where the one after it (added before) began,
+  // on the row of the node being walked.
+  int64_t at = 0;
+  uint32_t on = last;
   auto add = [&](std::string_view cat, std::string_view name, int64_t ns) {
     if (ns <= 0) return;
     share[cat] += ns;
     if (!name.empty()) places[{cat, name}] += ns;
+    if (segments) segments->push_back({at - ns, at, cat, name, lane_track_[lane_[on]]});
+    at -= ns;
   };
   auto name_of = [&](uint32_t v) -> std::string_view {
     switch (kind_[v]) {
@@ -66,9 +72,11 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
     return "other runtime calls";
   };
   uint32_t v = last;
+  at = end[last];
   bool at_end = true;
   size_t guard = 4 * nodes() + 8;
   while (guard-- > 0) {
+    on = v;
     if (at_end) {
       int64_t waited = p.wait[v] != kNone ? end[p.wait[v]] + post_[v] : kNoFloor;
       if (waited == end[v] && waited > start[v] + p.dur[v]) {
@@ -113,7 +121,7 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
         // 50 us), so that a long gap - a CPU-only run is one - is split, not named after one op.
         int64_t len = p.gap[v];
         int64_t slices = std::clamp<int64_t>(len / 50'000, 1, 256);
-        for (int64_t k = 0; k < slices; ++k) {
+        for (int64_t k = slices - 1; k >= 0; --k) {  // back in time, as the walk goes
           int64_t a = len * k / slices, b = len * (k + 1) / slices;
           auto [cat, place] = GapCategory(v, obs_start_[v] - len + (a + b) / 2);
           add(cat, place, b - a);
@@ -126,6 +134,7 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
     add("before the window", {}, s - w0_);  // held by work that started earlier
     break;
   }
+  if (segments) std::reverse(segments->begin(), segments->end());
   for (auto& [cat, ns] : share) out.path.push_back({std::string(cat), ns});
   std::sort(out.path.begin(), out.path.end(),
             [](const PathShare& a, const PathShare& b) { return a.ns > b.ns; });

@@ -61,6 +61,14 @@ struct PathPlace {
   int64_t ns = 0;
 };
 
+// One stretch of the critical path, on the row (track) where it is spent: a kernel, a call, a
+// gap, a latency or a wait. Category a literal, name a view into the trace's names.
+struct PathSegment {
+  int64_t start_ns = 0, end_ns = 0;
+  std::string_view category, name;
+  model::TrackId track = 0;
+};
+
 struct ReplayResult {
   int64_t window_ns = 0;              // replayed: last end - window start
   std::vector<PathShare> path;        // critical path composition (when asked), largest first
@@ -83,6 +91,9 @@ class ReplayGraph {
 
   // Replays with `fix` applied (nullptr: as observed). `with_path` also walks the critical path.
   ReplayResult Replay(const WhatIf* fix, bool with_path = false) const;
+  // The unchanged replay's critical path as stretches in time, first to last (convert
+  // --annotate draws them).
+  std::vector<PathSegment> CriticalSegments() const;
 
   // For each fix, the time its edits remove from the replayed schedule: over the nodes it edits,
   // how much sooner each could start and end than it did, its new durations, gaps, latencies
@@ -147,7 +158,8 @@ class ReplayGraph {
   };
   void Apply(const WhatIf& fix, Params& p, Undo& undo) const;
   void WalkPath(const Params& p, const std::vector<int64_t>& start, const std::vector<int64_t>& end,
-                uint32_t last, ReplayResult& out) const;
+                uint32_t last, ReplayResult& out,
+                std::vector<PathSegment>* segments = nullptr) const;
   // What the host did at `ts` on a node's thread: (category, place).
   // (category, place): a literal and a view into the trace's names (nothing is copied per node:
   // a path through a million distinct names costs their ids, issue 33).

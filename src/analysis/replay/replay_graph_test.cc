@@ -6,6 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <string>
+
 #include "analysis/common/test_model_builder.h"
 #include "model/linker.h"
 
@@ -60,6 +64,35 @@ TEST(ReplayGraph, UnchangedReplayReproducesTheWindow) {
   int64_t path = 0;
   for (const auto& p : base.path) path += p.ns;
   EXPECT_EQ(path, base.window_ns);  // the critical path covers the whole window
+}
+
+TEST(ReplayGraph, CriticalSegmentsTileTheWindowInOrder) {
+  // The stretches of the critical path follow each other without gaps or overlaps from the
+  // window's start to its end, and add up by category to the path's composition.
+  Builder r;
+  SyncLoop(r, 10);
+  model::Trace& t = r.Link();
+  ReplayGraph g(t, 0, 10 * 165 * us);
+  ReplayResult base = g.Replay(nullptr, true);
+  std::vector<PathSegment> segs = g.CriticalSegments();
+  ASSERT_FALSE(segs.empty());
+  EXPECT_EQ(segs.front().start_ns, 0);
+  EXPECT_EQ(segs.back().end_ns, base.window_ns);
+  std::map<std::string, int64_t> by_category;
+  for (size_t i = 0; i < segs.size(); ++i) {
+    EXPECT_LT(segs[i].start_ns, segs[i].end_ns);
+    if (i > 0) {
+      EXPECT_EQ(segs[i].start_ns, segs[i - 1].end_ns) << i;
+    }
+    by_category[std::string(segs[i].category)] += segs[i].end_ns - segs[i].start_ns;
+  }
+  for (const auto& share : base.path) EXPECT_EQ(by_category[share.category], share.ns);
+  // The kernels' stretches are on the GPU stream's row, named after the kernel.
+  auto kernel = std::find_if(segs.begin(), segs.end(),
+                             [](const PathSegment& s) { return s.category == "GPU kernels"; });
+  ASSERT_NE(kernel, segs.end());
+  EXPECT_EQ(kernel->name, "k");
+  EXPECT_EQ(kernel->track, t.kernels.track[0]);
 }
 
 TEST(ReplayGraph, DroppingAWaitSavesTheIdleItCaused) {

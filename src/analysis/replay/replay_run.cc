@@ -152,6 +152,18 @@ std::vector<int64_t> ReplayGraph::EditsRemoveNs(const std::vector<const WhatIf*>
   return out;
 }
 
+std::vector<PathSegment> ReplayGraph::CriticalSegments() const {
+  std::vector<PathSegment> segments;
+  Replay(nullptr);
+  uint32_t last = kNone;
+  for (uint32_t v = 0; v < nodes(); ++v) {
+    if (measured_[v] && (last == kNone || end_[v] > end_[last])) last = v;
+  }
+  ReplayResult unused;
+  if (last != kNone) WalkPath(base_, start_, end_, last, unused, &segments);
+  return segments;
+}
+
 ReplayResult ReplayGraph::Replay(const WhatIf* fix, bool with_path) const {
   ReplayResult out;
   const size_t n = nodes();

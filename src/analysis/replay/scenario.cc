@@ -78,12 +78,13 @@ std::string Scenario::Text() const {
   if (no_syncs) add("--no-syncs");
   if (graphs) add("--graphs");
   for (const auto& rule : fixes) add("--fix " + rule);
+  if (!device.empty()) add("--device " + device);
   return out.empty() ? "nothing changed" : out;
 }
 
 bool Scenario::empty() const {
   return gpu_speedup == 1 && kernels.empty() && copies == 1 && host_speedup == 1 && !no_syncs &&
-         !graphs && fixes.empty();
+         !graphs && fixes.empty() && device.empty();
 }
 
 std::string RegexError(const Scenario& s) {

@@ -25,6 +25,9 @@ struct Scenario {
   // analyze's fixes of these rules (--fix RULE): their edits come from the findings layer
   // (FixOf), passed to RunScenario; named here for the scenario's text.
   std::vector<std::string> fixes;
+  // --device NAME: kernels projected onto that GPU (roofline/projection.h, computed by the
+  // caller and passed to RunScenario); named here for the scenario's text.
+  std::string device;
   // The scenario in words ("--gpu-speedup 2 --no-syncs"), for the output.
   std::string Text() const;
   bool empty() const;

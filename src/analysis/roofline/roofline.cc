@@ -66,7 +66,7 @@ struct Signature {
   WorkEstimate estimate;
   std::string shape;
   std::string family;
-  double ideal_ns = 0;
+  double ideal_ns = 0, target_ideal_ns = 0;
   bool compute_bound = false;
 };
 
@@ -91,6 +91,7 @@ RooflineReport ComputeRoofline(const model::Trace& t, const RooflineOptions& o,
   const auto& k = t.kernels;
   r.kernel_op.assign(k.size(), -1);
   r.kernel_ideal_ns.assign(k.size(), 0);
+  if (o.target) r.kernel_target_ideal_ns.assign(k.size(), 0);
 
   // Pass 1: each kernel's call (the modelled op instance it belongs to) or unmodelled reason.
   struct Call {
@@ -194,6 +195,9 @@ RooflineReport ComputeRoofline(const model::Trace& t, const RooflineOptions& o,
       model::OpArgs decoded;
       if (model::DecodeOpArgs(args, &decoded)) s.shape = model::ShapeText(decoded);
       if (s.estimate.ok && peaks) s.ideal_ns = IdealNs(s.estimate.work, *peaks, &s.compute_bound);
+      bool unused = false;
+      if (s.estimate.ok && o.target)
+        s.target_ideal_ns = IdealNs(s.estimate.work, *o.target, &unused);
     }
     if (!s.estimate.ok) {
       Miss& m = missed[name];
@@ -218,9 +222,10 @@ RooflineReport ComputeRoofline(const model::Trace& t, const RooflineOptions& o,
     r.modelled_ns += c.gpu_ns;
     for (size_t i : c.kernels) {
       r.kernel_op[i] = static_cast<int32_t>(oit->second);
-      r.kernel_ideal_ns[i] = c.gpu_ns > 0 ? s.ideal_ns * static_cast<double>(k.dur_ns[i]) /
-                                                static_cast<double>(c.gpu_ns)
-                                          : 0;
+      double share =
+          c.gpu_ns > 0 ? static_cast<double>(k.dur_ns[i]) / static_cast<double>(c.gpu_ns) : 0;
+      r.kernel_ideal_ns[i] = s.ideal_ns * share;
+      if (o.target) r.kernel_target_ideal_ns[i] = s.target_ideal_ns * share;
       RooflineKernel& rk = op_kernels[oit->second][std::string(t.str(k.name[i]))];
       ++rk.count, rk.gpu_ns += k.dur_ns[i];
     }

@@ -22,8 +22,15 @@
 
 namespace gpuscope::analysis {
 
+// No kernel gets faster than this, whatever its work: its fixed cost (dispatch, ramp-up, tail)
+// is a couple of microseconds on every GPU here (kernel-efficiency's bound, whatif --device's).
+inline constexpr int64_t kKernelFixedCostNs = 2'000;
+
 struct RooflineOptions {
   std::string device;  // --device: overrides the trace's device ("" = identify it)
+  // Another device to price each modelled call on too (RooflineReport::kernel_target_ideal_ns):
+  // whatif --device.
+  const DevicePeaks* target = nullptr;
   int64_t window_start = INT64_MIN, window_end = INT64_MAX;  // kernels launched inside
 };
 
@@ -69,6 +76,7 @@ struct RooflineReport {
   // window), and its share of that call's ideal time (ideal_ns x its time / the call's time).
   std::vector<int32_t> kernel_op;
   std::vector<double> kernel_ideal_ns;
+  std::vector<double> kernel_target_ideal_ns;  // the same on RooflineOptions::target
 };
 
 // `graphs` may be null (graph-replayed kernels are then unmodelled).

@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "analysis/common/test_model_builder.h"
+#include "analysis/roofline/projection.h"
 #include "analysis/roofline/roofline.h"
 #include "analysis/work/device_peaks.h"
 #include "model/op_args.h"
@@ -296,6 +299,43 @@ TEST(Roofline, ChargesKernelsToTheInnermostModelledOp) {
   RooflineReport unknown = ComputeRoofline(t, none, nullptr);
   EXPECT_EQ(unknown.device.peaks, nullptr);
   EXPECT_LT(unknown.ops[0].percent_of_bound, 0);
+}
+
+TEST(Roofline, ProjectsKernelsOntoAnotherDevice) {
+  // On an MI300X: three GEMM calls (100 us, compute-bound in bf16), a nonzero kernel without a
+  // model (10 us) and a 1 us kernel. On an H100 SXM the GEMMs take 1307.4 / 989.4 as long (bf16
+  // peaks, same share of the roof), the unmodelled kernel 5.3 / 3.35 as long (HBM bandwidth),
+  // the tiny one stays (fixed cost); onto the same device nothing changes.
+  using test_models::us;
+  test_models::Builder b;
+  model::Device d;
+  d.id = 0, d.name = "AMD Instinct MI300X", d.vendor = model::Vendor::kAmd, d.compute_units = 304;
+  b.raw().devices.push_back(d);
+  std::string mm =
+      Args("[[512], [4096, 4096], [4096, 512], [], []]",
+           R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "Scalar", "Scalar"])");
+  for (int i = 0; i < 3; ++i) {
+    int64_t t0 = i * 1000 * us;
+    b.Op("aten::addmm", t0 + 10 * us, 80 * us, mm);
+    b.Launch("gemm_kernel", t0 + 20 * us, 10 * us, t0 + 40 * us, 100 * us);
+  }
+  b.Launch("nonzero_kernel", 4000 * us, 5 * us, 4010 * us, 10 * us);
+  b.Launch("tiny_kernel", 4100 * us, 5 * us, 4110 * us, 1 * us);
+  const model::Trace& t = b.Link();
+  DeviceProjection p = ProjectOntoDevice(t, nullptr, "H100-SXM", 0, 10000 * us);
+  ASSERT_TRUE(p.error.empty()) << p.error;
+  EXPECT_EQ(p.from->key, "MI300X");
+  EXPECT_EQ(p.modelled, 3u);
+  EXPECT_EQ(p.unmodelled, 2u);
+  ASSERT_EQ(p.kernel_dur.size(), 5u);
+  std::map<std::string, int64_t> got;
+  for (auto [row, ns] : p.kernel_dur) got[std::string(t.str(t.kernels.name[row]))] = ns;
+  EXPECT_NEAR(static_cast<double>(got["gemm_kernel"]), 100.0 * us * 1307.4 / 989.4, 1);
+  EXPECT_NEAR(static_cast<double>(got["nonzero_kernel"]), 10.0 * us * 5.3 / 3.35, 1);
+  EXPECT_EQ(got["tiny_kernel"], 1 * us);
+  for (auto [row, ns] : ProjectOntoDevice(t, nullptr, "MI300X", 0, 10000 * us).kernel_dur)
+    EXPECT_EQ(ns, t.kernels.dur_ns[row]);
+  EXPECT_FALSE(ProjectOntoDevice(t, nullptr, "TPUv5", 0, 10000 * us).error.empty());
 }
 
 }  // namespace

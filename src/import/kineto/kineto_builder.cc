@@ -257,7 +257,7 @@ void KinetoBuilder::AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur) {
       ++t.record_counts["profiler spans (not modelled)"];
       return;
     case Category::kDerivedMarker:
-      ++t.record_counts["iteration markers derived by gpuscope (skipped)"];
+      ++t.record_counts["rows derived by gpuscope (iterations, annotations; skipped)"];
       return;
     case Category::kUnknown:
       ++t.record_counts["category '" + std::string(ev.cat) + "' (not modelled)"];

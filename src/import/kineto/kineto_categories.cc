@@ -26,7 +26,9 @@ Category Classify(std::string_view cat, bool* legacy) {
   // Written by gpuscope's own export: GPU ranges that are neither annotations nor syncs, and
   // the iteration markers it derived (not source events: skipped on reading).
   if (cat == format::chrome_trace::kCategoryGpuRange) return Category::kGpuOther;
-  if (cat == format::chrome_trace::kCategoryIteration) return Category::kDerivedMarker;
+  if (cat == format::chrome_trace::kCategoryIteration ||
+      cat == format::chrome_trace::kCategoryAnnotation)
+    return Category::kDerivedMarker;
   if (cat == "xpu_runtime" || cat == "privateuse1_runtime" || cat == "mtia_runtime") {
     return Category::kRuntime;
   }

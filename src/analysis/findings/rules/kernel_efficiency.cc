@@ -12,9 +12,8 @@ namespace {
 
 // Findings listed at most (the op signatures with the largest savings).
 constexpr size_t kMaxFindings = 5;
-// No kernel gets faster than this, whatever its work: its fixed cost (dispatch, ramp-up, tail)
-// is a couple of microseconds on every GPU here. Tiny kernels are launch-bound's, not ours.
-constexpr int64_t kMinKernelNs = 2000;
+// No kernel gets faster than kKernelFixedCostNs (roofline.h): tiny kernels are launch-bound's,
+// not ours.
 
 // What usually closes the gap, per work-model family.
 std::string AdviceFor(const std::string& family) {
@@ -56,7 +55,8 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     if (op < 0) continue;
     const RooflineOp& o = r.ops[static_cast<size_t>(op)];
     if (o.percent_of_bound >= 100 * fraction) continue;
-    int64_t target = std::max(kMinKernelNs, static_cast<int64_t>(r.kernel_ideal_ns[i] / fraction));
+    int64_t target =
+        std::max(kKernelFixedCostNs, static_cast<int64_t>(r.kernel_ideal_ns[i] / fraction));
     if (target >= t.kernels.dur_ns[i]) continue;
     Fix& f = fixes[op];
     f.kernels.emplace_back(i, target);
