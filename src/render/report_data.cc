@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/findings/analyze.h"
+#include "analysis/replay/replay_graph.h"
 #include "analysis/roofline/roofline.h"
 #include "analysis/stats/stats.h"
 #include "analysis/steps/representative_iteration.h"
@@ -126,6 +127,31 @@ void WriteTimeline(JsonWriter& w, const model::Trace& t, const analysis::SteadyS
     name_bytes += shown.size();
     w.String(shown);
   }
+  w.EndArray();
+  // The critical path of the steady window inside this iteration: [track index (-1: a row not
+  // shown), start, duration, category index], stretches first to last (ReplayGraph).
+  analysis::ReplayGraph graph(t, ss.start_ns, ss.end_ns);
+  std::vector<std::string_view> categories;
+  std::unordered_map<std::string_view, size_t> category_index;
+  w.Key("critical_path").BeginArray();
+  size_t kept = 0;
+  for (const analysis::PathSegment& s : graph.CriticalSegments()) {
+    if (s.end_ns <= lo || s.start_ns >= hi || kept >= kMaxTimelineEvents) continue;
+    auto [ci, fresh] = category_index.emplace(s.category, categories.size());
+    if (fresh) categories.push_back(s.category);
+    auto tr = track_index.find(s.track);
+    int64_t a = std::max(s.start_ns, lo), b = std::min(s.end_ns, hi);
+    w.BeginArray()
+        .Int(tr == track_index.end() ? -1 : static_cast<int64_t>(tr->second))
+        .Int(a - lo)
+        .Int(b - a)
+        .Uint(ci->second)
+        .EndArray();
+    ++kept;
+  }
+  w.EndArray();
+  w.Key("path_categories").BeginArray();
+  for (std::string_view c : categories) w.String(c);
   w.EndArray();
   w.Key("links").BeginArray();
   for (size_t i = 0; i < ev.size(); ++i) {

@@ -116,6 +116,10 @@ def check_report(binary, browser, trace, name, artifacts, tmp):
         assert not chart and "No op with recorded shapes" in dom, f"{name}: roofline chart without ops"
     drawn = re.search(r'<canvas id="timeline"[^>]*data-drawn="(\d+)"', dom)
     assert drawn and int(drawn.group(1)) > 0, f"{name}: timeline drew nothing"
+    # The critical path's row: drawn where the analysis has a critical path.
+    path = re.search(r'<canvas id="timeline"[^>]*data-path="(\d+)"', dom)
+    if analysis["summary"]["critical_path"]:
+        assert path and int(path.group(1)) > 0, f"{name}: no critical path drawn"
     shot = os.path.join(artifacts, f"report-{name}.png")
     _, console, r = browser.run("file://" + page, "--screenshot=" + shot, "--window-size=1400,2400")
     assert r.returncode == 0 and os.path.getsize(shot) > 20_000, f"{name}: no screenshot ({r.stderr[-500:]})"

@@ -156,8 +156,14 @@
       stack.push(e[1] + e[2]);
       trackDepth[e[0]] = Math.max(trackDepth[e[0]], d + 1);
     });
+    // The critical path (the replay's, gpuscope help terms) on a row of its own above the
+    // tracks, each stretch also outlined on the row where it is spent.
+    const CP = TL.critical_path || [], PC = TL.path_categories || [];
+    const pathColor = (c) => /GPU kernels/.test(c) ? '#4e79a7' : /GPU copies/.test(c) ? '#e15759'
+      : /calls|sync/.test(c) ? '#76b7b2' : /Python|op dispatch|host work|data loading/.test(c) ? '#59a14f'
+        : '#98a2b3';
     const trackY = [];
-    let y = 4;
+    let y = 4 + (CP.length ? ROW + GAP : 0);
     TL.tracks.forEach((t, i) => { trackY.push(y); y += trackDepth[i] * ROW + GAP; });
     const height = y + 18;
     const dpr = window.devicePixelRatio || 1;
@@ -198,6 +204,20 @@
           if (fit > 2) ctx.fillText(shorten(name, fit), Math.max(x0, LABEL) + 3, yy + ROW - 4);
         }
       });
+      let pathDrawn = 0;
+      ctx.lineWidth = 1.5;
+      for (const [track, start, dur, cat] of CP) {
+        const x0 = xOf(start), x1 = xOf(start + dur);
+        if (x1 < LABEL || x0 > width) continue;
+        ctx.fillStyle = pathColor(PC[cat]);
+        ctx.fillRect(x0, 4, Math.max(1, x1 - x0), ROW - 2);
+        if (track >= 0) {
+          ctx.strokeStyle = '#c0392b';
+          ctx.strokeRect(x0, trackY[track] - 1, Math.max(1, x1 - x0), trackDepth[track] * ROW);
+        }
+        pathDrawn++;
+      }
+      canvas.dataset.path = String(pathDrawn);
       if (showLinks.checked) {
         ctx.strokeStyle = 'rgba(29, 35, 48, 0.35)';
         ctx.lineWidth = 1;
@@ -213,6 +233,12 @@
       // Track labels and separators.
       ctx.fillStyle = '#fff';
       ctx.fillRect(0, 0, LABEL, height);
+      if (CP.length) {
+        ctx.fillStyle = '#c0392b';
+        ctx.fillText('critical path', 6, 14);
+        ctx.fillStyle = '#dde1e7';
+        ctx.fillRect(0, 4 + ROW + GAP / 2 - 1, width, 1);
+      }
       TL.tracks.forEach((t, i) => {
         ctx.fillStyle = t.gpu ? '#4e79a7' : '#1d2330';
         ctx.fillText(shorten(t.process, 34), 6, trackY[i] + 10);
