@@ -30,7 +30,7 @@ CREATE TABLE ext_gpuscope_kernel (op_ptr_id integer NOT NULL PRIMARY KEY, gridX 
 CREATE TABLE ext_gpuscope_args (api_ptr_id integer NOT NULL PRIMARY KEY, args text NOT NULL);
 CREATE TABLE ext_gpuscope_gpurange (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, gpuId integer NOT NULL,
   queueId integer NOT NULL, start integer NOT NULL, end integer NOT NULL, kind varchar(16) NOT NULL,
-  name_id integer NOT NULL, correlation integer);
+  name_id integer NOT NULL, correlation integer, waits_on_record integer, waits_on_stream integer);
 )sql";
 
 // The column lists both sides use (SELECT and INSERT in this order).
@@ -42,6 +42,9 @@ inline constexpr std::string_view kKernelColumns =
 inline constexpr std::string_view kArgsColumns = "api_ptr_id, args";
 inline constexpr std::string_view kGpuRangeColumns =
     "gpuId, queueId, start, end, kind, name_id, correlation";
+// A stream waiting on an event (Kineto's cuda_sync): the event-record call's correlation and the
+// recording stream; files written before them lack these columns (read as no recorded wait).
+inline constexpr std::string_view kGpuRangeWaitColumns = "waits_on_record, waits_on_stream";
 
 // Names the rpd tracer gives its own overhead rows in rocpd_api (rpd Logger::createOverheadRecord):
 // readers leave them out, so a writer marks a real call with such a name in ext_gpuscope_api.

@@ -302,13 +302,17 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
   }
   const auto& g = t.gpu_ranges;
   for (size_t i = 0; i < g.size(); ++i) {
-    slice(g.kind[i] == model::GpuRangeKind::kAnnotation ? "gpu_user_annotation"
-          : g.kind[i] == model::GpuRangeKind::kSync     ? "cuda_sync"
-                                                        : ct::kCategoryGpuRange,
-          g, i);
+    const TrackView& v = slice(g.kind[i] == model::GpuRangeKind::kAnnotation ? "gpu_user_annotation"
+                               : g.kind[i] == model::GpuRangeKind::kSync     ? "cuda_sync"
+                                                                         : ct::kCategoryGpuRange,
+                               g, i);
     bool waits = g.waits_on_record[i] != model::kNoCorrelation;
     if (g.correlation[i] != model::kNoCorrelation || waits) {
       w.BeginArgs();
+      if (waits) {  // the waiting stream's device and id, as Kineto gives them
+        if (t.tracks[g.track[i]].device >= 0) w.ArgInt("device", t.tracks[g.track[i]].device);
+        w.ArgInt("stream", v.tid);
+      }
       if (g.correlation[i] != model::kNoCorrelation)
         w.ArgInt("correlation", static_cast<int64_t>(g.correlation[i]));
       if (waits) {  // Kineto's names: read back as the same recorded wait

@@ -126,11 +126,32 @@ base::Status RpdWriter::WriteOps() {
 base::Status RpdWriter::WriteGpuRanges() {
   const auto& g = t_.gpu_ranges;
   if (g.size() == 0) return base::Status::Ok();
-  GPUSCOPE_ASSIGN_OR_RETURN(auto q,
-                            db_.Query(Insert(rpd_ext::kGpuRangeTable, rpd_ext::kGpuRangeColumns)));
+  GPUSCOPE_ASSIGN_OR_RETURN(
+      auto q,
+      db_.Query(Insert(rpd_ext::kGpuRangeTable, std::string(rpd_ext::kGpuRangeColumns) + ", " +
+                                                    std::string(rpd_ext::kGpuRangeWaitColumns))));
+  // A reader takes a call's rocpd_api id for its correlation: a range's calls (the stream-wait
+  // call, the event-record call it waits on) are written as those ids.
+  std::unordered_map<uint64_t, int64_t> api_id;
+  for (size_t i = 0; i < t_.api.size(); ++i) {
+    if (t_.api.correlation[i] != model::kNoCorrelation)
+      api_id.emplace(t_.api.correlation[i], static_cast<int64_t>(i) + 1);
+  }
+  auto call = [&](uint64_t corr) {
+    auto it = api_id.find(corr);
+    return it == api_id.end() ? static_cast<int64_t>(corr) : it->second;
+  };
+  // The gpuId the ops of the range's stream were written with (their rows' device), so that a
+  // reader puts the range on the same stream.
+  std::unordered_map<model::TrackId, int64_t> gpu_of;
+  for (size_t i = 0; i < t_.kernels.size(); ++i)
+    if (t_.kernels.device[i] >= 0) gpu_of.emplace(t_.kernels.track[i], t_.kernels.device[i]);
+  for (size_t i = 0; i < t_.memops.size(); ++i)
+    if (t_.memops.device[i] >= 0) gpu_of.emplace(t_.memops.track[i], t_.memops.device[i]);
   for (size_t i = 0; i < g.size(); ++i) {
     GPUSCOPE_ASSIGN_OR_RETURN(auto name, strings_->Of(g.name[i]));
-    q.Bind(1, GpuId(g.track[i]));
+    auto gpu = gpu_of.find(g.track[i]);
+    q.Bind(1, gpu != gpu_of.end() ? gpu->second : GpuId(g.track[i]));
     q.Bind(2, layout_.tracks[g.track[i]].tid);
     q.Bind(3, g.start_ns[i]);
     q.Bind(4, g.end_ns(i));
@@ -139,9 +160,16 @@ base::Status RpdWriter::WriteGpuRanges() {
                                                               : "other");
     q.Bind(6, name);
     if (g.correlation[i] != model::kNoCorrelation)
-      q.Bind(7, static_cast<int64_t>(g.correlation[i]));
+      q.Bind(7, call(g.correlation[i]));
     else
       q.BindNull(7);
+    if (g.waits_on_record[i] != model::kNoCorrelation) {
+      q.Bind(8, call(g.waits_on_record[i]));
+      q.Bind(9, g.waits_on_stream[i]);
+    } else {
+      q.BindNull(8);
+      q.BindNull(9);
+    }
     GPUSCOPE_RETURN_IF_ERROR(q.Run());
     ++counts_.gpu_ranges;
   }

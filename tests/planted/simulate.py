@@ -28,7 +28,9 @@ a per-element Python loop is a frame calling many tiny aten ops; a tiny-kernel s
 launches of 2 us kernels (fixed: one graph launch, the kernels back to back); an outlier is a
 gemm instance 4x slower in a few steps; a blocking pageable input copy is cudaMemcpy from
 pageable memory at PAGEABLE_BW (fixed: pinned + non_blocking, cudaMemcpyAsync at PINNED_BW);
-an untuned GEMM is every gemm kernel taking twice its tuned time (the tuned time: what the
+a caching allocator that misses is a cudaMalloc per step and torch.cuda.empty_cache()'s
+cudaFree (which waits for every stream) per step; an untuned GEMM is every gemm kernel taking
+twice its tuned time (the tuned time: what the
 program's GEMM - aten::linear with its recorded shapes, bf16 - takes at 60% of the H100's
 dense bf16 peak, the device named in the trace).
 """
@@ -270,6 +272,16 @@ class Sim:
             t += durs[k]
         self.free[7] = t
 
+    def cuda_malloc(self):
+        # The caching allocator missed: cudaMalloc (host time only).
+        self.call("cudaMalloc", self.t, 40 * US, correlation=0)
+
+    def cuda_free(self):
+        # cudaFree synchronizes the device: it returns once every stream's work is done.
+        s = self.t
+        end = max(s + 100 * US, max(self.free.values()) + SYNC_RETURN)
+        self.call("cudaFree", s, end - s, correlation=0)
+
     def event_sync_previous(self):
         # Double-buffered: waits for the previous step's event, long done.
         self.call("cudaEventSynchronize", self.t, 2 * US, correlation=0)
@@ -286,6 +298,8 @@ def program(gpu_bound, problems, physics=IDEAL):
     slow_steps = {3, 7, 10}
     def step(n):
         mode = "pageable" if "copy" in problems else "pinned" if "copy_fixed" in problems else "prefetch"
+        if "alloc" in problems:  # the caching allocator misses every step
+            sim.op("aten::empty_strided", sim.cuda_malloc)
         sim.op("aten::to", lambda: sim.copy_in(mode))
         if "loader" in problems:
             sim.op("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", lambda: sim.host(3000 * US))
@@ -315,6 +329,8 @@ def program(gpu_bound, problems, physics=IDEAL):
             sim.frame("infer.py(41): postprocess", lambda: sim.op("aten::where", lambda: sim.host(25 * US)))
         if "item" in problems:
             sim.item()
+        if "alloc" in problems:  # torch.cuda.empty_cache() every step
+            sim.frame("infer.py(57): release_memory", lambda: (sim.host(5 * US), sim.cuda_free()))
         if "double_buffer" in problems:
             sim.event_sync_previous()
         sim.host(30 * US)
@@ -332,7 +348,8 @@ def program(gpu_bound, problems, physics=IDEAL):
 RULES = {"item": ("host-sync", "aten::item"), "loader": ("data-loading", "DataLoader"),
          "pyloop": ("cpu-op-storm", "postprocess"), "storm": ("launch-bound", "aten::_foreach_add_"),
          "outlier": ("kernel-outlier", "aten::linear"), "copy": ("memcpy-sync", "aten::to"),
-         "slow_gemm": ("kernel-efficiency", "aten::linear")}
+         "slow_gemm": ("kernel-efficiency", "aten::linear"),
+         "alloc": ("allocator", "release_memory")}
 
 
 # What the finding's advice changes, when it is not simply the problem's absence: pinned +

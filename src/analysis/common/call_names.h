@@ -25,6 +25,20 @@ inline bool IsLaunchApi(std::string_view n) { return n.find("Launch") != std::st
 inline bool IsGraphLaunchApi(std::string_view n) {
   return n.find("GraphLaunch") != std::string_view::npos;
 }
+// The device allocator's calls: cudaMalloc/cudaFree, their Async and host variants, hipMalloc,
+// hipExtMallocWithFlags, cuMemAlloc/cuMemFree, memory pools, host registration.
+inline bool IsAllocatorApi(std::string_view n) {
+  for (std::string_view s :
+       {"Malloc", "Free", "HostAlloc", "HostRegister", "MemPool", "MemAlloc"}) {
+    if (n.find(s) != std::string_view::npos) return true;
+  }
+  return false;
+}
+// A free that is not stream-ordered (cudaFree, hipFree, cuMemFree, cudaFreeHost): the runtime
+// synchronizes the device before it returns.
+inline bool IsDeviceFreeApi(std::string_view n) {
+  return n.find("Free") != std::string_view::npos && n.find("Async") == std::string_view::npos;
+}
 // A collective's kernel: NCCL's and RCCL's (ncclKernel_*, ncclDevKernel_*, rccl*).
 inline bool IsCommKernelName(std::string_view n) {
   return n.starts_with("nccl") || n.starts_with("rccl") ||

@@ -106,6 +106,17 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
       at_end = true;
       continue;
     }
+    if (p.xdep[v] != kNone && has_more_[v]) {
+      const auto& more = more_waits_.at(v);
+      auto held = std::find_if(more.begin(), more.end(),
+                               [&](const auto& w) { return end[w.first] + w.second == s; });
+      if (held != more.end()) {
+        add("stream waits", {}, held->second);
+        v = held->first;
+        at_end = true;
+        continue;
+      }
+    }
     uint32_t q = p.lane_prev[v];
     bool gap = UsesGap(v, p);
     if (q != kNone && end[q] + (gap ? p.gap[v] : 0) == s) {

@@ -2,6 +2,7 @@
 // the topological order of its points.
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <unordered_map>
 
@@ -51,7 +52,7 @@ void ReplayGraph::InferWaits() {
     std::string_view name = t_.str(t_.api.name[row_[n]]);
     bool held_launch = IsLaunchApi(name) && usual_launch[lane_[n]] > 0 &&
                        obs_end_[n] - obs_start_[n] > 4 * usual_launch[lane_[n]] + kQueuedSlackNs;
-    if (!held_launch && !IsSyncApi(name) && !IsCopyApi(name)) continue;
+    if (!held_launch && !IsSyncApi(name) && !IsCopyApi(name) && !IsDeviceFreeApi(name)) continue;
     if (nonblocking[n] && name.find("Async") != std::string_view::npos) continue;
     // The last op that ended inside the call and was launched before the call returned (from
     // this thread: no later than the call itself, so that the graph stays acyclic); else one
@@ -60,6 +61,19 @@ void ReplayGraph::InferWaits() {
     int64_t s = obs_start_[n], e = obs_end_[n];
     uint32_t g = WaitedFor(gpu, n, s, e, e);
     if (g == kNone) g = WaitedFor(gpu, n, e, e + kSyncSkewNs, e);
+    if (g == kNone &&
+        (name.find("DeviceSynchronize") != std::string_view::npos || IsDeviceFreeApi(name))) {
+      // A device-wide synchronization waits for all the work launched before it, even when that
+      // was done before it was called (an .item() just before drained the GPU): it ends no
+      // sooner than that work does (no return latency: it did not bind here), so that a fix
+      // that lets the host reach it earlier finds it waiting.
+      g = WaitedFor(gpu, n, std::numeric_limits<int64_t>::min(), s, s);
+      if (g == kNone) continue;
+      base_.wait[n] = g;
+      post_[n] = 0;
+      ++inferred_waits_;
+      continue;
+    }
     if (g == kNone) continue;
     base_.wait[n] = g;
     post_[n] = e - obs_end_[g];
@@ -95,6 +109,9 @@ void ReplayGraph::Order() {
         if (launch_[v] != kNone) f(launch_[v] * 2, v * 2);
         if (base_.wait[v] != kNone) f(base_.wait[v] * 2 + 1, v * 2 + 1);
         if (base_.xdep[v] != kNone) f(base_.xdep[v] * 2 + 1, v * 2);
+        if (has_more_[v]) {
+          for (const auto& [x, off] : more_waits_.at(v)) f(x * 2 + 1, v * 2);
+        }
       }
     };
     edges([&](uint32_t from, uint32_t to) { ++head[from + 1], ++indeg[to]; });
@@ -127,7 +144,7 @@ void ReplayGraph::Order() {
         base_.dur[v] = obs_end_[v] - obs_start_[v];
         base_.wait[v] = kNone, ++dropped;
       } else if (!done[v * 2] && base_.xdep[v] != kNone) {
-        base_.xdep[v] = kNone, ++dropped;
+        base_.xdep[v] = kNone, has_more_[v] = 0, ++dropped;
         if (base_.lane_prev[v] != kNone)
           base_.gap[v] = std::max<int64_t>(0, obs_start_[v] - obs_end_[base_.lane_prev[v]]);
         else
@@ -189,14 +206,8 @@ void ReplayGraph::RecordedStreamWaits() {
                                      [&](uint32_t v) { return launched(v) < record_at; });
     if (n_it == w.end() || x_it == r.begin()) continue;
     uint32_t n = *n_it, x = *(x_it - 1);
-    // An op waits for one other op in the replay: of several waits (an input's copy and a
-    // collective before the same kernel), the op that ended last is the one that held it.
-    if (base_.xdep[n] == kNone) {
-      ++recorded_stream_waits_;
-    } else if (obs_end_[base_.xdep[n]] >= obs_end_[x]) {
-      continue;
-    }
-    WaitForOp(n, x);
+    ++recorded_stream_waits_;
+    AddRecordedWait(n, x);
   }
 }
 

@@ -52,6 +52,7 @@ uint32_t ReplayGraph::Add(Kind k, uint32_t lane, int64_t s, int64_t e) {
   xoff_.push_back(0);
   measured_.push_back(0);
   linked_gap_.push_back(0);
+  has_more_.push_back(0);
   usual_lat_.push_back(kDefaultLaunchLatencyNs);
   usual_gap_.push_back(0);
   base_.dur.push_back(e - s);
@@ -200,6 +201,22 @@ void ReplayGraph::WaitForOp(uint32_t n, uint32_t x) {
   xoff_[n] = offset;
   base_.lat[n] = std::min(base_.lat[n], usual_lat_[n]);
   if (linked_gap_[n]) base_.gap[n] = std::min(base_.gap[n], usual_gap_[n]);
+}
+
+void ReplayGraph::AddRecordedWait(uint32_t n, uint32_t x) {
+  uint32_t held = base_.xdep[n];
+  if (held == kNone) {
+    WaitForOp(n, x);
+    return;
+  }
+  if (held == x) return;
+  uint32_t other = x;
+  if (obs_end_[x] > obs_end_[held]) {  // x ended last: it held n
+    WaitForOp(n, x);
+    other = held;
+  }
+  more_waits_[n].emplace_back(other, std::min(obs_start_[n] - obs_end_[other], usual_gap_[n]));
+  has_more_[n] = 1;
 }
 
 bool ReplayGraph::Queued(model::RowId call, uint32_t l, int64_t op_start, int64_t op_end,

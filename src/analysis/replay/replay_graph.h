@@ -131,6 +131,11 @@ class ReplayGraph {
   // GPU op `n` waits for op `x` (another stream's, or an op of its own track it overlapped): the
   // edge holds it, no longer its launch latency or a gap beyond the device's usual ones.
   void WaitForOp(uint32_t n, uint32_t x);
+  // A recorded wait of GPU op n for x (RecordedStreamWaits): the first is n's xdep; of several
+  // (an input's copy and a collective before the same kernel), the one that ended last is, and
+  // the others are kept in more_waits_ at the dispatch gap, so that a fix that makes one of them
+  // end later finds n waiting for it.
+  void AddRecordedWait(uint32_t n, uint32_t x);
   // Whether a node starts a gap after its lane's previous node: host nodes, GPU ops queued
   // behind it or without a launch, and ops a fix gave a gap (a graph's dispatch gap).
   bool UsesGap(uint32_t v, const Params& p) const {
@@ -179,6 +184,10 @@ class ReplayGraph {
   // the observed delay.
   std::vector<int64_t> xoff_;
   std::vector<uint8_t> measured_, linked_gap_;
+  // GPU ops that wait for more than their xdep (AddRecordedWait), and those waits: (op, offset).
+  // They hold while the xdep does (a fix that drops an op's stream waits drops them all).
+  std::vector<uint8_t> has_more_;
+  std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, int64_t>>> more_waits_;
   std::vector<int64_t> usual_lat_;  // GPU nodes: their device's typical launch latency
   std::vector<int64_t> usual_gap_;  // GPU nodes: their device's dispatch gap
   // Edited in place by Replay (a fix's changes) and restored before it returns; with the

@@ -140,7 +140,12 @@ std::vector<int64_t> ReplayGraph::EditsRemoveNs(const std::vector<const WhatIf*>
       if (p.lane_prev[v] != kNone)
         s = std::max(s, end[p.lane_prev[v]] + (UsesGap(v, p) ? p.gap[v] : 0));
       if (launch_[v] != kNone) s = std::max(s, start[launch_[v]] + p.lat[v]);
-      if (p.xdep[v] != kNone) s = std::max(s, end[p.xdep[v]] + xoff_[v]);
+      if (p.xdep[v] != kNone) {
+        s = std::max(s, end[p.xdep[v]] + xoff_[v]);
+        if (has_more_[v]) {
+          for (const auto& [x, off] : more_waits_.at(v)) s = std::max(s, end[x] + off);
+        }
+      }
       if (s == kNoFloor) s = obs_start_[v];
       int64_t e = start[v] + p.dur[v];
       if (p.wait[v] != kNone) e = std::max(e, end[p.wait[v]] + post_[v]);
@@ -187,7 +192,12 @@ ReplayResult ReplayGraph::Replay(const WhatIf* fix, bool with_path) const {
         s = std::max(s, end[p.lane_prev[v]] + (UsesGap(v, p) ? p.gap[v] : 0));
       }
       if (launch_[v] != kNone) s = std::max(s, start[launch_[v]] + p.lat[v]);
-      if (p.xdep[v] != kNone) s = std::max(s, end[p.xdep[v]] + xoff_[v]);
+      if (p.xdep[v] != kNone) {
+        s = std::max(s, end[p.xdep[v]] + xoff_[v]);
+        if (has_more_[v]) {
+          for (const auto& [x, off] : more_waits_.at(v)) s = std::max(s, end[x] + off);
+        }
+      }
       start[v] = s == kNoFloor ? obs_start_[v] : s;
     } else {
       int64_t e = start[v] + p.dur[v];

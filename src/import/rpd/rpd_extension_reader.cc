@@ -127,8 +127,11 @@ void RpdReader::ApplyNameTags() {
 
 base::Status RpdReader::ReadExtGpuRanges() {
   if (!UsableExt(ext::kGpuRangeTable, ext::kGpuRangeColumns)) return base::Status::Ok();
-  GPUSCOPE_ASSIGN_OR_RETURN(
-      auto q, db_.Query(Select(ext::kGpuRangeTable, ext::kGpuRangeColumns, "", false)));
+  ColumnSet have(db_, ext::kGpuRangeTable);
+  const bool waits = have.Has("waits_on_record") && have.Has("waits_on_stream");
+  std::string columns(ext::kGpuRangeColumns);
+  if (waits) columns += ", " + std::string(ext::kGpuRangeWaitColumns);
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query(Select(ext::kGpuRangeTable, columns, "", false)));
   while (q.Step()) {
     model::GpuRangeRow row;
     row.start_ns = TimeAt(q, 2);
@@ -140,6 +143,10 @@ base::Status RpdReader::ReadExtGpuRanges() {
                                       : model::GpuRangeKind::kOther;
     row.name = strings_.Get(q.Int(5));
     row.correlation = q.IsNull(6) ? model::kNoCorrelation : static_cast<uint64_t>(q.Int(6));
+    if (waits && !q.IsNull(7) && !q.IsNull(8)) {
+      row.waits_on_record = static_cast<uint64_t>(q.Int(7));
+      row.waits_on_stream = q.Int(8);
+    }
     t_.gpu_ranges.Append(row);
   }
   return q.status();

@@ -15,6 +15,7 @@ const RuleInfo& MemcpySyncRule();        // memcpy-sync: copies that block the h
 const RuleInfo& MemcpyPageableRule();    // memcpy-pageable: copies from/to pageable memory
 const RuleInfo& SmallMemcpyRule();       // small-memcpy: many small copies per iteration
 const RuleInfo& MemcpyInLoopRule();      // memcpy-in-loop: the copies of every iteration
+const RuleInfo& AllocatorRule();         // allocator: cudaMalloc / cudaFree in the steady state
 const RuleInfo& DataLoadingRule();       // data-loading: the loader on the feeding thread
 const RuleInfo& CommWaitRule();          // comm-wait: compute waiting on a collective's stream
 const RuleInfo& CpuOpStormRule();        // cpu-op-storm: floods of tiny ops from one place

@@ -27,15 +27,6 @@ bool IsSetUpCall(std::string_view n) {
   return false;
 }
 
-// Allocation calls: long ones are the allocator's first growth (a caching allocator serves the
-// steady state from its cache).
-bool IsAllocation(std::string_view n) {
-  for (std::string_view s : {"Malloc", "Free", "HostAlloc", "HostRegister", "MemPool"}) {
-    if (n.find(s) != std::string_view::npos) return true;
-  }
-  return false;
-}
-
 // Compilation and autotuning ranges (torch.compile, Triton, nvFuser, cuDNN benchmark) - not the
 // runs of compiled code ("## Call CompiledFxGraph ##", "Torch-Compiled Region"), which compile
 // nothing after their first call.
@@ -115,7 +106,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     size_t first_kernel = SIZE_MAX;
     if (IsSetUpCall(n)) {
       what = std::string(n);
-    } else if (IsAllocation(n) && d >= kMs) {
+    } else if (IsAllocatorApi(n) && d >= kMs) {
       what = std::string(n) + " (first growth)";
     } else if (IsLaunchApi(n)) {
       auto it = kernel_of_launch.find(static_cast<RowId>(i));
