@@ -16,6 +16,9 @@ namespace gpuscope::analysis::internal {
 namespace {
 
 void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
+  // Without marked steps there is no steady state to serve from a cache: a one-pass run's
+  // allocations are its first (warm-up's when they are long).
+  if (c.steady().iterations.empty()) return;
   const Trace& t = c.t();
   struct Place {
     int64_t ns = 0;
@@ -89,7 +92,8 @@ const RuleInfo& AllocatorRule() {
       "Allocate once, outside the loop: reuse buffers (a pool or cudaMallocAsync with a "
       "stream-ordered memory pool and a release threshold), never cudaFree inside the steady "
       "state (it synchronizes the device).",
-      "allocation calls outside the steady window (a one-pass run's first growth is warm-up's); "
+      "a window without marked steps (a one-pass run allocates for the first time; its long "
+      "allocation calls are warm-up's); allocation calls outside the steady window; "
       "allocations served by a cache, which make no runtime call; allocated bytes growing "
       "step after step, which needs the [memory] events (not done).",
       RuleInfo::Listing::kDefault};
