@@ -30,7 +30,8 @@ std::string RowName(const model::Trace& t, model::TrackId track) {
 std::vector<output::MarkerRow> Annotations(const model::Trace& t) {
   namespace ct = format::chrome_trace;
   std::vector<output::MarkerRow> rows;
-  analysis::SteadyState steady = analysis::FindSteadyState(t);
+  const analysis::SteadyState steps = analysis::FindSteps(t);
+  analysis::SteadyState steady = analysis::ChooseWindow(t, steps);
   output::MarkerRow path{"critical path", ct::kCategoryAnnotation, {}};
   analysis::ReplayGraph graph(t, steady.start_ns, steady.end_ns);
   for (const analysis::PathSegment& s : graph.CriticalSegments()) {
@@ -42,7 +43,7 @@ std::vector<output::MarkerRow> Annotations(const model::Trace& t) {
   // Every finding's events (up to 1,000 per finding), one row per rule in the report's order.
   analysis::AnalyzeOptions o;
   o.evidence = 1000;
-  analysis::AnalysisReport report = analysis::Analyze(t, o);
+  analysis::AnalysisReport report = analysis::Analyze(t, o, steps);
   std::map<std::string, size_t> row_of;
   for (const analysis::Finding& f : report.findings) {
     if (f.evidence.empty()) continue;

@@ -61,9 +61,7 @@ base::StatusOr<analysis::Scenario> ScenarioOf(const WhatIfRequest& r) {
                                  "--gpu-speedup or --kernels");
   }
   for (const auto& rule : s.fixes) {
-    bool known = false;
-    for (const auto& x : analysis::Rules()) known |= x.id == rule;
-    if (!known) {
+    if (!analysis::FindRule(rule)) {
       return base::Status::Error("--fix " + rule +
                                  ": not a rule of one trace's analysis (gpuscope help findings "
                                  "lists them; job rules need a job: analyze DIR/)");
@@ -88,7 +86,7 @@ base::StatusOr<std::string> WhatIfOutput(const model::Trace& trace, const WhatIf
   analysis::SteadyState steady = analysis::ChooseWindow(trace, steps);
   // --fix RULE: the edits analyze prices that rule's findings with (default options).
   analysis::WhatIf fixes;
-  for (const auto& rule : s.fixes) fixes.Merge(analysis::FixOf(trace, {}, steps, rule));
+  if (!s.fixes.empty()) fixes = analysis::FixOf(trace, {}, steps, s.fixes);
   if (!s.device.empty()) {
     // --device: the kernels' times there, then the rules' fixes (a fix's kernel time wins).
     analysis::Attributor at(trace);

@@ -10,6 +10,7 @@ said so. Prints one line per plant and a table per rule.
 """
 import argparse
 import collections
+import functools
 import json
 import os
 import subprocess
@@ -61,6 +62,7 @@ def expected(kind, made):
     return "gpu-idle", at_stall
 
 
+@functools.lru_cache(maxsize=None)  # once per sample, for both plants
 def steady_window_us(gpuscope, src):
     """The steady window analyze finds in the unplanted trace, (start, end) in us: the plants go
     inside it (a problem outside is not the steady state's)."""

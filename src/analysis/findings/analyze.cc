@@ -127,15 +127,17 @@ void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t 
 }  // namespace
 
 WhatIf FixOf(const Trace& t, const AnalyzeOptions& o, const SteadyState& steps,
-             std::string_view rule) {
+             const std::vector<std::string>& rules) {
   Context c(t, o, ChooseWindow(t, steps, o.steady));
   ClassifyGaps(c);
   Claims claims(t);
   std::vector<Candidate> cands;
   for (const auto& r : Rules()) r.detect(c, claims, cands);
   WhatIf all;
-  for (const auto& cand : cands)
-    if (cand.finding.rule == rule && !cand.fix.empty()) all.Merge(cand.fix);
+  for (const auto& cand : cands) {
+    bool asked = std::find(rules.begin(), rules.end(), cand.finding.rule) != rules.end();
+    if (asked && !cand.fix.empty()) all.Merge(cand.fix);
+  }
   return all;
 }
 

@@ -68,10 +68,10 @@ AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& options 
 AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& options,
                        const SteadyState& steps);
 
-// The fix analyze prices for `rule`'s findings in the steady window of `steps` (ChooseWindow),
-// every finding of the rule merged: what `whatif --fix RULE` replays. Empty when the rule finds
-// nothing there. The rules run in registry order, as in Analyze (earlier ones claim events).
+// The fixes analyze prices for `rules`' findings in the steady window of `steps` (ChooseWindow),
+// every finding of those rules merged: what `whatif --fix RULE...` replays. Empty when they find
+// nothing there. The rules run once, in registry order, as in Analyze (earlier ones claim events).
 WhatIf FixOf(const model::Trace& trace, const AnalyzeOptions& options, const SteadyState& steps,
-             std::string_view rule);
+             const std::vector<std::string>& rules);
 
 }  // namespace gpuscope::analysis

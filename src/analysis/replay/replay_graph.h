@@ -136,6 +136,14 @@ class ReplayGraph {
   // the others are kept in more_waits_ at the dispatch gap, so that a fix that makes one of them
   // end later finds n waiting for it.
   void AddRecordedWait(uint32_t n, uint32_t x);
+  // A node's start and end under `p`, from the start and end times of the nodes it depends on
+  // (what a replay computes per node; EditsRemoveNs evaluates it on the unchanged times).
+  int64_t StartOf(uint32_t v, const Params& p, const std::vector<int64_t>& start,
+                  const std::vector<int64_t>& end) const;
+  int64_t EndOf(uint32_t v, const Params& p, const std::vector<int64_t>& start,
+                const std::vector<int64_t>& end) const;
+  // The measured node that ends last (kNone: none): where the replayed window ends.
+  uint32_t LastMeasured(const std::vector<int64_t>& end) const;
   // Whether a node starts a gap after its lane's previous node: host nodes, GPU ops queued
   // behind it or without a launch, and ops a fix gave a gap (a graph's dispatch gap).
   bool UsesGap(uint32_t v, const Params& p) const {

@@ -109,6 +109,36 @@ void ReplayGraph::Apply(const WhatIf& f, Params& p, Undo& undo) const {
   }
 }
 
+inline int64_t ReplayGraph::StartOf(uint32_t v, const Params& p, const std::vector<int64_t>& start,
+                                    const std::vector<int64_t>& end) const {
+  int64_t s = floor_[v];
+  if (p.lane_prev[v] != kNone)
+    s = std::max(s, end[p.lane_prev[v]] + (UsesGap(v, p) ? p.gap[v] : 0));
+  if (launch_[v] != kNone) s = std::max(s, start[launch_[v]] + p.lat[v]);
+  if (p.xdep[v] != kNone) {
+    s = std::max(s, end[p.xdep[v]] + xoff_[v]);
+    if (has_more_[v]) {
+      for (const auto& [x, off] : more_waits_.at(v)) s = std::max(s, end[x] + off);
+    }
+  }
+  return s == kNoFloor ? obs_start_[v] : s;
+}
+
+inline int64_t ReplayGraph::EndOf(uint32_t v, const Params& p, const std::vector<int64_t>& start,
+                                  const std::vector<int64_t>& end) const {
+  int64_t e = start[v] + p.dur[v];
+  if (p.wait[v] != kNone) e = std::max(e, end[p.wait[v]] + post_[v]);
+  return e;
+}
+
+uint32_t ReplayGraph::LastMeasured(const std::vector<int64_t>& end) const {
+  uint32_t last = kNone;
+  for (uint32_t v = 0; v < nodes(); ++v) {
+    if (measured_[v] && (last == kNone || end[v] > end[last])) last = v;
+  }
+  return last;
+}
+
 std::vector<int64_t> ReplayGraph::EditsRemoveNs(const std::vector<const WhatIf*>& fixes) const {
   std::vector<int64_t> out(fixes.size(), 0);
   if (nodes() == 0 || order_.empty()) return out;  // unordered: replays are the observed times
@@ -136,20 +166,8 @@ std::vector<int64_t> ReplayGraph::EditsRemoveNs(const std::vector<const WhatIf*>
     int64_t removed = 0;
     for (uint32_t v : touched) {
       if (v == kNone) continue;
-      int64_t s = floor_[v];  // as Replay computes a start and an end, on the unchanged times
-      if (p.lane_prev[v] != kNone)
-        s = std::max(s, end[p.lane_prev[v]] + (UsesGap(v, p) ? p.gap[v] : 0));
-      if (launch_[v] != kNone) s = std::max(s, start[launch_[v]] + p.lat[v]);
-      if (p.xdep[v] != kNone) {
-        s = std::max(s, end[p.xdep[v]] + xoff_[v]);
-        if (has_more_[v]) {
-          for (const auto& [x, off] : more_waits_.at(v)) s = std::max(s, end[x] + off);
-        }
-      }
-      if (s == kNoFloor) s = obs_start_[v];
-      int64_t e = start[v] + p.dur[v];
-      if (p.wait[v] != kNone) e = std::max(e, end[p.wait[v]] + post_[v]);
-      removed += std::max<int64_t>(0, start[v] - s) + std::max<int64_t>(0, end[v] - e);
+      removed += std::max<int64_t>(0, start[v] - StartOf(v, p, start, end)) +
+                 std::max<int64_t>(0, end[v] - EndOf(v, p, start, end));
     }
     out[i] = removed;
     undo.Restore();
@@ -160,10 +178,7 @@ std::vector<int64_t> ReplayGraph::EditsRemoveNs(const std::vector<const WhatIf*>
 std::vector<PathSegment> ReplayGraph::CriticalSegments() const {
   std::vector<PathSegment> segments;
   Replay(nullptr);
-  uint32_t last = kNone;
-  for (uint32_t v = 0; v < nodes(); ++v) {
-    if (measured_[v] && (last == kNone || end_[v] > end_[last])) last = v;
-  }
+  uint32_t last = LastMeasured(end_);
   ReplayResult unused;
   if (last != kNone) WalkPath(base_, start_, end_, last, unused, &segments);
   return segments;
@@ -186,29 +201,12 @@ ReplayResult ReplayGraph::Replay(const WhatIf* fix, bool with_path) const {
   }
   for (uint32_t pt : order_) {
     uint32_t v = pt >> 1;
-    if ((pt & 1) == 0) {
-      int64_t s = floor_[v];
-      if (p.lane_prev[v] != kNone) {
-        s = std::max(s, end[p.lane_prev[v]] + (UsesGap(v, p) ? p.gap[v] : 0));
-      }
-      if (launch_[v] != kNone) s = std::max(s, start[launch_[v]] + p.lat[v]);
-      if (p.xdep[v] != kNone) {
-        s = std::max(s, end[p.xdep[v]] + xoff_[v]);
-        if (has_more_[v]) {
-          for (const auto& [x, off] : more_waits_.at(v)) s = std::max(s, end[x] + off);
-        }
-      }
-      start[v] = s == kNoFloor ? obs_start_[v] : s;
-    } else {
-      int64_t e = start[v] + p.dur[v];
-      if (p.wait[v] != kNone) e = std::max(e, end[p.wait[v]] + post_[v]);
-      end[v] = e;
-    }
+    if ((pt & 1) == 0)
+      start[v] = StartOf(v, p, start, end);
+    else
+      end[v] = EndOf(v, p, start, end);
   }
-  uint32_t last = kNone;
-  for (uint32_t v = 0; v < n; ++v) {
-    if (measured_[v] && (last == kNone || end[v] > end[last])) last = v;
-  }
+  uint32_t last = LastMeasured(end);
   if (last != kNone) {
     out.window_ns = end[last] - w0_;
     if (with_path) WalkPath(p, start, end, last, out);
