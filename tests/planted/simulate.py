@@ -32,7 +32,9 @@ a caching allocator that misses is a cudaMalloc per step and torch.cuda.empty_ca
 cudaFree (which waits for every stream) per step; an untuned GEMM is every gemm kernel taking
 twice its tuned time (the tuned time: what the
 program's GEMM - aten::linear with its recorded shapes, bf16 - takes at 60% of the H100's
-dense bf16 peak, the device named in the trace).
+dense bf16 peak, the device named in the trace); unneeded casts are an x.to(torch.bfloat16) of
+a float32 activation before every layer (aten::to > _to_copy > copy_ launching PyTorch's cast
+kernel, which moves 6 bytes per element at CAST_BW; fixed: the activation is bf16 already).
 """
 import json
 import os
@@ -47,6 +49,11 @@ QUEUE = 1024  # GPU ops a stream holds before a launch call blocks (the driver's
 PAGEABLE_BW = 11.0  # bytes per ns (11 GB/s)
 PINNED_BW = 23.0
 INPUT_BYTES = 2 << 20
+CAST_BW = 3000.0  # bytes per ns: what a cast kernel reaches on an H100's HBM3
+CAST_KERNEL = ("void at::native::vectorized_elementwise_kernel<4, at::native::bfloat16_copy_kernel_cuda("
+               "at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul> >(int, "
+               "at::native::bfloat16_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(float)#1}, "
+               "std::array<char*, 2ul>)")
 # The device the runs "ran on" (Kineto deviceProperties) and the program's GEMM shapes per variant:
 # x [M, K] x weight [N, K], bf16. Tuned, the GEMM runs at TUNED of the H100 SXM's dense bf16
 # peak (data sheet: 989.4 TFLOP/s), which gives its kernel time.
@@ -282,6 +289,17 @@ class Sim:
         end = max(s + 100 * US, max(self.free.values()) + SYNC_RETURN)
         self.call("cudaFree", s, end - s, correlation=0)
 
+    def cast(self, rows, cols):
+        # x.to(torch.bfloat16) of a float32 activation: aten::to > aten::_to_copy > aten::copy_
+        # launching PyTorch's cast kernel, which reads 4 and writes 2 bytes per element at
+        # CAST_BW.
+        kernel_ns = int(rows * cols * 6 / CAST_BW)
+        args = {"Input Dims": [[rows, cols], [rows, cols], []],
+                "Input type": ["c10::BFloat16", "float", "Scalar"], "Concrete Inputs": ["", "", "False"]}
+        copy = lambda: (self.host(2 * US), self.launch(CAST_KERNEL, kernel_ns))
+        to_copy = lambda: (self.host(3 * US), self.op("aten::copy_", copy, **args))
+        self.op("aten::to", lambda: (self.host(2 * US), self.op("aten::_to_copy", to_copy)))
+
     def event_sync_previous(self):
         # Double-buffered: waits for the previous step's event, long done.
         self.call("cudaEventSynchronize", self.t, 2 * US, correlation=0)
@@ -291,7 +309,8 @@ def program(gpu_bound, problems, physics=IDEAL):
     """One run: STEPS inference steps; `problems` is a set of planted problem names."""
     sim = Sim(physics)
     kernel = gemm_ns(gpu_bound, physics)  # 8 gemms per step: ~395 us GPU-bound, ~60 us CPU-bound
-    m, n, k = GEMM[gpu_bound]
+    m, n, k_dim = GEMM[gpu_bound]
+    k = k_dim
     shapes = {"Input Dims": [[m, k], [n, k], []], "Input type": ["c10::BFloat16", "c10::BFloat16", ""],
               "Concrete Inputs": ["", "", ""]}
     untuned = 2 if "slow_gemm" in problems else 1
@@ -308,6 +327,8 @@ def program(gpu_bound, problems, physics=IDEAL):
         def forward():
             for k in range(8):
                 slow = "outlier" in problems and n in slow_steps and k == 4
+                if "casts" in problems:  # the input cast to bf16 before every layer
+                    sim.cast(m, k_dim)
                 sim.op("aten::linear", lambda: (sim.host(30 * US),
                                                 sim.launch("gemm_kernel", kernel * untuned * (4 if slow else 1))),
                        **shapes)
@@ -349,7 +370,7 @@ RULES = {"item": ("host-sync", "aten::item"), "loader": ("data-loading", "DataLo
          "pyloop": ("cpu-op-storm", "postprocess"), "storm": ("launch-bound", "aten::_foreach_add_"),
          "outlier": ("kernel-outlier", "aten::linear"), "copy": ("memcpy-sync", "aten::to"),
          "slow_gemm": ("kernel-efficiency", "aten::linear"),
-         "alloc": ("allocator", "release_memory")}
+         "alloc": ("allocator", "release_memory"), "casts": ("device-copy", "aten::to")}
 
 
 # What the finding's advice changes, when it is not simply the problem's absence: pinned +

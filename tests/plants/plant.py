@@ -8,6 +8,10 @@ be exact (the caller skips that sample for that plant, saying so).
                the host was waiting): GPU ops after its end and everything on the host after that
                synchronization move D later, the synchronization and the ranges open across it
                grow by D; host events between the kernel and the synchronization stay.
+  device_copy  a device-side copy of D inserted on a kernel's stream right after it, where the
+               slow_kernel plant would lengthen that kernel (the same edit of the times), launched
+               from an op of its own (a movement op the trace does not use, so that its place is
+               the plant's alone) by a launch call of 1 ns right after the kernel's own launch.
   host_stall   a CPU op of D on the thread that launches GPU work, right before a launch call
                made while the GPU is idle with nothing launched in flight (it waited for the host
                anyway): everything after it moves D later, every range open across it grows by D.
@@ -81,12 +85,10 @@ def busy_until(stretches, t):
     return max(t, stretches[i][1]) if i >= 0 else t
 
 
-def slow_kernel(src, dst, d_us, window=None):
-    """Writes the planted trace; returns the planted kernel's name, or None when no kernel past
-    the middle of the trace (one whose name, grid and block occur at least 20 times: siblings to
-    be compared with) is followed by busy GPU until a host synchronization returns. `window`:
-    (start, end) in us, where the analysis looks (its steady state), else the whole trace."""
-    doc, events = load(src)
+def _busy_kernel_before_sync(events, window, accept=lambda k: True):
+    """A kernel past the middle of the trace (one whose name, grid and block occur at least 20
+    times, and that `accept`s) followed by busy GPU until a host synchronization returns, and that
+    synchronization; (None, None) when there is none."""
     ops = gpu_ops(events)
     kernels = [e for e in ops if str(e.get("cat", "")).lower() == "kernel"]
 
@@ -98,10 +100,9 @@ def slow_kernel(src, dst, d_us, window=None):
     syncs = sorted((e for e in runtime_calls(events) if waits_for_gpu(e["name"])), key=end)
     sync_ends = [end(x) for x in syncs]
     stretches = busy_stretches(ops)
-    chosen = sync = None
     w0, w1 = window or (float("-inf"), float("inf"))
     for k in kernels[len(kernels) // 2:] + kernels[:len(kernels) // 2]:
-        if count[key(k)] < 20 or not w0 <= float(k["ts"]) < w1:
+        if count[key(k)] < 20 or not w0 <= float(k["ts"]) < w1 or not accept(k):
             continue
         k_end = end(k)
         reach = busy_until(stretches, k_end)
@@ -110,13 +111,15 @@ def slow_kernel(src, dst, d_us, window=None):
         i = bisect.bisect_right(sync_ends, k_end)
         s = syncs[i] if i < len(sync_ends) else None
         if s is not None and float(s["ts"]) <= reach and reach <= end(s) <= reach + MAX_DISPATCH_GAP_US:
-            chosen, sync = k, s
-            break
-    if chosen is None:
-        return None
+            return k, s
+    return None, None
+
+
+def _delay_after(events, chosen, sync, d_us):
+    """GPU ops after the chosen kernel's end and host events after the synchronization's end move
+    d_us later; the synchronization and the ranges open across it grow by d_us."""
     k_end, s_end = end(chosen), end(sync)
-    gpu_pids = {e.get("pid") for e in ops}  # Kineto puts a device's streams under its own pid
-    chosen["dur"] = float(chosen["dur"]) + d_us
+    gpu_pids = {e.get("pid") for e in gpu_ops(events)}  # Kineto puts a device's streams under its own pid
     for e in events:
         if e is chosen or "ts" not in e:
             continue
@@ -126,8 +129,57 @@ def slow_kernel(src, dst, d_us, window=None):
             e["ts"] = ts + d_us
         elif is_x(e) and end(e) >= cut and (e is sync or end(e) > cut):
             e["dur"] = float(e["dur"]) + d_us  # the synchronization, the ranges around it
+
+
+def slow_kernel(src, dst, d_us, window=None):
+    """Writes the planted trace; returns the planted kernel's name, or None when no kernel past
+    the middle of the trace (one whose name, grid and block occur at least 20 times: siblings to
+    be compared with) is followed by busy GPU until a host synchronization returns. `window`:
+    (start, end) in us, where the analysis looks (its steady state), else the whole trace."""
+    doc, events = load(src)
+    chosen, sync = _busy_kernel_before_sync(events, window)
+    if chosen is None:
+        return None
+    _delay_after(events, chosen, sync, d_us)
+    chosen["dur"] = float(chosen["dur"]) + d_us
     save(doc, dst)
     return chosen["name"]
+
+
+# Movement ops for the device_copy plant's launching op, in the order tried.
+COPY_OPS = ("aten::repeat", "aten::flatten", "aten::stack", "aten::clone", "aten::contiguous")
+COPY_KERNEL = "void at::native::planted_direct_copy_kernel_cuda<float>(at::TensorIteratorBase&)"
+
+
+def device_copy(src, dst, d_us, window=None):
+    """Writes the planted trace; returns the planted copy's op name, or None where slow_kernel
+    would find no place among the kernels whose launch call is in the trace, or the trace uses
+    every op of COPY_OPS."""
+    doc, events = load(src)
+    names = {e.get("name") for e in events if is_x(e)}
+    op_name = next((n for n in COPY_OPS if n not in names), None)
+    calls = {c.get("args", {}).get("correlation"): c for c in runtime_calls(events)}
+    calls.pop(None, None)
+    chosen, sync = _busy_kernel_before_sync(
+        events, window, lambda k: k.get("args", {}).get("correlation") in calls)
+    if chosen is None or op_name is None:
+        return None
+    launch = calls[chosen["args"]["correlation"]]
+    _delay_after(events, chosen, sync, d_us)
+    ids = [e.get("args", {}).get(k) for e in events for k in ("correlation", "External id")]
+    fresh = max([i for i in ids if isinstance(i, int)] + [0]) + 1
+    at = end(launch)  # the op and its launch call: 3 ns and 1 ns right after the kernel's launch
+    events.append({"ph": "X", "cat": "cpu_op", "name": op_name, "pid": launch["pid"], "tid": launch["tid"],
+                   "ts": at, "dur": 0.003, "args": {"External id": fresh}})
+    events.append({"ph": "X", "cat": launch["cat"], "name": launch["name"], "pid": launch["pid"],
+                   "tid": launch["tid"], "ts": at + 0.001, "dur": 0.001,
+                   "args": {"correlation": fresh, "External id": fresh}})
+    args = {k: v for k, v in chosen.get("args", {}).items() if k in ("device", "stream", "context", "queued")}
+    args.update({"correlation": fresh, "External id": fresh})
+    events.append({"ph": "X", "cat": chosen["cat"], "name": COPY_KERNEL, "pid": chosen["pid"],
+                   "tid": chosen["tid"], "ts": end(chosen), "dur": float(d_us), "args": args})
+    save(doc, dst)
+    return op_name
 
 
 def host_stall(src, dst, d_us, window=None, name="planted_host_stall"):

@@ -54,6 +54,8 @@ def expected(kind, made):
     named after the region: gpu-idle's rule)."""
     if kind == "slow_kernel":
         return "kernel-outlier", lambda f: f["where"]["kernel"] == made
+    if kind == "device_copy":
+        return "device-copy", lambda f: f["where"]["op"] == made
 
     def at_stall(f):
         t = made[1] * 1000
@@ -116,7 +118,7 @@ def main():
     results = []
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(4) as ex:
         jobs = [ex.submit(one, a.gpuscope, rel, kind, tmp) for rel in TRACES
-                for kind in ("slow_kernel", "host_stall")]
+                for kind in ("slow_kernel", "host_stall", "device_copy")]
         for j in jobs:
             results += j.result()
     per_rule = collections.defaultdict(lambda: [0, 0, 0])  # plants, ok, skipped samples

@@ -209,6 +209,7 @@ class Claims {
   bool TakeKernel(size_t r) { return Take(kernel_, r); }
   bool ApiTaken(size_t r) const { return r < api_.size() && api_[r]; }
   bool MemopTaken(size_t r) const { return r < memop_.size() && memop_[r]; }
+  bool KernelTaken(size_t r) const { return r < kernel_.size() && kernel_[r]; }
   // Host time that a finding explains (a sync call, a loader range, a storming frame): the GPU
   // idle gaps that lie mostly inside it are that finding's, not gpu-idle's.
   void Explain(int64_t start, int64_t end) { spans_.emplace_back(start, end), sorted_ = false; }

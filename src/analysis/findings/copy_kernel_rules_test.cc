@@ -200,7 +200,7 @@ TEST(Rules, EveryRuleIsDocumentedOnce) {
   for (const char* id :
        {"gpu-idle", "launch-bound", "cpu-op-storm", "host-sync", "data-loading", "memcpy-in-loop",
         "memcpy-sync", "memcpy-pageable", "small-memcpy", "kernel-outlier", "kernel-efficiency",
-        "kernel-hotspot", "low-utilization", "warm-up", "comm-wait"}) {
+        "kernel-hotspot", "low-utilization", "warm-up", "comm-wait", "allocator", "device-copy"}) {
     EXPECT_NE(FindRule(id), nullptr) << id;
   }
   // The defaults come from the entries: one place.

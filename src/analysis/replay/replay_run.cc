@@ -38,6 +38,16 @@ void ReplayGraph::Apply(const WhatIf& f, Params& p, Undo& undo) const {
   for (auto [r, d] : f.memop_dur) {
     if (uint32_t n = gpu(memop_node_, r); n != kNone) set(p.dur[n], std::max<int64_t>(0, d));
   }
+  // A removed op keeps its place in its stream's order (what waited for it now waits for what
+  // it waited for) but takes no time there.
+  auto remove = [&](uint32_t n) {
+    if (n == kNone) return;
+    set(p.dur[n], int64_t{0});
+    set(p.gap[n], int64_t{0});
+    set(p.lat[n], int64_t{0});
+  };
+  for (size_t r : f.kernels_removed) remove(gpu(kernel_node_, r));
+  for (size_t r : f.memops_removed) remove(gpu(memop_node_, r));
   for (size_t r : f.graph_kernels) {
     // A graph replays its kernels back to back: no launch latency, and a dispatch gap behind the
     // kernel before, as the device leaves between queued kernels (a graph does not remove it). A

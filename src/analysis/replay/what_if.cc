@@ -15,6 +15,8 @@ void WhatIf::Merge(const WhatIf& o) {
   cat(host_scale, o.host_scale);
   cat(typical_latency, o.typical_latency);
   cat(stream_waits_dropped, o.stream_waits_dropped);
+  cat(kernels_removed, o.kernels_removed);
+  cat(memops_removed, o.memops_removed);
 }
 
 std::string WhatIf::Describe() const {
@@ -35,6 +37,8 @@ std::string WhatIf::Describe() const {
   part(host_scale.size(), "host spans scaled");
   part(typical_latency.size(), "launches at the typical latency");
   part(stream_waits_dropped.size(), "kernels stop waiting for another stream");
+  part(kernels_removed.size(), "kernels removed");
+  part(memops_removed.size(), "copies removed");
   return out.empty() ? "nothing" : out;
 }
 

@@ -40,11 +40,16 @@ struct WhatIf {
   // Kernels that no longer wait for an op of another stream (the event wait between streams the
   // replay inferred, replay_graph_internal.h kLateStartNs): they run beside it.
   std::vector<size_t> stream_waits_dropped;
+  // GPU ops that no longer run (a copy the program does not need): no time, no dispatch gap and
+  // no launch latency of their own; the op after one on its stream keeps its own gap.
+  std::vector<size_t> kernels_removed;
+  std::vector<size_t> memops_removed;
 
   bool empty() const {
     return unblock_api.empty() && api_dur.empty() && kernel_dur.empty() && memop_dur.empty() &&
            prefetch_memops.empty() && graph_kernels.empty() && host_scale.empty() &&
-           typical_latency.empty() && stream_waits_dropped.empty();
+           typical_latency.empty() && stream_waits_dropped.empty() && kernels_removed.empty() &&
+           memops_removed.empty();
   }
   // Adds every change of `other` (for the combined what-if of several fixes).
   void Merge(const WhatIf& other);
