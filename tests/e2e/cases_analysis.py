@@ -242,7 +242,7 @@ def help_findings_is_the_documented_list():
         assert f.read() == r.stdout, "docs/findings.md is stale: gpuscope help findings --format markdown > docs/findings.md"
     rules = json.loads(run("help", "findings", "--format", "json").stdout)
     assert [x["rule"] for x in rules] == ["warm-up", "host-sync", "memcpy-sync", "memcpy-pageable", "small-memcpy",
-                                          "memcpy-in-loop", "allocator", "device-copy", "data-loading", "comm-wait", "cpu-op-storm", "launch-bound",
+                                          "memcpy-in-loop", "allocator", "device-copy", "fusion", "data-loading", "comm-wait", "cpu-op-storm", "launch-bound",
                                           "kernel-outlier", "kernel-efficiency", "kernel-hotspot", "gpu-idle", "low-utilization",
                                           "rank-straggler", "collective-skew", "comm-exposed"]
 

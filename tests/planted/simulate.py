@@ -34,7 +34,10 @@ twice its tuned time (the tuned time: what the
 program's GEMM - aten::linear with its recorded shapes, bf16 - takes at 60% of the H100's
 dense bf16 peak, the device named in the trace); unneeded casts are an x.to(torch.bfloat16) of
 a float32 activation before every layer (aten::to > _to_copy > copy_ launching PyTorch's cast
-kernel, which moves 6 bytes per element at CAST_BW; fixed: the activation is bf16 already).
+kernel, which moves 6 bytes per element at CAST_BW; fixed: the activation is bf16 already); an
+unfused activation is y * scale + bias then gelu after every layer, three elementwise kernels
+each reading back what the one before wrote (fixed: one Triton kernel from torch.compile that
+moves the compulsory bytes at the same bandwidth).
 """
 import json
 import os
@@ -300,6 +303,25 @@ class Sim:
         to_copy = lambda: (self.host(3 * US), self.op("aten::copy_", copy, **args))
         self.op("aten::to", lambda: (self.host(2 * US), self.op("aten::_to_copy", to_copy)))
 
+    def chain(self, rows, cols, fused=False):
+        # y * scale + bias, then gelu: three elementwise kernels on [rows, cols] bf16, each
+        # reading back what the one before wrote, at CAST_BW; fused (torch.compile), one Triton
+        # kernel that reads y and the bias once and writes the result once.
+        y = rows * cols * 2
+        if fused:
+            name = "triton_poi_fused_add_gelu_mul_0"
+            self.op(name, lambda: (self.host(4 * US), self.launch(name, int((2 * y + 2 * cols) / CAST_BW))))
+            return
+        for op, reads, dims, types in (
+                ("mul", y, [[rows, cols], []], ["c10::BFloat16", "Scalar"]),
+                ("add", y + 2 * cols, [[rows, cols], [cols], []], ["c10::BFloat16", "c10::BFloat16", "Scalar"]),
+                ("gelu", y, [[rows, cols], []], ["c10::BFloat16", ""])):
+            kernel = (f"void at::native::vectorized_elementwise_kernel<4, at::native::{op.capitalize()}Functor"
+                      "<c10::BFloat16>, std::array<char*, 2ul> >(int, std::array<char*, 2ul>)")
+            ns = int((reads + y) / CAST_BW)
+            self.op("aten::" + op, lambda: (self.host(4 * US), self.launch(kernel, ns)),
+                    **{"Input Dims": dims, "Input type": types, "Concrete Inputs": [""] * len(dims)})
+
     def event_sync_previous(self):
         # Double-buffered: waits for the previous step's event, long done.
         self.call("cudaEventSynchronize", self.t, 2 * US, correlation=0)
@@ -329,6 +351,8 @@ def program(gpu_bound, problems, physics=IDEAL):
                 slow = "outlier" in problems and n in slow_steps and k == 4
                 if "casts" in problems:  # the input cast to bf16 before every layer
                     sim.cast(m, k_dim)
+                if "chain" in problems or "chain_fused" in problems:  # the activation after it
+                    sim.frame("model.py(31): activation", lambda: sim.chain(m, k_dim, "chain_fused" in problems))
                 sim.op("aten::linear", lambda: (sim.host(30 * US),
                                                 sim.launch("gemm_kernel", kernel * untuned * (4 if slow else 1))),
                        **shapes)
@@ -370,12 +394,13 @@ RULES = {"item": ("host-sync", "aten::item"), "loader": ("data-loading", "DataLo
          "pyloop": ("cpu-op-storm", "postprocess"), "storm": ("launch-bound", "aten::_foreach_add_"),
          "outlier": ("kernel-outlier", "aten::linear"), "copy": ("memcpy-sync", "aten::to"),
          "slow_gemm": ("kernel-efficiency", "aten::linear"),
-         "alloc": ("allocator", "release_memory"), "casts": ("device-copy", "aten::to")}
+         "alloc": ("allocator", "release_memory"), "casts": ("device-copy", "aten::to"),
+         "chain": ("fusion", "activation")}
 
 
 # What the finding's advice changes, when it is not simply the problem's absence: pinned +
 # non_blocking keeps the copy on its stream (prefetching it is memcpy-in-loop's advice).
-FIXED = {"copy": {"copy_fixed"}}
+FIXED = {"copy": {"copy_fixed"}, "chain": {"chain_fused"}}
 
 
 # The machines: the ideal one (unprefixed cases) and the realistic ones, by case prefix.

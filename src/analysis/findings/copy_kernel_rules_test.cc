@@ -197,10 +197,10 @@ TEST(Rules, EveryRuleIsDocumentedOnce) {
       EXPECT_NE(o.apply, nullptr) << o.flag;
     }
   }
-  for (const char* id :
-       {"gpu-idle", "launch-bound", "cpu-op-storm", "host-sync", "data-loading", "memcpy-in-loop",
-        "memcpy-sync", "memcpy-pageable", "small-memcpy", "kernel-outlier", "kernel-efficiency",
-        "kernel-hotspot", "low-utilization", "warm-up", "comm-wait", "allocator", "device-copy"}) {
+  for (const char* id : {"gpu-idle", "launch-bound", "cpu-op-storm", "host-sync", "data-loading",
+                         "memcpy-in-loop", "memcpy-sync", "memcpy-pageable", "small-memcpy",
+                         "kernel-outlier", "kernel-efficiency", "kernel-hotspot", "low-utilization",
+                         "warm-up", "comm-wait", "allocator", "device-copy", "fusion"}) {
     EXPECT_NE(FindRule(id), nullptr) << id;
   }
   // The defaults come from the entries: one place.

@@ -35,6 +35,8 @@ struct AnalyzeOptions {
   int64_t small_copy_bytes = 0;            // small-memcpy
   double small_copies_per_iteration = 0;   // small-memcpy
   double device_copy_share = 0;            // device-copy (% of the GPU's busy time)
+  double fusion_min_kernels = 0;           // fusion
+  double fusion_share = 0;                 // fusion (% of the GPU's busy time)
   double outlier_mads = 0;                 // kernel-outlier
   double attainable_fraction = 0;          // kernel-efficiency
   double hotspot_share = 0;                // kernel-hotspot

@@ -11,9 +11,10 @@ namespace gpuscope::analysis::work_internal {
 
 namespace {
 
-OpWork Vector(double flops, double bytes, const Elem& e) {
+OpWork Vector(double flops, double bytes, const Elem& e, double written = 0) {
   OpWork w;
   w.flops = flops, w.bytes = bytes, w.precision = Precision::kFp32, w.dtype = e.name;
+  w.written = written;
   return w;
 }
 
@@ -39,7 +40,8 @@ WorkEstimate Norm(std::string_view op, const OpArgs& a) {
   }
   // fused_add_rms_norm(input, residual, weight): reads both, writes both.
   double bytes = (fused_add ? 4 : 2) * n * e.bytes + params;
-  return Ok(Vector((rms ? 4 : 7) * n + (fused_add ? n : 0), bytes, e));
+  return Ok(
+      Vector((rms ? 4 : 7) * n + (fused_add ? n : 0), bytes, e, (fused_add ? 2 : 1) * n * e.bytes));
 }
 
 WorkEstimate Softmax(std::string_view, const OpArgs& a) {
@@ -49,7 +51,8 @@ WorkEstimate Softmax(std::string_view, const OpArgs& a) {
   if (!x || !ElemAt(a, 0, &e)) return Fail("input shape not recorded");
   bool half_to_float = BoolAt(a, 2, false);
   double n = Numel(*x);
-  return Ok(Vector(5 * n, n * e.bytes + n * (half_to_float ? 4 : e.bytes), e));
+  double out = n * (half_to_float ? 4 : e.bytes);
+  return Ok(Vector(5 * n, n * e.bytes + out, e, out));
 }
 
 namespace {
@@ -114,7 +117,7 @@ WorkEstimate Elementwise(std::string_view op, const OpArgs& a) {
   bool moves_only = op == "aten::copy_" || op == "aten::_to_copy" || op == "aten::to" ||
                     op == "aten::clone" || op == "aten::fill_" || op == "aten::zero_" ||
                     op == "aten::contiguous";
-  return Ok(Vector(moves_only ? 0 : n, read + n * out_bytes, e));
+  return Ok(Vector(moves_only ? 0 : n, read + n * out_bytes, e, n * out_bytes));
 }
 
 // act_and_mul(out [.., d], x [.., 2d]): read x, write out.
@@ -124,7 +127,7 @@ WorkEstimate ActAndMul(std::string_view, const OpArgs& a) {
   const Dims* x = TensorAt(a, 1);
   Elem e;
   if (!out || !x || !ElemAt(a, 1, &e)) return Fail("input/output shapes not recorded");
-  return Ok(Vector(5 * Numel(*out), (Numel(*x) + Numel(*out)) * e.bytes, e));
+  return Ok(Vector(5 * Numel(*out), (Numel(*x) + Numel(*out)) * e.bytes, e, Numel(*out) * e.bytes));
 }
 
 WorkEstimate Cat(std::string_view, const OpArgs& a) {

@@ -21,6 +21,9 @@ namespace gpuscope::analysis {
 struct OpWork {
   double flops = 0;  // operations (multiply and add counted as 2)
   double bytes = 0;  // compulsory bytes read + written
+  // Of those, the bytes written (the output), where the model says them (0: it does not): what
+  // the next op of a fused chain would no longer read back (the fusion rule).
+  double written = 0;
   // The peak that bounds it: matrix units in `precision`, or the vector FP32 rate.
   bool matrix = false;
   Precision precision = Precision::kFp32;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/common/data_movement.h"
+#include "analysis/findings/rules/host_op_removal.h"
 #include "analysis/findings/rules/rule_checks.h"
 #include "analysis/work/work_models.h"
 
@@ -126,22 +127,7 @@ void Emit(const Context& c, Claims& claims, const std::vector<const Place*>& gro
       cand.fix.api_dur.emplace_back(r, 0);
       claims.Explain(t.api.start_ns[r], t.api.end_ns(r));
     }
-    // The host time of each launching op goes, up to the place's median op: a first call that
-    // also loaded a module or grew the allocator keeps that part (the copy's own overhead is
-    // what its removal saves).
-    std::vector<int64_t> durs;
-    for (RowId r : p->host_ops) durs.push_back(t.cpu.dur_ns[r]);
-    int64_t median = 0;
-    if (!durs.empty()) {
-      std::nth_element(durs.begin(), durs.begin() + static_cast<long>(durs.size() / 2), durs.end());
-      median = durs[durs.size() / 2];
-    }
-    for (RowId r : p->host_ops) {
-      int64_t d = t.cpu.dur_ns[r];
-      double keep = d > median ? static_cast<double>(d - median) / static_cast<double>(d) : 0.0;
-      cand.fix.host_scale.push_back({t.cpu.track[r], t.cpu.start_ns[r], t.cpu.end_ns(r), keep});
-      claims.Explain(t.cpu.start_ns[r], t.cpu.start_ns[r] + std::min(d, median));
-    }
+    RemoveHostOps(t, p->host_ops, cand.fix, claims);
   }
   f.where.op = top.op;
   f.where.python = top.python;

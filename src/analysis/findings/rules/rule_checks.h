@@ -17,6 +17,7 @@ const RuleInfo& SmallMemcpyRule();       // small-memcpy: many small copies per 
 const RuleInfo& MemcpyInLoopRule();      // memcpy-in-loop: the copies of every iteration
 const RuleInfo& AllocatorRule();         // allocator: cudaMalloc / cudaFree in the steady state
 const RuleInfo& DeviceCopyRule();        // device-copy: GPU time only moving or converting data
+const RuleInfo& FusionRule();            // fusion: chains of memory-bound kernels to fuse
 const RuleInfo& DataLoadingRule();       // data-loading: the loader on the feeding thread
 const RuleInfo& CommWaitRule();          // comm-wait: compute waiting on a collective's stream
 const RuleInfo& CpuOpStormRule();        // cpu-op-storm: floods of tiny ops from one place
