@@ -21,7 +21,7 @@ import pyarrow as pa
 
 from . import _core
 
-__all__ = ["Trace", "TraceError", "load", "stats", "analyze", "diff", "roofline", "whatif", "convert",
+__all__ = ["Trace", "TraceError", "load", "stats", "analyze", "diff", "roofline", "whatif", "memory", "convert",
            "report", "run", "__version__"]
 __version__ = "0.1.0"
 
@@ -95,6 +95,12 @@ class Trace:
         """Iterations found from ProfilerStep#N markers: number, start_ns, dur_ns."""
         return self._table("iterations")
 
+    def memory(self) -> pa.Table:
+        """GPU memory events of the device allocator (PyTorch's [memory], recorded with
+        profile_memory=True): ts_ns, device, bytes (> 0 allocated, < 0 freed), allocated_bytes
+        and reserved_bytes after it (null: not recorded), addr, pid, tid, iteration."""
+        return self._table("memory")
+
     def events_csv(self, path: str) -> List[Dict[str, Any]]:
         """Writes the events as CSV (a directory: events.csv + the stats tables; or one x.csv),
         as `gpuscope convert TRACE -o PATH` does."""
@@ -166,6 +172,15 @@ def whatif(t: Trace, gpu_speedup: float = 1, kernels: Optional[Dict[str, float]]
     patterns = [f"{regex}={x}" for regex, x in (kernels or {}).items()]
     return json.loads(_core.whatif(t._core, gpu_speedup, patterns, copies, host_speedup,
                                    no_syncs, graphs, list(fix), device or ""))
+
+
+def memory(t: Trace, top: int = 10) -> Dict[str, Any]:
+    """`gpuscope memory --format json`: per device the peak of allocated and reserved bytes, who
+    held the memory at the peak (`top` holders), the allocated bytes at each steady step's end
+    and their growth per step."""
+    if top < 1:
+        raise ValueError("top must be at least 1")
+    return json.loads(_core.memory(t._core, top))
 
 
 def convert(t: Trace, path: str, to: Optional[str] = None) -> List[Dict[str, Any]]:

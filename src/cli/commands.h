@@ -38,6 +38,7 @@ CommandBody AddConvertCommand(CLI::App& app, const CommonOptions& common);
 CommandBody AddReportCommand(CLI::App& app, const CommonOptions& common);
 CommandBody AddRooflineCommand(CLI::App& app, const CommonOptions& common);
 CommandBody AddWhatIfCommand(CLI::App& app, const CommonOptions& common);
+CommandBody AddMemoryCommand(CLI::App& app, const CommonOptions& common);
 
 // The default terminal output of `stats` and `analyze`, for `gpuscope run --stats --analyze`.
 void PrintStatsTables(const model::Trace& trace, const std::string& path);

@@ -118,6 +118,8 @@ int Main(int argc, char** argv) {
       "roofline", "Kernel efficiency: each op's FLOPs and bytes against the device's peaks");
   CLI::App* whatif = app.add_subcommand(
       "whatif", "Replay the run with a change: faster kernels, copies or host, no syncs, graphs");
+  CLI::App* memory = app.add_subcommand(
+      "memory", "GPU memory over time: the peak, who held it, growth step after step");
   CLI::App* diff = app.add_subcommand(
       "diff", "Compare two runs (before / after a change); gate regressions in CI");
   CLI::App* convert =
@@ -134,13 +136,14 @@ int Main(int argc, char** argv) {
       {analyze, AddAnalyzeCommand(*analyze, common)},
       {roofline, AddRooflineCommand(*roofline, common)},
       {whatif, AddWhatIfCommand(*whatif, common)},
+      {memory, AddMemoryCommand(*memory, common)},
       {diff, AddDiffCommand(*diff, common)},
       {convert, AddConvertCommand(*convert, common)},
       {report, AddReportCommand(*report, common)},
       {run, AddRunCommand(*run, common)},
       {help, AddHelpCommand(*help)},
   };
-  for (CLI::App* reads : {info, stats, analyze, roofline, whatif, diff, convert, report}) {
+  for (CLI::App* reads : {info, stats, analyze, roofline, whatif, memory, diff, convert, report}) {
     reads->footer(kFormatsFooter);
   }
   if (argc == 1) {  // nothing asked: what there is to ask (a usage error all the same)

@@ -30,14 +30,35 @@ enum Column {
   kPythonId,
   kPythonParentId,
   kValue,
+  kAllocated,
+  kReserved,
+  kAddr,
   kColumnCount
 };
 
-inline constexpr std::array<std::string_view, kColumnCount> kColumnNames = {
-    "kind",  "name",      "start_ns",  "dur_ns",           "pid",
-    "tid",   "device",    "stream",    "correlation",      "external_id",
-    "bytes", "copy_kind", "src_kind",  "dst_kind",         "grid",
-    "block", "domain",    "python_id", "python_parent_id", "value"};
+inline constexpr std::array<std::string_view, kColumnCount> kColumnNames = {"kind",
+                                                                            "name",
+                                                                            "start_ns",
+                                                                            "dur_ns",
+                                                                            "pid",
+                                                                            "tid",
+                                                                            "device",
+                                                                            "stream",
+                                                                            "correlation",
+                                                                            "external_id",
+                                                                            "bytes",
+                                                                            "copy_kind",
+                                                                            "src_kind",
+                                                                            "dst_kind",
+                                                                            "grid",
+                                                                            "block",
+                                                                            "domain",
+                                                                            "python_id",
+                                                                            "python_parent_id",
+                                                                            "value",
+                                                                            "allocated_bytes",
+                                                                            "reserved_bytes",
+                                                                            "addr"};
 
 // Without these a file is not an events.csv (the importer refuses it in one line).
 inline constexpr std::array<Column, 6> kRequired = {kKind, kName, kStart, kDur, kPid, kTid};

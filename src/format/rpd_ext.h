@@ -18,6 +18,10 @@ inline constexpr std::string_view kArgsTable = "ext_gpuscope_args";
 // GPU-side ranges (annotations, syncs), kept out of rocpd_op whose views count work.
 inline constexpr std::string_view kGpuRangeTable = "ext_gpuscope_gpurange";
 
+// A device allocator's events (PyTorch's [memory]): the host thread, the time, the GPU, bytes
+// (> 0 allocated, < 0 freed), the totals after it (NULL: not recorded) and the block's address.
+inline constexpr std::string_view kMemoryTable = "ext_gpuscope_memory";
+
 // The tables as the writer creates them; the reader needs exactly these columns.
 inline constexpr std::string_view kSchema = R"sql(
 CREATE TABLE ext_gpuscope_api (api_ptr_id integer NOT NULL PRIMARY KEY, kind varchar(16) NOT NULL,
@@ -31,6 +35,9 @@ CREATE TABLE ext_gpuscope_args (api_ptr_id integer NOT NULL PRIMARY KEY, args te
 CREATE TABLE ext_gpuscope_gpurange (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, gpuId integer NOT NULL,
   queueId integer NOT NULL, start integer NOT NULL, end integer NOT NULL, kind varchar(16) NOT NULL,
   name_id integer NOT NULL, correlation integer, waits_on_record integer, waits_on_stream integer);
+CREATE TABLE ext_gpuscope_memory (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, pid integer NOT NULL,
+  tid integer NOT NULL, ts integer NOT NULL, gpuId integer NOT NULL, bytes integer NOT NULL,
+  allocated integer, reserved integer, addr integer);
 )sql";
 
 // The column lists both sides use (SELECT and INSERT in this order).
@@ -45,6 +52,8 @@ inline constexpr std::string_view kGpuRangeColumns =
 // A stream waiting on an event (Kineto's cuda_sync): the event-record call's correlation and the
 // recording stream; files written before them lack these columns (read as no recorded wait).
 inline constexpr std::string_view kGpuRangeWaitColumns = "waits_on_record, waits_on_stream";
+inline constexpr std::string_view kMemoryColumns =
+    "pid, tid, ts, gpuId, bytes, allocated, reserved, addr";
 
 // Names the rpd tracer gives its own overhead rows in rocpd_api (rpd Logger::createOverheadRecord):
 // readers leave them out, so a writer marks a real call with such a name in ext_gpuscope_api.

@@ -56,6 +56,11 @@ void AppendTrace(Trace& dst, Trace&& src) {
     dst.instants.Append(src.instants.ts_ns[i], names[src.instants.name[i]],
                         tracks[src.instants.track[i]]);
   }
+  for (size_t i = 0; i < src.memory.size(); ++i) {
+    const auto& m = src.memory;
+    dst.memory.Append({m.ts_ns[i], m.bytes[i], m.allocated[i], m.reserved[i], m.addr[i],
+                       tracks[m.track[i]], m.device[i]});
+  }
   for (auto l : src.launch_args) {
     l.kernel = names[l.kernel];
     dst.launch_args.push_back(l);

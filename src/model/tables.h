@@ -337,6 +337,42 @@ class InstantTable {
   }
 };
 
+// One allocation or free by a framework's device allocator (PyTorch's [memory] events, recorded
+// with profile_memory=True), on the host thread that made it, with the allocator's totals after
+// it.
+struct MemoryEventRow {
+  int64_t ts_ns = 0;
+  int64_t bytes = 0;       // > 0 allocated, < 0 freed
+  int64_t allocated = -1;  // the device's allocated bytes after it (-1: not recorded)
+  int64_t reserved = -1;   // the allocator's reserved (cached) bytes after it (-1: not recorded)
+  uint64_t addr = 0;       // the block's address (0: not recorded)
+  TrackId track = 0;       // the host thread
+  int16_t device = -1;
+};
+static_assert(sizeof(MemoryEventRow) <= 48, "memory events must stay within 48 bytes each");
+
+class MemoryEventTable {
+ public:
+  std::vector<int64_t> ts_ns;
+  std::vector<int64_t> bytes;
+  std::vector<int64_t> allocated;
+  std::vector<int64_t> reserved;
+  std::vector<uint64_t> addr;
+  std::vector<TrackId> track;
+  std::vector<int16_t> device;
+
+  size_t size() const { return ts_ns.size(); }
+  void Append(const MemoryEventRow& r) {
+    ts_ns.push_back(r.ts_ns), bytes.push_back(r.bytes), allocated.push_back(r.allocated);
+    reserved.push_back(r.reserved), addr.push_back(r.addr), track.push_back(r.track);
+    device.push_back(r.device);
+  }
+  template <typename F>
+  void ForEachColumn(F&& f) {
+    f(ts_ns), f(bytes), f(allocated), f(reserved), f(addr), f(track), f(device);
+  }
+};
+
 // The kernel a launch call named (Kineto on ROCm writes it in the call's args), kept only for
 // calls whose kernel did not run in the trace: launches captured into a CUDA/HIP graph, which
 // run later as the graph's kernels. Keyed by the call's correlation id (rows move when sorted).

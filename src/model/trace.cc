@@ -57,7 +57,7 @@ std::pair<int64_t, int64_t> Trace::TimeSpan() const {
 
 uint64_t Trace::EventCount() const {
   return kernels.size() + memops.size() + api.size() + cpu.size() + python.size() +
-         gpu_ranges.size() + counters.size() + instants.size();
+         gpu_ranges.size() + counters.size() + instants.size() + memory.size();
 }
 
 size_t Trace::MemoryBytes() {
@@ -71,6 +71,7 @@ size_t Trace::MemoryBytes() {
   gpu_ranges.ForEachColumn(add);
   counters.ForEachColumn(add);
   instants.ForEachColumn(add);
+  memory.ForEachColumn(add);
   return bytes;
 }
 

@@ -100,6 +100,7 @@ class Trace {
   GpuRangeTable gpu_ranges;
   CounterTable counters;
   InstantTable instants;
+  MemoryEventTable memory;
   std::vector<Iteration> iterations;
   std::vector<LaunchArgRow> launch_args;  // kernels named by launch calls that did not run
   std::vector<SummaryRow> summary;        // only for summary-only sources

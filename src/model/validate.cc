@@ -68,6 +68,7 @@ class Validator {
     Slices(t_.gpu_ranges, "GPU range");
     Points(t_.counters, "counter sample");
     Points(t_.instants, "instant");
+    Points(t_.memory, "memory event");
     Sizes();
     if (gpu_dropped_) PruneDevices();
     Names();
@@ -82,7 +83,8 @@ class Validator {
   // the plausible clock range comes from them.
   void FirstPass() {
     uint64_t n = t_.kernels.size() + t_.memops.size() + t_.api.size() + t_.cpu.size() +
-                 t_.python.size() + t_.gpu_ranges.size() + t_.counters.size() + t_.instants.size();
+                 t_.python.size() + t_.gpu_ranges.size() + t_.counters.size() + t_.instants.size() +
+                 t_.memory.size();
     stride_ = std::max<uint64_t>(1, n / (1 << 20));
     auto slices = [this](const SliceColumns& s) {
       for (size_t i = 0; i < s.size(); ++i) {
@@ -98,7 +100,7 @@ class Validator {
         if (v != kUnknownTime && seen_++ % stride_ == 0) sample_.push_back(v);
       }
     };
-    points(t_.counters.ts_ns), points(t_.instants.ts_ns);
+    points(t_.counters.ts_ns), points(t_.instants.ts_ns), points(t_.memory.ts_ns);
   }
 
   bool Clamped(int64_t start, int64_t dur) const { return skip_clamped_ && start == 0 && dur == 0; }
@@ -172,8 +174,11 @@ class Validator {
     bool any_dropped = false;
     // Built only for a bad sample: a string per healthy one would cost more than the check.
     auto example = [&](size_t i) {
-      return std::string(what) + " '" + std::string(t_.str(table.name[i])) + "' at " +
-             Ns(table.ts_ns[i]);
+      if constexpr (requires { table.name; })
+        return std::string(what) + " '" + std::string(t_.str(table.name[i])) + "' at " +
+               Ns(table.ts_ns[i]);
+      else
+        return std::string(what) + " at " + Ns(table.ts_ns[i]);
     };
     for (size_t i = 0; i < table.size(); ++i) {
       ++result_.checked;

@@ -25,7 +25,7 @@ int64_t Origin(const Trace& t) {
   };
   widen(t.kernels.start_ns), widen(t.memops.start_ns), widen(t.api.start_ns), widen(t.cpu.start_ns);
   widen(t.python.start_ns), widen(t.gpu_ranges.start_ns), widen(t.counters.ts_ns),
-      widen(t.instants.ts_ns);
+      widen(t.instants.ts_ns), widen(t.memory.ts_ns);
   return lo == std::numeric_limits<int64_t>::max() ? 0 : lo;
 }
 
@@ -329,6 +329,30 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
     w.Raw(",\"s\":\"t\"");
     w.End();
   }
+  // Device allocator events as PyTorch writes them (Device Type 1: a GPU; Kineto reads back
+  // any type above 0 as one).
+  for (size_t i = 0; i < t.memory.size(); ++i) {
+    const auto& mem = t.memory;
+    const TrackView& v = pt(mem.track[i]);
+    w.Begin('i', "cpu_instant_event", "[memory]", v.pid, v.tid, mem.ts_ns[i]);
+    std::string args = ",\"s\":\"t\",\"args\":{\"Device Type\":1";
+    auto arg = [&args](const char* key, int64_t value) {
+      char buf[24];
+      auto [p, ec] = std::to_chars(buf, buf + sizeof(buf), value);
+      args += ",\"";
+      args += key;
+      args += "\":";
+      args.append(buf, p);
+    };
+    arg("Device Id", mem.device[i]);
+    if (mem.addr[i] != 0) arg("Addr", static_cast<int64_t>(mem.addr[i]));
+    arg("Bytes", mem.bytes[i]);
+    if (mem.allocated[i] >= 0) arg("Total Allocated", mem.allocated[i]);
+    if (mem.reserved[i] >= 0) arg("Total Reserved", mem.reserved[i]);
+    args += '}';
+    w.Raw(args);
+    w.End();
+  }
   // A counter series named "a.b" is written as event "a" with arg "b" (what Kineto writes and
   // gpuscope reads back as "a.b"); a name without a dot as event "x" with arg "x".
   for (size_t i = 0; i < t.counters.size(); ++i) {
@@ -349,7 +373,7 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
     w.End();
   }
   counts.events = k.size() + m.size() + a.size() + c.size() + py.size() + g.size() +
-                  t.instants.size() + t.counters.size();
+                  t.instants.size() + t.counters.size() + t.memory.size();
 
   // Flows: launch call -> GPU work. Ids are our own (one per pair), so a launch with several
   // ops (graph launches) gets one arrow per op.

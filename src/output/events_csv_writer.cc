@@ -45,8 +45,10 @@ class Row {
 base::StatusOr<uint64_t> WriteEventsCsv(const model::Trace& t, base::ByteSink& out) {
   const TrackLayout layout = LayoutTracks(t);
   std::string header;
-  for (std::string_view name : kColumnNames)
-    header += (header.empty() ? "" : ",") + std::string(name);
+  for (std::string_view name : kColumnNames) {
+    if (!header.empty()) header += ',';
+    header.append(name);
+  }
   out.Write(header + "\n");
   Row r;
   uint64_t rows = 0;
@@ -128,6 +130,21 @@ base::StatusOr<uint64_t> WriteEventsCsv(const model::Trace& t, base::ByteSink& o
     char buf[32];
     auto [e, ec] = std::to_chars(buf, buf + sizeof(buf), t.counters.value[i]);
     r.Set(kValue, std::string_view(buf, static_cast<size_t>(e - buf)));
+    r.Emit(out);
+  }
+  const auto& mem = t.memory;
+  for (size_t i = 0; i < mem.size(); ++i) {
+    common("memory", 0, mem.ts_ns[i], 0, mem.track[i]);
+    r.Set(kName, "[memory]");
+    r.Int(kDevice, mem.device[i]);
+    r.Int(kBytes, mem.bytes[i]);
+    if (mem.allocated[i] >= 0) r.Int(kAllocated, mem.allocated[i]);
+    if (mem.reserved[i] >= 0) r.Int(kReserved, mem.reserved[i]);
+    if (mem.addr[i] != 0) {
+      char buf[24];
+      auto [e, ec] = std::to_chars(buf, buf + sizeof(buf), mem.addr[i]);
+      r.Set(kAddr, std::string_view(buf, static_cast<size_t>(e - buf)));
+    }
     r.Emit(out);
   }
   GPUSCOPE_RETURN_IF_ERROR(out.Close());

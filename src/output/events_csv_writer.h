@@ -2,7 +2,8 @@
 // WriteEventsCsv: every event of the trace as one CSV row (events.csv of `gpuscope convert`),
 // streamed into the sink. Columns:
 //   kind        kernel, memcpy, memset, api, cpu_op, annotation, python, gpu_annotation, gpu_sync,
-//               gpu_range (other GPU-side ranges), instant, counter
+//               gpu_range (other GPU-side ranges), instant, counter, memory (a device
+//               allocator's event: bytes > 0 allocated, < 0 freed)
 //   name, start_ns, dur_ns     times in ns on the source's clock (as imported, not rebased)
 //   pid, tid                   the host thread, or for GPU work the device and the stream
 //   device, stream, correlation, external_id, bytes
@@ -10,6 +11,7 @@
 //   grid, block                kernels: "x,y,z"
 //   domain                     api: runtime, driver, hsa, os
 //   value                      counters
+//   allocated_bytes, reserved_bytes, addr   memory: the allocator's totals after it, the block
 // Empty means "not recorded" (never 0 for an unknown size). gpuscope reads the file back
 // (import/gpuscope_csv/events_csv_importer), so an edited or filtered table can be analysed again.
 

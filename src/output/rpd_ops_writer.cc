@@ -123,6 +123,35 @@ base::Status RpdWriter::WriteOps() {
   return base::Status::Ok();
 }
 
+base::Status RpdWriter::WriteMemoryEvents() {
+  const auto& m = t_.memory;
+  if (m.size() == 0) return base::Status::Ok();
+  GPUSCOPE_ASSIGN_OR_RETURN(
+      auto q, db_.Query(Insert(rpd_ext::kMemoryTable, std::string(rpd_ext::kMemoryColumns))));
+  for (size_t i = 0; i < m.size(); ++i) {
+    const auto& track = layout_.tracks[m.track[i]];
+    q.Bind(1, track.pid);
+    q.Bind(2, track.tid);
+    q.Bind(3, m.ts_ns[i]);
+    q.Bind(4, static_cast<int64_t>(m.device[i]));
+    q.Bind(5, m.bytes[i]);
+    if (m.allocated[i] >= 0)
+      q.Bind(6, m.allocated[i]);
+    else
+      q.BindNull(6);
+    if (m.reserved[i] >= 0)
+      q.Bind(7, m.reserved[i]);
+    else
+      q.BindNull(7);
+    if (m.addr[i] != 0)
+      q.Bind(8, static_cast<int64_t>(m.addr[i]));
+    else
+      q.BindNull(8);
+    GPUSCOPE_RETURN_IF_ERROR(q.Run());
+  }
+  return base::Status::Ok();
+}
+
 base::Status RpdWriter::WriteGpuRanges() {
   const auto& g = t_.gpu_ranges;
   if (g.size() == 0) return base::Status::Ok();

@@ -23,6 +23,7 @@ base::StatusOr<RpdWriteCounts> RpdWriter::Write() {
   GPUSCOPE_RETURN_IF_ERROR(WriteMarkers());
   GPUSCOPE_RETURN_IF_ERROR(WriteMonitor());
   GPUSCOPE_RETURN_IF_ERROR(WriteGpuRanges());
+  GPUSCOPE_RETURN_IF_ERROR(WriteMemoryEvents());
   GPUSCOPE_RETURN_IF_ERROR(db_.Exec("COMMIT;"));
   return counts_;
 }

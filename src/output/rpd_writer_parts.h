@@ -127,6 +127,8 @@ class RpdWriter {
   // GPU-side ranges (annotations projected on a stream, sync records): rpd has no table for
   // them, so they go to ext_gpuscope_gpurange only (not rocpd_op, whose views count work).
   base::Status WriteGpuRanges();
+  // Device allocator events, in ext_gpuscope_memory.
+  base::Status WriteMemoryEvents();
 
   // Counter samples: a value holds from its sample to the next one of its series (rpd's
   // [start, end) convention); the last sample of a series is a point.

@@ -164,6 +164,13 @@ std::string WhatIf(const PyTrace& t, double gpu_speedup, const std::vector<std::
   return Take(session::WhatIfOutput(*t.trace(), r));
 }
 
+std::string Memory(const PyTrace& t, size_t top) {
+  session::MemoryRequest r;
+  r.path = t.path(), r.format = "json", r.top = top;
+  nb::gil_scoped_release release;
+  return session::MemoryOutput(*t.trace(), r);
+}
+
 // (path, bytes, contents) of each file written.
 std::vector<std::vector<std::string>> Convert(const PyTrace& t, const std::string& out,
                                               const std::string& to) {
@@ -222,6 +229,7 @@ NB_MODULE(_core, m) {
   m.def("job", &Job);
   m.def("roofline", &Roofline);
   m.def("whatif", &WhatIf);
+  m.def("memory", &Memory);
   m.def("convert", &Convert);
   m.def("report", &Report);
   m.def("main", &Main);

@@ -7,7 +7,7 @@
 namespace gpuscope::python {
 
 const char* const kTableNames =
-    "kernels, memops, api, cpu_ops, annotations, python_frames, iterations";
+    "kernels, memops, api, cpu_ops, annotations, python_frames, iterations, memory";
 
 namespace {
 
@@ -206,6 +206,27 @@ class Tables {
     c.push_back(IterationOf(p.start_ns));
     return c;
   }
+  // The device allocator's events (model::MemoryEventTable); totals -1 (not recorded) as null.
+  Columns Memory() {
+    const auto& m = t_->memory;
+    auto total = [](const char* name, const std::vector<int64_t>& v) {
+      std::vector<uint8_t> ok(v.size());
+      for (size_t i = 0; i < v.size(); ++i) ok[i] = v[i] >= 0;
+      return NullableInt64(name, v, ok);
+    };
+    Columns c;
+    c.push_back(Ids(m.size()));
+    c.push_back(Col("ts_ns", "l", m.ts_ns));
+    c.push_back(Col("device", "s", m.device));
+    c.push_back(Col("bytes", "l", m.bytes));
+    c.push_back(total("allocated_bytes", m.allocated));
+    c.push_back(total("reserved_bytes", m.reserved));
+    c.push_back(Col("addr", "L", m.addr));
+    c.push_back(TrackPid("pid", m.track));
+    c.push_back(TrackTid("tid", m.track));
+    c.push_back(IterationOf(m.ts_ns));
+    return c;
+  }
   Columns Iterations() {
     std::vector<int64_t> num, start, dur;
     for (const auto& it : t_->iterations)
@@ -243,6 +264,8 @@ bool ExportTable(const std::shared_ptr<model::Trace>& trace, const std::string& 
     c = t.Python();
   else if (which == "iterations")
     c = t.Iterations();
+  else if (which == "memory")
+    c = t.Memory();
   else
     return false;
   int64_t rows = c.empty() ? 0 : c.front()->length;

@@ -113,6 +113,23 @@ constexpr Term kTerms[] = {
     {"job", "straggler", "the rank whose late arrivals cost the others most of the waiting"},
     {"job", "algbw / busbw",
      "a collective's bytes per transfer second; busbw scales it as nccl-tests do"},
+    {"memory", "allocated",
+     "GPU memory held by live tensors, as the framework's allocator counts it (its [memory] "
+     "events' Total Allocated)"},
+    {"memory", "reserved",
+     "GPU memory the caching allocator holds from the driver, in use or cached for reuse"},
+    {"memory", "held at the peak by",
+     "the blocks alive at the peak of allocated memory, summed by the op and the Python line "
+     "that allocated them"},
+    {"memory", "grows",
+     "allocated memory at each steady step's end never falls and ends higher: a leak (tensors "
+     "kept across steps) or growing shapes"},
+    {"finding", "data movement",
+     "GPU work that only moves or converts data: copies, casts, layout changes, clones, "
+     "concatenations (device-copy)"},
+    {"finding", "chain",
+     "memory-bound kernels one after another from one Python line, each reading what the one "
+     "before wrote (fusion)"},
 };
 
 }  // namespace

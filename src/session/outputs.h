@@ -86,6 +86,15 @@ base::StatusOr<std::string> WhatIfOutput(const model::Trace& trace, const WhatIf
 // The request's scenario checked (speedups > 0, patterns that compile), before a trace is read.
 base::Status CheckScenario(const WhatIfRequest& r);
 
+// `gpuscope memory` (and gpuscope.memory in Python): the device memory timeline.
+struct MemoryRequest {
+  std::string path;
+  std::string format = "table";
+  size_t top = 10;  // holders listed per device
+  bool full_names = false;
+};
+std::string MemoryOutput(const model::Trace& trace, const MemoryRequest& r);
+
 struct RooflineRequest {
   std::string path;
   std::string device;

@@ -175,6 +175,53 @@ def device_copy_cross_check(d, path, check):
     print(f"ok   device-copy: the GPU time of {n} findings matches Python's sums")
 
 
+# Traces with PyTorch's [memory] events: with the allocator's totals and addresses (H100, MI300
+# HF models, HTA), and without either (the 2021 resnet50 samples: running sums).
+MEMORY_CASES = [
+    "kineto/tracelens/tests__traces__h100__facebook_timesformer-base-finetuned-k400__1016002.json.gz",
+    "kineto/tracelens/tests__traces__mi300__facebook_timesformer-base-finetuned-k400__1016002.json.gz",
+    "kineto/hta/tests__data__df_index_resolver__df_index_resolver.json.gz",
+    "kineto/kineto/tb_plugin__samples__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz",
+]
+
+
+def memory_cases(a, check):
+    """`gpuscope memory` against Python's reading of the same events: per device the counts, the
+    peak of the totals (or of the running sum without them) and the largest reserved total."""
+    for rel in MEMORY_CASES:
+        want = {}
+        for e in sorted((e for e in cross_load(os.path.join(SAMPLES, rel))
+                         if e.get("name") == "[memory]" and int(e.get("args", {}).get("Device Type", 0)) > 0),
+                        key=lambda e: decimal.Decimal(e["ts"])):
+            x = e["args"]
+            w = want.setdefault(int(x["Device Id"]), {"events": 0, "allocations": 0, "frees": 0, "sum": 0,
+                                                      "peak": None, "reserved": -1, "totals": True})
+            b = int(x["Bytes"])
+            w["events"] += 1
+            w["allocations"] += b > 0
+            w["frees"] += b < 0
+            w["sum"] += b
+            w["totals"] = w["totals"] and "Total Allocated" in x
+            level = int(x["Total Allocated"]) if "Total Allocated" in x else w["sum"]
+            w["peak"] = level if w["peak"] is None else max(w["peak"], level)
+            w["reserved"] = max(w["reserved"], int(x.get("Total Reserved", -1)))
+        r = run(a.gpuscope, "memory", "--format", "json", os.path.join(SAMPLES, rel))
+        check(r.returncode == 0, f"memory {rel}: exit {r.returncode}: {r.stderr.strip()}")
+        if r.returncode != 0:
+            continue
+        got = {d["device"]: d for d in json.loads(r.stdout)["devices"]}
+        check(set(got) == set(want), f"memory {rel}: devices {sorted(got)} vs {sorted(want)}")
+        for dev, w in want.items():
+            g = got.get(dev, {})
+            if not w["totals"]:  # the running sum from the trace's start
+                w["peak"] = max(0, w["peak"]) if w["peak"] is not None else 0
+            mine = (g.get("events"), g.get("allocations"), g.get("frees"), g.get("peak_allocated_bytes"),
+                    g.get("peak_reserved_bytes"), g.get("totals_recorded"))
+            theirs = (w["events"], w["allocations"], w["frees"], w["peak"], w["reserved"], w["totals"])
+            check(mine == theirs, f"memory {rel} GPU {dev}: {mine} vs Python's {theirs}")
+        print(f"ok   memory {os.path.basename(rel)[:60]}: {len(want)} device(s) as Python reads them")
+
+
 def serving_cases(a, check):
     # A piecewise capture trace (no execution trace shared): one graph per hipStreamBeginCapture.
     piecewise = os.path.join(SAMPLES, TL + "vllm_prefilldecode_piecewise__capture_traces__graph_capture_rank_0.1773709679453551615.pt.trace.json.gz")
@@ -422,6 +469,7 @@ def main():
         print(f"ok   analyze {name}: {len(d['findings'])} findings")
 
     serving_cases(a, check)
+    memory_cases(a, check)
     roofline_cases(a, check, run, SAMPLES, same_as_expected)
 
     # The real before/after pair: DataLoader(num_workers=0) vs 4 workers, same resnet50 loop.

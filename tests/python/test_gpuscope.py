@@ -242,3 +242,29 @@ def test_paths_with_nul_are_refused():
     t = gpuscope.load(good)
     with pytest.raises(ValueError, match="NUL"):
         gpuscope.convert(t, "/tmp/x\0.json")
+
+
+def test_memory_equals_the_cli_and_its_events_are_a_table(tmp_path, cli):
+    # Two steps of one allocation each on GPU 0, never freed: 1 MB and 2 MB, totals recorded.
+    ev, total = [], 0
+    for s, nbytes in enumerate((1 << 20, 2 << 20)):
+        total += nbytes
+        ev.append({"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{s}", "pid": 1, "tid": 1,
+                   "ts": 100 * s, "dur": 100})
+        ev.append({"ph": "i", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": 100 * s + 10,
+                   "args": {"Device Type": 1, "Device Id": 0, "Addr": 4096 * (s + 1), "Bytes": nbytes,
+                            "Total Allocated": total}})
+    path = str(tmp_path / "mem.json")
+    with open(path, "w") as f:
+        json.dump({"traceEvents": ev}, f)
+    t = gpuscope.load(path)
+    d = gpuscope.memory(t, top=5)
+    assert same(d, cli_json(cli, "memory", "--format", "json", "--top", "5", path))
+    assert d["devices"][0]["peak_allocated_bytes"] == 3 << 20
+    m = t.memory()
+    assert isinstance(m, pa.Table) and m.num_rows == 2
+    assert m.column("bytes").to_pylist() == [1 << 20, 2 << 20]
+    assert m.column("reserved_bytes").to_pylist() == [None, None]
+    assert m.column("device").to_pylist() == [0, 0]
+    with pytest.raises(ValueError):
+        gpuscope.memory(t, top=0)

@@ -38,6 +38,7 @@ TraceSummary Summarize(model::Trace& trace) {
       {"GPU sync records", gpu_sync},
       {"counter samples", trace.counters.size()},
       {"instant events", trace.instants.size()},
+      {"GPU memory events", trace.memory.size()},
   };
   if (gpu_other) s.counts.emplace_back("other GPU ranges", gpu_other);
   for (const auto& t : trace.tracks) {

@@ -37,7 +37,10 @@ class Reader {
                               {&c_.domain, kDomain},
                               {&c_.py_id, kPythonId},
                               {&c_.py_parent, kPythonParentId},
-                              {&c_.value, kValue}}) {
+                              {&c_.value, kValue},
+                              {&c_.allocated, kAllocated},
+                              {&c_.reserved, kReserved},
+                              {&c_.addr, kAddr}}) {
       *field = h_[kColumnNames[col]];
     }
   }
@@ -110,6 +113,20 @@ class Reader {
       t_.gpu_ranges.Append(g);
     } else if (kind == "instant") {
       t_.instants.Append(*start, name, t_.InternTrack(TrackKind::kCpuThread, pid, tid));
+    } else if (kind == "memory") {
+      model::MemoryEventRow m;
+      auto bytes = base::ParseInt64(Field(r, c_.bytes));
+      if (!bytes) {
+        Problem(model::ProblemKind::kEventsCsvBadValue, line,
+                "memory event without integer bytes; row skipped");
+        return;
+      }
+      m.ts_ns = *start, m.bytes = *bytes;
+      m.device = static_cast<int16_t>(opt_int(c_.device, -1));
+      m.allocated = opt_int(c_.allocated, -1), m.reserved = opt_int(c_.reserved, -1);
+      m.addr = base::ParseUint64(Field(r, c_.addr)).value_or(0);
+      m.track = t_.InternTrack(TrackKind::kCpuThread, pid, tid);
+      t_.memory.Append(m);
     } else if (kind == "counter") {
       auto v = base::ParseDouble(Field(r, c_.value));
       if (!v) {
@@ -127,7 +144,7 @@ class Reader {
  private:
   struct Columns {
     int kind, name, start, dur, pid, tid, device, corr, ext, bytes, copy, src, dst, grid, block,
-        domain, py_id, py_parent, value;
+        domain, py_id, py_parent, value, allocated, reserved, addr;
   };
 
   // "x,y,z" (empty = unknown, all 0).

@@ -142,6 +142,7 @@ void KinetoBuilder::Add(const KinetoEvent& ev, uint64_t offset) {
                 "instant event without a numeric 'ts'; skipped");
         return;
       }
+      if (ev.name == "[memory]" && AddMemoryEvent(ev, ts->ns)) return;
       trace_->instants.Append(ts->ns, trace_->strings.Intern(ev.name), CpuTrack(ev));
       return;
     }
@@ -287,6 +288,38 @@ void KinetoBuilder::AddMetadata(const KinetoEvent& ev) {
     auto key = std::make_pair(std::string(ev.pid), std::string(ev.tid));
     if (!side_->thread_names.emplace(std::move(key), value).second) ++side_->metadata_duplicates;
   }
+}
+
+bool KinetoBuilder::AddMemoryEvent(const KinetoEvent& ev, int64_t ts) {
+  if (!ev.args_begin) return false;
+  JsonCursor c(ev.args_begin, ev.args_end);
+  std::deque<std::string> arena;
+  model::MemoryEventRow r;
+  int64_t device_type = -1;
+  bool has_bytes = false;
+  ForEachScalarMember(c, &arena, [&](std::string_view key, std::string_view v, bool is_string) {
+    if (is_string) return;
+    auto n = base::ParseInt64(v);
+    if (!n) return;
+    if (key == "Device Type") {
+      device_type = *n;
+    } else if (key == "Device Id") {
+      r.device = static_cast<int16_t>(std::clamp<int64_t>(*n, -1, INT16_MAX));
+    } else if (key == "Bytes") {
+      r.bytes = *n, has_bytes = true;
+    } else if (key == "Total Allocated") {
+      r.allocated = *n;
+    } else if (key == "Total Reserved") {
+      r.reserved = *n;
+    } else if (key == "Addr") {
+      r.addr = static_cast<uint64_t>(*n);
+    }
+  });
+  // Host memory (Device Type 0) stays an instant: the timeline is the GPU's.
+  if (device_type <= 0 || r.device < 0 || !has_bytes) return false;
+  r.ts_ns = ts, r.track = CpuTrack(ev);
+  trace_->memory.Append(r);
+  return true;
 }
 
 void KinetoBuilder::AddCounter(const KinetoEvent& ev, int64_t ts) {

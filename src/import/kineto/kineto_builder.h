@@ -46,6 +46,9 @@ class KinetoBuilder {
  private:
   void AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur);
   void AddMetadata(const KinetoEvent& ev);
+  // A [memory] event of a device allocator: a row of the memory table (false: not one; it stays
+  // an instant).
+  bool AddMemoryEvent(const KinetoEvent& ev, int64_t ts);
   void AddCounter(const KinetoEvent& ev, int64_t ts);
   void Problem(model::ProblemKind kind, uint64_t offset, std::string_view what);
   model::TrackId CpuTrack(const KinetoEvent& ev);

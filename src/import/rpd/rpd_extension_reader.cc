@@ -152,4 +152,22 @@ base::Status RpdReader::ReadExtGpuRanges() {
   return q.status();
 }
 
+base::Status RpdReader::ReadExtMemory() {
+  if (!UsableExt(ext::kMemoryTable, ext::kMemoryColumns)) return base::Status::Ok();
+  GPUSCOPE_ASSIGN_OR_RETURN(
+      auto q, db_.Query(Select(ext::kMemoryTable, std::string(ext::kMemoryColumns), "", false)));
+  while (q.Step()) {
+    model::MemoryEventRow row;
+    row.track = cpu_tracks_.Get(q.Int(0), q.Int(1));
+    row.ts_ns = TimeAt(q, 2);
+    row.device = static_cast<int16_t>(std::clamp<int64_t>(q.Int(3), -1, INT16_MAX));
+    row.bytes = q.Int(4);
+    row.allocated = q.IsNull(5) ? -1 : q.Int(5);
+    row.reserved = q.IsNull(6) ? -1 : q.Int(6);
+    row.addr = q.IsNull(7) ? 0 : static_cast<uint64_t>(q.Int(7));
+    t_.memory.Append(row);
+  }
+  return q.status();
+}
+
 }  // namespace gpuscope::import::rpd

@@ -105,6 +105,8 @@ class RpdReader {
 
   // GPU-side ranges that gpuscope's export keeps beside the rpd tables.
   base::Status ReadExtGpuRanges();
+  // Device allocator events that gpuscope's export keeps (ext_gpuscope_memory).
+  base::Status ReadExtMemory();
 
   base::Status ReadMonitor();
 

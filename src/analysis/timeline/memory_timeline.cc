@@ -1,0 +1,151 @@
+#include "analysis/timeline/memory_timeline.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+
+#include "analysis/attribution/attribution.h"
+
+namespace gpuscope::analysis {
+
+namespace {
+
+using model::RowId;
+
+// The deepest CPU range around a time on one thread: the latest-starting range at or before it,
+// or the first of its parents that still holds it.
+class RangeFinder {
+ public:
+  explicit RangeFinder(const model::Trace& t) : t_(t) {}
+  RowId At(model::TrackId track, int64_t ts) {
+    auto [it, fresh] = by_track_.try_emplace(track);
+    std::vector<RowId>& rows = it->second;
+    if (fresh) {
+      for (size_t i = 0; i < t_.cpu.size(); ++i) {
+        if (t_.cpu.track[i] == track) rows.push_back(static_cast<RowId>(i));
+      }
+      std::stable_sort(rows.begin(), rows.end(),
+                       [&](RowId a, RowId b) { return t_.cpu.start_ns[a] < t_.cpu.start_ns[b]; });
+    }
+    auto pos = std::upper_bound(rows.begin(), rows.end(), ts,
+                                [&](int64_t v, RowId r) { return v < t_.cpu.start_ns[r]; });
+    if (pos == rows.begin()) return model::kNoRow;
+    RowId r = *(pos - 1);
+    for (int guard = 0; r != model::kNoRow && t_.cpu.end_ns(r) < ts && guard < 256; ++guard)
+      r = t_.cpu.parent[r];
+    return r != model::kNoRow && t_.cpu.end_ns(r) >= ts ? r : model::kNoRow;
+  }
+
+ private:
+  const model::Trace& t_;
+  std::unordered_map<model::TrackId, std::vector<RowId>> by_track_;
+};
+
+DeviceMemory OneDevice(const model::Trace& t, const SteadyState& steady,
+                       const std::vector<size_t>& rows, size_t top, RangeFinder& ranges,
+                       const Attributor& at) {
+  const auto& m = t.memory;
+  DeviceMemory d;
+  d.device = m.device[rows.front()];
+  d.events = rows.size();
+  d.totals_recorded =
+      std::all_of(rows.begin(), rows.end(), [&](size_t i) { return m.allocated[i] >= 0; });
+  // The allocated bytes after each event.
+  std::vector<int64_t> after(rows.size());
+  int64_t running = 0;
+  size_t peak = 0;
+  for (size_t k = 0; k < rows.size(); ++k) {
+    size_t i = rows[k];
+    running += m.bytes[i];
+    after[k] = d.totals_recorded ? m.allocated[i] : running;
+    d.allocations += m.bytes[i] > 0, d.frees += m.bytes[i] < 0;
+    if (k == 0 || after[k] > after[peak]) peak = k;
+    if (m.reserved[i] > d.peak_reserved_bytes) {
+      d.peak_reserved_bytes = m.reserved[i];
+      d.peak_reserved_at_ns = m.ts_ns[i];
+    }
+  }
+  d.peak_allocated_bytes = after[peak];
+  d.peak_at_ns = m.ts_ns[rows[peak]];
+  d.final_allocated_bytes = after.back();
+  // The blocks alive at the peak: allocations up to it not freed by then (by address).
+  std::unordered_map<uint64_t, size_t> live;  // address -> the allocation's event
+  for (size_t k = 0; k <= peak; ++k) {
+    size_t i = rows[k];
+    if (m.addr[i] == 0) continue;
+    if (m.bytes[i] > 0) live[m.addr[i]] = i;
+    if (m.bytes[i] < 0) live.erase(m.addr[i]);
+  }
+  std::map<std::pair<std::string, std::string>, MemoryHolder> by_place;
+  int64_t known = 0;
+  for (const auto& [addr, i] : live) {
+    RowId r = ranges.At(m.track[i], m.ts_ns[i]);
+    std::string op = r == model::kNoRow ? "" : std::string(t.str(t.cpu.name[r]));
+    std::string python = r == model::kNoRow ? "" : at.PythonOf(r);
+    MemoryHolder& h = by_place[{op, python}];
+    h.op = op, h.python = python;
+    h.bytes += m.bytes[i], ++h.blocks;
+    known += m.bytes[i];
+  }
+  for (auto& [key, h] : by_place) d.holders.push_back(std::move(h));
+  if (d.totals_recorded && d.peak_allocated_bytes > known)
+    d.holders.push_back({"(allocated before the trace)", "", d.peak_allocated_bytes - known, 0});
+  std::sort(d.holders.begin(), d.holders.end(), [](const auto& a, const auto& b) {
+    return a.bytes != b.bytes ? a.bytes > b.bytes
+                              : std::tie(a.op, a.python) < std::tie(b.op, b.python);
+  });
+  if (d.holders.size() > top) {
+    MemoryHolder rest;
+    rest.op = "(";  // appended, not concatenated: GCC 12 warns on a + chain here (-Wrestrict)
+    rest.op.append(std::to_string(d.holders.size() - top)).append(" other places)");
+    for (size_t k = top; k < d.holders.size(); ++k)
+      rest.bytes += d.holders[k].bytes, rest.blocks += d.holders[k].blocks;
+    d.holders.resize(top);
+    d.holders.push_back(std::move(rest));
+  }
+  // The steady steps: the allocated bytes at each one's end, and what it allocated.
+  for (const auto& it : steady.iterations) {
+    if (it.warmup) continue;
+    int64_t s = it.start_ns, e = it.start_ns + it.dur_ns;
+    MemoryStep step{it.number, e, 0, 0, 0};
+    auto end = std::upper_bound(rows.begin(), rows.end(), e,
+                                [&](int64_t v, size_t i) { return v < m.ts_ns[i]; });
+    size_t k_end = static_cast<size_t>(end - rows.begin());
+    step.allocated_bytes = k_end == 0 ? 0 : after[k_end - 1];
+    for (size_t k = k_end; k-- > 0 && m.ts_ns[rows[k]] >= s;) {
+      if (m.bytes[rows[k]] > 0)
+        ++step.allocations, step.allocated_in_step_bytes += m.bytes[rows[k]];
+    }
+    d.steps.push_back(step);
+  }
+  bool rising = d.steps.size() >= 3;
+  for (size_t k = 1; k < d.steps.size() && rising; ++k)
+    rising = d.steps[k].allocated_bytes >= d.steps[k - 1].allocated_bytes;
+  if (rising) {
+    d.growth_per_step_bytes = (d.steps.back().allocated_bytes - d.steps.front().allocated_bytes) /
+                              static_cast<int64_t>(d.steps.size() - 1);
+  }
+  return d;
+}
+
+}  // namespace
+
+MemoryTimeline BuildMemoryTimeline(const model::Trace& t, const SteadyState& steady,
+                                   size_t holders) {
+  MemoryTimeline out;
+  std::map<int, std::vector<size_t>> by_device;
+  for (size_t i = 0; i < t.memory.size(); ++i) by_device[t.memory.device[i]].push_back(i);
+  if (by_device.empty()) return out;
+  RangeFinder ranges(t);
+  Attributor at(t);
+  for (auto& [device, rows] : by_device) {
+    std::stable_sort(rows.begin(), rows.end(),
+                     [&](size_t a, size_t b) { return t.memory.ts_ns[a] < t.memory.ts_ns[b]; });
+    out.devices.push_back(OneDevice(t, steady, rows, std::max<size_t>(1, holders), ranges, at));
+  }
+  return out;
+}
+
+}  // namespace gpuscope::analysis
