@@ -64,6 +64,16 @@ std::string MemoryText(const model::Trace& t, const std::string& path,
           base::ShortenName(h.python.empty() ? "-" : h.python, 36).c_str(), Bytes(h.bytes).c_str(),
           h.blocks ? base::FormatCount(h.blocks).c_str() : "-");
     }
+    if (d.growth_per_step_bytes > 0 && !d.kept.empty()) {
+      out += "\n  Kept past the steady steps by:\n";
+      for (const auto& h : d.kept) {
+        out +=
+            base::StrFormat("  %-34s %-36s %12s %8s\n",
+                            base::ShortenName(h.op.empty() ? "(outside any op)" : h.op, 34).c_str(),
+                            base::ShortenName(h.python.empty() ? "-" : h.python, 36).c_str(),
+                            Bytes(h.bytes).c_str(), base::FormatCount(h.blocks).c_str());
+      }
+    }
     if (!d.steps.empty()) {
       out += base::StrFormat("\n  %8s %14s %20s %12s %16s\n", "Step", "Ends at",
                              "Allocated at its end", "Allocations", "Allocated in it");
@@ -95,6 +105,11 @@ std::string MemoryJson(const model::Trace& t, const std::string& path,
     w.Key("growth_per_step_bytes").Int(d.growth_per_step_bytes);
     w.Key("holders").BeginArray();
     for (const auto& h : d.holders) {
+      w.BeginObject().Key("op").String(h.op).Key("python").String(h.python);
+      w.Key("bytes").Int(h.bytes).Key("blocks").Uint(h.blocks).EndObject();
+    }
+    w.EndArray().Key("kept").BeginArray();
+    for (const auto& h : d.kept) {
       w.BeginObject().Key("op").String(h.op).Key("python").String(h.python);
       w.Key("bytes").Int(h.bytes).Key("blocks").Uint(h.blocks).EndObject();
     }

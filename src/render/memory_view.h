@@ -5,7 +5,8 @@
 // {"source", "format", "devices": [{"device", "events", "allocations", "frees",
 //  "totals_recorded", "peak_allocated_bytes", "peak_at_ns", "peak_reserved_bytes",
 //  "peak_reserved_at_ns", "final_allocated_bytes", "growth_per_step_bytes",
-//  "holders": [{"op", "python", "bytes", "blocks"}], "steps": [{"iteration", "end_ns",
+//  "holders": [{"op", "python", "bytes", "blocks"}], "kept": [the same, for the blocks the steady
+//  steps allocated and kept past the last one's end], "steps": [{"iteration", "end_ns",
 //  "allocated_bytes", "allocations", "allocated_in_step_bytes"}]}]}.
 // Times are ns on the trace's clock (the JSON) or from the trace's start (the table).
 

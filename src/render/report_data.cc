@@ -11,6 +11,7 @@
 #include "analysis/roofline/roofline.h"
 #include "analysis/stats/stats.h"
 #include "analysis/steps/representative_iteration.h"
+#include "analysis/timeline/memory_timeline.h"
 #include "output/json_writer.h"
 #include "output/track_layout.h"
 #include "render/analysis_json.h"
@@ -275,6 +276,26 @@ void WriteIterationChart(JsonWriter& w, const analysis::SteadyState& ss) {
   w.EndArray().EndObject();
 }
 
+// "memory": {"devices": [{"device", "peak_allocated_bytes", "peak_at_ns", "totals_recorded",
+// "points": [[ns from the trace's start, allocated, reserved or -1], ...]}]}.
+void WriteMemoryChart(JsonWriter& w, const model::Trace& t, const analysis::SteadyState& steady) {
+  analysis::MemoryTimeline m = analysis::BuildMemoryTimeline(t, steady, 1);
+  const int64_t origin = t.TimeSpan().first;
+  w.Key("memory").BeginObject().Key("devices").BeginArray();
+  for (const auto& d : m.devices) {
+    w.BeginObject().Key("device").Int(d.device);
+    w.Key("peak_allocated_bytes").Int(d.peak_allocated_bytes);
+    w.Key("peak_at_ns").Int(d.peak_at_ns - origin);
+    w.Key("totals_recorded").Bool(d.totals_recorded);
+    w.Key("points").BeginArray();
+    for (const auto& p : d.series) {
+      w.BeginArray().Int(p.ts_ns - origin).Int(p.allocated_bytes).Int(p.reserved_bytes).EndArray();
+    }
+    w.EndArray().EndObject();
+  }
+  w.EndArray().EndObject();
+}
+
 }  // namespace
 
 std::string ReportDataJson(const model::Trace& t, const std::string& path,
@@ -317,6 +338,7 @@ std::string ReportDataJson(const model::Trace& t, const std::string& path,
   WriteIterationChart(w, report.steady);
   WriteRoofline(w, t, report, options);
   WriteTimeline(w, t, report.steady);
+  WriteMemoryChart(w, t, report.steady);
   if (job && job->report) {
     w.Key("job");
     WriteJobJson(w, *job->report, {job->path, false, true});

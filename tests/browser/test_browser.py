@@ -8,8 +8,8 @@
    page from disk with networking off; the test reads the DOM after the scripts ran and checks
    that no console message or script error occurred, that the page finished drawing, and that
    the summary cards, the GPU idle causes, every finding of `gpuscope analyze`, the kernel,
-   roofline (a simulated run with op shapes on a named device) and latency charts and the
-   timeline (events drawn on the canvas) are there. A screenshot of each page is saved in DIR.
+   roofline (a simulated run with op shapes on a named device), latency and GPU memory charts
+   and the timeline (events drawn on the canvas) are there. A screenshot of each page is saved in DIR.
 2. `gpuscope convert` of the same traces to .json: tests/browser/trace_check.html parses the
    file in the browser (as a viewer does), checks its structure (numeric times, metadata names for
    every track, every flow end has its start) and sums its events; the sums must equal the
@@ -114,6 +114,15 @@ def check_report(binary, browser, trace, name, artifacts, tmp):
         assert (roofs >= 2) == (roof["device"]["name"] is not None), f"{name}: {roofs} roofs drawn for {roof['device']}"
     else:
         assert not chart and "No op with recorded shapes" in dom, f"{name}: roofline chart without ops"
+    # The memory chart: a line per device with allocator events, else the hint to record them.
+    memory = json.loads(gpuscope(binary, "memory", "--format", "json", trace))["devices"]
+    chart = re.search(r'<svg id="memory-chart".*?</svg>', dom, re.S)
+    if memory:
+        assert chart and chart.group(0).count('class="memory-line"') == len(memory), f"{name}: memory lines"
+        pts = re.search(r'data-points="(\d+)"', chart.group(0))
+        assert pts and int(pts.group(1)) >= len(memory), f"{name}: memory chart without points"
+    else:
+        assert not chart and "No GPU memory events" in dom, f"{name}: memory chart without events"
     drawn = re.search(r'<canvas id="timeline"[^>]*data-drawn="(\d+)"', dom)
     assert drawn and int(drawn.group(1)) > 0, f"{name}: timeline drew nothing"
     # The critical path's row: drawn where the analysis has a critical path.
@@ -125,6 +134,28 @@ def check_report(binary, browser, trace, name, artifacts, tmp):
     assert r.returncode == 0 and os.path.getsize(shot) > 20_000, f"{name}: no screenshot ({r.stderr[-500:]})"
     assert not console, console
     return f"{len(findings)} findings, {drawn.group(1)} timeline events drawn, {size} bytes, screenshot {shot}"
+
+
+def with_memory_events(src, tmp):
+    """The trace at `src` with PyTorch [memory] events added on its first thread: each step
+    allocates 4 MB and frees it, and keeps 1 MB (a leak)."""
+    with open(src) as f:
+        doc = json.load(f)
+    ev = doc["traceEvents"] if isinstance(doc, dict) else doc
+    steps = [e for e in ev if e.get("ph") == "X" and str(e.get("name", "")).startswith("ProfilerStep#")]
+    allocated, out = 0, []
+    for k, st in enumerate(steps):
+        for dt, nbytes, addr in ((1, 4 << 20, 7), (2, 1 << 20, 100 + k), (st["dur"] / 2, -(4 << 20), 7)):
+            allocated += nbytes
+            out.append({"ph": "i", "s": "t", "name": "[memory]", "pid": st["pid"], "tid": st["tid"],
+                        "ts": st["ts"] + dt, "args": {"Device Type": 1, "Device Id": 0, "Addr": addr,
+                                                     "Bytes": nbytes, "Total Allocated": allocated,
+                                                     "Total Reserved": 64 << 20}})
+    ev.extend(out)
+    path = os.path.join(tmp, "with_memory.json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path
 
 
 def check_job_report(binary, browser, tmp):
@@ -211,7 +242,8 @@ def check_trace_json(binary, browser, trace, name, tmp):
             "cuda_runtime": counts["runtime API calls"] + counts["HSA API calls"] + counts["OS runtime calls"],
             "cuda_driver": counts["driver API calls"], "cpu_op": counts["CPU ops"],
             "user_annotation": counts["user annotations"], "python_function": counts["Python frames"],
-            "instant": counts["instant events"], "counter": counts["counter samples"]}
+            "instant": counts["instant events"] + counts.get("GPU memory events", 0),
+            "counter": counts["counter samples"]}
     for cat, n in want.items():
         assert cats.get(cat, 0) == n, f"{name}: {cat}: {cats.get(cat, 0)} in the browser, {n} in the source"
     stats = json.loads(gpuscope(binary, "stats", "--format", "json", "--mangled", trace))
@@ -241,7 +273,8 @@ def main():
         subprocess.run([sys.executable, SIMULATE, sim], check=True)
         traces = [("planted_slow", os.path.join(tmp, "slow.json")), ("planted_rpd", os.path.join(tmp, "slow.rpd")),
                   ("simulated_untuned_gemm", os.path.join(sim, "gpu_slow_gemm.json")),
-                  ("serving", os.path.join(ROOT, "tests", "data", "serving_exec.json"))]
+                  ("serving", os.path.join(ROOT, "tests", "data", "serving_exec.json")),
+                  ("planted_memory", with_memory_events(os.path.join(tmp, "slow.json"), tmp))]
         if os.path.isdir(SAMPLES):
             traces.append(("resnet50", os.path.join(SAMPLES, REAL_SAMPLE)))
         else:

@@ -67,8 +67,35 @@ def memory_finds_the_peak_its_holders_and_a_leak():
         assert run("convert", t, "-o", back).returncode == 0
         again = json.loads(run("memory", "--format", "json", back).stdout)["devices"]
         assert again[0]["peak_allocated_bytes"] == g["peak_allocated_bytes"] and again[0]["holders"] == g["holders"], again
+        assert [(h["op"], h["blocks"]) for h in g["kept"]] == [("aten::empty", len(g["steps"]))], g["kept"]
+        # analyze names the growth and where the kept blocks come from (not priced: memory).
+        a = json.loads(run("analyze", "--format", "json", t).stdout)
+        grow = [f for f in a["findings"] if f["rule"] == "memory-growth"]
+        assert len(grow) == 1 and grow[0]["where"]["op"] == "aten::empty", a["findings"]
+        assert grow[0]["impact_ns"] == 0 and "grows 1.0 MB per steady step" in grow[0]["detail"], grow
         info = json.loads(run("info", "--format", "json", t).stdout)
         assert "GPU memory events" in json.dumps(info), info
+
+
+@test
+def memory_growth_stays_quiet_when_steps_give_back_what_they_take():
+    with tempfile.TemporaryDirectory() as tmp:
+        t = os.path.join(tmp, "steady.json")
+        ev = []
+        for s in range(5):
+            t0 = 1000 + 1000 * s
+            ev.append({"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{s}", "pid": 1, "tid": 1,
+                       "ts": t0, "dur": 1000})
+            for ts, nbytes, total in ((t0 + 10, 8 * MB, 8 * MB), (t0 + 600, -8 * MB, 0)):
+                ev.append({"ph": "i", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": ts,
+                           "args": {"Device Type": 1, "Device Id": 0, "Addr": 55, "Bytes": nbytes,
+                                    "Total Allocated": total}})
+        with open(t, "w") as f:
+            json.dump({"traceEvents": ev}, f)
+        a = json.loads(run("analyze", "--format", "json", t).stdout)
+        assert not [f for f in a["findings"] if f["rule"] == "memory-growth"], a["findings"]
+        g = json.loads(run("memory", "--format", "json", t).stdout)["devices"][0]
+        assert g["growth_per_step_bytes"] == 0 and g["kept"] == [], g
 
 
 @test

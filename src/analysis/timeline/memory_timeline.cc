@@ -43,6 +43,34 @@ class RangeFinder {
   std::unordered_map<model::TrackId, std::vector<RowId>> by_track_;
 };
 
+// The blocks of `live` (address -> allocation event) by the op and Python line that allocated
+// them, largest first.
+std::vector<MemoryHolder> ByPlace(const model::Trace& t,
+                                  const std::unordered_map<uint64_t, size_t>& live,
+                                  RangeFinder& ranges, const Attributor& at, int64_t* known) {
+  const auto& m = t.memory;
+  std::map<std::pair<std::string, std::string>, MemoryHolder> by_place;
+  for (const auto& [addr, i] : live) {
+    // The Python line from the deepest range, the op from the deepest framework op (a step's
+    // annotation, "ProfilerStep#7", is not a place: it would split one place per step).
+    RowId r = ranges.At(m.track[i], m.ts_ns[i]);
+    std::string python = r == model::kNoRow ? "" : at.PythonOf(r);
+    while (r != model::kNoRow && t.cpu.kind[r] != model::CpuRangeKind::kOp) r = t.cpu.parent[r];
+    std::string op = r == model::kNoRow ? "" : std::string(t.str(t.cpu.name[r]));
+    MemoryHolder& h = by_place[{op, python}];
+    h.op = op, h.python = python;
+    h.bytes += m.bytes[i], ++h.blocks;
+    *known += m.bytes[i];
+  }
+  std::vector<MemoryHolder> out;
+  for (auto& [key, h] : by_place) out.push_back(std::move(h));
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return a.bytes != b.bytes ? a.bytes > b.bytes
+                              : std::tie(a.op, a.python) < std::tie(b.op, b.python);
+  });
+  return out;
+}
+
 DeviceMemory OneDevice(const model::Trace& t, const SteadyState& steady,
                        const std::vector<size_t>& rows, size_t top, RangeFinder& ranges,
                        const Attributor& at) {
@@ -67,6 +95,22 @@ DeviceMemory OneDevice(const model::Trace& t, const SteadyState& steady,
       d.peak_reserved_at_ns = m.ts_ns[i];
     }
   }
+  // The chart's points: per time bucket the event with the most allocated after it.
+  const int64_t t0 = m.ts_ns[rows.front()], t1 = m.ts_ns[rows.back()];
+  const double per_bucket =
+      std::max(1.0, static_cast<double>(t1 - t0) / static_cast<double>(kMemorySeriesPoints));
+  int64_t bucket = -1;
+  for (size_t k = 0; k < rows.size(); ++k) {
+    size_t i = rows[k];
+    auto b = static_cast<int64_t>(static_cast<double>(m.ts_ns[i] - t0) / per_bucket);
+    MemoryPoint p{m.ts_ns[i], after[k], m.reserved[i]};
+    if (b != bucket || d.series.empty()) {
+      d.series.push_back(p);
+      bucket = b;
+    } else if (p.allocated_bytes > d.series.back().allocated_bytes) {
+      d.series.back() = p;
+    }
+  }
   d.peak_allocated_bytes = after[peak];
   d.peak_at_ns = m.ts_ns[rows[peak]];
   d.final_allocated_bytes = after.back();
@@ -78,24 +122,14 @@ DeviceMemory OneDevice(const model::Trace& t, const SteadyState& steady,
     if (m.bytes[i] > 0) live[m.addr[i]] = i;
     if (m.bytes[i] < 0) live.erase(m.addr[i]);
   }
-  std::map<std::pair<std::string, std::string>, MemoryHolder> by_place;
   int64_t known = 0;
-  for (const auto& [addr, i] : live) {
-    RowId r = ranges.At(m.track[i], m.ts_ns[i]);
-    std::string op = r == model::kNoRow ? "" : std::string(t.str(t.cpu.name[r]));
-    std::string python = r == model::kNoRow ? "" : at.PythonOf(r);
-    MemoryHolder& h = by_place[{op, python}];
-    h.op = op, h.python = python;
-    h.bytes += m.bytes[i], ++h.blocks;
-    known += m.bytes[i];
+  d.holders = ByPlace(t, live, ranges, at, &known);
+  if (d.totals_recorded && d.peak_allocated_bytes > known) {
+    MemoryHolder before{"(allocated before the trace)", "", d.peak_allocated_bytes - known, 0};
+    auto pos = std::find_if(d.holders.begin(), d.holders.end(),
+                            [&](const MemoryHolder& h) { return h.bytes < before.bytes; });
+    d.holders.insert(pos, std::move(before));
   }
-  for (auto& [key, h] : by_place) d.holders.push_back(std::move(h));
-  if (d.totals_recorded && d.peak_allocated_bytes > known)
-    d.holders.push_back({"(allocated before the trace)", "", d.peak_allocated_bytes - known, 0});
-  std::sort(d.holders.begin(), d.holders.end(), [](const auto& a, const auto& b) {
-    return a.bytes != b.bytes ? a.bytes > b.bytes
-                              : std::tie(a.op, a.python) < std::tie(b.op, b.python);
-  });
   if (d.holders.size() > top) {
     MemoryHolder rest;
     rest.op = "(";  // appended, not concatenated: GCC 12 warns on a + chain here (-Wrestrict)
@@ -119,6 +153,26 @@ DeviceMemory OneDevice(const model::Trace& t, const SteadyState& steady,
         ++step.allocations, step.allocated_in_step_bytes += m.bytes[rows[k]];
     }
     d.steps.push_back(step);
+  }
+  // What the steady steps allocated and kept past the last one's end.
+  const IterationSpan* first = nullptr;
+  const IterationSpan* last = nullptr;
+  for (const auto& it : steady.iterations) {
+    if (it.warmup) continue;
+    if (!first) first = &it;
+    last = &it;
+  }
+  if (first) {
+    std::unordered_map<uint64_t, size_t> kept;
+    for (size_t k = 0; k < rows.size() && m.ts_ns[rows[k]] <= last->end_ns(); ++k) {
+      size_t i = rows[k];
+      if (m.addr[i] == 0) continue;
+      if (m.bytes[i] > 0 && m.ts_ns[i] >= first->start_ns) kept[m.addr[i]] = i;
+      if (m.bytes[i] < 0) kept.erase(m.addr[i]);
+    }
+    int64_t unused = 0;
+    d.kept = ByPlace(t, kept, ranges, at, &unused);
+    if (d.kept.size() > top) d.kept.resize(top);
   }
   bool rising = d.steps.size() >= 3;
   for (size_t k = 1; k < d.steps.size() && rising; ++k)

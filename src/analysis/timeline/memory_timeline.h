@@ -31,6 +31,13 @@ struct MemoryStep {
   int64_t allocated_in_step_bytes = 0;
 };
 
+// One point of the memory chart: the allocated bytes (and reserved, -1 unknown) after an event.
+struct MemoryPoint {
+  int64_t ts_ns = 0;
+  int64_t allocated_bytes = 0;
+  int64_t reserved_bytes = -1;
+};
+
 struct DeviceMemory {
   int device = 0;
   uint64_t events = 0, allocations = 0, frees = 0;
@@ -47,7 +54,15 @@ struct DeviceMemory {
   // (allocated at the last steady step's end - at the first's) / (steps - 1), when allocated
   // bytes never fell from one step's end to the next over at least 3 steps; else 0.
   int64_t growth_per_step_bytes = 0;
+  // Blocks allocated during the steady steps and still alive at the last one's end, by place,
+  // largest first (what a growth keeps); empty without steps or addresses.
+  std::vector<MemoryHolder> kept;
+  // Allocated bytes over time for a chart: the trace's span cut into at most
+  // kMemorySeriesPoints buckets, each the point of its highest allocation (peaks survive).
+  std::vector<MemoryPoint> series;
 };
+
+inline constexpr size_t kMemorySeriesPoints = 600;
 
 struct MemoryTimeline {
   std::vector<DeviceMemory> devices;  // by device number

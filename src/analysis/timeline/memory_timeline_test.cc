@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "analysis/common/test_model_builder.h"
 
 namespace gpuscope::analysis {
@@ -65,6 +67,16 @@ TEST(MemoryTimeline, PeakHoldersStepsAndALeak) {
   EXPECT_EQ(d.steps.back().allocations, 2u);
   EXPECT_EQ(d.steps.back().allocated_in_step_bytes, 5 * MB);
   EXPECT_EQ(d.growth_per_step_bytes, MB);
+  // What the steady steps kept: aten::empty's blocks, one a step (mul's are freed).
+  ASSERT_EQ(d.kept.size(), 1u);
+  EXPECT_EQ(d.kept[0].op, "aten::empty");
+  EXPECT_EQ(d.kept[0].bytes, static_cast<int64_t>(d.steps.size()) * MB);
+  // The chart keeps every event here (15 < the bucket count) and the peak.
+  ASSERT_EQ(d.series.size(), 15u);
+  EXPECT_EQ(std::max_element(d.series.begin(), d.series.end(),
+                             [](auto& x, auto& y) { return x.allocated_bytes < y.allocated_bytes; })
+                ->allocated_bytes,
+            109 * MB);
 }
 
 TEST(MemoryTimeline, NoGrowthWhenStepsGiveBackWhatTheyTake) {

@@ -1,7 +1,7 @@
 // gpuscope HTML report, its charts: the roofline, per-iteration latency and the timeline, drawn
 // from the embedded JSON with the kit of report_kit.js (placed before it in the page).
 (function () {
-  const { fmtDur, fmtCount, shorten, el, svgEl, section, data } =
+  const { fmtDur, fmtBytes, fmtCount, shorten, el, svgEl, section, data } =
     gpuscopeKit;
   const A = data.analysis, S = A.summary;
 
@@ -297,6 +297,56 @@
     showLinks.addEventListener('change', draw);
     window.addEventListener('resize', resize);
     resize();
+  });
+
+  // ---- GPU memory: allocated bytes over the trace per device (reserved dashed), peak marked ----
+  section('memory', () => {
+    const svg = document.getElementById('memory-chart');
+    const devs = (data.memory && data.memory.devices) || [];
+    if (!devs.length) {
+      svg.replaceWith(el('div', { class: 'empty', id: 'memory-chart' },
+        'No GPU memory events: record them with torch.profiler.profile(profile_memory=True).'));
+      return;
+    }
+    const W = 1200, H = 220, L = 80, B = 28, T = 10, R = 10;
+    svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
+    svg.style.height = H + 'px';
+    let span = 1, max = 1, points = 0;
+    for (const d of devs) {
+      for (const p of d.points) { span = Math.max(span, p[0]); max = Math.max(max, p[1], p[2]); }
+    }
+    const x = (ns) => L + (W - L - R) * ns / span;
+    const y = (b) => T + (H - T - B) * (1 - b / max);
+    for (let k = 0; k <= 4; k++) {
+      const v = max * k / 4;
+      svg.append(svgEl('line', { class: 'axis', x1: L, x2: W - R, y1: y(v), y2: y(v) }));
+      svg.append(svgEl('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end' }, fmtBytes(Math.round(v))));
+    }
+    for (let k = 0; k <= 4; k++) {
+      svg.append(svgEl('text', { x: x(span * k / 4), y: H - 8, 'text-anchor': 'middle' }, '+' + fmtDur(Math.round(span * k / 4))));
+    }
+    const colours = ['#2c5282', '#c05621', '#2f855a', '#6b46c1'];
+    devs.forEach((d, i) => {
+      const colour = colours[i % colours.length];
+      // A step line: the allocation holds until the next event.
+      let path = '', reserved = '';
+      d.points.forEach((p, k) => {
+        path += (k ? ' H' + x(p[0]).toFixed(1) + ' V' : 'M' + x(p[0]).toFixed(1) + ' ') + y(p[1]).toFixed(1);
+        if (p[2] >= 0) reserved += (reserved ? ' L' : 'M') + x(p[0]).toFixed(1) + ' ' + y(p[2]).toFixed(1);
+      });
+      const line = svgEl('path', { class: 'memory-line', d: path, fill: 'none', stroke: colour, 'stroke-width': 1.5 });
+      line.append(svgEl('title', {}, 'GPU ' + d.device + ': allocated (peak ' + fmtBytes(d.peak_allocated_bytes) + ')'));
+      svg.append(line);
+      if (reserved) {
+        svg.append(svgEl('path', { d: reserved, fill: 'none', stroke: colour, 'stroke-dasharray': '4 3', 'stroke-width': 1 }));
+      }
+      svg.append(svgEl('circle', { cx: x(d.peak_at_ns), cy: y(d.peak_allocated_bytes), r: 4, fill: '#c0392b' }));
+      points += d.points.length;
+    });
+    svg.dataset.points = String(points);
+    document.getElementById('memory-note').textContent = devs.map((d) => 'GPU ' + d.device + ' peak ' +
+      fmtBytes(d.peak_allocated_bytes) + (d.totals_recorded ? '' : ' (from the trace start)')).join(', ') +
+      '; dashed: reserved by the caching allocator; gpuscope memory TRACE names who held the peak';
   });
 
   document.body.dataset.ready = '1';

@@ -95,7 +95,7 @@ const RuleInfo& AllocatorRule() {
       "a window without marked steps (a one-pass run allocates for the first time; its long "
       "allocation calls are warm-up's); allocation calls outside the steady window; "
       "allocations served by a cache, which make no runtime call; allocated bytes growing "
-      "step after step, which needs the [memory] events (not done).",
+      "step after step (memory-growth's, from the [memory] events).",
       RuleInfo::Listing::kDefault};
   return rule;
 }

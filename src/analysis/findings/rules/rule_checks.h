@@ -26,6 +26,7 @@ const RuleInfo& KernelOutlierRule();     // kernel-outlier: slow instances of a 
 const RuleInfo& KernelEfficiencyRule();  // kernel-efficiency: far below the roofline
 const RuleInfo& KernelHotspotRule();     // kernel-hotspot: kernels that dominate (information)
 const RuleInfo& GpuIdleRule();           // gpu-idle: the idle gaps no other rule explains
+const RuleInfo& MemoryGrowthRule();      // memory-growth: allocated memory growing every step
 const RuleInfo& LowUtilizationRule();    // low-utilization: a summary of the idle split
 
 }  // namespace gpuscope::analysis::internal
