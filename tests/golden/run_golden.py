@@ -115,6 +115,10 @@ ANALYZE_CASES = [
     # by the op that launched them.
     ("timesformer_h100", "kineto/tracelens/tests__traces__h100__facebook_timesformer-base-finetuned-k400__1016002.json.gz",
      [("device-copy", "aten::reshape"), ("device-copy", "aten::cat")], []),
+    # A diffusion pipeline's T5 encoder in eager mode: its GELU written out as eight elementwise
+    # ops (NewGELUActivation), a chain for fusion.
+    ("xdit_t5_gelu", "kineto/tracelens/tests__traces__inference__xdit_flux.1__capture_traces__capture_trace_rank_0.json.gz",
+     [("fusion", "mul -> pow -> mul -> add -> mul -> tanh -> add -> mul")], []),
 ]
 # Rules that must stay quiet on the first cases (no device copy worth a finding there).
 QUIET = {"resnet_workers0": ["device-copy"], "resnet_workers4": ["device-copy"], "bert_h100": ["device-copy"]}

@@ -37,7 +37,9 @@ a float32 activation before every layer (aten::to > _to_copy > copy_ launching P
 kernel, which moves 6 bytes per element at CAST_BW; fixed: the activation is bf16 already); an
 unfused activation is y * scale + bias then gelu after every layer, three elementwise kernels
 each reading back what the one before wrote (fixed: one Triton kernel from torch.compile that
-moves the compulsory bytes at the same bandwidth).
+moves the compulsory bytes at the same bandwidth); a needless layout change is a transposed
+.contiguous() copy of the input before every layer (aten::contiguous > clone > copy_, PyTorch's
+direct copy kernel: 4 bytes per element at CAST_BW; fixed: the layout the GEMM reads).
 """
 import json
 import os
@@ -53,6 +55,9 @@ PAGEABLE_BW = 11.0  # bytes per ns (11 GB/s)
 PINNED_BW = 23.0
 INPUT_BYTES = 2 << 20
 CAST_BW = 3000.0  # bytes per ns: what a cast kernel reaches on an H100's HBM3
+CONTIGUOUS_KERNEL = ("void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<"
+                     "at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() "
+                     "const::{lambda(c10::BFloat16)#1}>(at::TensorIteratorBase&, ...)::{lambda(int)#1}>(int, ...)")
 CAST_KERNEL = ("void at::native::vectorized_elementwise_kernel<4, at::native::bfloat16_copy_kernel_cuda("
                "at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul> >(int, "
                "at::native::bfloat16_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(float)#1}, "
@@ -303,6 +308,17 @@ class Sim:
         to_copy = lambda: (self.host(3 * US), self.op("aten::copy_", copy, **args))
         self.op("aten::to", lambda: (self.host(2 * US), self.op("aten::_to_copy", to_copy)))
 
+    def contiguous(self, rows, cols):
+        # x.transpose(0, 1).contiguous() of a bf16 activation: aten::contiguous > aten::clone >
+        # aten::copy_ launching PyTorch's copy kernel, which reads and writes 2 bytes per element
+        # at CAST_BW.
+        kernel_ns = int(rows * cols * 4 / CAST_BW)
+        args = {"Input Dims": [[cols, rows], [cols, rows], []],
+                "Input type": ["c10::BFloat16", "c10::BFloat16", "Scalar"], "Concrete Inputs": ["", "", "False"]}
+        copy = lambda: (self.host(2 * US), self.launch(CONTIGUOUS_KERNEL, kernel_ns))
+        clone = lambda: (self.host(3 * US), self.op("aten::copy_", copy, **args))
+        self.op("aten::contiguous", lambda: (self.host(2 * US), self.op("aten::clone", clone)))
+
     def chain(self, rows, cols, fused=False):
         # y * scale + bias, then gelu: three elementwise kernels on [rows, cols] bf16, each
         # reading back what the one before wrote, at CAST_BW; fused (torch.compile), one Triton
@@ -351,6 +367,8 @@ def program(gpu_bound, problems, physics=IDEAL):
                 slow = "outlier" in problems and n in slow_steps and k == 4
                 if "casts" in problems:  # the input cast to bf16 before every layer
                     sim.cast(m, k_dim)
+                if "contiguous" in problems:  # a transposed copy of the input, every layer
+                    sim.frame("model.py(27): attention", lambda: sim.contiguous(m, k_dim))
                 if "chain" in problems or "chain_fused" in problems:  # the activation after it
                     sim.frame("model.py(31): activation", lambda: sim.chain(m, k_dim, "chain_fused" in problems))
                 sim.op("aten::linear", lambda: (sim.host(30 * US),
@@ -395,6 +413,7 @@ RULES = {"item": ("host-sync", "aten::item"), "loader": ("data-loading", "DataLo
          "outlier": ("kernel-outlier", "aten::linear"), "copy": ("memcpy-sync", "aten::to"),
          "slow_gemm": ("kernel-efficiency", "aten::linear"),
          "alloc": ("allocator", "release_memory"), "casts": ("device-copy", "aten::to"),
+         "contiguous": ("device-copy", "aten::contiguous"),
          "chain": ("fusion", "activation")}
 
 
