@@ -132,7 +132,9 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
       .Int(s.memcpy_ns)
       .Key("api_ns")
       .Int(s.api_ns);
-  w.Key("verdict").String(s.verdict).Key("host_pinning").String(s.host_pinning);
+  w.Key("verdict").String(s.verdict);
+  w.Key("verdict_kind").String(analysis::VerdictKindName(s.verdict_kind));
+  w.Key("host_pinning").String(s.host_pinning);
   w.Key("idle_by_cause").BeginArray();
   for (const auto& c : s.idle)
     w.BeginObject()

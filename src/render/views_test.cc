@@ -7,6 +7,7 @@
 #include "render/analyze_view.h"
 #include "render/diff_view.h"
 #include "render/help_view.h"
+#include "render/terms.h"
 
 namespace gpuscope::render {
 namespace {
@@ -85,4 +86,18 @@ TEST(HelpView, FormatsAsJsonAndTable) {
 }
 
 }  // namespace
+// Every verdict kind the JSON gives ("verdict_kind") is a word `help terms` explains.
+TEST(Views, EveryVerdictKindIsExplainedInTerms) {
+  std::string terms = TermsHelp("csv");
+  for (analysis::VerdictKind k :
+       {analysis::VerdictKind::kGpuBound, analysis::VerdictKind::kCpuBound,
+        analysis::VerdictKind::kMixed, analysis::VerdictKind::kCopyBound,
+        analysis::VerdictKind::kCpuOnly, analysis::VerdictKind::kNoGpuWork,
+        analysis::VerdictKind::kCopiesOnly, analysis::VerdictKind::kNoHostEvent}) {
+    EXPECT_NE(terms.find("verdict," + std::string(analysis::VerdictKindName(k)) + ","),
+              std::string::npos)
+        << analysis::VerdictKindName(k);
+  }
+}
+
 }  // namespace gpuscope::render

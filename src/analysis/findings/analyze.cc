@@ -75,8 +75,10 @@ void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t 
       dispatch_pct =
           100.0 * static_cast<double>(ic.ns) / (static_cast<double>(c.window()) * c.devices());
   }
-  s.verdict = Verdict(t, {c.devices(), s.gpu_busy_pct, s.kernel_ns, r.steady.start_ns,
-                          r.steady.end_ns, dispatch_pct});
+  RunVerdict verdict = Verdict(t, {c.devices(), s.gpu_busy_pct, s.kernel_ns, r.steady.start_ns,
+                                   r.steady.end_ns, dispatch_pct});
+  s.verdict_kind = verdict.kind;
+  s.verdict = std::move(verdict.text);
   // Rules in registry order, specific root causes first: each leaves out the events an
   // earlier one claimed.
   Claims claims(t);

@@ -10,6 +10,7 @@
 
 #include "analysis/attribution/graph_attribution.h"
 #include "analysis/findings/finding.h"
+#include "analysis/findings/verdict.h"
 #include "analysis/replay/replay_graph.h"
 #include "analysis/steps/phase_summary.h"
 #include "analysis/steps/steady_state.h"
@@ -28,14 +29,15 @@ struct IdleCause {
 };
 
 struct AnalysisSummary {
-  int64_t wall_ns = 0;          // whole trace span
-  int64_t window_ns = 0;        // steady window
-  int64_t kernel_ns = 0;        // kernel time in the window (summed over kernels)
-  int64_t memcpy_ns = 0;        // copy + memset time in the window
-  int64_t api_ns = 0;           // runtime/driver call time in the window
-  int devices = 0;              // GPUs with work
-  double gpu_busy_pct = -1;     // steady-window share with GPU work (-1: no GPU work)
-  std::string verdict;          // "GPU-bound", "CPU-bound", "CPU only", ...
+  int64_t wall_ns = 0;       // whole trace span
+  int64_t window_ns = 0;     // steady window
+  int64_t kernel_ns = 0;     // kernel time in the window (summed over kernels)
+  int64_t memcpy_ns = 0;     // copy + memset time in the window
+  int64_t api_ns = 0;        // runtime/driver call time in the window
+  int devices = 0;           // GPUs with work
+  double gpu_busy_pct = -1;  // steady-window share with GPU work (-1: no GPU work)
+  std::string verdict;       // the verdict's sentence, with the trace's figures
+  VerdictKind verdict_kind = VerdictKind::kCpuOnly;  // what it says (verdict.h)
   std::vector<IdleCause> idle;  // idle split (gaps of any length), largest first
   std::string host_pinning;     // "known" or why copies' pinning is unknown
   // The replay of the window's dependencies (replay_graph.h).

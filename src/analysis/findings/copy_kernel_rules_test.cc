@@ -25,6 +25,14 @@ using test_models::Healthy;
 using test_models::Rule;
 using test_models::us;
 
+TEST(Analyze, EveryVerdictKindHasItsWord) {
+  for (VerdictKind k : {VerdictKind::kGpuBound, VerdictKind::kCpuBound, VerdictKind::kMixed,
+                        VerdictKind::kCopyBound, VerdictKind::kCpuOnly, VerdictKind::kNoGpuWork,
+                        VerdictKind::kCopiesOnly, VerdictKind::kNoHostEvent})
+    EXPECT_FALSE(VerdictKindName(k).empty());
+  EXPECT_EQ(VerdictKindName(VerdictKind::kGpuBound), "GPU-bound");
+}
+
 TEST(Analyze, CopyRulesFireOnPageableSyncSmallCopiesAndStaySilentOnPinnedAsync) {
   Builder b;
   for (int s = 0; s < 4; ++s) {
@@ -182,6 +190,7 @@ TEST(Analyze, LowUtilizationSplitsIdleByCause) {
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0]->severity, Severity::kHigh);
   EXPECT_NE(r.summary.verdict.find("CPU-bound"), std::string::npos);
+  EXPECT_EQ(r.summary.verdict_kind, VerdictKind::kCpuBound);
   EXPECT_NEAR(r.summary.gpu_busy_pct, 10.0, 0.01);
 }
 
@@ -233,6 +242,7 @@ TEST(Analyze, VerdictSaysWhatTheGpuDidAndWhatTheTraceCannotTell) {
   }
   AnalysisReport r = Analyze(copies.Link());
   EXPECT_EQ(r.summary.verdict.rfind("copy-bound", 0), 0u) << r.summary.verdict;
+  EXPECT_EQ(r.summary.verdict_kind, VerdictKind::kCopyBound);
   EXPECT_NE(r.summary.verdict.find("HtoD copies (4, 268.4 MB)"), std::string::npos)
       << r.summary.verdict;
 
@@ -242,6 +252,7 @@ TEST(Analyze, VerdictSaysWhatTheGpuDidAndWhatTheTraceCannotTell) {
   r = Analyze(gpu_only.Link());
   EXPECT_NE(r.summary.verdict.find("no host event is recorded"), std::string::npos)
       << r.summary.verdict;
+  EXPECT_EQ(r.summary.verdict_kind, VerdictKind::kNoHostEvent);
   EXPECT_EQ(r.summary.verdict.find("CPU-bound"), std::string::npos);
 
   // An Nsight Systems export without CUDA activity: not "CPU only".
@@ -251,6 +262,7 @@ TEST(Analyze, VerdictSaysWhatTheGpuDidAndWhatTheTraceCannotTell) {
   r = Analyze(nvtx_only.Link());
   EXPECT_NE(r.summary.verdict.find("the CUDA trace was not collected"), std::string::npos)
       << r.summary.verdict;
+  EXPECT_EQ(r.summary.verdict_kind, VerdictKind::kNoGpuWork);
 }
 
 TEST(Analyze, EachPhaseAloneHasItsOwnFindings) {

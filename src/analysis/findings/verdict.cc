@@ -29,7 +29,30 @@ CopyKinds CopiesIn(const model::Trace& t, int64_t w0, int64_t w1) {
 
 }  // namespace
 
-std::string Verdict(const model::Trace& t, const VerdictInput& in) {
+std::string_view VerdictKindName(VerdictKind k) {
+  switch (k) {
+    case VerdictKind::kGpuBound:
+      return "GPU-bound";
+    case VerdictKind::kCpuBound:
+      return "CPU-bound";
+    case VerdictKind::kMixed:
+      return "mixed";
+    case VerdictKind::kCopyBound:
+      return "copy-bound";
+    case VerdictKind::kCpuOnly:
+      return "CPU only";
+    case VerdictKind::kNoGpuWork:
+      return "no GPU work recorded";
+    case VerdictKind::kCopiesOnly:
+      return "copies only";
+    case VerdictKind::kNoHostEvent:
+      return "no host event";
+  }
+  return "";
+}
+
+RunVerdict Verdict(const model::Trace& t, const VerdictInput& in) {
+  using K = VerdictKind;
   if (in.devices == 0) {
     // An Nsight Systems export holds GPU work when CUDA was traced; without it the run's GPU
     // side is unknown, not absent.
@@ -37,16 +60,18 @@ std::string Verdict(const model::Trace& t, const VerdictInput& in) {
       uint64_t cuda_calls = 0;
       for (model::ApiDomain d : t.api.domain) cuda_calls += d != model::ApiDomain::kOs;
       if (cuda_calls == 0) {
-        return "no GPU work recorded: the CUDA trace was not collected (nsys profile -t "
-               "cuda,nvtx,osrt CMD)";
+        return {K::kNoGpuWork,
+                "no GPU work recorded: the CUDA trace was not collected (nsys profile -t "
+                "cuda,nvtx,osrt CMD)"};
       }
-      return "no GPU work recorded: " + base::FormatCount(cuda_calls) +
-             " CUDA calls but no kernel or copy ran in the trace";
+      return {K::kNoGpuWork, "no GPU work recorded: " + base::FormatCount(cuda_calls) +
+                                 " CUDA calls but no kernel or copy ran in the trace"};
     }
-    return "CPU only: no GPU work in the trace";
+    return {K::kCpuOnly, "CPU only: no GPU work in the trace"};
   }
   const CopyKinds copies = CopiesIn(t, in.window_start, in.window_end);
-  if (in.kernel_ns == 0) return "no GPU kernels in the steady window (copies only)";
+  if (in.kernel_ns == 0)
+    return {K::kCopiesOnly, "no GPU kernels in the steady window (copies only)"};
   const std::string idle = base::FormatFixed(100 - in.gpu_busy_pct, 0) + "%";
   // Copies holding most of the GPU's work: say which.
   if (2 * copies.total_ns > copies.total_ns + in.kernel_ns && in.gpu_busy_pct >= 50) {
@@ -59,23 +84,28 @@ std::string Verdict(const model::Trace& t, const VerdictInput& in) {
                        " copies (" + base::FormatCount(copies.count[top]) +
                        (copies.bytes[top] > 0 ? ", " + base::FormatBytes(copies.bytes[top]) : "") +
                        ")";
-    return "copy-bound: copies hold " + base::FormatFixed(share, 0) +
-           "% of the GPU's work, most of it " + what;
+    return {K::kCopyBound, "copy-bound: copies hold " + base::FormatFixed(share, 0) +
+                               "% of the GPU's work, most of it " + what};
   }
-  if (in.gpu_busy_pct >= 80) return "GPU-bound: the GPU is busy most of the steady state";
+  if (in.gpu_busy_pct >= 80)
+    return {K::kGpuBound, "GPU-bound: the GPU is busy most of the steady state"};
   if (in.gpu_busy_pct + in.dispatch_gap_pct >= 80) {
-    return "GPU-bound: the GPU always has work queued, but leaves " +
-           base::FormatFixed(in.dispatch_gap_pct, 0) +
-           "% of the steady state in gaps between kernels (dispatch gaps: many short kernels)";
+    return {
+        K::kGpuBound,
+        "GPU-bound: the GPU always has work queued, but leaves " +
+            base::FormatFixed(in.dispatch_gap_pct, 0) +
+            "% of the steady state in gaps between kernels (dispatch gaps: many short kernels)"};
   }
   // GPU work without a single host event: the idle time is real, its cause unknown.
   if (t.api.size() == 0 && t.cpu.size() == 0 && t.python.size() == 0) {
-    return "the GPU idles " + idle +
-           " of the steady state; no host event is recorded, so what it waited for is unknown";
+    return {
+        K::kNoHostEvent,
+        "the GPU idles " + idle +
+            " of the steady state; no host event is recorded, so what it waited for is unknown"};
   }
   if (in.gpu_busy_pct + in.dispatch_gap_pct < 50)
-    return "CPU-bound: the GPU waits for the host " + idle + " of the steady state";
-  return "mixed: the GPU idles " + idle + " of the steady state";
+    return {K::kCpuBound, "CPU-bound: the GPU waits for the host " + idle + " of the steady state"};
+  return {K::kMixed, "mixed: the GPU idles " + idle + " of the steady state"};
 }
 
 }  // namespace gpuscope::analysis

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "model/trace.h"
 
@@ -21,6 +22,27 @@ struct VerdictInput {
   double dispatch_gap_pct = 0;
 };
 
-std::string Verdict(const model::Trace& t, const VerdictInput& in);
+// What held the run back, as a kind (the contract: JSON "verdict_kind", `help terms`) and the
+// sentence that says it with the trace's figures.
+enum class VerdictKind {
+  kGpuBound,
+  kCpuBound,
+  kMixed,
+  kCopyBound,
+  kCpuOnly,
+  kNoGpuWork,    // the GPU side was not recorded (nsys without the CUDA trace) or did not run
+  kCopiesOnly,   // GPU copies but no kernels in the window
+  kNoHostEvent,  // GPU work without any host event: what it waited for is unknown
+};
+// "GPU-bound", "CPU-bound", "mixed", "copy-bound", "CPU only", "no GPU work recorded",
+// "copies only", "no host event": the words `help terms` explains.
+std::string_view VerdictKindName(VerdictKind k);
+
+struct RunVerdict {
+  VerdictKind kind = VerdictKind::kCpuOnly;
+  std::string text;
+};
+
+RunVerdict Verdict(const model::Trace& t, const VerdictInput& in);
 
 }  // namespace gpuscope::analysis
