@@ -2,6 +2,7 @@
 // the topological order of its points.
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <unordered_map>
@@ -47,8 +48,9 @@ void ReplayGraph::InferWaits() {
       usual_launch[l] = d[l][d[l].size() / 2];
     }
   }
+  std::vector<uint8_t> queued = InferLaunchQueue(gpu, usual_launch);
   for (uint32_t n = 0; n < nodes(); ++n) {
-    if (kind_[n] != Kind::kCall) continue;
+    if (kind_[n] != Kind::kCall || queued[n]) continue;
     std::string_view name = t_.str(t_.api.name[row_[n]]);
     bool held_launch = IsLaunchApi(name) && usual_launch[lane_[n]] > 0 &&
                        obs_end_[n] - obs_start_[n] > 4 * usual_launch[lane_[n]] + kQueuedSlackNs;
@@ -77,9 +79,105 @@ void ReplayGraph::InferWaits() {
     if (g == kNone) continue;
     base_.wait[n] = g;
     post_[n] = e - obs_end_[g];
-    base_.dur[n] = std::clamp<int64_t>(post_[n], 0, base_.dur[n]);
+    // A held launch keeps at least the thread's usual launch as its own time (see
+    // InferLaunchQueue); a synchronize's own time is its return latency.
+    base_.dur[n] = held_launch ? std::min(base_.dur[n], std::max(post_[n], usual_launch[lane_[n]]))
+                               : std::clamp<int64_t>(post_[n], 0, base_.dur[n]);
     ++inferred_waits_;
   }
+}
+
+// The shallowest launch queue believed: fewer ops in flight when a held call returned means it
+// was held by something else.
+constexpr int64_t kMinLaunchQueue = 8;
+
+std::vector<uint8_t> ReplayGraph::InferLaunchQueue(const std::vector<uint32_t>& gpu,
+                                                   const std::vector<int64_t>& usual_launch) {
+  std::vector<uint8_t> done(nodes(), 0);
+  // Per host thread, its launch calls in order, each with the end of the work it queued (a
+  // graph launch is one entry, ending with its last op).
+  struct Entry {
+    uint32_t call;
+    uint32_t last;  // the entry's GPU op that ends last
+  };
+  std::vector<std::vector<Entry>> entries(lane_track_.size());
+  std::vector<int64_t> entry_of(nodes(), -1);  // launch call -> index in its lane's entries
+  for (uint32_t v = 0; v < nodes(); ++v) {
+    if ((kind_[v] != Kind::kKernel && kind_[v] != Kind::kCopy) || launch_[v] == kNone) continue;
+    uint32_t n = launch_[v];
+    if (!IsLaunchApi(t_.str(t_.api.name[row_[n]]))) continue;
+    auto& list = entries[lane_[n]];
+    if (entry_of[n] < 0) {
+      entry_of[n] = static_cast<int64_t>(list.size());
+      list.push_back({n, v});
+    } else if (obs_end_[v] > obs_end_[list[static_cast<size_t>(entry_of[n])].last]) {
+      list[static_cast<size_t>(entry_of[n])].last = v;
+    }
+  }
+  for (size_t l = 0; l < entries.size(); ++l) {
+    auto& list = entries[l];
+    if (list.size() < 8 || usual_launch[l] <= 0) continue;
+    std::sort(list.begin(), list.end(), [&](const Entry& a, const Entry& b) {
+      return obs_start_[a.call] != obs_start_[b.call] ? obs_start_[a.call] < obs_start_[b.call]
+                                                      : a.call < b.call;
+    });
+    // The queue's depth from the calls held far longer than the thread's usual launch: when one
+    // returned, the op that freed its slot had just ended and the entries before it still in
+    // flight filled the rest of the queue.
+    std::vector<int64_t> depths;
+    for (size_t i = 0; i < list.size(); ++i) {
+      uint32_t n = list[i].call;
+      int64_t e = obs_end_[n];
+      if (e - obs_start_[n] <= 4 * usual_launch[l] + kQueuedSlackNs) continue;
+      uint32_t g = WaitedFor(gpu, n, obs_start_[n], e, e);
+      if (g == kNone) continue;
+      int64_t in_flight = 0;
+      for (size_t j = i; j-- > 0 && in_flight < 1 << 16;) {
+        if (obs_end_[list[j].last] > obs_end_[g]) ++in_flight;
+        if (obs_end_[list[j].last] <= obs_end_[g] && i - j > (1u << 17)) break;
+      }
+      // A call held with few ops in flight was held by something else (a module load, a
+      // lock): no driver's queue is that shallow.
+      if (in_flight + 1 >= kMinLaunchQueue) depths.push_back(in_flight + 1);
+    }
+    if (depths.size() < 3) continue;
+    std::nth_element(depths.begin(), depths.begin() + static_cast<long>(depths.size() / 2),
+                     depths.end());
+    const auto q = static_cast<size_t>(depths[depths.size() / 2]);
+    // A queue is a fixed depth: most held calls must agree on it (within 10%).
+    size_t agree = 0;
+    for (int64_t d : depths)
+      agree += std::abs(d - static_cast<int64_t>(q)) <= std::max<int64_t>(1, d / 10);
+    if (agree < 3 || 2 * agree < depths.size()) continue;
+    // Every launch of the thread waits for the entry q launches earlier: held by it when it
+    // returned shortly after that entry ended (its own time then starts there), else the edge
+    // only holds a replay in which the host runs ahead.
+    queues_.push_back({q, {}});
+    for (const Entry& x : list) queues_.back().entries.emplace_back(x.call, x.last);
+    for (size_t i = q; i < list.size(); ++i) {
+      uint32_t n = list[i].call, g = list[i - q].last;
+      if (base_.wait[n] != kNone) continue;
+      int64_t e = obs_end_[n], after = e - obs_end_[g];
+      done[n] = 1;
+      // Held: longer than the thread's usual launch, and returned shortly after the entry's end
+      // (a call that merely overlapped it keeps its own time: the edge must not shorten it).
+      bool held = e - obs_start_[n] > usual_launch[l] + kQueuedSlackNs &&
+                  obs_end_[g] > obs_start_[n] && after >= 0 &&
+                  after <= usual_launch[l] + kSyncSkewNs;
+      if (held) {
+        base_.wait[n] = g;
+        // Its own time is at least the thread's quickest launches: GPU timestamps a few us off
+        // the host's make `after` short, and a faster GPU must not make the call cheaper.
+        post_[n] = after;
+        base_.dur[n] = std::min(base_.dur[n], std::max(after, usual_launch[l]));
+        ++inferred_waits_;
+      }
+      // A call the queue did not hold gets no edge: a replay whose host runs ahead would hold it
+      // there, but on the simulated runs such edges held it more than the queue did (host-side
+      // fixes priced 30% low): the queue is modelled where it was seen to bind.
+    }
+  }
+  return done;
 }
 
 uint32_t ReplayGraph::WaitedFor(const std::vector<uint32_t>& by_end, uint32_t n, int64_t from,

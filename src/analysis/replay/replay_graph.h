@@ -115,6 +115,13 @@ class ReplayGraph {
   void BuildHost(int64_t w0, int64_t w1);
   void BuildGpu(int64_t w0, int64_t w1);
   void InferWaits();
+  // The device's launch queue, read off the launch calls it held (issue 29): per host thread its
+  // depth Q (the median of the ops in flight when a held call returned, from at least 3 such
+  // calls), and each launch call's wait for the op launched Q calls before it. Returns the calls
+  // given a wait. `gpu`: the GPU nodes by observed end; `usual_launch`: per lane, its median
+  // launch call.
+  std::vector<uint8_t> InferLaunchQueue(const std::vector<uint32_t>& gpu,
+                                        const std::vector<int64_t>& usual_launch);
   // The last GPU op (of `by_end`, sorted by end) that ended in (from, to] and was launched before
   // call `n` returned at `returned` (kNone: none).
   uint32_t WaitedFor(const std::vector<uint32_t>& by_end, uint32_t n, int64_t from, int64_t to,
@@ -170,6 +177,9 @@ class ReplayGraph {
     }
   };
   void Apply(const WhatIf& fix, Params& p, Undo& undo) const;
+  // A fix that changes the launch queue's entries (removed kernels, launches captured into a
+  // graph): each remaining launch call waits for the entry the queue's depth before it.
+  void RequeueLaunches(const WhatIf& fix, Params& p, Undo& undo) const;
   void WalkPath(const Params& p, const std::vector<int64_t>& start, const std::vector<int64_t>& end,
                 uint32_t last, ReplayResult& out,
                 std::vector<PathSegment>* segments = nullptr) const;
@@ -198,6 +208,14 @@ class ReplayGraph {
   std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, int64_t>>> more_waits_;
   std::vector<int64_t> usual_lat_;  // GPU nodes: their device's typical launch latency
   std::vector<int64_t> usual_gap_;  // GPU nodes: their device's dispatch gap
+  // The launch queues found (InferLaunchQueue): per host thread, its depth and its entries in
+  // launch order (launch call, the entry's GPU op that ends last), for a fix that changes how
+  // many entries there are (launches captured into a graph, kernels removed).
+  struct LaunchQueue {
+    size_t depth = 0;
+    std::vector<std::pair<uint32_t, uint32_t>> entries;
+  };
+  std::vector<LaunchQueue> queues_;
   // Edited in place by Replay (a fix's changes) and restored before it returns; with the
   // start/end buffers, this makes Replay non-reentrant: one replay at a time per graph.
   mutable Params base_;

@@ -87,6 +87,8 @@ void ReplayGraph::Apply(const WhatIf& f, Params& p, Undo& undo) const {
       }
     }
   }
+  if (!queues_.empty() && (!f.graph_kernels.empty() || !f.kernels_removed.empty()))
+    RequeueLaunches(f, p, undo);
   if (!f.host_scale.empty()) {
     std::unordered_map<model::TrackId, uint32_t> lane_of;
     for (uint32_t l = 0; l < lane_track_.size(); ++l) {
@@ -114,6 +116,41 @@ void ReplayGraph::Apply(const WhatIf& f, Params& p, Undo& undo) const {
               cut * static_cast<double>(Overlap(obs_start_[n], obs_end_[n], h.start_ns, h.end_ns)));
           set(p.dur[n], std::max<int64_t>(0, p.dur[n] - cut_ns));
         }
+      }
+    }
+  }
+}
+
+void ReplayGraph::RequeueLaunches(const WhatIf& f, Params& p, Undo& undo) const {
+  // Kernels a fix removes take no entry; launches captured into a graph, one back to back with
+  // the one before, share theirs. Each remaining launch waits for the entry `depth` before it
+  // in the new numbering.
+  std::vector<uint8_t> gone(nodes(), 0), graph(nodes(), 0);
+  for (size_t r : f.kernels_removed)
+    if (r < kernel_node_.size() && kernel_node_[r] != kNone) gone[kernel_node_[r]] = 1;
+  for (size_t r : f.graph_kernels)
+    if (r < kernel_node_.size() && kernel_node_[r] != kNone) graph[kernel_node_[r]] = 1;
+  for (const LaunchQueue& q : queues_) {
+    std::vector<uint32_t> last;  // per new entry, its op that ends last
+    bool prev_graph = false;
+    for (const auto& [call, op] : q.entries) {
+      if (gone[op]) continue;
+      bool in_graph = graph[op] != 0;
+      if (in_graph && prev_graph && !last.empty()) {
+        if (obs_end_[op] > obs_end_[last.back()]) last.back() = op;
+        if (p.wait[call] != kNone) {
+          undo.Save(p.wait[call]);
+          p.wait[call] = kNone;
+        }
+        continue;
+      }
+      prev_graph = in_graph;
+      last.push_back(op);
+      uint32_t want = last.size() > q.depth ? last[last.size() - 1 - q.depth] : kNone;
+      // Only the calls the queue held wait for it (InferLaunchQueue).
+      if (base_.wait[call] != kNone && p.wait[call] != kNone && p.wait[call] != want) {
+        undo.Save(p.wait[call]);
+        p.wait[call] = want;
       }
     }
   }
