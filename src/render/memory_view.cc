@@ -20,6 +20,24 @@ std::string Since(int64_t ns, int64_t origin) {
   return out;
 }
 
+// One holder as a row of the table: op, Python line, bytes, blocks ("-": not counted).
+std::string HolderRow(const analysis::MemoryHolder& h) {
+  return base::StrFormat("  %-34s %-36s %12s %8s\n",
+                         base::ShortenName(h.op.empty() ? "(outside any op)" : h.op, 34).c_str(),
+                         base::ShortenName(h.python.empty() ? "-" : h.python, 36).c_str(),
+                         Bytes(h.bytes).c_str(),
+                         h.blocks ? base::FormatCount(h.blocks).c_str() : "-");
+}
+
+void HoldersJson(output::JsonWriter& w, const std::vector<analysis::MemoryHolder>& holders) {
+  w.BeginArray();
+  for (const auto& h : holders) {
+    w.BeginObject().Key("op").String(h.op).Key("python").String(h.python);
+    w.Key("bytes").Int(h.bytes).Key("blocks").Uint(h.blocks).EndObject();
+  }
+  w.EndArray();
+}
+
 }  // namespace
 
 std::string MemoryText(const model::Trace& t, const std::string& path,
@@ -57,22 +75,10 @@ std::string MemoryText(const model::Trace& t, const std::string& path,
     if (!d.holders.empty())
       out += base::StrFormat("  %-34s %-36s %12s %8s\n", "Held at the peak by", "Python", "Bytes",
                              "Blocks");
-    for (const auto& h : d.holders) {
-      out += base::StrFormat(
-          "  %-34s %-36s %12s %8s\n",
-          base::ShortenName(h.op.empty() ? "(outside any op)" : h.op, 34).c_str(),
-          base::ShortenName(h.python.empty() ? "-" : h.python, 36).c_str(), Bytes(h.bytes).c_str(),
-          h.blocks ? base::FormatCount(h.blocks).c_str() : "-");
-    }
+    for (const auto& h : d.holders) out += HolderRow(h);
     if (d.growth_per_step_bytes > 0 && !d.kept.empty()) {
       out += "\n  Kept past the steady steps by:\n";
-      for (const auto& h : d.kept) {
-        out +=
-            base::StrFormat("  %-34s %-36s %12s %8s\n",
-                            base::ShortenName(h.op.empty() ? "(outside any op)" : h.op, 34).c_str(),
-                            base::ShortenName(h.python.empty() ? "-" : h.python, 36).c_str(),
-                            Bytes(h.bytes).c_str(), base::FormatCount(h.blocks).c_str());
-      }
+      for (const auto& h : d.kept) out += HolderRow(h);
     }
     if (!d.steps.empty()) {
       out += base::StrFormat("\n  %8s %14s %20s %12s %16s\n", "Step", "Ends at",
@@ -103,17 +109,11 @@ std::string MemoryJson(const model::Trace& t, const std::string& path,
     w.Key("peak_reserved_at_ns").Int(d.peak_reserved_at_ns);
     w.Key("final_allocated_bytes").Int(d.final_allocated_bytes);
     w.Key("growth_per_step_bytes").Int(d.growth_per_step_bytes);
-    w.Key("holders").BeginArray();
-    for (const auto& h : d.holders) {
-      w.BeginObject().Key("op").String(h.op).Key("python").String(h.python);
-      w.Key("bytes").Int(h.bytes).Key("blocks").Uint(h.blocks).EndObject();
-    }
-    w.EndArray().Key("kept").BeginArray();
-    for (const auto& h : d.kept) {
-      w.BeginObject().Key("op").String(h.op).Key("python").String(h.python);
-      w.Key("bytes").Int(h.bytes).Key("blocks").Uint(h.blocks).EndObject();
-    }
-    w.EndArray().Key("steps").BeginArray();
+    w.Key("holders");
+    HoldersJson(w, d.holders);
+    w.Key("kept");
+    HoldersJson(w, d.kept);
+    w.Key("steps").BeginArray();
     for (const auto& s : d.steps) {
       w.BeginObject().Key("iteration").Int(s.iteration).Key("end_ns").Int(s.end_ns);
       w.Key("allocated_bytes").Int(s.allocated_bytes).Key("allocations").Uint(s.allocations);

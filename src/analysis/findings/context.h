@@ -96,6 +96,10 @@ class Context {
   std::string_view Intern(std::string_view s) { return names_.Get(names_.Intern(s)); }
   const std::vector<Gap>& gaps() const { return gaps_; }
   int64_t busy_ns() const { return busy_; }
+  // A GPU time's share of the GPU's busy time in the window (all devices), in percent.
+  double BusyPercent(int64_t ns) const {
+    return 100.0 * static_cast<double>(ns) / static_cast<double>(std::max<int64_t>(1, busy_));
+  }
   int devices() const { return devices_; }
   // Idle time before a GPU op that starts a busy interval on its device (0 when it does not).
   int64_t IdleBefore(int device, int64_t start) const {

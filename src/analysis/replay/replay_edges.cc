@@ -90,6 +90,10 @@ void ReplayGraph::InferWaits() {
 // The shallowest launch queue believed: fewer ops in flight when a held call returned means it
 // was held by something else.
 constexpr int64_t kMinLaunchQueue = 8;
+// The deepest believed (entries counted back from a held call), and how many held calls are
+// enough to read the depth from.
+constexpr size_t kMaxLaunchQueue = 1 << 14;
+constexpr size_t kDepthSamples = 256;
 
 std::vector<uint8_t> ReplayGraph::InferLaunchQueue(const std::vector<uint32_t>& gpu,
                                                    const std::vector<int64_t>& usual_launch) {
@@ -124,18 +128,25 @@ std::vector<uint8_t> ReplayGraph::InferLaunchQueue(const std::vector<uint32_t>& 
     // The queue's depth from the calls held far longer than the thread's usual launch: when one
     // returned, the op that freed its slot had just ended and the entries before it still in
     // flight filled the rest of the queue.
-    std::vector<int64_t> depths;
+    // A sample of them is enough (at most kDepthSamples, evenly spread), each counting back at
+    // most kMaxLaunchQueue entries: a GPU-bound trace holds most of its million launches.
+    std::vector<size_t> long_calls;
     for (size_t i = 0; i < list.size(); ++i) {
       uint32_t n = list[i].call;
+      if (obs_end_[n] - obs_start_[n] > 4 * usual_launch[l] + kQueuedSlackNs)
+        long_calls.push_back(i);
+    }
+    const size_t stride = std::max<size_t>(1, long_calls.size() / kDepthSamples);
+    std::vector<int64_t> depths;
+    for (size_t h = 0; h < long_calls.size(); h += stride) {
+      size_t i = long_calls[h];
+      uint32_t n = list[i].call;
       int64_t e = obs_end_[n];
-      if (e - obs_start_[n] <= 4 * usual_launch[l] + kQueuedSlackNs) continue;
       uint32_t g = WaitedFor(gpu, n, obs_start_[n], e, e);
       if (g == kNone) continue;
       int64_t in_flight = 0;
-      for (size_t j = i; j-- > 0 && in_flight < 1 << 16;) {
-        if (obs_end_[list[j].last] > obs_end_[g]) ++in_flight;
-        if (obs_end_[list[j].last] <= obs_end_[g] && i - j > (1u << 17)) break;
-      }
+      for (size_t j = i; j-- > 0 && i - j <= kMaxLaunchQueue;)
+        in_flight += obs_end_[list[j].last] > obs_end_[g];
       // A call held with few ops in flight was held by something else (a module load, a
       // lock): no driver's queue is that shallow.
       if (in_flight + 1 >= kMinLaunchQueue) depths.push_back(in_flight + 1);

@@ -154,10 +154,7 @@ RooflineReport ComputeRoofline(const model::Trace& t, const RooflineOptions& o,
     model::RowId site = l == model::kNoRow ? model::kNoRow : t.api.enclosing_op[l];
     model::RowId op = ModelledOpAround(t, site);
     if (op == model::kNoRow) {
-      // The innermost framework op around the launch (annotations are not ops).
-      model::RowId inner = site;
-      while (inner != model::kNoRow && t.cpu.kind[inner] != model::CpuRangeKind::kOp)
-        inner = t.cpu.parent[inner];
+      model::RowId inner = OpAround(t, site);
       if (inner == model::kNoRow) {
         std::string why = l == model::kNoRow ? "no launch call links it to the host"
                                              : "no framework op encloses its launch";

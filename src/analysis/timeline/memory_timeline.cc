@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <unordered_map>
 
 #include "analysis/attribution/attribution.h"
+#include "analysis/work/work_models.h"
 
 namespace gpuscope::analysis {
 
@@ -55,7 +57,7 @@ std::vector<MemoryHolder> ByPlace(const model::Trace& t,
     // annotation, "ProfilerStep#7", is not a place: it would split one place per step).
     RowId r = ranges.At(m.track[i], m.ts_ns[i]);
     std::string python = r == model::kNoRow ? "" : at.PythonOf(r);
-    while (r != model::kNoRow && t.cpu.kind[r] != model::CpuRangeKind::kOp) r = t.cpu.parent[r];
+    r = OpAround(t, r);
     std::string op = r == model::kNoRow ? "" : std::string(t.str(t.cpu.name[r]));
     MemoryHolder& h = by_place[{op, python}];
     h.op = op, h.python = python;
@@ -186,18 +188,19 @@ DeviceMemory OneDevice(const model::Trace& t, const SteadyState& steady,
 
 }  // namespace
 
-MemoryTimeline BuildMemoryTimeline(const model::Trace& t, const SteadyState& steady,
-                                   size_t holders) {
+MemoryTimeline BuildMemoryTimeline(const model::Trace& t, const SteadyState& steady, size_t holders,
+                                   const Attributor* at) {
   MemoryTimeline out;
   std::map<int, std::vector<size_t>> by_device;
   for (size_t i = 0; i < t.memory.size(); ++i) by_device[t.memory.device[i]].push_back(i);
   if (by_device.empty()) return out;
   RangeFinder ranges(t);
-  Attributor at(t);
+  std::optional<Attributor> own;
+  if (!at) at = &own.emplace(t);
   for (auto& [device, rows] : by_device) {
     std::stable_sort(rows.begin(), rows.end(),
                      [&](size_t a, size_t b) { return t.memory.ts_ns[a] < t.memory.ts_ns[b]; });
-    out.devices.push_back(OneDevice(t, steady, rows, std::max<size_t>(1, holders), ranges, at));
+    out.devices.push_back(OneDevice(t, steady, rows, std::max<size_t>(1, holders), ranges, *at));
   }
   return out;
 }

@@ -68,8 +68,11 @@ struct MemoryTimeline {
   std::vector<DeviceMemory> devices;  // by device number
 };
 
-// `holders`: how many holders each device lists (the rest are summed into the last row).
+class Attributor;
+
+// `holders`: how many holders each device lists (the rest are summed into the last row). `at`:
+// the trace's attribution when the caller has one (analyze's), else one is made.
 MemoryTimeline BuildMemoryTimeline(const model::Trace& t, const SteadyState& steady,
-                                   size_t holders = 10);
+                                   size_t holders = 10, const Attributor* at = nullptr);
 
 }  // namespace gpuscope::analysis

@@ -170,6 +170,13 @@ const WorkModel* FindWorkModel(std::string_view op) {
   return nullptr;
 }
 
+model::RowId OpAround(const model::Trace& t, model::RowId row) {
+  for (int guard = 0; row != model::kNoRow && guard < 256; ++guard, row = t.cpu.parent[row]) {
+    if (t.cpu.kind[row] == model::CpuRangeKind::kOp) return row;
+  }
+  return model::kNoRow;
+}
+
 model::RowId ModelledOpAround(const model::Trace& t, model::RowId row) {
   for (int guard = 0; row != model::kNoRow && guard < 256; ++guard, row = t.cpu.parent[row]) {
     if (t.cpu.kind[row] == model::CpuRangeKind::kOp && FindWorkModel(t.str(t.cpu.name[row])))

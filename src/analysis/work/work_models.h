@@ -53,6 +53,10 @@ const WorkModel* FindWorkModel(std::string_view op);
 // Estimates one call. `args_text` is the op's stored args (model/op_args.h); "" = none recorded.
 WorkEstimate EstimateWork(std::string_view op, std::string_view args_text);
 
+// The innermost framework op at or above a CPU range row (following parents; annotations are
+// not ops); kNoRow when none.
+model::RowId OpAround(const model::Trace& t, model::RowId cpu_row);
+
 // The innermost framework op at or above a CPU range row (following parents) that has a work
 // model; kNoRow when none has.
 model::RowId ModelledOpAround(const model::Trace& t, model::RowId cpu_row);

@@ -33,10 +33,7 @@ struct Launcher {
 Launcher LauncherOf(const Trace& t, RowId launch) {
   Launcher l;
   if (launch == kNoRow) return l;
-  RowId r = t.api.enclosing_op[launch];
-  for (int guard = 0; r != kNoRow && t.cpu.kind[r] != model::CpuRangeKind::kOp && guard < 256;
-       ++guard)
-    r = t.cpu.parent[r];
+  RowId r = OpAround(t, t.api.enclosing_op[launch]);
   if (r == kNoRow || !t.str(t.cpu.name[r]).starts_with("aten::")) return l;
   l.framework = true;
   if (MovementOfOp(t.str(t.cpu.name[r])) == Movement::kNone) return l;
@@ -144,10 +141,7 @@ void Emit(const Context& c, Claims& claims, const std::vector<const Place*>& gro
   f.detail = base::FormatCount(sum.ops) + " " + what + " on the GPU (" +
              c.PerIterationText(static_cast<double>(sum.ops)) + "), " +
              base::FormatDuration(sum.gpu_ns) + ", " +
-             base::FormatFixed(100.0 * static_cast<double>(sum.gpu_ns) /
-                                   static_cast<double>(std::max<int64_t>(1, c.busy_ns())),
-                               1) +
-             "% of the GPU's busy time";
+             base::FormatFixed(c.BusyPercent(sum.gpu_ns), 1) + "% of the GPU's busy time";
   if (sum.sized > 0 && sum.bytes > 0) {
     f.detail += "; " + base::FormatBytes(static_cast<int64_t>(sum.bytes)) + " moved";
     if (sum.sized == sum.calls && sum.gpu_ns > 0)

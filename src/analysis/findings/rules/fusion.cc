@@ -63,10 +63,7 @@ bool Classify(const Context& c, size_t k, Member* m) {
   const Trace& t = c.t();
   m->kernel = k;
   RowId launch = t.kernels.launch[k];
-  RowId r = launch == kNoRow ? kNoRow : t.api.enclosing_op[launch];
-  for (int guard = 0; r != kNoRow && t.cpu.kind[r] != model::CpuRangeKind::kOp && guard < 256;
-       ++guard)
-    r = t.cpu.parent[r];
+  RowId r = launch == kNoRow ? kNoRow : OpAround(t, t.api.enclosing_op[launch]);
   if (r != kNoRow && t.str(t.cpu.name[r]).find("::") != std::string_view::npos) {
     const WorkModel* wm = FindWorkModel(t.str(t.cpu.name[r]));
     if (!wm || !FusableFamily(wm->family)) return false;
@@ -120,6 +117,7 @@ std::string ChainText(const Trace& t, const std::vector<Member>& chain) {
 // Chains of one sequence of ops from one Python line.
 struct Group {
   std::vector<std::vector<Member>> chains;
+  std::vector<int64_t> fused_ns;  // per chain, its fused kernel's time (FuseChain)
   int64_t gpu_ns = 0;
   double bytes = 0, saved_bytes = 0;
   size_t sized = 0;  // chains whose every member's bytes are known
@@ -129,25 +127,34 @@ struct Group {
 // intermediate written and read back) at the bandwidth the chain reached; without shapes, its
 // longest member (a fused kernel reads the inputs and writes the output once, about one
 // member's traffic). Never longer than the chain, never shorter than a kernel's fixed cost.
-int64_t FusedNs(const Trace& t, const std::vector<Member>& chain, double* saved) {
-  int64_t sum = 0, longest = 0;
-  double bytes = 0, intermediate = 0;
-  bool sized = true;
+struct Fused {
+  int64_t ns = 0;        // the fused kernel's time
+  int64_t chain_ns = 0;  // the chain's kernels' time
+  double bytes = 0;      // the chain's bytes (0 where not recorded)
+  double saved = 0;      // of those, what the fused kernel does not move
+  bool sized = false;    // every member's bytes are known
+};
+Fused FuseChain(const Trace& t, const std::vector<Member>& chain) {
+  Fused f;
+  int64_t longest = 0;
+  double intermediate = 0;
+  f.sized = true;
   for (size_t i = 0; i < chain.size(); ++i) {
     int64_t d = t.kernels.dur_ns[chain[i].kernel];
-    sum += d, longest = std::max(longest, d);
-    sized = sized && chain[i].bytes > 0 && chain[i].written > 0;
-    bytes += chain[i].bytes;
+    f.chain_ns += d, longest = std::max(longest, d);
+    f.sized = f.sized && chain[i].bytes > 0 && chain[i].written > 0;
+    f.bytes += chain[i].bytes;
     if (i + 1 < chain.size()) intermediate += 2 * chain[i].written;
   }
-  *saved = 0;
   double fused = static_cast<double>(longest);
-  if (sized && sum > 0) {
-    double compulsory = std::clamp(bytes - intermediate, chain.back().written, bytes);
-    *saved = bytes - compulsory;
-    fused = compulsory / (bytes / static_cast<double>(sum));
+  if (f.sized && f.chain_ns > 0) {
+    double compulsory = std::clamp(f.bytes - intermediate, chain.back().written, f.bytes);
+    f.saved = f.bytes - compulsory;
+    fused = compulsory / (f.bytes / static_cast<double>(f.chain_ns));
   }
-  return std::clamp(static_cast<int64_t>(fused), std::min(kKernelFixedCostNs, sum), sum);
+  f.ns =
+      std::clamp(static_cast<int64_t>(fused), std::min(kKernelFixedCostNs, f.chain_ns), f.chain_ns);
+  return f;
 }
 
 void Emit(const Context& c, Claims& claims, const std::string& python, const Group& g,
@@ -161,9 +168,9 @@ void Emit(const Context& c, Claims& claims, const std::string& python, const Gro
   f.where.kernel = std::string(t.str(t.kernels.name[first.front().kernel]));
   std::vector<RowId> host_ops;
   std::vector<std::pair<int64_t, int64_t>> spans;
-  for (const auto& chain : g.chains) {
-    double saved = 0;
-    cand.fix.kernel_dur.emplace_back(chain.front().kernel, FusedNs(t, chain, &saved));
+  for (size_t ci = 0; ci < g.chains.size(); ++ci) {
+    const auto& chain = g.chains[ci];
+    cand.fix.kernel_dur.emplace_back(chain.front().kernel, g.fused_ns[ci]);
     claims.TakeKernel(chain.front().kernel);
     for (size_t i = 1; i < chain.size(); ++i) {
       const Member& m = chain[i];
@@ -183,10 +190,7 @@ void Emit(const Context& c, Claims& claims, const std::string& python, const Gro
   f.detail = base::FormatCount(g.chains.size()) + " chains of " + base::FormatCount(first.size()) +
              " kernels (" + c.PerIterationText(static_cast<double>(g.chains.size())) + "), " +
              base::FormatDuration(g.gpu_ns) + " on the GPU, " +
-             base::FormatFixed(100.0 * static_cast<double>(g.gpu_ns) /
-                                   static_cast<double>(std::max<int64_t>(1, c.busy_ns())),
-                               1) +
-             "% of its busy time";
+             base::FormatFixed(c.BusyPercent(g.gpu_ns), 1) + "% of its busy time";
   if (g.sized == g.chains.size() && g.bytes > 0) {
     f.detail += "; a fused kernel moves " +
                 base::FormatBytes(static_cast<int64_t>(g.bytes - g.saved_bytes)) + " instead of " +
@@ -213,16 +217,10 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
       std::vector<model::StringId> labels;
       for (const Member& m : chain) labels.push_back(m.label);
       Group& g = groups[{chain.front().python, std::move(labels)}];
-      double saved = 0;
-      FusedNs(t, chain, &saved);
-      bool sized = true;
-      for (const Member& m : chain) {
-        g.gpu_ns += t.kernels.dur_ns[m.kernel];
-        g.bytes += m.bytes;
-        sized = sized && m.bytes > 0 && m.written > 0;
-      }
-      g.sized += sized;
-      g.saved_bytes += saved;
+      Fused f = FuseChain(t, chain);
+      g.gpu_ns += f.chain_ns, g.bytes += f.bytes, g.saved_bytes += f.saved;
+      g.sized += f.sized;
+      g.fused_ns.push_back(f.ns);
       g.chains.push_back(std::move(chain));
     }
     chain.clear();

@@ -14,7 +14,7 @@ namespace {
 void Detect(const Context& c, Claims&, std::vector<Candidate>& out) {
   const Trace& t = c.t();
   if (t.memory.size() == 0 || c.steady().iterations.empty()) return;
-  MemoryTimeline m = BuildMemoryTimeline(t, c.steady(), 3);
+  MemoryTimeline m = BuildMemoryTimeline(t, c.steady(), 3, &c.at());
   for (const DeviceMemory& d : m.devices) {
     if (d.growth_per_step_bytes <= 0 || d.steps.size() < 3) continue;
     Candidate cand{Make(c, "memory-growth", 0), {}};
