@@ -106,6 +106,8 @@ enum class ProblemEffect : uint8_t { kDropped, kRepaired, kKept };
     "a dispatch whose kernel_id is not in kernel_symbols; named <kernel ID>")                     \
   X(kRocprofv3CsvBadTimestamp, "rocprofv3_csv.bad_timestamp", kDropped,                           \
     "a rocprofv3 CSV row whose Start/End_Timestamp is not a non-negative integer")                \
+  X(kRocprofv3CsvBadAddress, "rocprofv3_csv.bad_address", kDropped,                               \
+    "a rocprofv3 memory-allocation row whose Address is not a hexadecimal number")                \
   X(kRocprofv3CsvUnreadableSibling, "rocprofv3_csv.unreadable_sibling", kDropped,                 \
     "another CSV of the same run (a table beside the named file) could not be read")              \
   X(kRpdBadMonitorValue, "rpd.bad_monitor_value", kDropped,                                       \

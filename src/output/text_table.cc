@@ -29,16 +29,20 @@ std::string TextTable::Render(size_t max_width, bool fit) const {
   }
   size_t total = 0;
   for (size_t c = 0; c < n; ++c) total += width[c] + (c ? 2 : 0);
-  size_t flex = n;
-  for (size_t c = 0; c < n; ++c) {
-    if (columns_[c].flexible) flex = c;
-  }
-  if (fit && flex < n && total > max_width) {
-    size_t others = total - width[flex];
-    // The name takes the width the other columns leave, at least 16 columns.
-    size_t room = max_width > others ? max_width - others : 0;
-    width[flex] = std::min(width[flex], std::max<size_t>(room, 16));
-    width[flex] = std::max(width[flex], base::DisplayWidth(columns_[flex].header));
+  // The flexible columns give way, the widest first, each down to at least 16 columns.
+  std::vector<bool> shorten(n, false);
+  while (fit && total > max_width) {
+    size_t flex = n;
+    for (size_t c = 0; c < n; ++c) {
+      size_t floor = std::max<size_t>(16, base::DisplayWidth(columns_[c].header));
+      if (columns_[c].flexible && width[c] > floor && (flex == n || width[c] > width[flex]))
+        flex = c;
+    }
+    if (flex == n) break;
+    size_t floor = std::max<size_t>(16, base::DisplayWidth(columns_[flex].header));
+    size_t cut = std::min(total - max_width, width[flex] - floor);
+    width[flex] -= cut, total -= cut;
+    shorten[flex] = true;
   }
   auto pad = [](std::string s, size_t w, Align a, bool last) {
     size_t dw = base::DisplayWidth(s);
@@ -46,11 +50,12 @@ std::string TextTable::Render(size_t max_width, bool fit) const {
     if (a == Align::kRight) return std::string(w - dw, ' ') + s;
     return last ? s : s + std::string(w - dw, ' ');
   };
-  // The flexible column's cells shortened together, so that different names stay different.
-  std::vector<std::string> flex_cells;
-  if (fit && flex < n) {
-    for (const auto& r : rows_) flex_cells.push_back(r[flex]);
-    flex_cells = base::ShortenNamesDistinct(flex_cells, width[flex]);
+  // A shortened column's cells shortened together, so that different names stay different.
+  std::vector<std::vector<std::string>> short_cells(n);
+  for (size_t c = 0; c < n; ++c) {
+    if (!shorten[c]) continue;
+    for (const auto& r : rows_) short_cells[c].push_back(r[c]);
+    short_cells[c] = base::ShortenNamesDistinct(short_cells[c], width[c]);
   }
   std::string out;
   auto line = [&](const std::vector<std::string>& cells, size_t row) {
@@ -58,7 +63,7 @@ std::string TextTable::Render(size_t max_width, bool fit) const {
     for (size_t c = 0; c < n; ++c) {
       if (c) l += "  ";
       // (the header fits its column: the width is at least the header's)
-      std::string cell = c == flex && fit && row < flex_cells.size() ? flex_cells[row] : cells[c];
+      std::string cell = row < short_cells[c].size() ? short_cells[c][row] : cells[c];
       l += pad(std::move(cell), width[c], columns_[c].align, c + 1 == n);
     }
     while (!l.empty() && l.back() == ' ') l.pop_back();

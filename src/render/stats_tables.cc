@@ -155,6 +155,41 @@ ResultTable OpTable(const analysis::Stats& st, size_t limit) {
   return t;
 }
 
+// Bytes for the terminal ("-": not known); machine formats carry the integer columns.
+Cell BytesText(int64_t b) { return Cell::Text(b < 0 ? "-" : base::FormatBytes(b)); }
+
+ResultTable MemoryTable(const analysis::Stats& st, size_t limit) {
+  ResultTable t({{"device", "GPU", Show::kCount},
+                 {"op", "Op", Show::kText, "", true},
+                 {"python", "Python", Show::kText, "", true},
+                 {"allocations", "Allocs", Show::kCount},
+                 {"allocated_bytes"},
+                 {"", "Allocated", Show::kTextRight},
+                 {"largest_bytes"},
+                 {"", "Largest", Show::kTextRight},
+                 {"frees", "Frees", Show::kCount},
+                 {"freed_bytes"},
+                 {"", "Freed", Show::kTextRight},
+                 {"self_bytes"},
+                 {"", "Self", Show::kTextRight},
+                 {"alive_bytes"},
+                 {"", "At end", Show::kTextRight}});
+  t.SetTerminalOrder({5, 3, 10, 12, 14, 0, 1, 2});  // largest and frees: machine formats
+  for (size_t i = 0; i < Rows(st.memory, limit); ++i) {
+    const auto& m = st.memory[i];
+    const int64_t self = m.self_bytes();
+    std::string self_text = self < 0 ? "-" : "";  // appended: GCC 12's -Wrestrict on "-" + s
+    self_text.append(base::FormatBytes(self < 0 ? -self : self));
+    t.AddRow({Cell::Int(m.device), Cell::Text(m.op.empty() ? "(outside any op)" : m.op),
+              Cell::Text(m.python), Cell::Uint(m.allocations), Cell::Int(m.allocated_bytes),
+              BytesText(m.allocated_bytes), Cell::Int(m.largest_bytes), BytesText(m.largest_bytes),
+              Cell::Uint(m.frees), Cell::Int(m.freed_bytes), BytesText(m.freed_bytes),
+              Cell::Int(self), Cell::Text(self_text), Cell::IntOrNull(m.alive_bytes),
+              BytesText(m.alive_bytes)});
+  }
+  return t;
+}
+
 ResultTable StatsTable(const analysis::Stats& st, std::string_view which, size_t limit) {
   if (which == "op") return OpTable(st, limit);
   if (which == "memops") return MemopTable(st);
@@ -162,6 +197,7 @@ ResultTable StatsTable(const analysis::Stats& st, std::string_view which, size_t
   if (which == "os") return ApiTable(st.os_runtime, limit);
   if (which == "cpu") return CpuOpTable(st, limit);
   if (which == "counters") return CounterTable(st);
+  if (which == "memory") return MemoryTable(st, limit);
   return KernelTable(st, limit);
 }
 

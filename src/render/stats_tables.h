@@ -19,6 +19,7 @@ ResultTable CpuOpTable(const analysis::Stats& stats, size_t limit = 0);
 // GPU time by launching op (--by op)
 ResultTable OpTable(const analysis::Stats& stats, size_t limit = 0);
 ResultTable CounterTable(const analysis::Stats& stats);
+ResultTable MemoryTable(const analysis::Stats& stats, size_t limit = 0);
 
 // One table by its `--by` name: kernels, memops, api, os, cpu, counters.
 ResultTable StatsTable(const analysis::Stats& stats, std::string_view which, size_t limit = 0);

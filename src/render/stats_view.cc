@@ -81,6 +81,11 @@ std::string StatsText(const model::Trace& trace, const analysis::Stats& st, cons
     if (all) out += "\n";
     out += "Counters:\n\n" + CounterTable(st).Text(width, true);
   }
+  if (Shows(v, "memory", !st.memory.empty())) {
+    if (all) out += "\n";
+    Section(out, "GPU memory allocated and freed, by op", MemoryTable(st, Limit(v, 15)),
+            st.memory.size(), Limit(v, 15), width, fit, " more");
+  }
   if (v.by == "op")
     Section(out, "GPU time by launching op (graph kernels by their captured op)",
             OpTable(st, Limit(v, 25)), st.ops.size(), Limit(v, 25), width, fit, " more");
@@ -108,6 +113,7 @@ std::string StatsJson(const model::Trace& trace, const analysis::Stats& st, cons
     ApiTable(st.os_runtime, limit).Json(w.Key("os_runtime"), limit);
   if (Shows(v, "cpu")) CpuOpTable(st, limit).Json(w.Key("cpu_ops"), limit);
   if (Shows(v, "counters", !st.counters.empty())) CounterTable(st).Json(w.Key("counters"));
+  if (Shows(v, "memory", !st.memory.empty())) MemoryTable(st, limit).Json(w.Key("memory"), limit);
   if (v.by == "op") OpTable(st, limit).Json(w.Key("ops"), limit);
   w.EndObject();
   return w.str();

@@ -42,6 +42,10 @@ base::StatusOr<std::string> StatsOutput(const model::Trace& trace, const StatsRe
     at.SetGraphs(&g);
     st.ops = analysis::GpuTimeByOp(trace, opt, at);
   }
+  if ((a.by.empty() || a.by == "memory") && trace.memory.size() > 0) {
+    analysis::Attributor at(trace);
+    st.memory = analysis::MemoryByOp(trace, opt, at);
+  }
   render::StatsView v;
   v.path = a.path;
   v.by = a.by;

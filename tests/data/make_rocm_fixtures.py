@@ -146,10 +146,18 @@ def rocprofv3_csv(folder, generation):
     write_csv(pre + "hip_api_trace.csv", api_header, [[domain, n, P, P, c, s, e] for c, s, e, n in APIS])
     write_csv(pre + "marker_api_trace.csv", api_header,
               [["MARKER_CORE_API", t, P, P, c, s, e] for c, s, e, t in MARKERS])
-    # A file of the run that is not modelled, and (in C) another process's file that must not be read.
+    # Allocations: 4 kB on the GPU freed after the kernels (device memory events), 64 B on the host
+    # (counted only); the free names no agent and no size, as rocprofv3 writes it.
+    host = "Agent 0" if generation == "C" else 0
     write_csv(pre + "memory_allocation_trace.csv",
               ["Kind", "Operation", "Agent_Id", "Allocation_Size", "Address", "Correlation_Id", "Start_Timestamp",
-               "End_Timestamp"], [["MEMORY_ALLOCATION", "MEMORY_ALLOCATION_ALLOCATE", agent, 4096, "0x1", 9, 1, 2]])
+               "End_Timestamp"], [["MEMORY_ALLOCATION", "MEMORY_ALLOCATION_ALLOCATE", agent, 4096, "0x7f0000001000",
+                                   9, 100500, 100900],
+                                  ["MEMORY_ALLOCATION", "MEMORY_ALLOCATION_ALLOCATE", host, 64, "0x1", 10, 101000,
+                                   101100],
+                                  ["MEMORY_ALLOCATION", "MEMORY_ALLOCATION_FREE", "", 0, "0x7f0000001000", 11, 150000,
+                                   150500]])
+    # (in C) another process's file that must not be read.
     if generation == "C":
         write_csv(os.path.join(folder, "999_kernel_trace.csv"), header, rows[:1])
 

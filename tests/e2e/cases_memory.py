@@ -108,3 +108,39 @@ def memory_without_allocator_events_says_how_to_record_them():
         r = run("memory", t)
         assert r.returncode == 0 and "profile_memory=True" in r.stdout, (r.returncode, r.stdout, r.stderr)
         assert json.loads(run("memory", "--format", "json", t).stdout)["devices"] == []
+
+
+@test
+def stats_by_memory_tells_what_each_op_allocated_and_kept():
+    with tempfile.TemporaryDirectory() as tmp:
+        t = os.path.join(tmp, "leaky.json")
+        leaky_trace(t)
+        r = run("stats", "--by", "memory", "--format", "json", t)
+        assert r.returncode == 0, r.stderr
+        rows = {x["op"]: x for x in json.loads(r.stdout)["memory"]}
+        # By bytes allocated; the frees (at t0 + 500 us) happen in the frame, outside any op.
+        assert list(rows) == ["aten::mul", "aten::empty", "(outside any op)"], rows
+        mul, empty = rows["aten::mul"], rows["aten::empty"]
+        assert (mul["allocations"], mul["allocated_bytes"], mul["frees"], mul["alive_bytes"]) == (5, 20 * MB, 0, 0), mul
+        assert (empty["allocations"], empty["allocated_bytes"], empty["alive_bytes"]) == (5, 5 * MB, 5 * MB), empty
+        assert mul["python"] == "model.py(5): forward", mul
+        assert rows["(outside any op)"]["freed_bytes"] == 20 * MB, rows
+        text = run("stats", t, env={"COLUMNS": "100"}).stdout
+        assert "GPU memory allocated and freed, by op" in text and all(len(x) <= 100 for x in text.splitlines()), text
+        csv_rows = list(csv.DictReader(io.StringIO(run("stats", "--by", "memory", "--format", "csv", t).stdout)))
+        assert csv_rows[0]["op"] == "aten::mul" and csv_rows[0]["allocated_bytes"] == str(20 * MB), csv_rows
+
+
+@test
+def rocprofv3_allocation_records_are_the_gpu_memory_timeline():
+    from harness import data
+    for gen in "ABC":
+        t = data(f"rocprofv3_csv_{gen}/300_kernel_trace.csv")
+        g = json.loads(run("memory", "--format", "json", t).stdout)["devices"]
+        # 4 kB on GPU 2 freed after the kernels; the host's 64 B are not the GPU's.
+        assert [(d["device"], d["events"], d["peak_allocated_bytes"], d["final_allocated_bytes"]) for d in g] == [
+            (2, 2, 4096, 0)], (gen, g)
+        rows = json.loads(run("stats", "--by", "memory", "--format", "json", t).stdout)["memory"]
+        assert sum(x["allocated_bytes"] for x in rows) == 4096 and sum(x["freed_bytes"] for x in rows) == 4096, rows
+        info = run("info", t).stdout
+        assert "host memory allocations (not device memory)" in info, info

@@ -22,6 +22,7 @@ import argparse
 import csv
 import decimal
 import gzip
+import math
 import json
 import os
 import shutil
@@ -189,6 +190,68 @@ MEMORY_CASES = [
 ]
 
 
+ELEM_BYTES = {"c10::BFloat16": 2, "c10::Half": 2, "float": 4, "double": 8, "long int": 8, "int": 4, "bool": 1}
+
+
+def fusion_cross_check(d, path, chain, check):
+    """The fusion finding's chain count, GPU time and bytes against Python's own reading: runs of
+    kernels on one stream whose ops (by External id) are the chain's, in order; each op reading
+    its tensor inputs and writing their broadcast shape once (in the first input's type); the
+    fused kernel moves all of that less each intermediate result written and read back."""
+    events = cross_load(path)
+    ops = {e["args"]["External id"]: e for e in events
+           if e.get("ph") == "X" and e.get("cat") == "cpu_op" and "External id" in e.get("args", {})}
+    streams = {}
+    for e in events:
+        if e.get("ph") == "X" and e.get("cat") == "kernel":
+            streams.setdefault((e["pid"], e["tid"]), []).append(e)
+    names = ["aten::" + n for n in chain.split(" -> ")]
+
+    def work(op):
+        a = op["args"]
+        tensors = [(dims, a["Input type"][i]) for i, dims in enumerate(a["Input Dims"]) if dims]
+        read = sum(math.prod(dims) * ELEM_BYTES[t] for dims, t in tensors)
+        rank = max(len(dims) for dims, _ in tensors)
+        out = [1] * rank
+        for dims, _ in tensors:
+            for j, x in enumerate(dims):
+                out[rank - len(dims) + j] = max(out[rank - len(dims) + j], x)
+        written = math.prod(out) * ELEM_BYTES[tensors[0][1]]
+        return read + written, written
+
+    chains, gpu_ns, moved, fused = 0, 0, 0, 0
+    for ks in streams.values():
+        ks.sort(key=lambda e: decimal.Decimal(str(e["ts"])))
+        of = [ops.get(k.get("args", {}).get("External id"), {}).get("name") for k in ks]
+        i = 0
+        while i + len(names) <= len(ks):
+            if of[i:i + len(names)] != names:
+                i += 1
+                continue
+            members = [work(ops[k["args"]["External id"]]) for k in ks[i:i + len(names)]]
+            chains += 1
+            gpu_ns += sum(cross_ns(k["dur"]) for k in ks[i:i + len(names)])
+            total = sum(b for b, _ in members)
+            moved += total
+            fused += total - 2 * sum(w for _, w in members[:-1])
+            i += len(names)
+    found = [f for f in d["findings"] if f["rule"] == "fusion" and f["where"]["op"] == chain]
+    check(len(found) == 1, f"fusion {chain}: {len(found)} findings")
+    if not found:
+        return
+    m = re.search(r"^(\d+) chains of (\d+) kernels .*?, ([\d.]+) ms on the GPU.*moves ([\d.]+) GB instead of "
+                  r"([\d.]+) GB", found[0]["detail"])
+    check(m is not None, f"fusion detail not as expected: {found[0]['detail']}")
+    if m is None:
+        return
+    mine = (int(m.group(1)), int(m.group(2)), decimal.Decimal(m.group(3)), float(m.group(4)), float(m.group(5)))
+    check(mine[0] == chains and mine[1] == len(names) and abs(mine[2] * 1000000 - gpu_ns) <= 500
+          and abs(mine[3] - fused / 1e9) <= 0.006 and abs(mine[4] - moved / 1e9) <= 0.006,
+          f"fusion {chain}: {mine} vs Python's {chains} chains, {gpu_ns} ns, {fused} of {moved} bytes")
+    print(f"ok   fusion: {chains} chains, {gpu_ns / 1e6:.3f} ms, {fused / 1e9:.2f} of {moved / 1e9:.2f} GB"
+          " as Python reads them")
+
+
 def memory_cases(a, check):
     """`gpuscope memory` against Python's reading of the same events: per device the counts, the
     peak of the totals (or of the running sum without them) and the largest reserved total."""
@@ -224,6 +287,53 @@ def memory_cases(a, check):
             theirs = (w["events"], w["allocations"], w["frees"], w["peak"], w["reserved"], w["totals"])
             check(mine == theirs, f"memory {rel} GPU {dev}: {mine} vs Python's {theirs}")
         print(f"ok   memory {os.path.basename(rel)[:60]}: {len(want)} device(s) as Python reads them")
+        memory_by_op_case(a, check, rel)
+
+
+def memory_by_op_case(a, check, rel):
+    """`stats --by memory` against Python: each [memory] event counted at the deepest cpu_op on
+    its thread whose [start, end] holds it; allocations, bytes and frees per (device, op)."""
+    events = cross_load(os.path.join(SAMPLES, rel))
+    ops = {}  # (pid, tid) -> [(start, end, name)] sorted by start
+    for e in events:
+        # "Operator": 2021 Kineto, where the steps (ProfilerStep#N, not an op) were ops too.
+        if (e.get("ph") == "X" and e.get("cat") in ("cpu_op", "Operator")
+                and not e["name"].startswith("ProfilerStep#")):
+            ts = decimal.Decimal(str(e["ts"]))
+            ops.setdefault((str(e.get("pid")), str(e.get("tid"))), []).append(
+                (ts, ts + decimal.Decimal(str(e.get("dur", 0))), e["name"]))
+    for v in ops.values():
+        v.sort(key=lambda o: o[0])
+    want = {}
+    for e in events:
+        x = e.get("args", {})
+        if e.get("name") != "[memory]" or int(x.get("Device Type", 0)) <= 0:
+            continue
+        ts = decimal.Decimal(str(e["ts"]))
+        inside = [o for o in ops.get((str(e.get("pid")), str(e.get("tid"))), []) if o[0] <= ts <= o[1]]
+        op = max(inside, key=lambda o: o[0])[2] if inside else "(outside any op)"
+        w = want.setdefault((int(x["Device Id"]), op), [0, 0, 0, 0])
+        b = int(x["Bytes"])
+        if b > 0:
+            w[0] += 1
+            w[1] += b
+        elif b < 0:
+            w[2] += 1
+            w[3] -= b
+    r = run(a.gpuscope, "stats", "--by", "memory", "--format", "json", os.path.join(SAMPLES, rel))
+    check(r.returncode == 0, f"stats --by memory {rel}: exit {r.returncode}: {r.stderr.strip()}")
+    if r.returncode != 0:
+        return
+    got = {}
+    for row in json.loads(r.stdout)["memory"]:
+        g = got.setdefault((row["device"], row["op"]), [0, 0, 0, 0])
+        for k, key in enumerate(("allocations", "allocated_bytes", "frees", "freed_bytes")):
+            g[k] += row[key]
+    differ = sorted(k for k in set(got) | set(want) if got.get(k) != want.get(k))
+    check(not differ, f"stats --by memory {rel}: {len(differ)} (device, op) differ from Python's, "
+          f"first {differ[:1]}: {[got.get(k) for k in differ[:1]]} vs {[want.get(k) for k in differ[:1]]}")
+    if not differ:
+        print(f"ok   stats --by memory {os.path.basename(rel)[:48]}: {len(want)} places as Python reads them")
 
 
 def serving_cases(a, check):
@@ -463,6 +573,8 @@ def main():
             check(not fired(rule, where), f"analyze {name}: {rule} ({where!r}) fired")
         if name == "mi210_gpu_only":
             device_copy_cross_check(d, os.path.join(SAMPLES, rel), check)
+        if name == "xdit_t5_gelu":
+            fusion_cross_check(d, os.path.join(SAMPLES, rel), must[0][1], check)
         got = {"summary": {k: d["summary"][k] for k in ("iteration_source", "iterations", "warmup_iterations",
                                                          "iteration_median_ns", "gpu_busy_pct", "verdict")},
                "replay": d["summary"]["replay"], "combined": d["summary"]["combined"],

@@ -12,6 +12,10 @@ be exact (the caller skips that sample for that plant, saying so).
                slow_kernel plant would lengthen that kernel (the same edit of the times), launched
                from an op of its own (a movement op the trace does not use, so that its place is
                the plant's alone) by a launch call of 1 ns right after the kernel's own launch.
+  fusion       a chain of three elementwise kernels (sub -> exp -> mul on one float tensor, times
+               in proportion to their bytes, D in all) inserted where device_copy inserts its
+               copy, each launched from its op; the fix (one kernel moving the chain's compulsory
+               bytes at the chain's bandwidth) saves exactly D x (saved bytes / chain bytes).
   host_stall   a CPU op of D on the thread that launches GPU work, right before a launch call
                made while the GPU is idle with nothing launched in flight (it waited for the host
                anyway): everything after it moves D later, every range open across it grows by D.
@@ -20,6 +24,7 @@ import bisect
 import collections
 import gzip
 import json
+import math
 
 # Event categories, lower case: today's Kineto and the capitalised ones of 2021 (Kernel, Runtime).
 GPU_CATS = ("kernel", "gpu_memcpy", "gpu_memset", "memcpy", "memset")
@@ -180,6 +185,85 @@ def device_copy(src, dst, d_us, window=None):
                    "tid": chosen["tid"], "ts": end(chosen), "dur": float(d_us), "args": args})
     save(doc, dst)
     return op_name
+
+
+# The fusion plant's chain: (op, tensor inputs); float tensors of one size, as the work model
+# counts them: every input read, the output written once.
+CHAIN = (("aten::sub", 2), ("aten::exp", 1), ("aten::mul", 2))
+FUSION_BANDWIDTH = 1.5e12  # B/s: below every sample GPU's HBM peak, a plausible elementwise rate
+
+
+def _room_finder(events):
+    """room(launch) -> (start, step, q): where three ops with their launch calls fit after a launch
+    call on its thread - before the next event there and inside every range open there (nested,
+    not overlapping) - each `step` us apart (at most 1 us), in multiples of q, which a double holds
+    exactly at this magnitude (2021 traces: integer us of ~1.6e15); None where they do not fit."""
+    by_thread = collections.defaultdict(list)
+    for e in events:
+        if is_x(e):
+            by_thread[(e.get("pid"), e.get("tid"))].append(e)
+    for v in by_thread.values():
+        v.sort(key=lambda e: float(e["ts"]))
+    starts = {k: [float(e["ts"]) for e in v] for k, v in by_thread.items()}
+
+    def room(launch):
+        at = end(launch)
+        key = (launch.get("pid"), launch.get("tid"))
+        rows, ts = by_thread[key], starts[key]
+        i = bisect.bisect_left(ts, at)
+        bound = at + 4.0
+        if i < len(rows):
+            bound = min(bound, ts[i] if rows[i] is not launch else ts[i + 1] if i + 1 < len(rows) else bound)
+        # Ranges open at `at`: those started before it (ranges on a thread nest, so a few dozen
+        # back reach every enclosing one).
+        for e in rows[max(0, i - 64):i]:
+            if e is not launch and end(e) > at:
+                bound = min(bound, end(e))
+        q = 0.25 if at > 1e14 else 0.001
+        step = min(1.0, math.floor((bound - at) / len(CHAIN) / q) * q)
+        return (at, step, q) if step >= 3 * q else None
+    return room
+
+
+def fusion(src, dst, d_us, window=None):
+    """Writes the planted trace; returns (the chain as analyze names it, the fix's saving in us),
+    or None where device_copy would find no place with room for three ops after the launch."""
+    doc, events = load(src)
+    calls = {c.get("args", {}).get("correlation"): c for c in runtime_calls(events)}
+    calls.pop(None, None)
+    room = _room_finder(events)
+    chosen, sync = _busy_kernel_before_sync(
+        events, window, lambda k: k.get("args", {}).get("correlation") in calls
+        and room(calls[k["args"]["correlation"]]) is not None)
+    if chosen is None:
+        return None
+    launch = calls[chosen["args"]["correlation"]]
+    at, step, q = room(launch)
+    _delay_after(events, chosen, sync, d_us)
+    n = int(FUSION_BANDWIDTH * d_us * 1e-6 / 4 / sum(k + 1 for _, k in CHAIN))  # elements
+    byts = [4 * n * (k + 1) for _, k in CHAIN]
+    ids = [e.get("args", {}).get(k) for e in events for k in ("correlation", "External id")]
+    fresh = max([i for i in ids if isinstance(i, int)] + [0]) + 1
+    gpu_at = end(chosen)
+    args = {k: v for k, v in chosen.get("args", {}).items() if k in ("device", "stream", "context", "queued")}
+    for i, ((op, inputs), b) in enumerate(zip(CHAIN, byts)):
+        cid, t = fresh + i, at + step * i
+        events.append({"ph": "X", "cat": "cpu_op", "name": op, "pid": launch["pid"], "tid": launch["tid"],
+                       "ts": t, "dur": step - q, "args": {"External id": cid, "Input Dims": [[n]] * inputs,
+                                                           "Input type": ["float"] * inputs}})
+        events.append({"ph": "X", "cat": launch["cat"], "name": launch["name"], "pid": launch["pid"],
+                       "tid": launch["tid"], "ts": t + q, "dur": q,
+                       "args": {"correlation": cid, "External id": cid}})
+        dur = d_us * b / sum(byts)
+        events.append({"ph": "X", "cat": chosen["cat"], "pid": chosen["pid"], "tid": chosen["tid"],
+                       "name": f"void at::native::vectorized_elementwise_kernel<4, planted_{op[6:]}>(int)",
+                       "ts": gpu_at, "dur": dur, "args": {**args, "correlation": cid, "External id": cid}})
+        gpu_at += dur
+    save(doc, dst)
+    # The fused kernel reads the inputs and writes the result once: each intermediate result is
+    # neither written nor read back.
+    saved = 2 * 4 * n * (len(CHAIN) - 1)
+    return " -> ".join(op[6:] for op, _ in CHAIN), d_us * saved / sum(byts)
 
 
 def host_stall(src, dst, d_us, window=None, name="planted_host_stall"):

@@ -268,3 +268,8 @@ def test_memory_equals_the_cli_and_its_events_are_a_table(tmp_path, cli):
     assert m.column("device").to_pylist() == [0, 0]
     with pytest.raises(ValueError):
         gpuscope.memory(t, top=0)
+    # stats(by="memory"): the same table as the CLI's, both blocks still allocated at the end.
+    by_op = gpuscope.stats(t, by="memory")
+    assert same(by_op, cli_json(cli, "stats", "--by", "memory", "--format", "json", path))
+    assert [(r["allocations"], r["allocated_bytes"], r["alive_bytes"]) for r in by_op["memory"]] == [
+        (2, 3 << 20, 3 << 20)], by_op

@@ -98,8 +98,25 @@ struct OpGpuStat {
   double percent = 0;  // of the GPU op time counted
 };
 
+// A framework allocator's device memory events at one place in the program (`stats --by memory`,
+// as PyTorch's "CUDA Mem" columns): allocations and frees made inside the op, by the op and user
+// Python line around them (MemoryPlaces), per device.
+struct OpMemoryStat {
+  int device = 0;
+  std::string op, python;
+  uint64_t allocations = 0, frees = 0;
+  int64_t allocated_bytes = 0, freed_bytes = 0;  // both >= 0
+  int64_t largest_bytes = 0;                     // the largest single allocation
+  // Of the bytes allocated here, those still allocated at the trace's end (a block's free is
+  // found by its address, after the window too); -1 when the events carry no addresses.
+  int64_t alive_bytes = -1;
+  int64_t self_bytes() const { return allocated_bytes - freed_bytes; }
+};
+
 struct Stats {
-  std::vector<OpGpuStat> ops;         // only with `--by op` (GpuTimeByOp), by gpu_ns descending
+  std::vector<OpGpuStat> ops;  // only with `--by op` (GpuTimeByOp), by gpu_ns descending
+  // Only with memory events (MemoryByOp), by allocated bytes descending.
+  std::vector<OpMemoryStat> memory;
   std::vector<KernelStat> kernels;    // sorted by total_ns descending, then name
   std::vector<MemopStat> memops;      // by kind, in MemopKind order; kinds never seen omitted
   std::vector<ApiStat> api;           // GPU runtime/driver/HSA calls, by total_ns descending
@@ -115,5 +132,10 @@ class Attributor;
 // The `ops` table: GPU op time by launching place, through `at` (graph attribution set on it).
 std::vector<OpGpuStat> GpuTimeByOp(const model::Trace& trace, const StatsOptions& options,
                                    const Attributor& at);
+
+// The `memory` table: allocator events starting in the window, by place (`at`: the trace's
+// attribution, for the Python lines).
+std::vector<OpMemoryStat> MemoryByOp(const model::Trace& trace, const StatsOptions& options,
+                                     const Attributor& at);
 
 }  // namespace gpuscope::analysis

@@ -8,59 +8,23 @@
 #include <unordered_map>
 
 #include "analysis/attribution/attribution.h"
-#include "analysis/work/work_models.h"
+#include "analysis/attribution/memory_places.h"
 
 namespace gpuscope::analysis {
 
 namespace {
 
-using model::RowId;
-
-// The deepest CPU range around a time on one thread: the latest-starting range at or before it,
-// or the first of its parents that still holds it.
-class RangeFinder {
- public:
-  explicit RangeFinder(const model::Trace& t) : t_(t) {}
-  RowId At(model::TrackId track, int64_t ts) {
-    auto [it, fresh] = by_track_.try_emplace(track);
-    std::vector<RowId>& rows = it->second;
-    if (fresh) {
-      for (size_t i = 0; i < t_.cpu.size(); ++i) {
-        if (t_.cpu.track[i] == track) rows.push_back(static_cast<RowId>(i));
-      }
-      std::stable_sort(rows.begin(), rows.end(),
-                       [&](RowId a, RowId b) { return t_.cpu.start_ns[a] < t_.cpu.start_ns[b]; });
-    }
-    auto pos = std::upper_bound(rows.begin(), rows.end(), ts,
-                                [&](int64_t v, RowId r) { return v < t_.cpu.start_ns[r]; });
-    if (pos == rows.begin()) return model::kNoRow;
-    RowId r = *(pos - 1);
-    for (int guard = 0; r != model::kNoRow && t_.cpu.end_ns(r) < ts && guard < 256; ++guard)
-      r = t_.cpu.parent[r];
-    return r != model::kNoRow && t_.cpu.end_ns(r) >= ts ? r : model::kNoRow;
-  }
-
- private:
-  const model::Trace& t_;
-  std::unordered_map<model::TrackId, std::vector<RowId>> by_track_;
-};
-
 // The blocks of `live` (address -> allocation event) by the op and Python line that allocated
 // them, largest first.
 std::vector<MemoryHolder> ByPlace(const model::Trace& t,
                                   const std::unordered_map<uint64_t, size_t>& live,
-                                  RangeFinder& ranges, const Attributor& at, int64_t* known) {
+                                  MemoryPlaces& places, int64_t* known) {
   const auto& m = t.memory;
   std::map<std::pair<std::string, std::string>, MemoryHolder> by_place;
   for (const auto& [addr, i] : live) {
-    // The Python line from the deepest range, the op from the deepest framework op (a step's
-    // annotation, "ProfilerStep#7", is not a place: it would split one place per step).
-    RowId r = ranges.At(m.track[i], m.ts_ns[i]);
-    std::string python = r == model::kNoRow ? "" : at.PythonOf(r);
-    r = OpAround(t, r);
-    std::string op = r == model::kNoRow ? "" : std::string(t.str(t.cpu.name[r]));
-    MemoryHolder& h = by_place[{op, python}];
-    h.op = op, h.python = python;
+    MemoryPlace p = places.Of(i);
+    MemoryHolder& h = by_place[{p.op, p.python}];
+    h.op = p.op, h.python = p.python;
     h.bytes += m.bytes[i], ++h.blocks;
     *known += m.bytes[i];
   }
@@ -74,8 +38,7 @@ std::vector<MemoryHolder> ByPlace(const model::Trace& t,
 }
 
 DeviceMemory OneDevice(const model::Trace& t, const SteadyState& steady,
-                       const std::vector<size_t>& rows, size_t top, RangeFinder& ranges,
-                       const Attributor& at) {
+                       const std::vector<size_t>& rows, size_t top, MemoryPlaces& places) {
   const auto& m = t.memory;
   DeviceMemory d;
   d.device = m.device[rows.front()];
@@ -125,7 +88,7 @@ DeviceMemory OneDevice(const model::Trace& t, const SteadyState& steady,
     if (m.bytes[i] < 0) live.erase(m.addr[i]);
   }
   int64_t known = 0;
-  d.holders = ByPlace(t, live, ranges, at, &known);
+  d.holders = ByPlace(t, live, places, &known);
   if (d.totals_recorded && d.peak_allocated_bytes > known) {
     MemoryHolder before{"(allocated before the trace)", "", d.peak_allocated_bytes - known, 0};
     auto pos = std::find_if(d.holders.begin(), d.holders.end(),
@@ -173,7 +136,7 @@ DeviceMemory OneDevice(const model::Trace& t, const SteadyState& steady,
       if (m.bytes[i] < 0) kept.erase(m.addr[i]);
     }
     int64_t unused = 0;
-    d.kept = ByPlace(t, kept, ranges, at, &unused);
+    d.kept = ByPlace(t, kept, places, &unused);
     if (d.kept.size() > top) d.kept.resize(top);
   }
   bool rising = d.steps.size() >= 3;
@@ -194,13 +157,13 @@ MemoryTimeline BuildMemoryTimeline(const model::Trace& t, const SteadyState& ste
   std::map<int, std::vector<size_t>> by_device;
   for (size_t i = 0; i < t.memory.size(); ++i) by_device[t.memory.device[i]].push_back(i);
   if (by_device.empty()) return out;
-  RangeFinder ranges(t);
   std::optional<Attributor> own;
   if (!at) at = &own.emplace(t);
+  MemoryPlaces places(t, *at);
   for (auto& [device, rows] : by_device) {
     std::stable_sort(rows.begin(), rows.end(),
                      [&](size_t a, size_t b) { return t.memory.ts_ns[a] < t.memory.ts_ns[b]; });
-    out.devices.push_back(OneDevice(t, steady, rows, std::max<size_t>(1, holders), ranges, *at));
+    out.devices.push_back(OneDevice(t, steady, rows, std::max<size_t>(1, holders), places));
   }
   return out;
 }

@@ -172,7 +172,9 @@ const WorkModel* FindWorkModel(std::string_view op) {
 
 model::RowId OpAround(const model::Trace& t, model::RowId row) {
   for (int guard = 0; row != model::kNoRow && guard < 256; ++guard, row = t.cpu.parent[row]) {
-    if (t.cpu.kind[row] == model::CpuRangeKind::kOp) return row;
+    if (t.cpu.kind[row] == model::CpuRangeKind::kOp &&
+        !t.str(t.cpu.name[row]).starts_with("ProfilerStep#"))
+      return row;
   }
   return model::kNoRow;
 }

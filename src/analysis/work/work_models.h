@@ -54,7 +54,7 @@ const WorkModel* FindWorkModel(std::string_view op);
 WorkEstimate EstimateWork(std::string_view op, std::string_view args_text);
 
 // The innermost framework op at or above a CPU range row (following parents; annotations are
-// not ops); kNoRow when none.
+// not ops, nor are the ProfilerStep#N ranges 2021 Kineto traces record as ops); kNoRow when none.
 model::RowId OpAround(const model::Trace& t, model::RowId cpu_row);
 
 // The innermost framework op at or above a CPU range row (following parents) that has a work

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "base/sqlite_db.h"
+#include "import/common/allocation_records.h"
 #include "import/common/rocm_names.h"
 #include "import/common/row_helpers.h"
 #include "import/common/sqlite_columns.h"
@@ -52,9 +53,9 @@ class RocpdReader {
     GPUSCOPE_RETURN_IF_ERROR(ReadCopies());
     GPUSCOPE_RETURN_IF_ERROR(ReadRegions());
     GPUSCOPE_RETURN_IF_ERROR(ReadSamples());
+    GPUSCOPE_RETURN_IF_ERROR(ReadAllocations());
     for (auto [view, label] :
-         {std::pair{"rocpd_memory_allocate", "memory allocation records (not modelled)"},
-          std::pair{"rocpd_pmc_event", "hardware counter values (not modelled)"}}) {
+         {std::pair{"rocpd_pmc_event", "hardware counter values (not modelled)"}}) {
       if (!db_.Has(view)) continue;
       int64_t n = db_.QueryInt(std::string("SELECT COUNT(*) FROM ") + view, 0);
       if (n > 0) t_.record_counts[label] += static_cast<uint64_t>(n);
@@ -211,6 +212,40 @@ class RocpdReader {
     }
     if (n == 0)
       t_.meta.not_collected.push_back("memory copies (rocprofv3 ran without --memory-copy-trace)");
+    return q.status();
+  }
+
+  // Allocations and frees of real memory (level REAL; virtual reservations and scratch are
+  // counted) as device memory events, in time order: a free's block found by its address.
+  base::Status ReadAllocations() {
+    if (!db_.Has("rocpd_memory_allocate")) return base::Status::Ok();
+    std::set<int64_t> gpus;
+    for (const auto& d : t_.devices) gpus.insert(d.id);
+    GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT start, pid, tid, agent_id, type, level, "
+                                                "address, size FROM rocpd_memory_allocate "
+                                                "ORDER BY start"));
+    AllocationRecords records(&t_);
+    while (q.Step()) {
+      std::string_view type = q.Text(4), level = q.Text(5);
+      if (level != "REAL") {
+        records.NotModelled(level == "SCRATCH"
+                                ? "scratch memory records (not modelled)"
+                                : "virtual memory allocation records (not modelled)");
+        continue;
+      }
+      int64_t ts = TimeAt(q, 0);
+      model::TrackId track = CpuTrack(q.Int(1), q.Int(2));
+      auto addr = static_cast<uint64_t>(q.Int(6));
+      if (type == "ALLOC") {
+        int64_t agent = q.IsNull(3) ? -1 : q.Int(3);
+        records.Allocate(ts, track, gpus.count(agent) ? static_cast<int>(agent) : -1, addr,
+                         q.Int(7));
+      } else if (type == "FREE") {
+        records.Free(ts, track, addr);
+      } else {
+        records.NotModelled("memory reallocation / reclaim records (not modelled)");
+      }
+    }
     return q.status();
   }
 

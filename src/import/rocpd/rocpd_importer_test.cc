@@ -85,6 +85,40 @@ TEST(RocpdImporter, NoCopiesMeansNotCollected) {
   EXPECT_NE(t.meta.not_collected[0].find("--memory-copy-trace"), std::string::npos);
 }
 
+// rocpd_memory_allocate (as rocprofv3 --memory-allocation-trace writes it): real allocations on
+// a GPU agent become device memory events, a free takes the size of the block at its address;
+// host, virtual and unmatched records are counted.
+TEST(RocpdImporter, AllocationsOnTheGpuAreMemoryEvents) {
+  model::Trace t = Load(MakeDb(
+      kData + "/rocpd_small.sql",
+      "CREATE TABLE rocpd_memory_allocate (id INTEGER PRIMARY KEY, guid TEXT, nid INTEGER, pid "
+      "INTEGER, tid INTEGER, agent_id INTEGER, type TEXT, level TEXT, start INTEGER, end INTEGER, "
+      "address INTEGER, size INTEGER, queue_id INTEGER, stream_id INTEGER, event_id INTEGER, "
+      "extdata JSONB);"
+      "INSERT INTO rocpd_memory_allocate VALUES (1, 'g', 1, 4000, 4000, 2, 'ALLOC', 'REAL', "
+      "105000, 105500, 4096, 1048576, 0, 0, NULL, '{}');"
+      "INSERT INTO rocpd_memory_allocate VALUES (2, 'g', 1, 4000, 4000, 0, 'ALLOC', 'REAL', "
+      "106000, 106500, 8192, 64, 0, 0, NULL, '{}');"
+      "INSERT INTO rocpd_memory_allocate VALUES (3, 'g', 1, 4000, 4000, 2, 'ALLOC', 'VIRTUAL', "
+      "107000, 107500, 1048576, 4096, 0, 0, NULL, '{}');"
+      "INSERT INTO rocpd_memory_allocate VALUES (5, 'g', 1, 4000, 4000, NULL, 'FREE', 'REAL', "
+      "109000, 109500, 12345, 0, 0, 0, NULL, '{}');"
+      "INSERT INTO rocpd_memory_allocate VALUES (4, 'g', 1, 4000, 4000, NULL, 'FREE', 'REAL', "
+      "108000, 108500, 4096, 0, 0, 0, NULL, '{}');",
+      "m_results.db"));
+  ASSERT_EQ(t.memory.size(), 2u);
+  EXPECT_EQ(t.memory.ts_ns[0], 105000);
+  EXPECT_EQ(t.memory.bytes[0], 1048576);
+  EXPECT_EQ(t.memory.device[0], 2);
+  EXPECT_EQ(t.memory.allocated[0], -1);    // no allocator totals: the timeline is a running sum
+  EXPECT_EQ(t.memory.bytes[1], -1048576);  // the free, in time order, sized by its address
+  EXPECT_EQ(t.memory.device[1], 2);
+  EXPECT_EQ(t.tracks[t.memory.track[1]].pid, 4000);
+  EXPECT_EQ(t.record_counts.at("host memory allocations (not device memory)"), 1u);
+  EXPECT_EQ(t.record_counts.at("virtual memory allocation records (not modelled)"), 1u);
+  EXPECT_EQ(t.record_counts.at("frees of blocks not allocated on a GPU in the trace"), 1u);
+}
+
 // A run's directory: one database per process, merged; equal correlation ids of different
 // processes never link across processes.
 TEST(RocpdImporter, DirectoryOfDatabasesIsMerged) {

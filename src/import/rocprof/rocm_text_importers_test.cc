@@ -53,10 +53,17 @@ TEST(Rocprofv3Json, CutFileKeepsWholeRecordsAndSaysWhere) {
   EXPECT_NE(t.meta.import_error.find("truncated"), std::string::npos) << t.meta.import_error;
 }
 
-TEST(Rocprofv3Csv, ReadsOnlyItsOwnRunAndCountsUnmodelledFiles) {
+TEST(Rocprofv3Csv, ReadsOnlyItsOwnRunAndItsAllocations) {
   model::Trace t = Load(kData + "/rocprofv3_csv_C/300_kernel_trace.csv");
   EXPECT_EQ(t.kernels.size(), 3u);  // 999_kernel_trace.csv belongs to another process
-  EXPECT_EQ(t.record_counts["CSV files not modelled (allocation, scratch)"], 1u);
+  // memory_allocation_trace.csv: 4 kB on GPU agent 2 and its free (no agent, no size: the
+  // block's), 64 B on the host agent 0 (counted, not the GPU's).
+  ASSERT_EQ(t.memory.size(), 2u);
+  EXPECT_EQ(t.memory.bytes[0], 4096);
+  EXPECT_EQ(t.memory.addr[0], 0x7f0000001000u);
+  EXPECT_EQ(t.memory.bytes[1], -4096);
+  EXPECT_EQ(t.memory.device[1], 2);
+  EXPECT_EQ(t.record_counts["host memory allocations (not device memory)"], 1u);
   EXPECT_NE(t.meta.format_version.find("300_marker_api_trace.csv"), std::string::npos);
   EXPECT_EQ(t.devices[0].id, 2);  // "Agent 2"
 }

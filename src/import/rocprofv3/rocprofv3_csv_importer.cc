@@ -8,9 +8,12 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
+#include <unordered_map>
 
 #include "base/numbers.h"
+#include "import/common/allocation_records.h"
 #include "import/common/csv_reader.h"
 #include "import/common/rocm_names.h"
 #include "import/common/row_helpers.h"
@@ -23,7 +26,7 @@ namespace {
 
 using model::Trace;
 
-enum class CsvKind { kKernel, kCopy, kApi, kOther };
+enum class CsvKind { kKernel, kCopy, kApi, kAlloc, kOther };
 
 // The first line of a CSV, split into header names.
 std::vector<std::string> HeaderOf(const std::string& path) {
@@ -43,6 +46,10 @@ CsvKind KindOf(std::vector<std::string> h) {
   if (h.size() >= 2 && h[0] == "Kind" && h[1] == "Direction") return CsvKind::kCopy;
   if (h.size() >= 3 && h[0] == "Domain" && h[1] == "Function" && h[2] == "Process_Id")
     return CsvKind::kApi;
+  // The memory-allocation trace (the scratch-memory trace has Queue_Id third: not modelled).
+  if (h.size() >= 3 && h[0] == "Kind" && h[1] == "Operation" && h[2] == "Agent_Id" &&
+      std::find(h.begin(), h.end(), "Address") != h.end())
+    return CsvKind::kAlloc;
   return CsvKind::kOther;
 }
 
@@ -134,6 +141,7 @@ class CsvRunReader {
     std::vector<const char*> need = {"Correlation_Id", "Start_Timestamp", "End_Timestamp"};
     if (kind == CsvKind::kKernel) need.insert(need.end(), {"Agent_Id", "Queue_Id", "Kernel_Name"});
     if (kind == CsvKind::kCopy) need.insert(need.end(), {"Direction"});
+    if (kind == CsvKind::kAlloc) need.insert(need.end(), {"Operation", "Address"});
     if (kind == CsvKind::kApi)
       need.insert(need.end(), {"Domain", "Function", "Process_Id", "Thread_Id"});
     std::string out;
@@ -197,6 +205,20 @@ class CsvRunReader {
                                                                      : num("Group_Segment_Size"));
       row.flags = model::KernelWorkFlags(name);
       t_.kernels.Append(row);
+    } else if (kind == CsvKind::kAlloc) {
+      // Kept until every file is read: the GPU agents come from the kernel trace, the host
+      // thread from the API call of the same correlation id, and the records are matched in
+      // time order.
+      auto addr = ParseAddress(Field(f, h["Address"]));
+      if (!addr) {
+        t_.problems.Add(model::ProblemKind::kRocprofv3CsvBadAddress,
+                        file + " line " + std::to_string(line) +
+                            ": Address is not a hexadecimal number; row skipped");
+        return false;
+      }
+      allocations_.push_back({start, Corr(h, f), *addr, num("Allocation_Size"),
+                              AgentNumber(Field(f, h["Agent_Id"])),
+                              std::string(Field(f, h["Operation"]))});
     } else if (kind == CsvKind::kCopy) {
       saw_copies_ = true;
       model::MemopRow row;
@@ -244,6 +266,50 @@ class CsvRunReader {
     return true;
   }
 
+ public:
+  // The allocation records as device memory events (AllocationRecords), in time order.
+  void FinishAllocations() {
+    if (allocations_.empty()) return;
+    std::stable_sort(allocations_.begin(), allocations_.end(),
+                     [](const Allocation& a, const Allocation& b) { return a.ts < b.ts; });
+    std::unordered_map<uint64_t, model::TrackId> thread_of;  // correlation id -> API thread
+    for (size_t i = 0; i < t_.api.size(); ++i)
+      thread_of.emplace(t_.api.correlation[i], t_.api.track[i]);
+    AllocationRecords records(&t_);
+    for (const auto& a : allocations_) {
+      auto it = thread_of.find(a.corr);
+      model::TrackId track = it != thread_of.end()
+                                 ? it->second
+                                 : t_.InternTrack(model::TrackKind::kCpuThread, "rocprofv3",
+                                                  "allocations (no API trace)");
+      if (a.operation == "MEMORY_ALLOCATION_ALLOCATE") {
+        records.Allocate(a.ts, track, devices_.count(a.agent) ? static_cast<int>(a.agent) : -1,
+                         a.addr, a.bytes);
+      } else if (a.operation == "MEMORY_ALLOCATION_FREE") {
+        records.Free(a.ts, track, a.addr);
+      } else {
+        records.NotModelled("virtual memory allocation records (not modelled)");
+      }
+    }
+  }
+
+ private:
+  // "0x00007ffb26354000" -> the address.
+  static std::optional<uint64_t> ParseAddress(std::string_view text) {
+    if (text.starts_with("0x") || text.starts_with("0X")) text.remove_prefix(2);
+    if (text.empty() || text.size() > 16) return std::nullopt;
+    uint64_t v = 0;
+    for (char c : text) {
+      int d = c >= '0' && c <= '9'   ? c - '0'
+              : c >= 'a' && c <= 'f' ? c - 'a' + 10
+              : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                     : -1;
+      if (d < 0) return std::nullopt;
+      v = v * 16 + static_cast<uint64_t>(d);
+    }
+    return v;
+  }
+
   void Device(int64_t agent) {
     if (agent < 0 || !devices_.insert(agent).second) return;
     model::Device d;
@@ -253,8 +319,16 @@ class CsvRunReader {
     t_.devices.push_back(std::move(d));
   }
 
+  struct Allocation {
+    int64_t ts;
+    uint64_t corr, addr;
+    int64_t bytes, agent;
+    std::string operation;
+  };
+
   Trace& t_;
-  std::set<int64_t> devices_;
+  std::set<int64_t> devices_;  // the GPU agents: those that ran kernels
+  std::vector<Allocation> allocations_;
   std::vector<std::string> files_;
   std::string error_, error_file_;
   std::string generation_;
@@ -301,7 +375,7 @@ base::StatusOr<ImportResult> ReadRocprofv3Csv(const std::string& path, const Imp
   for (const auto& f : files) {
     CsvKind k = KindOf(HeaderOf(f));
     if (k == CsvKind::kOther) {
-      ++trace.record_counts["CSV files not modelled (allocation, scratch)"];
+      ++trace.record_counts["CSV files not modelled (scratch memory)"];
       continue;
     }
     have_kernels |= k == CsvKind::kKernel;
@@ -311,6 +385,7 @@ base::StatusOr<ImportResult> ReadRocprofv3Csv(const std::string& path, const Imp
       trace.problems.Add(model::ProblemKind::kRocprofv3CsvUnreadableSibling, st.message());
     }
   }
+  reader.FinishAllocations();
   trace.meta.format_version = (reader.generation().empty() ? "" : reader.generation() + "; ") +
                               "files: " + reader.Summary();
   trace.meta.import_error = reader.error(path);
