@@ -1,5 +1,6 @@
 // CUDA activity: runtime/driver calls, kernels, memcpy, memset and synchronisations.
 
+#include "import/common/allocation_records.h"
 #include "import/nsys/nsys_reader.h"
 
 namespace gpuscope::import::nsys {
@@ -173,6 +174,53 @@ base::Status NsysReader::ReadSync() {
     row.name = t_.strings.Intern(label.empty() ? "Synchronization" : label);
     row.kind = model::GpuRangeKind::kSync;
     t_.gpu_ranges.Append(row);
+  }
+  return Finish(q);
+}
+
+// `--cuda-memory-usage`: CUDA's device allocations and frees as GPU memory events
+// (AllocationRecords: a free sized by the block at its address), on the thread of the runtime
+// call of the same correlation id. Kinds and operations by their enum tables' names, never by
+// number; pinned, managed and static memory are counted, not the device's allocations.
+base::Status NsysReader::ReadMemoryUsage() {
+  constexpr std::string_view kTable = "CUDA_GPU_MEMORY_USAGE_EVENTS";
+  if (!db_.Has(kTable)) return base::Status::Ok();
+  ColumnSet c(db_, kTable);
+  if (!HasRequired(c, kTable, {"start", "bytes", "memKind", "memoryOperationType"}))
+    return base::Status::Ok();
+  EnumTable oper = LoadEnum(db_, "ENUM_CUDA_DEV_MEM_EVENT_OPER");
+  if (!oper.present || !mem_kind_.present) {
+    ++t_.record_counts["GPU memory usage events (no enum tables to read them by)"];
+    return base::Status::Ok();
+  }
+  std::unordered_map<uint64_t, model::TrackId> thread_of;  // correlation -> runtime call's thread
+  for (size_t i = 0; i < t_.api.size(); ++i)
+    thread_of.emplace(t_.api.correlation[i], t_.api.track[i]);
+  GPUSCOPE_ASSIGN_OR_RETURN(
+      auto q, db_.Query("SELECT " +
+                        c.Select({"start", "deviceId", "address", "bytes", "memKind",
+                                  "memoryOperationType", "globalPid", "correlationId"}) +
+                        " FROM " + std::string(kTable) + " ORDER BY start"));
+  AllocationRecords records(&t_);
+  while (q.Step()) {
+    if (mem_kind_.Name(q.Int(4)) != "CUDA_MEMOPR_MEMORY_KIND_DEVICE") {
+      records.NotModelled("memory usage events of pinned, managed or static memory (not modelled)");
+      continue;
+    }
+    auto it = q.IsNull(7) ? thread_of.end() : thread_of.find(Correlation(q.Int(7), q.Int(6)));
+    model::TrackId track = it != thread_of.end() ? it->second
+                                                 : t_.InternTrack(model::TrackKind::kCpuThread,
+                                                                  std::to_string(PidOf(q.Int(6))),
+                                                                  "allocations (no runtime call)");
+    std::string_view op = oper.Name(q.Int(5));
+    auto addr = static_cast<uint64_t>(q.Int(2));
+    if (op == "CUDA_DEV_MEM_EVENT_OPR_ALLOCATION") {
+      records.Allocate(TimeAt(q, 0), track, static_cast<int>(q.Int(1)), addr, q.Int(3));
+    } else if (op == "CUDA_DEV_MEM_EVENT_OPR_DEALLOCATION") {
+      records.Free(TimeAt(q, 0), track, addr);
+    } else {
+      records.NotModelled("memory usage events of other operations (not modelled)");
+    }
   }
   return Finish(q);
 }

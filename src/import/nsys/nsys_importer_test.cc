@@ -34,6 +34,37 @@ size_t FindApi(const model::Trace& t, std::string_view name) {
   return SIZE_MAX;
 }
 
+// --cuda-memory-usage: device allocations and frees become GPU memory events on the thread of
+// the runtime call of their correlation id; pinned memory is counted, not the GPU's.
+TEST(NsysImporter, MemoryUsageEventsAreTheGpuMemoryTimeline) {
+  model::Trace t = Load(
+      "CREATE TABLE ENUM_CUDA_DEV_MEM_EVENT_OPER (id INTEGER PRIMARY KEY, name TEXT, label TEXT);"
+      "INSERT INTO ENUM_CUDA_DEV_MEM_EVENT_OPER VALUES (0, 'CUDA_DEV_MEM_EVENT_OPR_ALLOCATION', "
+      "'Allocation');"
+      "INSERT INTO ENUM_CUDA_DEV_MEM_EVENT_OPER VALUES (1, 'CUDA_DEV_MEM_EVENT_OPR_DEALLOCATION', "
+      "'Deallocation');"
+      "CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS (start INTEGER NOT NULL, globalPid INTEGER, "
+      "deviceId INTEGER, contextId INTEGER, address INTEGER, pc INTEGER, bytes INTEGER, memKind "
+      "INTEGER, memoryOperationType INTEGER, correlationId INTEGER);"
+      "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS VALUES (150000, 281546145660928, 0, 1, 4096, 0, "
+      "1048576, 2, 1, NULL);"
+      "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS VALUES (100500, 281546145660928, 0, 1, 4096, 0, "
+      "1048576, 2, 0, 13);"
+      "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS VALUES (100600, 281546145660928, 0, 1, 8192, 0, "
+      "64, 1, 0, 13);");
+  ASSERT_EQ(t.memory.size(), 2u);
+  EXPECT_EQ(t.memory.ts_ns[0], 100500);  // in time order
+  EXPECT_EQ(t.memory.bytes[0], 1048576);
+  EXPECT_EQ(t.memory.device[0], 0);
+  EXPECT_EQ(t.memory.bytes[1], -1048576);
+  size_t call = FindApi(t, "cudaMemcpyAsync");
+  ASSERT_NE(call, SIZE_MAX);
+  EXPECT_EQ(t.memory.track[0], t.api.track[call]);
+  EXPECT_EQ(
+      t.record_counts["memory usage events of pinned, managed or static memory (not modelled)"],
+      1u);
+}
+
 TEST(NsysImporter, ReadsEveryKindOfEvent) {
   model::Trace t = Load();
   EXPECT_EQ(t.meta.format, "nsys");

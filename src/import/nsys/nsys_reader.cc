@@ -32,6 +32,7 @@ base::Status NsysReader::Read() {
   GPUSCOPE_RETURN_IF_ERROR(ReadMemcpy());
   GPUSCOPE_RETURN_IF_ERROR(ReadMemset());
   GPUSCOPE_RETURN_IF_ERROR(ReadSync());
+  GPUSCOPE_RETURN_IF_ERROR(ReadMemoryUsage());
   GPUSCOPE_RETURN_IF_ERROR(ReadNvtx());
   GPUSCOPE_RETURN_IF_ERROR(ReadOsRuntime());
   CountOtherRecords();
@@ -164,7 +165,6 @@ void NsysReader::CountOtherRecords() {
         std::pair{"CUPTI_ACTIVITY_KIND_OVERHEAD", "CUPTI overhead ranges"},
         std::pair{"SCHED_EVENTS", "thread scheduling events"},
         std::pair{"COMPOSITE_EVENTS", "CPU sampling events"},
-        std::pair{"CUDA_GPU_MEMORY_USAGE_EVENTS", "CUDA memory usage events"},
         std::pair{"GPU_METRICS", "GPU metrics samples"},
         std::pair{"CUPTI_ACTIVITY_KIND_CUDA_EVENT", "CUDA event records"},
         std::pair{"CUPTI_ACTIVITY_KIND_GRAPH_TRACE", "CUDA graph launches"}}) {

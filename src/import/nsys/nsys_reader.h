@@ -78,6 +78,8 @@ class NsysReader {
 
   base::Status ReadSync();
 
+  base::Status ReadMemoryUsage();
+
   base::Status ReadNvtx();
 
   base::Status ReadOsRuntime();
