@@ -5,6 +5,7 @@
 #include "analysis/findings/analyze.h"
 #include "analysis/findings/registry.h"
 #include "analysis/work/device_peaks.h"
+#include "base/stage_timer.h"
 #include "base/text.h"
 #include "render/analyze_view.h"
 #include "session/load.h"
@@ -17,7 +18,9 @@ base::StatusOr<std::string> AnalyzeOutput(const model::Trace& trace, const Analy
   analysis::AnalyzeOptions o = a.options;
   o.threads = common.threads;
   // The steps are found once: to check --phase, then for the analysis.
+  base::StageTimer timer;
   const analysis::SteadyState steps = analysis::FindSteps(trace, o.steady);
+  timer.Lap("analyze: steps found");
   if (!a.phase.empty()) {
     if (!steps.Phase(a.phase)) {
       return base::Status::Error(a.path + ": " + analysis::MissingPhaseMessage(steps, a.phase));
@@ -27,10 +30,14 @@ base::StatusOr<std::string> AnalyzeOutput(const model::Trace& trace, const Analy
   GPUSCOPE_RETURN_IF_ERROR(CheckDevice(o.device));
   GPUSCOPE_ASSIGN_OR_RETURN(o.captures, LoadCaptures(a.captures, common));
   analysis::AnalysisReport r = analysis::Analyze(trace, o, steps);
+  timer.Lap("analyze: whole");
   const render::AnalyzeView view{a.path, a.full_names, a.explain};
-  if (a.format == "json") return render::AnalyzeJson(trace, r, view);
-  if (a.format == "csv") return render::AnalyzeCsv(r);
-  return FitTerminal(render::AnalyzeText(trace, r, view), a.full_names);
+  std::string out = a.format == "json" ? render::AnalyzeJson(trace, r, view)
+                    : a.format == "csv"
+                        ? render::AnalyzeCsv(r)
+                        : FitTerminal(render::AnalyzeText(trace, r, view), a.full_names);
+  timer.Lap("analyze: rendered");
+  return out;
 }
 
 }  // namespace gpuscope::session

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <exception>
 #include <map>
+#include <optional>
 #include <thread>
 
 #include "analysis/common/copies.h"
@@ -12,6 +13,7 @@
 #include "analysis/findings/registry.h"
 #include "analysis/findings/verdict.h"
 #include "analysis/replay/replay_graph.h"
+#include "base/stage_timer.h"
 #include "base/text.h"
 
 namespace gpuscope::analysis {
@@ -53,7 +55,9 @@ void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t 
     if (t.api.domain[i] != model::ApiDomain::kOs && c.In(t.api.start_ns[i]))
       s.api_ns += t.api.dur_ns[i];
   }
+  base::StageTimer timer;
   ClassifyGaps(c);
+  timer.Lap("analyze: idle gaps classified");
   std::map<std::string_view, IdleCause> idle;  // views into the Context's causes
   for (const auto& g : c.gaps()) {
     std::string_view kind = g.cause.substr(0, g.cause.find(':'));
@@ -83,20 +87,51 @@ void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t 
   // earlier one claimed.
   Claims claims(t);
   std::vector<Candidate> cands;
-  for (const auto& rule : Rules()) rule.detect(c, claims, cands);
+  timer.Lap("analyze: verdict");
+  // The replay graph is built beside the rules when there is a second core (both only read the
+  // trace).
+  std::optional<ReplayGraph> graph;
+  std::exception_ptr graph_failed;
+  auto build = [&] {
+    try {
+      graph.emplace(t, r.steady.start_ns, r.steady.end_ns);
+    } catch (...) {
+      graph_failed = std::current_exception();
+    }
+  };
+  std::thread builder;
+  struct JoinAtExit {  // a rule that throws (out of memory) still waits for the builder
+    std::thread& th;
+    ~JoinAtExit() {
+      if (th.joinable()) th.join();
+    }
+  } join_at_exit{builder};
+  if (o.threads != 1 && std::thread::hardware_concurrency() > 1)
+    builder = std::thread(build);
+  else
+    build();
+  for (const auto& rule : Rules()) {
+    rule.detect(c, claims, cands);
+    if (timer.on()) timer.Lap(("rule " + std::string(rule.id)).c_str());
+  }
   s.host_pinning = HostPinning(c);
-  ReplayGraph graph(t, r.steady.start_ns, r.steady.end_ns);
-  Pricing priced = PriceFindings(c, graph, cands);
-  ReplayResult observed = graph.Replay(nullptr, true);
-  s.observed_ns = graph.observed_window_ns();
+  if (builder.joinable()) builder.join();
+  if (graph_failed) std::rethrow_exception(graph_failed);  // out of memory: one line in main
+  timer.Lap("analyze: replay graph built");
+  // The critical path first: pricing starts from the same unchanged replay.
+  ReplayResult observed = graph->Replay(nullptr, true);
+  timer.Lap("analyze: critical path");
+  Pricing priced = PriceFindings(c, *graph, cands);
+  timer.Lap("analyze: findings priced");
+  s.observed_ns = graph->observed_window_ns();
   s.replayed_ns = priced.baseline_ns;
   s.replay_error_percent =
       s.observed_ns > 0 ? 100.0 * std::abs(static_cast<double>(s.replayed_ns - s.observed_ns)) /
                               static_cast<double>(s.observed_ns)
                         : 0;
-  s.inferred_waits = graph.inferred_waits();
-  s.inferred_stream_waits = graph.inferred_stream_waits();
-  s.recorded_stream_waits = graph.recorded_stream_waits();
+  s.inferred_waits = graph->inferred_waits();
+  s.inferred_stream_waits = graph->inferred_stream_waits();
+  s.recorded_stream_waits = graph->recorded_stream_waits();
   s.combined_ns = priced.combined_ns;
   s.combined_saving_ns = priced.baseline_ns - priced.combined_ns;
   s.critical_path = std::move(observed.path);
@@ -153,10 +188,13 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o, const SteadyStat
   const auto [lo, hi] = t.TimeSpan();
   const int64_t wall_ns = hi - lo;
   AnalysisReport r;
+  base::StageTimer timer;
   Context c(t, o, ChooseWindow(t, steps, o.steady));
+  timer.Lap("analyze: context (window, attribution)");
   r.steady = c.steady();
   r.health = CheckHealth(t, r.steady);
   r.phases = SummarisePhases(t, r.steady);
+  timer.Lap("analyze: health, phases");
   // Each phase analysed alone: what a fix saves there (decode and prefill differ). The phases'
   // windows are cut from the same steps and share the graph attribution; they are analysed on a
   // second thread while this one analyses the whole window (the trace is only read).
@@ -190,9 +228,11 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o, const SteadyStat
   }
   r.graphs = c.graphs();
   r.clocks = CheckClocks(t);
+  timer.Lap("analyze: clock check");
   // Stalls worth a line: at least the gpu-idle gap and 1% of the trace's span.
   r.stalls = FindStalls(t, c.at(), r.steady.start_ns, r.steady.end_ns, o.stalls,
                         std::max<int64_t>(o.idle_gap_ns, wall_ns / 100));
+  timer.Lap("analyze: stalls");
   try {
     AnalyzeWindow(t, o, c, wall_ns, r);
   } catch (...) {

@@ -30,10 +30,11 @@ struct PriceResult {
   std::vector<bool> capped;              // per candidate: the standalone saving hit the cap
 };
 
-// `replay(const Fix*)` gives the replayed window with the fix (null: unchanged), or < 0 when the
-// fix cannot be replayed (then it saves nothing); `merge(Fix& into, const Fix& f)` adds a fix to
-// the combination; `counts(standalone_ns)` says whether a fix is worth reporting (below it, a
-// fix is noise and is left out of the combination, so the impacts add up to the combined saving).
+// `replay(fixes)` gives the replayed window with each fix of a batch (a null fix: skipped), or
+// < 0 for a fix that cannot be replayed (then it saves nothing) - a batch, so that a caller can
+// replay its fixes side by side; `merge(Fix& into, const Fix& f)` adds a fix to the
+// combination; `counts(standalone_ns)` says whether a fix is worth reporting (below it, a fix is
+// noise and is left out of the combination, so the impacts add up to the combined saving).
 template <typename Fix, typename ReplayFn, typename MergeFn, typename CountsFn>
 PriceResult PriceInOrder(int64_t baseline_ns, const std::vector<PriceCandidate<Fix>>& cands,
                          Fix combined, ReplayFn replay, MergeFn merge, CountsFn counts) {
@@ -41,10 +42,13 @@ PriceResult PriceInOrder(int64_t baseline_ns, const std::vector<PriceCandidate<F
   PriceResult r;
   r.alone_window_ns.assign(n, baseline_ns), r.standalone_ns.assign(n, 0), r.impact_ns.assign(n, 0);
   r.capped.assign(n, false);
+  std::vector<const Fix*> alone_fixes(n, nullptr);
+  for (size_t i = 0; i < n; ++i) alone_fixes[i] = cands[i].fix;
+  const std::vector<int64_t> alone_windows = replay(alone_fixes);
   std::vector<size_t> order;
   for (size_t i = 0; i < n; ++i) {
     if (!cands[i].fix) continue;
-    const int64_t w = replay(cands[i].fix);
+    const int64_t w = alone_windows[i];
     if (w >= 0) r.alone_window_ns[i] = w;
     int64_t alone = w < 0 ? 0 : std::max<int64_t>(0, baseline_ns - w);
     if (cands[i].cap_ns >= 0 && alone > cands[i].cap_ns)
@@ -56,12 +60,26 @@ PriceResult PriceInOrder(int64_t baseline_ns, const std::vector<PriceCandidate<F
     if (cands[a].tier != cands[b].tier) return cands[a].tier < cands[b].tier;
     return r.standalone_ns[a] > r.standalone_ns[b];
   });
+  // The combinations in order (each fix on top of the ones before it), replayed in batches of
+  // kBatch (copies of a growing combination held at a time). One uncapped fix: the combination
+  // is the fix alone, already replayed.
+  constexpr size_t kBatch = 8;
+  const bool one = order.size() == 1 && !r.capped[order[0]];
+  std::vector<int64_t> combined_windows;
+  for (size_t b = 0; b < order.size() && !one; b += kBatch) {
+    std::vector<Fix> prefixes;
+    for (size_t k = b; k < std::min(order.size(), b + kBatch); ++k) {
+      merge(combined, *cands[order[k]].fix);
+      prefixes.push_back(combined);
+    }
+    std::vector<const Fix*> batch;
+    for (const Fix& f : prefixes) batch.push_back(&f);
+    for (int64_t w : replay(batch)) combined_windows.push_back(w);
+  }
   int64_t window = baseline_ns;
-  for (size_t i : order) {
-    merge(combined, *cands[i].fix);
-    // One uncapped fix: the combination is the fix alone, already replayed.
-    int64_t w =
-        order.size() == 1 && !r.capped[i] ? baseline_ns - r.standalone_ns[i] : replay(&combined);
+  for (size_t k = 0; k < order.size(); ++k) {
+    const size_t i = order[k];
+    int64_t w = one ? baseline_ns - r.standalone_ns[i] : combined_windows[k];
     if (w < 0) w = window;
     // What it adds, but never more than it saves alone: the extra that fixes unlock together
     // (synergy) belongs to no single one of them and stays in the combined saving only.
@@ -70,6 +88,17 @@ PriceResult PriceInOrder(int64_t baseline_ns, const std::vector<PriceCandidate<F
   }
   r.combined_ns = window;
   return r;
+}
+
+// A batch replay from a one-fix replay, one after another (a null fix: -1).
+template <typename Fix, typename OneFn>
+auto OneByOne(OneFn one) {
+  return [one](const std::vector<const Fix*>& fixes) {
+    std::vector<int64_t> out(fixes.size(), -1);
+    for (size_t i = 0; i < fixes.size(); ++i)
+      if (fixes[i]) out[i] = one(fixes[i]);
+    return out;
+  };
 }
 
 }  // namespace gpuscope::analysis

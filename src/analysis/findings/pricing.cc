@@ -1,6 +1,7 @@
 #include "analysis/findings/pricing.h"
 
 #include <algorithm>
+#include <thread>
 
 #include "analysis/findings/price_in_order.h"
 #include "analysis/findings/registry.h"
@@ -10,6 +11,11 @@ namespace gpuscope::analysis::internal {
 Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Candidate>& cands) {
   Pricing p;
   p.baseline_ns = graph.Replay(nullptr).window_ns;
+  // What each fix's edits remove, on the unchanged replay just made (before the fixes' replays).
+  std::vector<const WhatIf*> fixes(cands.size(), nullptr);
+  for (size_t i = 0; i < cands.size(); ++i)
+    if (!cands[i].fix.empty()) fixes[i] = &cands[i].fix;
+  const std::vector<int64_t> removes = graph.EditsRemoveNs(fixes);
   p.percent_of_ns = std::max(p.baseline_ns, c.window());
   std::vector<PriceCandidate<WhatIf>> in(cands.size());
   for (size_t i = 0; i < cands.size(); ++i) {
@@ -20,16 +26,18 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
     const RuleInfo* rule = FindRule(cands[i].finding.rule);
     in[i].tier = rule && rule->listing == RuleInfo::Listing::kCatchAll ? 1 : 0;
   }
+  // The fixes replayed side by side, one thread each up to --threads (default: the cores, at
+  // most 8).
+  const int threads =
+      c.o().threads > 0 ? c.o().threads
+                        : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
   const PriceResult r = PriceInOrder(
-      p.baseline_ns, in, WhatIf{}, [&](const WhatIf* fix) { return graph.Replay(fix).window_ns; },
+      p.baseline_ns, in, WhatIf{},
+      [&](const std::vector<const WhatIf*>& batch) { return graph.ReplayWindows(batch, threads); },
       [](WhatIf& all, const WhatIf& fix) { all.Merge(fix); },
       [&](int64_t alone) { return p.Percent(alone) >= c.o().min_impact_percent; });
   const std::vector<int64_t>& alone = r.standalone_ns;
   const std::vector<int64_t>& impact = r.impact_ns;
-  std::vector<const WhatIf*> fixes(cands.size(), nullptr);
-  for (size_t i = 0; i < cands.size(); ++i)
-    if (!cands[i].fix.empty()) fixes[i] = &cands[i].fix;
-  const std::vector<int64_t> removes = graph.EditsRemoveNs(fixes);
   p.combined_ns = r.combined_ns;
   for (size_t i = 0; i < cands.size(); ++i) {
     Finding& f = cands[i].finding;

@@ -211,7 +211,8 @@ void PriceFindings(const std::vector<RankData>& ranks, const std::vector<Instanc
   std::vector<PriceCandidate<JobFix>> in(cands.size());
   for (size_t i = 0; i < cands.size(); ++i) in[i] = {&cands[i].fix, 0, cands[i].cap};
   const PriceResult r = PriceInOrder(
-      base, in, ctx.EmptyFix(), [&](const JobFix* fix) { return ReplayJob(tl, fix); },
+      base, in, ctx.EmptyFix(),
+      OneByOne<JobFix>([&](const JobFix* fix) { return ReplayJob(tl, fix); }),
       [](JobFix& all, const JobFix& fx) {
         for (size_t t = 0; t < all.phase_cut.size(); ++t) {
           for (size_t c = 0; c < all.phase_cut[t].size(); ++c)

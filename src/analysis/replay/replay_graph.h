@@ -91,6 +91,9 @@ class ReplayGraph {
 
   // Replays with `fix` applied (nullptr: as observed). `with_path` also walks the critical path.
   ReplayResult Replay(const WhatIf* fix, bool with_path = false) const;
+  // The replayed window with each fix (null: -1), on up to `threads` threads (each but the first
+  // with its own copy of the parameters): the same numbers as Replay(fix).window_ns one by one.
+  std::vector<int64_t> ReplayWindows(const std::vector<const WhatIf*>& fixes, int threads) const;
   // The unchanged replay's critical path as stretches in time, first to last (convert
   // --annotate draws them).
   std::vector<PathSegment> CriticalSegments() const;
@@ -177,6 +180,9 @@ class ReplayGraph {
     }
   };
   void Apply(const WhatIf& fix, Params& p, Undo& undo) const;
+  // One replay into the given parameters (edited and restored) and time buffers.
+  ReplayResult ReplayInto(const WhatIf* fix, bool with_path, Params& p, std::vector<int64_t>& start,
+                          std::vector<int64_t>& end) const;
   // A fix that changes the launch queue's entries (removed kernels, launches captured into a
   // graph): each remaining launch call waits for the entry the queue's depth before it.
   void RequeueLaunches(const WhatIf& fix, Params& p, Undo& undo) const;
@@ -220,6 +226,7 @@ class ReplayGraph {
   // start/end buffers, this makes Replay non-reentrant: one replay at a time per graph.
   mutable Params base_;
   mutable std::vector<int64_t> start_, end_;
+  mutable bool unchanged_ = false;    // start_/end_ hold the replay without a fix
   std::vector<uint32_t> lane_prev0_;  // lane order as built (fixes may bypass a prefetched copy)
   std::vector<uint32_t> order_;       // topological order of points (node * 2 + is_end)
   // Lookups from trace rows to nodes, and per lane.

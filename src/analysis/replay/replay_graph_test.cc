@@ -135,6 +135,40 @@ TEST(ReplayGraph, NoFixSavesMoreThanItsEditsRemove) {
   EXPECT_EQ(removes[3], 0);
 }
 
+// Fixes replayed side by side (each worker on its own parameters) give what one replay after
+// another gives, and leave the unchanged replay unchanged.
+TEST(ReplayGraph, ReplaysSideBySideEqualOneByOne) {
+  Builder r;
+  for (int s = 0; s < 10; ++s) {
+    int64_t t0 = s * 165 * us;
+    r.Launch("k", t0, 5 * us, t0 + 10 * us, 50 * us);
+    r.Api("cudaStreamSynchronize", t0 + 6 * us, 55 * us, 0);
+  }
+  model::Trace& t = r.Link();
+  ReplayGraph g(t, 0, 10 * 165 * us);
+  std::vector<WhatIf> fixes(5);
+  for (size_t i = 0; i < t.api.size(); ++i) {
+    if (t.str(t.api.name[i]) == "cudaStreamSynchronize") fixes[0].unblock_api.push_back(i);
+  }
+  for (size_t k = 1; k < fixes.size(); ++k) fixes[k].kernel_dur.emplace_back(k, 10 * us);
+  fixes[4].unblock_api = fixes[0].unblock_api;
+  std::vector<const WhatIf*> batch = {&fixes[0], nullptr,   &fixes[1],
+                                      &fixes[2], &fixes[3], &fixes[4]};
+  const int64_t base = g.Replay(nullptr).window_ns;
+  for (int threads : {1, 2, 3, 8}) {
+    std::vector<int64_t> windows = g.ReplayWindows(batch, threads);
+    ASSERT_EQ(windows.size(), batch.size());
+    EXPECT_EQ(windows[1], -1);
+    for (size_t i = 0; i < batch.size(); ++i) {
+      if (batch[i]) {
+        EXPECT_EQ(windows[i], g.Replay(batch[i]).window_ns) << threads << " " << i;
+      }
+    }
+    EXPECT_EQ(g.Replay(nullptr).window_ns, base);
+  }
+  EXPECT_LT(g.Replay(&fixes[4]).window_ns, g.Replay(&fixes[3]).window_ns);
+}
+
 TEST(ReplayGraph, DoubleBufferedEventSyncWaitsForNothing) {
   // Each step launches a kernel, then synchronizes on the previous step's event: that work has
   // long finished, so the synchronize returns at once (3 us) and no wait is inferred.

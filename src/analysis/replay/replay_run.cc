@@ -2,6 +2,8 @@
 // the edits undone.
 
 #include <algorithm>
+#include <exception>
+#include <thread>
 #include <unordered_map>
 
 #include "analysis/replay/replay_graph.h"
@@ -232,26 +234,73 @@ std::vector<PathSegment> ReplayGraph::CriticalSegments() const {
 }
 
 ReplayResult ReplayGraph::Replay(const WhatIf* fix, bool with_path) const {
+  return ReplayInto(fix, with_path, base_, start_, end_);
+}
+
+std::vector<int64_t> ReplayGraph::ReplayWindows(const std::vector<const WhatIf*>& fixes,
+                                                int threads) const {
+  std::vector<int64_t> out(fixes.size(), -1);
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < fixes.size(); ++i)
+    if (fixes[i]) todo.push_back(i);
+  const size_t workers = std::clamp<size_t>(static_cast<size_t>(std::max(1, threads)), 1,
+                                            std::max<size_t>(1, todo.size()));
+  // Worker k replays fixes k, k + workers, ...; worker 0 in this thread on the graph's own
+  // buffers, the others on copies (a replay edits its parameters in place).
+  auto run = [&](size_t k, Params& p, std::vector<int64_t>& start, std::vector<int64_t>& end) {
+    for (size_t j = k; j < todo.size(); j += workers)
+      out[todo[j]] = ReplayInto(fixes[todo[j]], false, p, start, end).window_ns;
+  };
+  // The copies are made here, before worker 0 starts editing the graph's own parameters.
+  std::vector<Params> copies(workers - 1, base_);
+  std::vector<std::thread> pool;
+  std::vector<std::exception_ptr> failed(workers);
+  for (size_t k = 1; k < workers; ++k) {
+    pool.emplace_back([&, k] {
+      try {
+        std::vector<int64_t> start, end;
+        run(k, copies[k - 1], start, end);
+      } catch (...) {
+        failed[k] = std::current_exception();
+      }
+    });
+  }
+  try {
+    run(0, base_, start_, end_);
+  } catch (...) {
+    failed[0] = std::current_exception();
+  }
+  for (auto& th : pool) th.join();
+  for (auto& e : failed)
+    if (e) std::rethrow_exception(e);  // out of memory on any worker: one line in main
+  return out;
+}
+
+ReplayResult ReplayGraph::ReplayInto(const WhatIf* fix, bool with_path, Params& p,
+                                     std::vector<int64_t>& start, std::vector<int64_t>& end) const {
   ReplayResult out;
   const size_t n = nodes();
   if (n == 0) return out;
   // The fix edits the parameters in place and the edits are undone after the pass: replays
-  // cost one pass over the order, not a copy of every column (one replay at a time).
-  Params& p = base_;
+  // cost one pass over the order, not a copy of every column.
   Undo undo;
   if (fix) Apply(*fix, p, undo);
-  std::vector<int64_t>& start = start_;
-  std::vector<int64_t>& end = end_;
-  start.resize(n), end.resize(n);
-  if (order_.empty()) {  // could not be ordered: the observed times
-    for (size_t v = 0; v < n; ++v) start[v] = obs_start_[v], end[v] = obs_end_[v];
-  }
-  for (uint32_t pt : order_) {
-    uint32_t v = pt >> 1;
-    if ((pt & 1) == 0)
-      start[v] = StartOf(v, p, start, end);
-    else
-      end[v] = EndOf(v, p, start, end);
+  // The graph's own buffers may still hold the unchanged replay: then it is not run again.
+  const bool own = &start == &start_;
+  if (!(own && !fix && unchanged_)) {
+    if (own) unchanged_ = false;
+    start.resize(n), end.resize(n);
+    if (order_.empty()) {  // could not be ordered: the observed times
+      for (size_t v = 0; v < n; ++v) start[v] = obs_start_[v], end[v] = obs_end_[v];
+    }
+    for (uint32_t pt : order_) {
+      uint32_t v = pt >> 1;
+      if ((pt & 1) == 0)
+        start[v] = StartOf(v, p, start, end);
+      else
+        end[v] = EndOf(v, p, start, end);
+    }
+    if (own) unchanged_ = !fix;
   }
   uint32_t last = LastMeasured(end);
   if (last != kNone) {

@@ -1,7 +1,10 @@
 #include "analysis/roofline/roofline.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <functional>
 #include <map>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -68,6 +71,7 @@ struct Signature {
   std::string family;
   double ideal_ns = 0, target_ideal_ns = 0;
   bool compute_bound = false;
+  size_t op = SIZE_MAX;  // its (op, shape, dtype) row in the report, once known
 };
 
 double IdealNs(const OpWork& w, const DevicePeaks& p, bool* compute_bound) {
@@ -113,10 +117,14 @@ RooflineReport ComputeRoofline(const model::Trace& t, const RooflineOptions& o,
     std::string why;
     std::unordered_set<uint64_t> calls;  // distinct calls (row ids of the kind the caller names)
   };
-  std::map<std::string, Miss> missed;  // by op
-  auto miss = [&](const std::string& op, const std::string& why, uint64_t call, size_t i) {
-    Miss& m = missed[op];
-    if (m.why.empty()) m.why = why;
+  std::map<std::string, Miss, std::less<>> missed;  // by op
+  // `why` is only asked for an op's first miss (the strings are built once per op, not per
+  // kernel).
+  auto miss = [&](std::string_view op, auto why, uint64_t call, size_t i) {
+    auto it = missed.find(op);
+    if (it == missed.end()) it = missed.emplace(std::string(op), Miss{}).first;
+    Miss& m = it->second;
+    if (m.why.empty()) m.why = why();
     ++m.kernels, m.gpu_ns += k.dur_ns[i];
     m.calls.insert(call);
   };
@@ -126,7 +134,9 @@ RooflineReport ComputeRoofline(const model::Trace& t, const RooflineOptions& o,
     if (launched < o.window_start || launched >= o.window_end) continue;
     r.kernel_ns += k.dur_ns[i];
     if (k.flags[i] & (model::kKernelIsCopy | model::kKernelIsFill)) {
-      miss("runtime copies and fills", "a copy or fill the runtime ran as a kernel", i, i);
+      miss(
+          "runtime copies and fills",
+          [] { return std::string("a copy or fill the runtime ran as a kernel"); }, i, i);
       continue;
     }
     int32_t origin = graphs && i < graphs->kernel_origin.size() ? graphs->kernel_origin[i] : -1;
@@ -136,12 +146,17 @@ RooflineReport ComputeRoofline(const model::Trace& t, const RooflineOptions& o,
         const std::string& captured = graphs->origins[static_cast<size_t>(origin)].op;
         if (captured.empty() || graphs->origins[static_cast<size_t>(origin)].graph.find(
                                     "no captured launch matched") != std::string::npos) {
-          miss("(graph replay)",
-               "replayed by a CUDA/HIP graph no capture explains (give the capture trace with "
-               "--capture)",
-               l, i);
+          miss(
+              "(graph replay)",
+              [] {
+                return std::string(
+                    "replayed by a CUDA/HIP graph no capture explains (give the capture trace "
+                    "with --capture)");
+              },
+              l, i);
         } else {
-          miss(captured, NoModelWhy(captured, " (graph-replayed)"), l, i);
+          miss(
+              captured, [&] { return NoModelWhy(captured, " (graph-replayed)"); }, l, i);
         }
         continue;
       }
@@ -156,18 +171,22 @@ RooflineReport ComputeRoofline(const model::Trace& t, const RooflineOptions& o,
     if (op == model::kNoRow) {
       model::RowId inner = OpAround(t, site);
       if (inner == model::kNoRow) {
-        std::string why = l == model::kNoRow ? "no launch call links it to the host"
+        auto why = [&] {
+          std::string w = l == model::kNoRow ? "no launch call links it to the host"
                                              : "no framework op encloses its launch";
-        if (site != model::kNoRow) {
-          why += " (innermost range: ";
-          why += t.str(t.cpu.name[site]);
-          why += ")";
-        }
+          if (site != model::kNoRow) {
+            w += " (innermost range: ";
+            w += t.str(t.cpu.name[site]);
+            w += ")";
+          }
+          return w;
+        };
         miss("(no CPU op)", why, l == model::kNoRow ? i : l, i);
       } else {
         site = inner;
-        std::string name(t.str(t.cpu.name[site]));
-        miss(name, NoModelWhy(name), site, i);
+        std::string_view name = t.str(t.cpu.name[site]);
+        miss(
+            name, [&] { return NoModelWhy(std::string(name)); }, site, i);
       }
       continue;
     }
@@ -176,13 +195,20 @@ RooflineReport ComputeRoofline(const model::Trace& t, const RooflineOptions& o,
     charge(it->second, i);
   }
 
-  // Pass 2: each call's work (cached per signature), aggregated per (op, shape, dtype).
-  std::map<std::pair<std::string, std::string>, Signature> signatures;
+  // Pass 2: each call's work (cached per signature), aggregated per (op, shape, dtype). The
+  // signatures are views into the trace's (or the captures') strings, which outlive this.
+  struct ViewPairHash {
+    size_t operator()(const std::pair<std::string_view, std::string_view>& v) const {
+      return std::hash<std::string_view>()(v.first) * 31 + std::hash<std::string_view>()(v.second);
+    }
+  };
+  std::unordered_map<std::pair<std::string_view, std::string_view>, Signature, ViewPairHash>
+      signatures;
   std::map<std::tuple<std::string, std::string, std::string>, size_t> op_index;
-  std::vector<std::map<std::string, RooflineKernel>> op_kernels;
+  std::vector<std::unordered_map<std::string_view, RooflineKernel>> op_kernels;
   for (size_t ci = 0; ci < calls.size(); ++ci) {
     const Call& c = calls[ci];
-    std::string name(c.name), args(c.args);
+    const std::string_view name = c.name, args = c.args;
     auto [sit, fresh] = signatures.try_emplace({name, args});
     Signature& s = sit->second;
     if (fresh) {
@@ -197,33 +223,39 @@ RooflineReport ComputeRoofline(const model::Trace& t, const RooflineOptions& o,
         s.target_ideal_ns = IdealNs(s.estimate.work, *o.target, &unused);
     }
     if (!s.estimate.ok) {
-      Miss& m = missed[name];
+      auto mit = missed.find(name);
+      if (mit == missed.end()) mit = missed.emplace(std::string(name), Miss{}).first;
+      Miss& m = mit->second;
       if (m.why.empty()) m.why = s.estimate.why;
       m.kernels += c.kernels.size(), m.gpu_ns += c.gpu_ns;
       m.calls.insert(ci);
       continue;
     }
-    auto key = std::make_tuple(name, s.shape, s.estimate.work.dtype);
-    auto [oit, added] = op_index.try_emplace(key, r.ops.size());
-    if (added) {
-      RooflineOp op;
-      op.op = name, op.shape = s.shape, op.dtype = s.estimate.work.dtype, op.family = s.family;
-      op.bound = !peaks ? "" : s.compute_bound ? "compute" : "memory";
-      r.ops.push_back(std::move(op));
-      op_kernels.emplace_back();
+    if (s.op == SIZE_MAX) {
+      auto key = std::make_tuple(std::string(name), s.shape, s.estimate.work.dtype);
+      auto [oit, added] = op_index.try_emplace(key, r.ops.size());
+      if (added) {
+        RooflineOp op;
+        op.op = std::string(name), op.shape = s.shape, op.dtype = s.estimate.work.dtype;
+        op.family = s.family;
+        op.bound = !peaks ? "" : s.compute_bound ? "compute" : "memory";
+        r.ops.push_back(std::move(op));
+        op_kernels.emplace_back();
+      }
+      s.op = oit->second;
     }
-    RooflineOp& op = r.ops[oit->second];
+    RooflineOp& op = r.ops[s.op];
     ++op.calls;
     op.flops += s.estimate.work.flops, op.bytes += s.estimate.work.bytes;
     op.gpu_ns += c.gpu_ns, op.ideal_ns += s.ideal_ns;
     r.modelled_ns += c.gpu_ns;
     for (size_t i : c.kernels) {
-      r.kernel_op[i] = static_cast<int32_t>(oit->second);
+      r.kernel_op[i] = static_cast<int32_t>(s.op);
       double share =
           c.gpu_ns > 0 ? static_cast<double>(k.dur_ns[i]) / static_cast<double>(c.gpu_ns) : 0;
       r.kernel_ideal_ns[i] = s.ideal_ns * share;
       if (o.target) r.kernel_target_ideal_ns[i] = s.target_ideal_ns * share;
-      RooflineKernel& rk = op_kernels[oit->second][std::string(t.str(k.name[i]))];
+      RooflineKernel& rk = op_kernels[s.op][t.str(k.name[i])];
       ++rk.count, rk.gpu_ns += k.dur_ns[i];
     }
   }
@@ -236,7 +268,7 @@ RooflineReport ComputeRoofline(const model::Trace& t, const RooflineOptions& o,
     // Kernels the trace timed as 0 ns (microsecond-resolution tracers) give no rate.
     op.percent_of_bound = peaks && op.gpu_ns > 0 ? 100.0 * op.ideal_ns / ns : -1;
     for (auto& [name, rk] : op_kernels[i]) {
-      rk.name = name;
+      rk.name = std::string(name);
       op.kernels.push_back(rk);
     }
     std::sort(op.kernels.begin(), op.kernels.end(),

@@ -55,11 +55,17 @@ void DetectHostWaits(const Context& c, Claims& claims, std::vector<Candidate>& o
   const auto& cpu = t.cpu;
   std::unordered_map<RowId, std::vector<std::pair<int64_t, int64_t>>> inner;  // row -> its work
   std::vector<RowId> rows;
+  // Whether a name waits, decided once per distinct name (-1: not yet).
+  std::vector<int8_t> waits_by_name(t.strings.size(), -1);
+  auto waits = [&](RowId r) {
+    int8_t& w = waits_by_name[cpu.name[r]];
+    if (w < 0) w = IsCommWaitRange(t.str(cpu.name[r])) ? 1 : 0;
+    return w == 1;
+  };
   for (size_t i = 0; i < cpu.size(); ++i) {
-    if (!c.In(cpu.start_ns[i]) || !IsCommWaitRange(t.str(cpu.name[i]))) continue;
+    if (!c.In(cpu.start_ns[i]) || !waits(static_cast<RowId>(i))) continue;
     bool nested = false;  // the outermost waiting range counts, once
-    for (RowId p = cpu.parent[i]; p != kNoRow && !nested; p = cpu.parent[p])
-      nested = IsCommWaitRange(t.str(cpu.name[p]));
+    for (RowId p = cpu.parent[i]; p != kNoRow && !nested; p = cpu.parent[p]) nested = waits(p);
     if (!nested) rows.push_back(static_cast<RowId>(i)), inner[static_cast<RowId>(i)];
   }
   if (rows.empty()) return;
@@ -73,7 +79,7 @@ void DetectHostWaits(const Context& c, Claims& claims, std::vector<Candidate>& o
     return inner.end();
   };
   for (size_t i = 0; i < cpu.size(); ++i) {
-    if (cpu.parent[i] == kNoRow || IsCommWaitRange(t.str(cpu.name[i]))) continue;
+    if (cpu.parent[i] == kNoRow || waits(static_cast<RowId>(i))) continue;
     auto it = owner(cpu.parent[i]);
     if (it != inner.end()) it->second.emplace_back(cpu.start_ns[i], cpu.end_ns(i));
   }

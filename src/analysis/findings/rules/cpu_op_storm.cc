@@ -48,11 +48,11 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   struct Group {
     size_t ops = 0;
     int64_t op_ns = 0;
-    std::unordered_map<RowId, size_t> calls;  // frame or range instance -> its ops
-    std::map<std::string, size_t> names;
+    std::unordered_map<RowId, size_t> calls;   // frame or range instance -> its ops
+    std::map<std::string_view, size_t> names;  // views into the trace's names
     bool frames = false;
   };
-  std::map<std::string, Group> groups;
+  std::map<std::string_view, Group> groups;  // by place (a view into the trace's names)
   for (size_t i = 0; i < cpu.size(); ++i) {
     if (cpu.kind[i] != model::CpuRangeKind::kOp || !c.In(cpu.start_ns[i]) ||
         cpu.dur_ns[i] >= c.o().tiny_op_ns)
@@ -80,21 +80,20 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
         (p != kNoRow && iteration > 0 && 3 * cpu.dur_ns[p] >= 2 * iteration))
       range = {};
     if (frame == kNoRow && range.empty()) continue;  // no place to name: not one loop
-    std::string key =
-        frame != kNoRow ? std::string(t.str(t.python.name[frame])) : std::string(range);
+    std::string_view key = frame != kNoRow ? t.str(t.python.name[frame]) : range;
     Group& g = groups[key];
     g.frames = frame != kNoRow;
     ++g.ops;
     g.op_ns += cpu.dur_ns[i];
     ++g.calls[frame != kNoRow ? frame : p];
-    ++g.names[std::string(t.str(cpu.name[i]))];
+    ++g.names[t.str(cpu.name[i])];
   }
   for (auto& [key, g] : groups) {
     if (IsModelCode(key)) continue;
     // An optimizer's foreach path issues one multi-tensor op per group of tensors: not a loop.
     size_t foreach_ops = 0;
     for (const auto& [n, k] : g.names)
-      foreach_ops += n.find("_foreach_") != std::string::npos ? k : 0;
+      foreach_ops += n.find("_foreach_") != std::string_view::npos ? k : 0;
     if (2 * foreach_ops > g.ops) continue;
     double per_call = static_cast<double>(g.ops) / static_cast<double>(g.calls.size());
     // A flood per iteration, and from each call of the place (one loop, not many small calls).
@@ -103,9 +102,9 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
       continue;
     Candidate cand{Make(c, "cpu-op-storm", 0), {}};
     Finding& f = cand.finding;
-    f.where.python = g.frames ? key : "";
+    f.where.python = g.frames ? std::string(key) : "";
     std::vector<std::pair<size_t, std::string>> ranked;
-    for (auto& [n, k] : g.names) ranked.emplace_back(k, n);
+    for (auto& [n, k] : g.names) ranked.emplace_back(k, std::string(n));
     std::sort(ranked.rbegin(), ranked.rend());
     f.where.op = g.frames ? ranked.front().second : key;
     std::string mix;
@@ -133,7 +132,8 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
         "vectorised: each call's host time becomes one op's (" + base::FormatDuration(one_op) + ")";
     std::sort(calls.rbegin(), calls.rend());
     for (auto [d, row] : calls) {
-      AddEvidence(c, f, g.frames ? t.python.start_ns[row] : cpu.start_ns[row], d, "call of " + key);
+      AddEvidence(c, f, g.frames ? t.python.start_ns[row] : cpu.start_ns[row], d,
+                  "call of " + std::string(key));
     }
     out.push_back(std::move(cand));
   }

@@ -1,0 +1,29 @@
+#pragma once
+// Where a command's time goes, stage by stage, printed to stderr when GPUSCOPE_TIMING is set
+// (for bench/ and for profiling by hand, not for users; the import prints its own laps).
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+namespace gpuscope::base {
+
+class StageTimer {
+ public:
+  StageTimer() : on_(std::getenv("GPUSCOPE_TIMING") != nullptr) {}
+  // The time since the last lap (or since construction), as "[timing] <what>".
+  void Lap(const char* what) {
+    if (!on_) return;
+    auto now = std::chrono::steady_clock::now();
+    std::fprintf(stderr, "[timing] %-40s %8.3f s\n", what,
+                 std::chrono::duration<double>(now - last_).count());
+    last_ = now;
+  }
+  bool on() const { return on_; }
+
+ private:
+  bool on_;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace gpuscope::base
