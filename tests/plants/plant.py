@@ -156,6 +156,23 @@ COPY_OPS = ("aten::repeat", "aten::flatten", "aten::stack", "aten::clone", "aten
 COPY_KERNEL = "void at::native::planted_direct_copy_kernel_cuda<float>(at::TensorIteratorBase&)"
 
 
+def _ids_after(events, corr, k):
+    """k correlation ids right after `corr` (the chosen kernel's launch), made free by numbering
+    every later launch k higher - its call, its GPU op and their launch flow - so that planted
+    launches are numbered in the order they are made, as a real trace numbers them; and k External
+    ids past every one in the trace. Returns (correlation ids, External ids)."""
+    for e in events:
+        a = e.get("args")
+        if isinstance(a, dict) and isinstance(a.get("correlation"), int) and a["correlation"] > corr:
+            a["correlation"] += k
+        flow = e.get("cat") == "ac2g" or (e.get("cat") == "async" and e.get("name") == "launch")
+        if e.get("ph") in ("s", "f", "t") and flow and isinstance(e.get("id"), int) and e["id"] > corr:
+            e["id"] += k
+    ext = [e.get("args", {}).get(x) for e in events for x in ("External id", "external id")]
+    fresh = max([i for i in ext if isinstance(i, int)] + [corr + k]) + 1
+    return list(range(corr + 1, corr + k + 1)), list(range(fresh, fresh + k))
+
+
 def device_copy(src, dst, d_us, window=None):
     """Writes the planted trace; returns the planted copy's op name, or None where slow_kernel
     would find no place among the kernels whose launch call is in the trace, or the trace uses
@@ -171,16 +188,15 @@ def device_copy(src, dst, d_us, window=None):
         return None
     launch = calls[chosen["args"]["correlation"]]
     _delay_after(events, chosen, sync, d_us)
-    ids = [e.get("args", {}).get(k) for e in events for k in ("correlation", "External id")]
-    fresh = max([i for i in ids if isinstance(i, int)] + [0]) + 1
+    (cid,), (ext,) = _ids_after(events, chosen["args"]["correlation"], 1)
     at = end(launch)  # the op and its launch call: 3 ns and 1 ns right after the kernel's launch
     events.append({"ph": "X", "cat": "cpu_op", "name": op_name, "pid": launch["pid"], "tid": launch["tid"],
-                   "ts": at, "dur": 0.003, "args": {"External id": fresh}})
+                   "ts": at, "dur": 0.003, "args": {"External id": ext}})
     events.append({"ph": "X", "cat": launch["cat"], "name": launch["name"], "pid": launch["pid"],
                    "tid": launch["tid"], "ts": at + 0.001, "dur": 0.001,
-                   "args": {"correlation": fresh, "External id": fresh}})
+                   "args": {"correlation": cid, "External id": ext}})
     args = {k: v for k, v in chosen.get("args", {}).items() if k in ("device", "stream", "context", "queued")}
-    args.update({"correlation": fresh, "External id": fresh})
+    args.update({"correlation": cid, "External id": ext})
     events.append({"ph": "X", "cat": chosen["cat"], "name": COPY_KERNEL, "pid": chosen["pid"],
                    "tid": chosen["tid"], "ts": end(chosen), "dur": float(d_us), "args": args})
     save(doc, dst)
@@ -242,22 +258,21 @@ def fusion(src, dst, d_us, window=None):
     _delay_after(events, chosen, sync, d_us)
     n = int(FUSION_BANDWIDTH * d_us * 1e-6 / 4 / sum(k + 1 for _, k in CHAIN))  # elements
     byts = [4 * n * (k + 1) for _, k in CHAIN]
-    ids = [e.get("args", {}).get(k) for e in events for k in ("correlation", "External id")]
-    fresh = max([i for i in ids if isinstance(i, int)] + [0]) + 1
+    cids, exts = _ids_after(events, chosen["args"]["correlation"], len(CHAIN))
     gpu_at = end(chosen)
     args = {k: v for k, v in chosen.get("args", {}).items() if k in ("device", "stream", "context", "queued")}
     for i, ((op, inputs), b) in enumerate(zip(CHAIN, byts)):
-        cid, t = fresh + i, at + step * i
+        cid, ext, t = cids[i], exts[i], at + step * i
         events.append({"ph": "X", "cat": "cpu_op", "name": op, "pid": launch["pid"], "tid": launch["tid"],
-                       "ts": t, "dur": step - q, "args": {"External id": cid, "Input Dims": [[n]] * inputs,
+                       "ts": t, "dur": step - q, "args": {"External id": ext, "Input Dims": [[n]] * inputs,
                                                            "Input type": ["float"] * inputs}})
         events.append({"ph": "X", "cat": launch["cat"], "name": launch["name"], "pid": launch["pid"],
                        "tid": launch["tid"], "ts": t + q, "dur": q,
-                       "args": {"correlation": cid, "External id": cid}})
+                       "args": {"correlation": cid, "External id": ext}})
         dur = d_us * b / sum(byts)
         events.append({"ph": "X", "cat": chosen["cat"], "pid": chosen["pid"], "tid": chosen["tid"],
                        "name": f"void at::native::vectorized_elementwise_kernel<4, planted_{op[6:]}>(int)",
-                       "ts": gpu_at, "dur": dur, "args": {**args, "correlation": cid, "External id": cid}})
+                       "ts": gpu_at, "dur": dur, "args": {**args, "correlation": cid, "External id": ext}})
         gpu_at += dur
     save(doc, dst)
     # The fused kernel reads the inputs and writes the result once: each intermediate result is
