@@ -16,6 +16,14 @@ be exact (the caller skips that sample for that plant, saying so).
                in proportion to their bytes, D in all) inserted where device_copy inserts its
                copy, each launched from its op; the fix (one kernel moving the chain's compulsory
                bytes at the chain's bandwidth) saves exactly D x (saved bytes / chain bytes).
+  allocator    a device free (cudaFree / hipFree) of D where host_stall puts its op: the GPU is
+               idle with nothing in flight, so the free's synchronization waits for nothing and
+               its fix (served from the allocator's cache) saves exactly D.
+  memory_growth  on a trace with PyTorch's GPU [memory] events: every steady step allocates G
+               more that it never frees (a block of G at the first framework op of the step on
+               its thread; every later event of that device counts it in its totals), so the
+               allocated bytes grow by exactly G per step. Not priced (memory, not time): found
+               where the blocks are allocated, with a growth within 20% of G.
   host_stall   a CPU op of D on the thread that launches GPU work, right before a launch call
                made while the GPU is idle with nothing launched in flight (it waited for the host
                anyway): everything after it moves D later, every range open across it grows by D.
@@ -281,12 +289,11 @@ def fusion(src, dst, d_us, window=None):
     return " -> ".join(op[6:] for op, _ in CHAIN), d_us * saved / sum(byts)
 
 
-def host_stall(src, dst, d_us, window=None, name="planted_host_stall"):
-    """Writes the planted trace; returns (the stall's op name, its start) or None when no launch
-    call on the thread that launches GPU work (from the middle of its launches on, then before)
-    starts while the GPU is idle with nothing launched in flight, inside `window` ((start, end) in
-    us: where the analysis looks) or, without one, inside a profiler step."""
-    doc, events = load(src)
+def _idle_launch(events, window):
+    """(the launching thread, the start of one of its launch calls made while the GPU is idle
+    with nothing launched in flight): from the middle of its launches on, then before, inside
+    `window` ((start, end) in us: where the analysis looks) or, without one, inside a profiler
+    step; None where there is none."""
     ops = gpu_ops(events)
     calls = sorted(runtime_calls(events), key=lambda e: float(e["ts"]))
     launches = collections.Counter((e.get("pid"), e.get("tid")) for e in calls if "Launch" in e["name"])
@@ -298,7 +305,6 @@ def host_stall(src, dst, d_us, window=None, name="planted_host_stall"):
     starts = [float(e["ts"]) for e in ops]
     # The thread's launches from the middle on, then those before.
     mine = [c for c in calls if (c.get("pid"), c.get("tid")) == thread and "Launch" in c["name"]]
-    at = None
     for c in mine[len(mine) // 2:] + mine[:len(mine) // 2]:
         p = float(c["ts"])
         if window and not window[0] < p < window[1]:
@@ -311,15 +317,16 @@ def host_stall(src, dst, d_us, window=None, name="planted_host_stall"):
             continue
         if max(end(e) for e in ops[max(0, started - 200):started]) > p:
             continue
-        # Nothing in flight: every op starting after p was launched after p.
         # Nothing in flight: the ops starting next were launched at p or later (linked launches).
         after = [call_of.get(e.get("args", {}).get("correlation")) for e in ops[started:started + 64]]
         if after[0] is None or any(x is not None and float(x["ts"]) < p for x in after):
             continue
-        at = p
-        break
-    if at is None:
-        return None
+        return thread, p, c
+    return None
+
+
+def _stall_at(events, at, d_us):
+    """Everything from `at` on moves d_us later; every range open across it grows by d_us."""
     for e in events:
         if "ts" not in e:
             continue
@@ -328,7 +335,106 @@ def host_stall(src, dst, d_us, window=None, name="planted_host_stall"):
             e["ts"] = ts + d_us
         elif is_x(e) and end(e) > at:
             e["dur"] = float(e["dur"]) + d_us
+
+
+def host_stall(src, dst, d_us, window=None, name="planted_host_stall"):
+    """Writes the planted trace; returns (the stall's op name, its start) or None where
+    _idle_launch finds no place."""
+    doc, events = load(src)
+    found = _idle_launch(events, window)
+    if found is None:
+        return None
+    thread, at, _ = found
+    _stall_at(events, at, d_us)
     events.append({"ph": "X", "cat": "cpu_op", "name": name, "pid": thread[0], "tid": thread[1],
                    "ts": at, "dur": float(d_us), "args": {}})
     save(doc, dst)
     return name, at
+
+
+def allocator(src, dst, d_us, window=None):
+    """A device free (cudaFree, hipFree on a ROCm trace) of D where host_stall stalls: the GPU is
+    idle with nothing in flight, so the free's device-wide synchronization waits for nothing and
+    the run is D longer. Returns (the call's name, its start), or None without a steady window
+    (the allocator rule looks at steady steps only) or a place."""
+    if window is None:
+        return None
+    doc, events = load(src)
+    found = _idle_launch(events, window)
+    if found is None:
+        return None
+    thread, at, launch = found
+    name = "hipFree" if launch["name"].startswith("hip") else "cudaFree"
+    _stall_at(events, at, d_us)
+    events.append({"ph": "X", "cat": launch["cat"], "name": name, "pid": thread[0], "tid": thread[1],
+                   "ts": at, "dur": float(d_us), "args": {}})
+    save(doc, dst)
+    return name, at
+
+
+def _deepest_op(ops, t):
+    """The framework op that holds time t deepest: of the ops whose [start, end] holds it, the
+    one that starts last (ops on a thread nest)."""
+    best = None
+    for o in ops:
+        if float(o["ts"]) <= t <= end(o) and (best is None or float(o["ts"]) >= float(best["ts"])):
+            best = o
+    return best
+
+
+def memory_growth(src, dst, g_bytes, window=None):
+    """Writes the planted trace; returns (the op that holds the planted blocks, G) or None
+    without GPU [memory] events or three steady steps."""
+    doc, events = load(src)
+    mem = [e for e in events if e.get("name") == "[memory]"
+           and int(e.get("args", {}).get("Device Type", 0)) > 0]
+    steps = sorted((e for e in events if is_x(e) and str(e.get("name", "")).startswith("ProfilerStep#")
+                    and (window is None or window[0] <= float(e["ts"]) < window[1])),
+                   key=lambda e: float(e["ts"]))
+    if not mem or len(steps) < 3:
+        return None
+    device = collections.Counter(int(e["args"]["Device Id"]) for e in mem).most_common(1)[0][0]
+    op_cats = ("cpu_op", "operator")
+    where = None
+    plants = []  # (time, pid, tid)
+    for s in steps:
+        thread = (s.get("pid"), s.get("tid"))
+        ops = [e for e in events if is_x(e) and str(e.get("cat", "")).lower() in op_cats
+               and (e.get("pid"), e.get("tid")) == thread and not e["name"].startswith("ProfilerStep#")
+               and float(s["ts"]) <= float(e["ts"]) and end(e) <= end(s)]
+        if not ops:
+            return None
+        first = min(ops, key=lambda e: float(e["ts"]))
+        q = 0.25 if float(first["ts"]) > 1e14 else 0.001  # what a double holds at this magnitude
+        t = float(first["ts"]) + q
+        if end(first) < t:
+            return None
+        held = _deepest_op(ops, t)
+        if where is None:
+            where = held["name"]
+        elif held["name"] != where:
+            return None  # the steps differ: no one place to expect
+        plants.append((t, thread))
+    # Consistent totals: every later event of the device counts the planted blocks.
+    for e in mem:
+        if int(e["args"]["Device Id"]) != device:
+            continue
+        before = sum(1 for t, _ in plants if t < float(e["ts"]))
+        for k in ("Total Allocated", "Total Reserved"):
+            if k in e["args"]:
+                e["args"][k] = int(e["args"][k]) + before * g_bytes
+    totals = any("Total Allocated" in e["args"] for e in mem)
+    for i, (t, (pid, tid)) in enumerate(plants):
+        args = {"Device Type": 1, "Device Id": device, "Addr": 0x7f5000000000 + i * 0x10000000,
+                "Bytes": g_bytes}
+        if totals:
+            prior = [e for e in mem if int(e["args"]["Device Id"]) == device and float(e["ts"]) < t]
+            last = max(prior, key=lambda e: float(e["ts"])) if prior else None
+            base = int(last["args"].get("Total Allocated", 0)) if last else 0
+            args["Total Allocated"] = base + g_bytes  # (last's total already counts earlier plants)
+            if last and "Total Reserved" in last["args"]:
+                args["Total Reserved"] = max(int(last["args"]["Total Reserved"]), args["Total Allocated"])
+        events.append({"ph": "i", "s": "t", "cat": "cpu_instant_event", "name": "[memory]", "pid": pid,
+                       "tid": tid, "ts": t, "args": args})
+    save(doc, dst)
+    return where, g_bytes

@@ -13,6 +13,7 @@ import collections
 import functools
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -43,6 +44,16 @@ TRACES = [
     "kineto/hta/tests__data__trace_filter__sampled_rank-0.json.gz",  # 45%
 ]
 
+# Traces with PyTorch's GPU [memory] events and at least 3 steady steps: where memory_growth plants.
+MEMORY_TRACES = [
+    "kineto/hta/tests__data__df_index_resolver__df_index_resolver.json.gz",
+    "kineto/kineto/tb_plugin__samples__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz",
+    "kineto/kineto/tb_plugin__samples__resnet50_num_workers_0__worker0.1623143566756.pt.trace.json.gz",
+    "kineto/kineto/tb_plugin__samples__resnet50_num_workers_4__worker0.1623212756351.pt.trace.json.gz",
+    "kineto/kineto/tb_plugin__samples__resnet50_num_workers_4__worker0.1623213129365.pt.trace.json.gz",
+]
+
+
 def planted_cost_us(src):
     """A problem worth finding: 10% of the run's GPU span, at least 1 ms, in whole us."""
     return max(1000, round(0.1 * plant.gpu_span_us(src)))
@@ -58,6 +69,16 @@ def expected(kind, made):
         return "device-copy", lambda f: f["where"]["op"] == made
     if kind == "fusion":
         return "fusion", lambda f: f["where"]["op"] == made[0]
+    if kind == "memory_growth":  # where the blocks are allocated, growing about G per step
+        def grows(f):
+            m = re.search(r"grows ([\d.]+) (B|kB|MB|GB) per steady step", f["detail"])
+            unit = {"B": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9}
+            return (m is not None and f["where"]["op"] == made[0]
+                    and abs(float(m.group(1)) * unit[m.group(2)] - made[1]) <= 0.2 * made[1])
+        return "memory-growth", grows
+    if kind == "allocator":  # the planted call among the finding's evidence
+        return "allocator", lambda f: any(abs(e["start_ns"] - made[1] * 1000) <= 1000
+                                          for e in f.get("evidence", []))
 
     def at_stall(f):
         t = made[1] * 1000
@@ -82,7 +103,9 @@ def one(gpuscope, rel, kind, tmp):
     tag = f"{kind}_{abs(hash(rel))}"
     planted = os.path.join(tmp, tag + ".json")
     d_us = planted_cost_us(src)
-    made = getattr(plant, kind)(src, planted, d_us, steady_window_us(gpuscope, src))
+    # memory_growth plants bytes, not time: 64 MiB per step.
+    made = getattr(plant, kind)(src, planted, 64 << 20 if kind == "memory_growth" else d_us,
+                                steady_window_us(gpuscope, src))
     if made is None:
         return [(kind, rel, None, "skip", "no place where this plant's cost is exact")]
     rule, place = expected(kind, made)
@@ -105,6 +128,9 @@ def one(gpuscope, rel, kind, tmp):
         if not found:
             out.append((kind, rel, fmt, "fail", f"no {rule} finding at the planted place"))
             continue
+        if kind == "memory_growth":  # not priced: found at the place with the growth is the test
+            out.append((kind, rel, fmt, "ok", found[0]["detail"][:90]))
+            continue
         priced = found[0]["standalone_ns"]
         ok = abs(priced - cost_us * 1000) <= 0.2 * cost_us * 1000
         out.append((kind, rel, fmt, "ok" if ok else "fail",
@@ -122,13 +148,14 @@ def main():
     results = []
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(4) as ex:
         jobs = [ex.submit(one, a.gpuscope, rel, kind, tmp) for rel in TRACES
-                for kind in ("slow_kernel", "host_stall", "device_copy", "fusion")]
+                for kind in ("slow_kernel", "host_stall", "device_copy", "fusion", "allocator")]
+        jobs += [ex.submit(one, a.gpuscope, rel, "memory_growth", tmp) for rel in MEMORY_TRACES]
         for j in jobs:
             results += j.result()
     per_rule = collections.defaultdict(lambda: [0, 0, 0])  # plants, ok, skipped samples
     for kind, rel, fmt, status, what in results:
         name = os.path.basename(rel)[:56]
-        print(f"{status:4s} {kind:11s} {fmt or '-':4s} {name:56s} {what}")
+        print(f"{status:4s} {kind:13s} {fmt or '-':4s} {name:54s} {what}")
         row = per_rule[kind]
         if status == "skip":
             row[2] += 1
@@ -136,10 +163,10 @@ def main():
             row[0] += 1
             row[1] += status == "ok"
     bad = False
-    print(f"\n{'plant':12s} {'rule':15s} {'plants':>6s} {'ok':>4s} {'skipped':>8s}")
+    print(f"\n{'plant':14s} {'rule':15s} {'plants':>6s} {'ok':>4s} {'skipped':>8s}")
     for kind, (n, ok, skipped) in sorted(per_rule.items()):
         rule = expected(kind, ("",))[0]
-        print(f"{kind:12s} {rule:15s} {n:6d} {ok:4d} {skipped:8d}")
+        print(f"{kind:14s} {rule:15s} {n:6d} {ok:4d} {skipped:8d}")
         # At least 90% of the plants of each rule, and enough of them to say so.
         bad |= n < 6 or ok < 0.9 * n
     print("FAILED" if bad else "passed")
