@@ -120,6 +120,9 @@ ANALYZE_CASES = [
     # ops (NewGELUActivation), a chain for fusion.
     ("xdit_t5_gelu", "kineto/tracelens/tests__traces__inference__xdit_flux.1__capture_traces__capture_trace_rank_0.json.gz",
      [("fusion", "mul -> pow -> mul -> add -> mul -> tanh -> add -> mul")], []),
+    # SGLang's graph capture: two hipFree calls inside the captured decode step.
+    ("sglang_capture_frees", "kineto/tracelens/tests__traces__inference__sglang_decode__capture_traces__bs_32_rank0.json.gz",
+     [("allocator", "")], []),
 ]
 # Rules that must stay quiet on the first cases (no device copy worth a finding there).
 QUIET = {"resnet_workers0": ["device-copy"], "resnet_workers4": ["device-copy"], "bert_h100": ["device-copy"]}
@@ -250,6 +253,29 @@ def fusion_cross_check(d, path, chain, check):
           f"fusion {chain}: {mine} vs Python's {chains} chains, {gpu_ns} ns, {fused} of {moved} bytes")
     print(f"ok   fusion: {chains} chains, {gpu_ns / 1e6:.3f} ms, {fused / 1e9:.2f} of {moved / 1e9:.2f} GB"
           " as Python reads them")
+
+
+ALLOCATOR_CALLS = {"cudaMalloc", "cudaFree", "hipMalloc", "hipFree", "cudaMallocAsync", "cudaFreeAsync",
+                   "hipMallocAsync", "hipFreeAsync"}
+
+
+def allocator_cross_check(d, path, check):
+    """The allocator finding's counts and time against Python's sum over the trace's allocation
+    calls (all inside the steady window in this trace)."""
+    calls = [e for e in cross_load(path) if e.get("ph") == "X" and e.get("name") in ALLOCATOR_CALLS]
+    frees = sum(1 for e in calls if "Free" in e["name"])
+    total_ns = sum(cross_ns(e["dur"]) for e in calls)
+    found = [f for f in d["findings"] if f["rule"] == "allocator"]
+    m = re.search(r"^(\d+) allocations and (\d+) frees .*?, ([\d.]+) (us|ms) in the calls",
+                  found[0]["detail"]) if found else None
+    check(m is not None, f"allocator detail: {found[0]['detail'] if found else 'no finding'}")
+    if m is None:
+        return
+    stated = decimal.Decimal(m.group(3)) * (1000 if m.group(4) == "us" else 1000000)
+    mine = (int(m.group(1)), int(m.group(2)))
+    check(mine == (len(calls) - frees, frees) and abs(stated - total_ns) <= 1,
+          f"allocator: {mine}, {stated} ns vs Python's {(len(calls) - frees, frees)}, {total_ns} ns")
+    print(f"ok   allocator: {len(calls) - frees} allocations, {frees} frees, {total_ns} ns as Python sums them")
 
 
 def memory_cases(a, check):
@@ -573,6 +599,8 @@ def main():
             check(not fired(rule, where), f"analyze {name}: {rule} ({where!r}) fired")
         if name == "mi210_gpu_only":
             device_copy_cross_check(d, os.path.join(SAMPLES, rel), check)
+        if name == "sglang_capture_frees":
+            allocator_cross_check(d, os.path.join(SAMPLES, rel), check)
         if name == "xdit_t5_gelu":
             fusion_cross_check(d, os.path.join(SAMPLES, rel), must[0][1], check)
         got = {"summary": {k: d["summary"][k] for k in ("iteration_source", "iterations", "warmup_iterations",
