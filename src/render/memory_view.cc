@@ -46,7 +46,8 @@ std::string MemoryText(const model::Trace& t, const std::string& path,
   if (m.devices.empty()) {
     out +=
         "No GPU memory events: the trace has no allocator events for a device. Record them "
-        "with torch.profiler.profile(profile_memory=True) (PyTorch's [memory] events).\n";
+        "with torch.profiler.profile(profile_memory=True) (PyTorch's [memory] events), "
+        "rocprofv3 --memory-allocation-trace or nsys --cuda-memory-usage=true.\n";
     return out;
   }
   const int64_t origin = t.TimeSpan().first;

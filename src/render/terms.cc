@@ -115,7 +115,14 @@ constexpr Term kTerms[] = {
      "a collective's bytes per transfer second; busbw scales it as nccl-tests do"},
     {"memory", "allocated",
      "GPU memory held by live tensors, as the framework's allocator counts it (its [memory] "
-     "events' Total Allocated)"},
+     "events' Total Allocated); from the runtime's records (rocprofv3, rocpd, nsys), which carry "
+     "no totals, the running sum of the trace's allocations and frees"},
+    {"memory", "self",
+     "stats --by memory: the bytes a place allocated less those it freed (PyTorch's Self CUDA "
+     "Mem); negative where a place frees what others allocated"},
+    {"memory", "at end",
+     "stats --by memory: of the bytes a place allocated, those still allocated when the trace "
+     "ends (found by the blocks' addresses)"},
     {"memory", "reserved",
      "GPU memory the caching allocator holds from the driver, in use or cached for reuse"},
     {"memory", "held at the peak by",

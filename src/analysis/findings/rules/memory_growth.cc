@@ -48,8 +48,11 @@ const RuleInfo& MemoryGrowthRule() {
   static const RuleInfo rule{
       "memory-growth",
       "GPU memory that grows step after step",
-      "PyTorch's [memory] events (profile_memory=True) show the device's allocated bytes at "
-      "the end of each steady step never falling, over at least 3 steps, and ending higher: a "
+      "The allocator's events - PyTorch's [memory] events (profile_memory=True), or the "
+      "runtime's allocations of rocprofv3 --memory-allocation-trace and nsys "
+      "--cuda-memory-usage=true (without totals: their running sum) - show the device's "
+      "allocated bytes at the end of each steady step never falling, over at least 3 steps, "
+      "and ending higher: a "
       "leak (tensors kept across steps) or shapes that keep growing. Names the op and Python "
       "line that allocated the blocks the steps kept (allocated in a steady step and alive "
       "after the last one).",
@@ -64,7 +67,8 @@ const RuleInfo& MemoryGrowthRule() {
       &Detect,
       "Free what each iteration allocates: every cudaMalloc / hipMalloc of the loop needs its "
       "free in the same iteration (or a buffer reused across iterations).",
-      "traces without [memory] events for a device (record with profile_memory=True); a "
+      "traces without GPU memory events (record with profile_memory=True, rocprofv3 "
+      "--memory-allocation-trace or nsys --cuda-memory-usage=true); a "
       "window without steps; growth that falls back within the steps (a cache warming up and "
       "then steady); blocks without addresses cannot be named (the 2021 profiler's events).",
       RuleInfo::Listing::kSummary};
