@@ -100,10 +100,7 @@ std::vector<uint8_t> ReplayGraph::InferLaunchQueue(const std::vector<uint32_t>& 
   std::vector<uint8_t> done(nodes(), 0);
   // Per host thread, its launch calls in order, each with the end of the work it queued (a
   // graph launch is one entry, ending with its last op).
-  struct Entry {
-    uint32_t call;
-    uint32_t last;  // the entry's GPU op that ends last
-  };
+  using Entry = QueueEntry;
   std::vector<std::vector<Entry>> entries(lane_track_.size());
   std::vector<int64_t> entry_of(nodes(), -1);  // launch call -> index in its lane's entries
   for (uint32_t v = 0; v < nodes(); ++v) {
@@ -113,7 +110,7 @@ std::vector<uint8_t> ReplayGraph::InferLaunchQueue(const std::vector<uint32_t>& 
     auto& list = entries[lane_[n]];
     if (entry_of[n] < 0) {
       entry_of[n] = static_cast<int64_t>(list.size());
-      list.push_back({n, v});
+      list.push_back({n, v, false});
     } else if (obs_end_[v] > obs_end_[list[static_cast<size_t>(entry_of[n])].last]) {
       list[static_cast<size_t>(entry_of[n])].last = v;
     }
@@ -164,7 +161,7 @@ std::vector<uint8_t> ReplayGraph::InferLaunchQueue(const std::vector<uint32_t>& 
     // returned shortly after that entry ended (its own time then starts there), else the edge
     // only holds a replay in which the host runs ahead.
     queues_.push_back({q, {}});
-    for (const Entry& x : list) queues_.back().entries.emplace_back(x.call, x.last);
+    queues_.back().entries = list;
     for (size_t i = q; i < list.size(); ++i) {
       uint32_t n = list[i].call, g = list[i - q].last;
       if (base_.wait[n] != kNone) continue;

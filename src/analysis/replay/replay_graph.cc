@@ -36,6 +36,10 @@ ReplayGraph::ReplayGraph(const model::Trace& t, int64_t w0, int64_t w1) : t_(t),
   }
   observed_ = last - w0;
   lane_prev0_ = base_.lane_prev;
+  // Which queued calls wait in the built graph: fixes renumber only those (RequeueLaunches),
+  // read from here and not from the parameters, which a replay beside it may be editing.
+  for (LaunchQueue& q : queues_)
+    for (QueueEntry& e : q.entries) e.waits = base_.wait[e.call] != kNone;
 }
 
 uint32_t ReplayGraph::Add(Kind k, uint32_t lane, int64_t s, int64_t e) {

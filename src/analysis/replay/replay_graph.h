@@ -215,11 +215,16 @@ class ReplayGraph {
   std::vector<int64_t> usual_lat_;  // GPU nodes: their device's typical launch latency
   std::vector<int64_t> usual_gap_;  // GPU nodes: their device's dispatch gap
   // The launch queues found (InferLaunchQueue): per host thread, its depth and its entries in
-  // launch order (launch call, the entry's GPU op that ends last), for a fix that changes how
+  // launch order, for a fix that changes how
   // many entries there are (launches captured into a graph, kernels removed).
+  struct QueueEntry {
+    uint32_t call = 0;
+    uint32_t last = 0;   // the entry's GPU op that ends last
+    bool waits = false;  // the call waits for something in the built graph (set once built)
+  };
   struct LaunchQueue {
     size_t depth = 0;
-    std::vector<std::pair<uint32_t, uint32_t>> entries;
+    std::vector<QueueEntry> entries;
   };
   std::vector<LaunchQueue> queues_;
   // Edited in place by Replay (a fix's changes) and restored before it returns; with the

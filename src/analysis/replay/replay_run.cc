@@ -135,7 +135,8 @@ void ReplayGraph::RequeueLaunches(const WhatIf& f, Params& p, Undo& undo) const 
   for (const LaunchQueue& q : queues_) {
     std::vector<uint32_t> last;  // per new entry, its op that ends last
     bool prev_graph = false;
-    for (const auto& [call, op] : q.entries) {
+    for (const QueueEntry& e : q.entries) {
+      const uint32_t call = e.call, op = e.last;
       if (gone[op]) continue;
       bool in_graph = graph[op] != 0;
       if (in_graph && prev_graph && !last.empty()) {
@@ -150,7 +151,7 @@ void ReplayGraph::RequeueLaunches(const WhatIf& f, Params& p, Undo& undo) const 
       last.push_back(op);
       uint32_t want = last.size() > q.depth ? last[last.size() - 1 - q.depth] : kNone;
       // Only the calls the queue held wait for it (InferLaunchQueue).
-      if (base_.wait[call] != kNone && p.wait[call] != kNone && p.wait[call] != want) {
+      if (e.waits && p.wait[call] != kNone && p.wait[call] != want) {
         undo.Save(p.wait[call]);
         p.wait[call] = want;
       }
@@ -192,7 +193,9 @@ std::vector<int64_t> ReplayGraph::EditsRemoveNs(const std::vector<const WhatIf*>
   std::vector<int64_t> out(fixes.size(), 0);
   if (nodes() == 0 || order_.empty()) return out;  // unordered: replays are the observed times
   Replay(nullptr);
-  const std::vector<int64_t> start = start_, end = end_;  // the unchanged replay
+  // The unchanged replay's times: the loop applies and undoes edits, never replays.
+  const std::vector<int64_t>& start = start_;
+  const std::vector<int64_t>& end = end_;
   Params& p = base_;
   // The node a parameter slot belongs to (kNone: not a per-node column).
   auto node_of = [&](const auto* slot) -> uint32_t {
