@@ -76,6 +76,14 @@ std::optional<MicrosToNs> ParseMicrosToNs(std::string_view t, int ns_digits) {
   return r;
 }
 
+std::optional<uint64_t> ParseHexUint64(std::string_view t) {
+  if (t.size() >= 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.remove_prefix(2);
+  uint64_t v = 0;
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v, 16);
+  if (t.empty() || ec != std::errc() || p != t.data() + t.size()) return std::nullopt;
+  return v;
+}
+
 std::optional<uint64_t> ParseUint64(std::string_view t) {
   uint64_t v = 0;
   auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);

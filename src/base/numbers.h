@@ -26,5 +26,8 @@ std::optional<MicrosToNs> ParseMicrosToNs(std::string_view text, int ns_digits =
 std::optional<uint64_t> ParseUint64(std::string_view text);
 std::optional<int64_t> ParseInt64(std::string_view text);
 std::optional<double> ParseDouble(std::string_view text);
+// Hexadecimal ("0x7ffb26354000", "0X1F", "ff"): the digits after an optional 0x; nullopt when
+// there are none, on anything else, or past uint64.
+std::optional<uint64_t> ParseHexUint64(std::string_view text);
 
 }  // namespace gpuscope::base

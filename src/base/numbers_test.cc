@@ -57,5 +57,17 @@ TEST(ParseIntegers, Uint64AboveInt64Max) {
   EXPECT_FALSE(ParseInt64("12.5"));
 }
 
+TEST(ParseHexUint64, AcceptsDigitsAfterAnOptionalPrefix) {
+  EXPECT_EQ(ParseHexUint64("0x00007ffb26354000"), 0x7ffb26354000u);
+  EXPECT_EQ(ParseHexUint64("0XfF"), 255u);
+  EXPECT_EQ(ParseHexUint64("10"), 16u);
+  EXPECT_EQ(ParseHexUint64("0xffffffffffffffff"), UINT64_MAX);
+  EXPECT_FALSE(ParseHexUint64("0x"));
+  EXPECT_FALSE(ParseHexUint64(""));
+  EXPECT_FALSE(ParseHexUint64("0x12g"));
+  EXPECT_FALSE(ParseHexUint64("-1"));
+  EXPECT_FALSE(ParseHexUint64("0x1ffffffffffffffff"));  // past uint64
+}
+
 }  // namespace
 }  // namespace gpuscope::base

@@ -1,6 +1,6 @@
 #pragma once
 // Where a command's time goes, stage by stage, printed to stderr when GPUSCOPE_TIMING is set
-// (for bench/ and for profiling by hand, not for users; the import prints its own laps).
+// (for bench/ and for profiling by hand, not for users; the import prints its laps with Print).
 
 #include <chrono>
 #include <cstdio>
@@ -10,13 +10,17 @@ namespace gpuscope::base {
 
 class StageTimer {
  public:
-  StageTimer() : on_(std::getenv("GPUSCOPE_TIMING") != nullptr) {}
-  // The time since the last lap (or since construction), as "[timing] <what>".
+  StageTimer() : on_(Enabled()) {}
+  static bool Enabled() { return std::getenv("GPUSCOPE_TIMING") != nullptr; }
+  // One stage's line: "[timing] <what> <seconds> s".
+  static void Print(const char* what, double seconds) {
+    std::fprintf(stderr, "[timing] %-40s %8.3f s\n", what, seconds);
+  }
+  // The time since the last lap (or since construction), as Print's line.
   void Lap(const char* what) {
     if (!on_) return;
     auto now = std::chrono::steady_clock::now();
-    std::fprintf(stderr, "[timing] %-40s %8.3f s\n", what,
-                 std::chrono::duration<double>(now - last_).count());
+    Print(what, std::chrono::duration<double>(now - last_).count());
     last_ = now;
   }
   bool on() const { return on_; }

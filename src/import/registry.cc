@@ -11,6 +11,7 @@
 
 #include "base/files.h"
 #include "base/sqlite_db.h"
+#include "base/stage_timer.h"
 #include "base/temp_dir.h"
 #include "import/directory_import.h"
 #include "import/formats.h"
@@ -89,9 +90,8 @@ base::StatusOr<model::Trace> FinishImport(const Importer& importer, const std::s
   result.laps.emplace_back(
       "link", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   // GPUSCOPE_TIMING=1 prints where import time goes (for bench/, not for users).
-  if (std::getenv("GPUSCOPE_TIMING") != nullptr) {
-    for (const auto& [what, seconds] : result.laps)
-      std::fprintf(stderr, "[timing] %-40s %8.3f s\n", what.c_str(), seconds);
+  if (base::StageTimer::Enabled()) {
+    for (const auto& [what, seconds] : result.laps) base::StageTimer::Print(what.c_str(), seconds);
   }
   return std::move(trace);
 }

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 
+#include "analysis/common/deepest_range.h"
 #include "analysis/work/work_models.h"
 
 namespace gpuscope::analysis {
 
 using model::RowId;
 
-// The latest-starting range at or before `ts`, or the first of its parents that still holds it.
 RowId MemoryPlaces::RangeAt(model::TrackId track, int64_t ts) {
   auto [it, fresh] = by_track_.try_emplace(track);
   std::vector<RowId>& rows = it->second;
@@ -19,13 +19,8 @@ RowId MemoryPlaces::RangeAt(model::TrackId track, int64_t ts) {
     std::stable_sort(rows.begin(), rows.end(),
                      [&](RowId a, RowId b) { return t_.cpu.start_ns[a] < t_.cpu.start_ns[b]; });
   }
-  auto pos = std::upper_bound(rows.begin(), rows.end(), ts,
-                              [&](int64_t v, RowId r) { return v < t_.cpu.start_ns[r]; });
-  if (pos == rows.begin()) return model::kNoRow;
-  RowId r = *(pos - 1);
-  for (int guard = 0; r != model::kNoRow && t_.cpu.end_ns(r) < ts && guard < 256; ++guard)
-    r = t_.cpu.parent[r];
-  return r != model::kNoRow && t_.cpu.end_ns(r) >= ts ? r : model::kNoRow;
+  // An event at the instant an op ends is still the op's (its outputs' frees).
+  return DeepestRangeAt(t_, rows, ts, /*end_inclusive=*/true);
 }
 
 MemoryPlace MemoryPlaces::Of(size_t i) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/common/deepest_range.h"
 #include "analysis/replay/replay_graph.h"
 #include "analysis/replay/replay_graph_internal.h"
 
@@ -11,16 +12,7 @@ namespace gpuscope::analysis {
 using namespace replay_internal;  // NOLINT: the graph's shared constants and helpers
 
 model::RowId ReplayGraph::RangeAt(uint32_t lane, int64_t ts) const {
-  const auto& rows = lane_cpu_[lane];
-  const auto& cpu = t_.cpu;
-  auto it = std::upper_bound(rows.begin(), rows.end(), ts,
-                             [&](int64_t v, uint32_t r) { return v < cpu.start_ns[r]; });
-  if (it == rows.begin()) return model::kNoRow;
-  // Ranges on a thread nest: the last one to start before ts, or one of its parents, is the
-  // deepest range holding ts.
-  model::RowId r = *--it;
-  while (r != model::kNoRow && cpu.end_ns(r) <= ts) r = cpu.parent[r];
-  return r;
+  return DeepestRangeAt(t_, lane_cpu_[lane], ts, /*end_inclusive=*/false);
 }
 
 std::pair<std::string_view, std::string_view> ReplayGraph::GapCategory(uint32_t v,

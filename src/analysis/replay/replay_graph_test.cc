@@ -139,11 +139,7 @@ TEST(ReplayGraph, NoFixSavesMoreThanItsEditsRemove) {
 // another gives, and leave the unchanged replay unchanged.
 TEST(ReplayGraph, ReplaysSideBySideEqualOneByOne) {
   Builder r;
-  for (int s = 0; s < 10; ++s) {
-    int64_t t0 = s * 165 * us;
-    r.Launch("k", t0, 5 * us, t0 + 10 * us, 50 * us);
-    r.Api("cudaStreamSynchronize", t0 + 6 * us, 55 * us, 0);
-  }
+  SyncLoop(r, 10);
   model::Trace& t = r.Link();
   ReplayGraph g(t, 0, 10 * 165 * us);
   std::vector<WhatIf> fixes(5);

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
-#include <unordered_map>
 
 #include "analysis/attribution/memory_places.h"
 #include "analysis/stats/stats.h"

@@ -2,6 +2,12 @@
 
 namespace gpuscope::import {
 
+std::unordered_map<uint64_t, model::TrackId> ApiThreadsByCorrelation(const model::Trace& t) {
+  std::unordered_map<uint64_t, model::TrackId> out;
+  for (size_t i = 0; i < t.api.size(); ++i) out.emplace(t.api.correlation[i], t.api.track[i]);
+  return out;
+}
+
 void AllocationRecords::Allocate(int64_t ts, model::TrackId track, int device, uint64_t addr,
                                  int64_t bytes) {
   if (device < 0) {

@@ -13,6 +13,10 @@
 
 namespace gpuscope::import {
 
+// The host thread of each runtime call, by its correlation id: where an allocation record that
+// names only its call is placed (rocprofv3's CSV, nsys).
+std::unordered_map<uint64_t, model::TrackId> ApiThreadsByCorrelation(const model::Trace& t);
+
 class AllocationRecords {
  public:
   explicit AllocationRecords(model::Trace* t) : t_(*t) {}

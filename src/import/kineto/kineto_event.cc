@@ -55,9 +55,7 @@ void SetInt(std::string_view text, bool is_string, Int* out, bool* bad) {
   std::optional<uint64_t> u;
   std::optional<int64_t> i;
   if (is_string && text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    uint64_t v = 0;
-    auto [p, ec] = std::from_chars(text.data() + 2, text.data() + text.size(), v, 16);
-    if (ec == std::errc() && p == text.data() + text.size()) u = v;
+    u = base::ParseHexUint64(text);
   } else if constexpr (std::is_unsigned_v<Int>) {
     u = base::ParseUint64(text);
   } else {

@@ -193,9 +193,7 @@ base::Status NsysReader::ReadMemoryUsage() {
     ++t_.record_counts["GPU memory usage events (no enum tables to read them by)"];
     return base::Status::Ok();
   }
-  std::unordered_map<uint64_t, model::TrackId> thread_of;  // correlation -> runtime call's thread
-  for (size_t i = 0; i < t_.api.size(); ++i)
-    thread_of.emplace(t_.api.correlation[i], t_.api.track[i]);
+  const auto thread_of = ApiThreadsByCorrelation(t_);
   GPUSCOPE_ASSIGN_OR_RETURN(
       auto q, db_.Query("SELECT " +
                         c.Select({"start", "deviceId", "address", "bytes", "memKind",

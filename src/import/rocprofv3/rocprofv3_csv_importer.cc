@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
-#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -121,6 +120,30 @@ class CsvRunReader {
     return base::Status::Ok();
   }
 
+  // The allocation records as device memory events (AllocationRecords), in time order.
+  void FinishAllocations() {
+    if (allocations_.empty()) return;
+    std::stable_sort(allocations_.begin(), allocations_.end(),
+                     [](const Allocation& a, const Allocation& b) { return a.ts < b.ts; });
+    const auto thread_of = ApiThreadsByCorrelation(t_);
+    AllocationRecords records(&t_);
+    for (const auto& a : allocations_) {
+      auto it = thread_of.find(a.corr);
+      model::TrackId track = it != thread_of.end()
+                                 ? it->second
+                                 : t_.InternTrack(model::TrackKind::kCpuThread, "rocprofv3",
+                                                  "allocations (no API trace)");
+      if (a.operation == "MEMORY_ALLOCATION_ALLOCATE") {
+        records.Allocate(a.ts, track, devices_.count(a.agent) ? static_cast<int>(a.agent) : -1,
+                         a.addr, a.bytes);
+      } else if (a.operation == "MEMORY_ALLOCATION_FREE") {
+        records.Free(a.ts, track, a.addr);
+      } else {
+        records.NotModelled("virtual memory allocation records (not modelled)");
+      }
+    }
+  }
+
   std::string Summary() const {
     std::string s;
     for (const auto& f : files_) s += (s.empty() ? "" : ", ") + f;
@@ -209,7 +232,7 @@ class CsvRunReader {
       // Kept until every file is read: the GPU agents come from the kernel trace, the host
       // thread from the API call of the same correlation id, and the records are matched in
       // time order.
-      auto addr = ParseAddress(Field(f, h["Address"]));
+      auto addr = base::ParseHexUint64(Field(f, h["Address"]));
       if (!addr) {
         t_.problems.Add(model::ProblemKind::kRocprofv3CsvBadAddress,
                         file + " line " + std::to_string(line) +
@@ -264,50 +287,6 @@ class CsvRunReader {
       t_.api.Append(row);
     }
     return true;
-  }
-
- public:
-  // The allocation records as device memory events (AllocationRecords), in time order.
-  void FinishAllocations() {
-    if (allocations_.empty()) return;
-    std::stable_sort(allocations_.begin(), allocations_.end(),
-                     [](const Allocation& a, const Allocation& b) { return a.ts < b.ts; });
-    std::unordered_map<uint64_t, model::TrackId> thread_of;  // correlation id -> API thread
-    for (size_t i = 0; i < t_.api.size(); ++i)
-      thread_of.emplace(t_.api.correlation[i], t_.api.track[i]);
-    AllocationRecords records(&t_);
-    for (const auto& a : allocations_) {
-      auto it = thread_of.find(a.corr);
-      model::TrackId track = it != thread_of.end()
-                                 ? it->second
-                                 : t_.InternTrack(model::TrackKind::kCpuThread, "rocprofv3",
-                                                  "allocations (no API trace)");
-      if (a.operation == "MEMORY_ALLOCATION_ALLOCATE") {
-        records.Allocate(a.ts, track, devices_.count(a.agent) ? static_cast<int>(a.agent) : -1,
-                         a.addr, a.bytes);
-      } else if (a.operation == "MEMORY_ALLOCATION_FREE") {
-        records.Free(a.ts, track, a.addr);
-      } else {
-        records.NotModelled("virtual memory allocation records (not modelled)");
-      }
-    }
-  }
-
- private:
-  // "0x00007ffb26354000" -> the address.
-  static std::optional<uint64_t> ParseAddress(std::string_view text) {
-    if (text.starts_with("0x") || text.starts_with("0X")) text.remove_prefix(2);
-    if (text.empty() || text.size() > 16) return std::nullopt;
-    uint64_t v = 0;
-    for (char c : text) {
-      int d = c >= '0' && c <= '9'   ? c - '0'
-              : c >= 'a' && c <= 'f' ? c - 'a' + 10
-              : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                     : -1;
-      if (d < 0) return std::nullopt;
-      v = v * 16 + static_cast<uint64_t>(d);
-    }
-    return v;
   }
 
   void Device(int64_t agent) {
