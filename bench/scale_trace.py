@@ -5,7 +5,11 @@ The events of the source trace are written again and again, each copy shifted in
 source's span (plus 1 ms) and with every id (correlation, External id, flow id, Python id)
 offset so that the links stay unique. Output is Kineto-style JSON, one event per line.
 
-usage: scale_trace.py SOURCE.json[.gz] OUT.json TARGET_MB
+With --distinct-names every complete event (kernels, CPU ops, runtime calls, ...) gets a name
+of its own (`<name> #<n>`): the shape of a trace whose names cannot be shared (issue 33's memory
+bound).
+
+usage: scale_trace.py [--distinct-names] SOURCE.json[.gz] OUT.json TARGET_MB
 """
 import gzip
 import json
@@ -15,7 +19,11 @@ ID_ARGS = ("correlation", "External id", "Python id", "Python parent id")
 
 
 def main():
-    src, out, target_mb = sys.argv[1], sys.argv[2], float(sys.argv[3])
+    args = sys.argv[1:]
+    distinct = "--distinct-names" in args
+    args = [a for a in args if a != "--distinct-names"]
+    src, out, target_mb = args[0], args[1], float(args[2])
+    renamed = 0
     opener = gzip.open if src.endswith(".gz") else open
     with opener(src, "rt") as f:
         doc = json.load(f)
@@ -57,6 +65,9 @@ def main():
                         if isinstance(a.get(k), int):
                             a[k] = a[k] + copies * id_step
                     e2["args"] = a
+                if distinct and e2.get("ph") == "X" and isinstance(e2.get("name"), str):
+                    renamed += 1
+                    e2["name"] = "%s #%d" % (e2["name"], renamed)
                 line = ("" if first else ",\n") + json.dumps(e2)
                 first = False
                 f.write(line)

@@ -22,6 +22,11 @@ class StringPool {
   StringId Intern(std::string_view s);
   // Returns the id of `s` if it was interned, else kEmptyString (and false).
   bool Find(std::string_view s, StringId* id) const;
+  // Takes `other`'s names: returns, per id of `other`, its id here. Names new to this pool keep
+  // their bytes where `other` stored them when most of `other`'s bytes are new (its storage is
+  // adopted: a million distinct names are not copied, nor held twice while merging), else they
+  // are copied and `other`'s storage freed. `other` is left empty.
+  std::vector<StringId> Absorb(StringPool&& other);
   std::string_view Get(StringId id) const { return views_[id]; }
   size_t size() const { return views_.size(); }
   size_t bytes() const { return chunk_bytes_; }
@@ -36,7 +41,12 @@ class StringPool {
   size_t chunk_bytes_ = 0;
   // Finds `s` (with hash `h`): the slot holding it, else the empty slot where it would go.
   size_t Probe(std::string_view s, uint32_t h) const;
-  void Grow();
+  // Rebuilds the index with `slots` slots (a power of two).
+  void Rehash(size_t slots);
+  // Grows the index until `names` fit at most half full.
+  void ReserveIndex(size_t names);
+  // Adds a name known to be absent, its bytes at `stored`; returns its id.
+  StringId Add(std::string_view stored, uint32_t h);
 
   std::vector<std::string_view> views_;
   // The index: open addressing, linear probing, at most half full. A slot holds the string's

@@ -58,5 +58,37 @@ TEST(StringPool, MovedPoolKeepsItsNames) {
   EXPECT_EQ(p.Intern(""), kEmptyString);
 }
 
+// Absorb, both ways: a pool of mostly shared names is copied (its storage freed), one of mostly
+// new names is adopted; either way every name keeps its text, shared names their ids, and the
+// merged pool goes on interning.
+TEST(StringPool, AbsorbMapsSharedNamesAndKeepsNewOnes) {
+  for (bool mostly_new : {false, true}) {
+    StringPool head;
+    for (int i = 0; i < 1000; ++i) head.Intern("shared_" + std::to_string(i));
+    StringPool other;
+    std::vector<std::string> names;
+    for (int i = 0; i < 1000; ++i) names.push_back("shared_" + std::to_string(i));
+    for (int i = 0; i < (mostly_new ? 5000 : 10); ++i) names.push_back("new_" + std::to_string(i));
+    names.push_back(std::string(1 << 20, 'L'));  // its own allocation
+    for (const auto& n : names) other.Intern(n);
+    const size_t before = head.size();
+    std::vector<StringId> ids = head.Absorb(std::move(other));
+    ASSERT_EQ(ids.size(), names.size() + 1);
+    EXPECT_EQ(ids[0], kEmptyString);
+    EXPECT_EQ(head.size(), before + names.size() - 1000);
+    for (size_t i = 0; i < names.size(); ++i) {
+      EXPECT_EQ(head.Get(ids[i + 1]), names[i]);
+      StringId found = 0;
+      ASSERT_TRUE(head.Find(names[i], &found));
+      EXPECT_EQ(found, ids[i + 1]);
+    }
+    EXPECT_EQ(ids[1], head.Intern("shared_0"));
+    EXPECT_EQ(other.size(), 1u);  // NOLINT(bugprone-use-after-move): what this tests
+    StringId next = head.Intern("after the merge");
+    EXPECT_EQ(next, static_cast<StringId>(head.size() - 1));
+    EXPECT_EQ(head.Get(next), "after the merge");
+  }
+}
+
 }  // namespace
 }  // namespace gpuscope::base

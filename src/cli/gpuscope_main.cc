@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/allocator_tuning.h"
 #include "base/text.h"
 #include "cli/commands.h"
 
@@ -88,6 +89,7 @@ std::string CheckWords(const CLI::App& app, int argc, char** argv) {
 }  // namespace
 
 int Main(int argc, char** argv) {
+  base::TuneAllocator();
   CLI::App app{"gpuscope: GPU profiler front end and trace analyzer"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "gpuscope 0.1.0");

@@ -28,14 +28,11 @@ void AppendSlices(Table& dst, Table& src, const std::vector<StringId>& names,
 }  // namespace
 
 void AppendTrace(Trace& dst, Trace&& src) {
-  std::vector<StringId> names(src.strings.size());
-  for (size_t i = 0; i < names.size(); ++i) {
-    names[i] = dst.strings.Intern(src.strings.Get(static_cast<StringId>(i)));
-  }
+  std::vector<StringId> names = dst.strings.Absorb(std::move(src.strings));
   std::vector<TrackId> tracks(src.tracks.size());
   for (size_t i = 0; i < tracks.size(); ++i) {
     const Track& t = src.tracks[i];
-    tracks[i] = dst.InternTrack(t.kind, src.str(t.pid_text), src.str(t.tid_text));
+    tracks[i] = dst.InternTrack(t.kind, dst.str(names[t.pid_text]), dst.str(names[t.tid_text]));
     Track& d = dst.tracks[tracks[i]];
     if (d.name == 0 && t.name != 0) d.name = names[t.name];
   }

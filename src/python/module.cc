@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis/findings/registry.h"
+#include "base/allocator_tuning.h"
 #include "base/text.h"
 #include "cli/gpuscope_main.h"
 #include "python/trace_tables.h"
@@ -215,6 +216,7 @@ int Main(const std::vector<std::string>& args) {
 NB_MODULE(_core, m) {
   using namespace gpuscope::python;
   m.doc() = "gpuscope's C++ core (use the gpuscope package, not this module)";
+  gpuscope::base::TuneAllocator();
   nb::exception<TraceError>(m, "TraceError");
   nb::class_<PyTrace>(m, "Trace")
       .def_prop_ro("path", &PyTrace::path)

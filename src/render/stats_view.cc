@@ -48,15 +48,13 @@ std::string StatsText(const model::Trace& trace, const analysis::Stats& st, cons
     if (st.kernels.empty()) {
       out += "GPU kernels:\n\n(none in this trace)\n";
     } else {
-      uint64_t calls = 0;
-      for (const auto& k : st.kernels) calls += k.calls;
-      out += "GPU kernels: " + base::FormatCount(calls) + " dispatches of " +
-             base::FormatCount(st.kernels.size()) + " kernels, " +
+      out += "GPU kernels: " + base::FormatCount(st.kernel_calls) + " dispatches of " +
+             base::FormatCount(st.kernel_names) + " kernels, " +
              base::FormatDuration(st.kernel_total_ns) + " in total\n\n";
       size_t limit = Limit(v, 25);
       out += KernelTable(st, limit).Text(width, fit, limit);
-      if (limit != 0 && limit < st.kernels.size()) {
-        out += "... " + base::FormatCount(st.kernels.size() - limit) +
+      if (limit != 0 && limit < st.kernel_names) {
+        out += "... " + base::FormatCount(st.kernel_names - limit) +
                " more kernels (--top 0 shows all)\n";
       }
     }
@@ -66,17 +64,17 @@ std::string StatsText(const model::Trace& trace, const analysis::Stats& st, cons
     Section(out, "GPU memory operations", MemopTable(st), st.memops.size(), 0, width, true, "");
   if (all) out += "\n";
   if (Shows(v, "api"))
-    Section(out, "Runtime / driver API calls", ApiTable(st.api, Limit(v, 15)), st.api.size(),
+    Section(out, "Runtime / driver API calls", ApiTable(st.api, Limit(v, 15)), st.api_names,
             Limit(v, 15), width, fit, " more");
   if (Shows(v, "os", !st.os_runtime.empty())) {
     if (all) out += "\n";
-    Section(out, "OS runtime calls", ApiTable(st.os_runtime, Limit(v, 15)), st.os_runtime.size(),
+    Section(out, "OS runtime calls", ApiTable(st.os_runtime, Limit(v, 15)), st.os_runtime_names,
             Limit(v, 15), width, fit, " more");
   }
   if (all) out += "\n";
   if (Shows(v, "cpu"))
-    Section(out, "CPU ops", CpuOpTable(st, Limit(v, 15)), st.cpu_ops.size(), Limit(v, 15), width,
-            fit, " more");
+    Section(out, "CPU ops", CpuOpTable(st, Limit(v, 15)), st.cpu_op_names, Limit(v, 15), width, fit,
+            " more");
   if (Shows(v, "counters", !st.counters.empty())) {
     if (all) out += "\n";
     out += "Counters:\n\n" + CounterTable(st).Text(width, true);

@@ -18,6 +18,11 @@ base::StatusOr<std::string> StatsOutput(const model::Trace& trace, const StatsRe
                                         const CommonOptions& common) {
   analysis::StatsOptions opt;
   opt.demangle = !a.mangled;
+  // The rows the output prints (a terminal shows 25 kernels and 15 of the others), no more.
+  if (a.top_given)
+    opt.max_rows = a.top;
+  else if (a.format != "json" && a.format != "csv")
+    opt.max_rows = 25;
   std::string window;
   if ((a.steady || !a.phase.empty()) && !trace.summary_only()) {
     analysis::SteadyState ss = analysis::FindSteadyState(trace);

@@ -23,7 +23,9 @@ void SortByTotal(std::vector<Stat>& v) {
 
 // Dense group ids by display name: mangled and demangled spellings of one kernel merge. Names
 // are read from the trace's pool (a demangled spelling is kept only when it differs), so a
-// million distinct names cost their ids, not a copy of each.
+// million distinct names cost their ids, not a copy of each. The pool holds each text once:
+// two raw names are the same group exactly when their ids are equal, and only demangled
+// spellings need a lookup by text.
 struct NameGroups {
   std::vector<uint32_t> of_row;        // per row: its group
   std::vector<std::string_view> name;  // per group: the display name
@@ -35,46 +37,89 @@ NameGroups GroupByName(const model::Trace& trace, const std::vector<StringId>& n
   constexpr uint32_t kNone = UINT32_MAX;
   NameGroups g;
   std::vector<uint32_t> by_id(trace.strings.size(), kNone);
-  std::unordered_map<std::string_view, uint32_t> by_name;
-  // Demangled spellings first collected by id, then made views once their storage stops moving.
+  // Demangled spellings first collected by group, then made views once their storage stops
+  // moving.
   std::vector<std::pair<uint32_t, std::string>> pending;
   g.of_row.resize(names.size());
   for (size_t i = 0; i < names.size(); ++i) {
     uint32_t& group = by_id[names[i]];
     if (group == kNone) {
+      group = static_cast<uint32_t>(g.name.size());
       std::string_view raw = trace.str(names[i]);
+      g.name.push_back(raw);
       if (demangle && base::LooksMangled(raw)) {
         std::string display = base::Demangle(raw);
-        if (display != raw) {
-          pending.emplace_back(static_cast<uint32_t>(g.name.size()), std::move(display));
-          g.name.emplace_back();
-          group = pending.back().first;
-          g.of_row[i] = group;
-          continue;
-        }
+        if (display != raw) pending.emplace_back(group, std::move(display));
       }
-      auto [it, inserted] = by_name.emplace(raw, static_cast<uint32_t>(g.name.size()));
-      if (inserted) g.name.push_back(raw);
-      group = it->second;
     }
     g.of_row[i] = group;
   }
   if (pending.empty()) return g;
-  // Demangled names: merge with a raw spelling of the same text, else their own group.
+  // A demangled name joins the group of a raw name with its text, else of the first demangled
+  // name with its text, else stays its own group.
   g.demangled.reserve(pending.size());
   std::vector<uint32_t> remap(g.name.size());
   for (uint32_t k = 0; k < remap.size(); ++k) remap[k] = k;
+  std::unordered_map<std::string_view, uint32_t> by_demangled;
   for (auto& [group, text] : pending) {
     g.demangled.push_back(std::move(text));
-    auto [it, inserted] = by_name.emplace(g.demangled.back(), group);
-    if (inserted) {
-      g.name[group] = g.demangled.back();
-    } else {
-      remap[group] = it->second;
+    std::string_view display = g.demangled.back();
+    StringId raw = 0;
+    if (trace.strings.Find(display, &raw) && by_id[raw] != kNone) {
+      remap[group] = by_id[raw];
+      continue;
     }
+    auto [it, inserted] = by_demangled.emplace(display, group);
+    if (inserted)
+      g.name[group] = display;
+    else
+      remap[group] = it->second;
   }
   for (uint32_t& r : g.of_row) r = remap[r];
   return g;
+}
+
+// Per group: the summed time and the calls of its counted rows, and the totals over all.
+struct GroupTotals {
+  std::vector<int64_t> total_ns;  // saturating at INT64_MAX (only ranks the groups)
+  std::vector<uint64_t> calls;
+  size_t groups = 0;  // with at least one counted row
+  uint64_t all_calls = 0;
+};
+
+GroupTotals TotalsOf(const NameGroups& g, const std::vector<int64_t>& dur_ns,
+                     const std::vector<uint8_t>& counts) {
+  GroupTotals t;
+  t.total_ns.assign(g.name.size(), 0);
+  t.calls.assign(g.name.size(), 0);
+  for (size_t i = 0; i < counts.size(); ++i) {
+    if (!counts[i]) continue;
+    uint32_t k = g.of_row[i];
+    if (__builtin_add_overflow(t.total_ns[k], dur_ns[i], &t.total_ns[k])) t.total_ns[k] = INT64_MAX;
+    t.groups += t.calls[k]++ == 0;
+    ++t.all_calls;
+  }
+  return t;
+}
+
+// Keeps counting only the rows of the `max_rows` groups with the most time (ties by name, as
+// SortByTotal orders the rows): a table printed to its first rows is built with those alone,
+// not a row per name (a million distinct names, issue 33). 0 keeps every group.
+void KeepLargest(const NameGroups& g, const GroupTotals& t, size_t max_rows,
+                 std::vector<uint8_t>& counts) {
+  if (max_rows == 0 || t.groups <= max_rows) return;
+  std::vector<uint32_t> order;
+  order.reserve(t.groups);
+  for (uint32_t k = 0; k < t.calls.size(); ++k)
+    if (t.calls[k] > 0) order.push_back(k);
+  std::nth_element(order.begin(), order.begin() + static_cast<long>(max_rows), order.end(),
+                   [&](uint32_t a, uint32_t b) {
+                     if (t.total_ns[a] != t.total_ns[b]) return t.total_ns[a] > t.total_ns[b];
+                     return g.name[a] < g.name[b];
+                   });
+  std::vector<uint8_t> kept(t.calls.size(), 0);
+  for (size_t r = 0; r < max_rows; ++r) kept[order[r]] = 1;
+  for (size_t i = 0; i < counts.size(); ++i) counts[i] = counts[i] && kept[g.of_row[i]];
 }
 
 // Per group: the durations of its rows that count, as runs of one sorted buffer (one 16-byte
@@ -83,7 +128,9 @@ template <typename Fn>
 void ForEachGroupDurations(const NameGroups& g, const model::SliceColumns& rows,
                            const std::vector<uint8_t>& counts, Fn&& fn) {
   std::vector<std::pair<uint32_t, int64_t>> pairs;
-  pairs.reserve(rows.size());
+  size_t counted = 0;
+  for (uint8_t c : counts) counted += c;
+  pairs.reserve(counted);
   for (size_t i = 0; i < rows.size(); ++i)
     if (counts[i]) pairs.emplace_back(g.of_row[i], rows.dur_ns[i]);
   std::sort(pairs.begin(), pairs.end());
@@ -97,23 +144,29 @@ void ForEachGroupDurations(const NameGroups& g, const model::SliceColumns& rows,
   }
 }
 
-std::vector<KernelStat> KernelStats(const model::Trace& trace, const StatsOptions& opt,
-                                    int64_t* total_all) {
+std::vector<KernelStat> KernelStats(const model::Trace& trace, const StatsOptions& opt, Stats& s) {
   NameGroups g = GroupByName(trace, trace.kernels.name, opt.demangle);
   std::vector<uint8_t> counts(trace.kernels.size());
   for (size_t i = 0; i < counts.size(); ++i) counts[i] = opt.In(trace.kernels.start_ns[i]);
-  std::vector<KernelStat> out;
+  GroupTotals totals = TotalsOf(g, trace.kernels.dur_ns, counts);
+  s.kernel_names = totals.groups;
+  s.kernel_calls = totals.all_calls;
+  // The exact sum of every counted kernel (each row's summary sums without overflow).
   int64_t all = 0;
+  for (size_t i = 0; i < counts.size(); ++i)
+    if (counts[i]) all += trace.kernels.dur_ns[i];
+  KeepLargest(g, totals, opt.max_rows, counts);
+  std::vector<KernelStat> out;
+  out.reserve(std::min(totals.groups, opt.max_rows ? opt.max_rows : totals.groups));
   ForEachGroupDurations(g, trace.kernels, counts, [&](uint32_t group, std::vector<int64_t>& d) {
-    KernelStat s;
-    s.name = std::string(g.name[group]);
-    static_cast<DurationSummary&>(s) = SummarizeDurations(d);
-    all += s.total_ns;
-    out.push_back(std::move(s));
+    KernelStat k;
+    k.name = std::string(g.name[group]);
+    static_cast<DurationSummary&>(k) = SummarizeDurations(d);
+    out.push_back(std::move(k));
   });
-  for (auto& s : out) s.percent = all > 0 ? 100.0 * static_cast<double>(s.total_ns) / all : 0;
+  for (auto& k : out) k.percent = all > 0 ? 100.0 * static_cast<double>(k.total_ns) / all : 0;
   SortByTotal(out);
-  *total_all = all;
+  s.kernel_total_ns = all;
   return out;
 }
 
@@ -158,7 +211,8 @@ std::vector<MemopStat> MemopStats(const model::Trace& trace, const StatsOptions&
   return out;
 }
 
-std::vector<ApiStat> ApiStats(const model::Trace& trace, const StatsOptions& opt, bool os_runtime) {
+std::vector<ApiStat> ApiStats(const model::Trace& trace, const StatsOptions& opt, bool os_runtime,
+                              size_t* names) {
   NameGroups g = GroupByName(trace, trace.api.name, false);
   std::vector<uint8_t> counts(trace.api.size());
   constexpr uint32_t kNone = UINT32_MAX;
@@ -169,19 +223,23 @@ std::vector<ApiStat> ApiStats(const model::Trace& trace, const StatsOptions& opt
     if (counts[i] && first_row[g.of_row[i]] == kNone)
       first_row[g.of_row[i]] = static_cast<uint32_t>(i);
   }
+  GroupTotals totals = TotalsOf(g, trace.api.dur_ns, counts);
+  *names = totals.groups;
+  KeepLargest(g, totals, opt.max_rows, counts);
   std::vector<ApiStat> out;
   ForEachGroupDurations(g, trace.api, counts, [&](uint32_t group, std::vector<int64_t>& d) {
-    ApiStat s;
-    s.name = std::string(g.name[group]);
-    s.domain = model::ApiDomainName(trace.api.domain[first_row[group]]);
-    static_cast<DurationSummary&>(s) = SummarizeDurations(d);
-    out.push_back(std::move(s));
+    ApiStat a;
+    a.name = std::string(g.name[group]);
+    a.domain = model::ApiDomainName(trace.api.domain[first_row[group]]);
+    static_cast<DurationSummary&>(a) = SummarizeDurations(d);
+    out.push_back(std::move(a));
   });
   SortByTotal(out);
   return out;
 }
 
-std::vector<CpuOpStat> CpuOpStats(const model::Trace& trace, const StatsOptions& opt) {
+std::vector<CpuOpStat> CpuOpStats(const model::Trace& trace, const StatsOptions& opt,
+                                  size_t* names) {
   const auto& cpu = trace.cpu;
   // Self time: subtract direct children (CPU ranges and API calls) from each range.
   std::vector<int64_t> child_ns(cpu.size(), 0);
@@ -192,21 +250,30 @@ std::vector<CpuOpStat> CpuOpStats(const model::Trace& trace, const StatsOptions&
     if (trace.api.enclosing_op[i] != model::kNoRow)
       child_ns[trace.api.enclosing_op[i]] += trace.api.dur_ns[i];
   }
-  std::unordered_map<StringId, size_t> index;
+  NameGroups g = GroupByName(trace, cpu.name, false);
+  std::vector<uint8_t> counts(cpu.size());
+  for (size_t i = 0; i < cpu.size(); ++i)
+    counts[i] = cpu.kind[i] == model::CpuRangeKind::kOp && opt.In(cpu.start_ns[i]);
+  GroupTotals totals = TotalsOf(g, cpu.dur_ns, counts);
+  *names = totals.groups;
+  KeepLargest(g, totals, opt.max_rows, counts);
+  constexpr uint32_t kNone = UINT32_MAX;
+  std::vector<uint32_t> row_of(g.name.size(), kNone);  // per group: its row in `out`
   std::vector<CpuOpStat> out;
   for (size_t i = 0; i < cpu.size(); ++i) {
-    if (cpu.kind[i] != model::CpuRangeKind::kOp || !opt.In(cpu.start_ns[i])) continue;
-    auto [it, inserted] = index.emplace(cpu.name[i], out.size());
-    if (inserted) {
+    if (!counts[i]) continue;
+    uint32_t& row = row_of[g.of_row[i]];
+    if (row == kNone) {
+      row = static_cast<uint32_t>(out.size());
       out.emplace_back();
-      out.back().name = std::string(trace.str(cpu.name[i]));
+      out.back().name = std::string(g.name[g.of_row[i]]);
     }
-    CpuOpStat& s = out[it->second];
-    ++s.calls;
-    s.total_ns += cpu.dur_ns[i];
-    s.self_ns += std::max<int64_t>(0, cpu.dur_ns[i] - child_ns[i]);
+    CpuOpStat& c = out[row];
+    ++c.calls;
+    c.total_ns += cpu.dur_ns[i];
+    c.self_ns += std::max<int64_t>(0, cpu.dur_ns[i] - child_ns[i]);
   }
-  for (auto& s : out) s.avg_ns = s.total_ns / static_cast<int64_t>(s.calls);
+  for (auto& c : out) c.avg_ns = c.total_ns / static_cast<int64_t>(c.calls);
   SortByTotal(out);
   return out;
 }
@@ -288,6 +355,9 @@ Stats SummaryStats(const model::Trace& trace) {
   SortByTotal(s.kernels);
   SortByTotal(s.api);
   for (auto& [kind, m] : memops) s.memops.push_back(m);
+  s.kernel_names = s.kernels.size(), s.api_names = s.api.size();
+  s.cpu_op_names = s.cpu_ops.size(), s.os_runtime_names = s.os_runtime.size();
+  for (const auto& k : s.kernels) s.kernel_calls += k.calls;
   return s;
 }
 
@@ -296,11 +366,11 @@ Stats SummaryStats(const model::Trace& trace) {
 Stats ComputeStats(const model::Trace& trace, const StatsOptions& options) {
   if (trace.summary_only()) return SummaryStats(trace);
   Stats s;
-  s.kernels = KernelStats(trace, options, &s.kernel_total_ns);
+  s.kernels = KernelStats(trace, options, s);
   s.memops = MemopStats(trace, options);
-  s.api = ApiStats(trace, options, false);
-  s.os_runtime = ApiStats(trace, options, true);
-  s.cpu_ops = CpuOpStats(trace, options);
+  s.api = ApiStats(trace, options, false, &s.api_names);
+  s.os_runtime = ApiStats(trace, options, true, &s.os_runtime_names);
+  s.cpu_ops = CpuOpStats(trace, options, &s.cpu_op_names);
   s.counters = CounterStats(trace, options);
   return s;
 }

@@ -74,6 +74,10 @@ struct CounterStat {
 
 struct StatsOptions {
   bool demangle = true;  // show mangled kernel names demangled
+  // When not 0: the kernel, API, OS runtime and CPU op tables hold only their first max_rows
+  // rows (those with the most time), for output that prints no more; the counts of rows before
+  // the cut are in Stats (`*_names`).
+  size_t max_rows = 0;
   // Only events starting in [window_start, window_end) count (`stats --steady`).
   int64_t window_start = INT64_MIN;
   int64_t window_end = INT64_MAX;
@@ -123,7 +127,10 @@ struct Stats {
   std::vector<ApiStat> os_runtime;    // OS runtime calls (nsys OSRT), by total_ns descending
   std::vector<CpuOpStat> cpu_ops;     // sorted by total_ns descending
   std::vector<CounterStat> counters;  // by name
-  int64_t kernel_total_ns = 0;
+  int64_t kernel_total_ns = 0;        // of every counted kernel, cut rows included
+  uint64_t kernel_calls = 0;          // dispatches counted, cut rows included
+  // Rows of each table before a cut to StatsOptions::max_rows (the sizes without one).
+  size_t kernel_names = 0, api_names = 0, os_runtime_names = 0, cpu_op_names = 0;
 };
 
 Stats ComputeStats(const model::Trace& trace, const StatsOptions& options);

@@ -56,6 +56,61 @@ TEST_F(StatsTest, KernelTableMatchesNsysDefinitions) {
   EXPECT_EQ(ComputeStats(t_, keep).kernels[2].name, "_Z4tinyv");
 }
 
+// A mangled name and the raw spelling of its demangled text are one kernel, whichever comes
+// first; two mangled spellings of one text too.
+TEST_F(StatsTest, DemangledNamesJoinTheirRawSpelling) {
+  Kernel("_Z4tinyv", 0, 1);
+  Kernel("tiny()", 10, 2);
+  Kernel("_Z4tinyv", 20, 3);
+  Kernel("_Z3bigv", 30, 5);
+  Kernel("_Z3bigv", 40, 5);
+  LinkTrace(t_);
+  Stats s = ComputeStats(t_, {});
+  ASSERT_EQ(s.kernels.size(), 2u);
+  EXPECT_EQ(s.kernels[0].name, "big()");
+  EXPECT_EQ(s.kernels[0].calls, 2u);
+  EXPECT_EQ(s.kernels[1].name, "tiny()");
+  EXPECT_EQ(s.kernels[1].calls, 3u);
+  EXPECT_EQ(s.kernels[1].total_ns, 6);
+}
+
+// A table cut to its first rows holds exactly the first rows of the whole table (ties by name),
+// with the counts and totals of the whole.
+TEST_F(StatsTest, MaxRowsKeepsTheFirstRowsAndTheWholeCounts) {
+  for (int i = 0; i < 40; ++i) {
+    std::string name = "k";
+    name += std::to_string(i);
+    for (int c = 0; c <= i % 3; ++c) Kernel(name.c_str(), i * 1000 + c * 10, 1 + (i % 7));
+  }
+  TrackId thread = cpu_;
+  for (int i = 0; i < 30; ++i) {
+    CpuRangeRow r;
+    r.start_ns = i * 100, r.dur_ns = 5 + (i % 4), r.track = thread;
+    std::string name = "op";
+    name += std::to_string(i % 20);
+    r.name = t_.strings.Intern(name);
+    t_.cpu.Append(r);
+  }
+  LinkTrace(t_);
+  Stats all = ComputeStats(t_, {});
+  StatsOptions cut;
+  cut.max_rows = 7;
+  Stats top = ComputeStats(t_, cut);
+  ASSERT_EQ(top.kernels.size(), 7u);
+  for (size_t i = 0; i < 7; ++i) {
+    EXPECT_EQ(top.kernels[i].name, all.kernels[i].name);
+    EXPECT_EQ(top.kernels[i].total_ns, all.kernels[i].total_ns);
+    EXPECT_EQ(top.kernels[i].percent, all.kernels[i].percent);
+  }
+  ASSERT_EQ(top.cpu_ops.size(), 7u);
+  for (size_t i = 0; i < 7; ++i) EXPECT_EQ(top.cpu_ops[i].name, all.cpu_ops[i].name);
+  EXPECT_EQ(top.kernel_names, 40u);
+  EXPECT_EQ(all.kernel_names, 40u);
+  EXPECT_EQ(top.cpu_op_names, 20u);
+  EXPECT_EQ(top.kernel_calls, all.kernel_calls);
+  EXPECT_EQ(top.kernel_total_ns, all.kernel_total_ns);
+}
+
 TEST_F(StatsTest, MemopsByKindWithHostMemoryAndUnknownBytes) {
   Memop(MemopKind::kHtoD, MemoryKind::kPageable, MemoryKind::kDevice, 100, 1000);
   Memop(MemopKind::kHtoD, MemoryKind::kPinned, MemoryKind::kDevice, 100, 3000);

@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <unordered_map>
-#include <unordered_set>
+#include <span>
+#include <tuple>
 
 #include "analysis/findings/rules/rule_checks.h"
 
@@ -15,23 +14,44 @@ namespace {
 // How much slower than the next slowest the slowest of a call site's 3-4 instances must be.
 constexpr double kFewRatio = 10.0;
 
+// One kernel instance in the window, with the key of its group of siblings: the kernel, its
+// launch shape, its call site (the op's name and user frame; row ids differ per call) and the
+// op's shapes.
+struct Instance {
+  model::StringId name;
+  model::Dim3 grid, block;
+  model::StringId op;
+  RowId frame;
+  model::StringId shapes;
+  uint32_t row;
+  auto Key() const { return std::tie(name, grid, block, op, frame, shapes, row); }
+  bool SameKernel(const Instance& o) const {
+    return name == o.name && grid == o.grid && block == o.block;
+  }
+  bool SameSite(const Instance& o) const {
+    return SameKernel(o) && op == o.op && frame == o.frame && shapes == o.shapes;
+  }
+};
+
+// A group of siblings to check: its rows, whether its call site is known, whether it is a
+// call site of 3-4 instances.
+struct Siblings {
+  std::span<const uint32_t> rows;
+  bool site_known = false, few = false;
+};
+
 void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   const Trace& t = c.t();
-  struct Group {
-    std::vector<size_t> rows;
-  };
   // Instances of one kernel, launch shape, call site (the same op from the same frame) and op
-  // shapes: a GEMM called with other shapes, or another layer's, is not a sibling.
-  std::map<std::tuple<model::StringId, model::Dim3, model::Dim3, model::StringId, RowId,
-                      model::StringId>,
-           Group>
-      groups;
+  // shapes: a GEMM called with other shapes, or another layer's, is not a sibling. Groups are
+  // runs of one sorted array (44 bytes per instance), not a map of vectors: a million kernels
+  // of their own names cost no more than a million of one name.
+  std::vector<Instance> inst;
   for (size_t i = 0; i < t.kernels.size(); ++i) {
     if (!c.GpuIn(t.kernels.start_ns[i], t.kernels.launch[i])) continue;
     RowId l = t.kernels.launch[i];
     RowId site = l == kNoRow ? kNoRow : t.api.enclosing_op[l];
     RowId place = site == kNoRow ? kNoRow : c.at().UserFrameOfCpu(site);
-    // The op's name and its user frame identify the call site (row ids differ per call).
     model::StringId op = site == kNoRow ? 0 : t.cpu.name[site];
     RowId frame = place == kNoRow ? kNoRow : t.python.name[place];
     // The shapes of the innermost op around the launch that recorded them (0: none recorded).
@@ -41,33 +61,49 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     // same shapes are siblings whichever frame calls them (a model's layers); without shapes,
     // the call site stands in for them.
     if (shapes != 0) frame = kNoRow;
-    groups[{t.kernels.name[i], t.kernels.grid[i], t.kernels.block[i], op, frame, shapes}]
-        .rows.push_back(i);
+    inst.push_back({t.kernels.name[i], t.kernels.grid[i], t.kernels.block[i], op, frame, shapes,
+                    static_cast<uint32_t>(i)});
   }
+  std::sort(inst.begin(), inst.end(),
+            [](const Instance& a, const Instance& b) { return a.Key() < b.Key(); });
+  std::vector<uint32_t> rows(inst.size());
+  for (size_t i = 0; i < inst.size(); ++i) rows[i] = inst[i].row;
   // A call site with fewer than 5 instances (one layer's conv, called once a step) joins the
   // kernel's other instances with the same launch shape, as a group without a known call site.
-  std::map<std::tuple<model::StringId, model::Dim3, model::Dim3>, Group> pooled;
-  for (auto& [key, g] : groups) {
-    if (g.rows.size() >= 5) continue;
-    auto& p = pooled[{std::get<0>(key), std::get<1>(key), std::get<2>(key)}].rows;
-    p.insert(p.end(), g.rows.begin(), g.rows.end());
+  // A call site of 3-4 instances is checked on its own too, with a bar no jitter reaches: its
+  // slowest instance 10x the next slowest (one layer's kernel made milliseconds slower once in
+  // three steps). Call sites first, then the pooled groups, each in key order.
+  std::vector<Siblings> checked;
+  std::vector<uint32_t> pooled_rows;
+  std::vector<std::pair<size_t, size_t>> pooled_spans;
+  for (size_t k = 0; k < inst.size();) {
+    size_t kernel_end = k;
+    while (kernel_end < inst.size() && inst[k].SameKernel(inst[kernel_end])) ++kernel_end;
+    const size_t pool_begin = pooled_rows.size();
+    for (size_t b = k; b < kernel_end;) {
+      size_t e = b;
+      while (e < kernel_end && inst[b].SameSite(inst[e])) ++e;
+      const size_t n = e - b;
+      const bool site = inst[b].op != 0 || inst[b].shapes != 0;
+      if (n >= 5 || (site && n >= 3))
+        checked.push_back({std::span<const uint32_t>(rows.data() + b, n), site, n < 5});
+      if (n < 5) pooled_rows.insert(pooled_rows.end(), rows.begin() + b, rows.begin() + e);
+      b = e;
+    }
+    if (pooled_rows.size() - pool_begin >= 5)
+      pooled_spans.emplace_back(pool_begin, pooled_rows.size());
+    else
+      pooled_rows.resize(pool_begin);
+    k = kernel_end;
   }
-  // (group, call site known, few): a call site of 3-4 instances is checked on its own too, with
-  // a bar no jitter reaches: its slowest instance 10x the next slowest (one layer's kernel made
-  // milliseconds slower once in three steps).
-  std::vector<std::tuple<const Group*, bool, bool>> checked;
-  for (auto& [key, g] : groups) {
-    bool site = std::get<3>(key) != 0 || std::get<5>(key) != 0;
-    if (g.rows.size() >= 5 || (site && g.rows.size() >= 3))
-      checked.emplace_back(&g, site, g.rows.size() < 5);
-  }
-  for (auto& [key, g] : pooled) {
-    if (g.rows.size() >= 5) checked.emplace_back(&g, false, false);
-  }
-  for (const auto& [gp, site_known, few] : checked) {
-    const Group& g = *gp;
+  std::vector<Instance>().swap(inst);
+  // Spans of pooled_rows once it stops growing.
+  for (auto [b, e] : pooled_spans)
+    checked.push_back({std::span<const uint32_t>(pooled_rows.data() + b, e - b), false, false});
+  for (const Siblings& g : checked) {
+    const bool site_known = g.site_known, few = g.few;
     std::vector<int64_t> d;
-    for (size_t r : g.rows) d.push_back(t.kernels.dur_ns[r]);
+    for (uint32_t r : g.rows) d.push_back(t.kernels.dur_ns[r]);
     std::vector<int64_t> s = d;
     std::nth_element(s.begin(), s.begin() + static_cast<long>(s.size() / 2), s.end());
     int64_t med = s[s.size() / 2];
@@ -84,12 +120,12 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     // several populations (another GEMM shape): slow instances are outliers only when rare,
     // else a second mode.
     size_t slow = 0;
-    for (size_t r : g.rows) slow += static_cast<double>(t.kernels.dur_ns[r]) > limit;
+    for (uint32_t r : g.rows) slow += static_cast<double>(t.kernels.dur_ns[r]) > limit;
     if (slow == 0 || (!site_known && slow > 1 && slow * 10 > g.rows.size())) continue;
     int64_t excess = 0;
-    std::vector<size_t> outliers;
+    std::vector<uint32_t> outliers;
     Candidate cand{Make(c, "kernel-outlier", 0), {}};
-    for (size_t r : g.rows) {
+    for (uint32_t r : g.rows) {
       if (static_cast<double>(t.kernels.dur_ns[r]) > limit && claims.TakeKernel(r)) {
         excess += t.kernels.dur_ns[r] - med, outliers.push_back(r);
         cand.fix.kernel_dur.emplace_back(r, med);
@@ -104,8 +140,8 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
                " (median " + base::FormatDuration(med) + "), " + base::FormatDuration(excess) +
                " beyond the median";
     std::sort(outliers.begin(), outliers.end(),
-              [&](size_t a, size_t b) { return t.kernels.dur_ns[a] > t.kernels.dur_ns[b]; });
-    for (size_t r : outliers) {
+              [&](uint32_t a, uint32_t b) { return t.kernels.dur_ns[a] > t.kernels.dur_ns[b]; });
+    for (uint32_t r : outliers) {
       AddEvidence(c, f, t.kernels.start_ns[r], t.kernels.dur_ns[r],
                   base::FormatFixed(static_cast<double>(t.kernels.dur_ns[r]) /
                                         static_cast<double>(std::max<int64_t>(1, med)),
