@@ -299,38 +299,38 @@ std::vector<CounterStat> CounterStats(const model::Trace& trace, const StatsOpti
   return out;
 }
 
+// A summary row's durations as a table row gives them: no median (the file has none).
+DurationSummary SummaryDurations(const model::SummaryRow& r) {
+  DurationSummary d;
+  d.calls = r.calls;
+  d.total_ns = r.total_ns;
+  d.avg_ns = r.calls ? r.total_ns / static_cast<int64_t>(r.calls) : 0;
+  d.median_ns = -1;
+  d.min_ns = r.min_ns;
+  d.max_ns = r.max_ns;
+  d.stddev_ns = r.stddev_ns;
+  return d;
+}
+
 // Stats of a summary-only source: its rows, in the same shapes and orders.
 Stats SummaryStats(const model::Trace& trace) {
   Stats s;
   std::map<model::MemopKind, MemopStat> memops;
   for (const auto& r : trace.summary) {
-    int64_t avg = r.calls ? r.total_ns / static_cast<int64_t>(r.calls) : 0;
     switch (r.section) {
       case model::SummaryRow::Section::kKernel: {
         KernelStat k;
+        static_cast<DurationSummary&>(k) = SummaryDurations(r);
         k.name = r.name;
-        k.calls = r.calls;
-        k.total_ns = r.total_ns;
-        k.avg_ns = avg;
-        k.median_ns = -1;
-        k.min_ns = r.min_ns;
-        k.max_ns = r.max_ns;
-        k.stddev_ns = r.stddev_ns;
         s.kernel_total_ns += r.total_ns;
         s.kernels.push_back(std::move(k));
         break;
       }
       case model::SummaryRow::Section::kApi: {
         ApiStat a;
+        static_cast<DurationSummary&>(a) = SummaryDurations(r);
         a.name = r.name;
         a.domain = model::ApiDomainName(model::ApiDomain::kRuntime);
-        a.calls = r.calls;
-        a.total_ns = r.total_ns;
-        a.avg_ns = avg;
-        a.median_ns = -1;
-        a.min_ns = r.min_ns;
-        a.max_ns = r.max_ns;
-        a.stddev_ns = r.stddev_ns;
         s.api.push_back(std::move(a));
         break;
       }
