@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "base/sqlite_batch.h"
 #include "base/temp_dir.h"
 
 namespace gpuscope::base {
@@ -87,6 +88,49 @@ TEST(SqliteDb, AStringPastTheLengthLimitIsRefusedNotCopied) {
   while (q->Step()) {
   }
   EXPECT_NE(q->status().message().find("over 16 MiB"), std::string::npos) << q->status().message();
+}
+
+// Rows written in batches: full batches as they fill, the rest on Flush; every value as bound
+// (integers, text, NULL, columns left unbound are NULL), in order.
+TEST(SqliteBatchInsert, WritesEveryRowOnceInOrder) {
+  auto dir = TempDir::Create("gpuscope-sqlite-test");
+  ASSERT_TRUE(dir.ok());
+  auto db = SqliteDb::Create(dir->path() + "/b.db");
+  ASSERT_TRUE(db.ok());
+  ASSERT_TRUE(db->Exec("CREATE TABLE r (id INTEGER PRIMARY KEY, n INTEGER, s TEXT);").ok());
+  auto batch = SqliteBatchInsert::Create(*db, "r", "id, n, s", 3);
+  ASSERT_TRUE(batch.ok()) << batch.status().message();
+  const int rows = 2 * SqliteBatchInsert::kRows + 22;
+  for (int i = 1; i <= rows; ++i) {
+    batch->Bind(1, int64_t{i});
+    if (i % 5) batch->Bind(2, int64_t{i * 10});  // every 5th left unbound: NULL
+    if (i % 3 == 0)
+      batch->BindNull(3);
+    else
+      batch->Bind(3, std::string(static_cast<size_t>(i % 7), 'a'));
+    ASSERT_TRUE(batch->Run().ok());
+  }
+  auto count = db->Query("SELECT COUNT(*) FROM r");
+  ASSERT_TRUE(count.ok() && count->Step());
+  EXPECT_EQ(count->Int(0), 2 * SqliteBatchInsert::kRows);  // the rest waits for Flush
+  ASSERT_TRUE(batch->Flush().ok());
+  ASSERT_TRUE(batch->Flush().ok());  // nothing left: no row twice
+  auto q = db->Query("SELECT id, n, s FROM r ORDER BY id");
+  ASSERT_TRUE(q.ok());
+  int seen = 0;
+  while (q->Step()) {
+    int i = ++seen;
+    EXPECT_EQ(q->Int(0), i);
+    if (i % 5)
+      EXPECT_EQ(q->Int(1), i * 10);
+    else
+      EXPECT_TRUE(q->IsNull(1)) << i;
+    if (i % 3 == 0)
+      EXPECT_TRUE(q->IsNull(2)) << i;
+    else
+      EXPECT_EQ(q->Text(2), std::string(static_cast<size_t>(i % 7), 'a'));
+  }
+  EXPECT_EQ(seen, rows);
 }
 
 }  // namespace

@@ -116,10 +116,11 @@ base::Status RpdWriter::InsertExt(int64_t api_id, std::string_view kind, int64_t
 
 base::Status RpdWriter::WriteApi() {
   GPUSCOPE_ASSIGN_OR_RETURN(
-      auto api, db_.Query("INSERT INTO rocpd_api(id, pid, tid, start, end, apiName_id, args_id) "
-                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"));
+      auto api, base::SqliteBatchInsert::Create(
+                    db_, "rocpd_api", "id, pid, tid, start, end, apiName_id, args_id", 7));
   api_.emplace(std::move(api));
-  GPUSCOPE_ASSIGN_OR_RETURN(auto ext, db_.Query(Insert(rpd_ext::kApiTable, rpd_ext::kApiColumns)));
+  GPUSCOPE_ASSIGN_OR_RETURN(
+      auto ext, base::SqliteBatchInsert::Create(db_, rpd_ext::kApiTable, rpd_ext::kApiColumns, 5));
   ext_api_.emplace(std::move(ext));
   GPUSCOPE_ASSIGN_OR_RETURN(auto empty, strings_->Of(std::string_view()));
   empty_ = empty;
@@ -144,8 +145,8 @@ base::Status RpdWriter::WriteApi() {
 
 base::Status RpdWriter::WriteMarkers() {
   GPUSCOPE_ASSIGN_OR_RETURN(auto marker, strings_->Of(std::string_view("UserMarker")));
-  GPUSCOPE_ASSIGN_OR_RETURN(auto args,
-                            db_.Query(Insert(rpd_ext::kArgsTable, rpd_ext::kArgsColumns)));
+  GPUSCOPE_ASSIGN_OR_RETURN(auto args, base::SqliteBatchInsert::Create(db_, rpd_ext::kArgsTable,
+                                                                       rpd_ext::kArgsColumns, 2));
   const auto& c = t_.cpu;
   for (size_t i = 0; i < c.size(); ++i) {
     GPUSCOPE_ASSIGN_OR_RETURN(auto text, strings_->Of(c.name[i]));
@@ -172,7 +173,9 @@ base::Status RpdWriter::WriteMarkers() {
     GPUSCOPE_RETURN_IF_ERROR(
         InsertApi(next_api_id_++, t_.instants.track[i], t_.instants.ts_ns[i], 0, marker, text));
   }
-  return base::Status::Ok();
+  GPUSCOPE_RETURN_IF_ERROR(args.Flush());
+  GPUSCOPE_RETURN_IF_ERROR(api_->Flush());
+  return ext_api_->Flush();
 }
 
 }  // namespace rpd_internal

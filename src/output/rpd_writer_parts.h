@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/sqlite_batch.h"
 #include "base/sqlite_db.h"
 #include "format/rpd_ext.h"
 #include "model/trace.h"
@@ -138,7 +139,8 @@ class RpdWriter {
   base::SqliteDb& db_;
   TrackLayout layout_;
   std::optional<StringIds> strings_;
-  std::optional<base::SqliteQuery> api_, ext_api_;
+  // Millions of rows each: written in batches (base/sqlite_batch.h), flushed after the markers.
+  std::optional<base::SqliteBatchInsert> api_, ext_api_;
   int64_t empty_ = 0;
   int64_t next_api_id_ = 1;
   RpdWriteCounts counts_;
