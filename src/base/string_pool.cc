@@ -82,15 +82,7 @@ StringId StringPool::Intern(std::string_view s) {
   const uint32_t h = HashOf(s);
   size_t i = Probe(s, h);
   if (slots_[i] != 0) return static_cast<StringId>((slots_[i] & 0xffffffffu) - 1);
-  std::string_view stored = Store(s);
-  StringId id = static_cast<StringId>(views_.size());
-  views_.push_back(stored);
-  if (2 * (views_.size() + 1) > slots_.size()) {
-    Rehash(2 * slots_.size());
-    i = Probe(stored, h);
-  }
-  slots_[i] = (uint64_t{h} << 32) | (uint64_t{id} + 1);
-  return id;
+  return Add(Store(s), h);
 }
 
 std::vector<StringId> StringPool::Absorb(StringPool&& other) {
