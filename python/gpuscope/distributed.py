@@ -12,11 +12,22 @@ quantiles (median, p95) come from a mergeable log-bucketed histogram whose bucke
 RELATIVE_ERROR wide: a quantile is within that relative error of a duration in the data
 (DDSketch's construction; merging adds bucket counts, so the order of merging does not matter).
 A trace that cannot be read is reported in "failed" with its one-line error, never fatal.
+
+One distributed job's ranks, one rank per worker:
+
+    report = gd.analyze_job(sorted(glob.glob("ranks/*.json.gz")), client=client)
+
+equals `gpuscope analyze ranks/ --format json` (the same C++ code decides it): each worker loads
+one rank and returns its compact timeline (collectives, the work and GPU time between them, the
+names the straggler's causes are drawn from), a few KB to MB whatever the trace's size; the
+driver matches the collectives, aligns the clocks, replays and prices from those alone.
 """
 from __future__ import annotations
 
+import json
 import math
 import os
+import warnings
 from typing import Any, Dict, Iterable, List, Optional
 
 try:  # needed in every worker: a missing one is a set-up problem, said once, not per trace
@@ -241,3 +252,66 @@ def _merge_many(*parts: Dict[str, Any]) -> Dict[str, Any]:
     for p in parts:
         out = merge(out, p)
     return out
+
+
+def summarize_rank(path: str, threads: int = 1) -> Dict[str, Any]:
+    """One rank's compact timeline (runs in a worker): {"path", "summary": bytes, "warnings"},
+    or {"path", "error"} when its trace cannot be read. Never raises."""
+    import gpuscope
+
+    try:
+        data, messages = gpuscope._core.summarize_rank(path, threads)
+        return {"path": path, "summary": data, "warnings": list(messages)}
+    except Exception as e:  # noqa: BLE001 - reported to the driver, which raises it once
+        return {"path": path, "error": str(e).splitlines()[0] if str(e) else type(e).__name__}
+
+
+def _job_label(paths: List[str]) -> str:
+    """What the job is called in the report: the folder its ranks' files share."""
+    dirs = {os.path.dirname(p) for p in paths}
+    if len(dirs) == 1:
+        return dirs.pop() or "."
+    try:
+        return os.path.commonpath(list(dirs)) or "."
+    except ValueError:  # absolute and relative paths mixed
+        return "."
+
+
+def analyze_job(paths: Iterable[str], client: Any = None, findings: bool = True,
+                path: Optional[str] = None, threads: int = 1) -> Dict[str, Any]:
+    """One distributed job's per-rank traces analysed on a Dask cluster: the JSON of `gpuscope
+    analyze DIR --format json` (with findings=False, of `gpuscope stats DIR`). Each worker loads
+    one rank and returns its compact timeline; the driver holds only those. `paths` are read by
+    the workers (give paths valid there); `path` names the job in the report (default: the
+    folder the files share). `client`: a dask.distributed Client; None starts a LocalCluster (2
+    worker processes, 1 thread each) for the call. Raises gpuscope.TraceError naming the first
+    rank that cannot be read, as the CLI does; loading's warnings become RuntimeWarnings."""
+    import gpuscope
+    from dask.distributed import Client, LocalCluster
+
+    paths = sorted(paths)  # as the CLI lists a folder
+    if len(paths) < 2:
+        raise gpuscope.TraceError(
+            f"{path or _job_label(paths)}: a job needs two or more ranks' traces, got {len(paths)}")
+    label = path if path is not None else _job_label(paths)
+    own = None
+    if client is None:
+        own = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
+        client = Client(own)
+    try:
+        futures = client.map(summarize_rank, paths, threads=threads, pure=False)
+        ranks = client.gather(futures)
+        del futures
+    finally:
+        if own is not None:
+            client.close()
+            own.close()
+    for r in ranks:
+        if "error" in r:
+            raise gpuscope.TraceError(r["error"])
+    for r in ranks:
+        for message in r["warnings"]:
+            warnings.warn(message, RuntimeWarning, stacklevel=2)
+    summaries = [r["summary"] for r in ranks]
+    del ranks
+    return json.loads(gpuscope._core.job_of_summaries(summaries, label, findings))

@@ -86,7 +86,8 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
       analysis::JobOptions jo;
       jo.min_impact_percent = r.options.min_impact_percent;
       jo.evidence = r.options.evidence;
-      std::fputs(JobOutput(job, r.path, r.format, true, r.full_names, jo).c_str(), stdout);
+      std::fputs(JobOutput(std::move(job), r.path, r.format, true, r.full_names, jo).c_str(),
+                 stdout);
       return 0;
     }
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(r.path, common, "analyze"));

@@ -32,7 +32,8 @@ CommandBody AddInfoCommand(CLI::App& app, const CommonOptions& common) {
   return [args, &common]() -> base::StatusOr<int> {
     if (auto files = JobFiles(args->path); !files.empty()) {
       GPUSCOPE_ASSIGN_OR_RETURN(auto job, LoadJob(files, common));
-      std::fputs(JobOutput(job, args->path, args->format, false, false, {}).c_str(), stdout);
+      std::fputs(JobOutput(std::move(job), args->path, args->format, false, false, {}).c_str(),
+                 stdout);
       return 0;
     }
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTrace(args->path, common));

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/work/device_peaks.h"
@@ -53,17 +54,21 @@ CommandBody AddReportCommand(CLI::App& app, const CommonOptions& common) {
     GPUSCOPE_RETURN_IF_ERROR(base::CheckOutputPath(args->out, {args->in}));
     size_t bytes = 0;
     if (auto files = JobFiles(args->in); !files.empty()) {
-      // A job: the rank view, and the straggler's (else the reference rank's) trace in detail.
+      // A job: the rank view, and the straggler's (else the reference rank's) trace in detail,
+      // loaded again: the job holds the ranks' summaries, not their traces.
       GPUSCOPE_ASSIGN_OR_RETURN(auto job, LoadJob(files, common));
-      analysis::JobReport r = analysis::AnalyzeJob(job.ranks);
+      std::vector<std::pair<int32_t, std::string>> paths;
+      for (const auto& rank : job.ranks) paths.emplace_back(rank.rank, rank.path);
+      analysis::JobReport r = analysis::AnalyzeJob(std::move(job.ranks));
       int32_t rank = r.straggler ? r.straggler->rank : r.reference_rank;
-      const analysis::RankInput* detailed = &job.ranks.front();
-      for (const auto& in : job.ranks) {
-        if (in.rank == rank) detailed = &in;
+      auto detailed = paths.front();
+      for (const auto& p : paths) {
+        if (p.first == rank) detailed = p;
       }
-      render::ReportJob rj{&r, args->in, detailed->rank};
-      GPUSCOPE_ASSIGN_OR_RETURN(bytes, WriteReport(*detailed->trace, detailed->path, args->out,
-                                                   args->device, args->captures, common, &rj));
+      GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(detailed.second, common, "report"));
+      render::ReportJob rj{&r, args->in, detailed.first};
+      GPUSCOPE_ASSIGN_OR_RETURN(bytes, WriteReport(trace, detailed.second, args->out, args->device,
+                                                   args->captures, common, &rj));
     } else {
       GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(args->in, common, "report"));
       GPUSCOPE_ASSIGN_OR_RETURN(

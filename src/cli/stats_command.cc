@@ -57,8 +57,9 @@ CommandBody AddStatsCommand(CLI::App& app, const CommonOptions& common) {
   return [args, &common]() -> base::StatusOr<int> {
     if (auto files = JobFiles(args->path); !files.empty()) {
       GPUSCOPE_ASSIGN_OR_RETURN(auto job, LoadJob(files, common));
-      std::fputs(JobOutput(job, args->path, args->format, false, args->full_names, {}).c_str(),
-                 stdout);
+      std::fputs(
+          JobOutput(std::move(job), args->path, args->format, false, args->full_names, {}).c_str(),
+          stdout);
       return 0;
     }
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTrace(args->path, common));

@@ -11,9 +11,11 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/findings/registry.h"
+#include "analysis/job/rank_timeline_codec.h"
 #include "base/allocator_tuning.h"
 #include "base/text.h"
 #include "cli/gpuscope_main.h"
@@ -133,7 +135,36 @@ std::pair<std::string, std::vector<std::string>> Job(const std::string& path, bo
                    "*.rpd or *.sqlite files); load a single trace with gpuscope.load")));
   }
   auto job = Take(session::LoadJob(files, Common(threads, &messages)));
-  return {session::JobOutput(job, path, "json", findings, false, {}), std::move(messages)};
+  return {session::JobOutput(std::move(job), path, "json", findings, false, {}),
+          std::move(messages)};
+}
+
+// One rank of a job summarized where its trace is (a Dask worker): the bytes of its
+// RankTimeline (analysis/job/rank_timeline_codec.h) and loading's warnings.
+std::pair<nb::bytes, std::vector<std::string>> SummarizeRank(const std::string& path, int threads) {
+  std::vector<std::string> messages;
+  std::string bytes;
+  {
+    nb::gil_scoped_release release;
+    bytes = analysis::EncodeRankTimeline(Take(session::LoadRank(path, Common(threads, &messages))));
+  }
+  return {nb::bytes(bytes.data(), bytes.size()), std::move(messages)};
+}
+
+// The job of ranks summarized by SummarizeRank: what `analyze DIR` (findings) or `stats DIR`
+// prints as JSON, `path` naming the job.
+std::string JobOfSummaries(const std::vector<nb::bytes>& summaries, const std::string& path,
+                           bool findings) {
+  std::vector<std::string_view> views;
+  for (const auto& s : summaries) views.emplace_back(s.c_str(), s.size());
+  nb::gil_scoped_release release;
+  std::vector<analysis::RankTimeline> ranks;
+  for (size_t i = 0; i < views.size(); ++i) {
+    ranks.push_back(
+        Take(analysis::DecodeRankTimeline(views[i], path + ": rank summary " + std::to_string(i))));
+  }
+  return session::JobOutput(Take(session::JobOfRanks(std::move(ranks))), path, "json", findings,
+                            false, {});
 }
 
 std::string Diff(const PyTrace& before, const PyTrace& after, bool exact_names, size_t top) {
@@ -229,6 +260,8 @@ NB_MODULE(_core, m) {
   m.def("analyze", &Analyze);
   m.def("diff", &Diff);
   m.def("job", &Job);
+  m.def("summarize_rank", &SummarizeRank, nb::arg("path"), nb::arg("threads") = 0);
+  m.def("job_of_summaries", &JobOfSummaries);
   m.def("roofline", &Roofline);
   m.def("whatif", &WhatIf);
   m.def("memory", &Memory);

@@ -48,45 +48,52 @@ std::vector<std::string> JobFiles(const std::string& path) {
   return out;
 }
 
-base::StatusOr<LoadedJob> LoadJob(const std::vector<std::string>& files,
-                                  const CommonOptions& common) {
-  LoadedJob job;
-  job.traces.reserve(files.size());  // ranks point into it
+base::StatusOr<analysis::RankTimeline> LoadRank(const std::string& file,
+                                                const CommonOptions& common) {
+  std::string dir = std::filesystem::path(file).parent_path().string();
+  auto loaded = LoadTimeline(file, common, "analyze");
+  if (!loaded.ok()) {
+    return base::Status::Error(
+        dir + ": a directory read as one job's per-rank traces: " + loaded.status().message());
+  }
+  int32_t rank = loaded->meta.rank;
+  if (rank < 0) rank = RankInName(std::filesystem::path(file).filename().string());
+  if (rank < 0) {
+    return base::Status::Error(
+        dir + ": a directory of several traces, read as one job's per-rank traces, but " + file +
+        " names no rank (no distributedInfo, no rank number in its name); give one trace, or a "
+        "folder of rank-N files of one job");
+  }
+  return analysis::SummarizeRank(*loaded, rank, file);
+}
+
+base::StatusOr<LoadedJob> JobOfRanks(std::vector<analysis::RankTimeline> ranks) {
   std::map<int32_t, std::string> seen;
-  for (size_t i = 0; i < files.size(); ++i) {
-    auto loaded = LoadTimeline(files[i], common, "analyze");
-    if (!loaded.ok()) {
-      std::string dir = std::filesystem::path(files[i]).parent_path().string();
-      return base::Status::Error(
-          dir + ": a directory read as one job's per-rank traces: " + loaded.status().message());
-    }
-    model::Trace t = std::move(*loaded);
-    int32_t rank = t.meta.rank;
-    if (rank < 0) rank = RankInName(std::filesystem::path(files[i]).filename().string());
-    if (rank < 0) {
-      std::string dir = std::filesystem::path(files[i]).parent_path().string();
-      return base::Status::Error(
-          dir + ": a directory of several traces, read as one job's per-rank traces, but " +
-          files[i] +
-          " names no rank (no distributedInfo, no rank number in its name); give one trace, "
-          "or a folder of rank-N files of one job");
-    }
-    auto [it, added] = seen.emplace(rank, files[i]);
+  for (const auto& r : ranks) {
+    auto [it, added] = seen.emplace(r.rank, r.path);
     if (!added) {
-      return base::Status::Error(files[i] + ": rank " + std::to_string(rank) + " again (also " +
+      return base::Status::Error(r.path + ": rank " + std::to_string(r.rank) + " again (also " +
                                  it->second +
                                  "); a job folder holds one trace per rank of one run: move the "
                                  "other runs' traces out");
     }
-    job.traces.push_back(std::move(t));
-    job.ranks.push_back({rank, files[i], &job.traces.back()});
   }
-  return job;
+  return LoadedJob{std::move(ranks)};
 }
 
-std::string JobOutput(const LoadedJob& job, const std::string& path, const std::string& format,
+base::StatusOr<LoadedJob> LoadJob(const std::vector<std::string>& files,
+                                  const CommonOptions& common) {
+  std::vector<analysis::RankTimeline> ranks;
+  for (const auto& file : files) {
+    GPUSCOPE_ASSIGN_OR_RETURN(auto rank, LoadRank(file, common));
+    ranks.push_back(std::move(rank));
+  }
+  return JobOfRanks(std::move(ranks));
+}
+
+std::string JobOutput(LoadedJob job, const std::string& path, const std::string& format,
                       bool findings, bool full_names, const analysis::JobOptions& options) {
-  analysis::JobReport r = analysis::AnalyzeJob(job.ranks, options);
+  analysis::JobReport r = analysis::AnalyzeJob(std::move(job.ranks), options);
   render::JobView v{path, full_names, findings};
   if (format == "json") return render::JobJson(r, v);
   if (format == "csv") return render::JobCsv(r, v);

@@ -8,7 +8,6 @@
 
 #include "analysis/job/job.h"
 #include "base/status.h"
-#include "model/trace.h"
 #include "session/options.h"
 
 namespace gpuscope::session {
@@ -18,18 +17,26 @@ namespace gpuscope::session {
 // (rocprofv3 databases or CSVs, results.db, events.csv), which is read as one trace.
 std::vector<std::string> JobFiles(const std::string& path);
 
+// A job as its ranks' summaries (analysis/job/rank_timeline.h): one rank's trace is in memory
+// only while it is summarized.
 struct LoadedJob {
-  std::vector<model::Trace> traces;
-  std::vector<analysis::RankInput> ranks;  // point into traces
+  std::vector<analysis::RankTimeline> ranks;  // in file order
 };
 
-// Loads every file; each one's rank is its distributedInfo rank, else the number after "rank" in
-// its name. A file without either, or two files of one rank, is an error naming them.
+// One rank's summary from its trace file. Its rank is its distributedInfo rank, else the number
+// after "rank" in its name; a file without either is an error naming it.
+base::StatusOr<analysis::RankTimeline> LoadRank(const std::string& file,
+                                                const CommonOptions& common);
+
+// Summaries as one job: two of one rank is an error naming both files.
+base::StatusOr<LoadedJob> JobOfRanks(std::vector<analysis::RankTimeline> ranks);
+
+// Loads and summarizes every file, one at a time.
 base::StatusOr<LoadedJob> LoadJob(const std::vector<std::string>& files,
                                   const CommonOptions& common);
 
 // What `analyze` (findings = true), `stats` and `info` print for a job, in `format`.
-std::string JobOutput(const LoadedJob& job, const std::string& path, const std::string& format,
+std::string JobOutput(LoadedJob job, const std::string& path, const std::string& format,
                       bool findings, bool full_names, const analysis::JobOptions& options);
 
 }  // namespace gpuscope::session

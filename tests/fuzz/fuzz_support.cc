@@ -10,6 +10,7 @@
 #include <map>
 
 #include "analysis/job/job.h"
+#include "analysis/job/rank_timeline_codec.h"
 #include "analysis/roofline/roofline.h"
 #include "import/registry.h"
 
@@ -134,6 +135,10 @@ void CheckTrace(const model::Trace& t) {
   // matched, aligned and priced; a rank's measures stay within its span and the replay's
   // savings are never negative.
   analysis::JobReport job = analysis::AnalyzeJob({{0, "a", &t}, {1, "b", &t}});
+  // A rank's summary (what a Dask worker sends the driver) comes back from its bytes unchanged.
+  analysis::RankTimeline summary = analysis::SummarizeRank(t, 0, "a");
+  auto back = analysis::DecodeRankTimeline(analysis::EncodeRankTimeline(summary), "a");
+  if (!back.ok() || !(*back == summary)) Violation("job: a rank summary changed in its bytes");
   for (const auto& rank : job.ranks) {
     if (rank.aligned && rank.offset_ns != 0) Violation("job: a trace against itself has an offset");
     if (rank.busy_ns < 0 || rank.idle_ns < 0 || rank.wait_ns < 0 || rank.comm_exposed_ns < 0)

@@ -124,3 +124,57 @@ def test_job_folder_equals_the_cli(cli, tmp_path):
     assert "findings" not in stats and stats["ranks"] == got["ranks"]
     with pytest.raises(gpuscope.TraceError, match="per-rank traces"):
         gpuscope.job(DATA + "/rocprof_v1")
+
+
+def make_job(out, n, case, seed=3):
+    subprocess.run([sys.executable, os.path.join(ROOT, "tests", "planted", "ranks.py"), str(out), str(n), case,
+                    str(seed)], check=True, capture_output=True)
+    os.remove(os.path.join(out, "truth.json"))
+    return sorted(glob.glob(os.path.join(out, "rank-*.json")))
+
+
+def test_analyze_job_equals_the_cli_at_2_8_and_64_ranks(client, cli, tmp_path):
+    """gd.analyze_job (one rank per worker, only compact timelines travel) prints what `gpuscope
+    analyze DIR --format json` prints, on simulated jobs (tests/planted/ranks.py) of 2, 8 and 64
+    ranks with a straggler, skew and overlapped collectives; stats too."""
+    for n, case in ((2, "straggler_host+seq"), (8, "straggler_gpu+skew+overlapped"), (64, "straggler_gpu+seq")):
+        d = tmp_path / f"job{n}"
+        d.mkdir()
+        paths = make_job(d, n, case)
+        got = gd.analyze_job(paths, client=client)
+        r = subprocess.run([cli, "analyze", str(d), "--format", "json"], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        want = json.loads(r.stdout)
+        assert got == want, (n, case)
+        assert len(got["ranks"]) == n and got["straggler"] is not None and got["findings"], (n, case)
+        r = subprocess.run([cli, "stats", str(d), "--format", "json"], capture_output=True, text=True)
+        assert gd.analyze_job(paths, client=client, findings=False) == json.loads(r.stdout), n
+
+
+def test_analyze_job_names_the_rank_it_cannot_read(client, tmp_path):
+    paths = make_job(tmp_path, 2, "skew")
+    with open(paths[1], "w") as f:
+        f.write('{"traceEvents": [')
+    import gpuscope
+
+    with pytest.raises(gpuscope.TraceError) as e:
+        gd.analyze_job(paths, client=client)
+    assert paths[1] in str(e.value) and "\n" not in str(e.value)
+    # A summary damaged in transit is refused in one line, never a crash.
+    good = gpuscope._core.summarize_rank(paths[0])[0]
+    with pytest.raises(gpuscope.TraceError) as e:
+        gpuscope._core.job_of_summaries([good, good[:-3]], "job", True)
+    assert "not a rank summary" in str(e.value)
+
+
+def test_fleet_job_writes_the_job_report(cli, tmp_path):
+    d = tmp_path / "ranks"
+    d.mkdir()
+    make_job(d, 4, "straggler_gpu")
+    out = tmp_path / "job.json"
+    r = subprocess.run([sys.executable, "-m", "gpuscope.fleet", "--job", str(d / "rank-*.json"), "-o", str(out)],
+                       capture_output=True, text=True, env=dict(os.environ))
+    assert r.returncode == 0, r.stderr
+    want = json.loads(subprocess.run([cli, "analyze", str(d), "--format", "json"], capture_output=True,
+                                     text=True).stdout)
+    assert json.loads(out.read_text()) == want

@@ -23,6 +23,7 @@ struct CollectiveCall {
   int64_t bytes = -1;  // message size as nccl-tests counts it; -1 = not recorded
   int64_t group_size = -1;  // ranks in the group; -1 = not recorded
   int64_t seq = -1;         // the group's sequence number (PyTorch >= 2.4); -1 = not recorded
+  bool operator==(const CollectiveCall&) const = default;
 };
 
 // The rank's collectives in time order. Kernels launched under one op are one call.

@@ -80,30 +80,27 @@ std::string_view CauseKindName(CauseKind k) {
 }
 
 JobReport AnalyzeJob(const std::vector<RankInput>& inputs, const JobOptions& options) {
+  std::vector<RankTimeline> ranks;
+  for (const auto& in : inputs) ranks.push_back(SummarizeRank(*in.trace, in.rank, in.path));
+  return AnalyzeJob(std::move(ranks), options);
+}
+
+JobReport AnalyzeJob(std::vector<RankTimeline> inputs, const JobOptions& options) {
   JobReport rep;
-  std::vector<const RankInput*> sorted;
-  for (const auto& in : inputs) sorted.push_back(&in);
-  std::stable_sort(sorted.begin(), sorted.end(),
-                   [](const RankInput* a, const RankInput* b) { return a->rank < b->rank; });
-  std::vector<RankData> ranks(sorted.size());
-  for (size_t r = 0; r < sorted.size(); ++r) {
-    const model::Trace& t = *sorted[r]->trace;
-    ranks[r].in = sorted[r];
-    ranks[r].calls = FindCollectives(t);
-    AttributeWork(t, ranks[r]);
-    GpuIntervals(t, ranks[r]);
+  std::stable_sort(inputs.begin(), inputs.end(),
+                   [](const RankTimeline& a, const RankTimeline& b) { return a.rank < b.rank; });
+  std::vector<RankData> ranks(inputs.size());
+  for (size_t r = 0; r < inputs.size(); ++r) {
+    static_cast<RankTimeline&>(ranks[r]) = std::move(inputs[r]);
     RankSummary s;
-    s.rank = sorted[r]->rank;
-    s.path = sorted[r]->path;
-    s.steps = t.iterations.size();
-    if (!t.iterations.empty()) {
-      std::vector<int64_t> d;
-      for (const auto& it : t.iterations) d.push_back(it.dur_ns);
-      s.step_median_ns = Median(d);
-    }
-    if (t.meta.world_size > 0) rep.world_size = t.meta.world_size;
+    s.rank = ranks[r].rank;
+    s.path = ranks[r].path;
+    s.steps = ranks[r].steps;
+    s.step_median_ns = ranks[r].step_median_ns;
+    if (ranks[r].world_size > 0) rep.world_size = ranks[r].world_size;
     rep.ranks.push_back(std::move(s));
   }
+  inputs.clear();
   if (ranks.empty()) return rep;
   CheckIdentity(ranks, rep);
   rep.reference_rank = rep.ranks[0].rank;
@@ -123,12 +120,11 @@ JobReport AnalyzeJob(const std::vector<RankInput>& inputs, const JobOptions& opt
     RankSummary& s = rep.ranks[r];
     const RankData& d = ranks[r];
     s.start_ns = d.first_ns - s.offset_ns, s.end_ns = d.last_ns - s.offset_ns;
-    if (s.aligned && !d.busy.empty()) {
+    if (s.aligned && d.gpu_work) {
       job_start = std::min(job_start, s.start_ns), job_end = std::max(job_end, s.end_ns);
     }
-    s.busy_ns = Total(d.busy), s.compute_ns = Total(d.compute), s.comm_ns = Total(d.comm);
-    int64_t overlapped = 0;
-    for (const auto& iv : d.comm) overlapped += CoveredWithin(d.compute, iv.first, iv.second);
+    s.busy_ns = d.busy_ns, s.compute_ns = d.compute_ns, s.comm_ns = d.comm_ns;
+    int64_t overlapped = d.overlapped_comm_ns;
     s.comm_exposed_ns = s.comm_ns - overlapped;
     s.idle_ns = (d.last_ns - d.first_ns) - s.busy_ns;
     rep.comm_ns += s.comm_ns, rep.overlapped_comm_ns += overlapped;
@@ -139,7 +135,7 @@ JobReport AnalyzeJob(const std::vector<RankInput>& inputs, const JobOptions& opt
 
   int64_t origin = INT64_MAX;
   for (size_t r = 0; r < ranks.size(); ++r) {
-    if (rep.ranks[r].aligned && !ranks[r].busy.empty())
+    if (rep.ranks[r].aligned && ranks[r].gpu_work)
       origin = std::min(origin, ranks[r].active_ns - rep.ranks[r].offset_ns);
   }
   if (origin == INT64_MAX) origin = rep.start_ns;

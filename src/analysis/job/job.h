@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis/findings/analyze.h"
+#include "analysis/job/rank_timeline.h"
 #include "model/trace.h"
 
 namespace gpuscope::analysis {
@@ -108,6 +109,10 @@ struct JobReport {
   std::vector<Finding> findings;  // by impact, largest first
 };
 
+// The job of these ranks' summaries (rank_timeline.h): what the CLI, the Python package and
+// gpuscope.distributed.analyze_job all run.
+JobReport AnalyzeJob(std::vector<RankTimeline> ranks, const JobOptions& options = {});
+// The same from traces in memory: each summarized first.
 JobReport AnalyzeJob(const std::vector<RankInput>& ranks, const JobOptions& options = {});
 
 }  // namespace gpuscope::analysis

@@ -14,23 +14,6 @@
 namespace gpuscope::analysis::job_internal {
 namespace {
 
-// FNV-1a over every kernel's start, duration and name: two ranks of one job never agree on all
-// of them to the nanosecond; a file copied under two ranks does.
-uint64_t KernelFingerprint(const model::Trace& t) {
-  uint64_t h = 1469598103934665603ULL;
-  auto mix = [&h](const void* p, size_t n) {
-    const auto* b = static_cast<const unsigned char*>(p);
-    for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ULL;
-  };
-  for (size_t i = 0; i < t.kernels.size(); ++i) {
-    mix(&t.kernels.start_ns[i], sizeof(int64_t));
-    mix(&t.kernels.dur_ns[i], sizeof(int64_t));
-    std::string_view name = t.str(t.kernels.name[i]);
-    mix(name.data(), name.size());
-  }
-  return h;
-}
-
 std::string RankList(const std::vector<int32_t>& ranks) {
   std::string s;
   for (size_t i = 0; i < ranks.size() && i < 8; ++i)
@@ -50,7 +33,7 @@ void CheckIdentity(const std::vector<RankData>& ranks, JobReport& rep) {
   // World size: what each trace says, against the others and the files.
   std::map<int64_t, std::vector<int32_t>> said;
   for (const RankData& d : ranks) {
-    if (d.in->trace->meta.world_size > 0) said[d.in->trace->meta.world_size].push_back(d.in->rank);
+    if (d.world_size > 0) said[d.world_size].push_back(d.rank);
   }
   if (said.size() > 1) {
     std::string parts;
@@ -64,7 +47,7 @@ void CheckIdentity(const std::vector<RankData>& ranks, JobReport& rep) {
     int64_t ws = said.rbegin()->first;
     std::vector<int32_t> beyond;
     for (const RankData& d : ranks)
-      if (d.in->rank < 0 || d.in->rank >= ws) beyond.push_back(d.in->rank);
+      if (d.rank < 0 || d.rank >= ws) beyond.push_back(d.rank);
     if (!beyond.empty()) {
       rep.notes.push_back("rank(s) " + RankList(beyond) + " are beyond the world size " +
                           std::to_string(ws) +
@@ -81,8 +64,7 @@ void CheckIdentity(const std::vector<RankData>& ranks, JobReport& rep) {
   // The same events under two ranks.
   std::map<uint64_t, std::vector<int32_t>> by_print;
   for (const RankData& d : ranks) {
-    if (d.in->trace->kernels.size() > 0)
-      by_print[KernelFingerprint(*d.in->trace)].push_back(d.in->rank);
+    if (d.kernels > 0) by_print[d.fingerprint].push_back(d.rank);
   }
   for (const auto& [print, rs] : by_print) {
     if (rs.size() < 2) continue;

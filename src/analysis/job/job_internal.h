@@ -11,27 +11,15 @@
 #include "analysis/job/collectives.h"
 #include "analysis/job/job.h"
 #include "analysis/job/job_replay.h"
+#include "analysis/job/rank_timeline.h"
 
 namespace gpuscope::analysis::job_internal {
 
 int64_t Median(std::vector<int64_t> v);
 
-// One rank's collectives and GPU busy intervals.
-struct RankData {
-  const RankInput* in = nullptr;
-  std::vector<CollectiveCall> calls;
-  std::vector<Interval> compute, comm, busy;  // merged
-  int64_t first_ns = 0, last_ns = 0;          // GPU span, own clock
-  int64_t active_ns = 0;  // its first activity, host or GPU (own clock): where its work starts
+// One rank as the driver sees it: its summary, and which matched instance each call is.
+struct RankData : RankTimeline {
   std::vector<size_t> instance_of;  // per call: instance index or SIZE_MAX
-  // Program order: per call, the compute kernel time issued after the previous call and before
-  // it; per kernel, the call it was issued before (SIZE_MAX: after the last, or communication).
-  std::vector<int64_t> work_ns;
-  std::vector<int64_t> work_start_ns;  // per call (and one past the last): its first kernel's start
-  std::vector<size_t> call_of_kernel;
-  // Per call: when the program issued it (its launch call's start, else its own start), never
-  // earlier than the previous call's; the key that places work before a call in program order.
-  std::vector<int64_t> issued_ns;
 };
 
 // One collective as every rank that took part ran it.
@@ -43,10 +31,7 @@ struct Instance {
   size_t last_rank = SIZE_MAX;  // rank index
 };
 
-// job_ranks.cc: measuring each rank and matching the ranks' collectives.
-void GpuIntervals(const model::Trace& t, RankData& d);
-void AttributeWork(const model::Trace& t, RankData& d);
-int64_t Total(const std::vector<Interval>& merged);
+// job_ranks.cc: matching the ranks' collectives, aligning their clocks.
 std::vector<Instance> MatchInstances(std::vector<RankData>& ranks, JobReport& rep);
 void AlignClocks(std::vector<RankData>& ranks, const std::vector<Instance>& instances,
                  JobReport& rep);

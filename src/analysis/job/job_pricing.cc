@@ -9,27 +9,12 @@
 namespace gpuscope::analysis::job_internal {
 namespace {
 
-// The end of the first iteration (ProfilerStep#, in the trace's order: by start) holding a time;
-// INT64_MAX without iterations or outside them. Built once per rank: a lookup is two binary
-// searches (the first iteration whose end is past t is where the running maximum of the ends
-// first passes t).
-class IterationEnds {
- public:
-  explicit IterationEnds(const model::Trace& tr) : its_(tr.iterations) {
-    int64_t m = INT64_MIN;
-    for (const auto& it : its_) max_end_.push_back(m = std::max(m, it.start_ns + it.dur_ns));
-  }
-  int64_t At(int64_t t) const {
-    size_t i = static_cast<size_t>(std::upper_bound(max_end_.begin(), max_end_.end(), t) -
-                                   max_end_.begin());
-    if (i >= its_.size() || its_[i].start_ns > t) return INT64_MAX;
-    return its_[i].start_ns + its_[i].dur_ns;
-  }
-
- private:
-  const std::vector<model::Iteration>& its_;
-  std::vector<int64_t> max_end_;  // running maximum of the iterations' ends
-};
+// Time of [a, b) covered by the merged intervals in [from, to).
+int64_t CoveredIn(const Interval* from, const Interval* to, int64_t a, int64_t b) {
+  int64_t covered = 0;
+  for (; from != to; ++from) covered += Overlap(from->first, from->second, a, b);
+  return b > a ? covered : 0;
+}
 
 }  // namespace
 
@@ -50,18 +35,21 @@ JobModel BuildTimeline(const std::vector<RankData>& ranks, const std::vector<Ins
   tl_rank.assign(ranks.size(), SIZE_MAX);
   members_at.resize(instances.size());
   for (size_t r = 0; r < ranks.size(); ++r) {
-    if (!rep.ranks[r].aligned || ranks[r].busy.empty()) continue;
+    if (!rep.ranks[r].aligned || !ranks[r].gpu_work) continue;
     tl_rank[r] = tl.ranks.size();
     JobTimeline::Rank tr;
     std::vector<uint8_t> hide;
     std::vector<std::pair<int64_t, int64_t>> own_r;
     const int64_t off = rep.ranks[r].offset_ns;
-    const IterationEnds iteration_end(*ranks[r].in->trace);
     // Every rank starts where the job starts: a rank whose first work comes late (its host
     // busy first) has that delay in its first phase, where a fix can cut it.
     tr.start_ns = origin;
     int64_t prev_end = origin, prev_arrival = origin, prev_end_raw = INT64_MIN;
+    // The GPU's busy time up to prev_end (own clock): none before the origin, which is at or
+    // before every rank's first activity.
+    int64_t busy_to_prev_end = 0;
     bool have_prev = false;
+    const RankData& d = ranks[r];
     int64_t hideable_ns = 0;
     // The compute issued before a call started before the previous call ended: it did not wait
     // for it (the collective ran beside it, e.g. on its own stream).
@@ -79,9 +67,9 @@ JobModel BuildTimeline(const std::vector<RankData>& ranks, const std::vector<Ins
       // collective - its GPU's idle time in the phase (a busy host). Beside a collective, idle
       // time is waiting for the communication stream, not the rank's own.
       int64_t window = std::max<int64_t>(0, s - anchor);
-      int64_t idle =
-          after_end ? window - CoveredWithin(ranks[r].busy, anchor + off, anchor + off + window)
-                    : 0;
+      int64_t busy_in_window =
+          window > 0 ? d.busy_to_start_ns[c] - (have_prev ? busy_to_prev_end : 0) : 0;
+      int64_t idle = after_end ? window - busy_in_window : 0;
       own_r.emplace_back(ranks[r].work_ns[c], idle);
       tr.calls.push_back({i, std::max<int64_t>(0, s - anchor), ranks[r].work_ns[c],
                           e - (inst.last_arrival + inst.transfer_ns), after_end});
@@ -90,23 +78,21 @@ JobModel BuildTimeline(const std::vector<RankData>& ranks, const std::vector<Ins
       int64_t from = std::max(s, inst.last_arrival);
       rs.wait_ns += std::max<int64_t>(0, inst.last_arrival - s);
       rs.transfer_ns += std::max<int64_t>(0, e - from);
-      int64_t beside = CoveredWithin(ranks[r].compute, from + off, std::max(from, e) + off);
+      int64_t beside =
+          CoveredIn(d.beside.data() + d.beside_begin[c], d.beside.data() + d.beside_begin[c + 1],
+                    from + off, std::max(from, e) + off);
       int64_t exposed_ns = std::max<int64_t>(0, e - from) - beside;
       exposed_ns_total += exposed_ns;
       // Hideable: exposed, and compute follows it before the rank's next collective within the
       // same step (a step's last collective is followed by the step's end, which waits for it).
-      int64_t next = ranks[r].last_ns;
-      if (c + 1 < ranks[r].calls.size()) next = ranks[r].calls[c + 1].start_ns;
-      int64_t boundary = iteration_end.At(call.end_ns);
-      int64_t behind = CoveredWithin(ranks[r].compute, call.end_ns,
-                                     std::max(call.end_ns, std::min(next, boundary)));
-      hide.push_back(exposed_ns > 0 && behind > 0);
+      hide.push_back(exposed_ns > 0 && d.compute_after_ns[c] > 0);
       if (hide.back()) hideable_ns += exposed_ns;
       if (inst.last_rank == r) {
         ++rs.last_arrivals;
         rs.late_cost_ns += inst.last_arrival - inst.second_arrival;
       }
-      prev_end = std::max(prev_end, e), prev_arrival = s, have_prev = true;
+      if (e > prev_end) prev_end = e, busy_to_prev_end = d.busy_to_end_ns[c];
+      prev_arrival = s, have_prev = true;
       prev_end_raw = std::max(prev_end_raw, call.end_ns);
     }
     tr.tail_after_end = !have_prev || waited(ranks[r].calls.size());

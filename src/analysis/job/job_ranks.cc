@@ -17,60 +17,6 @@ int64_t Median(std::vector<int64_t> v) {
   return lo + (hi - lo) / 2;
 }
 
-void GpuIntervals(const model::Trace& t, RankData& d) {
-  d.first_ns = INT64_MAX, d.last_ns = INT64_MIN;
-  for (size_t k = 0; k < t.kernels.size(); ++k) {
-    Interval iv{t.kernels.start_ns[k], t.kernels.end_ns(k)};
-    (IsCommKernelName(t.str(t.kernels.name[k])) ? d.comm : d.compute).push_back(iv);
-    d.busy.push_back(iv);
-  }
-  for (size_t k = 0; k < t.memops.size(); ++k) {
-    Interval iv{t.memops.start_ns[k], t.memops.end_ns(k)};
-    d.compute.push_back(iv);
-    d.busy.push_back(iv);
-  }
-  for (const auto& iv : d.busy) {
-    d.first_ns = std::min(d.first_ns, iv.first), d.last_ns = std::max(d.last_ns, iv.second);
-  }
-  if (d.busy.empty()) d.first_ns = d.last_ns = 0;
-  d.active_ns = d.first_ns;
-  for (size_t i = 0; i < t.cpu.size(); ++i) d.active_ns = std::min(d.active_ns, t.cpu.start_ns[i]);
-  for (size_t i = 0; i < t.api.size(); ++i) d.active_ns = std::min(d.active_ns, t.api.start_ns[i]);
-  MergeIntervals(d.compute), MergeIntervals(d.comm), MergeIntervals(d.busy);
-}
-
-// A compute kernel belongs to the first collective issued after it (by its launch call's start,
-// else its own start), so a rank's work between two collectives counts as theirs even when its
-// GPU ran ahead of its collectives (collectives on a stream of their own).
-void AttributeWork(const model::Trace& t, RankData& d) {
-  auto issued = [&](size_t k) {
-    model::RowId api = t.kernels.launch[k];
-    return api != model::kNoRow ? t.api.start_ns[api] : t.kernels.start_ns[k];
-  };
-  std::vector<int64_t>& keys = d.issued_ns;
-  keys.clear();
-  for (const auto& c : d.calls)
-    keys.push_back(std::max(keys.empty() ? INT64_MIN : keys.back(), issued(c.kernel)));
-  d.work_ns.assign(d.calls.size(), 0);
-  d.work_start_ns.assign(d.calls.size() + 1, INT64_MAX);
-  d.call_of_kernel.assign(t.kernels.size(), SIZE_MAX);
-  for (size_t k = 0; k < t.kernels.size(); ++k) {
-    if (IsCommKernelName(t.str(t.kernels.name[k]))) continue;
-    auto it = std::lower_bound(keys.begin(), keys.end(), issued(k));
-    size_t c = static_cast<size_t>(it - keys.begin());
-    d.work_start_ns[c] = std::min(d.work_start_ns[c], t.kernels.start_ns[k]);
-    if (it == keys.end()) continue;
-    d.call_of_kernel[k] = c;
-    d.work_ns[c] += t.kernels.dur_ns[k];
-  }
-}
-
-int64_t Total(const std::vector<Interval>& merged) {
-  int64_t s = 0;
-  for (const auto& iv : merged) s += iv.second - iv.first;
-  return s;
-}
-
 // Matches the ranks' calls into instances: by (group, sequence number) when every call has one,
 // else by (group, position among the group's calls on that rank).
 std::vector<Instance> MatchInstances(std::vector<RankData>& ranks, JobReport& rep) {
@@ -114,9 +60,8 @@ std::vector<Instance> MatchInstances(std::vector<RankData>& ranks, JobReport& re
     for (const auto& [r, c] : inst.members) {
       if (mismatch.empty() && ranks[r].calls[c].name != ranks[r0].calls[c0].name) {
         mismatch = "matched collectives differ in kind (" + ranks[r0].calls[c0].name + " on rank " +
-                   std::to_string(ranks[r0].in->rank) + ", " + ranks[r].calls[c].name +
-                   " on rank " + std::to_string(ranks[r].in->rank) +
-                   "): the traces may not cover the same steps";
+                   std::to_string(ranks[r0].rank) + ", " + ranks[r].calls[c].name + " on rank " +
+                   std::to_string(ranks[r].rank) + "): the traces may not cover the same steps";
       }
     }
     size_t idx = out.size();
