@@ -27,6 +27,19 @@ be exact (the caller skips that sample for that plant, saying so).
   host_stall   a CPU op of D on the thread that launches GPU work, right before a launch call
                made while the GPU is idle with nothing launched in flight (it waited for the host
                anyway): everything after it moves D later, every range open across it grows by D.
+  kernel_storm where host_stall stalls, an op launching N = D / 40 us tiny kernels one after
+               another: each launch call 17 us, its 1 us kernel on the next kernel's stream 1 us
+               after the call returns, 23 us of host work to the next call; everything after
+               moves D later. The fix launch-bound prices (launch calls free, the kernels back to
+               back) saves exactly the calls' time, 17/40 D: the host's 23 us per kernel stays,
+               and the kernels, with any dispatch gap under 22 us, fit within it.
+  item_sync    an .item() (aten::item > aten::_local_scalar_dense > a 4-byte device-to-host
+               cudaMemcpyAsync and cudaStreamSynchronize) at a launch call of the launching thread
+               made while the GPU has at least 0.5 ms of work queued: the host waits until that
+               work and the copy are done (q) and resumes; host events from there on and the GPU
+               ops launched from there on move H = q + 3 us - p later (the GPU ops in flight
+               stay). The fix host-sync prices (the calls no longer wait) saves H less the calls'
+               own 7 us: the planted trace without them is the original trace.
 """
 import bisect
 import collections
@@ -350,6 +363,105 @@ def host_stall(src, dst, d_us, window=None, name="planted_host_stall"):
                    "ts": at, "dur": float(d_us), "args": {}})
     save(doc, dst)
     return name, at
+
+
+STORM_OP = "aten::planted_storm"
+STORM_KERNEL = "void planted_tiny_kernel<float>(float*, int)"
+STORM_PERIOD_US = 40  # a launch call of 17 us, 1 us to the kernel's start, its 1 us, 21 us to spare
+
+
+def kernel_storm(src, dst, d_us, window=None):
+    """Writes the planted trace; returns (the storm's op, its kernel, the fix's saving in us: its
+    launch calls' time) or None where _idle_launch finds no place or its launch's kernel is not in
+    the trace."""
+    doc, events = load(src)
+    found = _idle_launch(events, window)
+    if found is None:
+        return None
+    thread, at, launch = found
+    corr = launch.get("args", {}).get("correlation")
+    k0 = next((e for e in gpu_ops(events) if e.get("args", {}).get("correlation") == corr
+               and str(e.get("cat", "")).lower() == "kernel"), None)
+    if not isinstance(corr, int) or k0 is None:
+        return None
+    n = max(50, round(d_us / STORM_PERIOD_US))
+    added = n * STORM_PERIOD_US
+    _stall_at(events, at, added)
+    cids, exts = _ids_after(events, corr - 1, n)  # numbered before the launch that follows
+    events.append({"ph": "X", "cat": "cpu_op", "name": STORM_OP, "pid": thread[0], "tid": thread[1],
+                   "ts": at, "dur": added - 0.5, "args": {"External id": exts[0]}})
+    stream = {k: v for k, v in k0.get("args", {}).items() if k in ("device", "stream", "context")}
+    # Plain kernel launches, whatever launched the next kernel (a graph launch replays a graph).
+    call = "hipLaunchKernel" if launch["name"].startswith("hip") else "cudaLaunchKernel"
+    for i in range(n):
+        t = at + i * STORM_PERIOD_US
+        events.append({"ph": "X", "cat": launch["cat"], "name": call, "pid": thread[0],
+                       "tid": thread[1], "ts": t, "dur": 17.0,
+                       "args": {"correlation": cids[i], "External id": exts[0]}})
+        events.append({"ph": "X", "cat": k0["cat"], "name": STORM_KERNEL, "pid": k0["pid"], "tid": k0["tid"],
+                       "ts": t + 18.0, "dur": 1.0,
+                       "args": dict(stream, correlation=cids[i], **{"External id": exts[0]})})
+    save(doc, dst)
+    return STORM_OP, STORM_KERNEL, n * 17.0
+
+
+def item_sync(src, dst, d_us, window=None):
+    """Writes the planted trace; returns ("aten::item", its start, the fix's saving in us) or None
+    without a launch where the GPU has 0.5 ms queued, every GPU op after it linked to its launch
+    call. d_us is not used: the queue at the chosen place sets the cost."""
+    doc, events = load(src)
+    ops = gpu_ops(events)
+    calls = sorted(runtime_calls(events), key=lambda e: float(e["ts"]))
+    launch_of = {c.get("args", {}).get("correlation"): c for c in calls if c.get("args", {}).get("correlation")}
+    launches = collections.Counter((e.get("pid"), e.get("tid")) for e in calls if "Launch" in e["name"])
+    if not launches or not ops:
+        return None
+    thread = launches.most_common(1)[0][0]
+    mine = [c for c in calls if (c.get("pid"), c.get("tid")) == thread and "LaunchKernel" in c["name"]]
+    issued = [(float(launch_of[e["args"]["correlation"]]["ts"]) if e.get("args", {}).get("correlation") in launch_of
+               else None, e) for e in ops]
+    for c in mine[len(mine) // 2:] + mine[:len(mine) // 2]:
+        p = float(c["ts"])
+        if window and not window[0] < p < window[1]:
+            continue
+        # Queued at p: the GPU ops launched before p, still running or waiting at p.
+        q = max((end(e) for at, e in issued if at is not None and at < p), default=p)
+        if q - p < 500 or any(at is None and float(e["ts"]) >= p for at, e in issued):
+            continue
+        h = q + 3.0 - p  # the copy [q + 0.5, q + 1.5], the sync returns 1.5 us later
+        gpu = {id(e) for e in ops}
+        stay = {id(e) for at, e in issued if at is not None and at < p}
+        in_flight = {e["args"]["correlation"] for at, e in issued if at is not None and at < p}
+        for e in events:
+            if "ts" not in e or id(e) in stay:
+                continue
+            if e.get("ph") in ("s", "f", "t") and e.get("id") in in_flight:
+                continue  # the launch flow of work in flight stays with it
+            ts = float(e["ts"])
+            if ts >= p:
+                e["ts"] = ts + h
+            elif id(e) not in gpu and is_x(e) and end(e) > p:
+                e["dur"] = float(e["dur"]) + h
+        k0 = next(e for at, e in issued if at is not None and at < p)
+        (cid,), (ext,) = _ids_after(events, c["args"]["correlation"] - 1, 1)
+        pid, tid = thread
+        copy_call = "hipMemcpyAsync" if c["name"].startswith("hip") else "cudaMemcpyAsync"
+        sync_call = "hipStreamSynchronize" if c["name"].startswith("hip") else "cudaStreamSynchronize"
+        events.append({"ph": "X", "cat": "cpu_op", "name": "aten::item", "pid": pid, "tid": tid,
+                       "ts": p, "dur": h - 0.2, "args": {"External id": ext}})
+        events.append({"ph": "X", "cat": "cpu_op", "name": "aten::_local_scalar_dense", "pid": pid,
+                       "tid": tid, "ts": p + 0.1, "dur": h - 0.4, "args": {"External id": ext}})
+        events.append({"ph": "X", "cat": c["cat"], "name": copy_call, "pid": pid, "tid": tid,
+                       "ts": p + 0.2, "dur": 5.0, "args": {"correlation": cid, "External id": ext}})
+        events.append({"ph": "X", "cat": c["cat"], "name": sync_call, "pid": pid, "tid": tid,
+                       "ts": p + 5.5, "dur": h - 6.0, "args": {"External id": ext}})
+        stream = {k: v for k, v in k0.get("args", {}).items() if k in ("device", "stream", "context")}
+        events.append({"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy DtoH (Device -> Pinned)",
+                       "pid": k0["pid"], "tid": k0["tid"], "ts": q + 0.5, "dur": 1.0,
+                       "args": dict(stream, correlation=cid, bytes=4, **{"External id": ext})})
+        save(doc, dst)
+        return "aten::item", p, h - 7.0
+    return None
 
 
 def allocator(src, dst, d_us, window=None):
