@@ -73,6 +73,11 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
                  "(gpuscope help roofline lists them)");
   app.add_option("--evidence", opts->evidence, "Instances listed per finding")
       ->capture_default_str();
+  app.add_option("--min-impact-percent", opts->min_impact_percent,
+                 "Findings whose fix saves less than this share of the window are left out "
+                 "(0: every finding)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 100.0));
   return [a, opts, &common]() -> base::StatusOr<int> {
     AnalyzeRequest r = a->request;
     r.options = *opts;

@@ -301,3 +301,23 @@ def serving_steps_phases_graph_attribution_and_clocks():
     # --align-clocks corrects only ops that start before their launch: here nothing.
     r = run("analyze", exe, "--align-clocks")
     assert r.returncode == 0 and "nothing shifted" in r.stderr, r.stderr
+
+
+@test
+def analyze_min_impact_percent_lists_the_small_findings_too():
+    """--min-impact-percent 0 lists every finding a rule made (the default 0.1 leaves out those
+    whose fix saves less than 0.1% of the window); the findings both list are the same."""
+    path = data("kineto_cuda_small.json")
+    default = json.loads(run("analyze", "--format", "json", path).stdout)["findings"]
+    r = run("analyze", "--format", "json", "--min-impact-percent", "0", path)
+    assert r.returncode == 0, r.stderr
+    every = json.loads(r.stdout)["findings"]
+    key = lambda f: (f["rule"], f["where"]["op"], f["where"]["kernel"], f["standalone_ns"])
+    assert {key(f) for f in default} <= {key(f) for f in every}, (default, every)
+    assert len(every) >= len(default)
+    small = [f for f in every if key(f) not in {key(g) for g in default}]
+    window = json.loads(run("analyze", "--format", "json", path).stdout)["summary"]["window_ns"]
+    for f in small:  # what the default left out saves less than 0.1% of the window, or is listed
+        assert f["standalone_ns"] < 0.001 * window or f["severity"] == "info", f
+    r = run("analyze", "--min-impact-percent", "-1", path)
+    assert r.returncode == 2 and "min-impact-percent" in r.stderr, r.stderr

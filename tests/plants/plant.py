@@ -35,11 +35,15 @@ be exact (the caller skips that sample for that plant, saying so).
                and the kernels, with any dispatch gap under 22 us, fit within it.
   item_sync    an .item() (aten::item > aten::_local_scalar_dense > a 4-byte device-to-host
                cudaMemcpyAsync and cudaStreamSynchronize) at a launch call of the launching thread
-               made while the GPU has at least 0.5 ms of work queued: the host waits until that
+               made while the GPU has at least 0.5 ms (and 0.2% of the steady window) of work
+               queued: the host waits until that
                work and the copy are done (q) and resumes; host events from there on and the GPU
                ops launched from there on move H = q + 3 us - p later (the GPU ops in flight
                stay). The fix host-sync prices (the calls no longer wait) saves H less the calls'
                own 7 us: the planted trace without them is the original trace.
+  blocking_copy  where item_sync waits, a synchronous 4-byte cudaMemcpy to the host (an op of its
+               own) that waits the same way; the fix memcpy-sync prices (the host no longer waits)
+               saves H less the call's return.
 """
 import bisect
 import collections
@@ -405,11 +409,13 @@ def kernel_storm(src, dst, d_us, window=None):
     return STORM_OP, STORM_KERNEL, n * 17.0
 
 
-def item_sync(src, dst, d_us, window=None):
-    """Writes the planted trace; returns ("aten::item", its start, the fix's saving in us) or None
-    without a launch where the GPU has 0.5 ms queued, every GPU op after it linked to its launch
-    call. d_us is not used: the queue at the chosen place sets the cost."""
-    doc, events = load(src)
+def _drain_at(events, window):
+    """At a launch call of the launching thread made while the GPU has at least 0.5 ms (and 0.2%
+    of the window) of work queued (every GPU op after it linked to its launch call), makes room for a call that waits
+    until that work and a 1 us copy after it are done: host events from there on and the GPU ops
+    launched from there on move H later, the GPU ops in flight stay. Returns (the launch call,
+    its start p, the end of the queued work q, H, a GPU op in flight, a fresh correlation id and
+    External id) or None."""
     ops = gpu_ops(events)
     calls = sorted(runtime_calls(events), key=lambda e: float(e["ts"]))
     launch_of = {c.get("args", {}).get("correlation"): c for c in calls if c.get("args", {}).get("correlation")}
@@ -418,6 +424,8 @@ def item_sync(src, dst, d_us, window=None):
         return None
     thread = launches.most_common(1)[0][0]
     mine = [c for c in calls if (c.get("pid"), c.get("tid")) == thread and "LaunchKernel" in c["name"]]
+    # A wait worth reporting: 0.5 ms, and twice analyze's threshold (0.1% of the window).
+    least = max(500.0, 0.002 * (window[1] - window[0])) if window else 500.0
     issued = [(float(launch_of[e["args"]["correlation"]]["ts"]) if e.get("args", {}).get("correlation") in launch_of
                else None, e) for e in ops]
     for c in mine[len(mine) // 2:] + mine[:len(mine) // 2]:
@@ -426,9 +434,9 @@ def item_sync(src, dst, d_us, window=None):
             continue
         # Queued at p: the GPU ops launched before p, still running or waiting at p.
         q = max((end(e) for at, e in issued if at is not None and at < p), default=p)
-        if q - p < 500 or any(at is None and float(e["ts"]) >= p for at, e in issued):
+        if q - p < least or any(at is None and float(e["ts"]) >= p for at, e in issued):
             continue
-        h = q + 3.0 - p  # the copy [q + 0.5, q + 1.5], the sync returns 1.5 us later
+        h = q + 3.0 - p  # the copy [q + 0.5, q + 1.5], the wait returns 1.5 us later
         gpu = {id(e) for e in ops}
         stay = {id(e) for at, e in issued if at is not None and at < p}
         in_flight = {e["args"]["correlation"] for at, e in issued if at is not None and at < p}
@@ -444,24 +452,62 @@ def item_sync(src, dst, d_us, window=None):
                 e["dur"] = float(e["dur"]) + h
         k0 = next(e for at, e in issued if at is not None and at < p)
         (cid,), (ext,) = _ids_after(events, c["args"]["correlation"] - 1, 1)
-        pid, tid = thread
-        copy_call = "hipMemcpyAsync" if c["name"].startswith("hip") else "cudaMemcpyAsync"
-        sync_call = "hipStreamSynchronize" if c["name"].startswith("hip") else "cudaStreamSynchronize"
-        events.append({"ph": "X", "cat": "cpu_op", "name": "aten::item", "pid": pid, "tid": tid,
-                       "ts": p, "dur": h - 0.2, "args": {"External id": ext}})
-        events.append({"ph": "X", "cat": "cpu_op", "name": "aten::_local_scalar_dense", "pid": pid,
-                       "tid": tid, "ts": p + 0.1, "dur": h - 0.4, "args": {"External id": ext}})
-        events.append({"ph": "X", "cat": c["cat"], "name": copy_call, "pid": pid, "tid": tid,
-                       "ts": p + 0.2, "dur": 5.0, "args": {"correlation": cid, "External id": ext}})
-        events.append({"ph": "X", "cat": c["cat"], "name": sync_call, "pid": pid, "tid": tid,
-                       "ts": p + 5.5, "dur": h - 6.0, "args": {"External id": ext}})
-        stream = {k: v for k, v in k0.get("args", {}).items() if k in ("device", "stream", "context")}
-        events.append({"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy DtoH (Device -> Pinned)",
-                       "pid": k0["pid"], "tid": k0["tid"], "ts": q + 0.5, "dur": 1.0,
-                       "args": dict(stream, correlation=cid, bytes=4, **{"External id": ext})})
-        save(doc, dst)
-        return "aten::item", p, h - 7.0
+        return c, p, q, h, k0, cid, ext
     return None
+
+
+def _add(events, name, cat, at, dur, where, args):
+    events.append({"ph": "X", "cat": cat, "name": name, "pid": where["pid"], "tid": where["tid"],
+                   "ts": at, "dur": dur, "args": args})
+
+
+def _dtoh_copy(events, k0, q, cid, ext):
+    """The 4-byte device-to-host copy a drain waits for, on the stream of the work in flight."""
+    stream = {k: v for k, v in k0.get("args", {}).items() if k in ("device", "stream", "context")}
+    _add(events, "Memcpy DtoH (Device -> Pinned)", "gpu_memcpy", q + 0.5, 1.0, k0,
+         dict(stream, correlation=cid, bytes=4, **{"External id": ext}))
+
+
+def item_sync(src, dst, d_us, window=None):
+    """Writes the planted trace; returns ("aten::item", its start, the fix's saving in us) or None
+    where _drain_at finds no place. d_us is not used: the queue at the place sets the cost."""
+    doc, events = load(src)
+    found = _drain_at(events, window)
+    if found is None:
+        return None
+    c, p, q, h, k0, cid, ext = found
+    hip = c["name"].startswith("hip")
+    ids = {"External id": ext}
+    _add(events, "aten::item", "cpu_op", p, h - 0.2, c, ids)
+    _add(events, "aten::_local_scalar_dense", "cpu_op", p + 0.1, h - 0.4, c, ids)
+    _add(events, "hipMemcpyAsync" if hip else "cudaMemcpyAsync", c["cat"], p + 0.2, 5.0, c,
+         dict(ids, correlation=cid))
+    _add(events, "hipStreamSynchronize" if hip else "cudaStreamSynchronize", c["cat"], p + 5.5,
+         h - 6.0, c, ids)
+    _dtoh_copy(events, k0, q, cid, ext)
+    save(doc, dst)
+    return "aten::item", p, h - 7.0
+
+
+def blocking_copy(src, dst, d_us, window=None):
+    """Writes the planted trace; returns (the copy's op, the copy's start on the GPU, the fix's
+    saving in us) or None where _drain_at finds no place: a tensor moved to the host with
+    .to("cpu") whose synchronous cudaMemcpy waits for the queued work."""
+    doc, events = load(src)
+    found = _drain_at(events, window)
+    if found is None:
+        return None
+    c, p, q, h, k0, cid, ext = found
+    ids = {"External id": ext}
+    _add(events, BLOCKING_COPY_OP, "cpu_op", p, h - 0.2, c, ids)
+    _add(events, "hipMemcpy" if c["name"].startswith("hip") else "cudaMemcpy", c["cat"], p + 0.2,
+         h - 0.4, c, dict(ids, correlation=cid))
+    _dtoh_copy(events, k0, q, cid, ext)
+    save(doc, dst)
+    return BLOCKING_COPY_OP, q + 0.5, h - 0.4
+
+
+BLOCKING_COPY_OP = "aten::planted_to_host"
 
 
 def allocator(src, dst, d_us, window=None):

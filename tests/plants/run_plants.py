@@ -80,6 +80,9 @@ def expected(kind, made):
         return "launch-bound", lambda f: f["where"]["op"] == made[0] or f["where"]["kernel"] == made[1]
     if kind == "item_sync":
         return "host-sync", lambda f: f["where"]["op"] == made[0]
+    if kind == "blocking_copy":  # one finding for the window's copies: named there, or listed
+        return "memcpy-sync", lambda f: f["where"]["op"] == made[0] or any(
+            abs(e["start_ns"] - made[1] * 1000) <= 1000 for e in f.get("evidence", []))
     if kind == "allocator":  # the planted call among the finding's evidence
         return "allocator", lambda f: any(abs(e["start_ns"] - made[1] * 1000) <= 1000
                                           for e in f.get("evidence", []))
@@ -93,8 +96,11 @@ def expected(kind, made):
 
 @functools.lru_cache(maxsize=None)  # once per sample, for every plant
 def unplanted(gpuscope, src):
-    """analyze's JSON of the unplanted trace (None when it cannot be analysed)."""
-    r = subprocess.run([gpuscope, "analyze", "--format", "json", src], capture_output=True, text=True)
+    """analyze's JSON of the unplanted trace, every finding listed (None when it cannot be
+    analysed)."""
+    # Every finding, however small: a plant's share is measured against what was there.
+    r = subprocess.run([gpuscope, "analyze", "--format", "json", "--min-impact-percent", "0", src],
+                       capture_output=True, text=True)
     return json.loads(r.stdout) if r.returncode == 0 else None
 
 
@@ -120,13 +126,14 @@ def one(gpuscope, rel, kind, tmp):
         return [(kind, rel, None, "skip", "no place where this plant's cost is exact")]
     rule, place = expected(kind, made)
     # What the fix saves: the planted cost, or for a fusion what the fused kernel does not take.
-    cost_us = made[1] if kind == "fusion" else made[2] if kind in ("kernel_storm", "item_sync") else d_us
-    # A storm adds to the sample's own launch-bound kernels, which one finding prices together,
-    # an .item() to the sample's own at that place: the plant's share is what the saving grew by.
+    cost_us = made[1] if kind == "fusion" else made[2] if kind in ("kernel_storm", "item_sync", "blocking_copy") else d_us
+    # A storm or a blocking copy adds to the sample's own tiny kernels or blocking copies, which
+    # one finding prices together, an .item() to the sample's own .item()s at that place: the
+    # plant's share is what the saving grew by.
     before_ns = 0
-    if kind in ("kernel_storm", "item_sync"):
+    if kind in ("kernel_storm", "item_sync", "blocking_copy"):
         before_ns = sum(f["standalone_ns"] for f in unplanted(gpuscope, src)["findings"]
-                        if f["rule"] == rule and (kind == "kernel_storm" or place(f)))
+                        if f["rule"] == rule and (kind != "item_sync" or place(f)))
     out = []
     for fmt in ("json", "rpd"):
         path = planted
@@ -136,7 +143,10 @@ def one(gpuscope, rel, kind, tmp):
             if r.returncode != 0:
                 out.append((kind, rel, fmt, "fail", "convert: " + r.stderr.strip()[:200]))
                 continue
-        r = subprocess.run([gpuscope, "analyze", "--format", "json", path], capture_output=True, text=True)
+        # A blocking copy among larger ones is one of the finding's instances, not its first five.
+        more = ["--evidence", "100000"] if kind == "blocking_copy" else []
+        r = subprocess.run([gpuscope, "analyze", "--format", "json", *more, path], capture_output=True,
+                           text=True)
         if r.returncode != 0:
             out.append((kind, rel, fmt, "fail", "analyze: " + r.stderr.strip()[:200]))
             continue
@@ -165,7 +175,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(4) as ex:
         jobs = [ex.submit(one, a.gpuscope, rel, kind, tmp) for rel in TRACES
                 for kind in ("slow_kernel", "host_stall", "device_copy", "fusion", "allocator",
-                             "kernel_storm", "item_sync")]
+                             "kernel_storm", "item_sync", "blocking_copy")]
         jobs += [ex.submit(one, a.gpuscope, rel, "memory_growth", tmp) for rel in MEMORY_TRACES]
         for j in jobs:
             results += j.result()

@@ -41,7 +41,7 @@ void CopyGroup::Add(const Context& c, size_t m, int64_t weight) {
   if (l != kNoRow) api_ns += t.api.dur_ns[l];
   Where w = c.at().Memop(m);
   where[{w.python, w.op}] += weight;
-  if (rows.size() < 256) rows.push_back(m);
+  rows.emplace_back(weight, m);
 }
 
 void CopyGroup::Emit(const Context& c, std::string_view rule, std::string detail,
@@ -55,9 +55,18 @@ void CopyGroup::Emit(const Context& c, std::string_view rule, std::string detail
   f.where.python = w->first.first;
   f.where.op = w->first.second;
   f.detail = std::move(detail);
-  std::sort(rows.begin(), rows.end(),
-            [&](size_t x, size_t y) { return mo.dur_ns[x] > mo.dur_ns[y]; });
-  for (size_t m : rows) {
+  // Heaviest first; among equals the longest copy, then the earliest.
+  const size_t listed = std::min(rows.size(), c.o().evidence);
+  std::partial_sort(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(listed), rows.end(),
+                    [&](const auto& x, const auto& y) {
+                      if (x.first != y.first) return x.first > y.first;
+                      if (mo.dur_ns[x.second] != mo.dur_ns[y.second])
+                        return mo.dur_ns[x.second] > mo.dur_ns[y.second];
+                      return x.second < y.second;
+                    });
+  rows.resize(listed);
+  for (const auto& row : rows) {
+    const size_t m = row.second;
     RowId l = mo.launch[m];
     AddEvidence(
         c, f, mo.start_ns[m], mo.dur_ns[m],

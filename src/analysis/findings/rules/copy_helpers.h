@@ -33,11 +33,12 @@ struct CopyGroup {
   size_t n = 0;
   int64_t ns = 0, bytes = 0, api_ns = 0;
   std::map<std::pair<std::string, std::string>, int64_t> where;  // place -> weight
-  std::vector<size_t> rows;                                      // evidence candidates
+  std::vector<std::pair<int64_t, size_t>> rows;  // evidence candidates: (weight, memop)
   WhatIf fix;
 
   void Add(const Context& c, size_t memop, int64_t weight);
-  // The finding: placed where most of the weight is, the longest copies as evidence.
+  // The finding: placed where most of the weight is, the heaviest copies as evidence (what a
+  // copy weighs is the rule's: its time, or the host time it blocked).
   void Emit(const Context& c, std::string_view rule, std::string detail,
             std::vector<Candidate>& out);
 };
