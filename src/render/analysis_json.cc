@@ -55,25 +55,10 @@ void WritePhasesJson(output::JsonWriter& w, const std::vector<analysis::PhaseSum
   w.EndArray();
 }
 
-void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
-                       const analysis::AnalysisReport& r, const std::string& path,
-                       bool iteration_list) {
-  const auto& s = r.summary;
-  const auto& st = r.steady;
-  w.BeginObject();
-  w.Key("source")
-      .BeginObject()
-      .Key("path")
-      .String(path)
-      .Key("format")
-      .String(t.meta.format)
-      .EndObject();
-  HealthJson(w, r.health);
-  w.Key("summary").BeginObject();
-  w.Key("wall_ns").Int(s.wall_ns).Key("window_ns").Int(s.window_ns);
-  w.Key("iteration_source").String(st.source);
-  w.Key("iterations").Uint(st.iterations.empty() ? 0 : st.steady_count());
-  w.Key("iterations_total").Uint(st.iterations.size()).Key("warmup_iterations").Uint(st.warmup);
+namespace {
+
+// The steady steps' latency and the kernel structure of the first one.
+void LatencyAndStructureJson(output::JsonWriter& w, const analysis::SteadyState& st) {
   const auto& l = st.latency;
   w.Key("iteration_mean_ns")
       .Int(l.mean_ns)
@@ -99,6 +84,10 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
         .EndObject();
   else
     w.Null();
+}
+
+// Graph launches and their attribution; the clock check per device.
+void GraphsAndClocksJson(output::JsonWriter& w, const analysis::AnalysisReport& r) {
   const auto& g = r.graphs;
   w.Key("graphs")
       .BeginObject()
@@ -119,33 +108,10 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
     w.EndObject();
   }
   w.EndArray();
-  w.Key("gpu_busy_pct");
-  if (s.gpu_busy_pct < 0)
-    w.Null();
-  else
-    w.Double(s.gpu_busy_pct);
-  w.Key("devices")
-      .Int(s.devices)
-      .Key("kernel_ns")
-      .Int(s.kernel_ns)
-      .Key("memcpy_ns")
-      .Int(s.memcpy_ns)
-      .Key("api_ns")
-      .Int(s.api_ns);
-  w.Key("verdict").String(s.verdict);
-  w.Key("verdict_kind").String(analysis::VerdictKindName(s.verdict_kind));
-  w.Key("host_pinning").String(s.host_pinning);
-  w.Key("idle_by_cause").BeginArray();
-  for (const auto& c : s.idle)
-    w.BeginObject()
-        .Key("cause")
-        .String(c.cause)
-        .Key("ns")
-        .Int(c.ns)
-        .Key("gaps")
-        .Uint(c.gaps)
-        .EndObject();
-  w.EndArray();
+}
+
+// The replay: observed against replayed, every fix combined, the critical path and its places.
+void ReplayJson(output::JsonWriter& w, const analysis::AnalysisSummary& s) {
   w.Key("replay")
       .BeginObject()
       .Key("observed_ns")
@@ -189,8 +155,11 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
     w.Key("ns").Int(p.ns).Key("percent").Double(pct(p.ns)).EndObject();
   }
   w.EndArray();
-  if (iteration_list) w.Key("iteration_list").BeginArray();
-  for (size_t i = 0; iteration_list && i < st.iterations.size(); ++i) {
+}
+
+void IterationListJson(output::JsonWriter& w, const analysis::SteadyState& st) {
+  w.Key("iteration_list").BeginArray();
+  for (size_t i = 0; i < st.iterations.size(); ++i) {
     const auto& it = st.iterations[i];
     w.BeginObject()
         .Key("number")
@@ -205,11 +174,12 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
         .String(it.phase >= 0 ? st.phases[static_cast<size_t>(it.phase)].name : "")
         .EndObject();
   }
-  if (iteration_list) w.EndArray();
-  w.EndObject();
-  WritePhasesJson(w, r.phases);
+  w.EndArray();
+}
+
+void StallsJson(output::JsonWriter& w, const std::vector<analysis::Stall>& stalls) {
   w.Key("stalls").BeginArray();
-  for (const auto& x : r.stalls) {
+  for (const auto& x : stalls) {
     w.BeginObject().Key("device").Int(x.device).Key("start_ns").Int(x.start_ns);
     w.Key("dur_ns").Int(x.dur_ns).Key("in_window").Bool(x.in_window);
     w.Key("queued_ns").Int(x.queued_ns).Key("host").String(x.host).Key("where");
@@ -217,6 +187,63 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
     w.EndObject();
   }
   w.EndArray();
+}
+
+}  // namespace
+
+void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
+                       const analysis::AnalysisReport& r, const std::string& path,
+                       bool iteration_list) {
+  const auto& s = r.summary;
+  const auto& st = r.steady;
+  w.BeginObject();
+  w.Key("source")
+      .BeginObject()
+      .Key("path")
+      .String(path)
+      .Key("format")
+      .String(t.meta.format)
+      .EndObject();
+  HealthJson(w, r.health);
+  w.Key("summary").BeginObject();
+  w.Key("wall_ns").Int(s.wall_ns).Key("window_ns").Int(s.window_ns);
+  w.Key("iteration_source").String(st.source);
+  w.Key("iterations").Uint(st.iterations.empty() ? 0 : st.steady_count());
+  w.Key("iterations_total").Uint(st.iterations.size()).Key("warmup_iterations").Uint(st.warmup);
+  LatencyAndStructureJson(w, st);
+  GraphsAndClocksJson(w, r);
+  w.Key("gpu_busy_pct");
+  if (s.gpu_busy_pct < 0)
+    w.Null();
+  else
+    w.Double(s.gpu_busy_pct);
+  w.Key("devices")
+      .Int(s.devices)
+      .Key("kernel_ns")
+      .Int(s.kernel_ns)
+      .Key("memcpy_ns")
+      .Int(s.memcpy_ns)
+      .Key("api_ns")
+      .Int(s.api_ns);
+  w.Key("verdict").String(s.verdict);
+  w.Key("verdict_kind").String(analysis::VerdictKindName(s.verdict_kind));
+  w.Key("host_pinning").String(s.host_pinning);
+  w.Key("idle_by_cause").BeginArray();
+  for (const auto& c : s.idle)
+    w.BeginObject()
+        .Key("cause")
+        .String(c.cause)
+        .Key("ns")
+        .Int(c.ns)
+        .Key("gaps")
+        .Uint(c.gaps)
+        .EndObject();
+  w.EndArray();
+  ReplayJson(w, s);
+  if (iteration_list) IterationListJson(w, st);
+  w.EndObject();
+  WritePhasesJson(w, r.phases);
+  StallsJson(w, r.stalls);
   WriteFindingsJson(w.Key("findings"), r.findings);
   w.EndObject();
 }

@@ -34,9 +34,10 @@ struct TimelineEvent {
   model::RowId row;  // row in its table (links)
 };
 
-void WriteTimeline(JsonWriter& w, const model::Trace& t, const analysis::SteadyState& ss) {
-  const analysis::RepresentativeWindow window = analysis::PickRepresentativeIteration(ss);
-  const int64_t number = window.iteration, lo = window.start_ns, hi = window.end_ns;
+// The events of [lo, hi) on every track, the longest kMaxTimelineEvents of them (`total`: how
+// many there were), by track and start.
+std::vector<TimelineEvent> TimelineEvents(const model::Trace& t, int64_t lo, int64_t hi,
+                                          size_t& total) {
   std::vector<TimelineEvent> ev;
   auto collect = [&](const model::SliceColumns& s, auto cat_of) {
     for (size_t i = 0; i < s.size(); ++i) {
@@ -55,7 +56,7 @@ void WriteTimeline(JsonWriter& w, const model::Trace& t, const analysis::SteadyS
     return t.cpu.kind[i] == model::CpuRangeKind::kOp ? int{kCpuOp} : int{kAnnotation};
   });
   collect(t.python, [](size_t) { return int{kPython}; });
-  size_t total = ev.size();
+  total = ev.size();
   if (ev.size() > kMaxTimelineEvents) {
     // Keep the longest events: what is left out is shorter than anything shown.
     std::nth_element(ev.begin(), ev.begin() + kMaxTimelineEvents, ev.end(),
@@ -67,6 +68,44 @@ void WriteTimeline(JsonWriter& w, const model::Trace& t, const analysis::SteadyS
            : a.start != b.start ? a.start < b.start
                                 : a.dur > b.dur;
   });
+  return ev;
+}
+
+// The critical path of the steady window inside [lo, hi): [track index (-1: a row not shown),
+// start, duration, category index], stretches first to last (ReplayGraph), and the categories.
+void WriteTimelinePath(JsonWriter& w, const model::Trace& t, const analysis::SteadyState& ss,
+                       int64_t lo, int64_t hi,
+                       const std::unordered_map<model::TrackId, size_t>& track_index) {
+  analysis::ReplayGraph graph(t, ss.start_ns, ss.end_ns);
+  std::vector<std::string_view> categories;
+  std::unordered_map<std::string_view, size_t> category_index;
+  w.Key("critical_path").BeginArray();
+  size_t kept = 0;
+  for (const analysis::PathSegment& s : graph.CriticalSegments()) {
+    if (s.end_ns <= lo || s.start_ns >= hi || kept >= kMaxTimelineEvents) continue;
+    auto [ci, fresh] = category_index.emplace(s.category, categories.size());
+    if (fresh) categories.push_back(s.category);
+    auto tr = track_index.find(s.track);
+    int64_t a = std::max(s.start_ns, lo), b = std::min(s.end_ns, hi);
+    w.BeginArray()
+        .Int(tr == track_index.end() ? -1 : static_cast<int64_t>(tr->second))
+        .Int(a - lo)
+        .Int(b - a)
+        .Uint(ci->second)
+        .EndArray();
+    ++kept;
+  }
+  w.EndArray();
+  w.Key("path_categories").BeginArray();
+  for (std::string_view c : categories) w.String(c);
+  w.EndArray();
+}
+
+void WriteTimeline(JsonWriter& w, const model::Trace& t, const analysis::SteadyState& ss) {
+  const analysis::RepresentativeWindow window = analysis::PickRepresentativeIteration(ss);
+  const int64_t number = window.iteration, lo = window.start_ns, hi = window.end_ns;
+  size_t total = 0;
+  std::vector<TimelineEvent> ev = TimelineEvents(t, lo, hi, total);
   // Tracks that have events, in viewer order (host first, then GPUs).
   const output::TrackLayout layout = output::LayoutTracks(t);
   std::vector<model::TrackId> tracks;
@@ -129,31 +168,7 @@ void WriteTimeline(JsonWriter& w, const model::Trace& t, const analysis::SteadyS
     w.String(shown);
   }
   w.EndArray();
-  // The critical path of the steady window inside this iteration: [track index (-1: a row not
-  // shown), start, duration, category index], stretches first to last (ReplayGraph).
-  analysis::ReplayGraph graph(t, ss.start_ns, ss.end_ns);
-  std::vector<std::string_view> categories;
-  std::unordered_map<std::string_view, size_t> category_index;
-  w.Key("critical_path").BeginArray();
-  size_t kept = 0;
-  for (const analysis::PathSegment& s : graph.CriticalSegments()) {
-    if (s.end_ns <= lo || s.start_ns >= hi || kept >= kMaxTimelineEvents) continue;
-    auto [ci, fresh] = category_index.emplace(s.category, categories.size());
-    if (fresh) categories.push_back(s.category);
-    auto tr = track_index.find(s.track);
-    int64_t a = std::max(s.start_ns, lo), b = std::min(s.end_ns, hi);
-    w.BeginArray()
-        .Int(tr == track_index.end() ? -1 : static_cast<int64_t>(tr->second))
-        .Int(a - lo)
-        .Int(b - a)
-        .Uint(ci->second)
-        .EndArray();
-    ++kept;
-  }
-  w.EndArray();
-  w.Key("path_categories").BeginArray();
-  for (std::string_view c : categories) w.String(c);
-  w.EndArray();
+  WriteTimelinePath(w, t, ss, lo, hi, track_index);
   w.Key("links").BeginArray();
   for (size_t i = 0; i < ev.size(); ++i) {
     const auto& e = ev[i];

@@ -28,6 +28,32 @@ std::pair<std::string_view, std::string_view> ReplayGraph::GapCategory(uint32_t 
   return {t_.python.size() ? "Python" : "host work", {}};
 }
 
+namespace {
+
+// The path's time by category, largest first, and its five largest places.
+void SummarizePath(const std::map<std::string_view, int64_t>& share,
+                   const std::map<std::pair<std::string_view, std::string_view>, int64_t>& places,
+                   ReplayResult& out) {
+  for (const auto& [cat, ns] : share) out.path.push_back({std::string(cat), ns});
+  std::sort(out.path.begin(), out.path.end(),
+            [](const PathShare& a, const PathShare& b) { return a.ns > b.ns; });
+  // The five largest places, copied out (ties by category and name, as the map ordered them).
+  std::vector<std::pair<int64_t, const std::pair<std::string_view, std::string_view>*>> ranked;
+  for (const auto& [key, ns] : places) ranked.emplace_back(ns, &key);
+  size_t keep = std::min<size_t>(5, ranked.size());
+  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<ptrdiff_t>(keep), ranked.end(),
+                    [](const auto& a, const auto& b) {
+                      if (a.first != b.first) return a.first > b.first;
+                      return *a.second < *b.second;
+                    });
+  for (size_t i = 0; i < keep; ++i) {
+    out.top_places.push_back({std::string(ranked[i].second->first),
+                              std::string(ranked[i].second->second), ranked[i].first});
+  }
+}
+
+}  // namespace
+
 void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
                            const std::vector<int64_t>& end, uint32_t last, ReplayResult& out,
                            std::vector<PathSegment>* segments) const {
@@ -138,22 +164,7 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
     break;
   }
   if (segments) std::reverse(segments->begin(), segments->end());
-  for (auto& [cat, ns] : share) out.path.push_back({std::string(cat), ns});
-  std::sort(out.path.begin(), out.path.end(),
-            [](const PathShare& a, const PathShare& b) { return a.ns > b.ns; });
-  // The five largest places, copied out (ties by category and name, as the map ordered them).
-  std::vector<std::pair<int64_t, const std::pair<std::string_view, std::string_view>*>> ranked;
-  for (auto& [key, ns] : places) ranked.emplace_back(ns, &key);
-  size_t keep = std::min<size_t>(5, ranked.size());
-  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<ptrdiff_t>(keep), ranked.end(),
-                    [](const auto& a, const auto& b) {
-                      if (a.first != b.first) return a.first > b.first;
-                      return *a.second < *b.second;
-                    });
-  for (size_t i = 0; i < keep; ++i) {
-    out.top_places.push_back({std::string(ranked[i].second->first),
-                              std::string(ranked[i].second->second), ranked[i].first});
-  }
+  SummarizePath(share, places, out);
 }
 
 }  // namespace gpuscope::analysis

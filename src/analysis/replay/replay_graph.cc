@@ -185,44 +185,6 @@ int64_t LateLimit(const std::map<int, int64_t>& typical, int device) {
 
 }  // namespace
 
-void ReplayGraph::WaitForOp(uint32_t n, uint32_t x) {
-  base_.xdep[n] = x;
-  int64_t offset = obs_start_[n] - obs_end_[x];
-  // Whether its own stream or launch explains the op's start (queued behind the op before it by
-  // about the usual gap, or launched onto a free stream at about the usual latency): then the
-  // wait did not hold it - the event was complete, as a prefetched input's usually is - and it
-  // follows x only across the dispatch gap, so that x's stream holds it once x ends later. A wait
-  // that held it keeps the observed offset, and its own gap and latency become the usual ones.
-  uint32_t prev = base_.lane_prev[n];
-  bool by_lane = linked_gap_[n] && prev != kNone &&
-                 obs_start_[n] - obs_end_[prev] <= usual_gap_[n] + kLateStartNs;
-  bool by_launch =
-      launch_[n] != kNone && obs_start_[n] - obs_start_[launch_[n]] <= usual_lat_[n] + kLateStartNs;
-  if (by_lane || by_launch) {
-    xoff_[n] = std::min(offset, usual_gap_[n]);
-    return;
-  }
-  xoff_[n] = offset;
-  base_.lat[n] = std::min(base_.lat[n], usual_lat_[n]);
-  if (linked_gap_[n]) base_.gap[n] = std::min(base_.gap[n], usual_gap_[n]);
-}
-
-void ReplayGraph::AddRecordedWait(uint32_t n, uint32_t x) {
-  uint32_t held = base_.xdep[n];
-  if (held == kNone) {
-    WaitForOp(n, x);
-    return;
-  }
-  if (held == x) return;
-  uint32_t other = x;
-  if (obs_end_[x] > obs_end_[held]) {  // x ended last: it held n
-    WaitForOp(n, x);
-    other = held;
-  }
-  more_waits_[n].emplace_back(other, std::min(obs_start_[n] - obs_end_[other], usual_gap_[n]));
-  has_more_[n] = 1;
-}
-
 bool ReplayGraph::Queued(model::RowId call, uint32_t l, int64_t op_start, int64_t op_end,
                          int64_t stream_free) const {
   // Back to back with the stream's previous op: queued behind it, whatever the call says.
@@ -380,39 +342,6 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
   }
   RecordedStreamWaits();  // recorded edges first: inference skips their ops
   InferStreamWaits(device, late, typical);
-}
-
-void ReplayGraph::InferStreamWaits(const std::unordered_map<uint32_t, int>& device,
-                                   const std::vector<uint32_t>& late,
-                                   const std::map<int, int64_t>& typical) {
-  if (late.empty()) return;
-  std::map<int, std::vector<uint32_t>> by_end;  // per device, GPU nodes by observed end
-  for (auto [n, dev] : device) by_end[dev].push_back(n);
-  for (auto& [dev, v] : by_end) {
-    std::sort(v.begin(), v.end(),
-              [&](uint32_t a, uint32_t b) { return obs_end_[a] < obs_end_[b]; });
-  }
-  for (uint32_t n : late) {
-    if (base_.xdep[n] != kNone) continue;  // a recorded wait
-    int dev = device.at(n);
-    const auto& v = by_end[dev];
-    // An event between streams takes about what a launch takes to reach the GPU: at most
-    // kStreamHandoffNs (2-5 us on NVIDIA GPUs; 14-19 us between an RCCL kernel's end and the
-    // copy waiting for it on an MI300X), the device's typical launch latency where it is longer.
-    auto u = typical.find(dev);
-    int64_t usual = u == typical.end() ? kDefaultLaunchLatencyNs : u->second;
-    int64_t handoff = std::max(kStreamHandoffNs, usual);
-    auto it = std::upper_bound(v.begin(), v.end(), obs_start_[n],
-                               [&](int64_t t, uint32_t x) { return t < obs_end_[x]; });
-    for (int steps = 0; it != v.begin() && steps < 16; ++steps) {
-      uint32_t x = *--it;
-      if (obs_start_[n] - obs_end_[x] > handoff) break;
-      if (lane_[x] == lane_[n]) continue;
-      WaitForOp(n, x);
-      ++inferred_stream_waits_;
-      break;
-    }
-  }
 }
 
 }  // namespace gpuscope::analysis
