@@ -63,6 +63,7 @@ CommandBody AddStatsCommand(CLI::App& app, const CommonOptions& common) {
       return 0;
     }
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTrace(args->path, common));
+    args->stream = stdout;  // JSON goes out as it is made
     GPUSCOPE_ASSIGN_OR_RETURN(auto out, StatsOutput(trace, *args, common));
     std::fputs(out.c_str(), stdout);
     return 0;

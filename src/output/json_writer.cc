@@ -38,6 +38,7 @@ JsonWriter& JsonWriter::EndObject() {
   if (!empty) Newline();
   out_ += '}';
   if (first_.empty() && pretty_) out_ += '\n';
+  MaybeFlush();
   return *this;
 }
 
@@ -53,7 +54,14 @@ JsonWriter& JsonWriter::EndArray() {
   first_.pop_back();
   if (!empty) Newline();
   out_ += ']';
+  MaybeFlush();
   return *this;
+}
+
+void JsonWriter::MaybeFlush() {
+  if (!sink_ || out_.size() < (1u << 20)) return;
+  std::fwrite(out_.data(), 1, out_.size(), sink_);
+  out_.clear();
 }
 
 JsonWriter& JsonWriter::Key(std::string_view k) {

@@ -3,6 +3,7 @@
 // integers (all times are int64 ns); doubles are printed with enough digits to round-trip.
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,7 +26,13 @@ class JsonWriter {
   JsonWriter& Bool(bool v);
   JsonWriter& Null();
 
+  // The text not yet streamed: the whole document unless StreamTo was called.
   const std::string& str() const { return out_; }
+
+  // From now on, whenever a container ends with at least 1 MiB of text held, that text goes to
+  // `sink` and is dropped, so a document of millions of rows never sits whole in memory; what
+  // str() holds at the end is the rest. Write errors are the sink's (ferror).
+  void StreamTo(std::FILE* sink) { sink_ = sink; }
 
   // Appends `s` as a quoted JSON string (used by the streaming trace writers too).
   static void Escape(std::string& out, std::string_view s);
@@ -33,11 +40,13 @@ class JsonWriter {
  private:
   void BeforeValue();
   void Newline();
+  void MaybeFlush();
 
   std::string out_;
   std::vector<bool> first_;  // per open container: nothing written yet
   bool after_key_ = false;
   bool pretty_;
+  std::FILE* sink_ = nullptr;
 };
 
 }  // namespace gpuscope::output

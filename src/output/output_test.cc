@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
 #include "output/csv_writer.h"
 #include "output/json_writer.h"
 #include "output/text_table.h"
@@ -37,6 +41,37 @@ TEST(JsonWriter, EscapesAndNests) {
       .EndArray()
       .EndObject();
   EXPECT_EQ(w.str(), R"({"a\"b":"x\ny\u0001","n":-3,"l":[18446744073709551615,null]})");
+}
+
+// A document streamed to a file is the document held whole, byte for byte, and what stays held
+// at a time is bounded (flushed at 1 MiB).
+TEST(JsonWriter, StreamsTheSameDocumentInBoundedPieces) {
+  auto write = [](JsonWriter& w, size_t* most) {
+    w.BeginObject().Key("rows").BeginArray();
+    for (int i = 0; i < 60'000; ++i) {
+      w.BeginObject().Key("name").String("kernel_" + std::to_string(i)).Key("ns").Int(i * 7);
+      w.EndObject();
+      if (most) *most = std::max(*most, w.str().size());
+    }
+    w.EndArray().Key("total").Int(42).EndObject();
+  };
+  JsonWriter whole;
+  write(whole, nullptr);
+  ASSERT_GT(whole.str().size(), 3u << 20);
+  std::FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  JsonWriter streamed;
+  streamed.StreamTo(f);
+  size_t most = 0;
+  write(streamed, &most);
+  std::fwrite(streamed.str().data(), 1, streamed.str().size(), f);
+  EXPECT_LE(most, (1u << 20) + 256);
+  std::rewind(f);
+  std::string back;
+  char buf[65536];
+  for (size_t n; (n = std::fread(buf, 1, sizeof(buf), f)) > 0;) back.append(buf, n);
+  std::fclose(f);
+  EXPECT_EQ(back, whole.str());
 }
 
 TEST(CsvWriter, QuotesOnlyWhenNeeded) {

@@ -92,6 +92,7 @@ std::string StatsText(const model::Trace& trace, const analysis::Stats& st, cons
 
 std::string StatsJson(const model::Trace& trace, const analysis::Stats& st, const StatsView& v) {
   output::JsonWriter w;
+  if (v.stream) w.StreamTo(v.stream);
   w.BeginObject();
   w.Key("source")
       .BeginObject()

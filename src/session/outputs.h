@@ -3,6 +3,7 @@
 // the command itself and by the Python module (src/python), so that both give the same bytes
 // for the same request. The requests hold the command's options with the CLI's defaults.
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,9 @@ struct StatsRequest {
   bool steady = false;
   std::string phase;                  // only this phase's steps
   std::vector<std::string> captures;  // graph captures for --by op
+  // JSON: written there as it is made (the CLI's stdout: millions of rows never sit whole in
+  // memory); StatsOutput then returns the rest.
+  std::FILE* stream = nullptr;
 };
 base::StatusOr<std::string> StatsOutput(const model::Trace& trace, const StatsRequest& r,
                                         const CommonOptions& common);

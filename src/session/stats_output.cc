@@ -59,6 +59,7 @@ base::StatusOr<std::string> StatsOutput(const model::Trace& trace, const StatsRe
   v.top = a.top;
   v.top_given = a.top_given;
   v.full_names = a.full_names;
+  v.stream = a.stream;
   if (a.format == "json") return render::StatsJson(trace, st, v);
   if (a.format == "csv") return render::StatsCsv(st, v);
   return FitTerminal(render::StatsText(trace, st, v, output::TerminalWidth()), a.full_names);
