@@ -1,5 +1,6 @@
 #include "base/sqlite_batch.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace gpuscope::base {
@@ -18,7 +19,8 @@ std::string RowsSql(const std::string& head, int count, int rows) {
 }  // namespace
 
 StatusOr<SqliteBatchInsert> SqliteBatchInsert::Create(SqliteDb& db, std::string_view table,
-                                                      std::string_view columns, int count) {
+                                                      std::string_view columns) {
+  const int count = 1 + static_cast<int>(std::count(columns.begin(), columns.end(), ','));
   std::string head = "INSERT INTO ";
   head += table;
   head += "(";

@@ -22,9 +22,9 @@ class SqliteBatchInsert {
  public:
   static constexpr int kRows = 64;
 
-  // `columns`: "a, b, c" (their count given, as the statement's parameters are built from it).
+  // `columns`: "a, b, c"; a row binds that many parameters.
   static StatusOr<SqliteBatchInsert> Create(SqliteDb& db, std::string_view table,
-                                            std::string_view columns, int count);
+                                            std::string_view columns);
 
   void Bind(int index, int64_t value) { At(index) = {Value::kInt, value, {}}; }
   void Bind(int index, std::string_view text);

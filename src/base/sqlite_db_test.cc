@@ -98,7 +98,7 @@ TEST(SqliteBatchInsert, WritesEveryRowOnceInOrder) {
   auto db = SqliteDb::Create(dir->path() + "/b.db");
   ASSERT_TRUE(db.ok());
   ASSERT_TRUE(db->Exec("CREATE TABLE r (id INTEGER PRIMARY KEY, n INTEGER, s TEXT);").ok());
-  auto batch = SqliteBatchInsert::Create(*db, "r", "id, n, s", 3);
+  auto batch = SqliteBatchInsert::Create(*db, "r", "id, n, s");
   ASSERT_TRUE(batch.ok()) << batch.status().message();
   const int rows = 2 * SqliteBatchInsert::kRows + 22;
   for (int i = 1; i <= rows; ++i) {

@@ -57,17 +57,15 @@ CommandBody AddReportCommand(CLI::App& app, const CommonOptions& common) {
       // A job: the rank view, and the straggler's (else the reference rank's) trace in detail,
       // loaded again: the job holds the ranks' summaries, not their traces.
       GPUSCOPE_ASSIGN_OR_RETURN(auto job, LoadJob(files, common));
-      std::vector<std::pair<int32_t, std::string>> paths;
-      for (const auto& rank : job.ranks) paths.emplace_back(rank.rank, rank.path);
       analysis::JobReport r = analysis::AnalyzeJob(std::move(job.ranks));
       int32_t rank = r.straggler ? r.straggler->rank : r.reference_rank;
-      auto detailed = paths.front();
-      for (const auto& p : paths) {
-        if (p.first == rank) detailed = p;
+      const analysis::RankSummary* detailed = &r.ranks.front();  // a job has >= 2 ranks
+      for (const auto& s : r.ranks) {
+        if (s.rank == rank) detailed = &s;
       }
-      GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(detailed.second, common, "report"));
-      render::ReportJob rj{&r, args->in, detailed.first};
-      GPUSCOPE_ASSIGN_OR_RETURN(bytes, WriteReport(trace, detailed.second, args->out, args->device,
+      GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(detailed->path, common, "report"));
+      render::ReportJob rj{&r, args->in, detailed->rank};
+      GPUSCOPE_ASSIGN_OR_RETURN(bytes, WriteReport(trace, detailed->path, args->out, args->device,
                                                    args->captures, common, &rj));
     } else {
       GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTimeline(args->in, common, "report"));

@@ -116,11 +116,11 @@ base::Status RpdWriter::InsertExt(int64_t api_id, std::string_view kind, int64_t
 
 base::Status RpdWriter::WriteApi() {
   GPUSCOPE_ASSIGN_OR_RETURN(
-      auto api, base::SqliteBatchInsert::Create(
-                    db_, "rocpd_api", "id, pid, tid, start, end, apiName_id, args_id", 7));
+      auto api, base::SqliteBatchInsert::Create(db_, "rocpd_api",
+                                                "id, pid, tid, start, end, apiName_id, args_id"));
   api_.emplace(std::move(api));
   GPUSCOPE_ASSIGN_OR_RETURN(
-      auto ext, base::SqliteBatchInsert::Create(db_, rpd_ext::kApiTable, rpd_ext::kApiColumns, 5));
+      auto ext, base::SqliteBatchInsert::Create(db_, rpd_ext::kApiTable, rpd_ext::kApiColumns));
   ext_api_.emplace(std::move(ext));
   GPUSCOPE_ASSIGN_OR_RETURN(auto empty, strings_->Of(std::string_view()));
   empty_ = empty;
@@ -145,8 +145,8 @@ base::Status RpdWriter::WriteApi() {
 
 base::Status RpdWriter::WriteMarkers() {
   GPUSCOPE_ASSIGN_OR_RETURN(auto marker, strings_->Of(std::string_view("UserMarker")));
-  GPUSCOPE_ASSIGN_OR_RETURN(auto args, base::SqliteBatchInsert::Create(db_, rpd_ext::kArgsTable,
-                                                                       rpd_ext::kArgsColumns, 2));
+  GPUSCOPE_ASSIGN_OR_RETURN(
+      auto args, base::SqliteBatchInsert::Create(db_, rpd_ext::kArgsTable, rpd_ext::kArgsColumns));
   const auto& c = t_.cpu;
   for (size_t i = 0; i < c.size(); ++i) {
     GPUSCOPE_ASSIGN_OR_RETURN(auto text, strings_->Of(c.name[i]));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -17,8 +18,9 @@ inline int64_t Overlap(int64_t s, int64_t e, int64_t a, int64_t b) {
   return std::max<int64_t>(0, std::min(e, b) - std::max(s, a));
 }
 
-// Time of [a, b) covered by `merged` (sorted, disjoint intervals, as MergeIntervals leaves them).
-inline int64_t CoveredWithin(const std::vector<Interval>& merged, int64_t a, int64_t b) {
+// Time of [a, b) covered by `merged` (sorted, disjoint intervals, as MergeIntervals leaves them;
+// a whole vector or a run of one).
+inline int64_t CoveredWithin(std::span<const Interval> merged, int64_t a, int64_t b) {
   if (b <= a) return 0;
   auto it = std::upper_bound(merged.begin(), merged.end(), std::make_pair(a, INT64_MAX));
   if (it != merged.begin()) --it;

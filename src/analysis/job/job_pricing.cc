@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <climits>
+#include <span>
 #include <string>
 
 #include "analysis/findings/price_in_order.h"
@@ -7,16 +8,6 @@
 #include "base/text.h"
 
 namespace gpuscope::analysis::job_internal {
-namespace {
-
-// Time of [a, b) covered by the merged intervals in [from, to).
-int64_t CoveredIn(const Interval* from, const Interval* to, int64_t a, int64_t b) {
-  int64_t covered = 0;
-  for (; from != to; ++from) covered += Overlap(from->first, from->second, a, b);
-  return b > a ? covered : 0;
-}
-
-}  // namespace
 
 std::string Percent(double v) { return base::FormatFixed(v, 1) + "%"; }
 
@@ -78,9 +69,9 @@ JobModel BuildTimeline(const std::vector<RankData>& ranks, const std::vector<Ins
       int64_t from = std::max(s, inst.last_arrival);
       rs.wait_ns += std::max<int64_t>(0, inst.last_arrival - s);
       rs.transfer_ns += std::max<int64_t>(0, e - from);
-      int64_t beside =
-          CoveredIn(d.beside.data() + d.beside_begin[c], d.beside.data() + d.beside_begin[c + 1],
-                    from + off, std::max(from, e) + off);
+      const std::span<const Interval> beside_call(d.beside.data() + d.beside_begin[c],
+                                                  d.beside.data() + d.beside_begin[c + 1]);
+      int64_t beside = CoveredWithin(beside_call, from + off, std::max(from, e) + off);
       int64_t exposed_ns = std::max<int64_t>(0, e - from) - beside;
       exposed_ns_total += exposed_ns;
       // Hideable: exposed, and compute follows it before the rank's next collective within the
