@@ -59,8 +59,8 @@ std::string PhasesText(const std::vector<analysis::PhaseSummary>& phases, size_t
     for (size_t k = 0; k < p.findings.size() && k < 4; ++k)
       line += (k ? ", " : "") + p.findings[k].rule + " saves " +
               base::FormatDuration(p.findings[k].impact_ns) + " (" +
-              base::FormatFixed(p.findings[k].impact_percent, 1) + "%)";
-    out += "  " + p.name + " alone (analyze --phase " + p.name + "): " + line + "\n";
+              base::FormatFixed(p.findings[k].impact_percent, 1) + "% of them)";
+    out += "  in " + p.name + " steps: " + line + "\n";
   }
   return out;
 }

@@ -1,4 +1,5 @@
 """End-to-end: analyze on planted problems and real PyTorch CPU runs, diff and its CI gate, help."""
+import bisect
 import csv
 import importlib.util
 import io
@@ -63,6 +64,30 @@ def analyze_prices_simulated_fixes_at_the_measured_saving():
                 ev = [e for e in json.load(f)["traceEvents"] if e.get("ph") == "X"]
             return round((max(e["ts"] + e["dur"] for e in ev) - min(e["ts"] for e in ev)) * 1000)
 
+        def phase_ns(name):
+            """A serving run's time per phase, summed over its steps: a step is done once the
+            host began the next one and the GPU finished what it launched (and the step before
+            it is done); the first starts at its annotation, the last ends with the run."""
+            with open(os.path.join(tmp, name + ".json")) as f:
+                ev = [e for e in json.load(f)["traceEvents"] if e.get("ph") == "X"]
+            steps = sorted((e["ts"], "prefill" if "context_1" in e["name"] else "decode") for e in ev
+                           if e.get("cat") == "user_annotation" and e["name"].startswith("execute_"))
+            starts = [s for s, _ in steps]
+            launched = {e["args"]["correlation"]: e["ts"] for e in ev
+                        if e.get("cat") == "cuda_runtime" and "correlation" in e.get("args", {})}
+            done = starts[1:] + [max(e["ts"] + e["dur"] for e in ev)]
+            for e in ev:
+                at = launched.get(e.get("args", {}).get("correlation")) if e.get("cat") in ("kernel", "gpu_memcpy") else None
+                k = bisect.bisect_right(starts, at) - 1 if at is not None else -1
+                if k >= 0:
+                    done[k] = max(done[k], e["ts"] + e["dur"])
+            for k in range(1, len(done)):
+                done[k] = max(done[k], done[k - 1])
+            out = {}
+            for k, (_, phase) in enumerate(steps):
+                out[phase] = out.get(phase, 0) + round(((done[k] - (done[k - 1] if k else starts[0]))) * 1000)
+            return out
+
         reports = {}
 
         def analyze(name, ext):
@@ -99,6 +124,13 @@ def analyze_prices_simulated_fixes_at_the_measured_saving():
                 assert f["standalone_ns"] <= f["pricing"]["edits_remove_ns"], (case, ext, f["pricing"])
                 total = sum(x["impact_ns"] for x in d["findings"])
                 assert total <= d["summary"]["combined"]["saving_ns"] <= window, (case, ext, total)
+                if t.get("phases"):  # planted in one phase's steps: each phase's saving there
+                    with_problem, fixed = phase_ns(problem), phase_ns(t["fixed"])
+                    for p in d["phases"]:
+                        saved = with_problem[p["name"]] - fixed[p["name"]]
+                        said = sum(x["impact_ns"] for x in p["findings"] if x["rule"] == t["rule"])
+                        assert abs(said - saved) <= max(0.2 * abs(saved), 0.005 * window + 2 * noise), (
+                            case, ext, p["name"], said, saved)
         for ext in (".json", ".rpd"):
             for machine in ("", "nv_", "amd_"):
                 for name in ("gpu_healthy", "gpu_double_buffer", "cpu_healthy", "cpu_double_buffer"):

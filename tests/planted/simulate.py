@@ -343,8 +343,20 @@ class Sim:
         self.call("cudaEventSynchronize", self.t, 2 * US, correlation=0)
 
 
-def program(gpu_bound, problems, physics=IDEAL):
-    """One run: STEPS inference steps; `problems` is a set of planted problem names."""
+# A serving run's steps (`serving=True`): vLLM's step annotations, a prefill step then three
+# decode ones, over and over; the same work in both, so that only a problem planted in one
+# phase's steps tells them apart.
+PREFILL = "execute_1_context_1(sq512sk512sqsq262144sqsk262144)_generation_0(sq0sk0sqsq0sqsk0)"
+DECODE = "execute_1_context_0(sq0sk0sqsq0sqsk0)_generation_8(sq8sk800sqsq8sqsk800)"
+
+
+def is_prefill(n):
+    return n % 4 == 0
+
+
+def program(gpu_bound, problems, physics=IDEAL, serving=False):
+    """One run: STEPS inference steps; `problems` is a set of planted problem names (in a serving
+    run, "item" and "outlier" in the decode and the prefill steps only)."""
     sim = Sim(physics)
     kernel = gemm_ns(gpu_bound, physics)  # 8 gemms per step: ~395 us GPU-bound, ~60 us CPU-bound
     m, n, k_dim = GEMM[gpu_bound]
@@ -352,7 +364,7 @@ def program(gpu_bound, problems, physics=IDEAL):
     shapes = {"Input Dims": [[m, k], [n, k], []], "Input type": ["c10::BFloat16", "c10::BFloat16", ""],
               "Concrete Inputs": ["", "", ""]}
     untuned = 2 if "slow_gemm" in problems else 1
-    slow_steps = {3, 7, 10}
+    slow_steps = {n for n in range(STEPS) if is_prefill(n)} if serving else {3, 7, 10}
     def step(n):
         mode = "pageable" if "copy" in problems else "pinned" if "copy_fixed" in problems else "prefetch"
         if "alloc" in problems:  # the caching allocator misses every step
@@ -390,7 +402,7 @@ def program(gpu_bound, problems, physics=IDEAL):
             sim.frame("infer.py(41): postprocess", loop)
         else:
             sim.frame("infer.py(41): postprocess", lambda: sim.op("aten::where", lambda: sim.host(25 * US)))
-        if "item" in problems:
+        if "item" in problems and not (serving and is_prefill(n)):
             sim.item()
         if "alloc" in problems:  # torch.cuda.empty_cache() every step
             sim.frame("infer.py(57): release_memory", lambda: (sim.host(5 * US), sim.cuda_free()))
@@ -400,7 +412,8 @@ def program(gpu_bound, problems, physics=IDEAL):
     for n in range(STEPS):
         s = sim.t
         step(n)
-        sim.x("user_annotation", f"ProfilerStep#{n}", 1, s, sim.t - s)
+        name = (PREFILL if is_prefill(n) else DECODE) if serving else f"ProfilerStep#{n}"
+        sim.x("user_annotation", name, 1, s, sim.t - s)
     # The end of the run: the host waits for the GPU.
     end = max(sim.free.values())
     if end > sim.t:
@@ -420,6 +433,11 @@ RULES = {"item": ("host-sync", "aten::item"), "loader": ("data-loading", "DataLo
 # What the finding's advice changes, when it is not simply the problem's absence: pinned +
 # non_blocking keeps the copy on its stream (prefetching it is memcpy-in-loop's advice).
 FIXED = {"copy": {"copy_fixed"}, "chain": {"chain_fused"}}
+
+
+# Planted in one phase of a serving run: their truth.json entries carry "phases" (each phase's
+# saving is measured over its steps, cases_analysis.py).
+SERVING = ("item", "outlier")
 
 
 # The machines: the ideal one (unprefixed cases) and the realistic ones, by case prefix.
@@ -450,6 +468,18 @@ def cases():
             out[f"{b}_mixed"] = (run(g, mixed), None)
             for p in RULES:
                 out[f"{b}_mixed_without_{p}"] = (run(g, (mixed - {p}) | FIXED.get(p, set()), same=True), None)
+    # A GPU-bound serving run on the NVIDIA-like machine, each problem in one phase's steps.
+    seed = [100]
+
+    def serve(problems, same=False):
+        seed[0] += 0 if same else 1
+        return program(True, problems, Physics("nvidia", seed[0]), serving=True)
+
+    out["nv_serving_healthy"] = (serve(set()), None)
+    out["nv_serving_healthy_rerun"] = (serve(set()), None)
+    for p in SERVING:
+        out[f"nv_serving_{p}"] = (serve({p}), (f"nv_serving_{p}_fixed", p))
+        out[f"nv_serving_{p}_fixed"] = (serve(set(), same=True), None)
     return out
 
 
@@ -462,6 +492,8 @@ def main():
             json.dump(trace, f)
         if plant:
             truth[name] = {"fixed": plant[0], "rule": RULES[plant[1]][0], "where": RULES[plant[1]][1]}
+            if name.startswith("nv_serving_"):
+                truth[name]["phases"] = True
     for prefix in MACHINES:
         for bound in (prefix + "gpu", prefix + "cpu"):
             for p in RULES:

@@ -35,6 +35,56 @@ std::string HostPinning(const Context& c) {
                  : "known";
 }
 
+// The GPUs' idle time by cause (the cause's kind, before its ':'), largest first.
+std::vector<IdleCause> IdleCauses(const Context& c) {
+  std::map<std::string_view, IdleCause> idle;  // views into the Context's causes
+  for (const auto& g : c.gaps()) {
+    std::string_view kind = g.cause.substr(0, g.cause.find(':'));
+    IdleCause& ic = idle[kind];
+    if (ic.cause.empty()) ic.cause = std::string(kind);
+    ic.ns += g.end - g.start;
+    ++ic.gaps;
+  }
+  std::vector<IdleCause> out;
+  for (auto& [k, v] : idle) out.push_back(v);
+  std::sort(out.begin(), out.end(),
+            [](const IdleCause& a, const IdleCause& b) { return a.ns > b.ns; });
+  return out;
+}
+
+// A trace of several phases analysed whole: its steady steps, cut from the window's replays
+// (none: one phase, or one phase asked for).
+std::optional<PhaseCut> CutOfPhases(const SteadyState& s, size_t phases) {
+  if (phases < 2) return std::nullopt;
+  PhaseCut cut;
+  cut.phases = phases;
+  for (size_t i = s.warmup; i < s.iterations.size(); ++i) {
+    cut.step_starts.push_back(s.iterations[i].start_ns);
+    cut.step_phase.push_back(s.iterations[i].phase);
+  }
+  return cut;
+}
+
+// Each phase's findings: what the run's fixes save in its steps, largest first; kept as the
+// window's are (at least the minimum impact, here of the phase's time).
+void PhaseFindings(const std::vector<Candidate>& cands, const Pricing& priced,
+                   const AnalyzeOptions& o, std::vector<PhaseSummary>& phases) {
+  for (size_t i = 0; i < cands.size() && i < priced.phase_impact_ns.size(); ++i) {
+    const Finding& f = cands[i].finding;
+    if (f.severity == Severity::kInfo || cands[i].fix.empty()) continue;
+    for (size_t ph = 0; ph < phases.size() && ph < priced.phase_ns.size(); ++ph) {
+      const int64_t ns = priced.phase_impact_ns[i][ph];
+      const double pct = priced.phase_ns[ph] > 0 ? 100.0 * static_cast<double>(ns) /
+                                                       static_cast<double>(priced.phase_ns[ph])
+                                                 : 0;
+      if (ns > 0 && pct >= o.min_impact_percent) phases[ph].findings.push_back({f.rule, ns, pct});
+    }
+  }
+  for (auto& p : phases)
+    std::stable_sort(p.findings.begin(), p.findings.end(),
+                     [](const auto& a, const auto& b) { return a.impact_ns > b.impact_ns; });
+}
+
 }  // namespace
 
 namespace {
@@ -58,17 +108,7 @@ void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t 
   base::StageTimer timer;
   ClassifyGaps(c);
   timer.Lap("analyze: idle gaps classified");
-  std::map<std::string_view, IdleCause> idle;  // views into the Context's causes
-  for (const auto& g : c.gaps()) {
-    std::string_view kind = g.cause.substr(0, g.cause.find(':'));
-    IdleCause& ic = idle[kind];
-    if (ic.cause.empty()) ic.cause = std::string(kind);
-    ic.ns += g.end - g.start;
-    ++ic.gaps;
-  }
-  for (auto& [k, v] : idle) s.idle.push_back(v);
-  std::sort(s.idle.begin(), s.idle.end(),
-            [](const IdleCause& a, const IdleCause& b) { return a.ns > b.ns; });
+  s.idle = IdleCauses(c);
   if (c.devices() > 0) {
     s.gpu_busy_pct =
         100.0 * static_cast<double>(c.busy_ns()) / (static_cast<double>(c.window()) * c.devices());
@@ -121,7 +161,12 @@ void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t 
   // The critical path first: pricing starts from the same unchanged replay.
   ReplayResult observed = graph->Replay(nullptr, true);
   timer.Lap("analyze: critical path");
-  Pricing priced = PriceFindings(c, *graph, cands);
+  // Several phases: priced in each phase's steps by the same replays.
+  const std::optional<PhaseCut> cut =
+      o.steady.phase.empty() ? CutOfPhases(r.steady, r.phases.size()) : std::nullopt;
+  if (cut) graph->SetMarks(cut->step_starts);
+  Pricing priced = PriceFindings(c, *graph, cands, cut ? &*cut : nullptr);
+  if (cut) PhaseFindings(cands, priced, o, r.phases);
   timer.Lap("analyze: findings priced");
   s.observed_ns = graph->observed_window_ns();
   s.replayed_ns = priced.baseline_ns;
@@ -183,8 +228,8 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o) {
 }
 
 AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o, const SteadyState& steps) {
-  // The steps and the graph attribution are the trace's: found once (the attribution by the
-  // whole window's Context), each phase's window cut from them.
+  // One window, one replay graph: a trace's phases are priced by cutting the window's replays
+  // at their steps (AnalyzeWindow), not analysed again each.
   const auto [lo, hi] = t.TimeSpan();
   const int64_t wall_ns = hi - lo;
   AnalysisReport r;
@@ -195,37 +240,6 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o, const SteadyStat
   r.health = CheckHealth(t, r.steady);
   r.phases = SummarisePhases(t, r.steady);
   timer.Lap("analyze: health, phases");
-  // Each phase analysed alone: what a fix saves there (decode and prefill differ). The phases'
-  // windows are cut from the same steps and share the graph attribution; they are analysed on a
-  // second thread while this one analyses the whole window (the trace is only read).
-  auto analyze_phases = [&] {
-    for (auto& p : r.phases) {
-      AnalyzeOptions one = o;
-      one.steady.phase = p.name;
-      Context pc(t, one, ChooseWindow(t, steps, one.steady), &c.graphs());
-      AnalysisReport pr;
-      pr.steady = pc.steady();
-      AnalyzeWindow(t, one, pc, wall_ns, pr);
-      for (const auto& f : pr.findings)
-        if (f.severity != Severity::kInfo && f.impact_ns > 0)
-          p.findings.push_back({f.rule, f.impact_ns, f.impact_percent});
-    }
-  };
-  std::thread phases_thread;
-  std::exception_ptr phases_failed;
-  if (r.phases.size() > 1 && o.steady.phase.empty()) {
-    if (o.threads != 1 && std::thread::hardware_concurrency() > 1) {
-      phases_thread = std::thread([&] {
-        try {
-          analyze_phases();
-        } catch (...) {
-          phases_failed = std::current_exception();
-        }
-      });
-    } else {
-      analyze_phases();
-    }
-  }
   r.graphs = c.graphs();
   r.clocks = CheckClocks(t);
   timer.Lap("analyze: clock check");
@@ -233,15 +247,7 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o, const SteadyStat
   r.stalls = FindStalls(t, c.at(), r.steady.start_ns, r.steady.end_ns, o.stalls,
                         std::max<int64_t>(o.idle_gap_ns, wall_ns / 100));
   timer.Lap("analyze: stalls");
-  try {
-    AnalyzeWindow(t, o, c, wall_ns, r);
-  } catch (...) {
-    if (phases_thread.joinable()) phases_thread.join();
-    throw;
-  }
-  if (phases_thread.joinable()) phases_thread.join();
-  // Out of memory on the phases' thread ends the analysis here, where main makes it one line.
-  if (phases_failed) std::rethrow_exception(phases_failed);
+  AnalyzeWindow(t, o, c, wall_ns, r);
   return r;
 }
 

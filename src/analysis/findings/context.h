@@ -50,13 +50,11 @@ struct Gap {
 // Everything the rules share: the window, the GPU busy timeline, the per-iteration divisor.
 class Context {
  public:
-  // A window (cut from steps found before: ChooseWindow). The graph attribution is the whole
-  // trace's: made here when `graphs` is null, else the one an earlier Context made (a serving
-  // trace's phases share the whole window's).
-  Context(const Trace& t, const AnalyzeOptions& o, SteadyState steady,
-          const GraphAttribution* graphs = nullptr)
+  // A window (cut from steps found before: ChooseWindow); the graph attribution is the whole
+  // trace's.
+  Context(const Trace& t, const AnalyzeOptions& o, SteadyState steady)
       : t_(t), o_(o), steady_(std::move(steady)), at_(t) {
-    graphs_ = graphs ? *graphs : AttributeGraphKernels(t, at_, o.captures);
+    graphs_ = AttributeGraphKernels(t, at_, o.captures);
     Init();
   }
 

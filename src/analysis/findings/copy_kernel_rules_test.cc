@@ -265,32 +265,41 @@ TEST(Analyze, VerdictSaysWhatTheGpuDidAndWhatTheTraceCannotTell) {
   EXPECT_EQ(r.summary.verdict_kind, VerdictKind::kNoGpuWork);
 }
 
-TEST(Analyze, EachPhaseAloneHasItsOwnFindings) {
-  // One prefill step, then 6 decode steps that each wait for their kernel in a stream sync
-  // before the next step's host work: the sync is a decode problem, not a prefill one.
+TEST(Analyze, EachPhaseIsPricedInItsOwnSteps) {
+  // Interleaved as a server runs them: a prefill step, then 3 decode steps that each wait for
+  // their kernel in a stream sync before the next step's host work, 4 times over. The sync is a
+  // decode problem, not a prefill one, though each phase's steps span the whole trace.
   Builder b;
-  b.Annotation("execute_512_context_1(sq512sk512)_generation_0(sq0sk0)", 0, 3000 * us);
-  b.Launch("prefill_gemm", 10 * us, 5 * us, 20 * us, 2900 * us);
-  int64_t t = 3000 * us;
-  for (int s = 0; s < 6; ++s) {
-    b.Annotation("execute_1_context_0(sq0sk0)_generation_1(sq1sk513)", t, 1000 * us);
-    b.Launch("decode_gemm", t + 10 * us, 5 * us, t + 20 * us, 400 * us);
-    b.Api("cudaStreamSynchronize", t + 20 * us, 402 * us, 0);
-    b.Op("host_work", t + 430 * us, 500 * us);
-    t += 1000 * us;
+  int64_t t = 0;
+  for (int block = 0; block < 4; ++block) {
+    b.Annotation("execute_512_context_1(sq512sk512)_generation_0(sq0sk0)", t, 3000 * us);
+    b.Launch("prefill_gemm", t + 10 * us, 5 * us, t + 20 * us, 2900 * us);
+    t += 3000 * us;
+    for (int s = 0; s < 3; ++s) {
+      b.Annotation("execute_1_context_0(sq0sk0)_generation_1(sq1sk513)", t, 1000 * us);
+      b.Launch("decode_gemm", t + 10 * us, 5 * us, t + 20 * us, 400 * us);
+      b.Api("cudaStreamSynchronize", t + 20 * us, 402 * us, 0);
+      b.Op("host_work", t + 430 * us, 500 * us);
+      t += 1000 * us;
+    }
   }
   const model::Trace& linked = b.Link();
   AnalysisReport r = Analyze(linked);
   ASSERT_EQ(r.phases.size(), 2u);
-  auto has = [](const PhaseSummary& p, const char* rule) {
-    for (const auto& f : p.findings)
-      if (f.rule == rule) return true;
-    return false;
-  };
   EXPECT_EQ(r.phases[1].name, "decode");
-  EXPECT_TRUE(has(r.phases[1], "host-sync"));
-  EXPECT_FALSE(has(r.phases[0], "host-sync"));
-  // On one thread (phases after the whole window) the same findings, to the nanosecond.
+  auto impact = [](const PhaseSummary& p, const char* rule) {
+    int64_t ns = 0;
+    for (const auto& f : p.findings) ns += f.rule == rule ? f.impact_ns : 0;
+    return ns;
+  };
+  const Finding* sync = nullptr;
+  for (const auto& f : r.findings) sync = f.rule == "host-sync" ? &f : sync;
+  ASSERT_NE(sync, nullptr);
+  EXPECT_GT(impact(r.phases[1], "host-sync"), 0);
+  EXPECT_EQ(impact(r.phases[0], "host-sync"), 0);
+  // The steps tile the window: what the fix saves in the phases adds up to what it saves.
+  EXPECT_EQ(impact(r.phases[0], "host-sync") + impact(r.phases[1], "host-sync"), sync->impact_ns);
+  // On one thread the same findings, to the nanosecond.
   AnalyzeOptions one_thread;
   one_thread.threads = 1;
   AnalysisReport r1 = Analyze(linked, one_thread);

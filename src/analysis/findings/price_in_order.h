@@ -28,13 +28,18 @@ struct PriceResult {
   std::vector<int64_t> standalone_ns;    // per candidate: saving alone (capped)
   std::vector<int64_t> impact_ns;        // per candidate: saving on top of the ones before it
   std::vector<bool> capped;              // per candidate: the standalone saving hit the cap
+  std::vector<size_t> order;             // the counted candidates, in the order they were added
 };
 
 // `replay(fixes)` gives the replayed window with each fix of a batch (a null fix: skipped), or
 // < 0 for a fix that cannot be replayed (then it saves nothing) - a batch, so that a caller can
-// replay its fixes side by side; `merge(Fix& into, const Fix& f)` adds a fix to the
-// combination; `counts(standalone_ns)` says whether a fix is worth reporting (below it, a fix is
-// noise and is left out of the combination, so the impacts add up to the combined saving).
+// replay its fixes side by side. It is called first with every candidate alone (in candidate
+// order), then with the combinations in PriceResult::order, in order, in batches (none when one
+// uncapped fix counts: its combination is itself), so that a caller can keep what each replay
+// measured besides the window (the phases' times, pricing.cc); `merge(Fix& into, const Fix& f)`
+// adds a fix to the combination; `counts(standalone_ns)` says whether a fix is worth reporting
+// (below it, a fix is noise and is left out of the combination, so the impacts add up to the
+// combined saving).
 template <typename Fix, typename ReplayFn, typename MergeFn, typename CountsFn>
 PriceResult PriceInOrder(int64_t baseline_ns, const std::vector<PriceCandidate<Fix>>& cands,
                          Fix combined, ReplayFn replay, MergeFn merge, CountsFn counts) {
@@ -87,6 +92,7 @@ PriceResult PriceInOrder(int64_t baseline_ns, const std::vector<PriceCandidate<F
     window = std::min(window, w);
   }
   r.combined_ns = window;
+  r.order = std::move(order);
   return r;
 }
 

@@ -8,9 +8,49 @@
 
 namespace gpuscope::analysis::internal {
 
-Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Candidate>& cands) {
+namespace {
+
+// Per phase, its steps' replayed time from one replay's marks (empty: the replay failed).
+std::vector<int64_t> PhaseTimes(const PhaseCut& cut, const std::vector<int64_t>& marks) {
+  if (marks.size() != cut.step_phase.size() + 1) return {};
+  std::vector<int64_t> out(cut.phases, 0);
+  for (size_t k = 0; k < cut.step_phase.size(); ++k)
+    if (cut.step_phase[k] >= 0)
+      out[static_cast<size_t>(cut.step_phase[k])] += marks[k + 1] - marks[k];
+  return out;
+}
+
+// The phases' savings of each counted fix, in PriceInOrder's order, from the marks of every
+// replay it made (`calls`: the candidates alone, then the combinations in order).
+void PricePhases(const PhaseCut& cut, const std::vector<int64_t>& baseline_marks,
+                 const PriceResult& r, const std::vector<std::vector<int64_t>>& calls, Pricing& p) {
+  const size_t n = r.standalone_ns.size();
+  p.phase_ns = PhaseTimes(cut, baseline_marks);
+  p.phase_impact_ns.assign(n, std::vector<int64_t>(cut.phases, 0));
+  if (p.phase_ns.empty() || calls.size() < n) return;
+  const bool combined = calls.size() == n + r.order.size();
+  for (size_t ph = 0; ph < cut.phases; ++ph) {
+    const int64_t base = p.phase_ns[ph];
+    int64_t window = base;
+    for (size_t k = 0; k < r.order.size(); ++k) {
+      const size_t i = r.order[k];
+      const std::vector<int64_t> alone = PhaseTimes(cut, calls[i]);
+      const std::vector<int64_t> with = combined ? PhaseTimes(cut, calls[n + k]) : alone;
+      const int64_t saves_alone = alone.empty() ? 0 : std::max<int64_t>(0, base - alone[ph]);
+      const int64_t w = with.empty() ? window : with[ph];
+      p.phase_impact_ns[i][ph] = std::clamp<int64_t>(window - w, 0, saves_alone);
+      window = std::min(window, w);
+    }
+  }
+}
+
+}  // namespace
+
+Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Candidate>& cands,
+                      const PhaseCut* cut) {
   Pricing p;
-  p.baseline_ns = graph.Replay(nullptr).window_ns;
+  const ReplayResult unchanged = graph.Replay(nullptr);
+  p.baseline_ns = unchanged.window_ns;
   // What each fix's edits remove, on the unchanged replay just made (before the fixes' replays).
   std::vector<const WhatIf*> fixes(cands.size(), nullptr);
   for (size_t i = 0; i < cands.size(); ++i)
@@ -31,14 +71,22 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
   const int threads =
       c.o().threads > 0 ? c.o().threads
                         : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
+  std::vector<std::vector<int64_t>> marks;  // per replay made, in PriceInOrder's order
   const PriceResult r = PriceInOrder(
       p.baseline_ns, in, WhatIf{},
-      [&](const std::vector<const WhatIf*>& batch) { return graph.ReplayWindows(batch, threads); },
+      [&](const std::vector<const WhatIf*>& batch) {
+        if (!cut) return graph.ReplayWindows(batch, threads);
+        std::vector<std::vector<int64_t>> batch_marks;
+        std::vector<int64_t> windows = graph.ReplayWindows(batch, threads, &batch_marks);
+        for (auto& m : batch_marks) marks.push_back(std::move(m));
+        return windows;
+      },
       [](WhatIf& all, const WhatIf& fix) { all.Merge(fix); },
       [&](int64_t alone) { return p.Percent(alone) >= c.o().min_impact_percent; });
   const std::vector<int64_t>& alone = r.standalone_ns;
   const std::vector<int64_t>& impact = r.impact_ns;
   p.combined_ns = r.combined_ns;
+  if (cut) PricePhases(*cut, unchanged.marks_ns, r, marks, p);
   for (size_t i = 0; i < cands.size(); ++i) {
     Finding& f = cands[i].finding;
     // Information and summaries (no fix to price) keep the severity their rule gave them.

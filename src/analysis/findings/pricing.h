@@ -10,6 +10,16 @@
 
 namespace gpuscope::analysis::internal {
 
+// A serving trace's phases, cut from the window's replays: the steady steps in order (the
+// graph's marks are their starts, ReplayGraph::SetMarks) and each one's phase. A step runs to
+// the next step's start, the last to the window's end, so the steps tile the window and the
+// phases' savings add up to the window's.
+struct PhaseCut {
+  std::vector<int64_t> step_starts;  // sorted
+  std::vector<int> step_phase;       // per step: index into the phases (-1: none)
+  size_t phases = 0;
+};
+
 struct Pricing {
   int64_t baseline_ns = 0;  // the unchanged graph replayed
   int64_t combined_ns = 0;  // with every fix that saves something
@@ -19,8 +29,15 @@ struct Pricing {
   double Percent(int64_t ns) const {
     return 100.0 * static_cast<double>(ns) / static_cast<double>(percent_of_ns);
   }
+  // With a PhaseCut: per phase, its steps' time in the unchanged replay, and per candidate and
+  // phase what its fix saves in those steps, added in the same order as impact_ns (on top of
+  // the fixes before it, never more than it saves there alone).
+  std::vector<int64_t> phase_ns;
+  std::vector<std::vector<int64_t>> phase_impact_ns;  // [candidate][phase]
 };
 
-Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Candidate>& cands);
+// `cut`: the phases to price in (the graph's marks set at its step starts), or null.
+Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Candidate>& cands,
+                      const PhaseCut* cut = nullptr);
 
 }  // namespace gpuscope::analysis::internal

@@ -111,6 +111,46 @@ TEST(ReplayGraph, DroppingAWaitSavesTheIdleItCaused) {
   EXPECT_EQ(fixed.window_ns, 10 * us + 10 * 100 * us);
 }
 
+TEST(ReplayGraph, AStepIsDoneWhenItsHostAndGpuWorkAre) {
+  // The sync loop's steps as marks: as observed each step is its 165 us period; with the waits
+  // dropped the host races ahead and a step is done when its kernel is (the GPU's 100 us per
+  // step); one kernel 60 us shorter shortens its own step only. The steps tile the window.
+  Builder r;
+  SyncLoop(r, 10);
+  model::Trace& t = r.Link();
+  ReplayGraph g(t, 0, 10 * 165 * us);
+  std::vector<int64_t> starts;
+  for (int s = 0; s < 10; ++s) starts.push_back(s * 165 * us);
+  g.SetMarks(starts);
+  const ReplayResult base = g.Replay(nullptr);
+  ASSERT_EQ(base.marks_ns.size(), 11u);
+  for (int k = 0; k < 10; ++k) EXPECT_EQ(base.marks_ns[k], k * 165 * us) << k;
+  EXPECT_EQ(base.marks_ns[10], base.window_ns);
+  WhatIf unblock, shorter;
+  for (size_t i = 0; i < t.api.size(); ++i) {
+    if (t.str(t.api.name[i]) == "cudaStreamSynchronize") unblock.unblock_api.push_back(i);
+  }
+  shorter.kernel_dur.emplace_back(3, 40 * us);
+  const ReplayResult raced = g.Replay(&unblock);
+  ASSERT_EQ(raced.marks_ns.size(), 11u);
+  EXPECT_EQ(raced.marks_ns[0], 0);
+  for (int k = 1; k <= 10; ++k) EXPECT_EQ(raced.marks_ns[k], 10 * us + k * 100 * us) << k;
+  EXPECT_EQ(raced.marks_ns[10], raced.window_ns);
+  const ReplayResult one = g.Replay(&shorter);
+  ASSERT_EQ(one.marks_ns.size(), 11u);
+  for (size_t k = 0; k < 10; ++k) {
+    const int64_t was = base.marks_ns[k + 1] - base.marks_ns[k];
+    EXPECT_EQ(one.marks_ns[k + 1] - one.marks_ns[k], k == 3 ? was - 60 * us : was) << k;
+  }
+  // Side by side, the same marks; none for a null fix.
+  std::vector<std::vector<int64_t>> marks;
+  g.ReplayWindows({&unblock, nullptr, &shorter}, 2, &marks);
+  ASSERT_EQ(marks.size(), 3u);
+  EXPECT_EQ(marks[0], raced.marks_ns);
+  EXPECT_TRUE(marks[1].empty());
+  EXPECT_EQ(marks[2], one.marks_ns);
+}
+
 TEST(ReplayGraph, NoFixSavesMoreThanItsEditsRemove) {
   // The sync loop: each sync waits 105 us beyond its 5 us of its own (the kernel's 100 us and
   // the launch latency); dropping all 10 waits removes 10 x 105 us and saves less (the GPU is

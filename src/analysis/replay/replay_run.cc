@@ -240,9 +240,55 @@ ReplayResult ReplayGraph::Replay(const WhatIf* fix, bool with_path) const {
   return ReplayInto(fix, with_path, base_, start_, end_);
 }
 
+void ReplayGraph::SetMarks(const std::vector<int64_t>& times) {
+  mark_node_.clear(), mark_before_.clear(), step_ops_.clear();
+  // The loop's thread: the host lane whose calls launched the most GPU ops.
+  std::vector<size_t> launched(lane_track_.size(), 0);
+  for (uint32_t v = 0; v < nodes(); ++v)
+    if (launch_[v] != kNone) ++launched[lane_[launch_[v]]];
+  size_t lane = launched.size();
+  for (size_t l = 0; l < launched.size(); ++l) {
+    if (lane_is_host_[l] && launched[l] > 0 &&
+        (lane == launched.size() || launched[l] > launched[lane]))
+      lane = l;
+  }
+  if (lane == launched.size() || times.empty()) return;  // no host thread launches
+  const std::vector<uint32_t>& ln = lane_nodes_[lane];
+  size_t k = 0;
+  for (int64_t m : times) {
+    while (k < ln.size() && obs_start_[ln[k]] < m) ++k;
+    mark_node_.push_back(k < ln.size() ? ln[k] : kNone);
+    mark_before_.push_back(k < ln.size() ? obs_start_[ln[k]] - m : w0_ + observed_ - m);
+  }
+  for (uint32_t v = 0; v < nodes(); ++v) {
+    if (launch_[v] == kNone || lane_[launch_[v]] != lane) continue;
+    const int64_t at = obs_start_[launch_[v]];
+    auto step = std::upper_bound(times.begin(), times.end(), at) - times.begin() - 1;
+    if (step >= 0) step_ops_.emplace_back(v, static_cast<uint32_t>(step));
+  }
+}
+
+std::vector<int64_t> ReplayGraph::StepsDone(const std::vector<int64_t>& start,
+                                            const std::vector<int64_t>& end,
+                                            int64_t window_end) const {
+  const size_t n = mark_node_.size();
+  // done[k + 1]: step k done; done[0]: the first step's start.
+  std::vector<int64_t> done(n + 1, INT64_MIN);
+  for (size_t k = 0; k < n; ++k) {
+    const uint32_t v = mark_node_[k];
+    done[k] = (v == kNone ? window_end : start[v]) - mark_before_[k];
+  }
+  done[n] = window_end;
+  for (const auto& [v, step] : step_ops_) done[step + 1] = std::max(done[step + 1], end[v]);
+  for (size_t k = 1; k <= n; ++k) done[k] = std::max(done[k], done[k - 1]);
+  return done;
+}
+
 std::vector<int64_t> ReplayGraph::ReplayWindows(const std::vector<const WhatIf*>& fixes,
-                                                int threads) const {
+                                                int threads,
+                                                std::vector<std::vector<int64_t>>* marks) const {
   std::vector<int64_t> out(fixes.size(), -1);
+  if (marks) marks->assign(fixes.size(), {});
   std::vector<size_t> todo;
   for (size_t i = 0; i < fixes.size(); ++i)
     if (fixes[i]) todo.push_back(i);
@@ -251,8 +297,11 @@ std::vector<int64_t> ReplayGraph::ReplayWindows(const std::vector<const WhatIf*>
   // Worker k replays fixes k, k + workers, ...; worker 0 in this thread on the graph's own
   // buffers, the others on copies (a replay edits its parameters in place).
   auto run = [&](size_t k, Params& p, std::vector<int64_t>& start, std::vector<int64_t>& end) {
-    for (size_t j = k; j < todo.size(); j += workers)
-      out[todo[j]] = ReplayInto(fixes[todo[j]], false, p, start, end).window_ns;
+    for (size_t j = k; j < todo.size(); j += workers) {
+      ReplayResult r = ReplayInto(fixes[todo[j]], false, p, start, end);
+      out[todo[j]] = r.window_ns;
+      if (marks) (*marks)[todo[j]] = std::move(r.marks_ns);
+    }
   };
   // The copies are made here, before worker 0 starts editing the graph's own parameters.
   std::vector<Params> copies(workers - 1, base_);
@@ -310,6 +359,7 @@ ReplayResult ReplayGraph::ReplayInto(const WhatIf* fix, bool with_path, Params& 
     out.window_ns = end[last] - w0_;
     if (with_path) WalkPath(p, start, end, last, out);
   }
+  if (!mark_node_.empty()) out.marks_ns = StepsDone(start, end, w0_ + out.window_ns);
   undo.Restore();
   return out;
 }

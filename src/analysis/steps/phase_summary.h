@@ -22,8 +22,11 @@ struct PhaseSummary {
   int64_t gpu_ns = 0;             // GPU time (union over the devices' ops) of its steps
   double gpu_busy_pct = -1;       // of the steps' spans (host step to its last GPU op)
   std::vector<std::pair<std::string, int64_t>> top_kernels;  // name, summed time; largest first
-  // The findings of this phase analysed alone (`analyze --phase NAME`), when the trace has more
-  // than one phase: rule, impact and its share of the phase's window; largest first.
+  // When the trace has more than one phase: what the run's fixes save in this phase's steps
+  // (the whole window's replays cut at the steps, each step done once the host began the next
+  // one and the GPU finished its work): rule, impact and its share of the steps' replayed
+  // time; largest first. Over the phases a fix's savings add up to its impact unless it makes
+  // some steps slower than it makes others faster.
   struct PhaseFinding {
     std::string rule;
     int64_t impact_ns = 0;
