@@ -95,9 +95,8 @@ int Main(int argc, char** argv) {
   app.set_version_flag("--version", "gpuscope 0.1.0");
   CommonOptions common;
   app.fallthrough();  // global options (--threads, --align-clocks) also after the command
-  app.add_option(
-         "--threads", common.threads,
-         "Threads (default: one per core, at most 8); 1 also analyses phases in turn (less memory)")
+  app.add_option("--threads", common.threads,
+                 "Threads (default: one per core, at most 8); 1: parse, replay and price on one")
       ->check(CLI::Range(0, 64));
   app.add_flag("--align-clocks", common.align_clocks,
                "Where GPU ops start before the calls that launched them (CPU and GPU clocks "
