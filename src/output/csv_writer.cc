@@ -28,6 +28,10 @@ void CsvWriter::Row(const std::vector<std::string>& fields) {
     AppendField(out_, fields[i]);
   }
   out_ += '\n';
+  if (sink_ && out_.size() >= (1u << 20)) {
+    std::fwrite(out_.data(), 1, out_.size(), sink_);
+    out_.clear();
+  }
 }
 
 }  // namespace gpuscope::output

@@ -80,5 +80,28 @@ TEST(CsvWriter, QuotesOnlyWhenNeeded) {
   EXPECT_EQ(c.str(), "plain,\"a,b\",\"say \"\"hi\"\"\"\n");
 }
 
+TEST(CsvWriter, StreamedRowsEqualTheHeldTableAndNeverHoldMoreThanAMebibyte) {
+  CsvWriter whole, streamed;
+  std::FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  streamed.StreamTo(f);
+  size_t most = 0;
+  for (int i = 0; i < 100'000; ++i) {
+    const std::vector<std::string> row = {"kernel_" + std::to_string(i), "a,b", std::to_string(i)};
+    whole.Row(row);
+    streamed.Row(row);
+    most = std::max(most, streamed.str().size());
+  }
+  EXPECT_LT(most, (1u << 20) + 64);
+  EXPECT_LT(streamed.str().size(), whole.str().size());
+  std::fwrite(streamed.str().data(), 1, streamed.str().size(), f);
+  std::rewind(f);
+  std::string back;
+  char buf[65536];
+  for (size_t n; (n = std::fread(buf, 1, sizeof(buf), f)) > 0;) back.append(buf, n);
+  std::fclose(f);
+  EXPECT_EQ(back, whole.str());
+}
+
 }  // namespace
 }  // namespace gpuscope::output

@@ -50,8 +50,22 @@ void JsonValue(output::JsonWriter& w, const Cell& c) {
 }  // namespace
 
 void ResultTable::AddRow(std::vector<Cell> cells) {
-  assert(cells.size() == columns_.size());
+  assert(cells.size() == columns_.size() && !make_);
   rows_.push_back(std::move(cells));
+}
+
+void ResultTable::SetRows(size_t count, RowMaker make) {
+  assert(rows_.empty());
+  made_rows_ = count;
+  make_ = std::move(make);
+}
+
+const std::vector<Cell>& ResultTable::Row(size_t r) const {
+  if (!make_) return rows_[r];
+  scratch_.clear();
+  make_(r, scratch_);
+  assert(scratch_.size() == columns_.size());
+  return scratch_;
 }
 
 namespace {
@@ -122,9 +136,10 @@ std::string ResultTable::Text(const std::vector<size_t>& all, const std::vector<
                               size_t width, bool fit, size_t limit, int decimals) const {
   const size_t n = Count(limit);
   int64_t largest = 0;  // over every shown column, so that the parts of a table share a unit
-  for (size_t c : all) {
-    if (columns_[c].show != Show::kDuration) continue;
-    for (size_t r = 0; r < n; ++r) largest = std::max(largest, rows_[r][c].i());
+  for (size_t r = 0; r < n; ++r) {
+    const std::vector<Cell>& row = Row(r);
+    for (size_t c : all)
+      if (columns_[c].show == Show::kDuration) largest = std::max(largest, row[c].i());
   }
   const Unit unit = PickUnit(largest);
   output::TextTable t;
@@ -137,8 +152,9 @@ std::string ResultTable::Text(const std::vector<size_t>& all, const std::vector<
   }
   for (size_t r = 0; r < n; ++r) {
     std::vector<std::string> cells;
+    const std::vector<Cell>& row = Row(r);
     for (size_t c : order) {
-      const Cell& v = rows_[r][c];
+      const Cell& v = row[c];
       if (v.kind() == Cell::Kind::kNull) {
         cells.push_back("n/a");
         continue;
@@ -175,8 +191,9 @@ std::string ResultTable::Text(const std::vector<size_t>& all, const std::vector<
   return t.Render(width, fit);
 }
 
-std::string ResultTable::Csv(size_t limit) const {
+std::string ResultTable::Csv(size_t limit, std::FILE* stream) const {
   output::CsvWriter csv;
+  if (stream) csv.StreamTo(stream);
   std::vector<std::string> header;
   for (const auto& col : columns_) {
     if (!col.key.empty())
@@ -185,9 +202,9 @@ std::string ResultTable::Csv(size_t limit) const {
   csv.Row(header);
   for (size_t r = 0, n = Count(limit); r < n; ++r) {
     std::vector<std::string> cells;
+    const std::vector<Cell>& row = Row(r);
     for (size_t c = 0; c < columns_.size(); ++c) {
-      if (!columns_[c].key.empty())
-        cells.push_back(CsvValue(rows_[r][c], columns_[c].csv_decimals));
+      if (!columns_[c].key.empty()) cells.push_back(CsvValue(row[c], columns_[c].csv_decimals));
     }
     csv.Row(cells);
   }
@@ -197,7 +214,7 @@ std::string ResultTable::Csv(size_t limit) const {
 void ResultTable::Json(output::JsonWriter& w, size_t limit) const {
   w.BeginArray();
   for (size_t r = 0, n = Count(limit); r < n; ++r) {
-    const auto& row = rows_[r];
+    const std::vector<Cell>& row = Row(r);
     w.BeginObject();
     for (size_t c = 0; c < columns_.size();) {
       const std::string& key = columns_[c].key;

@@ -4,6 +4,8 @@
 // table, as CSV or as a JSON array of objects, so the three formats cannot drift apart.
 
 #include <cstdint>
+#include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -90,25 +92,34 @@ class ResultTable {
   // Terminal column order, as indexes into the columns (default: the columns' own order).
   void SetTerminalOrder(std::vector<size_t> order) { terminal_order_ = std::move(order); }
   void AddRow(std::vector<Cell> cells);
-  size_t rows() const { return rows_.size(); }
+  // Rows made on demand instead of held (AddRow): `make(r, cells)` fills row r's cells (given
+  // empty) as it is written, so a table of a million rows holds one row's cells at a time
+  // (issue 33). What `make` reads must outlive the table.
+  using RowMaker = std::function<void(size_t row, std::vector<Cell>& cells)>;
+  void SetRows(size_t count, RowMaker make);
+  size_t rows() const { return make_ ? made_rows_ : rows_.size(); }
 
   // At most `limit` rows (0 = all). `fit`: shorten the flexible column to `width`, and show
   // durations with fewer decimals when the numbers alone would not fit.
   std::string Text(size_t width, bool fit, size_t limit = 0) const;
-  std::string Csv(size_t limit = 0) const;
+  // `stream`: rows written there as they are made; the rest is returned.
+  std::string Csv(size_t limit = 0, std::FILE* stream = nullptr) const;
   void Json(output::JsonWriter& w, size_t limit = 0) const;  // an array of objects
 
  private:
   // The terminal columns `order` (a part of `all`, which sets the time unit).
   std::string Text(const std::vector<size_t>& all, const std::vector<size_t>& order, size_t width,
                    bool fit, size_t limit, int decimals) const;
-  size_t Count(size_t limit) const {
-    return limit == 0 || limit > rows_.size() ? rows_.size() : limit;
-  }
+  size_t Count(size_t limit) const { return limit == 0 || limit > rows() ? rows() : limit; }
+  // Row r's cells: held, or made into the scratch row (valid until the next call).
+  const std::vector<Cell>& Row(size_t r) const;
 
   std::vector<Column> columns_;
   std::vector<size_t> terminal_order_;
   std::vector<std::vector<Cell>> rows_;
+  RowMaker make_;
+  size_t made_rows_ = 0;
+  mutable std::vector<Cell> scratch_;
 };
 
 }  // namespace gpuscope::render

@@ -42,6 +42,39 @@ TEST(ResultTable, CsvQuotesTextAndLeavesAbsentValuesEmpty) {
             "\"gemm, \"\"tiled\"\"\",12000000000,,62.50,3,\n");
 }
 
+TEST(ResultTable, RowsMadeOnDemandRenderAsHeldRowsInEveryFormat) {
+  // The sample's rows made one at a time (SetRows): the same text, CSV and JSON, limits too.
+  ResultTable held = Sample();
+  std::vector<std::vector<Cell>> rows = {
+      {Cell::Text("gemm, \"tiled\""), Cell::Int(12'000'000'000), Cell::Null(), Cell::Real(62.5),
+       Cell::Uint(3), Cell::Null()},
+      {Cell::Text("copy"), Cell::Int(1500), Cell::Int(700), Cell::Real(37.5), Cell::Null(),
+       Cell::Null()}};
+  ResultTable made({{"name", "Name", Show::kText, "", true},
+                    {"total_ns", "Total ({unit})", Show::kDuration},
+                    {"median_ns", "Med ({unit})", Show::kDuration},
+                    {"share", "Share", Show::kFixed1, "", false, 2},
+                    {"host.pinned", "", Show::kCount},
+                    {"host.unknown", "", Show::kCount, "host_unknown"}});
+  made.SetTerminalOrder({1, 2, 3, 0});
+  size_t asked = 0;
+  made.SetRows(rows.size(), [&](size_t r, std::vector<Cell>& cells) {
+    ++asked;
+    cells = rows[r];
+  });
+  EXPECT_EQ(made.rows(), 2u);
+  for (size_t limit : {0, 1}) {
+    EXPECT_EQ(made.Text(200, false, limit), held.Text(200, false, limit)) << limit;
+    EXPECT_EQ(made.Text(40, true, limit), held.Text(40, true, limit)) << limit;
+    EXPECT_EQ(made.Csv(limit), held.Csv(limit)) << limit;
+    output::JsonWriter a, b;
+    made.Json(a, limit);
+    held.Json(b, limit);
+    EXPECT_EQ(a.str(), b.str()) << limit;
+  }
+  EXPECT_GT(asked, 0u);
+}
+
 TEST(ResultTable, JsonNestsDottedKeysAndLeavesOutAnEmptyGroup) {
   output::JsonWriter w;
   Sample().Json(w);

@@ -42,16 +42,14 @@ ResultTable DurationTable(std::vector<Column> extra, bool terminal_first_extra) 
   return t;
 }
 
-// The name and DurationSummary cells of a row, then `extra`; medians and the like a summary-only
-// source does not know (-1) are absent.
-std::vector<Cell> DurationCells(const std::string& name, const analysis::DurationSummary& d,
-                                std::vector<Cell> extra) {
-  std::vector<Cell> cells = {
-      Cell::Text(name),          Cell::Uint(d.calls),          Cell::Int(d.total_ns),
-      Cell::Int(d.avg_ns),       Cell::IntOrNull(d.median_ns), Cell::IntOrNull(d.min_ns),
-      Cell::IntOrNull(d.max_ns), Cell::IntOrNull(d.stddev_ns)};
-  for (Cell& c : extra) cells.push_back(std::move(c));
-  return cells;
+// The name and DurationSummary cells of a row (the extra cells follow); medians and the like a
+// summary-only source does not know (-1) are absent.
+void DurationCells(std::vector<Cell>& cells, std::string_view name,
+                   const analysis::DurationSummary& d) {
+  cells.insert(cells.end(),
+               {Cell::Text(std::string(name)), Cell::Uint(d.calls), Cell::Int(d.total_ns),
+                Cell::Int(d.avg_ns), Cell::IntOrNull(d.median_ns), Cell::IntOrNull(d.min_ns),
+                Cell::IntOrNull(d.max_ns), Cell::IntOrNull(d.stddev_ns)});
 }
 }  // namespace
 
@@ -63,10 +61,12 @@ size_t Rows(const std::vector<T>& v, size_t limit) {
 
 ResultTable KernelTable(const analysis::Stats& st, size_t limit) {
   ResultTable t = DurationTable({{"percent", "Time %", Show::kFixed1, "", false, 4}}, true);
-  for (size_t i = 0; i < Rows(st.kernels, limit); ++i) {
+  // Made row by row as written: a million kernel names are not held twice (issue 33).
+  t.SetRows(Rows(st.kernels, limit), [&st](size_t i, std::vector<Cell>& cells) {
     const auto& k = st.kernels[i];
-    t.AddRow(DurationCells(k.name, k, {Cell::Real(k.percent)}));
-  }
+    DurationCells(cells, k.name, k);
+    cells.push_back(Cell::Real(k.percent));
+  });
   return t;
 }
 
@@ -103,8 +103,10 @@ ResultTable MemopTable(const analysis::Stats& st) {
 
 ResultTable ApiTable(const std::vector<analysis::ApiStat>& api, size_t limit) {
   ResultTable t = DurationTable({{"domain", "", Show::kText}}, false);
-  for (size_t i = 0; i < Rows(api, limit); ++i)
-    t.AddRow(DurationCells(api[i].name, api[i], {Cell::Text(std::string(api[i].domain))}));
+  t.SetRows(Rows(api, limit), [&api](size_t i, std::vector<Cell>& cells) {
+    DurationCells(cells, api[i].name, api[i]);
+    cells.push_back(Cell::Text(std::string(api[i].domain)));
+  });
   return t;
 }
 
@@ -115,11 +117,11 @@ ResultTable CpuOpTable(const analysis::Stats& st, size_t limit) {
                  {"self_ns", "Self ({unit})", Show::kDuration},
                  {"avg_ns", "Avg ({unit})", Show::kDuration}});
   t.SetTerminalOrder({2, 3, 1, 4, 0});
-  for (size_t i = 0; i < Rows(st.cpu_ops, limit); ++i) {
+  t.SetRows(Rows(st.cpu_ops, limit), [&st](size_t i, std::vector<Cell>& cells) {
     const auto& r = st.cpu_ops[i];
-    t.AddRow({Cell::Text(r.name), Cell::Uint(r.calls), Cell::Int(r.total_ns), Cell::Int(r.self_ns),
-              Cell::Int(r.avg_ns)});
-  }
+    cells.insert(cells.end(), {Cell::Text(std::string(r.name)), Cell::Uint(r.calls),
+                               Cell::Int(r.total_ns), Cell::Int(r.self_ns), Cell::Int(r.avg_ns)});
+  });
   return t;
 }
 
@@ -146,12 +148,12 @@ ResultTable OpTable(const analysis::Stats& st, size_t limit) {
                  {"gpu_ns", "GPU time ({unit})", Show::kDuration},
                  {"percent", "Time %", Show::kFixed1, "", false, 4}});
   t.SetTerminalOrder({5, 6, 3, 4, 2, 0, 1});
-  for (size_t i = 0; i < Rows(st.ops, limit); ++i) {
+  t.SetRows(Rows(st.ops, limit), [&st](size_t i, std::vector<Cell>& cells) {
     const auto& o = st.ops[i];
-    t.AddRow({Cell::Text(o.op.empty() ? "(no op)" : o.op), Cell::Text(o.python),
-              Cell::Text(o.in_graph ? "yes" : "no"), Cell::Uint(o.kernels), Cell::Uint(o.copies),
-              Cell::Int(o.gpu_ns), Cell::Real(o.percent)});
-  }
+    cells.insert(cells.end(), {Cell::Text(o.op.empty() ? "(no op)" : o.op), Cell::Text(o.python),
+                               Cell::Text(o.in_graph ? "yes" : "no"), Cell::Uint(o.kernels),
+                               Cell::Uint(o.copies), Cell::Int(o.gpu_ns), Cell::Real(o.percent)});
+  });
   return t;
 }
 
@@ -175,18 +177,19 @@ ResultTable MemoryTable(const analysis::Stats& st, size_t limit) {
                  {"alive_bytes"},
                  {"", "At end", Show::kTextRight}});
   t.SetTerminalOrder({5, 3, 10, 12, 14, 0, 1, 2});  // largest and frees: machine formats
-  for (size_t i = 0; i < Rows(st.memory, limit); ++i) {
+  t.SetRows(Rows(st.memory, limit), [&st](size_t i, std::vector<Cell>& cells) {
     const auto& m = st.memory[i];
     const int64_t self = m.self_bytes();
     std::string self_text = self < 0 ? "-" : "";  // appended: GCC 12's -Wrestrict on "-" + s
     self_text.append(base::FormatBytes(self < 0 ? -self : self));
-    t.AddRow({Cell::Int(m.device), Cell::Text(m.op.empty() ? "(outside any op)" : m.op),
-              Cell::Text(m.python), Cell::Uint(m.allocations), Cell::Int(m.allocated_bytes),
-              BytesText(m.allocated_bytes), Cell::Int(m.largest_bytes), BytesText(m.largest_bytes),
-              Cell::Uint(m.frees), Cell::Int(m.freed_bytes), BytesText(m.freed_bytes),
-              Cell::Int(self), Cell::Text(self_text), Cell::IntOrNull(m.alive_bytes),
-              BytesText(m.alive_bytes)});
-  }
+    cells.insert(
+        cells.end(),
+        {Cell::Int(m.device), Cell::Text(m.op.empty() ? "(outside any op)" : m.op),
+         Cell::Text(m.python), Cell::Uint(m.allocations), Cell::Int(m.allocated_bytes),
+         BytesText(m.allocated_bytes), Cell::Int(m.largest_bytes), BytesText(m.largest_bytes),
+         Cell::Uint(m.frees), Cell::Int(m.freed_bytes), BytesText(m.freed_bytes), Cell::Int(self),
+         Cell::Text(self_text), Cell::IntOrNull(m.alive_bytes), BytesText(m.alive_bytes)});
+  });
   return t;
 }
 

@@ -122,7 +122,7 @@ std::string StatsCsv(const analysis::Stats& st, const StatsView& v) {
   std::string table = v.by.empty() ? "kernels" : v.by;
   // Memory operations and counters are short tables: always whole.
   size_t limit = table == "memops" || table == "counters" ? 0 : (v.top_given ? v.top : 0);
-  return StatsTable(st, table, limit).Csv(limit);
+  return StatsTable(st, table, limit).Csv(limit, v.stream);
 }
 
 }  // namespace gpuscope::render

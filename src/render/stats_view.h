@@ -21,7 +21,7 @@ struct StatsView {
   size_t top = 0;          // rows per table, 0 = all
   bool top_given = false;  // else the terminal shows 25 kernels / 15 rows, JSON and CSV all
   bool full_names = false;
-  std::FILE* stream = nullptr;  // JSON: streamed there as it is made; StatsJson returns the rest
+  std::FILE* stream = nullptr;  // JSON, CSV: streamed there as made; the rest is returned
 };
 
 // "steady state: 7 iterations after 1 warm-up (ProfilerStep#N)": what `stats --steady` kept.

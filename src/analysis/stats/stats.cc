@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "analysis/stats/duration_summary.h"
+#include "base/stage_timer.h"
 #include "base/text.h"
 
 namespace gpuscope::analysis {
@@ -160,13 +161,15 @@ std::vector<KernelStat> KernelStats(const model::Trace& trace, const StatsOption
   out.reserve(std::min(totals.groups, opt.max_rows ? opt.max_rows : totals.groups));
   ForEachGroupDurations(g, trace.kernels, counts, [&](uint32_t group, std::vector<int64_t>& d) {
     KernelStat k;
-    k.name = std::string(g.name[group]);
+    k.name = g.name[group];
     static_cast<DurationSummary&>(k) = SummarizeDurations(d);
     out.push_back(std::move(k));
   });
   for (auto& k : out) k.percent = all > 0 ? 100.0 * static_cast<double>(k.total_ns) / all : 0;
   SortByTotal(out);
   s.kernel_total_ns = all;
+  // The demangled names' storage moves whole (the strings, and so the rows' views, stay put).
+  s.names = std::make_shared<const std::vector<std::string>>(std::move(g.demangled));
   return out;
 }
 
@@ -227,9 +230,10 @@ std::vector<ApiStat> ApiStats(const model::Trace& trace, const StatsOptions& opt
   *names = totals.groups;
   KeepLargest(g, totals, opt.max_rows, counts);
   std::vector<ApiStat> out;
+  out.reserve(std::min(totals.groups, opt.max_rows ? opt.max_rows : totals.groups));
   ForEachGroupDurations(g, trace.api, counts, [&](uint32_t group, std::vector<int64_t>& d) {
     ApiStat a;
-    a.name = std::string(g.name[group]);
+    a.name = g.name[group];
     a.domain = model::ApiDomainName(trace.api.domain[first_row[group]]);
     static_cast<DurationSummary&>(a) = SummarizeDurations(d);
     out.push_back(std::move(a));
@@ -260,13 +264,15 @@ std::vector<CpuOpStat> CpuOpStats(const model::Trace& trace, const StatsOptions&
   constexpr uint32_t kNone = UINT32_MAX;
   std::vector<uint32_t> row_of(g.name.size(), kNone);  // per group: its row in `out`
   std::vector<CpuOpStat> out;
+  // Sized once: a million rows grown by doubling would hold up to twice their size.
+  out.reserve(std::min(totals.groups, opt.max_rows ? opt.max_rows : totals.groups));
   for (size_t i = 0; i < cpu.size(); ++i) {
     if (!counts[i]) continue;
     uint32_t& row = row_of[g.of_row[i]];
     if (row == kNone) {
       row = static_cast<uint32_t>(out.size());
       out.emplace_back();
-      out.back().name = std::string(g.name[g.of_row[i]]);
+      out.back().name = g.name[g.of_row[i]];
     }
     CpuOpStat& c = out[row];
     ++c.calls;
@@ -366,11 +372,15 @@ Stats SummaryStats(const model::Trace& trace) {
 Stats ComputeStats(const model::Trace& trace, const StatsOptions& options) {
   if (trace.summary_only()) return SummaryStats(trace);
   Stats s;
+  base::StageTimer timer;  // GPUSCOPE_TIMING=1: time and peak memory per table
   s.kernels = KernelStats(trace, options, s);
+  timer.Lap("stats: kernels");
   s.memops = MemopStats(trace, options);
   s.api = ApiStats(trace, options, false, &s.api_names);
   s.os_runtime = ApiStats(trace, options, true, &s.os_runtime_names);
+  timer.Lap("stats: copies, API calls");
   s.cpu_ops = CpuOpStats(trace, options, &s.cpu_op_names);
+  timer.Lap("stats: CPU ops");
   s.counters = CounterStats(trace, options);
   return s;
 }

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,8 +31,11 @@
 namespace gpuscope::analysis {
 
 // One kernel name's dispatches (calls, total, mean, median, min, max, stddev: DurationSummary).
+// Names in these rows are views: of the trace's strings (which must outlive the Stats) or of
+// the demangled spellings the Stats holds (Stats::names) - a million distinct names are not
+// copied (issue 33).
 struct KernelStat : DurationSummary {
-  std::string name;
+  std::string_view name;
   double percent = 0;  // of the summed kernel time
 };
 
@@ -51,12 +55,12 @@ struct MemopStat {
 
 // One API function's calls.
 struct ApiStat : DurationSummary {
-  std::string name;
+  std::string_view name;
   std::string_view domain;  // "runtime", "driver", "hsa", "os" (of the first call)
 };
 
 struct CpuOpStat {
-  std::string name;
+  std::string_view name;
   uint64_t calls = 0;
   int64_t total_ns = 0;
   int64_t self_ns = 0;
@@ -131,6 +135,8 @@ struct Stats {
   uint64_t kernel_calls = 0;          // dispatches counted, cut rows included
   // Rows of each table before a cut to StatsOptions::max_rows (the sizes without one).
   size_t kernel_names = 0, api_names = 0, os_runtime_names = 0, cpu_op_names = 0;
+  // The demangled kernel names the rows view (shared by copies of the Stats).
+  std::shared_ptr<const std::vector<std::string>> names;
 };
 
 Stats ComputeStats(const model::Trace& trace, const StatsOptions& options);
