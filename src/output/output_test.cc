@@ -43,6 +43,17 @@ TEST(JsonWriter, EscapesAndNests) {
   EXPECT_EQ(w.str(), R"({"a\"b":"x\ny\u0001","n":-3,"l":[18446744073709551615,null]})");
 }
 
+// What a writer streamed to `f`, then `rest` (what it still held), read back; closes `f`.
+std::string Finish(std::FILE* f, const std::string& rest) {
+  std::fwrite(rest.data(), 1, rest.size(), f);
+  std::rewind(f);
+  std::string back;
+  char buf[65536];
+  for (size_t n; (n = std::fread(buf, 1, sizeof(buf), f)) > 0;) back.append(buf, n);
+  std::fclose(f);
+  return back;
+}
+
 // A document streamed to a file is the document held whole, byte for byte, and what stays held
 // at a time is bounded (flushed at 1 MiB).
 TEST(JsonWriter, StreamsTheSameDocumentInBoundedPieces) {
@@ -64,14 +75,8 @@ TEST(JsonWriter, StreamsTheSameDocumentInBoundedPieces) {
   streamed.StreamTo(f);
   size_t most = 0;
   write(streamed, &most);
-  std::fwrite(streamed.str().data(), 1, streamed.str().size(), f);
   EXPECT_LE(most, (1u << 20) + 256);
-  std::rewind(f);
-  std::string back;
-  char buf[65536];
-  for (size_t n; (n = std::fread(buf, 1, sizeof(buf), f)) > 0;) back.append(buf, n);
-  std::fclose(f);
-  EXPECT_EQ(back, whole.str());
+  EXPECT_EQ(Finish(f, streamed.str()), whole.str());
 }
 
 TEST(CsvWriter, QuotesOnlyWhenNeeded) {
@@ -94,13 +99,7 @@ TEST(CsvWriter, StreamedRowsEqualTheHeldTableAndNeverHoldMoreThanAMebibyte) {
   }
   EXPECT_LT(most, (1u << 20) + 64);
   EXPECT_LT(streamed.str().size(), whole.str().size());
-  std::fwrite(streamed.str().data(), 1, streamed.str().size(), f);
-  std::rewind(f);
-  std::string back;
-  char buf[65536];
-  for (size_t n; (n = std::fread(buf, 1, sizeof(buf), f)) > 0;) back.append(buf, n);
-  std::fclose(f);
-  EXPECT_EQ(back, whole.str());
+  EXPECT_EQ(Finish(f, streamed.str()), whole.str());
 }
 
 }  // namespace

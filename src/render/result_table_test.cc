@@ -7,13 +7,17 @@
 namespace gpuscope::render {
 namespace {
 
+std::vector<Column> SampleColumns() {
+  return {{"name", "Name", Show::kText, "", true},
+          {"total_ns", "Total ({unit})", Show::kDuration},
+          {"median_ns", "Med ({unit})", Show::kDuration},
+          {"share", "Share", Show::kFixed1, "", false, 2},
+          {"host.pinned", "", Show::kCount},
+          {"host.unknown", "", Show::kCount, "host_unknown"}};
+}
+
 ResultTable Sample() {
-  ResultTable t({{"name", "Name", Show::kText, "", true},
-                 {"total_ns", "Total ({unit})", Show::kDuration},
-                 {"median_ns", "Med ({unit})", Show::kDuration},
-                 {"share", "Share", Show::kFixed1, "", false, 2},
-                 {"host.pinned", "", Show::kCount},
-                 {"host.unknown", "", Show::kCount, "host_unknown"}});
+  ResultTable t(SampleColumns());
   t.SetTerminalOrder({1, 2, 3, 0});
   t.AddRow({Cell::Text("gemm, \"tiled\""), Cell::Int(12'000'000'000), Cell::Null(),
             Cell::Real(62.5), Cell::Uint(3), Cell::Null()});
@@ -50,12 +54,7 @@ TEST(ResultTable, RowsMadeOnDemandRenderAsHeldRowsInEveryFormat) {
        Cell::Uint(3), Cell::Null()},
       {Cell::Text("copy"), Cell::Int(1500), Cell::Int(700), Cell::Real(37.5), Cell::Null(),
        Cell::Null()}};
-  ResultTable made({{"name", "Name", Show::kText, "", true},
-                    {"total_ns", "Total ({unit})", Show::kDuration},
-                    {"median_ns", "Med ({unit})", Show::kDuration},
-                    {"share", "Share", Show::kFixed1, "", false, 2},
-                    {"host.pinned", "", Show::kCount},
-                    {"host.unknown", "", Show::kCount, "host_unknown"}});
+  ResultTable made(SampleColumns());
   made.SetTerminalOrder({1, 2, 3, 0});
   size_t asked = 0;
   made.SetRows(rows.size(), [&](size_t r, std::vector<Cell>& cells) {
