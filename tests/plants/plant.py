@@ -369,6 +369,17 @@ def host_stall(src, dst, d_us, window=None, name="planted_host_stall"):
     return name, at
 
 
+LOADER_OP = "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"
+
+
+def data_loading(src, dst, d_us, window=None):
+    """A batch fetched by the launching thread itself (DataLoader(num_workers=0)) where the GPU
+    waits for its next launch: host_stall's place and cost under the loader's name. The fix
+    (workers prepare batches ahead) saves exactly D. Returns (the loader's range name, its start)
+    or None where _idle_launch finds no place."""
+    return host_stall(src, dst, d_us, window, name=LOADER_OP)
+
+
 STORM_OP = "aten::planted_storm"
 STORM_KERNEL = "void planted_tiny_kernel<float>(float*, int)"
 STORM_PERIOD_US = 40  # a launch call of 17 us, 1 us to the kernel's start, its 1 us, 21 us to spare

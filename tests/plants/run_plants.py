@@ -83,6 +83,9 @@ def expected(kind, made):
     if kind == "blocking_copy":  # one finding for the window's copies: named there, or listed
         return "memcpy-sync", lambda f: f["where"]["op"] == made[0] or any(
             abs(e["start_ns"] - made[1] * 1000) <= 1000 for e in f.get("evidence", []))
+    if kind == "data_loading":  # the loader's range, by its name
+        return "data-loading", lambda f: f["where"]["op"] == made[0] or any(
+            abs(e["start_ns"] - made[1] * 1000) <= 1000 for e in f.get("evidence", []))
     if kind == "allocator":  # the planted call among the finding's evidence
         return "allocator", lambda f: any(abs(e["start_ns"] - made[1] * 1000) <= 1000
                                           for e in f.get("evidence", []))
@@ -127,11 +130,11 @@ def one(gpuscope, rel, kind, tmp):
     rule, place = expected(kind, made)
     # What the fix saves: the planted cost, or for a fusion what the fused kernel does not take.
     cost_us = made[1] if kind == "fusion" else made[2] if kind in ("kernel_storm", "item_sync", "blocking_copy") else d_us
-    # A storm or a blocking copy adds to the sample's own tiny kernels or blocking copies, which
-    # one finding prices together, an .item() to the sample's own .item()s at that place: the
-    # plant's share is what the saving grew by.
+    # A storm, a blocking copy or a loader fetch adds to the sample's own tiny kernels, blocking
+    # copies or loader ranges, which one finding prices together, an .item() to the sample's own
+    # .item()s at that place: the plant's share is what the saving grew by.
     before_ns = 0
-    if kind in ("kernel_storm", "item_sync", "blocking_copy"):
+    if kind in ("kernel_storm", "item_sync", "blocking_copy", "data_loading"):
         before_ns = sum(f["standalone_ns"] for f in unplanted(gpuscope, src)["findings"]
                         if f["rule"] == rule and (kind != "item_sync" or place(f)))
     out = []
@@ -175,7 +178,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(4) as ex:
         jobs = [ex.submit(one, a.gpuscope, rel, kind, tmp) for rel in TRACES
                 for kind in ("slow_kernel", "host_stall", "device_copy", "fusion", "allocator",
-                             "kernel_storm", "item_sync", "blocking_copy")]
+                             "kernel_storm", "item_sync", "blocking_copy", "data_loading")]
         jobs += [ex.submit(one, a.gpuscope, rel, "memory_growth", tmp) for rel in MEMORY_TRACES]
         for j in jobs:
             results += j.result()
