@@ -41,6 +41,13 @@ be exact (the caller skips that sample for that plant, saying so).
                ops launched from there on move H = q + 3 us - p later (the GPU ops in flight
                stay). The fix host-sync prices (the calls no longer wait) saves H less the calls'
                own 7 us: the planted trace without them is the original trace.
+  data_loading a DataLoader fetch (enumerate(DataLoader)#...__next__) of D where host_stall puts
+               its op; the fix (workers prepare batches ahead) saves exactly D.
+  python_loop  in every steady step, where host_stall would put its op in that step, a Python
+               frame (infer.py(41): postprocess) calling N >= 60 tiny ops (aten::select / aten::gt,
+               8 us each, one every 10 us): a per-element loop the GPU waits for. The fix
+               cpu-op-storm prices (one vectorised op per call) saves each call's time less one
+               op's. None unless every steady step has such a place.
   blocking_copy  where item_sync waits, a synchronous 4-byte cudaMemcpy to the host (an op of its
                own) that waits the same way; the fix memcpy-sync prices (the host no longer waits)
                saves H less the call's return.
@@ -306,11 +313,17 @@ def fusion(src, dst, d_us, window=None):
     return " -> ".join(op[6:] for op, _ in CHAIN), d_us * saved / sum(byts)
 
 
-def _idle_launch(events, window):
+def op_category(e):
+    """Whether an event is a framework op: cpu_op, or Operator in the Kineto of 2021."""
+    return str(e.get("cat", "")).lower() in ("cpu_op", "operator")
+
+
+def _idle_launch(events, window, between_ops=False):
     """(the launching thread, the start of one of its launch calls made while the GPU is idle
     with nothing launched in flight): from the middle of its launches on, then before, inside
     `window` ((start, end) in us: where the analysis looks) or, without one, inside a profiler
-    step; None where there is none."""
+    step; None where there is none. `between_ops`: the start of the outermost framework op
+    around the call instead (where the program's own code runs between ops), idle there too."""
     ops = gpu_ops(events)
     calls = sorted(runtime_calls(events), key=lambda e: float(e["ts"]))
     launches = collections.Counter((e.get("pid"), e.get("tid")) for e in calls if "Launch" in e["name"])
@@ -322,8 +335,13 @@ def _idle_launch(events, window):
     starts = [float(e["ts"]) for e in ops]
     # The thread's launches from the middle on, then those before.
     mine = [c for c in calls if (c.get("pid"), c.get("tid")) == thread and "Launch" in c["name"]]
+    outer = sorted((float(e["ts"]), end(e)) for e in events if is_x(e) and op_category(e)
+                   and (e.get("pid"), e.get("tid")) == thread)
     for c in mine[len(mine) // 2:] + mine[:len(mine) // 2]:
         p = float(c["ts"])
+        if between_ops:  # the first-starting op that holds the call
+            k = bisect.bisect_right(outer, (p, float("inf")))
+            p = min((s for s, e in outer[max(0, k - 64):k] if e >= p), default=p)
         if window and not window[0] < p < window[1]:
             continue
         if not window and steps and not any(float(s["ts"]) < p < end(s) for s in steps):
@@ -378,6 +396,48 @@ def data_loading(src, dst, d_us, window=None):
     (workers prepare batches ahead) saves exactly D. Returns (the loader's range name, its start)
     or None where _idle_launch finds no place."""
     return host_stall(src, dst, d_us, window, name=LOADER_OP)
+
+
+LOOP_FRAME = "infer.py(41): postprocess"
+LOOP_OP_US, LOOP_PERIOD_US, LOOP_MIN_OPS = 8, 10, 60
+
+
+def python_loop(src, dst, d_us, window=None):
+    """Writes the planted trace; returns (the loop's frame, the fix's saving in us) or None
+    without ProfilerStep steps in `window` each offering host_stall's place."""
+    if window is None:
+        return None
+    doc, events = load(src)
+    steps = sorted((float(e["ts"]), end(e)) for e in events
+                   if is_x(e) and str(e.get("name", "")).startswith("ProfilerStep#")
+                   and window[0] <= float(e["ts"]) < window[1])
+    places = []
+    for s, e in steps:
+        found = _idle_launch(events, (s, e), between_ops=True)
+        if found is None:
+            return None
+        places.append(found[:2])
+    if len(places) < 2:
+        return None
+    n = max(LOOP_MIN_OPS, round(d_us / len(places) / LOOP_PERIOD_US))
+    span = n * LOOP_PERIOD_US
+    ids = [int(e["args"]["Python id"]) for e in events
+           if e.get("cat") == "python_function" and isinstance(e.get("args", {}).get("Python id"), int)]
+    next_id = max(ids, default=0) + 1
+    cat = next((e["cat"] for e in events if op_category(e)), "cpu_op")  # the trace's spelling
+    # The latest place first: a stall moves what comes after it, the earlier places stay put.
+    for thread, at in sorted(places, key=lambda p: -p[1]):
+        _stall_at(events, at, span)
+        events.append({"ph": "X", "cat": "python_function", "name": LOOP_FRAME, "pid": thread[0],
+                       "tid": thread[1], "ts": at, "dur": float(span),
+                       "args": {"Python id": next_id, "Python parent id": None}})
+        next_id += 1
+        for k in range(n):
+            events.append({"ph": "X", "cat": cat, "name": "aten::gt" if k % 2 else "aten::select",
+                           "pid": thread[0], "tid": thread[1], "ts": at + k * LOOP_PERIOD_US + 1,
+                           "dur": float(LOOP_OP_US), "args": {}})
+    save(doc, dst)
+    return LOOP_FRAME, len(places) * (span - LOOP_OP_US)
 
 
 STORM_OP = "aten::planted_storm"

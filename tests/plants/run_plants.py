@@ -83,6 +83,8 @@ def expected(kind, made):
     if kind == "blocking_copy":  # one finding for the window's copies: named there, or listed
         return "memcpy-sync", lambda f: f["where"]["op"] == made[0] or any(
             abs(e["start_ns"] - made[1] * 1000) <= 1000 for e in f.get("evidence", []))
+    if kind == "python_loop":  # the loop's frame
+        return "cpu-op-storm", lambda f: f["where"]["python"] == made[0]
     if kind == "data_loading":  # the loader's range, by its name
         return "data-loading", lambda f: f["where"]["op"] == made[0] or any(
             abs(e["start_ns"] - made[1] * 1000) <= 1000 for e in f.get("evidence", []))
@@ -129,7 +131,8 @@ def one(gpuscope, rel, kind, tmp):
         return [(kind, rel, None, "skip", "no place where this plant's cost is exact")]
     rule, place = expected(kind, made)
     # What the fix saves: the planted cost, or for a fusion what the fused kernel does not take.
-    cost_us = made[1] if kind == "fusion" else made[2] if kind in ("kernel_storm", "item_sync", "blocking_copy") else d_us
+    cost_us = (made[1] if kind in ("fusion", "python_loop") else
+               made[2] if kind in ("kernel_storm", "item_sync", "blocking_copy") else d_us)
     # A storm, a blocking copy or a loader fetch adds to the sample's own tiny kernels, blocking
     # copies or loader ranges, which one finding prices together, an .item() to the sample's own
     # .item()s at that place: the plant's share is what the saving grew by.
@@ -178,7 +181,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(4) as ex:
         jobs = [ex.submit(one, a.gpuscope, rel, kind, tmp) for rel in TRACES
                 for kind in ("slow_kernel", "host_stall", "device_copy", "fusion", "allocator",
-                             "kernel_storm", "item_sync", "blocking_copy", "data_loading")]
+                             "kernel_storm", "item_sync", "blocking_copy", "data_loading",
+                             "python_loop")]
         jobs += [ex.submit(one, a.gpuscope, rel, "memory_growth", tmp) for rel in MEMORY_TRACES]
         for j in jobs:
             results += j.result()
