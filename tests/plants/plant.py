@@ -48,6 +48,8 @@ be exact (the caller skips that sample for that plant, saying so).
                8 us each, one every 10 us): a per-element loop the GPU waits for. The fix
                cpu-op-storm prices (one vectorised op per call) saves each call's time less one
                op's. None unless every steady step has such a place.
+  bare_loop    python_loop in a trace recorded without Python stacks: the ops alone, between the
+               step's framework ops.
   blocking_copy  where item_sync waits, a synchronous 4-byte cudaMemcpy to the host (an op of its
                own) that waits the same way; the fix memcpy-sync prices (the host no longer waits)
                saves H less the call's return.
@@ -402,12 +404,15 @@ LOOP_FRAME = "infer.py(41): postprocess"
 LOOP_OP_US, LOOP_PERIOD_US, LOOP_MIN_OPS = 8, 10, 60
 
 
-def python_loop(src, dst, d_us, window=None):
-    """Writes the planted trace; returns (the loop's frame, the fix's saving in us) or None
-    without ProfilerStep steps in `window` each offering host_stall's place."""
+def python_loop(src, dst, d_us, window=None, frame=True):
+    """Writes the planted trace; returns (the loop's frame, the fix's saving in us, the loops'
+    (start, end) in us in the planted trace) or None without ProfilerStep steps in `window` each
+    offering host_stall's place."""
     if window is None:
         return None
     doc, events = load(src)
+    if not frame and any(e.get("cat") == "python_function" for e in events):
+        return None  # a trace recorded with stacks records the loop's frame too
     steps = sorted((float(e["ts"]), end(e)) for e in events
                    if is_x(e) and str(e.get("name", "")).startswith("ProfilerStep#")
                    and window[0] <= float(e["ts"]) < window[1])
@@ -428,16 +433,26 @@ def python_loop(src, dst, d_us, window=None):
     # The latest place first: a stall moves what comes after it, the earlier places stay put.
     for thread, at in sorted(places, key=lambda p: -p[1]):
         _stall_at(events, at, span)
-        events.append({"ph": "X", "cat": "python_function", "name": LOOP_FRAME, "pid": thread[0],
-                       "tid": thread[1], "ts": at, "dur": float(span),
-                       "args": {"Python id": next_id, "Python parent id": None}})
+        if frame:
+            events.append({"ph": "X", "cat": "python_function", "name": LOOP_FRAME,
+                           "pid": thread[0], "tid": thread[1], "ts": at, "dur": float(span),
+                           "args": {"Python id": next_id, "Python parent id": None}})
         next_id += 1
         for k in range(n):
             events.append({"ph": "X", "cat": cat, "name": "aten::gt" if k % 2 else "aten::select",
                            "pid": thread[0], "tid": thread[1], "ts": at + k * LOOP_PERIOD_US + 1,
                            "dur": float(LOOP_OP_US), "args": {}})
     save(doc, dst)
-    return LOOP_FRAME, len(places) * (span - LOOP_OP_US)
+    # Each loop moved later by the loops planted before it.
+    starts = sorted(at for _, at in places)
+    loops = [(at + k * span, at + (k + 1) * span) for k, at in enumerate(starts)]
+    return LOOP_FRAME, len(places) * (span - LOOP_OP_US), loops
+
+
+def bare_loop(src, dst, d_us, window=None):
+    """python_loop in a trace recorded without Python stacks: the loop's ops with no frame
+    around them (None on a trace with stacks)."""
+    return python_loop(src, dst, d_us, window, frame=False)
 
 
 STORM_OP = "aten::planted_storm"

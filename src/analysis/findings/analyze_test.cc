@@ -163,8 +163,9 @@ TEST(Analyze, CpuOpStormFromAPythonLoopWithoutGpu) {
   auto f = Rule(r, "cpu-op-storm");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0]->where.python, "infer.py(12): slow_activation");
-  // Vectorised, each 8 ms call takes one op's 15 us; nothing else waits on the host's time.
-  EXPECT_NEAR(static_cast<double>(f[0]->impact_ns), 3 * (8000 - 15) * us, 1000);
+  // Vectorised, each call's loop (its ops from the first's start to the last's end, 7,995 us)
+  // takes one op's 15 us; nothing else waits on the host's time.
+  EXPECT_NEAR(static_cast<double>(f[0]->impact_ns), 3 * (7995 - 15) * us, 1000);
   EXPECT_NE(f[0]->detail.find("400.0 per iteration"), std::string::npos) << f[0]->detail;
 
   Builder few;
@@ -173,6 +174,39 @@ TEST(Analyze, CpuOpStormFromAPythonLoopWithoutGpu) {
     for (int k = 0; k < 5; ++k) few.Op("aten::mul", s * 1000 * us + k * 50 * us, 15 * us);
   }
   EXPECT_TRUE(Rule(Analyze(few.Link()), "cpu-op-storm").empty());
+}
+
+TEST(Analyze, CpuOpStormFindsALoopInATraceWithoutPythonStacks) {
+  // No frame or range around the loop's ops (recorded without with_stack): 100 tiny ops of two
+  // names one every 20 us between the step's other work, each step.
+  auto loop = [](Builder& b, bool launches, int names, int64_t period) {
+    for (int s = 0; s < 3; ++s) {
+      int64_t t0 = s * 10000 * us;
+      b.Step(s, t0, 10000 * us);
+      b.Op("aten::linear", t0 + 5000 * us, 400 * us);  // model work after the loop
+      for (int k = 0; k < 100; ++k) {
+        const int64_t at = t0 + 100 * us + k * period;
+        b.Op("aten::op" + std::to_string(k % names), at, 15 * us);
+        if (launches) b.Launch("tiny", at + 2 * us, 5 * us, at + 10 * us, 2 * us);
+      }
+    }
+  };
+  Builder b;
+  loop(b, false, 2, 20 * us);
+  auto f = Rule(Analyze(b.Link()), "cpu-op-storm");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->where.python, "");
+  EXPECT_EQ(f[0]->where.op, "aten::op1");
+  // Vectorised, each 1,995 us run takes one op's 15 us.
+  EXPECT_NEAR(static_cast<double>(f[0]->impact_ns), 3 * (1995 - 15) * us, 1000);
+  // Not a loop of this kind: each op launching a kernel (launch-bound's), ops of many names
+  // (a model's forward), ops far apart.
+  Builder gpu, model, apart;
+  loop(gpu, true, 2, 20 * us);
+  loop(model, false, 8, 20 * us);
+  loop(apart, false, 2, 60 * us);
+  for (Builder* x : {&gpu, &model, &apart})
+    EXPECT_TRUE(Rule(Analyze(x->Link()), "cpu-op-storm").empty());
 }
 
 TEST(Analyze, CpuOpStormNeverNamesModelCode) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 
 #include "analysis/common/call_names.h"
@@ -40,30 +41,130 @@ bool IsModelCode(std::string_view place) {
   return place.find("autograd::AccumulateGrad") != std::string_view::npos;
 }
 
+// Whether an op runs inside framework op `p` (namespaced: aten::mul's aten::empty,
+// cudnn_convolution's helpers): its implementation, not the program's own call.
+bool InsideFrameworkOp(const Trace& t, RowId p) {
+  return p != kNoRow && t.cpu.kind[p] == model::CpuRangeKind::kOp &&
+         t.str(t.cpu.name[p]).find("::") != std::string_view::npos;
+}
+
+// A loop without a recorded place: op runs between framework ops (LooseRuns).
+constexpr std::string_view kLoosePlace = "(a loop of ops with no Python frame or range recorded)";
+// Ops further apart than this are not one loop's; a loop body is a few ops (select, item, gt).
+constexpr int64_t kRunGapNs = 20'000;
+constexpr size_t kRunNames = 4;
+
+// In a trace recorded without Python stacks, the ops a loop over elements issues sit between
+// the step's framework ops with no frame or range around them: runs, on one thread, of such
+// ops (`unplaced`), each at most kRunGapNs after the one before, no other op between, none
+// launching GPU work (a loop over GPU tensors launches kernels: launch-bound's), of at most
+// kRunNames op names; a run of at least --storm-ops ops is one call of the loop. Returns each
+// run's rows.
+std::vector<std::vector<RowId>> LooseRuns(const Context& c, const std::vector<uint8_t>& unplaced) {
+  const Trace& t = c.t();
+  const auto& cpu = t.cpu;
+  std::vector<uint8_t> launches(cpu.size(), 0);  // the op holds a runtime call
+  for (size_t i = 0; i < t.api.size(); ++i) {
+    for (RowId r = t.api.enclosing_op[i]; r != kNoRow && !launches[r]; r = cpu.parent[r])
+      launches[r] = 1;
+  }
+  struct Open {
+    std::vector<RowId> rows;
+    std::map<model::StringId, size_t> names;
+  };
+  std::map<model::TrackId, Open> open;  // per thread, the run being read
+  std::vector<std::vector<RowId>> runs;
+  auto close = [&](Open& o) {
+    if (o.rows.size() >= c.o().storm_ops_per_iteration && o.names.size() <= kRunNames)
+      runs.push_back(std::move(o.rows));
+    o = Open{};
+  };
+  for (size_t i = 0; i < cpu.size(); ++i) {
+    if (cpu.kind[i] != model::CpuRangeKind::kOp || !c.In(cpu.start_ns[i]) ||
+        InsideFrameworkOp(t, cpu.parent[i]))
+      continue;  // not one the program called
+    Open& o = open[cpu.track[i]];
+    const bool joins = unplaced[i] && !launches[i];
+    if (!o.rows.empty() && (!joins || cpu.start_ns[i] - cpu.end_ns(o.rows.back()) > kRunGapNs))
+      close(o);
+    if (!joins) continue;
+    o.rows.push_back(static_cast<RowId>(i));
+    ++o.names[cpu.name[i]];
+  }
+  for (auto& [track, o] : open) close(o);
+  return runs;
+}
+
+// A call's ops: how many, from the first's start to the last's end (the loop inside the frame
+// or range; the rest of the call's time is other work, which vectorising keeps).
+struct CallOps {
+  size_t ops = 0;
+  int64_t start = INT64_MAX, end = INT64_MIN;
+};
+
+// The tiny ops of one place.
+struct Group {
+  size_t ops = 0;
+  int64_t op_ns = 0;
+  std::unordered_map<RowId, CallOps> calls;  // frame or range instance -> its ops
+  std::map<std::string_view, size_t> names;  // views into the trace's names
+  bool frames = false;
+  std::vector<std::pair<RowId, RowId>> runs;  // kLoosePlace: each run's first and last op
+};
+
+// The fix of a place's calls (each call's loop takes one op's time) and their evidence.
+void PriceCalls(const Context& c, Claims& claims, const Group& g, std::string_view key,
+                Candidate& cand) {
+  const Trace& t = c.t();
+  const auto& cpu = t.cpu;
+  const bool loose = !g.runs.empty();
+  Finding& f = cand.finding;
+  // Vectorised: each call's loop (its ops' span) takes one op's time.
+  int64_t one_op = g.op_ns / static_cast<int64_t>(g.ops);
+  struct Call {
+    int64_t d, s;
+    model::TrackId track;
+  };
+  std::vector<Call> calls;  // a frame's or range's instance, or a run of loose ops
+  for (const auto& [row, ops] : g.calls) {
+    if (row == kNoRow) continue;
+    calls.push_back(
+        {ops.end - ops.start, ops.start, g.frames ? t.python.track[row] : cpu.track[row]});
+  }
+  for (auto [first, last] : g.runs)
+    calls.push_back(
+        {cpu.end_ns(last) - cpu.start_ns[first], cpu.start_ns[first], cpu.track[first]});
+  for (const Call& call : calls) {
+    if (call.d <= 0) continue;
+    double factor = std::min(1.0, static_cast<double>(one_op) / static_cast<double>(call.d));
+    cand.fix.host_scale.push_back({call.track, call.s, call.s + call.d, factor});
+    claims.Explain(call.s, call.s + call.d);
+  }
+  cand.fix.what = "vectorised: each call's loop (its ops' span) takes one op's time (" +
+                  base::FormatDuration(one_op) + ")";
+  // Longest first (ties: the later first).
+  std::sort(calls.begin(), calls.end(),
+            [](const Call& a, const Call& b) { return std::tie(a.d, a.s) > std::tie(b.d, b.s); });
+  for (const Call& call : calls) {
+    if (call.d > 0)
+      AddEvidence(c, f, call.s, call.d, loose ? "run of ops" : "call of " + std::string(key));
+  }
+}
+
 void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   const Trace& t = c.t();
   const auto& cpu = t.cpu;
+  std::vector<uint8_t> unplaced(cpu.size(), 0);  // tiny ops with no frame or range to name
   // A place: the innermost Python frame that calls the ops itself (the loop's body, not a
   // model's forward that reaches them through submodules), else the enclosing user range.
-  struct Group {
-    size_t ops = 0;
-    int64_t op_ns = 0;
-    std::unordered_map<RowId, size_t> calls;   // frame or range instance -> its ops
-    std::map<std::string_view, size_t> names;  // views into the trace's names
-    bool frames = false;
-  };
   std::map<std::string_view, Group> groups;  // by place (a view into the trace's names)
   for (size_t i = 0; i < cpu.size(); ++i) {
     if (cpu.kind[i] != model::CpuRangeKind::kOp || !c.In(cpu.start_ns[i]) ||
         cpu.dur_ns[i] >= c.o().tiny_op_ns)
       continue;
     RowId p = cpu.parent[i];
-    // Only ops issued from Python or a user range count: the child ops of a framework op
-    // (namespaced: aten::mul's aten::empty, cudnn_convolution's helpers) are its implementation.
-    if (p != kNoRow && cpu.kind[p] == model::CpuRangeKind::kOp &&
-        t.str(cpu.name[p]).find("::") != std::string_view::npos) {
-      continue;
-    }
+    // Only ops issued from Python or a user range count, not a framework op's own.
+    if (InsideFrameworkOp(t, p)) continue;
     if (claims.Explains(cpu.start_ns[i], cpu.end_ns(i))) continue;  // inside the loader, a sync
     RowId frame = cpu.python_frame[i];
     // The script's top level or a frame spanning whole iterations is the loop driver, not a place.
@@ -79,14 +180,25 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     if (range.rfind("ProfilerStep#", 0) == 0 ||
         (p != kNoRow && iteration > 0 && 3 * cpu.dur_ns[p] >= 2 * iteration))
       range = {};
-    if (frame == kNoRow && range.empty()) continue;  // no place to name: not one loop
+    if (frame == kNoRow && range.empty()) {  // no place to name: maybe a run (LooseRuns)
+      unplaced[i] = 1;
+      continue;
+    }
     std::string_view key = frame != kNoRow ? t.str(t.python.name[frame]) : range;
     Group& g = groups[key];
     g.frames = frame != kNoRow;
     ++g.ops;
     g.op_ns += cpu.dur_ns[i];
-    ++g.calls[frame != kNoRow ? frame : p];
+    CallOps& call = g.calls[frame != kNoRow ? frame : p];
+    ++call.ops;
+    call.start = std::min(call.start, cpu.start_ns[i]);
+    call.end = std::max(call.end, cpu.end_ns(i));
     ++g.names[t.str(cpu.name[i])];
+  }
+  for (const std::vector<RowId>& run : LooseRuns(c, unplaced)) {
+    Group& g = groups[kLoosePlace];
+    g.runs.emplace_back(run.front(), run.back());
+    for (RowId r : run) ++g.ops, g.op_ns += cpu.dur_ns[r], ++g.names[t.str(cpu.name[r])];
   }
   for (auto& [key, g] : groups) {
     if (IsModelCode(key)) continue;
@@ -95,7 +207,9 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     for (const auto& [n, k] : g.names)
       foreach_ops += n.find("_foreach_") != std::string_view::npos ? k : 0;
     if (2 * foreach_ops > g.ops) continue;
-    double per_call = static_cast<double>(g.ops) / static_cast<double>(g.calls.size());
+    const bool loose = !g.runs.empty();
+    double per_call =
+        static_cast<double>(g.ops) / static_cast<double>(loose ? g.runs.size() : g.calls.size());
     // A flood per iteration, and from each call of the place (one loop, not many small calls).
     if (c.PerIteration(static_cast<double>(g.ops)) < c.o().storm_ops_per_iteration ||
         (g.frames && per_call < c.o().storm_ops_per_iteration))
@@ -106,7 +220,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     std::vector<std::pair<size_t, std::string>> ranked;
     for (auto& [n, k] : g.names) ranked.emplace_back(k, std::string(n));
     std::sort(ranked.rbegin(), ranked.rend());
-    f.where.op = g.frames ? ranked.front().second : key;
+    f.where.op = g.frames || loose ? ranked.front().second : std::string(key);
     std::string mix;
     for (size_t k = 0; k < ranked.size() && k < 4; ++k) {
       mix += (k ? ", " : "") + ranked[k].second + " x" + base::FormatCount(ranked[k].first);
@@ -114,27 +228,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     f.detail = base::FormatCount(g.ops) + " ops < " + base::FormatDuration(c.o().tiny_op_ns) +
                " (" + c.PerIterationText(static_cast<double>(g.ops)) + ", " +
                base::FormatFixed(per_call, 0) + " per call): " + mix;
-    // Vectorised: each call's host time becomes that of one op.
-    int64_t one_op = g.op_ns / static_cast<int64_t>(g.ops);
-    std::vector<std::pair<int64_t, RowId>> calls;
-    for (auto [row, n] : g.calls) {
-      if (row == kNoRow) continue;
-      int64_t s = g.frames ? t.python.start_ns[row] : cpu.start_ns[row];
-      int64_t d = g.frames ? t.python.dur_ns[row] : cpu.dur_ns[row];
-      model::TrackId tr = g.frames ? t.python.track[row] : cpu.track[row];
-      if (d <= 0) continue;
-      double factor = std::min(1.0, static_cast<double>(one_op) / static_cast<double>(d));
-      cand.fix.host_scale.push_back({tr, s, s + d, factor});
-      claims.Explain(s, s + d);
-      calls.emplace_back(d, row);
-    }
-    cand.fix.what =
-        "vectorised: each call's host time becomes one op's (" + base::FormatDuration(one_op) + ")";
-    std::sort(calls.rbegin(), calls.rend());
-    for (auto [d, row] : calls) {
-      AddEvidence(c, f, g.frames ? t.python.start_ns[row] : cpu.start_ns[row], d,
-                  "call of " + std::string(key));
-    }
+    PriceCalls(c, claims, g, key, cand);
     out.push_back(std::move(cand));
   }
 }
@@ -150,7 +244,10 @@ const RuleInfo& CpuOpStormRule() {
       "frame spanning whole iterations) issues more than the threshold of ops per iteration "
       "and per call, each shorter than --tiny-op-us: the per-element Python loop (select / "
       "item / mul / gt ...). Without Python stacks, one user annotation (such as "
-      "Optimizer.step) per iteration. Only ops called from Python or a user range count, not "
+      "Optimizer.step) per iteration, else a run of such ops between the step's framework ops "
+      "(each at most 20 us after the one before, no other op between, none launching GPU work, "
+      "of at most 4 op names, at least the threshold in one run). Only ops called from Python "
+      "or a user range count, not "
       "the child ops a framework op (namespaced: aten::...) runs inside itself. Fires with or "
       "without a GPU. Never fires on model code, whose op flood is the model's own (fusion, "
       "torch.compile or graphs reduce it: launch-bound): a module's forward (model.py: forward, "
@@ -158,9 +255,9 @@ const RuleInfo& CpuOpStormRule() {
       "(CompiledFunction, Torch-Compiled Region), an autograd node (...Backward0, "
       "AccumulateGrad), or an optimizer's foreach path (mostly _foreach_ ops); a per-parameter "
       "optimizer loop (SGD.step issuing add_ per tensor) is a loop and is reported.",
-      "replayed: each call's host time scaled down to that of one op (a vectorised version); "
-      "the GPU work it launches is kept. Saves only while that host time is on the critical "
-      "path.",
+      "replayed: each call's loop - from its first op's start to its last op's end - scaled "
+      "down to one op's time (a vectorised version); the call's other work and the GPU work "
+      "it launches are kept. Saves only while that host time is on the critical path.",
       "Vectorise the loop: one tensor expression (torch.where, masks, broadcasting) instead "
       "of a Python loop over elements; or torch.compile the function.",
       {{"--storm-ops", "cpu-op-storm: tiny ops per iteration and per call from one place", 50,
@@ -171,7 +268,8 @@ const RuleInfo& CpuOpStormRule() {
       {},
       "model code (a module's forward, a compiled region, an autograd node, an "
       "optimizer's foreach path); ops a framework op runs inside itself; ops at least "
-      "--tiny-op-us long."};
+      "--tiny-op-us long; without stacks, ops of more than 4 names in a run (a model's "
+      "forward) or each launching GPU work (a loop over GPU tensors: launch-bound)."};
   return rule;
 }
 
