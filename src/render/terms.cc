@@ -28,9 +28,10 @@ constexpr Term kTerms[] = {
     {"run", "phase", "steps of one kind in a serving trace: prefill, decode or mixed"},
     {"run", "in <phase> steps",
      "what a fix of the run saves in one phase's steps: the run replayed once with the fix, each "
-     "step done once the host began the next step and the GPU finished the work it launched; "
-     "the share is of those steps' replayed time, and a fix's savings over the phases add up to "
-     "its impact unless it slows some steps while it speeds others"},
+     "step from its start (not before the step before it is done) until the host reached its "
+     "end and the GPU finished the work it launched; the share is of those steps' replayed "
+     "time. Steps that follow each other without a pause tile the run: a fix's savings over "
+     "the phases then add up to its impact unless it slows some steps while it speeds others"},
     {"run", "GPU busy", "the share of the window in which a GPU runs a kernel or a copy"},
     {"run", "self time", "an op's or call's time minus the time of the ops and calls inside it"},
     {"verdict", "GPU-bound",

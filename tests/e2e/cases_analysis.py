@@ -65,27 +65,27 @@ def analyze_prices_simulated_fixes_at_the_measured_saving():
             return round((max(e["ts"] + e["dur"] for e in ev) - min(e["ts"] for e in ev)) * 1000)
 
         def phase_ns(name):
-            """A serving run's time per phase, summed over its steps: a step is done once the
-            host began the next one and the GPU finished what it launched (and the step before
-            it is done); the first starts at its annotation, the last ends with the run."""
+            """A serving run's time per phase, summed over its steps: a step begins at its
+            annotation's start (not before the step before it is done) and is done once the host
+            reached its end and the GPU finished what it launched."""
             with open(os.path.join(tmp, name + ".json")) as f:
                 ev = [e for e in json.load(f)["traceEvents"] if e.get("ph") == "X"]
-            steps = sorted((e["ts"], "prefill" if "context_1" in e["name"] else "decode") for e in ev
-                           if e.get("cat") == "user_annotation" and e["name"].startswith("execute_"))
-            starts = [s for s, _ in steps]
+            steps = sorted((e["ts"], e["ts"] + e["dur"], "prefill" if "context_1" in e["name"] else "decode")
+                           for e in ev if e.get("cat") == "user_annotation" and e["name"].startswith("execute_"))
+            starts = [s for s, _, _ in steps]
             launched = {e["args"]["correlation"]: e["ts"] for e in ev
                         if e.get("cat") == "cuda_runtime" and "correlation" in e.get("args", {})}
-            done = starts[1:] + [max(e["ts"] + e["dur"] for e in ev)]
+            gpu_end = [float("-inf")] * len(steps)
             for e in ev:
                 at = launched.get(e.get("args", {}).get("correlation")) if e.get("cat") in ("kernel", "gpu_memcpy") else None
                 k = bisect.bisect_right(starts, at) - 1 if at is not None else -1
                 if k >= 0:
-                    done[k] = max(done[k], e["ts"] + e["dur"])
-            for k in range(1, len(done)):
-                done[k] = max(done[k], done[k - 1])
-            out = {}
-            for k, (_, phase) in enumerate(steps):
-                out[phase] = out.get(phase, 0) + round(((done[k] - (done[k - 1] if k else starts[0]))) * 1000)
+                    gpu_end[k] = max(gpu_end[k], e["ts"] + e["dur"])
+            out, done = {}, float("-inf")
+            for k, (start, end, phase) in enumerate(steps):
+                begin = max(start, done)
+                done = max(end, gpu_end[k], begin)
+                out[phase] = out.get(phase, 0) + round((done - begin) * 1000)
             return out
 
         reports = {}

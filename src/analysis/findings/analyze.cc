@@ -59,7 +59,7 @@ std::optional<PhaseCut> CutOfPhases(const SteadyState& s, size_t phases) {
   PhaseCut cut;
   cut.phases = phases;
   for (size_t i = s.warmup; i < s.iterations.size(); ++i) {
-    cut.step_starts.push_back(s.iterations[i].start_ns);
+    cut.steps.emplace_back(s.iterations[i].start_ns, s.iterations[i].end_ns());
     cut.step_phase.push_back(s.iterations[i].phase);
   }
   return cut;
@@ -164,7 +164,7 @@ void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t 
   // Several phases: priced in each phase's steps by the same replays.
   const std::optional<PhaseCut> cut =
       o.steady.phase.empty() ? CutOfPhases(r.steady, r.phases.size()) : std::nullopt;
-  if (cut) graph->SetMarks(cut->step_starts);
+  if (cut) graph->SetSteps(cut->steps);
   Pricing priced = PriceFindings(c, *graph, cands, cut ? &*cut : nullptr);
   if (cut) PhaseFindings(cands, priced, o, r.phases);
   timer.Lap("analyze: findings priced");

@@ -10,22 +10,22 @@ namespace gpuscope::analysis::internal {
 
 namespace {
 
-// Per phase, its steps' replayed time from one replay's marks (empty: the replay failed).
-std::vector<int64_t> PhaseTimes(const PhaseCut& cut, const std::vector<int64_t>& marks) {
-  if (marks.size() != cut.step_phase.size() + 1) return {};
+// Per phase, its steps' replayed time from one replay's steps (empty: the replay failed).
+std::vector<int64_t> PhaseTimes(const PhaseCut& cut, const std::vector<int64_t>& steps) {
+  if (steps.size() != 2 * cut.step_phase.size()) return {};
   std::vector<int64_t> out(cut.phases, 0);
   for (size_t k = 0; k < cut.step_phase.size(); ++k)
     if (cut.step_phase[k] >= 0)
-      out[static_cast<size_t>(cut.step_phase[k])] += marks[k + 1] - marks[k];
+      out[static_cast<size_t>(cut.step_phase[k])] += steps[2 * k + 1] - steps[2 * k];
   return out;
 }
 
-// The phases' savings of each counted fix, in PriceInOrder's order, from the marks of every
+// The phases' savings of each counted fix, in PriceInOrder's order, from the steps of every
 // replay it made (`calls`: the candidates alone, then the combinations in order).
-void PricePhases(const PhaseCut& cut, const std::vector<int64_t>& baseline_marks,
+void PricePhases(const PhaseCut& cut, const std::vector<int64_t>& baseline_steps,
                  const PriceResult& r, const std::vector<std::vector<int64_t>>& calls, Pricing& p) {
   const size_t n = r.standalone_ns.size();
-  p.phase_ns = PhaseTimes(cut, baseline_marks);
+  p.phase_ns = PhaseTimes(cut, baseline_steps);
   p.phase_impact_ns.assign(n, std::vector<int64_t>(cut.phases, 0));
   if (p.phase_ns.empty() || calls.size() < n) return;
   const bool combined = calls.size() == n + r.order.size();
@@ -71,14 +71,14 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
   const int threads =
       c.o().threads > 0 ? c.o().threads
                         : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
-  std::vector<std::vector<int64_t>> marks;  // per replay made, in PriceInOrder's order
+  std::vector<std::vector<int64_t>> steps;  // per replay made, in PriceInOrder's order
   const PriceResult r = PriceInOrder(
       p.baseline_ns, in, WhatIf{},
       [&](const std::vector<const WhatIf*>& batch) {
         if (!cut) return graph.ReplayWindows(batch, threads);
-        std::vector<std::vector<int64_t>> batch_marks;
-        std::vector<int64_t> windows = graph.ReplayWindows(batch, threads, &batch_marks);
-        for (auto& m : batch_marks) marks.push_back(std::move(m));
+        std::vector<std::vector<int64_t>> batch_steps;
+        std::vector<int64_t> windows = graph.ReplayWindows(batch, threads, &batch_steps);
+        for (auto& m : batch_steps) steps.push_back(std::move(m));
         return windows;
       },
       [](WhatIf& all, const WhatIf& fix) { all.Merge(fix); },
@@ -86,7 +86,7 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
   const std::vector<int64_t>& alone = r.standalone_ns;
   const std::vector<int64_t>& impact = r.impact_ns;
   p.combined_ns = r.combined_ns;
-  if (cut) PricePhases(*cut, unchanged.marks_ns, r, marks, p);
+  if (cut) PricePhases(*cut, unchanged.steps_ns, r, steps, p);
   for (size_t i = 0; i < cands.size(); ++i) {
     Finding& f = cands[i].finding;
     // Information and summaries (no fix to price) keep the severity their rule gave them.

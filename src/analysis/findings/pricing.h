@@ -11,12 +11,12 @@
 namespace gpuscope::analysis::internal {
 
 // A serving trace's phases, cut from the window's replays: the steady steps in order (the
-// graph's marks are their starts, ReplayGraph::SetMarks) and each one's phase. A step runs to
-// the next step's start, the last to the window's end, so the steps tile the window and the
-// phases' savings add up to the window's.
+// graph's steps, ReplayGraph::SetSteps) and each one's phase. A phase's time is its steps'
+// (each from its begin to when it is done); steps that run to the next one's start tile the
+// window, and then the phases' savings add up to the window's.
 struct PhaseCut {
-  std::vector<int64_t> step_starts;  // sorted
-  std::vector<int> step_phase;       // per step: index into the phases (-1: none)
+  std::vector<std::pair<int64_t, int64_t>> steps;  // host spans, sorted
+  std::vector<int> step_phase;                     // per step: index into the phases (-1: none)
   size_t phases = 0;
 };
 
@@ -36,7 +36,7 @@ struct Pricing {
   std::vector<std::vector<int64_t>> phase_impact_ns;  // [candidate][phase]
 };
 
-// `cut`: the phases to price in (the graph's marks set at its step starts), or null.
+// `cut`: the phases to price in (the graph's steps set from it), or null.
 Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Candidate>& cands,
                       const PhaseCut* cut = nullptr);
 

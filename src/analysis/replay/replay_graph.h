@@ -73,9 +73,9 @@ struct ReplayResult {
   int64_t window_ns = 0;              // replayed: last end - window start
   std::vector<PathShare> path;        // critical path composition (when asked), largest first
   std::vector<PathPlace> top_places;  // the places holding most of the path, largest first
-  // With steps set (SetMarks): the first step's replayed start, when each step was done (the
-  // last: the window's end); n + 1 times, empty without steps.
-  std::vector<int64_t> marks_ns;
+  // With steps set (SetSteps): per step, when it began and when it was done in this replay
+  // (2 times per step); empty without steps.
+  std::vector<int64_t> steps_ns;
 };
 
 class ReplayGraph {
@@ -96,18 +96,20 @@ class ReplayGraph {
   ReplayResult Replay(const WhatIf* fix, bool with_path = false) const;
   // The replayed window with each fix (null: -1), on up to `threads` threads (each but the first
   // with its own copy of the parameters): the same numbers as Replay(fix).window_ns one by one.
-  // With `marks`, also each fix's ReplayResult::marks_ns (empty for a null fix).
+  // With `steps`, also each fix's ReplayResult::steps_ns (empty for a null fix).
   std::vector<int64_t> ReplayWindows(const std::vector<const WhatIf*>& fixes, int threads,
-                                     std::vector<std::vector<int64_t>>* marks = nullptr) const;
-  // A serving trace's steps (their observed host start times, sorted), so that one replay of
-  // the window is cut at them: every replay then reports when each step was done
-  // (ReplayResult::marks_ns). A step is done once the host has begun the next step and the GPU
-  // has finished the work the step launched, and not before the step before it: in a run whose
-  // host races ahead of a busy GPU, a step takes its GPU time; in a host-bound run, its host
-  // time. Steps are the host thread's that launched the most GPU ops (the loop's); a step
-  // start moves with the first node at or after it on that thread, keeping its distance to
-  // that node's start (past the thread's last node: to the window's end).
-  void SetMarks(const std::vector<int64_t>& times);
+                                     std::vector<std::vector<int64_t>>* steps = nullptr) const;
+  // A serving trace's steps (their observed host spans [start, end), sorted, not overlapping),
+  // so that one replay of the window is cut at them: every replay then reports when each step
+  // began and was done (ReplayResult::steps_ns). A step begins at its start, not before the
+  // step before it is done; it is done once the host has reached its end and the GPU has
+  // finished the work it launched (up to the next step's start): in a run whose host races
+  // ahead of a busy GPU, a step takes its GPU time; in a host-bound run, its host time; time
+  // between steps (a server waiting for requests) is no step's. Steps are the host thread's
+  // that launched the most GPU ops (the loop's); a step's start or end moves with the first
+  // node at or after it on that thread, keeping its distance to that node's start (past the
+  // thread's last node: to the window's end, and never past it).
+  void SetSteps(const std::vector<std::pair<int64_t, int64_t>>& steps);
   // The unchanged replay's critical path as stretches in time, first to last (convert
   // --annotate draws them).
   std::vector<PathSegment> CriticalSegments() const;
@@ -254,13 +256,13 @@ class ReplayGraph {
   std::vector<model::TrackId> lane_track_;
   std::vector<uint8_t> lane_is_host_;
   std::vector<std::vector<uint32_t>> lane_cpu_;  // host lanes: their CPU ranges by start
-  // SetMarks: per step start, the node it moves with (kNone: the window's end) and its distance
-  // before that node's observed start (or the observed window's end); the GPU ops each step
-  // launched, as (node, step).
+  // SetSteps: per step's start and end (2 marks a step), the node it moves with (kNone: the
+  // window's end) and its distance before that node's observed start (or the observed
+  // window's end); the GPU ops each step launched, as (node, step).
   std::vector<uint32_t> mark_node_;
   std::vector<int64_t> mark_before_;
   std::vector<std::pair<uint32_t, uint32_t>> step_ops_;
-  // The marks of one replay's times.
+  // ReplayResult::steps_ns of one replay's times.
   std::vector<int64_t> StepsDone(const std::vector<int64_t>& start, const std::vector<int64_t>& end,
                                  int64_t window_end) const;
 };

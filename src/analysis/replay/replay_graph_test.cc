@@ -111,44 +111,70 @@ TEST(ReplayGraph, DroppingAWaitSavesTheIdleItCaused) {
   EXPECT_EQ(fixed.window_ns, 10 * us + 10 * 100 * us);
 }
 
-TEST(ReplayGraph, AStepIsDoneWhenItsHostAndGpuWorkAre) {
-  // The sync loop's steps as marks: as observed each step is its 165 us period; with the waits
-  // dropped the host races ahead and a step is done when its kernel is (the GPU's 100 us per
-  // step); one kernel 60 us shorter shortens its own step only. The steps tile the window.
+// The sync loop of 10 steps and its graph, given steps of `len` from each 165 us period's start.
+struct SteppedLoop {
   Builder r;
-  SyncLoop(r, 10);
-  model::Trace& t = r.Link();
-  ReplayGraph g(t, 0, 10 * 165 * us);
-  std::vector<int64_t> starts;
-  for (int s = 0; s < 10; ++s) starts.push_back(s * 165 * us);
-  g.SetMarks(starts);
+  model::Trace& t;
+  ReplayGraph g;
+  explicit SteppedLoop(int64_t len) : t((SyncLoop(r, 10), r.Link())), g(t, 0, 10 * 165 * us) {
+    std::vector<std::pair<int64_t, int64_t>> steps;
+    for (int s = 0; s < 10; ++s) steps.emplace_back(s * 165 * us, s * 165 * us + len);
+    g.SetSteps(steps);
+  }
+};
+
+TEST(ReplayGraph, AStepIsDoneWhenItsHostAndGpuWorkAre) {
+  // The sync loop's steps (each its 165 us period): as observed each step takes its period;
+  // with the waits dropped the host races ahead and a step is done when its kernel is (the
+  // GPU's 100 us per step); one kernel 60 us shorter shortens its own step only.
+  SteppedLoop loop(165 * us);
+  const model::Trace& t = loop.t;
+  const ReplayGraph& g = loop.g;
+  auto took = [](const ReplayResult& x, size_t k) {
+    return x.steps_ns[2 * k + 1] - x.steps_ns[2 * k];
+  };
   const ReplayResult base = g.Replay(nullptr);
-  ASSERT_EQ(base.marks_ns.size(), 11u);
-  for (int k = 0; k < 10; ++k) EXPECT_EQ(base.marks_ns[k], k * 165 * us) << k;
-  EXPECT_EQ(base.marks_ns[10], base.window_ns);
+  ASSERT_EQ(base.steps_ns.size(), 20u);
+  for (size_t k = 0; k < 10; ++k) {
+    EXPECT_EQ(base.steps_ns[2 * k], static_cast<int64_t>(k) * 165 * us) << k;
+    EXPECT_EQ(took(base, k), k < 9 ? 165 * us : base.window_ns - 9 * 165 * us) << k;
+  }
   WhatIf unblock, shorter;
   for (size_t i = 0; i < t.api.size(); ++i) {
     if (t.str(t.api.name[i]) == "cudaStreamSynchronize") unblock.unblock_api.push_back(i);
   }
   shorter.kernel_dur.emplace_back(3, 40 * us);
   const ReplayResult raced = g.Replay(&unblock);
-  ASSERT_EQ(raced.marks_ns.size(), 11u);
-  EXPECT_EQ(raced.marks_ns[0], 0);
-  for (int k = 1; k <= 10; ++k) EXPECT_EQ(raced.marks_ns[k], 10 * us + k * 100 * us) << k;
-  EXPECT_EQ(raced.marks_ns[10], raced.window_ns);
+  ASSERT_EQ(raced.steps_ns.size(), 20u);
+  for (size_t k = 0; k < 10; ++k)  // step k done when kernel k ends: 10 us + (k + 1) x 100 us
+    EXPECT_EQ(raced.steps_ns[2 * k + 1], 10 * us + static_cast<int64_t>(k + 1) * 100 * us) << k;
+  EXPECT_EQ(raced.steps_ns[19], raced.window_ns);
   const ReplayResult one = g.Replay(&shorter);
-  ASSERT_EQ(one.marks_ns.size(), 11u);
+  ASSERT_EQ(one.steps_ns.size(), 20u);
+  for (size_t k = 0; k < 10; ++k)
+    EXPECT_EQ(took(one, k), k == 3 ? took(base, k) - 60 * us : took(base, k)) << k;
+  // Side by side, the same steps; none for a null fix.
+  std::vector<std::vector<int64_t>> replayed;
+  g.ReplayWindows({&unblock, nullptr, &shorter}, 2, &replayed);
+  ASSERT_EQ(replayed.size(), 3u);
+  EXPECT_EQ(replayed[0], raced.steps_ns);
+  EXPECT_TRUE(replayed[1].empty());
+  EXPECT_EQ(replayed[2], one.steps_ns);
+}
+
+TEST(ReplayGraph, TimeBetweenStepsIsNoStepsTime) {
+  // Steps of 115 us (the kernel and its sync) with 50 us of host work between them that no
+  // step holds (a server waiting for requests): each step takes its 115 us, and making a kernel
+  // 60 us shorter takes 60 us from its own step only.
+  SteppedLoop loop(115 * us);
+  const ReplayGraph& g = loop.g;
+  WhatIf shorter;
+  shorter.kernel_dur.emplace_back(3, 40 * us);
+  const ReplayResult base = g.Replay(nullptr), one = g.Replay(&shorter);
   for (size_t k = 0; k < 10; ++k) {
-    const int64_t was = base.marks_ns[k + 1] - base.marks_ns[k];
-    EXPECT_EQ(one.marks_ns[k + 1] - one.marks_ns[k], k == 3 ? was - 60 * us : was) << k;
+    EXPECT_EQ(base.steps_ns[2 * k + 1] - base.steps_ns[2 * k], 115 * us) << k;
+    EXPECT_EQ(one.steps_ns[2 * k + 1] - one.steps_ns[2 * k], k == 3 ? 55 * us : 115 * us) << k;
   }
-  // Side by side, the same marks; none for a null fix.
-  std::vector<std::vector<int64_t>> marks;
-  g.ReplayWindows({&unblock, nullptr, &shorter}, 2, &marks);
-  ASSERT_EQ(marks.size(), 3u);
-  EXPECT_EQ(marks[0], raced.marks_ns);
-  EXPECT_TRUE(marks[1].empty());
-  EXPECT_EQ(marks[2], one.marks_ns);
 }
 
 TEST(ReplayGraph, NoFixSavesMoreThanItsEditsRemove) {

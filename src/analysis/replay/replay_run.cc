@@ -240,7 +240,7 @@ ReplayResult ReplayGraph::Replay(const WhatIf* fix, bool with_path) const {
   return ReplayInto(fix, with_path, base_, start_, end_);
 }
 
-void ReplayGraph::SetMarks(const std::vector<int64_t>& times) {
+void ReplayGraph::SetSteps(const std::vector<std::pair<int64_t, int64_t>>& steps) {
   mark_node_.clear(), mark_before_.clear(), step_ops_.clear();
   // The loop's thread: the host lane whose calls launched the most GPU ops.
   std::vector<size_t> launched(lane_track_.size(), 0);
@@ -252,18 +252,24 @@ void ReplayGraph::SetMarks(const std::vector<int64_t>& times) {
         (lane == launched.size() || launched[l] > launched[lane]))
       lane = l;
   }
-  if (lane == launched.size() || times.empty()) return;  // no host thread launches
+  if (lane == launched.size() || steps.empty()) return;  // no host thread launches
   const std::vector<uint32_t>& ln = lane_nodes_[lane];
   size_t k = 0;
-  for (int64_t m : times) {
-    while (k < ln.size() && obs_start_[ln[k]] < m) ++k;
-    mark_node_.push_back(k < ln.size() ? ln[k] : kNone);
-    mark_before_.push_back(k < ln.size() ? obs_start_[ln[k]] - m : w0_ + observed_ - m);
+  std::vector<int64_t> starts;
+  for (const auto& [s, e] : steps) {
+    starts.push_back(s);
+    for (int64_t m : {s, e}) {
+      while (k < ln.size() && obs_start_[ln[k]] < m) ++k;
+      mark_node_.push_back(k < ln.size() ? ln[k] : kNone);
+      // Past the thread's last node: at the window's end at the latest.
+      mark_before_.push_back(k < ln.size() ? obs_start_[ln[k]] - m
+                                           : std::max<int64_t>(0, w0_ + observed_ - m));
+    }
   }
   for (uint32_t v = 0; v < nodes(); ++v) {
     if (launch_[v] == kNone || lane_[launch_[v]] != lane) continue;
     const int64_t at = obs_start_[launch_[v]];
-    auto step = std::upper_bound(times.begin(), times.end(), at) - times.begin() - 1;
+    auto step = std::upper_bound(starts.begin(), starts.end(), at) - starts.begin() - 1;
     if (step >= 0) step_ops_.emplace_back(v, static_cast<uint32_t>(step));
   }
 }
@@ -271,24 +277,30 @@ void ReplayGraph::SetMarks(const std::vector<int64_t>& times) {
 std::vector<int64_t> ReplayGraph::StepsDone(const std::vector<int64_t>& start,
                                             const std::vector<int64_t>& end,
                                             int64_t window_end) const {
-  const size_t n = mark_node_.size();
-  // done[k + 1]: step k done; done[0]: the first step's start.
-  std::vector<int64_t> done(n + 1, INT64_MIN);
-  for (size_t k = 0; k < n; ++k) {
+  // The marks' replayed times (2 per step: start, end), then the GPU work of each step.
+  std::vector<int64_t> at(mark_node_.size());
+  for (size_t k = 0; k < at.size(); ++k) {
     const uint32_t v = mark_node_[k];
-    done[k] = (v == kNone ? window_end : start[v]) - mark_before_[k];
+    at[k] = (v == kNone ? window_end : start[v]) - mark_before_[k];
   }
-  done[n] = window_end;
-  for (const auto& [v, step] : step_ops_) done[step + 1] = std::max(done[step + 1], end[v]);
-  for (size_t k = 1; k <= n; ++k) done[k] = std::max(done[k], done[k - 1]);
-  return done;
+  const size_t n = at.size() / 2;
+  std::vector<int64_t> gpu_end(n, INT64_MIN);
+  for (const auto& [v, step] : step_ops_) gpu_end[step] = std::max(gpu_end[step], end[v]);
+  std::vector<int64_t> out(2 * n);
+  int64_t done = INT64_MIN;  // of the step before
+  for (size_t k = 0; k < n; ++k) {
+    const int64_t begin = std::max(at[2 * k], done);
+    done = std::max({at[2 * k + 1], gpu_end[k], begin});
+    out[2 * k] = begin, out[2 * k + 1] = done;
+  }
+  return out;
 }
 
 std::vector<int64_t> ReplayGraph::ReplayWindows(const std::vector<const WhatIf*>& fixes,
                                                 int threads,
-                                                std::vector<std::vector<int64_t>>* marks) const {
+                                                std::vector<std::vector<int64_t>>* steps) const {
   std::vector<int64_t> out(fixes.size(), -1);
-  if (marks) marks->assign(fixes.size(), {});
+  if (steps) steps->assign(fixes.size(), {});
   std::vector<size_t> todo;
   for (size_t i = 0; i < fixes.size(); ++i)
     if (fixes[i]) todo.push_back(i);
@@ -300,7 +312,7 @@ std::vector<int64_t> ReplayGraph::ReplayWindows(const std::vector<const WhatIf*>
     for (size_t j = k; j < todo.size(); j += workers) {
       ReplayResult r = ReplayInto(fixes[todo[j]], false, p, start, end);
       out[todo[j]] = r.window_ns;
-      if (marks) (*marks)[todo[j]] = std::move(r.marks_ns);
+      if (steps) (*steps)[todo[j]] = std::move(r.steps_ns);
     }
   };
   // The copies are made here, before worker 0 starts editing the graph's own parameters.
@@ -359,7 +371,7 @@ ReplayResult ReplayGraph::ReplayInto(const WhatIf* fix, bool with_path, Params& 
     out.window_ns = end[last] - w0_;
     if (with_path) WalkPath(p, start, end, last, out);
   }
-  if (!mark_node_.empty()) out.marks_ns = StepsDone(start, end, w0_ + out.window_ns);
+  if (!mark_node_.empty()) out.steps_ns = StepsDone(start, end, w0_ + out.window_ns);
   undo.Restore();
   return out;
 }

@@ -23,10 +23,10 @@ struct PhaseSummary {
   double gpu_busy_pct = -1;       // of the steps' spans (host step to its last GPU op)
   std::vector<std::pair<std::string, int64_t>> top_kernels;  // name, summed time; largest first
   // When the trace has more than one phase: what the run's fixes save in this phase's steps
-  // (the whole window's replays cut at the steps, each step done once the host began the next
-  // one and the GPU finished its work): rule, impact and its share of the steps' replayed
-  // time; largest first. Over the phases a fix's savings add up to its impact unless it makes
-  // some steps slower than it makes others faster.
+  // (the whole window's replays cut at the steps, ReplayGraph::SetSteps: each step done once
+  // the host reached its end and the GPU finished its work): rule, impact and its share of the
+  // steps' replayed time; largest first. Where steps tile the window, a fix's savings over the
+  // phases add up to its impact unless it makes some steps slower than it makes others faster.
   struct PhaseFinding {
     std::string rule;
     int64_t impact_ns = 0;
