@@ -193,7 +193,8 @@ TEST(Analyze, CpuOpStormFindsALoopInATraceWithoutPythonStacks) {
   };
   Builder b;
   loop(b, false, 2, 20 * us);
-  auto f = Rule(Analyze(b.Link()), "cpu-op-storm");
+  const AnalysisReport r = Analyze(b.Link());  // the findings Rule points into
+  auto f = Rule(r, "cpu-op-storm");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0]->where.python, "");
   EXPECT_EQ(f[0]->where.op, "aten::op1");
