@@ -65,8 +65,10 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
                  "Python frame that launched them at capture")
       ->check(CLI::ExistingPath);
   app.add_option("--phase", a->request.phase,
-                 "Only the steps of one phase of a serving trace: its window, findings and "
-                 "latency")
+                 "Only the steps of one phase of a serving trace: its window (first to last of "
+                 "its steps: with interleaved phases it holds the other phase's steps too; the "
+                 "'in <phase> steps' lines of a whole analysis price each phase's own), findings "
+                 "and latency")
       ->check(CLI::IsMember({"prefill", "decode", "mixed", "other"}));
   app.add_option("--device", opts->device,
                  "kernel-efficiency: the GPU the trace ran on, overriding what the trace says "
