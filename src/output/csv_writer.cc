@@ -1,5 +1,7 @@
 #include "output/csv_writer.h"
 
+#include "output/stream_flush.h"
+
 namespace gpuscope::output {
 
 // A NUL byte (from a damaged name) is written as U+FFFD: readers, gpuscope's included, take a
@@ -28,10 +30,7 @@ void CsvWriter::Row(const std::vector<std::string>& fields) {
     AppendField(out_, fields[i]);
   }
   out_ += '\n';
-  if (sink_ && out_.size() >= (1u << 20)) {
-    std::fwrite(out_.data(), 1, out_.size(), sink_);
-    out_.clear();
-  }
+  FlushWhenFull(out_, sink_);
 }
 
 }  // namespace gpuscope::output

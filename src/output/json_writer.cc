@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "base/text.h"
+#include "output/stream_flush.h"
 
 namespace gpuscope::output {
 
@@ -58,11 +59,7 @@ JsonWriter& JsonWriter::EndArray() {
   return *this;
 }
 
-void JsonWriter::MaybeFlush() {
-  if (!sink_ || out_.size() < (1u << 20)) return;
-  std::fwrite(out_.data(), 1, out_.size(), sink_);
-  out_.clear();
-}
+void JsonWriter::MaybeFlush() { FlushWhenFull(out_, sink_); }
 
 JsonWriter& JsonWriter::Key(std::string_view k) {
   BeforeValue();
