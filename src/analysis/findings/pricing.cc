@@ -29,17 +29,17 @@ void PricePhases(const PhaseCut& cut, const std::vector<int64_t>& baseline_steps
   p.phase_impact_ns.assign(n, std::vector<int64_t>(cut.phases, 0));
   if (p.phase_ns.empty() || calls.size() < n) return;
   const bool combined = calls.size() == n + r.order.size();
-  for (size_t ph = 0; ph < cut.phases; ++ph) {
-    const int64_t base = p.phase_ns[ph];
-    int64_t window = base;
-    for (size_t k = 0; k < r.order.size(); ++k) {
-      const size_t i = r.order[k];
-      const std::vector<int64_t> alone = PhaseTimes(cut, calls[i]);
-      const std::vector<int64_t> with = combined ? PhaseTimes(cut, calls[n + k]) : alone;
-      const int64_t saves_alone = alone.empty() ? 0 : std::max<int64_t>(0, base - alone[ph]);
-      const int64_t w = with.empty() ? window : with[ph];
-      p.phase_impact_ns[i][ph] = std::clamp<int64_t>(window - w, 0, saves_alone);
-      window = std::min(window, w);
+  std::vector<int64_t> window = p.phase_ns;  // per phase, with the fixes added so far
+  for (size_t k = 0; k < r.order.size(); ++k) {
+    const size_t i = r.order[k];
+    const std::vector<int64_t> alone = PhaseTimes(cut, calls[i]);
+    const std::vector<int64_t> with = combined ? PhaseTimes(cut, calls[n + k]) : alone;
+    for (size_t ph = 0; ph < cut.phases; ++ph) {
+      const int64_t saves_alone =
+          alone.empty() ? 0 : std::max<int64_t>(0, p.phase_ns[ph] - alone[ph]);
+      const int64_t w = with.empty() ? window[ph] : with[ph];
+      p.phase_impact_ns[i][ph] = std::clamp<int64_t>(window[ph] - w, 0, saves_alone);
+      window[ph] = std::min(window[ph], w);
     }
   }
 }
