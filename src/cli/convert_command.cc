@@ -1,9 +1,11 @@
 // `gpuscope convert IN -o OUT`: the trace in another format - Chrome trace JSON for
-// ui.perfetto.dev / chrome://tracing, .rpd for the ROCm tools, CSV tables for pandas.
+// ui.perfetto.dev / chrome://tracing, .rpd and rocpd for the ROCm tools, an Nsight Systems
+// export for nsys's tools, CSV tables for pandas.
 
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/atomic_output.h"
 #include "base/text.h"
@@ -33,11 +35,13 @@ CommandBody AddConvertCommand(CLI::App& app, const CommonOptions& common) {
   auto args = std::make_shared<ConvertArgs>();
   app.add_option("trace", args->in, kTraceHelp)->required();
   app.add_option("-o,--output", args->out,
-                 "Output: x.json / x.json.gz (Chrome trace), x.rpd (rocmProfileData), x.csv or "
-                 "dir/ (CSV tables)")
+                 "Output: x.json / x.json.gz (Chrome trace), x.rpd (rocmProfileData), x.sqlite "
+                 "(Nsight Systems export), x.db (rocpd), x.csv or dir/ (CSV tables)")
       ->required();
+  std::vector<std::string> formats;
+  for (const render::Writer& w : render::Writers()) formats.emplace_back(w.name);
   app.add_option("--to", args->to, "Output format when the name does not say it")
-      ->check(CLI::IsMember({"json", "rpd", "csv"}));
+      ->check(CLI::IsMember(formats));
   app.add_option("--format", args->format, "How to report what was written")
       ->check(CLI::IsMember({"table", "json", "csv"}));
   app.add_flag("--force", args->force,

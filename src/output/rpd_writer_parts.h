@@ -7,7 +7,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "base/sqlite_batch.h"
@@ -15,6 +14,7 @@
 #include "format/rpd_ext.h"
 #include "model/trace.h"
 #include "output/rpd_writer.h"
+#include "output/sqlite_string_ids.h"
 #include "output/track_layout.h"
 
 namespace gpuscope::output::rpd_internal {
@@ -30,34 +30,7 @@ inline std::string Insert(std::string_view table, std::string_view columns) {
 }
 
 // rocpd_string ids, one per distinct text.
-class StringIds {
- public:
-  StringIds(const model::Trace& t, base::SqliteQuery insert)
-      : t_(t), insert_(std::move(insert)), by_pool_id_(t.strings.size(), 0) {}
-
-  base::StatusOr<int64_t> Of(model::StringId id) {
-    if (id < by_pool_id_.size() && by_pool_id_[id] != 0) return by_pool_id_[id];
-    auto v = Of(t_.str(id));
-    if (v.ok() && id < by_pool_id_.size()) by_pool_id_[id] = *v;
-    return v;
-  }
-  base::StatusOr<int64_t> Of(std::string_view text) {
-    auto it = by_text_.find(std::string(text));
-    if (it != by_text_.end()) return it->second;
-    int64_t id = static_cast<int64_t>(by_text_.size()) + 1;
-    insert_.Bind(1, id);
-    insert_.Bind(2, text);
-    GPUSCOPE_RETURN_IF_ERROR(insert_.Run());
-    by_text_.emplace(std::string(text), id);
-    return id;
-  }
-
- private:
-  const model::Trace& t_;
-  base::SqliteQuery insert_;
-  std::vector<int64_t> by_pool_id_;
-  std::unordered_map<std::string, int64_t> by_text_;
-};
+using StringIds = SqliteStringIds;
 
 inline std::string_view OpType(model::MemopKind k) {
   switch (k) {

@@ -15,6 +15,7 @@
 #include "format/chrome_trace.h"
 #include "output/chrome_trace_writer.h"
 #include "output/events_csv_writer.h"
+#include "output/profiler_db_writers.h"
 #include "output/rpd_writer.h"
 #include "render/stats_tables.h"
 
@@ -118,6 +119,50 @@ base::StatusOr<std::vector<ExportedFile>> WriteRpdFile(const model::Trace& trace
   return std::vector<ExportedFile>{{out, what, bytes}};
 }
 
+// A profiler's own database (nsys export, rocpd): what was written, and what the format has no
+// place for, said in the same line.
+template <auto kWrite>
+base::StatusOr<std::vector<ExportedFile>> WriteProfilerDb(const model::Trace& trace,
+                                                          const std::string& out,
+                                                          const ExportOptions& options,
+                                                          std::string_view suffix) {
+  if (out == "-" && isatty(STDOUT_FILENO)) {
+    return base::Status::Error(out +
+                               ": standard output is a terminal; a SQLite database is "
+                               "binary - redirect it (> t" +
+                               std::string(suffix) + ")");
+  }
+  GPUSCOPE_ASSIGN_OR_RETURN(auto file,
+                            base::AtomicOutput::Begin(out, options.inputs, std::string(suffix)));
+  auto counts = kWrite(trace, file.temp_path());
+  if (!counts.ok()) return counts.status();
+  uint64_t bytes = FileBytes(file.temp_path());
+  GPUSCOPE_RETURN_IF_ERROR(file.Commit());
+  std::string what = base::FormatCount(counts->gpu_ops) + " GPU ops, " +
+                     base::FormatCount(counts->api) + " API calls, " +
+                     base::FormatCount(counts->host_ranges) + " host ranges and marks";
+  if (!counts->dropped.empty()) {
+    what += "; not in this format: ";
+    for (size_t i = 0; i < counts->dropped.size(); ++i) {
+      what += (i ? ", " : "") + base::FormatCount(counts->dropped[i].second) + " " +
+              counts->dropped[i].first;
+    }
+  }
+  return std::vector<ExportedFile>{{out, what, bytes}};
+}
+
+base::StatusOr<std::vector<ExportedFile>> WriteNsysFile(const model::Trace& trace,
+                                                        const std::string& out,
+                                                        const ExportOptions& options) {
+  return WriteProfilerDb<output::WriteNsysSqlite>(trace, out, options, ".sqlite");
+}
+
+base::StatusOr<std::vector<ExportedFile>> WriteRocpdFile(const model::Trace& trace,
+                                                         const std::string& out,
+                                                         const ExportOptions& options) {
+  return WriteProfilerDb<output::WriteRocpd>(trace, out, options, ".db");
+}
+
 base::StatusOr<std::vector<ExportedFile>> WriteCsv(const model::Trace& trace,
                                                    const std::string& out,
                                                    const ExportOptions& options) {
@@ -197,6 +242,11 @@ const std::vector<Writer>& Writers() {
        WriteJson},
       {"rpd", ".rpd", "rocmProfileData schema v2 SQLite with its views (top, ktop, busy, ...)",
        WriteRpdFile},
+      {"nsys", ".sqlite",
+       "an Nsight Systems SQLite export (nsys stats reads it; ops as emit_nvtx ranges)",
+       WriteNsysFile},
+      {"rocpd", ".db", "a rocprofv3 rocpd database (schema 3; ops as emit_nvtx roctx ranges)",
+       WriteRocpdFile},
       {"csv", ".csv, dir/", "events.csv (one row per event) and the stats tables as CSV", WriteCsv},
   };
   return writers;
@@ -208,19 +258,21 @@ base::StatusOr<std::string> ExportFormat(const std::string& out, const std::stri
         "-: CSV tables are several files and cannot go to standard output; give a directory/");
   }
   if (out == "-" && to.empty()) {
-    return base::Status::Error("-: give --to json or --to rpd to write to standard output");
+    return base::Status::Error("-: give --to json, rpd, nsys or rocpd to write to standard output");
   }
   if (!to.empty()) return to;
   if (out.ends_with(".json") || out.ends_with(".json.gz")) return std::string("json");
   if (out.ends_with(".rpd")) return std::string("rpd");
+  if (out.ends_with(".sqlite")) return std::string("nsys");
+  if (out.ends_with(".db")) return std::string("rocpd");
   std::error_code ec;
   if (out.ends_with(".csv") || out.ends_with("/") || fs::is_directory(out, ec))
     return std::string("csv");
   return base::Status::Error(
       out +
       ": cannot tell the output format from the name; use .json or .json.gz (Chrome "
-      "trace for ui.perfetto.dev), .rpd (rocmProfileData), .csv or a directory/ (CSV "
-      "tables), or give --to json|rpd|csv");
+      "trace for ui.perfetto.dev), .rpd (rocmProfileData), .sqlite (Nsight Systems export), "
+      ".db (rocpd), .csv or a directory/ (CSV tables), or give --to json|rpd|nsys|rocpd|csv");
 }
 
 base::StatusOr<std::vector<ExportedFile>> ExportTrace(const model::Trace& trace,

@@ -10,7 +10,8 @@ For each case in cases.tsv:
      over the file's own tables. Kernel names are demangled with c++filt.
 Round trips (`gpuscope convert`): every case is written as Chrome JSON, as .rpd, the .rpd again
 as .json.gz, and as a CSV directory; reading each back must give the same event counts
-(`info`), links, devices (not in CSV) and `stats` tables, exactly. The .rpd written from each Kineto case must give the kernel totals of
+(`info`), links, devices (not in CSV) and `stats` tables, exactly. Written as an Nsight Systems
+export and as rocpd, it must keep its kernel and CPU-op tables, the kernels also by SQL. The .rpd written from each Kineto case must give the kernel totals of
 `stats` through rocmProfileData's own `top` view, queried with the sqlite3 command-line tool,
 and its `busy` view the GPU time of the kernels and copies. events.csv holds one row per event.
 Then every file under samples/kineto/ must either import (exit 0) or be one of the known
@@ -453,6 +454,34 @@ def run(gpuscope, *args):
     return subprocess.run([gpuscope, "--merge", *args], capture_output=True, text=True)
 
 
+# Per kernel name (calls, total ns), by SQL over each profiler database's own tables.
+PROFILER_DB_KERNELS = {
+    ".sqlite": "SELECT s.value, COUNT(*), SUM(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+               "JOIN StringIds s ON s.id = COALESCE(k.mangledName, k.demangledName) GROUP BY s.value",
+    ".db": "SELECT s.display_name, COUNT(*), SUM(k.end - k.start) FROM rocpd_kernel_dispatch k "
+           "JOIN rocpd_info_kernel_symbol s ON s.id = k.kernel_id GROUP BY s.display_name",
+}
+
+
+def profiler_dbs(a, check, name, src, tmp, want_stats):
+    """The nsys export and rocpd database written from a case keep its kernels and CPU ops exactly
+    (what they cannot hold - Python frames, memsets in rocpd, ... - convert says it leaves out):
+    read back by gpuscope, and the kernels by SQL over the file's own tables."""
+    for ext in PROFILER_DB_KERNELS:
+        out = os.path.join(tmp, name + ext)
+        r = run(a.gpuscope, "convert", src, "-o", out)
+        check(r.returncode == 0, f"round trip {name}: convert -o {os.path.basename(out)}: {r.stderr.strip()}")
+        if r.returncode != 0:
+            continue
+        got = json.loads(run(a.gpuscope, "stats", "--format", "json", "--mangled", out).stdout or "{}")
+        for table in ("kernels", "cpu_ops"):
+            check(got.get(table) == want_stats[table], f"round trip {name} via {ext}: {table} differ")
+        with sqlite3.connect(out) as db:
+            rows = {n: (c, ns) for n, c, ns in db.execute(PROFILER_DB_KERNELS[ext])}
+        want = {k["name"]: (k["calls"], k["total_ns"]) for k in want_stats["kernels"]}
+        check(rows == want, f"round trip {name} via {ext}: kernels by SQL differ from stats")
+
+
 def round_trip_cases(a, check):
     """import(export(trace)) == trace for every format gpuscope writes and reads."""
     def stats(path):
@@ -520,7 +549,8 @@ def round_trip_cases(a, check):
                 busy = subprocess.run(["sqlite3", rpd_out, "SELECT COALESCE(SUM(GpuTime), 0) FROM busy"], capture_output=True, text=True)
                 gpu_ns = sum(k["total_ns"] for k in want_stats["kernels"]) + sum(m["total_ns"] for m in want_stats["memops"])
                 check(busy.returncode == 0 and int(busy.stdout.strip() or 0) == gpu_ns, f"{name}: rpd busy view {busy.stdout.strip()} != {gpu_ns}")
-            print(f"ok   round trip {name}: json, rpd, rpd->json.gz, csv/")
+            profiler_dbs(a, check, name, src, tmp, want_stats)
+            print(f"ok   round trip {name}: json, rpd, rpd->json.gz, csv/, nsys, rocpd")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

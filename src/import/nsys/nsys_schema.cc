@@ -63,25 +63,4 @@ MemopKind CopyDirection(std::string_view enum_name) {
   return MemopKind::kOther;
 }
 
-// Text emitted by torch.autograd.profiler.emit_nvtx: "aten::mm, seq = 3, op_id = 7, sizes = ..."
-// -> "aten::mm" (an op), else empty (a user annotation).
-std::string_view EmitNvtxOpName(std::string_view text) {
-  auto comma = text.find(", ");
-  if (comma == std::string_view::npos) return {};
-  std::string_view rest = text.substr(comma + 2);
-  for (std::string_view key : {"seq = ", "op_id = ", "sizes = ", "input_op_ids = "}) {
-    if (rest.rfind(key, 0) == 0) return text.substr(0, comma);
-  }
-  return {};
-}
-
-std::string_view EmitNvtxSizes(std::string_view text) {
-  constexpr std::string_view kKey = ", sizes = ";
-  size_t at = text.find(kKey);
-  if (at == std::string_view::npos) return {};
-  std::string_view rest = text.substr(at + kKey.size());
-  rest = rest.substr(0, rest.find(", input_op_ids = "));
-  return !rest.empty() && rest.front() == '[' && rest.back() == ']' ? rest : std::string_view();
-}
-
 }  // namespace gpuscope::import::nsys

@@ -1,6 +1,6 @@
 #pragma once
 // What an Nsight Systems export means: the globalTid/globalPid layout, the ENUM_* tables (read
-// by name, never by number), the versioned API names and emit_nvtx op ranges.
+// by name, never by number) and the versioned API names. emit_nvtx op ranges: format/emit_nvtx.h.
 
 #include <cstdint>
 #include <map>
@@ -48,11 +48,5 @@ std::string_view StripVersionSuffix(std::string_view name);
 // ENUM_CUDA_MEMCPY_OPER name -> direction. Array and unified-memory copies fold into the
 // direction they move data in; names, not numbers, so any renumbering is harmless.
 model::MemopKind CopyDirection(std::string_view enum_name);
-
-// Text emitted by torch.autograd.profiler.emit_nvtx: "aten::mm, seq = 3, op_id = 7, sizes = ..."
-// -> "aten::mm" (an op), else empty (a user annotation).
-std::string_view EmitNvtxOpName(std::string_view text);
-// The "sizes = [[...], ...]" of such a text (emit_nvtx(record_shapes=True)); empty when absent.
-std::string_view EmitNvtxSizes(std::string_view text);
 
 }  // namespace gpuscope::import::nsys

@@ -13,12 +13,14 @@
 #include <string>
 
 #include "base/sqlite_db.h"
+#include "format/emit_nvtx.h"
 #include "import/common/allocation_records.h"
 #include "import/common/rocm_names.h"
 #include "import/common/row_helpers.h"
 #include "import/common/sqlite_columns.h"
 #include "import/formats.h"
 #include "model/merge.h"
+#include "model/op_args.h"
 
 namespace gpuscope::import::rocpd {
 
@@ -80,22 +82,23 @@ class RocpdReader {
     // extdata is the SDK's agent record as JSON; json_extract is built into SQLite >= 3.38.
     auto q = db_.Query(
         "SELECT id, name, product_name, json_extract(extdata, '$.cu_count'), json_extract(extdata, "
-        "'$.wave_front_size'), "
-        "json_extract(extdata, '$.mem_banks[0].size_in_bytes') FROM rocpd_info_agent WHERE type = "
-        "'GPU' ORDER BY id");
+        "'$.wave_front_size'), json_extract(extdata, '$.mem_banks[0].size_in_bytes'), "
+        "vendor_name FROM rocpd_info_agent WHERE type = 'GPU' ORDER BY id");
     if (!q.ok()) {
       q = db_.Query(
-          "SELECT id, name, product_name, NULL, NULL, NULL FROM rocpd_info_agent WHERE type = "
-          "'GPU' ORDER BY id");
+          "SELECT id, name, product_name, NULL, NULL, NULL, NULL FROM rocpd_info_agent WHERE "
+          "type = 'GPU' ORDER BY id");
       if (!q.ok()) return;
     }
     while (q->Step()) {
       model::Device d;
       d.id = static_cast<int32_t>(q->Int(0));
-      std::string product(q->Text(2));
-      d.name = product.empty() ? std::string(q->Text(1))
-                               : product + " (" + std::string(q->Text(1)) + ")";
-      d.vendor = model::Vendor::kAmd;
+      std::string product(q->Text(2)), arch(q->Text(1));  // "AMD Instinct MI300X", "gfx942"
+      d.name = product.empty() || arch.empty() || arch == product
+                   ? (product.empty() ? arch : product)
+                   : product + " (" + arch + ")";
+      // rocprofv3 profiles AMD GPUs; a converted trace may say another vendor.
+      d.vendor = q->Text(6) == "NVIDIA" ? model::Vendor::kNvidia : model::Vendor::kAmd;
       d.compute_units = static_cast<int32_t>(q->Int(3));
       d.warp_size = static_cast<int32_t>(q->Int(4));
       d.total_memory = q->Int(5);
@@ -268,8 +271,14 @@ class RocpdReader {
         row.start_ns = start;
         row.dur_ns = dur;
         row.track = track;
-        row.name = q.IsNull(7) ? strings_.Get(q.Int(4)) : t_.strings.Intern(q.Text(7));
-        row.kind = model::CpuRangeKind::kAnnotation;
+        // torch.autograd.profiler.emit_nvtx writes its ranges with roctx on ROCm: an op's text
+        // names the op (and its input sizes), any other text is an annotation.
+        std::string_view text = q.IsNull(7) ? strings_.Text(q.Int(4)) : q.Text(7);
+        std::string_view op = format::emit_nvtx::OpName(text);
+        row.kind = op.empty() ? model::CpuRangeKind::kAnnotation : model::CpuRangeKind::kOp;
+        row.name = t_.strings.Intern(op.empty() ? text : op);
+        std::string_view sizes = op.empty() ? std::string_view() : format::emit_nvtx::Sizes(text);
+        if (!sizes.empty()) row.args = t_.strings.Intern(model::EncodeOpArgs(sizes, "", ""));
         t_.cpu.Append(row);
         continue;
       }

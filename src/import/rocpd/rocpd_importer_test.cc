@@ -6,10 +6,12 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "import/common/sqlite_test_util.h"
 #include "import/formats.h"
 #include "import/registry.h"
+#include "model/op_args.h"
 
 namespace gpuscope::import::rocm {
 namespace {
@@ -30,6 +32,25 @@ size_t Find(const model::Trace& t, const model::SliceColumns& table, std::string
     if (t.str(table.name[i]) == name) return i;
   }
   return SIZE_MAX;
+}
+
+// torch.autograd.profiler.emit_nvtx on ROCm: roctx ranges whose text names an op (and its
+// inputs' sizes) are ops; any other text stays an annotation.
+TEST(RocpdImporter, EmitNvtxRangesAreOps) {
+  model::Trace t =
+      Load(MakeDb(kData + "/rocpd_small.sql",
+                  "UPDATE rocpd_event_0000aaaa_bbbb_7ccc_8ddd_eeeeffff0001 SET extdata "
+                  "= '{\"message\":\"aten::mm, op_id = 7, sizes = [[2, 3], [3, "
+                  "4]]\"}' WHERE id = 7;",
+                  "4000_results.db"));
+  size_t mm = Find(t, t.cpu, "aten::mm");
+  ASSERT_NE(mm, SIZE_MAX);
+  EXPECT_EQ(t.cpu.kind[mm], model::CpuRangeKind::kOp);
+  model::OpArgs args;
+  ASSERT_TRUE(model::DecodeOpArgs(t.str(t.cpu.args[mm]), &args));
+  ASSERT_EQ(args.shapes.size(), 2u);
+  EXPECT_EQ(args.shapes[1].dims, (std::vector<int64_t>{3, 4}));
+  EXPECT_EQ(Find(t, t.cpu, "forward"), SIZE_MAX);
 }
 
 TEST(RocpdImporter, ReadsDispatchesCopiesRegionsAndMarkers) {

@@ -1,0 +1,174 @@
+// WriteNsysSqlite: the trace as an Nsight Systems SQLite export (output/profiler_db_writers.h).
+// Host ids follow nsys's layout: globalTid = pid << 24 | tid (model ids that do not fit 24 bits
+// are renumbered); GPU rows carry the globalPid of the process that launched them.
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "output/nsys_export_schema.h"
+#include "output/nsys_writer_parts.h"
+
+namespace gpuscope::output {
+namespace nsys_internal {
+namespace {
+
+// The public enumerations nsys exports as ENUM_* tables (ids as CUPTI and nsys number them).
+constexpr EnumRow kMemcpyOper[] = {{0, "CUDA_MEMCPY_KIND_UNKNOWN", "Unknown"},
+                                   {1, "CUDA_MEMCPY_KIND_HTOD", "Host-to-Device"},
+                                   {2, "CUDA_MEMCPY_KIND_DTOH", "Device-to-Host"},
+                                   {3, "CUDA_MEMCPY_KIND_HTOA", "Host-to-Array"},
+                                   {4, "CUDA_MEMCPY_KIND_ATOH", "Array-to-Host"},
+                                   {5, "CUDA_MEMCPY_KIND_ATOA", "Array-to-Array"},
+                                   {6, "CUDA_MEMCPY_KIND_ATOD", "Array-to-Device"},
+                                   {7, "CUDA_MEMCPY_KIND_DTOA", "Device-to-Array"},
+                                   {8, "CUDA_MEMCPY_KIND_DTOD", "Device-to-Device"},
+                                   {9, "CUDA_MEMCPY_KIND_HTOH", "Host-to-Host"},
+                                   {10, "CUDA_MEMCPY_KIND_PTOP", "Peer-to-Peer"}};
+constexpr EnumRow kMemKind[] = {{0, "CUDA_MEMOPR_MEMORY_KIND_PAGEABLE", "Pageable"},
+                                {1, "CUDA_MEMOPR_MEMORY_KIND_PINNED", "Pinned"},
+                                {2, "CUDA_MEMOPR_MEMORY_KIND_DEVICE", "Device"},
+                                {3, "CUDA_MEMOPR_MEMORY_KIND_ARRAY", "Array"},
+                                {4, "CUDA_MEMOPR_MEMORY_KIND_MANAGED", "Managed"},
+                                {5, "CUDA_MEMOPR_MEMORY_KIND_DEVICE_STATIC", "Device Static"},
+                                {6, "CUDA_MEMOPR_MEMORY_KIND_MANAGED_STATIC", "Managed Static"},
+                                {7, "CUDA_MEMOPR_MEMORY_KIND_UNKNOWN", "Unknown"}};
+constexpr EnumRow kEventClass[] = {
+    {kRuntimeClass, "TRACE_PROCESS_EVENT_CUDA_RUNTIME", "CUDA runtime"},
+    {kDriverClass, "TRACE_PROCESS_EVENT_CUDA_DRIVER", "CUDA driver"},
+    {kOsRuntimeClass, "TRACE_PROCESS_EVENT_OS_RUNTIME", "OSRT runtime"}};
+constexpr EnumRow kSyncType[] = {
+    {0, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_UNKNOWN", "Unknown"},
+    {1, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE", "Event sync"},
+    {2, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT", "Stream wait sync"},
+    {3, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE", "Stream sync"},
+    {4, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE", "Context sync"}};
+constexpr EnumRow kEventType[] = {{kNvtxMark, "NvtxMark", "NvtxMark"},
+                                  {kNvtxPushPopRange, "NvtxPushPopRange", "NvtxPushPopRange"},
+                                  {60, "NvtxStartEndRange", "NvtxStartEndRange"}};
+
+}  // namespace
+
+void NsysWriter::AssignHostIds() {
+  global_tid_.assign(t_.tracks.size(), 0);
+  std::map<int64_t, int64_t> pids;                      // layout pid -> nsys pid
+  std::map<std::pair<int64_t, int64_t>, int64_t> tids;  // (nsys pid, layout tid) -> nsys tid
+  int64_t next_pid = 1, next_tid = 1;
+  auto fits = [](int64_t v) { return v > 0 && v < kIdLimit; };
+  std::map<int64_t, int> api_calls;  // nsys pid -> calls: the main process launches the most
+  for (size_t i = 0; i < t_.tracks.size(); ++i) {
+    if (t_.tracks[i].kind != model::TrackKind::kCpuThread) continue;
+    const TrackView& v = layout_.tracks[i];
+    auto [p, new_pid] = pids.emplace(v.pid, fits(v.pid) ? v.pid : 0);
+    if (new_pid && p->second == 0) {
+      while (pids.end() !=
+             std::find_if(pids.begin(), pids.end(), [&](auto& e) { return e.second == next_pid; }))
+        ++next_pid;
+      p->second = next_pid++;
+    }
+    auto [tid, new_tid] = tids.emplace(std::pair{p->second, v.tid}, fits(v.tid) ? v.tid : 0);
+    if (new_tid && tid->second == 0) tid->second = kIdLimit - next_tid++;  // from the top down
+    global_tid_[i] = (p->second << kIdBits) | tid->second;
+  }
+  for (size_t i = 0; i < t_.api.size(); ++i) ++api_calls[global_tid_[t_.api.track[i]] >> kIdBits];
+  if (!api_calls.empty()) {
+    auto most = std::max_element(api_calls.begin(), api_calls.end(),
+                                 [](auto& a, auto& b) { return a.second < b.second; });
+    main_global_pid_ = most->first << kIdBits;
+  } else if (!pids.empty()) {
+    main_global_pid_ = pids.begin()->second << kIdBits;
+  }
+}
+
+int64_t NsysWriter::GlobalPid(model::RowId launch) const {
+  if (launch == model::kNoRow || launch >= t_.api.size()) return main_global_pid_;
+  return (GlobalTid(t_.api.track[launch]) >> kIdBits) << kIdBits;
+}
+
+std::pair<int64_t, int64_t> NsysWriter::GpuIds(model::TrackId track) const {
+  const model::Track& tr = t_.tracks[track];
+  int64_t device = tr.device >= 0 ? tr.device : layout_.tracks[track].pid;
+  int64_t stream = layout_.tracks[track].tid;
+  return {device, stream < 0 ? kAllStreams : stream};
+}
+
+void NsysWriter::BindCorrelation(SqliteBatchInsert& q, int index, uint64_t correlation) {
+  if (correlation == model::kNoCorrelation || correlation > uint64_t{INT64_MAX})
+    q.BindNull(index);
+  else
+    q.Bind(index, static_cast<int64_t>(correlation));
+}
+
+base::StatusOr<LossyWriteCounts> NsysWriter::Write() {
+  GPUSCOPE_RETURN_IF_ERROR(
+      db_.Exec("PRAGMA page_size=65536; PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=OFF; "
+               "PRAGMA synchronous=OFF; BEGIN;"));
+  GPUSCOPE_RETURN_IF_ERROR(db_.Exec(kNsysExportSchema));
+  GPUSCOPE_ASSIGN_OR_RETURN(auto ins,
+                            db_.Query("INSERT INTO StringIds(id, value) VALUES (?1, ?2)"));
+  strings_.emplace(t_, std::move(ins));
+  AssignHostIds();
+  GPUSCOPE_RETURN_IF_ERROR(WriteMetadata());
+  GPUSCOPE_RETURN_IF_ERROR(WriteEnum("ENUM_CUDA_MEMCPY_OPER", kMemcpyOper));
+  GPUSCOPE_RETURN_IF_ERROR(WriteEnum("ENUM_CUDA_MEM_KIND", kMemKind));
+  GPUSCOPE_RETURN_IF_ERROR(WriteEnum("ENUM_NSYS_EVENT_CLASS", kEventClass));
+  GPUSCOPE_RETURN_IF_ERROR(WriteEnum("ENUM_CUPTI_SYNC_TYPE", kSyncType));
+  GPUSCOPE_RETURN_IF_ERROR(WriteEnum("ENUM_NSYS_EVENT_TYPE", kEventType));
+  GPUSCOPE_RETURN_IF_ERROR(WriteDevices());
+  GPUSCOPE_RETURN_IF_ERROR(WriteProcesses());
+  GPUSCOPE_RETURN_IF_ERROR(WriteApi());
+  GPUSCOPE_RETURN_IF_ERROR(WriteKernels());
+  GPUSCOPE_RETURN_IF_ERROR(WriteCopies());
+  GPUSCOPE_RETURN_IF_ERROR(WriteSyncs());
+  GPUSCOPE_RETURN_IF_ERROR(WriteNvtx());
+  profiler_db::CountCommonDrops(t_, counts_);
+  GPUSCOPE_RETURN_IF_ERROR(db_.Exec("COMMIT;"));
+  return counts_;
+}
+
+base::Status NsysWriter::WriteMetadata() {
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q,
+                            db_.Query("INSERT INTO META_DATA_EXPORT(name, value) VALUES (?1, ?2)"));
+  const std::pair<std::string_view, std::string_view> rows[] = {
+      {"EXPORT_PRODUCT_NAME", "gpuscope convert"}, {"EXPORT_SCHEMA_VERSION", "3.24.0"},
+      {"EXPORT_SCHEMA_VERSION_MAJOR", "3"},        {"EXPORT_SCHEMA_VERSION_MINOR", "24"},
+      {"EXPORT_PARAM_INPUT_FILE", t_.meta.path},   {"GPUSCOPE_SOURCE_FORMAT", t_.meta.format}};
+  for (auto [name, value] : rows) {
+    q.Bind(1, name);
+    q.Bind(2, value);
+    GPUSCOPE_RETURN_IF_ERROR(q.Run());
+  }
+  if (t_.meta.base_time_ns == 0) return base::Status::Ok();
+  GPUSCOPE_ASSIGN_OR_RETURN(
+      auto s, db_.Query("INSERT INTO TARGET_INFO_SESSION_START_TIME(utcEpochNs) VALUES (?1)"));
+  s.Bind(1, t_.meta.base_time_ns);
+  return s.Run();
+}
+
+base::Status NsysWriter::WriteEnum(std::string_view table, std::span<const EnumRow> rows) {
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("INSERT INTO " + std::string(table) +
+                                              "(id, name, label) VALUES (?1, ?2, ?3)"));
+  for (const EnumRow& r : rows) {
+    q.Bind(1, r.id);
+    q.Bind(2, std::string_view(r.name));
+    q.Bind(3, std::string_view(r.label));
+    GPUSCOPE_RETURN_IF_ERROR(q.Run());
+  }
+  return base::Status::Ok();
+}
+
+}  // namespace nsys_internal
+
+base::StatusOr<LossyWriteCounts> WriteNsysSqlite(const model::Trace& trace,
+                                                 const std::string& path) {
+  GPUSCOPE_ASSIGN_OR_RETURN(auto db, base::SqliteDb::Create(path));
+  nsys_internal::NsysWriter writer(trace, db);
+  auto counts = writer.Write();
+  if (!counts.ok()) {
+    return base::Status::Error(
+        path + ": writing the Nsight Systems export failed: " + counts.status().message());
+  }
+  return counts;
+}
+
+}  // namespace gpuscope::output

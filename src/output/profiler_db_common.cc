@@ -1,0 +1,70 @@
+#include "output/profiler_db_common.h"
+
+#include "format/emit_nvtx.h"
+#include "model/op_args.h"
+#include "output/json_writer.h"
+
+namespace gpuscope::output::profiler_db {
+
+namespace {
+
+void AppendDims(std::string& out, const std::vector<int64_t>& dims) {
+  out += '[';
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i) out += ", ";
+    out += std::to_string(dims[i]);
+  }
+  out += ']';
+}
+
+}  // namespace
+
+std::string OpRangeText(const model::Trace& t, size_t cpu_row) {
+  std::string sizes;
+  model::OpArgs args;
+  if (t.cpu.args[cpu_row] && model::DecodeOpArgs(t.str(t.cpu.args[cpu_row]), &args) &&
+      !args.shapes.empty()) {
+    sizes += '[';
+    for (size_t i = 0; i < args.shapes.size(); ++i) {
+      if (i) sizes += ", ";
+      const model::ArgShape& s = args.shapes[i];
+      if (s.list.empty()) {
+        AppendDims(sizes, s.dims);
+        continue;
+      }
+      sizes += '[';
+      for (size_t j = 0; j < s.list.size(); ++j) {
+        if (j) sizes += ", ";
+        AppendDims(sizes, s.list[j]);
+      }
+      sizes += ']';
+    }
+    sizes += ']';
+  }
+  return format::emit_nvtx::Text(t.str(t.cpu.name[cpu_row]), cpu_row + 1, sizes);
+}
+
+void Dropped(LossyWriteCounts& counts, std::string what, uint64_t n) {
+  if (n > 0) counts.dropped.emplace_back(std::move(what), n);
+}
+
+void CountCommonDrops(const model::Trace& t, LossyWriteCounts& counts) {
+  Dropped(counts, "Python frames", t.python.size());
+  uint64_t gpu_annotations = 0, waits = 0;
+  for (size_t i = 0; i < t.gpu_ranges.size(); ++i) {
+    gpu_annotations += t.gpu_ranges.kind[i] != model::GpuRangeKind::kSync;
+    waits += t.gpu_ranges.waits_on_record[i] != model::kNoCorrelation;
+  }
+  Dropped(counts, "GPU-side annotation ranges", gpu_annotations);
+  Dropped(counts, "recorded stream waits", waits);
+  Dropped(counts, "counter samples", t.counters.size());
+  Dropped(counts, "allocator memory events", t.memory.size());
+}
+
+std::string JsonString(std::string_view text) {
+  std::string out;
+  JsonWriter::Escape(out, text);  // quotes included
+  return out;
+}
+
+}  // namespace gpuscope::output::profiler_db

@@ -1,0 +1,27 @@
+#pragma once
+// What the nsys and rocpd writers share (internal to src/output): a CPU op's emit_nvtx text and
+// the count of what neither format can hold.
+
+#include <string>
+#include <string_view>
+
+#include "model/trace.h"
+#include "output/profiler_db_writers.h"
+
+namespace gpuscope::output::profiler_db {
+
+// The op's range text as emit_nvtx(record_shapes=True) writes it: name, op id, input sizes
+// ("[[2, 3], []]": a tensor's dims, [] for other arguments) when its arguments recorded them.
+std::string OpRangeText(const model::Trace& t, size_t cpu_row);
+
+// Adds (what, n) to `counts.dropped` when n > 0.
+void Dropped(LossyWriteCounts& counts, std::string what, uint64_t n);
+
+// The events neither format has a place for: Python frames, GPU-side annotation ranges, counter
+// samples, allocator memory events, recorded stream waits.
+void CountCommonDrops(const model::Trace& t, LossyWriteCounts& counts);
+
+// A JSON string literal of `text` ("..." with escapes), for JSON columns.
+std::string JsonString(std::string_view text);
+
+}  // namespace gpuscope::output::profiler_db

@@ -1,0 +1,149 @@
+// The nsys export and rocpd writers on a trace built by hand, read back with SQL over the
+// written tables (the importers are another layer: their round trips are the golden tests').
+
+#include "output/profiler_db_writers.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "base/sqlite_db.h"
+#include "base/temp_dir.h"
+#include "model/op_args.h"
+
+namespace gpuscope::output {
+namespace {
+
+// One thread launching one kernel from inside aten::mm (shapes recorded) in a ProfilerStep, a
+// memset, a mark and a Python frame (which neither format holds).
+model::Trace MakeTrace() {
+  model::Trace t;
+  t.meta.path = "t.json";
+  t.meta.format = "kineto";
+  model::Device d;
+  d.id = 0, d.name = "NVIDIA H100", d.vendor = model::Vendor::kNvidia, d.compute_units = 132;
+  t.devices.push_back(d);
+  model::TrackId cpu = t.InternTrack(model::TrackKind::kCpuThread, "4242", "4243");
+  t.tracks[cpu].pid = 4242, t.tracks[cpu].tid = 4243;
+  model::TrackId gpu = t.InternTrack(model::TrackKind::kGpuStream, "0", "7");
+  t.tracks[gpu].device = 0, t.tracks[gpu].tid = 7;
+  model::CpuRangeRow step;
+  step.start_ns = 1000, step.dur_ns = 9000, step.track = cpu;
+  step.name = t.strings.Intern("ProfilerStep#3"), step.kind = model::CpuRangeKind::kAnnotation;
+  t.cpu.Append(step);
+  model::CpuRangeRow mm = step;
+  mm.start_ns = 2000, mm.dur_ns = 3000, mm.name = t.strings.Intern("aten::mm");
+  mm.kind = model::CpuRangeKind::kOp;
+  mm.args = t.strings.Intern(model::EncodeOpArgs("[[2, 3], [3, 4]]", "[\"float\", \"float\"]", ""));
+  t.cpu.Append(mm);
+  model::ApiRow launch;
+  launch.start_ns = 2500, launch.dur_ns = 500, launch.track = cpu, launch.correlation = 77;
+  launch.name = t.strings.Intern("cudaLaunchKernel");
+  t.api.Append(launch);
+  model::KernelRow k;
+  k.start_ns = 4000, k.dur_ns = 2000, k.track = gpu, k.device = 0, k.correlation = 77, k.launch = 0;
+  k.name = t.strings.Intern("gemm_kernel");
+  k.grid = {4, 1, 1}, k.block = {128, 1, 1};
+  t.kernels.Append(k);
+  model::MemopRow fill;
+  fill.start_ns = 6500, fill.dur_ns = 100, fill.track = gpu, fill.device = 0, fill.bytes = 64;
+  fill.kind = model::MemopKind::kMemset, fill.name = t.strings.Intern("Memset (Device)");
+  t.memops.Append(fill);
+  t.instants.Append(8000, t.strings.Intern("checkpoint"), cpu);
+  model::PythonFrameRow frame;
+  frame.start_ns = 1500, frame.dur_ns = 5000, frame.track = cpu;
+  frame.name = t.strings.Intern("model.py(12): forward");
+  t.python.Append(frame);
+  return t;
+}
+
+uint64_t Dropped(const LossyWriteCounts& c, std::string_view what) {
+  for (const auto& [w, n] : c.dropped)
+    if (w == what) return n;
+  return 0;
+}
+
+TEST(NsysSqliteWriter, WritesCallsKernelsFillsAndEmitNvtxRanges) {
+  model::Trace t = MakeTrace();
+  auto dir = base::TempDir::Create("gpuscope-nsys-writer");
+  ASSERT_TRUE(dir.ok());
+  std::string path = dir->path() + "/t.sqlite";
+  auto counts = WriteNsysSqlite(t, path);
+  ASSERT_TRUE(counts.ok()) << counts.status().message();
+  EXPECT_EQ(counts->gpu_ops, 2u);
+  EXPECT_EQ(counts->api, 1u);
+  EXPECT_EQ(counts->host_ranges, 3u);  // two ranges and the mark
+  EXPECT_EQ(Dropped(*counts, "Python frames"), 1u);
+  auto db = base::SqliteDb::OpenReadOnly(path);
+  ASSERT_TRUE(db.ok());
+  // The kernel links to its launch by correlation id; both in the same process (globalTid layout).
+  EXPECT_EQ(db->QueryInt("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN "
+                         "CUPTI_ACTIVITY_KIND_KERNEL k ON k.correlationId = r.correlationId AND "
+                         "k.globalPid = (r.globalTid >> 24) << 24",
+                         -1),
+            1);
+  EXPECT_EQ(db->QueryInt("SELECT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME", -1),
+            (int64_t{4242} << 24) | 4243);
+  EXPECT_EQ(db->QueryText("SELECT s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON "
+                          "s.id = k.demangledName"),
+            "gemm_kernel");
+  EXPECT_EQ(db->QueryInt("SELECT end - start FROM CUPTI_ACTIVITY_KIND_KERNEL", -1), 2000);
+  EXPECT_EQ(db->QueryInt("SELECT streamId FROM CUPTI_ACTIVITY_KIND_MEMSET", -1), 7);
+  EXPECT_EQ(db->QueryText("SELECT text FROM NVTX_EVENTS WHERE text IS NOT NULL"),
+            "aten::mm, op_id = 2, sizes = [[2, 3], [3, 4]]");
+  EXPECT_EQ(db->QueryInt("SELECT COUNT(*) FROM NVTX_EVENTS e JOIN ENUM_NSYS_EVENT_TYPE y ON "
+                         "y.id = e.eventType WHERE y.name = 'NvtxMark' AND e.end IS NULL",
+                         -1),
+            1);
+  EXPECT_EQ(db->QueryText("SELECT name FROM TARGET_INFO_GPU WHERE id = 0"), "NVIDIA H100");
+}
+
+TEST(RocpdWriter, WritesSuffixedTablesTheirViewsAndRoctxRanges) {
+  model::Trace t = MakeTrace();
+  auto dir = base::TempDir::Create("gpuscope-rocpd-writer");
+  ASSERT_TRUE(dir.ok());
+  std::string path = dir->path() + "/t.db";
+  auto counts = WriteRocpd(t, path);
+  ASSERT_TRUE(counts.ok()) << counts.status().message();
+  EXPECT_EQ(counts->gpu_ops, 1u);  // the memset has no rocpd record
+  EXPECT_EQ(Dropped(*counts, "memsets"), 1u);
+  EXPECT_EQ(Dropped(*counts, "Python frames"), 1u);
+  // Read as an importer reads: through the views, which must be plain reads of one table.
+  auto db = base::SqliteDb::OpenReadOnly(path);
+  ASSERT_TRUE(db.ok());
+  std::string uuid = db->QueryText("SELECT value FROM rocpd_metadata WHERE tag = 'uuid'");
+  ASSERT_EQ(uuid.size(), 37u);
+  EXPECT_TRUE(db->Has("rocpd_region" + uuid));
+  EXPECT_EQ(db->QueryText("SELECT value FROM rocpd_metadata WHERE tag = 'schema_version'"), "3");
+  // Dispatch -> launch region through the events' stack ids.
+  EXPECT_EQ(db->QueryText("SELECT s.string FROM rocpd_kernel_dispatch k JOIN rocpd_event ke ON "
+                          "ke.id = k.event_id JOIN rocpd_event re ON re.stack_id = ke.stack_id "
+                          "JOIN rocpd_region r ON r.event_id = re.id JOIN rocpd_string s ON "
+                          "s.id = r.name_id"),
+            "cudaLaunchKernel");
+  EXPECT_EQ(db->QueryText("SELECT display_name FROM rocpd_info_kernel_symbol"), "gemm_kernel");
+  EXPECT_EQ(db->QueryText("SELECT json_extract(e.extdata, '$.message') FROM rocpd_region r JOIN "
+                          "rocpd_event e ON e.id = r.event_id JOIN rocpd_string s ON s.id = "
+                          "r.name_id WHERE s.string = 'roctxRangePushA' ORDER BY r.start LIMIT 1 "
+                          "OFFSET 1"),
+            "aten::mm, op_id = 2, sizes = [[2, 3], [3, 4]]");
+  EXPECT_EQ(db->QueryInt("SELECT COUNT(*) FROM rocpd_sample", -1), 1);
+  EXPECT_EQ(db->QueryText("SELECT vendor_name FROM rocpd_info_agent"), "NVIDIA");
+}
+
+// The same trace gives the same file: the run's UUID comes from what was converted.
+TEST(RocpdWriter, TheSameTraceGivesTheSameUuid) {
+  model::Trace t = MakeTrace();
+  auto dir = base::TempDir::Create("gpuscope-rocpd-writer");
+  ASSERT_TRUE(dir.ok());
+  ASSERT_TRUE(WriteRocpd(t, dir->path() + "/a.db").ok());
+  ASSERT_TRUE(WriteRocpd(t, dir->path() + "/b.db").ok());
+  auto a = base::SqliteDb::OpenReadOnly(dir->path() + "/a.db");
+  auto b = base::SqliteDb::OpenReadOnly(dir->path() + "/b.db");
+  ASSERT_TRUE(a.ok() && b.ok());
+  std::string q = "SELECT value FROM rocpd_metadata WHERE tag = 'guid'";
+  EXPECT_EQ(a->QueryText(q), b->QueryText(q));
+}
+
+}  // namespace
+}  // namespace gpuscope::output
