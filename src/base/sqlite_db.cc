@@ -344,6 +344,11 @@ std::string_view SqliteQuery::Text(int col) const {
   if (!p) return {};
   return std::string_view(p, static_cast<size_t>(sqlite3_column_bytes(stmt_, col)));
 }
+std::string_view SqliteQuery::Blob(int col) const {
+  const auto* p = static_cast<const char*>(sqlite3_column_blob(stmt_, col));
+  if (!p) return {};
+  return std::string_view(p, static_cast<size_t>(sqlite3_column_bytes(stmt_, col)));
+}
 int SqliteQuery::ColumnCount() const { return sqlite3_column_count(stmt_); }
 std::string SqliteQuery::ColumnName(int col) const {
   const char* n = sqlite3_column_name(stmt_, col);
@@ -352,6 +357,10 @@ std::string SqliteQuery::ColumnName(int col) const {
 
 void SqliteQuery::Bind(int index, int64_t value) { sqlite3_bind_int64(stmt_, index, value); }
 void SqliteQuery::Bind(int index, double value) { sqlite3_bind_double(stmt_, index, value); }
+void SqliteQuery::BindBlob(int index, std::string_view bytes) {
+  sqlite3_bind_blob(stmt_, index, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT);
+}
+
 void SqliteQuery::Bind(int index, std::string_view text) {
   // An empty view may have a null data pointer, which SQLite would bind as NULL: bind "".
   sqlite3_bind_text(stmt_, index, text.empty() ? "" : text.data(), static_cast<int>(text.size()),

@@ -110,6 +110,7 @@ class SqliteQuery {
   std::optional<int64_t> Integer(int col) const;
   double Double(int col) const;
   std::string_view Text(int col) const;  // valid until the next Step()
+  std::string_view Blob(int col) const;  // the bytes as stored; valid until the next Step()
   int ColumnCount() const;
   std::string ColumnName(int col) const;
 
@@ -118,6 +119,7 @@ class SqliteQuery {
   void Bind(int index, double value);
   void Bind(int index, std::string_view text);
   void BindNull(int index);
+  void BindBlob(int index, std::string_view bytes);
   Status Run();  // steps once (INSERT/UPDATE), then resets
   void Reset();  // rewinds a query to be stepped again with new bindings
 

@@ -13,6 +13,8 @@ inline constexpr std::string_view kApiTable = "ext_gpuscope_api";
 inline constexpr std::string_view kOpTable = "ext_gpuscope_op";
 // Per kernel op: launch dimensions when no rocpd_kernelapi row holds them (graph kernels).
 inline constexpr std::string_view kKernelTable = "ext_gpuscope_kernel";
+// Python frames, packed: a run of one thread's frames per row (format/rpd_python_frames.h).
+inline constexpr std::string_view kPythonTable = "ext_gpuscope_python";
 // Per op marker: the op's call arguments (shapes, types; model/op_args.h text).
 inline constexpr std::string_view kArgsTable = "ext_gpuscope_args";
 // GPU-side ranges (annotations, syncs), kept out of rocpd_op whose views count work.
@@ -35,6 +37,8 @@ CREATE TABLE ext_gpuscope_args (api_ptr_id integer NOT NULL PRIMARY KEY, args te
 CREATE TABLE ext_gpuscope_gpurange (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, gpuId integer NOT NULL,
   queueId integer NOT NULL, start integer NOT NULL, end integer NOT NULL, kind varchar(16) NOT NULL,
   name_id integer NOT NULL, correlation integer, waits_on_record integer, waits_on_stream integer);
+CREATE TABLE ext_gpuscope_python (first_row integer NOT NULL PRIMARY KEY, pid integer NOT NULL,
+  tid integer NOT NULL, frames integer NOT NULL, data blob NOT NULL);
 CREATE TABLE ext_gpuscope_memory (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, pid integer NOT NULL,
   tid integer NOT NULL, ts integer NOT NULL, gpuId integer NOT NULL, bytes integer NOT NULL,
   allocated integer, reserved integer, addr integer);
@@ -47,6 +51,7 @@ inline constexpr std::string_view kOpColumns = "op_ptr_id, copy_kind, src, dst, 
 inline constexpr std::string_view kKernelColumns =
     "op_ptr_id, gridX, gridY, gridZ, workgroupX, workgroupY, workgroupZ, groupSegmentSize";
 inline constexpr std::string_view kArgsColumns = "api_ptr_id, args";
+inline constexpr std::string_view kPythonColumns = "first_row, pid, tid, frames, data";
 inline constexpr std::string_view kGpuRangeColumns =
     "gpuId, queueId, start, end, kind, name_id, correlation";
 // A stream waiting on an event (Kineto's cuda_sync): the event-record call's correlation and the

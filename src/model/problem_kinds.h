@@ -115,7 +115,9 @@ enum class ProblemEffect : uint8_t { kDropped, kRepaired, kKept };
   X(kRpdExtAutogradapiColumns, "rpd.ext_autogradapi_columns", kDropped,                           \
     "ext_autogradapi lacks api_ptr_id/autogradName_id; the table is ignored")                     \
   X(kRpdExtTableColumns, "rpd.ext_table_columns", kDropped,                                       \
-    "a gpuscope ext_ table of an .rpd lacks columns; the table is ignored")
+    "a gpuscope ext_ table of an .rpd lacks columns; the table is ignored")                       \
+  X(kRpdPythonFramesDamaged, "rpd.python_frames_damaged", kDropped,                               \
+    "a packed row of Python frames of an .rpd breaks off; the frames before the break are kept")
 
 enum class ProblemKind : uint8_t {
 #define GPUSCOPE_PROBLEM_ENUM(id, name, effect, what) id,

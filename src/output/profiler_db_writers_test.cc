@@ -5,10 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "base/sqlite_db.h"
 #include "base/temp_dir.h"
+#include "format/rpd_python_frames.h"
 #include "model/op_args.h"
 
 namespace gpuscope::output {
@@ -143,6 +146,52 @@ TEST(RocpdWriter, TheSameTraceGivesTheSameUuid) {
   ASSERT_TRUE(a.ok() && b.ok());
   std::string q = "SELECT value FROM rocpd_metadata WHERE tag = 'guid'";
   EXPECT_EQ(a->QueryText(q), b->QueryText(q));
+}
+
+}  // namespace
+}  // namespace gpuscope::output
+
+namespace gpuscope::output {
+namespace {
+
+// The packed Python frames of gpuscope's .rpd (format/rpd_python_frames.h): every value back,
+// extreme ones too, and a cut anywhere in the data read as damage, never as a made-up frame.
+TEST(RpdPythonFrames, RoundTripExtremesAndEveryTruncation) {
+  namespace py = format::rpd_python;
+  std::vector<py::Frame> frames = {{1'000, 50, 3, 7, -1},
+                                   {900, 0, 1, 8, 7},
+                                   {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MIN, INT64_MAX},
+                                   {INT64_MIN, 0, 0, -1, INT64_MIN}};
+  std::string data;
+  for (size_t i = 0; i < frames.size(); ++i)
+    py::Append(data, i ? &frames[i - 1] : nullptr, frames[i]);
+  py::Reader r(data);
+  py::Frame f;
+  for (const py::Frame& want : frames) {
+    ASSERT_TRUE(r.Next(&f));
+    EXPECT_EQ(f.start_ns, want.start_ns);
+    EXPECT_EQ(f.dur_ns, want.dur_ns);
+    EXPECT_EQ(f.name_id, want.name_id);
+    EXPECT_EQ(f.python_id, want.python_id);
+    EXPECT_EQ(f.parent_id, want.parent_id);
+  }
+  EXPECT_FALSE(r.Next(&f));
+  EXPECT_FALSE(r.damaged());
+  for (size_t cut = 1; cut < data.size(); ++cut) {
+    py::Reader part(std::string_view(data).substr(0, cut));
+    size_t n = 0;
+    while (part.Next(&f)) ++n;
+    EXPECT_LT(n, frames.size());
+    // Frame boundaries end cleanly; any other cut is damage.
+    size_t whole = 0;
+    for (std::string prefix; whole < frames.size(); ++whole) {
+      py::Append(prefix, whole ? &frames[whole - 1] : nullptr, frames[whole]);
+      if (prefix.size() >= cut) {
+        EXPECT_EQ(part.damaged(), prefix.size() != cut) << "cut at " << cut;
+        break;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "output/rpd_writer.h"
 
 #include "base/stage_timer.h"
+#include "format/rpd_python_frames.h"
 #include "output/rpd_v2_schema.h"
 #include "output/rpd_writer_parts.h"
 
@@ -30,6 +31,8 @@ base::StatusOr<RpdWriteCounts> RpdWriter::Write() {
   timer.Lap("rpd: GPU ops");
   GPUSCOPE_RETURN_IF_ERROR(WriteMarkers());
   timer.Lap("rpd: markers");
+  GPUSCOPE_RETURN_IF_ERROR(WritePythonFrames());
+  timer.Lap("rpd: Python frames");
   GPUSCOPE_RETURN_IF_ERROR(WriteMonitor());
   GPUSCOPE_RETURN_IF_ERROR(WriteGpuRanges());
   GPUSCOPE_RETURN_IF_ERROR(WriteMemoryEvents());
@@ -154,6 +157,40 @@ base::Status RpdWriter::WriteApi() {
   return base::Status::Ok();
 }
 
+base::Status RpdWriter::WritePythonFrames() {
+  namespace py = format::rpd_python;
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q,
+                            db_.Query(Insert(rpd_ext::kPythonTable, rpd_ext::kPythonColumns)));
+  const auto& p = t_.python;
+  std::string data;
+  py::Frame prev;
+  size_t first = 0;
+  auto flush = [&](size_t end) -> base::Status {
+    if (end == first) return base::Status::Ok();
+    const TrackView& v = layout_.tracks[p.track[first]];
+    q.Bind(1, static_cast<int64_t>(first));
+    q.Bind(2, v.pid);
+    q.Bind(3, v.tid);
+    q.Bind(4, static_cast<int64_t>(end - first));
+    q.BindBlob(5, data);
+    data.clear();
+    first = end;
+    return q.Run();
+  };
+  for (size_t i = 0; i < p.size(); ++i) {
+    // A row holds consecutive frames of one thread.
+    if (i > first &&
+        (p.track[i] != p.track[first] || static_cast<int64_t>(i - first) == py::kFramesPerRow)) {
+      GPUSCOPE_RETURN_IF_ERROR(flush(i));
+    }
+    GPUSCOPE_ASSIGN_OR_RETURN(auto name, strings_->Of(p.name[i]));
+    py::Frame f{p.start_ns[i], p.dur_ns[i], name, p.python_id[i], p.python_parent_id[i]};
+    py::Append(data, i == first ? nullptr : &prev, f);
+    prev = f;
+  }
+  return flush(p.size());
+}
+
 base::Status RpdWriter::WriteMarkers() {
   GPUSCOPE_ASSIGN_OR_RETURN(auto marker, strings_->Of(std::string_view("UserMarker")));
   GPUSCOPE_ASSIGN_OR_RETURN(
@@ -171,13 +208,6 @@ base::Status RpdWriter::WriteMarkers() {
       args.Bind(2, t_.str(c.args[i]));
       GPUSCOPE_RETURN_IF_ERROR(args.Run());
     }
-  }
-  const auto& p = t_.python;
-  for (size_t i = 0; i < p.size(); ++i) {
-    GPUSCOPE_ASSIGN_OR_RETURN(auto text, strings_->Of(p.name[i]));
-    int64_t id = next_api_id_++;
-    GPUSCOPE_RETURN_IF_ERROR(InsertApi(id, p.track[i], p.start_ns[i], p.dur_ns[i], marker, text));
-    GPUSCOPE_RETURN_IF_ERROR(InsertExt(id, "python", 0, p.python_id[i], p.python_parent_id[i]));
   }
   for (size_t i = 0; i < t_.instants.size(); ++i) {
     GPUSCOPE_ASSIGN_OR_RETURN(auto text, strings_->Of(t_.instants.name[i]));

@@ -95,8 +95,10 @@ class RpdWriter {
 
   base::Status WriteOps();
 
-  // CPU ranges, Python frames and instants as UserMarker rows (args = the text).
+  // CPU ranges and instants as UserMarker rows (args = the text).
   base::Status WriteMarkers();
+  // Python frames, packed per run of a thread's frames (format/rpd_python_frames.h).
+  base::Status WritePythonFrames();
 
   // GPU-side ranges (annotations projected on a stream, sync records): rpd has no table for
   // them, so they go to ext_gpuscope_gpurange only (not rocpd_op, whose views count work).

@@ -2,6 +2,7 @@
 
 #include "base/numbers.h"
 #include "format/rpd_ext.h"
+#include "format/rpd_python_frames.h"
 #include "import/common/rocm_names.h"
 #include "import/rpd/rpd_reader.h"
 
@@ -166,6 +167,38 @@ base::Status RpdReader::ReadExtMemory() {
     row.reserved = q.IsNull(6) ? -1 : q.Int(6);
     row.addr = q.IsNull(7) ? 0 : static_cast<uint64_t>(q.Int(7));
     t_.memory.Append(row);
+  }
+  return q.status();
+}
+
+// Python frames packed per run of a thread's frames (format/rpd_python_frames.h). A row whose
+// data breaks off keeps the frames before the break and is counted once.
+base::Status RpdReader::ReadExtPython() {
+  if (!UsableExt(ext::kPythonTable, ext::kPythonColumns)) return base::Status::Ok();
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q,
+                            db_.Query(Select(ext::kPythonTable, ext::kPythonColumns, "", true)));
+  while (q.Step()) {
+    model::TrackId track = cpu_tracks_.Get(q.Int(1), q.Int(2));
+    int64_t expected = q.Int(3), read = 0;
+    format::rpd_python::Reader frames(q.Blob(4));
+    format::rpd_python::Frame f;
+    while (read < expected && frames.Next(&f)) {
+      model::PythonFrameRow row;
+      row.start_ns = f.start_ns;
+      row.dur_ns = std::max<int64_t>(f.dur_ns, 0);
+      row.name = strings_.Get(f.name_id);
+      row.track = track;
+      row.python_id = f.python_id;
+      row.python_parent_id = f.parent_id;
+      t_.python.Append(row);
+      ++read;
+    }
+    if (read != expected || frames.Next(&f)) {
+      t_.problems.Add(model::ProblemKind::kRpdPythonFramesDamaged,
+                      std::string(ext::kPythonTable) + " row " + std::to_string(q.Int(0)) +
+                          " holds " + std::to_string(read) + " readable frames of the " +
+                          std::to_string(expected) + " it declares; kept those");
+    }
   }
   return q.status();
 }

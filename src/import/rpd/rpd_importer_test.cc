@@ -89,6 +89,25 @@ TEST(RpdImporter, ReadsOpsApiMarkersMonitorAndAutograd) {
 }
 
 // Schema v3: marker text and args live in rocpd_ustring.
+// gpuscope's packed Python frames (format/rpd_python_frames.h): read back on their thread; a row
+// whose data breaks off keeps the frames before the break and says so once.
+TEST(RpdImporter, PackedPythonFramesAndADamagedRow) {
+  // Frame 1: start 5, dur 5, name id 1, python id 1, parent -1; then a varint that never ends.
+  model::Trace t = Load(MakeDb(kFixture,
+                               "CREATE TABLE ext_gpuscope_python (first_row integer NOT NULL "
+                               "PRIMARY KEY, pid integer NOT NULL, tid integer NOT NULL, frames "
+                               "integer NOT NULL, data blob NOT NULL); INSERT INTO "
+                               "ext_gpuscope_python VALUES (0, 7, 8, 2, X'0a0a02020380');",
+                               "python.rpd"));
+  ASSERT_EQ(t.python.size(), 1u);
+  EXPECT_EQ(t.python.start_ns[0], 5);
+  EXPECT_EQ(t.python.dur_ns[0], 5);
+  EXPECT_EQ(t.python.python_id[0], 1);
+  EXPECT_EQ(t.python.python_parent_id[0], -1);
+  EXPECT_EQ(t.tracks[t.python.track[0]].tid, 8);
+  EXPECT_EQ(t.problems.total(), 1u);
+}
+
 TEST(RpdImporter, SchemaV3ReadsMarkerTextFromUstring) {
   model::Trace t =
       Load(MakeDb(kFixture,

@@ -47,6 +47,7 @@ base::Status RpdReader::Read() {
   GPUSCOPE_RETURN_IF_ERROR(ReadMonitor());
   GPUSCOPE_RETURN_IF_ERROR(ReadExtGpuRanges());
   GPUSCOPE_RETURN_IF_ERROR(ReadExtMemory());
+  GPUSCOPE_RETURN_IF_ERROR(ReadExtPython());
   ApplyNameTags();
   for (auto [table, label] :
        {std::pair{"rocpd_stackframe", "API call stack frames (rocpd_stackframe; not modelled)"},

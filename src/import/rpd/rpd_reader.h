@@ -107,6 +107,8 @@ class RpdReader {
   base::Status ReadExtGpuRanges();
   // Device allocator events that gpuscope's export keeps (ext_gpuscope_memory).
   base::Status ReadExtMemory();
+  // Python frames that gpuscope's export packs into ext_gpuscope_python.
+  base::Status ReadExtPython();
 
   base::Status ReadMonitor();
 
