@@ -149,7 +149,9 @@ base::Status RocpdWriter::WriteAgentsAndQueues() {
                             "(id, nid, pid, type, absolute_index, logical_index, type_index, "
                             "name, vendor_name, product_name, extdata) VALUES (?1, 1, ?2, 'GPU', "
                             "?1, ?1, ?1, '', ?3, ?4, ?5)"));
+  std::set<int32_t> agents;
   for (const model::Device& d : t_.devices) {
+    if (!agents.insert(d.id).second) continue;  // one agent per device id
     agent.Bind(1, int64_t{d.id});
     agent.Bind(2, main_pid_);
     agent.Bind(3, d.vendor == model::Vendor::kAmd      ? std::string_view("AMD")
