@@ -1,6 +1,7 @@
 #pragma once
-// Writers of the two profilers' own SQLite databases, so that a trace from any tool can be read
-// by their tools (and by gpuscope, as a profiler run would have written it):
+// Writers of the two profilers' own SQLite databases, in their schemas, so that a trace from any
+// tool reads as that profiler's run would (gpuscope's round trips test it; the profilers' own
+// tools have not been run on them here):
 //   WriteNsysSqlite: an Nsight Systems export (`nsys export --type sqlite`, export schema 3.x
 //     columns): StringIds, the CUPTI_ACTIVITY_KIND_* tables (RUNTIME, KERNEL, MEMCPY, MEMSET,
 //     SYNCHRONIZATION), NVTX_EVENTS, OSRT_API, TARGET_INFO_GPU, PROCESSES, ThreadNames and the

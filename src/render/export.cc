@@ -243,7 +243,7 @@ const std::vector<Writer>& Writers() {
       {"rpd", ".rpd", "rocmProfileData schema v2 SQLite with its views (top, ktop, busy, ...)",
        WriteRpdFile},
       {"nsys", ".sqlite",
-       "an Nsight Systems SQLite export (nsys stats reads it; ops as emit_nvtx ranges)",
+       "an Nsight Systems SQLite export (export schema 3.x tables; ops as emit_nvtx ranges)",
        WriteNsysFile},
       {"rocpd", ".db", "a rocprofv3 rocpd database (schema 3; ops as emit_nvtx roctx ranges)",
        WriteRocpdFile},
