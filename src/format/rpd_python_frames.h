@@ -14,6 +14,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/varint.h"
+
 namespace gpuscope::format::rpd_python {
 
 // At most this many frames in one row: rows stay far below SQLite's and the reader's value
@@ -24,13 +26,6 @@ struct Frame {
   int64_t start_ns = 0, dur_ns = 0, name_id = 0, python_id = -1, parent_id = -1;
 };
 
-inline uint64_t ZigZag(int64_t v) {
-  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
-}
-inline int64_t UnZigZag(uint64_t v) {
-  return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
-}
-
 // Differences wrap (unsigned) so that no input overflows; decoding wraps them back.
 inline int64_t Minus(int64_t a, int64_t b) {
   return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
@@ -39,16 +34,9 @@ inline int64_t Plus(int64_t a, int64_t b) {
   return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
 }
 
-inline void PutVarint(std::string& out, uint64_t v) {
-  while (v >= 0x80) {
-    out.push_back(static_cast<char>((v & 0x7F) | 0x80));
-    v >>= 7;
-  }
-  out.push_back(static_cast<char>(v));
-}
-
 // Appends `f` to a row's data; `prev` is the row's previous frame (nullptr for its first).
 inline void Append(std::string& out, const Frame* prev, const Frame& f) {
+  using base::PutVarint, base::ZigZag;
   PutVarint(out, ZigZag(prev ? Minus(f.start_ns, prev->start_ns) : f.start_ns));
   PutVarint(out, ZigZag(f.dur_ns));
   PutVarint(out, ZigZag(f.name_id));
@@ -66,11 +54,12 @@ class Reader {
     if (at_ == data_.size()) return false;
     uint64_t v[5];
     for (uint64_t& x : v) {
-      if (!GetVarint(&x)) {
+      if (!base::GetVarint(data_, &at_, &x)) {
         damaged_ = true;
         return false;
       }
     }
+    using base::UnZigZag;
     f->start_ns = first_ ? UnZigZag(v[0]) : Plus(prev_.start_ns, UnZigZag(v[0]));
     f->dur_ns = UnZigZag(v[1]);
     f->name_id = UnZigZag(v[2]);
@@ -83,17 +72,6 @@ class Reader {
   bool damaged() const { return damaged_; }
 
  private:
-  bool GetVarint(uint64_t* v) {
-    *v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (at_ == data_.size()) return false;
-      auto b = static_cast<uint8_t>(data_[at_++]);
-      *v |= static_cast<uint64_t>(b & 0x7F) << shift;
-      if (!(b & 0x80)) return true;
-    }
-    return false;  // more than ten bytes: not a varint
-  }
-
   std::string_view data_;
   size_t at_ = 0;
   Frame prev_;

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "analysis/job/job_internal.h"
+#include "base/varint.h"
 
 namespace gpuscope::analysis {
 namespace {
@@ -13,16 +14,11 @@ namespace {
 // FNV-1a over every kernel's start, duration and name: two ranks of one job never agree on all
 // of them to the nanosecond; a file copied under two ranks does.
 uint64_t KernelFingerprint(const model::Trace& t) {
-  uint64_t h = 1469598103934665603ULL;
-  auto mix = [&h](const void* p, size_t n) {
-    const auto* b = static_cast<const unsigned char*>(p);
-    for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ULL;
-  };
+  uint64_t h = base::kFnvOffset;
   for (size_t i = 0; i < t.kernels.size(); ++i) {
-    mix(&t.kernels.start_ns[i], sizeof(int64_t));
-    mix(&t.kernels.dur_ns[i], sizeof(int64_t));
-    std::string_view name = t.str(t.kernels.name[i]);
-    mix(name.data(), name.size());
+    h = base::Fnv1a(&t.kernels.start_ns[i], sizeof(int64_t), h);
+    h = base::Fnv1a(&t.kernels.dur_ns[i], sizeof(int64_t), h);
+    h = base::Fnv1a(t.str(t.kernels.name[i]), h);
   }
   return h;
 }

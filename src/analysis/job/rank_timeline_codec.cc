@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/varint.h"
+
 namespace gpuscope::analysis {
 namespace {
 
@@ -12,11 +14,8 @@ constexpr uint64_t kVersion = 1;
 
 class Writer {
  public:
-  void U(uint64_t v) {
-    while (v >= 0x80) out_ += static_cast<char>((v & 0x7f) | 0x80), v >>= 7;
-    out_ += static_cast<char>(v);
-  }
-  void I(int64_t v) { U((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63)); }
+  void U(uint64_t v) { base::PutVarint(out_, v); }
+  void I(int64_t v) { U(base::ZigZag(v)); }
   void S(std::string_view s) { U(s.size()), out_.append(s); }
   template <typename T, typename F>
   void Array(const std::vector<T>& v, F each) {
@@ -47,21 +46,14 @@ class Reader {
   }
   uint64_t U() {
     uint64_t v = 0;
-    for (int shift = 0; ok_; shift += 7) {
-      if (p_ >= b_.size() || shift > 63) {
-        Fail(p_ >= b_.size() ? "it ends early" : "a number is too long");
-        return 0;
-      }
-      auto byte = static_cast<uint8_t>(b_[p_++]);
-      v |= static_cast<uint64_t>(byte & 0x7f) << shift;
-      if (!(byte & 0x80)) return v;
+    if (!ok_) return 0;
+    if (!base::GetVarint(b_, &p_, &v)) {
+      Fail(p_ >= b_.size() ? "it ends early" : "a number is too long");
+      return 0;
     }
-    return 0;
+    return v;
   }
-  int64_t I() {
-    uint64_t u = U();
-    return static_cast<int64_t>(u >> 1) ^ -static_cast<int64_t>(u & 1);
-  }
+  int64_t I() { return base::UnZigZag(U()); }
   // A count of items of at least one byte each: never more than the bytes left.
   size_t Count() {
     uint64_t n = U();
