@@ -24,4 +24,10 @@ class NumericTracks {
   std::map<std::pair<int64_t, int64_t>, model::TrackId> cache_;
 };
 
+// A host range's name and kind from the text a profiler recorded for it: the text
+// torch.autograd.profiler.emit_nvtx gives an op (NVTX on CUDA, roctx on ROCm;
+// format/emit_nvtx.h) names the op, with its input sizes as its args; any other text is an
+// annotation of that name.
+void NameRangeByText(model::Trace& t, std::string_view text, model::CpuRangeRow* row);
+
 }  // namespace gpuscope::import

@@ -1,8 +1,6 @@
 // Host-side ranges: NVTX (emit_nvtx ops, annotations, marks) and OS runtime calls.
 
-#include "format/emit_nvtx.h"
 #include "import/nsys/nsys_reader.h"
-#include "model/op_args.h"
 
 namespace gpuscope::import::nsys {
 
@@ -25,12 +23,7 @@ base::Status NsysReader::ReadNvtx() {
       row.start_ns = TimeAt(q, 0);
       row.dur_ns = model::DurationBetween(row.start_ns, TimeAt(q, 1));
       row.track = CpuTrack(q.Int(3));
-      std::string_view op = format::emit_nvtx::OpName(text);
-      row.kind = op.empty() ? model::CpuRangeKind::kAnnotation : model::CpuRangeKind::kOp;
-      row.name = t_.strings.Intern(op.empty() ? text : op);
-      // emit_nvtx(record_shapes=True) writes the inputs' sizes, not their types.
-      std::string_view sizes = op.empty() ? std::string_view() : format::emit_nvtx::Sizes(text);
-      if (!sizes.empty()) row.args = t_.strings.Intern(model::EncodeOpArgs(sizes, "", ""));
+      NameRangeByText(t_, text, &row);
       t_.cpu.Append(row);
     } else if (mark || (range && q.IsNull(1))) {
       t_.instants.Append(TimeAt(q, 0), t_.strings.Intern(text), CpuTrack(q.Int(3)));

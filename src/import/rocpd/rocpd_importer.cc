@@ -13,14 +13,12 @@
 #include <string>
 
 #include "base/sqlite_db.h"
-#include "format/emit_nvtx.h"
 #include "import/common/allocation_records.h"
 #include "import/common/rocm_names.h"
 #include "import/common/row_helpers.h"
 #include "import/common/sqlite_columns.h"
 #include "import/formats.h"
 #include "model/merge.h"
-#include "model/op_args.h"
 
 namespace gpuscope::import::rocpd {
 
@@ -94,9 +92,9 @@ class RocpdReader {
       model::Device d;
       d.id = static_cast<int32_t>(q->Int(0));
       std::string product(q->Text(2)), arch(q->Text(1));  // "AMD Instinct MI300X", "gfx942"
-      d.name = product.empty() || arch.empty() || arch == product
-                   ? (product.empty() ? arch : product)
-                   : product + " (" + arch + ")";
+      d.name = product.empty()                   ? arch
+               : arch.empty() || arch == product ? product
+                                                 : product + " (" + arch + ")";
       // rocprofv3 profiles AMD GPUs; a converted trace may say another vendor.
       d.vendor = q->Text(6) == "NVIDIA" ? model::Vendor::kNvidia : model::Vendor::kAmd;
       d.compute_units = static_cast<int32_t>(q->Int(3));
@@ -271,14 +269,8 @@ class RocpdReader {
         row.start_ns = start;
         row.dur_ns = dur;
         row.track = track;
-        // torch.autograd.profiler.emit_nvtx writes its ranges with roctx on ROCm: an op's text
-        // names the op (and its input sizes), any other text is an annotation.
-        std::string_view text = q.IsNull(7) ? strings_.Text(q.Int(4)) : q.Text(7);
-        std::string_view op = format::emit_nvtx::OpName(text);
-        row.kind = op.empty() ? model::CpuRangeKind::kAnnotation : model::CpuRangeKind::kOp;
-        row.name = t_.strings.Intern(op.empty() ? text : op);
-        std::string_view sizes = op.empty() ? std::string_view() : format::emit_nvtx::Sizes(text);
-        if (!sizes.empty()) row.args = t_.strings.Intern(model::EncodeOpArgs(sizes, "", ""));
+        // emit_nvtx writes its ranges with roctx on ROCm: ops by their text.
+        NameRangeByText(t_, q.IsNull(7) ? strings_.Text(q.Int(4)) : q.Text(7), &row);
         t_.cpu.Append(row);
         continue;
       }

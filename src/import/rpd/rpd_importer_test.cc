@@ -88,7 +88,6 @@ TEST(RpdImporter, ReadsOpsApiMarkersMonitorAndAutograd) {
   EXPECT_TRUE(t.problems.empty());
 }
 
-// Schema v3: marker text and args live in rocpd_ustring.
 // gpuscope's packed Python frames (format/rpd_python_frames.h): read back on their thread; a row
 // whose data breaks off keeps the frames before the break and says so once.
 TEST(RpdImporter, PackedPythonFramesAndADamagedRow) {
@@ -108,6 +107,7 @@ TEST(RpdImporter, PackedPythonFramesAndADamagedRow) {
   EXPECT_EQ(t.problems.total(), 1u);
 }
 
+// Schema v3: marker text and args live in rocpd_ustring.
 TEST(RpdImporter, SchemaV3ReadsMarkerTextFromUstring) {
   model::Trace t =
       Load(MakeDb(kFixture,
