@@ -13,6 +13,7 @@ namespace {
 
 using model::MemopKind;
 using model::MemoryKind;
+using profiler_db::BindCorrelation;
 
 int64_t CopyOper(MemopKind k) {
   switch (k) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <utility>
 
 #include "output/nsys_export_schema.h"
@@ -50,34 +51,38 @@ constexpr EnumRow kEventType[] = {{kNvtxMark, "NvtxMark", "NvtxMark"},
 }  // namespace
 
 void NsysWriter::AssignHostIds() {
-  global_tid_.assign(t_.tracks.size(), 0);
-  std::map<int64_t, int64_t> pids;                      // layout pid -> nsys pid
-  std::map<std::pair<int64_t, int64_t>, int64_t> tids;  // (nsys pid, layout tid) -> nsys tid
-  int64_t next_pid = 1, next_tid = 1;
+  // Ids that fit 24 bits are kept; the others take numbers no kept id uses (pids from 1 up,
+  // tids from the top down), so that two processes or threads never share an id.
   auto fits = [](int64_t v) { return v > 0 && v < kIdLimit; };
-  std::map<int64_t, int> api_calls;  // nsys pid -> calls: the main process launches the most
+  std::set<int64_t> kept_pids;
+  std::set<std::pair<int64_t, int64_t>> kept_tids;  // (layout pid, tid)
   for (size_t i = 0; i < t_.tracks.size(); ++i) {
     if (t_.tracks[i].kind != model::TrackKind::kCpuThread) continue;
     const TrackView& v = layout_.tracks[i];
-    auto [p, new_pid] = pids.emplace(v.pid, fits(v.pid) ? v.pid : 0);
-    if (new_pid && p->second == 0) {
-      while (pids.end() !=
-             std::find_if(pids.begin(), pids.end(), [&](auto& e) { return e.second == next_pid; }))
-        ++next_pid;
+    if (fits(v.pid)) kept_pids.insert(v.pid);
+    if (fits(v.tid)) kept_tids.emplace(v.pid, v.tid);
+  }
+  std::map<int64_t, int64_t> pids;                      // layout pid -> nsys pid
+  std::map<std::pair<int64_t, int64_t>, int64_t> tids;  // (layout pid, layout tid) -> nsys tid
+  int64_t next_pid = 1, next_tid = kIdLimit - 1;
+  global_tid_.assign(t_.tracks.size(), 0);
+  for (size_t i = 0; i < t_.tracks.size(); ++i) {
+    if (t_.tracks[i].kind != model::TrackKind::kCpuThread) continue;
+    const TrackView& v = layout_.tracks[i];
+    auto [p, new_pid] = pids.emplace(v.pid, v.pid);
+    if (new_pid && !fits(v.pid)) {
+      while (kept_pids.count(next_pid)) ++next_pid;
       p->second = next_pid++;
     }
-    auto [tid, new_tid] = tids.emplace(std::pair{p->second, v.tid}, fits(v.tid) ? v.tid : 0);
-    if (new_tid && tid->second == 0) tid->second = kIdLimit - next_tid++;  // from the top down
+    auto [tid, new_tid] = tids.emplace(std::pair{v.pid, v.tid}, v.tid);
+    if (new_tid && !fits(v.tid)) {
+      while (kept_tids.count({v.pid, next_tid})) --next_tid;
+      tid->second = next_tid--;
+    }
     global_tid_[i] = (p->second << kIdBits) | tid->second;
   }
-  for (size_t i = 0; i < t_.api.size(); ++i) ++api_calls[global_tid_[t_.api.track[i]] >> kIdBits];
-  if (!api_calls.empty()) {
-    auto most = std::max_element(api_calls.begin(), api_calls.end(),
-                                 [](auto& a, auto& b) { return a.second < b.second; });
-    main_global_pid_ = most->first << kIdBits;
-  } else if (!pids.empty()) {
-    main_global_pid_ = pids.begin()->second << kIdBits;
-  }
+  auto main = pids.find(profiler_db::MainPid(t_, layout_));
+  if (main != pids.end()) main_global_pid_ = main->second << kIdBits;
 }
 
 int64_t NsysWriter::GlobalPid(model::RowId launch) const {
@@ -86,17 +91,8 @@ int64_t NsysWriter::GlobalPid(model::RowId launch) const {
 }
 
 std::pair<int64_t, int64_t> NsysWriter::GpuIds(model::TrackId track) const {
-  const model::Track& tr = t_.tracks[track];
-  int64_t device = tr.device >= 0 ? tr.device : layout_.tracks[track].pid;
   int64_t stream = layout_.tracks[track].tid;
-  return {device, stream < 0 ? kAllStreams : stream};
-}
-
-void NsysWriter::BindCorrelation(SqliteBatchInsert& q, int index, uint64_t correlation) {
-  if (correlation == model::kNoCorrelation || correlation > uint64_t{INT64_MAX})
-    q.BindNull(index);
-  else
-    q.Bind(index, static_cast<int64_t>(correlation));
+  return {DeviceIdOf(t_, layout_, track), stream < 0 ? kAllStreams : stream};
 }
 
 base::StatusOr<LossyWriteCounts> NsysWriter::Write() {

@@ -59,7 +59,6 @@ class NsysWriter {
   int64_t GlobalPid(model::RowId launch) const;
   // deviceId, streamId of a GPU track.
   std::pair<int64_t, int64_t> GpuIds(model::TrackId track) const;
-  static void BindCorrelation(SqliteBatchInsert& q, int index, uint64_t correlation);
 
   const model::Trace& t_;
   base::SqliteDb& db_;

@@ -1,5 +1,8 @@
 #include "output/profiler_db_common.h"
 
+#include <algorithm>
+#include <map>
+
 #include "format/emit_nvtx.h"
 #include "model/op_args.h"
 #include "output/json_writer.h"
@@ -42,6 +45,31 @@ std::string OpRangeText(const model::Trace& t, size_t cpu_row) {
     sizes += ']';
   }
   return format::emit_nvtx::Text(t.str(t.cpu.name[cpu_row]), cpu_row + 1, sizes);
+}
+
+void BindCorrelation(base::SqliteBatchInsert& q, int index, uint64_t correlation) {
+  if (correlation == model::kNoCorrelation || correlation > uint64_t{INT64_MAX})
+    q.BindNull(index);
+  else
+    q.Bind(index, static_cast<int64_t>(correlation));
+}
+
+int64_t MainPid(const model::Trace& t, const TrackLayout& layout) {
+  std::map<int64_t, size_t> calls;  // layout pid -> API calls
+  for (model::TrackId track : t.api.track) ++calls[layout.tracks[track].pid];
+  if (!calls.empty()) {
+    return std::max_element(calls.begin(), calls.end(),
+                            [](auto& a, auto& b) { return a.second < b.second; })
+        ->first;
+  }
+  int64_t lowest = 0;
+  bool any = false;
+  for (size_t i = 0; i < t.tracks.size(); ++i) {
+    if (t.tracks[i].kind != model::TrackKind::kCpuThread) continue;
+    lowest = any ? std::min(lowest, layout.tracks[i].pid) : layout.tracks[i].pid;
+    any = true;
+  }
+  return lowest;
 }
 
 void Dropped(LossyWriteCounts& counts, std::string what, uint64_t n) {

@@ -5,14 +5,23 @@
 #include <string>
 #include <string_view>
 
+#include "base/sqlite_batch.h"
 #include "model/trace.h"
 #include "output/profiler_db_writers.h"
+#include "output/track_layout.h"
 
 namespace gpuscope::output::profiler_db {
 
 // The op's range text as emit_nvtx(record_shapes=True) writes it: name, op id, input sizes
 // ("[[2, 3], []]": a tensor's dims, [] for other arguments) when its arguments recorded them.
 std::string OpRangeText(const model::Trace& t, size_t cpu_row);
+
+// A correlation id as the source recorded it, NULL when it has none (or none SQLite can hold).
+void BindCorrelation(base::SqliteBatchInsert& q, int index, uint64_t correlation);
+
+// The layout pid of the main process: the one whose threads make the most API calls (it launches
+// the GPU work), else the lowest pid of a host thread; 0 without host threads.
+int64_t MainPid(const model::Trace& t, const TrackLayout& layout);
 
 // Adds (what, n) to `counts.dropped` when n > 0.
 void Dropped(LossyWriteCounts& counts, std::string what, uint64_t n);

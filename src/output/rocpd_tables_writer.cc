@@ -28,13 +28,6 @@ std::string_view CopyName(model::MemopKind k) {
   }
 }
 
-void BindOrNull(SqliteBatchInsert& q, int index, uint64_t correlation) {
-  if (correlation == model::kNoCorrelation || correlation > uint64_t{INT64_MAX})
-    q.BindNull(index);
-  else
-    q.Bind(index, static_cast<int64_t>(correlation));
-}
-
 // One rocpd_region row: (nid, pid, tid, start, end, name_id, event_id).
 base::Status Region(SqliteBatchInsert& q, const TrackView& v, int64_t start, int64_t dur,
                     int64_t name, int64_t event) {
@@ -60,7 +53,7 @@ base::StatusOr<int64_t> RocpdWriter::Event(std::string_view category, uint64_t c
   int64_t id = next_event_++;
   events_->Bind(1, id);
   events_->Bind(2, cat);
-  BindOrNull(*events_, 3, correlation);
+  profiler_db::BindCorrelation(*events_, 3, correlation);
   events_->Bind(4, int64_t{0});
   events_->Bind(5, int64_t{0});
   events_->Bind(6, extdata.empty() ? std::string_view("{}") : extdata);

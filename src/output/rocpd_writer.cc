@@ -7,19 +7,13 @@
 #include <set>
 #include <utility>
 
+#include "base/varint.h"
 #include "output/rocpd_schema.h"
 #include "output/rocpd_writer_parts.h"
 
 namespace gpuscope::output {
 namespace rocpd_internal {
 namespace {
-
-// FNV-1a: the run's UUID is derived from what was converted, so that the same input gives the
-// same file.
-uint64_t Fnv(std::string_view s, uint64_t h = 1469598103934665603ull) {
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
 
 std::string Replace(std::string text, std::string_view from, std::string_view to) {
   for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
@@ -31,7 +25,8 @@ std::string Replace(std::string text, std::string_view from, std::string_view to
 
 RocpdWriter::RocpdWriter(const model::Trace& t, base::SqliteDb& db)
     : t_(t), db_(db), layout_(LayoutTracks(t)) {
-  uint64_t a = Fnv(t.meta.path), b = Fnv(std::to_string(t.EventCount()), a);
+  // The run's UUID is derived from what was converted: the same input gives the same file.
+  uint64_t a = base::Fnv1a(t.meta.path), b = base::Fnv1a(std::to_string(t.EventCount()), a);
   char text[40];
   std::snprintf(text, sizeof(text), "%08x-%04x-7%03x-8%03x-%012llx", static_cast<unsigned>(a >> 32),
                 static_cast<unsigned>(a >> 16) & 0xFFFF, static_cast<unsigned>(a) & 0xFFF,
@@ -47,10 +42,7 @@ int64_t RocpdWriter::PidOf(model::RowId launch) const {
   return layout_.tracks[t_.api.track[launch]].pid;
 }
 
-int64_t RocpdWriter::AgentOf(model::TrackId track) const {
-  int32_t device = t_.tracks[track].device;
-  return device >= 0 ? device : layout_.tracks[track].pid;
-}
+int64_t RocpdWriter::AgentOf(model::TrackId track) const { return DeviceIdOf(t_, layout_, track); }
 
 base::StatusOr<LossyWriteCounts> RocpdWriter::Write() {
   GPUSCOPE_RETURN_IF_ERROR(
@@ -109,8 +101,6 @@ base::Status RocpdWriter::WriteProcessesAndThreads() {
       auto thread, db_.Query("INSERT INTO " + Table("rocpd_info_thread") +
                              "(id, nid, ppid, pid, tid, name) VALUES (?1, 1, ?2, ?2, ?1, ?3)"));
   std::set<int64_t> pids, tids;
-  std::map<int64_t, size_t> calls;  // pid -> API calls: the main process launches the most
-  for (size_t i = 0; i < t_.api.size(); ++i) ++calls[layout_.tracks[t_.api.track[i]].pid];
   for (size_t i = 0; i < t_.tracks.size(); ++i) {
     const model::Track& tr = t_.tracks[i];
     if (tr.kind != model::TrackKind::kCpuThread) continue;
@@ -133,13 +123,7 @@ base::Status RocpdWriter::WriteProcessesAndThreads() {
       thread.Bind(3, t_.str(tr.name));
     GPUSCOPE_RETURN_IF_ERROR(thread.Run());
   }
-  if (!calls.empty()) {
-    main_pid_ = std::max_element(calls.begin(), calls.end(), [](auto& a, auto& b) {
-                  return a.second < b.second;
-                })->first;
-  } else if (!pids.empty()) {
-    main_pid_ = *pids.begin();
-  }
+  main_pid_ = profiler_db::MainPid(t_, layout_);
   return base::Status::Ok();
 }
 

@@ -90,10 +90,7 @@ base::Status RpdWriter::WriteMetadata() {
   return db_.Exec("INSERT INTO rocpd_kernelcodeobject(id, vgpr, sgpr, fbar) VALUES (0, 0, 0, 0);");
 }
 
-int64_t RpdWriter::GpuId(model::TrackId track) const {
-  int32_t device = t_.tracks[track].device;
-  return device >= 0 ? device : layout_.tracks[track].pid;
-}
+int64_t RpdWriter::GpuId(model::TrackId track) const { return DeviceIdOf(t_, layout_, track); }
 
 base::Status RpdWriter::InsertApi(int64_t id, model::TrackId track, int64_t start, int64_t dur,
                                   int64_t name_id, int64_t args_id) {
@@ -109,22 +106,16 @@ base::Status RpdWriter::InsertApi(int64_t id, model::TrackId track, int64_t star
   return api_->Run();
 }
 
-base::Status RpdWriter::InsertExt(int64_t api_id, std::string_view kind, int64_t external_id,
-                                  int64_t python_id, int64_t python_parent) {
+base::Status RpdWriter::InsertExt(int64_t api_id, std::string_view kind, int64_t external_id) {
   ext_api_->Bind(1, api_id);
   ext_api_->Bind(2, kind);
   if (external_id)
     ext_api_->Bind(3, external_id);
   else
     ext_api_->BindNull(3);
-  if (python_id >= 0)
-    ext_api_->Bind(4, python_id);
-  else
-    ext_api_->BindNull(4);
-  if (python_parent >= 0)
-    ext_api_->Bind(5, python_parent);
-  else
-    ext_api_->BindNull(5);
+  // The Python ids stay NULL: Python frames are packed in ext_gpuscope_python, not markers.
+  ext_api_->BindNull(4);
+  ext_api_->BindNull(5);
   return ext_api_->Run();
 }
 
@@ -150,7 +141,7 @@ base::Status RpdWriter::WriteApi() {
     // A call named like the rpd tracer's overhead rows is marked, or readers would drop it.
     if (a.domain[i] != implied || rpd_ext::IsRpdOverheadApi(n)) {
       GPUSCOPE_RETURN_IF_ERROR(
-          InsertExt(static_cast<int64_t>(i) + 1, model::ApiDomainName(a.domain[i]), 0, -1, -1));
+          InsertExt(static_cast<int64_t>(i) + 1, model::ApiDomainName(a.domain[i]), 0));
     }
   }
   next_api_id_ = static_cast<int64_t>(a.size()) + 1;
@@ -202,7 +193,7 @@ base::Status RpdWriter::WriteMarkers() {
     GPUSCOPE_RETURN_IF_ERROR(InsertApi(id, c.track[i], c.start_ns[i], c.dur_ns[i], marker, text));
     GPUSCOPE_RETURN_IF_ERROR(InsertExt(id,
                                        c.kind[i] == model::CpuRangeKind::kOp ? "op" : "annotation",
-                                       static_cast<int64_t>(c.external_id[i]), -1, -1));
+                                       static_cast<int64_t>(c.external_id[i])));
     if (c.args[i]) {
       args.Bind(1, id);
       args.Bind(2, t_.str(c.args[i]));

@@ -87,8 +87,7 @@ class RpdWriter {
   base::Status InsertApi(int64_t id, model::TrackId track, int64_t start, int64_t dur,
                          int64_t name_id, int64_t args_id);
 
-  base::Status InsertExt(int64_t api_id, std::string_view kind, int64_t external_id,
-                         int64_t python_id, int64_t python_parent);
+  base::Status InsertExt(int64_t api_id, std::string_view kind, int64_t external_id);
 
   // API calls keep their order: rocpd_api.id = ApiTable row + 1.
   base::Status WriteApi();

@@ -34,4 +34,11 @@ struct TrackLayout {
 // number is also a host pid are moved to 200000000 + device so they never share a process row.
 TrackLayout LayoutTracks(const model::Trace& trace);
 
+// A GPU track's device id for a writer's device column: its device, else the viewer pid the
+// layout gave it (a GPU the source did not number).
+inline int64_t DeviceIdOf(const model::Trace& t, const TrackLayout& layout, model::TrackId track) {
+  int32_t device = t.tracks[track].device;
+  return device >= 0 ? device : layout.tracks[track].pid;
+}
+
 }  // namespace gpuscope::output

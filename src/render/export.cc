@@ -96,26 +96,40 @@ base::StatusOr<std::vector<ExportedFile>> WriteJson(const model::Trace& trace,
   return std::vector<ExportedFile>{{out, what, bytes}};
 }
 
+// A SQLite database written by `write` into a temporary file beside `out` (`suffix`: its ending
+// for standard output), then put in place; returns its size.
+template <typename Write>
+base::StatusOr<uint64_t> WriteDatabase(const std::string& out, const ExportOptions& options,
+                                       std::string_view suffix, Write&& write) {
+  if (out == "-" && isatty(STDOUT_FILENO)) {
+    return base::Status::Error("-: standard output is a terminal; a " + std::string(suffix) +
+                               " file is a binary database - redirect it (> t" +
+                               std::string(suffix) + ")");
+  }
+  GPUSCOPE_ASSIGN_OR_RETURN(auto file,
+                            base::AtomicOutput::Begin(out, options.inputs, std::string(suffix)));
+  GPUSCOPE_RETURN_IF_ERROR(write(file.temp_path()));
+  uint64_t bytes = FileBytes(file.temp_path());
+  GPUSCOPE_RETURN_IF_ERROR(file.Commit());
+  return bytes;
+}
+
 base::StatusOr<std::vector<ExportedFile>> WriteRpdFile(const model::Trace& trace,
                                                        const std::string& out,
                                                        const ExportOptions& options) {
-  if (out == "-" && isatty(STDOUT_FILENO)) {
-    return base::Status::Error(
-        "-: standard output is a terminal; an .rpd is a binary database - redirect it (> t.rpd)");
+  output::RpdWriteCounts counts;
+  GPUSCOPE_ASSIGN_OR_RETURN(uint64_t bytes,
+                            WriteDatabase(out, options, ".rpd", [&](const std::string& path) {
+                              GPUSCOPE_ASSIGN_OR_RETURN(counts, output::WriteRpd(trace, path));
+                              return base::Status::Ok();
+                            }));
+  std::string what = base::FormatCount(counts.ops) + " GPU ops, " + base::FormatCount(counts.api) +
+                     " API calls and markers";
+  if (counts.monitor) what += ", " + base::FormatCount(counts.monitor) + " monitor samples";
+  if (counts.gpu_ranges) {
+    what +=
+        ", " + base::FormatCount(counts.gpu_ranges) + " GPU-side ranges (in ext_gpuscope_gpurange)";
   }
-  GPUSCOPE_ASSIGN_OR_RETURN(auto file, base::AtomicOutput::Begin(out, options.inputs, ".rpd"));
-  auto counts = output::WriteRpd(trace, file.temp_path());
-  if (!counts.ok()) return counts.status();
-  uint64_t bytes = FileBytes(file.temp_path());
-  GPUSCOPE_RETURN_IF_ERROR(file.Commit());
-  std::string what = base::FormatCount(counts->ops) + " GPU ops, " +
-                     base::FormatCount(counts->api) + " API calls and markers";
-  if (counts->monitor) what += ", " + base::FormatCount(counts->monitor) + " monitor samples";
-  if (counts->gpu_ranges) {
-    what += ", " + base::FormatCount(counts->gpu_ranges) +
-            " GPU-side ranges (in ext_gpuscope_gpurange)";
-  }
-
   return std::vector<ExportedFile>{{out, what, bytes}};
 }
 
@@ -126,26 +140,20 @@ base::StatusOr<std::vector<ExportedFile>> WriteProfilerDb(const model::Trace& tr
                                                           const std::string& out,
                                                           const ExportOptions& options,
                                                           std::string_view suffix) {
-  if (out == "-" && isatty(STDOUT_FILENO)) {
-    return base::Status::Error(out +
-                               ": standard output is a terminal; a SQLite database is "
-                               "binary - redirect it (> t" +
-                               std::string(suffix) + ")");
-  }
-  GPUSCOPE_ASSIGN_OR_RETURN(auto file,
-                            base::AtomicOutput::Begin(out, options.inputs, std::string(suffix)));
-  auto counts = kWrite(trace, file.temp_path());
-  if (!counts.ok()) return counts.status();
-  uint64_t bytes = FileBytes(file.temp_path());
-  GPUSCOPE_RETURN_IF_ERROR(file.Commit());
-  std::string what = base::FormatCount(counts->gpu_ops) + " GPU ops, " +
-                     base::FormatCount(counts->api) + " API calls, " +
-                     base::FormatCount(counts->host_ranges) + " host ranges and marks";
-  if (!counts->dropped.empty()) {
+  output::LossyWriteCounts counts;
+  GPUSCOPE_ASSIGN_OR_RETURN(uint64_t bytes,
+                            WriteDatabase(out, options, suffix, [&](const std::string& path) {
+                              GPUSCOPE_ASSIGN_OR_RETURN(counts, kWrite(trace, path));
+                              return base::Status::Ok();
+                            }));
+  std::string what = base::FormatCount(counts.gpu_ops) + " GPU ops, " +
+                     base::FormatCount(counts.api) + " API calls, " +
+                     base::FormatCount(counts.host_ranges) + " host ranges and marks";
+  if (!counts.dropped.empty()) {
     what += "; not in this format: ";
-    for (size_t i = 0; i < counts->dropped.size(); ++i) {
-      what += (i ? ", " : "") + base::FormatCount(counts->dropped[i].second) + " " +
-              counts->dropped[i].first;
+    for (size_t i = 0; i < counts.dropped.size(); ++i) {
+      what += (i ? ", " : "") + base::FormatCount(counts.dropped[i].second) + " " +
+              counts.dropped[i].first;
     }
   }
   return std::vector<ExportedFile>{{out, what, bytes}};
