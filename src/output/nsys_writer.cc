@@ -12,43 +12,6 @@
 
 namespace gpuscope::output {
 namespace nsys_internal {
-namespace {
-
-// The public enumerations nsys exports as ENUM_* tables (ids as CUPTI and nsys number them).
-constexpr EnumRow kMemcpyOper[] = {{0, "CUDA_MEMCPY_KIND_UNKNOWN", "Unknown"},
-                                   {1, "CUDA_MEMCPY_KIND_HTOD", "Host-to-Device"},
-                                   {2, "CUDA_MEMCPY_KIND_DTOH", "Device-to-Host"},
-                                   {3, "CUDA_MEMCPY_KIND_HTOA", "Host-to-Array"},
-                                   {4, "CUDA_MEMCPY_KIND_ATOH", "Array-to-Host"},
-                                   {5, "CUDA_MEMCPY_KIND_ATOA", "Array-to-Array"},
-                                   {6, "CUDA_MEMCPY_KIND_ATOD", "Array-to-Device"},
-                                   {7, "CUDA_MEMCPY_KIND_DTOA", "Device-to-Array"},
-                                   {8, "CUDA_MEMCPY_KIND_DTOD", "Device-to-Device"},
-                                   {9, "CUDA_MEMCPY_KIND_HTOH", "Host-to-Host"},
-                                   {10, "CUDA_MEMCPY_KIND_PTOP", "Peer-to-Peer"}};
-constexpr EnumRow kMemKind[] = {{0, "CUDA_MEMOPR_MEMORY_KIND_PAGEABLE", "Pageable"},
-                                {1, "CUDA_MEMOPR_MEMORY_KIND_PINNED", "Pinned"},
-                                {2, "CUDA_MEMOPR_MEMORY_KIND_DEVICE", "Device"},
-                                {3, "CUDA_MEMOPR_MEMORY_KIND_ARRAY", "Array"},
-                                {4, "CUDA_MEMOPR_MEMORY_KIND_MANAGED", "Managed"},
-                                {5, "CUDA_MEMOPR_MEMORY_KIND_DEVICE_STATIC", "Device Static"},
-                                {6, "CUDA_MEMOPR_MEMORY_KIND_MANAGED_STATIC", "Managed Static"},
-                                {7, "CUDA_MEMOPR_MEMORY_KIND_UNKNOWN", "Unknown"}};
-constexpr EnumRow kEventClass[] = {
-    {kRuntimeClass, "TRACE_PROCESS_EVENT_CUDA_RUNTIME", "CUDA runtime"},
-    {kDriverClass, "TRACE_PROCESS_EVENT_CUDA_DRIVER", "CUDA driver"},
-    {kOsRuntimeClass, "TRACE_PROCESS_EVENT_OS_RUNTIME", "OSRT runtime"}};
-constexpr EnumRow kSyncType[] = {
-    {0, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_UNKNOWN", "Unknown"},
-    {1, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE", "Event sync"},
-    {2, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT", "Stream wait sync"},
-    {3, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE", "Stream sync"},
-    {4, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE", "Context sync"}};
-constexpr EnumRow kEventType[] = {{kNvtxMark, "NvtxMark", "NvtxMark"},
-                                  {kNvtxPushPopRange, "NvtxPushPopRange", "NvtxPushPopRange"},
-                                  {60, "NvtxStartEndRange", "NvtxStartEndRange"}};
-
-}  // namespace
 
 void NsysWriter::AssignHostIds() {
   // Ids that fit 24 bits are kept; the others take numbers no kept id uses (pids from 1 up,
@@ -105,11 +68,11 @@ base::StatusOr<LossyWriteCounts> NsysWriter::Write() {
   strings_.emplace(t_, std::move(ins));
   AssignHostIds();
   GPUSCOPE_RETURN_IF_ERROR(WriteMetadata());
-  GPUSCOPE_RETURN_IF_ERROR(WriteEnum("ENUM_CUDA_MEMCPY_OPER", kMemcpyOper));
-  GPUSCOPE_RETURN_IF_ERROR(WriteEnum("ENUM_CUDA_MEM_KIND", kMemKind));
-  GPUSCOPE_RETURN_IF_ERROR(WriteEnum("ENUM_NSYS_EVENT_CLASS", kEventClass));
-  GPUSCOPE_RETURN_IF_ERROR(WriteEnum("ENUM_CUPTI_SYNC_TYPE", kSyncType));
-  GPUSCOPE_RETURN_IF_ERROR(WriteEnum("ENUM_NSYS_EVENT_TYPE", kEventType));
+  GPUSCOPE_RETURN_IF_ERROR(WriteEnum("ENUM_CUDA_MEMCPY_OPER", enums::kMemcpyOper));
+  GPUSCOPE_RETURN_IF_ERROR(WriteEnum("ENUM_CUDA_MEM_KIND", enums::kMemKind));
+  GPUSCOPE_RETURN_IF_ERROR(WriteEnum("ENUM_NSYS_EVENT_CLASS", enums::kEventClass));
+  GPUSCOPE_RETURN_IF_ERROR(WriteEnum("ENUM_CUPTI_SYNC_TYPE", enums::kSyncType));
+  GPUSCOPE_RETURN_IF_ERROR(WriteEnum("ENUM_NSYS_EVENT_TYPE", enums::kNvtxEventType));
   GPUSCOPE_RETURN_IF_ERROR(WriteDevices());
   GPUSCOPE_RETURN_IF_ERROR(WriteProcesses());
   GPUSCOPE_RETURN_IF_ERROR(WriteApi());
@@ -141,13 +104,13 @@ base::Status NsysWriter::WriteMetadata() {
   return s.Run();
 }
 
-base::Status NsysWriter::WriteEnum(std::string_view table, std::span<const EnumRow> rows) {
+base::Status NsysWriter::WriteEnum(std::string_view table, std::span<const enums::EnumRow> rows) {
   GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("INSERT INTO " + std::string(table) +
                                               "(id, name, label) VALUES (?1, ?2, ?3)"));
-  for (const EnumRow& r : rows) {
+  for (const enums::EnumRow& r : rows) {
     q.Bind(1, r.id);
-    q.Bind(2, std::string_view(r.name));
-    q.Bind(3, std::string_view(r.label));
+    q.Bind(2, r.name);
+    q.Bind(3, r.label);
     GPUSCOPE_RETURN_IF_ERROR(q.Run());
   }
   return base::Status::Ok();

@@ -12,6 +12,7 @@
 
 #include "base/sqlite_batch.h"
 #include "base/sqlite_db.h"
+#include "format/nsys_enums.h"
 #include "model/trace.h"
 #include "output/profiler_db_common.h"
 #include "output/profiler_db_writers.h"
@@ -22,16 +23,11 @@ namespace gpuscope::output::nsys_internal {
 
 using base::SqliteBatchInsert;
 
-constexpr int64_t kNvtxMark = 34, kNvtxPushPopRange = 59;  // ENUM_NSYS_EVENT_TYPE
-constexpr int64_t kRuntimeClass = 0, kDriverClass = 1, kOsRuntimeClass = 27;
+namespace enums = format::nsys;
+using enums::kDriverClass, enums::kNvtxMark, enums::kNvtxPushPopRange, enums::kOsRuntimeClass,
+    enums::kRuntimeClass;
 constexpr int64_t kAllStreams = 0xFFFFFFFFll;  // a context-wide sync's streamId
 constexpr int64_t kIdBits = 24, kIdLimit = int64_t{1} << kIdBits;
-
-struct EnumRow {
-  int64_t id;
-  const char* name;
-  const char* label;
-};
 
 // Writes one trace into an open, empty database.
 class NsysWriter {
@@ -43,7 +39,7 @@ class NsysWriter {
 
  private:
   base::Status WriteMetadata();
-  base::Status WriteEnum(std::string_view table, std::span<const EnumRow> rows);
+  base::Status WriteEnum(std::string_view table, std::span<const enums::EnumRow> rows);
   base::Status WriteDevices();
   base::Status WriteProcesses();
   base::Status WriteApi();

@@ -1,5 +1,8 @@
 #include "import/nsys/nsys_schema.h"
 
+#include <span>
+
+#include "format/nsys_enums.h"
 #include "import/common/sqlite_columns.h"
 
 namespace gpuscope::import::nsys {
@@ -18,28 +21,17 @@ EnumTable LoadEnum(const base::SqliteDb& db, std::string_view table) {
   return e;
 }
 
-EnumTable BuiltinMemcpyKinds() {
+namespace {
+EnumTable FromContract(std::span<const format::nsys::EnumRow> rows) {
   EnumTable e;
   e.present = true;
-  const char* names[] = {"UNKNOWN", "HTOD", "DTOH", "HTOA", "ATOH", "ATOA",
-                         "ATOD",    "DTOA", "DTOD", "HTOH", "PTOP"};
-  for (int64_t id = 0; id < 11; ++id) {
-    e.rows[id] = {std::string("CUDA_MEMCPY_KIND_") + names[id], names[id]};
-  }
+  for (const auto& r : rows) e.rows[r.id] = {std::string(r.name), std::string(r.label)};
   return e;
 }
+}  // namespace
 
-EnumTable BuiltinNvtxEventTypes() {
-  EnumTable e;
-  e.present = true;
-  const std::pair<int64_t, const char*> types[] = {
-      {33, "NvtxCategory"},     {34, "NvtxMark"},          {39, "NvtxThread"},
-      {59, "NvtxPushPopRange"}, {60, "NvtxStartEndRange"}, {64, "NvtxtCategory"},
-      {65, "NvtxtMark"},        {70, "NvtxtPushPopRange"}, {71, "NvtxtStartEndRange"},
-      {75, "NvtxDomainCreate"}, {76, "NvtxDomainDestroy"}};
-  for (const auto& [id, name] : types) e.rows[id] = {name, name};
-  return e;
-}
+EnumTable BuiltinMemcpyKinds() { return FromContract(format::nsys::kMemcpyOper); }
+EnumTable BuiltinNvtxEventTypes() { return FromContract(format::nsys::kNvtxEventType); }
 
 // "cudaLaunchKernel_v7000" -> "cudaLaunchKernel", as nsys's cuda_api_sum shows it.
 std::string_view StripVersionSuffix(std::string_view name) {

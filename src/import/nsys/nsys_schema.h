@@ -34,11 +34,9 @@ struct EnumTable {
 };
 
 EnumTable LoadEnum(const base::SqliteDb& db, std::string_view table);
-// The enumerations older exports (DLProf era) lack, from their public, stable definitions: copy
-// kinds as cupti_activity.h's CUpti_ActivityMemcpyKind numbers them (nsys's ENUM_CUDA_MEMCPY_OPER
-// keeps those numbers), and the NVTX event types of ENUM_NSYS_EVENT_TYPE (marks, push/pop and
-// start/end ranges, NVTXT ones, domains). Memory kinds have no such fallback: their numbering
-// differs between CUPTI and nsys, so without the table they stay unknown.
+// The enumerations older exports (DLProf era) lack, from their public, stable definitions
+// (format/nsys_enums.h, which the writer writes too): copy kinds as CUPTI numbers them and the
+// NVTX event types. Memory kinds have no such fallback (format/nsys_enums.h says why).
 EnumTable BuiltinMemcpyKinds();
 EnumTable BuiltinNvtxEventTypes();
 
