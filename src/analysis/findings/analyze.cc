@@ -39,7 +39,8 @@ std::string HostPinning(const Context& c) {
 std::vector<IdleCause> IdleCauses(const Context& c) {
   std::map<std::string_view, IdleCause> idle;  // views into the Context's causes
   for (const auto& g : c.gaps()) {
-    std::string_view kind = g.cause.substr(0, g.cause.find(':'));
+    std::string_view cause = c.Text(g.cause);
+    std::string_view kind = cause.substr(0, cause.find(':'));
     IdleCause& ic = idle[kind];
     if (ic.cause.empty()) ic.cause = std::string(kind);
     ic.ns += g.end - g.start;

@@ -13,6 +13,7 @@ void Context::BuildTimeline() {
     RowId launch;
   };
   std::map<int, std::vector<Op>> per_device;
+  op_starts_.reserve(t_.kernels.size() + t_.memops.size());
   auto add = [&](int64_t s, int64_t d, int dev, RowId launch) {
     op_starts_.push_back(s);
     if (s + d <= w0_ || s >= w1_) return;
@@ -27,15 +28,13 @@ void Context::BuildTimeline() {
   // Kernel-only busy intervals per device, merged (for the overlap of copies with compute).
   for (size_t i = 0; i < t_.kernels.size(); ++i)
     kernel_busy_[t_.kernels.device[i]].emplace_back(t_.kernels.start_ns[i], t_.kernels.end_ns(i));
-  for (auto& [dev, v] : kernel_busy_) MergeIntervals(v);
+  for (auto& [dev, v] : kernel_busy_) MergeIntervals(v), v.shrink_to_fit();
   for (auto& [device, ops] : per_device) {
     std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) { return a.s < b.s; });
     int64_t cur_s = ops[0].s, cur_e = ops[0].e;
-    const auto dev = device;  // a copy: lambdas cannot capture a structured binding (clang 14)
+    const int32_t dev = device;  // a copy: lambdas cannot capture a structured binding (clang 14)
     auto gap = [&](int64_t a, int64_t b, RowId launch) {
-      if (b <= a) return;
-      gaps_.push_back({dev, a, b, launch, {}, {}});
-      gap_before_.emplace_back(Key(dev, b), b - a);
+      if (b > a) gaps_.push_back({a, b, launch, dev, 0, {}});
     };
     gap(w0_, cur_s, ops[0].launch);
     for (size_t i = 1; i < ops.size(); ++i) {
@@ -48,23 +47,18 @@ void Context::BuildTimeline() {
     }
     busy_ += cur_e - cur_s;
     gap(cur_e, w1_, kNoRow);
+    std::vector<Op>().swap(ops);
   }
-  // One entry per key, the last written winning (as the map assignment did).
-  std::stable_sort(gap_before_.begin(), gap_before_.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  size_t w = 0;
-  for (size_t i = 0; i < gap_before_.size(); ++i) {
-    if (w > 0 && gap_before_[w - 1].first == gap_before_[i].first)
-      gap_before_[w - 1] = gap_before_[i];
-    else
-      gap_before_[w++] = gap_before_[i];
-  }
-  gap_before_.resize(w);
+  gaps_.shrink_to_fit();
   std::sort(gaps_.begin(), gaps_.end(),
             [](const Gap& a, const Gap& b) { return a.start < b.start; });
-  for (const auto& g : gaps_)
-    gaps_by_end_.emplace_back(g.end, g.start), max_gap_ = std::max(max_gap_, g.end - g.start);
-  std::sort(gaps_by_end_.begin(), gaps_by_end_.end());
+  by_end_.resize(gaps_.size());
+  for (uint32_t i = 0; i < gaps_.size(); ++i) {
+    by_end_[i] = i, max_gap_ = std::max(max_gap_, gaps_[i].end - gaps_[i].start);
+  }
+  std::sort(by_end_.begin(), by_end_.end(), [&](uint32_t a, uint32_t b) {
+    return std::pair(gaps_[a].end, a) < std::pair(gaps_[b].end, b);
+  });
 }
 
 namespace {
@@ -142,7 +136,7 @@ void ClassifyGaps(Context& c) {
       queued = (graph ? t.api.start_ns[g.next_launch] : t.api.end_ns(g.next_launch)) <= g.start;
     }
     if (queued) {
-      g.cause = kDispatchGapCause;
+      g.cause = c.Intern(kDispatchGapCause);
     } else if (2 * sync >= len) {
       g.cause = c.Intern("host sync: " + sync_name);
     } else if (best != SIZE_MAX && IsItemOp(t.str(t.cpu.name[best])) && 2 * best_overlap >= len) {
@@ -154,16 +148,16 @@ void ClassifyGaps(Context& c) {
     } else if (frame != SIZE_MAX && !IsOuterFrame(c, frame, g)) {
       g.cause = c.Intern("Python: " + std::string(t.str(t.python.name[frame])));
     } else if (launch_late) {
-      g.cause = "launch late";
+      g.cause = c.Intern("launch late");
     } else if (g.next_launch == kNoRow && t.api.size() > 0) {
-      g.cause = "no GPU work queued (end of window / unlinked op)";
+      g.cause = c.Intern("no GPU work queued (end of window / unlinked op)");
     } else {
-      g.cause = "unknown";
+      g.cause = c.Intern("unknown");
     }
-    if (g.cause.starts_with("Python: ")) {
-      g.where.python = t.str(t.python.name[frame]);
+    if (c.Text(g.cause).starts_with("Python: ")) {
+      g.where.python = c.Intern(t.str(t.python.name[frame]));
     } else if (best != SIZE_MAX) {
-      g.where.op = t.str(t.cpu.name[best]);
+      g.where.op = c.Intern(t.str(t.cpu.name[best]));
       g.where.python = c.Intern(c.at().PythonOf(static_cast<RowId>(best)));
     } else if (g.next_launch != kNoRow) {
       Where w = c.at().Api(g.next_launch);

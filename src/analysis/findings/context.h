@@ -29,23 +29,24 @@ using model::kNoRow;
 using model::RowId;
 using model::Trace;
 
-// A GPU op that starts a busy interval, and the idle gap before it.
-// An idle gap of one GPU. A trace can hold millions: the cause and the place are views of
-// strings interned once in the Context (Context::Intern), not copies per gap.
+// An idle gap of one GPU. A trace can hold millions (a launch-bound run leaves one between every
+// two kernels): 40 bytes each, the cause and the place as ids of strings interned once in the
+// Context (Context::Text), not views or copies per gap.
+struct Gap {
+  int64_t start = 0, end = 0;
+  // API row that launched the op ending the gap (kNoRow: none / window end).
+  RowId next_launch = kNoRow;
+  int32_t device = 0;
+  base::StringId cause = 0;  // Text(cause): "CPU op: aten::copy_", "launch late", ...
+  struct {
+    base::StringId python = 0, op = 0;  // as Where's: innermost user frame, deepest op
+  } where;
+};
+static_assert(sizeof(Gap) <= 40, "a trace can hold millions of gaps");
+
 // The cause of a gap before an op that was already queued (its launch had returned): the GPU's
 // own dispatch gap, not the host's doing.
 inline constexpr std::string_view kDispatchGapCause = "dispatch gap (work queued)";
-
-struct Gap {
-  int device = 0;
-  int64_t start = 0, end = 0;
-  RowId next_launch =
-      kNoRow;  // API row that launched the op ending the gap (kNoRow: none / window end)
-  std::string_view cause;  // "CPU op: aten::copy_", "launch late", ...
-  struct {
-    std::string_view python, op;  // as Where's: innermost user frame, deepest op
-  } where;
-};
 
 // Everything the rules share: the window, the GPU busy timeline, the per-iteration divisor.
 class Context {
@@ -90,8 +91,9 @@ class Context {
   }
 
   std::vector<Gap>& gaps() { return gaps_; }
-  // A stable view of `s`, stored once for the Context's lifetime (gap causes and places).
-  std::string_view Intern(std::string_view s) { return names_.Get(names_.Intern(s)); }
+  // `s` stored once for the Context's lifetime (gap causes and places), and its text.
+  base::StringId Intern(std::string_view s) { return names_.Intern(s); }
+  std::string_view Text(base::StringId id) const { return names_.Get(id); }
   const std::vector<Gap>& gaps() const { return gaps_; }
   int64_t busy_ns() const { return busy_; }
   // A GPU time's share of the GPU's busy time in the window (all devices), in percent.
@@ -101,19 +103,18 @@ class Context {
   int devices() const { return devices_; }
   // Idle time before a GPU op that starts a busy interval on its device (0 when it does not).
   int64_t IdleBefore(int device, int64_t start) const {
-    const uint64_t key = Key(device, start);
-    auto it = std::lower_bound(gap_before_.begin(), gap_before_.end(),
-                               std::pair<uint64_t, int64_t>{key, INT64_MIN});
-    return it == gap_before_.end() || it->first != key ? 0 : it->second;
+    // Gaps of one device do not overlap: at most one of them ends at `start`.
+    for (auto it = FirstEndingAfter(start - 1); it != by_end_.end() && gaps_[*it].end == start;
+         ++it) {
+      if (gaps_[*it].device == device) return start - gaps_[*it].start;
+    }
+    return 0;
   }
   // GPU idle time (all devices) inside [a, b].
   int64_t IdleWithin(int64_t a, int64_t b) const {
     int64_t sum = 0;
-    auto it = std::lower_bound(
-        gaps_by_end_.begin(), gaps_by_end_.end(), a,
-        [](const std::pair<int64_t, int64_t>& g, int64_t v) { return g.first <= v; });
-    for (; it != gaps_by_end_.end(); ++it) {
-      int64_t gs = it->second, ge = it->first;
+    for (auto it = FirstEndingAfter(a); it != by_end_.end(); ++it) {
+      int64_t gs = gaps_[*it].start, ge = gaps_[*it].end;
       if (ge - max_gap_ >= b) break;  // every later gap starts after b
       if (gs < b) sum += std::max<int64_t>(0, std::min(ge, b) - std::max(gs, a));
     }
@@ -139,9 +140,10 @@ class Context {
     BuildTimeline();
     ecosystem_ = DetectEcosystem(t_);
   }
-  static uint64_t Key(int device, int64_t start) {
-    return (static_cast<uint64_t>(static_cast<uint16_t>(device)) << 48) ^
-           static_cast<uint64_t>(start);
+  // The first of by_end_ whose gap ends after `ts`.
+  std::vector<uint32_t>::const_iterator FirstEndingAfter(int64_t ts) const {
+    return std::upper_bound(by_end_.begin(), by_end_.end(), ts,
+                            [&](int64_t v, uint32_t g) { return v < gaps_[g].end; });
   }
 
   // The busy intervals and idle gaps of each device in the window (context.cc).
@@ -156,10 +158,9 @@ class Context {
   size_t iterations_ = 0;
   Ecosystem ecosystem_;
   std::vector<Gap> gaps_;
-  base::StringPool names_;                                // what gaps_ views
-  std::vector<std::pair<int64_t, int64_t>> gaps_by_end_;  // (end, start)
+  base::StringPool names_;        // the gaps' causes and places
+  std::vector<uint32_t> by_end_;  // gaps_ indexes, by end (4 bytes per gap)
   int64_t max_gap_ = 0;
-  std::vector<std::pair<uint64_t, int64_t>> gap_before_;  // sorted by key (16 bytes per gap)
   std::vector<int64_t> op_starts_;
   std::map<int, std::vector<std::pair<int64_t, int64_t>>> kernel_busy_;
   int64_t busy_ = 0;

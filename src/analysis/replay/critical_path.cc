@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "analysis/common/deepest_range.h"
 #include "analysis/replay/replay_graph.h"
@@ -30,26 +31,78 @@ std::pair<std::string_view, std::string_view> ReplayGraph::GapCategory(uint32_t 
 
 namespace {
 
+// The path's time per place (category and name): the walk adds one entry per stretch, kept as a
+// flat array merged in place whenever it fills (24 bytes per distinct place, not a map node of
+// ~80: a path through a million kernels of their own names, issue 33). Names are views of the
+// trace's interned names, so one name has one address.
+class PlaceSums {
+ public:
+  void Add(std::string_view cat, std::string_view name, int64_t ns) {
+    if (entries_.size() == entries_.capacity() && entries_.size() >= kMergeFrom) {
+      Merge();
+      // Grow only when merging freed less than half: repeated places cost no memory.
+      if (entries_.size() * 2 > entries_.capacity()) entries_.reserve(entries_.capacity() * 2);
+    }
+    entries_.push_back({name.data(), static_cast<uint32_t>(name.size()), CategoryIndex(cat), ns});
+  }
+  // The five largest places, ties by category then name.
+  std::vector<PathPlace> Top(size_t keep) {
+    Merge();
+    auto view = [&](const Entry& e) {
+      return std::pair{cats_[e.cat], std::string_view(e.name, e.len)};
+    };
+    keep = std::min(keep, entries_.size());
+    std::partial_sort(entries_.begin(), entries_.begin() + static_cast<ptrdiff_t>(keep),
+                      entries_.end(), [&](const Entry& a, const Entry& b) {
+                        if (a.ns != b.ns) return a.ns > b.ns;
+                        return view(a) < view(b);
+                      });
+    std::vector<PathPlace> out;
+    for (size_t i = 0; i < keep; ++i) {
+      const auto [cat, name] = view(entries_[i]);
+      out.push_back({std::string(cat), std::string(name), entries_[i].ns});
+    }
+    return out;
+  }
+
+ private:
+  static constexpr size_t kMergeFrom = 4096;
+  struct Entry {
+    const char* name;
+    uint32_t len;
+    uint16_t cat;
+    int64_t ns;
+  };
+  uint16_t CategoryIndex(std::string_view cat) {
+    for (size_t i = 0; i < cats_.size(); ++i)
+      if (cats_[i] == cat) return static_cast<uint16_t>(i);
+    cats_.push_back(cat);
+    return static_cast<uint16_t>(cats_.size() - 1);
+  }
+  void Merge() {
+    auto key = [](const Entry& e) { return std::tuple(e.cat, e.name, e.len); };
+    std::sort(entries_.begin(), entries_.end(),
+              [&](const Entry& a, const Entry& b) { return key(a) < key(b); });
+    size_t w = 0;
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      if (w > 0 && key(entries_[w - 1]) == key(entries_[i]))
+        entries_[w - 1].ns += entries_[i].ns;
+      else
+        entries_[w++] = entries_[i];
+    }
+    entries_.resize(w);
+  }
+  std::vector<std::string_view> cats_;  // literals: a few per path
+  std::vector<Entry> entries_;
+};
+
 // The path's time by category, largest first, and its five largest places.
-void SummarizePath(const std::map<std::string_view, int64_t>& share,
-                   const std::map<std::pair<std::string_view, std::string_view>, int64_t>& places,
+void SummarizePath(const std::map<std::string_view, int64_t>& share, PlaceSums& places,
                    ReplayResult& out) {
   for (const auto& [cat, ns] : share) out.path.push_back({std::string(cat), ns});
   std::sort(out.path.begin(), out.path.end(),
             [](const PathShare& a, const PathShare& b) { return a.ns > b.ns; });
-  // The five largest places, copied out (ties by category and name, as the map ordered them).
-  std::vector<std::pair<int64_t, const std::pair<std::string_view, std::string_view>*>> ranked;
-  for (const auto& [key, ns] : places) ranked.emplace_back(ns, &key);
-  size_t keep = std::min<size_t>(5, ranked.size());
-  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<ptrdiff_t>(keep), ranked.end(),
-                    [](const auto& a, const auto& b) {
-                      if (a.first != b.first) return a.first > b.first;
-                      return *a.second < *b.second;
-                    });
-  for (size_t i = 0; i < keep; ++i) {
-    out.top_places.push_back({std::string(ranked[i].second->first),
-                              std::string(ranked[i].second->second), ranked[i].first});
-  }
+  out.top_places = places.Top(5);
 }
 
 }  // namespace
@@ -59,7 +112,7 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
                            std::vector<PathSegment>* segments) const {
   // Categories are literals and places views into the trace's names: both outlive the walk.
   std::map<std::string_view, int64_t> share;
-  std::map<std::pair<std::string_view, std::string_view>, int64_t> places;
+  PlaceSums places;
   // The walk goes back in time: each stretch ends where the one after it (added before) began,
   // on the row of the node being walked.
   int64_t at = 0;
@@ -67,7 +120,7 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
   auto add = [&](std::string_view cat, std::string_view name, int64_t ns) {
     if (ns <= 0) return;
     share[cat] += ns;
-    if (!name.empty()) places[{cat, name}] += ns;
+    if (!name.empty()) places.Add(cat, name, ns);
     if (segments) segments->push_back({at - ns, at, cat, name, lane_track_[lane_[on]]});
     at -= ns;
   };

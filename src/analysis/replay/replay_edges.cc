@@ -2,6 +2,7 @@
 // streams (recorded, else inferred; WaitForOp adds one), and the topological order of its points.
 
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
 #include <limits>
 #include <map>
@@ -355,19 +356,22 @@ void ReplayGraph::AddRecordedWait(uint32_t n, uint32_t x) {
   has_more_[n] = 1;
 }
 
-void ReplayGraph::InferStreamWaits(const std::unordered_map<uint32_t, int>& device,
+void ReplayGraph::InferStreamWaits(const std::vector<std::pair<uint32_t, int>>& device,
                                    const std::vector<uint32_t>& late,
                                    const std::map<int, int64_t>& typical) {
   if (late.empty()) return;
   std::map<int, std::vector<uint32_t>> by_end;  // per device, GPU nodes by observed end
   for (auto [n, dev] : device) by_end[dev].push_back(n);
   for (auto& [dev, v] : by_end) {
-    std::sort(v.begin(), v.end(),
-              [&](uint32_t a, uint32_t b) { return obs_end_[a] < obs_end_[b]; });
+    std::sort(v.begin(), v.end(), [&](uint32_t a, uint32_t b) {
+      return std::pair(obs_end_[a], a) < std::pair(obs_end_[b], b);
+    });
   }
   for (uint32_t n : late) {
     if (base_.xdep[n] != kNone) continue;  // a recorded wait
-    int dev = device.at(n);
+    // `device` is in node order: the late node's device by binary search.
+    int dev = std::lower_bound(device.begin(), device.end(), std::pair<uint32_t, int>(n, INT_MIN))
+                  ->second;
     const auto& v = by_end[dev];
     // An event between streams takes about what a launch takes to reach the GPU: at most
     // kStreamHandoffNs (2-5 us on NVIDIA GPUs; 14-19 us between an RCCL kernel's end and the

@@ -222,38 +222,60 @@ void TypicalPerDevice(std::map<int, std::vector<int64_t>>& idle_latency,
   }
 }
 
+// The window's GPU ops per stream, sorted by start, each as its row (8 bytes: times, launch
+// and device are read from the tables - a trace can hold millions), and per stream the end of the
+// last op before the window.
+struct GpuOp {
+  uint32_t row;
+  bool kernel;
+};
+class WindowGpuOps {
+ public:
+  WindowGpuOps(const model::Trace& t, int64_t w0, int64_t w1) : k_(t.kernels), m_(t.memops) {
+    auto add = [&](model::TrackId tr, size_t row, bool kernel) {
+      const GpuOp op{static_cast<uint32_t>(row), kernel};
+      const int64_t s = Start(op), e = End(op);
+      const model::RowId launch = Launch(op);
+      // Work launched in the window belongs to it, even when the GPU runs it after the window
+      // (a GPU-bound run whose host runs ahead).
+      if (s >= w1 &&
+          (launch == model::kNoRow || t.api.start_ns[launch] >= w1 || t.api.start_ns[launch] < w0))
+        return;
+      if (s < w0) {
+        auto [it, fresh] = before.emplace(tr, e);
+        if (!fresh) it->second = std::max(it->second, e);
+        return;
+      }
+      streams[tr].push_back(op);
+    };
+    for (size_t i = 0; i < k_.size(); ++i) add(k_.track[i], i, true);
+    for (size_t i = 0; i < m_.size(); ++i) add(m_.track[i], i, false);
+    for (auto& [tr, ops] : streams) {
+      std::stable_sort(ops.begin(), ops.end(),
+                       [&](GpuOp a, GpuOp b) { return Start(a) < Start(b); });
+    }
+  }
+  int64_t Start(GpuOp o) const { return o.kernel ? k_.start_ns[o.row] : m_.start_ns[o.row]; }
+  int64_t End(GpuOp o) const { return o.kernel ? k_.end_ns(o.row) : m_.end_ns(o.row); }
+  model::RowId Launch(GpuOp o) const { return o.kernel ? k_.launch[o.row] : m_.launch[o.row]; }
+  int Device(GpuOp o) const { return o.kernel ? k_.device[o.row] : m_.device[o.row]; }
+
+  std::map<model::TrackId, std::vector<GpuOp>> streams;
+  std::map<model::TrackId, int64_t> before;  // end of the last op before the window
+
+ private:
+  const model::KernelTable& k_;
+  const model::MemopTable& m_;
+};
+
 }  // namespace
 
 void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
-  struct Op {
-    int64_t s, e;
-    uint32_t row;
-    bool kernel;
-    model::RowId launch;
-    int device;
-  };
-  std::map<model::TrackId, std::vector<Op>> streams;
-  std::map<model::TrackId, int64_t> before;  // end of the last op before the window
-  auto add = [&](model::TrackId tr, int64_t s, int64_t e, size_t row, bool kernel,
-                 model::RowId launch, int device) {
-    // Work launched in the window belongs to it, even when the GPU runs it after the window
-    // (a GPU-bound run whose host runs ahead).
-    if (s >= w1 &&
-        (launch == model::kNoRow || t_.api.start_ns[launch] >= w1 || t_.api.start_ns[launch] < w0))
-      return;
-    if (s < w0) {
-      auto [it, fresh] = before.emplace(tr, e);
-      if (!fresh) it->second = std::max(it->second, e);
-      return;
-    }
-    streams[tr].push_back({s, e, static_cast<uint32_t>(row), kernel, launch, device});
-  };
+  const WindowGpuOps g(t_, w0, w1);
+  const auto& streams = g.streams;
+  const auto& before = g.before;
   const auto& k = t_.kernels;
   const auto& m = t_.memops;
-  for (size_t i = 0; i < k.size(); ++i)
-    add(k.track[i], k.start_ns[i], k.end_ns(i), i, true, k.launch[i], k.device[i]);
-  for (size_t i = 0; i < m.size(); ++i)
-    add(m.track[i], m.start_ns[i], m.end_ns(i), i, false, m.launch[i], m.device[i]);
   kernel_node_.assign(k.size(), kNone);
   memop_node_.assign(m.size(), kNone);
   // Per device: the typical launch latency, over ops launched onto a free stream (the launch
@@ -262,24 +284,25 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
   // GPU leaves between back-to-back work - 1-5 us, more on some devices; never assumed 0).
   std::map<int, std::vector<int64_t>> idle_latency, queued_gap;
   for (auto& [tr, ops] : streams) {
-    std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) { return a.s < b.s; });
     auto b = before.find(tr);
     int64_t prev_end = b == before.end() ? kNoFloor : b->second;
-    for (const Op& op : ops) {
-      uint32_t l = op.launch == model::kNoRow ? kNone : api_node_[op.launch];
-      if (l != kNone && obs_start_[l] <= op.s + kMaxClockSkewNs) {
-        if (prev_end != kNoFloor && Queued(op.launch, l, op.s, op.e, prev_end))
-          queued_gap[op.device].push_back(std::max<int64_t>(0, op.s - prev_end));
+    for (const GpuOp o : ops) {
+      const int64_t s = g.Start(o), e = g.End(o);
+      const model::RowId launch = g.Launch(o);
+      uint32_t l = launch == model::kNoRow ? kNone : api_node_[launch];
+      if (l != kNone && obs_start_[l] <= s + kMaxClockSkewNs) {
+        if (prev_end != kNoFloor && Queued(launch, l, s, e, prev_end))
+          queued_gap[g.Device(o)].push_back(std::max<int64_t>(0, s - prev_end));
         else
-          idle_latency[op.device].push_back(op.s - obs_start_[l]);
+          idle_latency[g.Device(o)].push_back(s - obs_start_[l]);
       }
-      prev_end = std::max(prev_end, op.e);
+      prev_end = std::max(prev_end, e);
     }
   }
   std::map<int, int64_t> typical, dispatch;
   TypicalPerDevice(idle_latency, queued_gap, typical, dispatch);
-  std::unordered_map<uint32_t, int> device;  // GPU node -> its device
-  std::vector<uint32_t> late;                // GPU nodes that started late on an idle stream
+  std::vector<std::pair<uint32_t, int>> device;  // GPU nodes and their devices, in node order
+  std::vector<uint32_t> late;                    // GPU nodes that started late on an idle stream
   for (auto& [tr, ops] : streams) {
     uint32_t lane = static_cast<uint32_t>(lane_track_.size());
     lane_track_.push_back(tr);
@@ -289,7 +312,14 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
     auto b = before.find(tr);
     int64_t prev_end = b == before.end() ? kNoFloor : b->second;
     uint32_t prev = kNone, end_node = kNone;  // the op before; the one that ended last
-    for (const Op& op : ops) {
+    for (const GpuOp o : ops) {
+      const struct {
+        int64_t s, e;
+        uint32_t row;
+        bool kernel;
+        model::RowId launch;
+        int device;
+      } op{g.Start(o), g.End(o), o.row, o.kernel, g.Launch(o), g.Device(o)};
       uint32_t n = Add(op.kernel ? Kind::kKernel : Kind::kCopy, lane, op.s, op.e);
       row_[n] = op.row;
       (op.kernel ? kernel_node_ : memop_node_)[op.row] = n;
@@ -335,7 +365,7 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
       if (end_node == kNone || op.e > prev_end) end_node = n;
       prev_end = std::max(prev_end, op.e);
       prev = n;
-      device[n] = op.device;
+      device.emplace_back(n, op.device);
       if (late_in_queue || (launch_[n] != kNone && base_.lat[n] > LateLimit(typical, op.device)))
         late.push_back(n);
     }

@@ -146,7 +146,7 @@ class ReplayGraph {
   uint32_t WaitedFor(const std::vector<uint32_t>& by_end, uint32_t n, int64_t from, int64_t to,
                      int64_t returned) const;
   // GPU ops that waited for another stream's op (see kLateStartNs): a handoff edge each.
-  void InferStreamWaits(const std::unordered_map<uint32_t, int>& device,
+  void InferStreamWaits(const std::vector<std::pair<uint32_t, int>>& device,
                         const std::vector<uint32_t>& late, const std::map<int, int64_t>& typical);
   // Whether a GPU op whose stream was free at `stream_free` sat queued behind that work (its
   // launch call `call`, node `l`, had submitted it before) rather than being launched later.

@@ -14,40 +14,6 @@
 namespace gpuscope::analysis {
 namespace {
 
-// The device the kernels ran on: --device, else the trace's device with the most kernel time.
-RooflineDevice PickDevice(const model::Trace& t, const RooflineOptions& o) {
-  RooflineDevice d;
-  std::map<int, int64_t> by_device;
-  for (size_t i = 0; i < t.kernels.size(); ++i)
-    by_device[t.kernels.device[i]] += t.kernels.dur_ns[i];
-  const model::Device* busiest = nullptr;
-  int64_t most = -1;
-  for (const model::Device& dev : t.devices) {
-    auto it = by_device.find(dev.id);
-    int64_t ns = it == by_device.end() ? 0 : it->second;
-    if (ns > most) most = ns, busiest = &dev;
-  }
-  if (busiest) d.trace_name = busiest->name;
-  if (!o.device.empty()) {
-    d.peaks = FindDevice(o.device);
-    d.how = d.peaks ? "--device " + o.device : "--device " + o.device + " is not a known device";
-    return d;
-  }
-  if (!busiest) {
-    d.how = "the trace describes no device; name it with --device";
-    return d;
-  }
-  DeviceMatch m = IdentifyDevice(*busiest);
-  d.peaks = m.peaks;
-  if (!m.how.empty())
-    d.how = m.how;
-  else if (busiest->compute_units <= 0)
-    d.how = "the trace does not say which GPU ran it; name it with --device";
-  else
-    d.how = "\"" + busiest->name + "\" is not a known device; name one with --device";
-  return d;
-}
-
 // Collectives (NCCL/RCCL, symmetric memory): their time is the interconnect's, not HBM's.
 bool IsCommunication(std::string_view name) {
   for (std::string_view k :
@@ -345,10 +311,43 @@ class RooflineBuilder {
 
 }  // namespace
 
+RooflineDevice PickRooflineDevice(const model::Trace& t, const RooflineOptions& o) {
+  RooflineDevice d;
+  std::map<int, int64_t> by_device;
+  for (size_t i = 0; i < t.kernels.size(); ++i)
+    by_device[t.kernels.device[i]] += t.kernels.dur_ns[i];
+  const model::Device* busiest = nullptr;
+  int64_t most = -1;
+  for (const model::Device& dev : t.devices) {
+    auto it = by_device.find(dev.id);
+    int64_t ns = it == by_device.end() ? 0 : it->second;
+    if (ns > most) most = ns, busiest = &dev;
+  }
+  if (busiest) d.trace_name = busiest->name;
+  if (!o.device.empty()) {
+    d.peaks = FindDevice(o.device);
+    d.how = d.peaks ? "--device " + o.device : "--device " + o.device + " is not a known device";
+    return d;
+  }
+  if (!busiest) {
+    d.how = "the trace describes no device; name it with --device";
+    return d;
+  }
+  DeviceMatch m = IdentifyDevice(*busiest);
+  d.peaks = m.peaks;
+  if (!m.how.empty())
+    d.how = m.how;
+  else if (busiest->compute_units <= 0)
+    d.how = "the trace does not say which GPU ran it; name it with --device";
+  else
+    d.how = "\"" + busiest->name + "\" is not a known device; name one with --device";
+  return d;
+}
+
 RooflineReport ComputeRoofline(const model::Trace& t, const RooflineOptions& o,
                                const GraphAttribution* graphs) {
   RooflineReport r;
-  r.device = PickDevice(t, o);
+  r.device = PickRooflineDevice(t, o);
   r.kernel_op.assign(t.kernels.size(), -1);
   r.kernel_ideal_ns.assign(t.kernels.size(), 0);
   if (o.target) r.kernel_target_ideal_ns.assign(t.kernels.size(), 0);

@@ -79,6 +79,10 @@ struct RooflineReport {
   std::vector<double> kernel_target_ideal_ns;  // the same on RooflineOptions::target
 };
 
+// The device the kernels ran on: RooflineOptions::device, else the trace's device with the most
+// kernel time; its peaks, where known.
+RooflineDevice PickRooflineDevice(const model::Trace& t, const RooflineOptions& o);
+
 // `graphs` may be null (graph-replayed kernels are then unmodelled).
 RooflineReport ComputeRoofline(const model::Trace& t, const RooflineOptions& o,
                                const GraphAttribution* graphs);

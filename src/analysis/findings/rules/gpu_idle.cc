@@ -14,9 +14,9 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   for (const auto& g : c.gaps()) {
     // A gap inside a sync, a blocking copy, the loader or a storming loop is that finding's;
     // one before queued work is the GPU's own (no host work to remove).
-    if (g.end - g.start >= c.o().idle_gap_ns && g.cause != kDispatchGapCause &&
+    if (g.end - g.start >= c.o().idle_gap_ns && c.Text(g.cause) != kDispatchGapCause &&
         !claims.Explains(g.start, g.end))
-      by_cause[g.cause].push_back(&g);
+      by_cause[c.Text(g.cause)].push_back(&g);
   }
   // The causes that cost at least 1% of the window, at most 5 (the full split is in the summary).
   std::vector<std::pair<int64_t, std::string_view>> ranked;
@@ -35,7 +35,8 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     std::map<std::pair<std::string_view, std::string_view>, int64_t> where;
     Candidate cand{Make(c, "gpu-idle", 0), {}};
     for (const Gap* g : gaps) {
-      total += g->end - g->start, where[{g->where.python, g->where.op}] += g->end - g->start;
+      total += g->end - g->start,
+          where[{c.Text(g->where.python), c.Text(g->where.op)}] += g->end - g->start;
       // The host work during the gap, on the thread that launched the work ending it, goes away.
       if (g->next_launch != kNoRow)
         cand.fix.host_scale.push_back({t.api.track[g->next_launch], g->start, g->end, 0.0});
@@ -56,7 +57,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     for (const Gap* g : gaps) {
       AddEvidence(c, f, g->start, g->end - g->start,
                   "GPU " + std::to_string(g->device) + " idle" +
-                      (g->where.op.empty() ? "" : " during " + std::string(g->where.op)));
+                      (g->where.op == 0 ? "" : " during " + std::string(c.Text(g->where.op))));
     }
     out.push_back(std::move(cand));
   }

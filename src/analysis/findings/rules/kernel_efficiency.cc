@@ -41,8 +41,9 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   RooflineOptions ro;
   ro.device = c.o().device;
   ro.window_start = c.steady().start_ns, ro.window_end = c.steady().end_ns;
+  // Without the device's peaks there is no roof: the per-kernel roofline is not built.
+  if (!PickRooflineDevice(t, ro).peaks) return;
   RooflineReport r = ComputeRoofline(t, ro, &c.graphs());
-  if (!r.device.peaks) return;
   double fraction = c.o().attainable_fraction;
   // Per op signature: the kernels' new durations at the attainable fraction of the roof.
   struct Fix {

@@ -1,6 +1,7 @@
 // kernel-hotspot: the kernels holding most of the steady-state GPU time (information).
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <tuple>
 
@@ -11,16 +12,27 @@ namespace {
 
 void Detect(const Context& c, Claims&, std::vector<Candidate>& out) {
   const Trace& t = c.t();
-  std::map<model::StringId, int64_t> by_name;
+  // Kernel time per name: the window's (name, time) pairs sorted by name and summed in place
+  // (16 bytes per kernel, not a map node per name: a million names, issue 33); the three
+  // largest as (time, name), largest first.
+  std::vector<std::pair<model::StringId, int64_t>> by_name;
   int64_t total = 0;
   for (size_t i = 0; i < t.kernels.size(); ++i) {
     if (!c.GpuIn(t.kernels.start_ns[i], t.kernels.launch[i])) continue;
-    by_name[t.kernels.name[i]] += t.kernels.dur_ns[i];
+    by_name.emplace_back(t.kernels.name[i], t.kernels.dur_ns[i]);
     total += t.kernels.dur_ns[i];
   }
+  std::sort(by_name.begin(), by_name.end());
   std::vector<std::pair<int64_t, model::StringId>> ranked;
-  for (auto& [n, ns] : by_name) ranked.emplace_back(ns, n);
-  std::sort(ranked.rbegin(), ranked.rend());
+  for (size_t b = 0, e = 0; b < by_name.size(); b = e) {
+    int64_t ns = 0;
+    for (; e < by_name.size() && by_name[e].first == by_name[b].first; ++e) ns += by_name[e].second;
+    const std::pair<int64_t, model::StringId> entry{ns, by_name[b].first};
+    if (ranked.size() == 3 && entry < ranked.back()) continue;
+    ranked.insert(std::upper_bound(ranked.begin(), ranked.end(), entry, std::greater<>()), entry);
+    if (ranked.size() > 3) ranked.pop_back();
+  }
+  std::vector<std::pair<model::StringId, int64_t>>().swap(by_name);
   for (size_t k = 0; k < ranked.size() && k < 3; ++k) {
     double share = total ? static_cast<double>(ranked[k].first) / static_cast<double>(total) : 0;
     if (share < c.o().hotspot_share) break;

@@ -40,14 +40,30 @@ struct Siblings {
   bool site_known = false, few = false;
 };
 
-void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
+// The window's kernel instances with the key of their group of siblings: one kernel, launch
+// shape, call site (the same op from the same frame) and op shapes - a GEMM called with other
+// shapes, or another layer's, is not a sibling. Groups are runs of one sorted array (44 bytes
+// per instance), not a map of vectors. A kernel of fewer than 3 instances in the window has no
+// group to check (a call site needs 3, a pooled group 5): counted first, such instances take no
+// memory (a million kernels of their own names cost nothing here, issue 33).
+std::vector<Instance> Instances(const Context& c) {
   const Trace& t = c.t();
-  // Instances of one kernel, launch shape, call site (the same op from the same frame) and op
-  // shapes: a GEMM called with other shapes, or another layer's, is not a sibling. Groups are
-  // runs of one sorted array (44 bytes per instance), not a map of vectors: a million kernels
-  // of their own names cost no more than a million of one name.
+  // The names of 3 or more instances, sorted (4 bytes per kernel of the window while counted).
+  std::vector<model::StringId> names;
+  for (size_t i = 0; i < t.kernels.size(); ++i)
+    if (c.GpuIn(t.kernels.start_ns[i], t.kernels.launch[i])) names.push_back(t.kernels.name[i]);
+  std::sort(names.begin(), names.end());
+  size_t w = 0, kept = 0;
+  for (size_t b = 0, e = 0; b < names.size(); b = e) {
+    while (e < names.size() && names[e] == names[b]) ++e;
+    if (e - b >= 3) names[w++] = names[b], kept += e - b;
+  }
+  names.resize(w);
+  names.shrink_to_fit();
   std::vector<Instance> inst;
+  inst.reserve(kept);
   for (size_t i = 0; i < t.kernels.size(); ++i) {
+    if (!std::binary_search(names.begin(), names.end(), t.kernels.name[i])) continue;
     if (!c.GpuIn(t.kernels.start_ns[i], t.kernels.launch[i])) continue;
     RowId l = t.kernels.launch[i];
     RowId site = l == kNoRow ? kNoRow : t.api.enclosing_op[l];
@@ -64,6 +80,12 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     inst.push_back({t.kernels.name[i], t.kernels.grid[i], t.kernels.block[i], op, frame, shapes,
                     static_cast<uint32_t>(i)});
   }
+  return inst;
+}
+
+void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
+  const Trace& t = c.t();
+  std::vector<Instance> inst = Instances(c);
   std::sort(inst.begin(), inst.end(),
             [](const Instance& a, const Instance& b) { return a.Key() < b.Key(); });
   std::vector<uint32_t> rows(inst.size());

@@ -15,7 +15,10 @@ void Detect(const Context& c, Claims&, std::vector<Candidate>& out) {
       100.0 * static_cast<double>(c.busy_ns()) / (static_cast<double>(c.window()) * c.devices());
   if (busy >= 100 * c.o().low_utilization) return;
   std::map<std::string_view, int64_t> idle;  // views into the Context's causes
-  for (const auto& g : c.gaps()) idle[g.cause.substr(0, g.cause.find(':'))] += g.end - g.start;
+  for (const auto& g : c.gaps()) {
+    std::string_view cause = c.Text(g.cause);
+    idle[cause.substr(0, cause.find(':'))] += g.end - g.start;
+  }
   std::vector<std::pair<int64_t, std::string_view>> ranked;
   for (auto& [cause, ns] : idle) ranked.emplace_back(ns, cause);
   std::sort(ranked.rbegin(), ranked.rend());
