@@ -118,11 +118,15 @@ def _path(path) -> str:
     return p
 
 
-def load(path: str, threads: Optional[int] = None, merge: bool = False) -> Trace:
+def load(path: str, threads: Optional[int] = None, merge: bool = False,
+         align_clocks: bool = False) -> Trace:
     """Reads a trace (every format the CLI reads; a run's directory too). Raises TraceError for
     an unusable file; a file that breaks part-way is kept with a warning (warnings.warn).
-    merge=True reads a folder whose files hold different runs as one trace (`--merge`)."""
-    core = _core.load(_path(path), 0 if threads is None else int(threads), bool(merge))
+    merge=True reads a folder whose files hold different runs as one trace (`--merge`);
+    align_clocks=True shifts a GPU clock whose ops start before their launch (`--align-clocks`;
+    what moved is said in a warning)."""
+    core = _core.load(_path(path), 0 if threads is None else int(threads), bool(merge),
+                      bool(align_clocks))
     for message in core.messages:
         warnings.warn(message, RuntimeWarning, stacklevel=2)
     return Trace(core)

@@ -54,7 +54,8 @@ base::StatusOr<model::Trace> ImportDirectory(const std::string& dir, const Impor
   }
   if (!dbs.empty()) {
     GPUSCOPE_ASSIGN_OR_RETURN(auto read, rocpd::ReadRocpdFiles(dbs, dir));
-    return OneRun(dir, FinishImport(*FindImporter("rocpd"), dir, std::move(read)), options);
+    return OneRun(dir, FinishImport(*FindImporter("rocpd"), dir, std::move(read), options),
+                  options);
   }
   if (!csvs.empty()) {
     // One run = one (folder, file-name prefix); any of its trace CSVs reads all of them.

@@ -27,6 +27,9 @@ struct ImportOptions {
   // nanoseconds (9: s, 6: ms, 3: us, 0: ns); -1: the format's own (us). `--time-unit`, for files
   // written in another unit (model/plausibility.h says when the values look like one).
   int time_unit_digits = -1;
+  // `--align-clocks`: a GPU clock whose ops start before their launch calls is shifted by the
+  // linker (model/clock_alignment.h); TraceMetadata::clock_shifts says what moved.
+  bool align_clocks = false;
 };
 
 // What an importer read, before the registry finishes it.

@@ -62,7 +62,7 @@ const Importer* FindImporter(std::string_view name) {
 }
 
 base::StatusOr<model::Trace> FinishImport(const Importer& importer, const std::string& path,
-                                          ImportResult result) {
+                                          ImportResult result, const ImportOptions& options) {
   model::Trace& trace = result.trace;
   if (trace.meta.path.empty()) trace.meta.path = path;
   trace.meta.format = std::string(importer.name);
@@ -86,7 +86,7 @@ base::StatusOr<model::Trace> FinishImport(const Importer& importer, const std::s
     return base::Status::Error(path + ": " + result.empty_reason);
   }
   auto t0 = std::chrono::steady_clock::now();
-  if (!trace.summary_only()) model::LinkTrace(trace);
+  if (!trace.summary_only()) model::LinkTrace(trace, {.align_clocks = options.align_clocks});
   result.laps.emplace_back(
       "link", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   // GPUSCOPE_TIMING=1 prints where import time goes (for bench/, not for users).
@@ -170,7 +170,7 @@ base::StatusOr<model::Trace> ImportTrace(const std::string& path, const ImportOp
     GPUSCOPE_ASSIGN_OR_RETURN(auto read, importer.read(path, options));
     read.laps.emplace(read.laps.begin(), "read (" + std::string(importer.name) + ")",
                       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    return FinishImport(importer, path, std::move(read));
+    return FinishImport(importer, path, std::move(read), options);
   }
   return base::Status::Error(path + ": not a trace gpuscope can read: " + WhatItIs(path, sniff));
 }

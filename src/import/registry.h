@@ -21,8 +21,9 @@ const Importer* FindImporter(std::string_view name);
 base::StatusOr<model::Trace> ImportTrace(const std::string& path, const ImportOptions& options);
 
 // The common tail of every import: names the format after `importer`, refuses a trace without
-// events (saying why), links the rest and prints the timing laps when GPUSCOPE_TIMING is set.
+// events (saying why), links the rest (aligning clocks when `options` ask) and prints the timing
+// laps when GPUSCOPE_TIMING is set.
 base::StatusOr<model::Trace> FinishImport(const Importer& importer, const std::string& path,
-                                          ImportResult result);
+                                          ImportResult result, const ImportOptions& options);
 
 }  // namespace gpuscope::import

@@ -9,6 +9,7 @@
 
 #include "base/numbers.h"
 #include "base/text.h"
+#include "model/clock_alignment.h"
 #include "model/plausibility.h"
 
 namespace gpuscope::model {
@@ -246,11 +247,23 @@ static void DropLaunchArgsThatRan(Trace& trace) {
   v.shrink_to_fit();
 }
 
-void LinkTrace(Trace& trace) {
+void LinkTrace(Trace& trace, const LinkOptions& options) {
   SortTablesByTime(trace);
   DropDuplicateEvents(trace);
   LinkLaunches(trace);
   DropLaunchArgsThatRan(trace);
+  // Every check compares events of one clock, so none changes with a device's shift; run first,
+  // they say whether the launch links can be trusted to align by.
+  CheckPlausibility(trace);
+  if (options.align_clocks && trace.problems.Count(kLaunchOrder) == 0) {
+    trace.meta.clock_shifts = LaunchClockShifts(trace);
+    if (ShiftGpuClocks(trace, trace.meta.clock_shifts) > 0) {
+      // Nothing refers to GPU rows yet (links point from them to calls): they may move.
+      SortTable(trace.kernels);
+      SortTable(trace.memops);
+      SortTable(trace.gpu_ranges);
+    }
+  }
   const size_t tracks = trace.tracks.size();
   uint64_t overlaps = Nest(trace.cpu, tracks, trace.cpu.parent, [&](RowId r, size_t depth) {
     trace.cpu.depth[r] = static_cast<uint16_t>(std::min<size_t>(depth, UINT16_MAX));
@@ -265,7 +278,6 @@ void LinkTrace(Trace& trace) {
   Enclose(trace.python, trace.cpu, tracks, trace.cpu.python_frame);
   LinkPythonParents(trace);
   FindIterations(trace);
-  CheckPlausibility(trace);
 }
 
 }  // namespace gpuscope::model

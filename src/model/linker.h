@@ -12,12 +12,20 @@
 //  5. CPU range -> the innermost Python frame on the same thread that contains it; Python
 //     frames -> their parent frame (by "Python parent id", else by containment).
 //  6. Iterations from ProfilerStep#N markers.
+//
+// Once launches are linked (2), the plausibility checks run (plausibility.h), and with
+// LinkOptions::align_clocks a GPU clock behind the host's is shifted (clock_alignment.h) and the
+// GPU tables sorted again, before the steps that follow read any time.
 
 #include "model/trace.h"
 
 namespace gpuscope::model {
 
-void LinkTrace(Trace& trace);
+struct LinkOptions {
+  bool align_clocks = false;  // --align-clocks (clock_alignment.h)
+};
+
+void LinkTrace(Trace& trace, const LinkOptions& options = {});
 
 // Just step 1 (exposed for importers that need ordered tables before linking).
 void SortTablesByTime(Trace& trace);

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "model/plausibility.h"
+
 namespace gpuscope::model {
 namespace {
 
@@ -27,10 +29,11 @@ class LinkerTest : public ::testing::Test {
     r.correlation = corr;
     t_.api.Append(r);
   }
-  void Kernel(int64_t start, int64_t dur, uint64_t corr) {
+  void Kernel(int64_t start, int64_t dur, uint64_t corr, TrackId stream = UINT32_MAX,
+              int16_t device = 0) {
     KernelRow r;
-    r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern("k"), r.track = stream_,
-    r.correlation = corr;
+    r.start_ns = start, r.dur_ns = dur, r.name = t_.strings.Intern("k"),
+    r.track = stream == UINT32_MAX ? stream_ : stream, r.correlation = corr, r.device = device;
     t_.kernels.Append(r);
   }
   RowId RowNamed(const char* name) {
@@ -55,6 +58,42 @@ TEST_F(LinkerTest, CorrelationFanOutFromOneGraphLaunch) {
     EXPECT_EQ(t_.str(t_.api.name[t_.kernels.launch[i]]), "cudaGraphLaunch");
   EXPECT_EQ(t_.str(t_.api.name[t_.kernels.launch[3]]), "cudaLaunchKernel");
   EXPECT_EQ(t_.kernels.launch[4], kNoRow);
+}
+
+// --align-clocks: device 1's clock runs 1 ms behind the host's; device 0's is right. Device 1
+// is shifted by its largest lead before anything else is linked, and the kernel table is in time
+// order again (its rows move past device 0's).
+TEST_F(LinkerTest, AlignClocksShiftsTheDeviceBehindAndSortsItsRowsAgain) {
+  const TrackId other = t_.InternTrack(TrackKind::kGpuStream, "1", "7");
+  Api("cudaLaunchKernel", 1'000, 10, 1);
+  Api("cudaLaunchKernel", 2'000, 10, 2);
+  Api("cudaLaunchKernel", 3'000, 10, 3);
+  Kernel(1'020, 5, 1);                         // device 0: 20 ns after its launch
+  Kernel(2'000 + 30 - 1'000, 5, 2, other, 1);  // device 1: 970 ns before its launch
+  Kernel(3'000 + 50 - 1'000, 5, 3, other, 1);  // and 950 ns before
+  LinkTrace(t_, {.align_clocks = true});
+  ASSERT_EQ(t_.meta.clock_shifts.size(), 1u);
+  EXPECT_EQ(t_.meta.clock_shifts[0].device, 1);
+  EXPECT_EQ(t_.meta.clock_shifts[0].shift_ns, 970);
+  ASSERT_EQ(t_.kernels.size(), 3u);
+  EXPECT_EQ(t_.kernels.start_ns[0], 1'020);  // device 0 untouched, first in time now
+  EXPECT_EQ(t_.kernels.start_ns[1], 2'000);  // exactly at its launch: the worst lead
+  EXPECT_EQ(t_.kernels.start_ns[2], 3'020);
+  for (size_t i = 0; i < 3; ++i)  // links moved with their rows
+    EXPECT_EQ(t_.api.correlation[t_.kernels.launch[i]], t_.kernels.correlation[i]);
+}
+
+// Kernels that run against their launch order are linked wrong or timed by a clock that jumped:
+// no shift repairs that, so none is made.
+TEST_F(LinkerTest, AlignClocksLeavesATraceWhoseKernelsRunAgainstLaunchOrder) {
+  Api("cudaLaunchKernel", 10'000, 10, 1);
+  Api("cudaLaunchKernel", 20'000, 10, 2);
+  Kernel(15'000, 5, 2);  // the later launch's kernel runs first, and before its launch
+  Kernel(18'000, 5, 1);
+  LinkTrace(t_, {.align_clocks = true});
+  EXPECT_GT(t_.problems.Count(kLaunchOrder), 0u);
+  EXPECT_TRUE(t_.meta.clock_shifts.empty());
+  EXPECT_EQ(t_.kernels.start_ns[0], 15'000);
 }
 
 TEST_F(LinkerTest, ApiCallGoesToTheDeepestEnclosingOp) {

@@ -53,6 +53,12 @@ struct SummaryRow {
   int64_t stddev_ns = -1;
 };
 
+// A device's GPU timestamps shifted by --align-clocks (model/clock_alignment.h).
+struct ClockShift {
+  int device = -1;
+  int64_t shift_ns = 0;
+};
+
 struct TraceMetadata {
   std::string path;
   std::string format;          // "kineto", "rpd", ...
@@ -77,6 +83,8 @@ struct TraceMetadata {
   // Kinds of events the file could hold but does not because they were not collected
   // (e.g. "memory copies (no CUPTI_ACTIVITY_KIND_MEMCPY table)"): `info` lists them.
   std::vector<std::string> not_collected;
+  // What --align-clocks shifted (empty: not asked, or no op started before its launch).
+  std::vector<ClockShift> clock_shifts;
 };
 
 class Trace {

@@ -64,13 +64,14 @@ session::CommonOptions Common(int threads, std::vector<std::string>* messages) {
   return c;
 }
 
-PyTrace Load(const std::string& path, int threads, bool merge) {
+PyTrace Load(const std::string& path, int threads, bool merge, bool align_clocks) {
   std::vector<std::string> messages;
   std::shared_ptr<model::Trace> t;
   {
     nb::gil_scoped_release release;
     session::CommonOptions options = Common(threads, &messages);
     options.merge_runs = merge;
+    options.align_clocks = align_clocks;
     t = std::make_shared<model::Trace>(Take(session::LoadTrace(path, options)));
   }
   return PyTrace(path, std::move(t), std::move(messages));
@@ -253,7 +254,8 @@ NB_MODULE(_core, m) {
       .def_prop_ro("path", &PyTrace::path)
       .def_prop_ro("format", [](const PyTrace& t) { return t.trace()->meta.format; })
       .def_prop_ro("messages", &PyTrace::messages);
-  m.def("load", &Load, nb::arg("path"), nb::arg("threads") = 0, nb::arg("merge") = false);
+  m.def("load", &Load, nb::arg("path"), nb::arg("threads") = 0, nb::arg("merge") = false,
+        nb::arg("align_clocks") = false);
   m.def("table", &Table);
   m.def("info", &Info);
   m.def("stats", &Stats);

@@ -6,10 +6,9 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "analysis/timeline/clock_check.h"
 #include "base/text.h"
 #include "import/registry.h"
-#include "model/linker.h"
+#include "model/plausibility.h"
 
 namespace gpuscope::session {
 
@@ -37,6 +36,7 @@ base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOpti
   import::ImportOptions options;
   options.threads = common.threads;
   options.merge_runs = common.merge_runs;
+  options.align_clocks = common.align_clocks;
   if (!common.time_unit.empty()) {
     options.time_unit_digits = common.time_unit == "s"    ? 9
                                : common.time_unit == "ms" ? 6
@@ -63,18 +63,19 @@ base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOpti
     Tell(common, PartialReadWarning(path, t.meta.import_error, t.EventCount()));
   }
   if (common.align_clocks) {
-    analysis::ClockCheck check = analysis::CheckClocks(t);
-    if (check.corrections.empty()) {
+    // Applied by the linker (model/clock_alignment.h); said here.
+    if (t.meta.clock_shifts.empty()) {
       Tell(common, "gpuscope: note: " + path +
-                       ": --align-clocks: no GPU op starts before its launch; nothing shifted");
-    } else {
-      analysis::AlignClocks(*trace, check);
-      model::SortTablesByTime(*trace);
-      for (const auto& [dev, shift] : check.corrections) {
-        std::string line = "gpuscope: note: " + path + ": --align-clocks: GPU ";
-        line += std::to_string(dev) + " events shifted by +" + base::FormatDuration(shift);
-        Tell(common, line);
-      }
+                       (t.problems.Count(model::kLaunchOrder) > 0
+                            ? ": --align-clocks: kernels run against their launch order "
+                              "(impossible.launch_order), which no shift repairs; nothing shifted"
+                            : ": --align-clocks: no GPU op starts before its launch; nothing "
+                              "shifted"));
+    }
+    for (const model::ClockShift& s : t.meta.clock_shifts) {
+      std::string line = "gpuscope: note: " + path + ": --align-clocks: GPU ";
+      line += std::to_string(s.device) + " events shifted by +" + base::FormatDuration(s.shift_ns);
+      Tell(common, line);
     }
   }
   if (!t.problems.empty()) {

@@ -273,3 +273,25 @@ def test_memory_equals_the_cli_and_its_events_are_a_table(tmp_path, cli):
     assert same(by_op, cli_json(cli, "stats", "--by", "memory", "--format", "json", path))
     assert [(r["allocations"], r["allocated_bytes"], r["alive_bytes"]) for r in by_op["memory"]] == [
         (2, 3 << 20, 3 << 20)], by_op
+
+
+def test_align_clocks_shifts_a_gpu_clock_behind_the_hosts(tmp_path):
+    """load(align_clocks=True): kernels that start 40 and 30 us before their launches are shifted
+    by the larger lead (`--align-clocks`), said in a warning; without it nothing moves."""
+    def call(ts, corr):
+        return {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+                "ts": ts, "dur": 5.0, "args": {"correlation": corr}}
+
+    def kernel(ts, corr):
+        return {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": ts, "dur": 3.0,
+                "args": {"correlation": corr, "device": 0, "stream": 7}}
+
+    path = tmp_path / "behind.json"
+    path.write_text(json.dumps({"traceEvents": [call(100.0, 1), call(200.0, 2),
+                                                kernel(60.0, 1), kernel(170.0, 2)]}))
+    plain = gpuscope.load(str(path)).kernels().column("start_ns").to_pylist()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        aligned = gpuscope.load(str(path), align_clocks=True).kernels().column("start_ns").to_pylist()
+    assert [b - a for a, b in zip(plain, aligned)] == [40_000, 40_000]
+    assert any("events shifted by +40" in str(w.message) for w in caught), [str(w.message) for w in caught]

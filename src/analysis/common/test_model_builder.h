@@ -71,8 +71,8 @@ class Builder {
   model::Trace& raw() { return t_; }
   model::TrackId cpu_track() const { return cpu_; }
   model::TrackId gpu_track() const { return gpu_; }
-  model::Trace& Link() {
-    model::LinkTrace(t_);
+  model::Trace& Link(const model::LinkOptions& options = {}) {
+    model::LinkTrace(t_, options);
     return t_;
   }
 

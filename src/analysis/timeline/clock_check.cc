@@ -105,7 +105,6 @@ ClockCheck CheckClocks(const model::Trace& t) {
                       "): the CPU and GPU clocks disagree; --align-clocks shifts this GPU's "
                       "events by +" +
                       base::FormatDuration(d.max_before_ns);
-      out.corrections.emplace_back(dev, d.max_before_ns);
     } else if (d.idle_delayed) {
       d.verdict = ClockVerdict::kUnexplainedDelay;
       d.explanation = base::FormatCount(d.idle_delayed) +
@@ -126,19 +125,6 @@ ClockCheck CheckClocks(const model::Trace& t) {
     out.devices.push_back(std::move(d));
   }
   return out;
-}
-
-uint64_t AlignClocks(model::Trace& t, const ClockCheck& check) {
-  uint64_t moved = 0;
-  for (const auto& [dev, shift] : check.corrections) {
-    for (size_t i = 0; i < t.kernels.size(); ++i)
-      if (t.kernels.device[i] == dev) t.kernels.start_ns[i] += shift, ++moved;
-    for (size_t i = 0; i < t.memops.size(); ++i)
-      if (t.memops.device[i] == dev) t.memops.start_ns[i] += shift, ++moved;
-    for (size_t i = 0; i < t.gpu_ranges.size(); ++i)
-      if (t.tracks[t.gpu_ranges.track[i]].device == dev) t.gpu_ranges.start_ns[i] += shift, ++moved;
-  }
-  return moved;
 }
 
 }  // namespace gpuscope::analysis

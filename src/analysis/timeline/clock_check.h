@@ -3,7 +3,8 @@
 // device, and what that says.
 //  - An op that starts before the call that launched it began is impossible on one clock: the
 //    CPU and GPU timelines disagree (a known ROCm / Kineto trap). The offset that makes every op
-//    start at or after its launch is the correction `--align-clocks` applies.
+//    start at or after its launch is the correction `--align-clocks` applies while the trace is
+//    linked (model/clock_alignment.h).
 //  - Ops launched onto an idle GPU start within tens of microseconds on every runtime. When they
 //    wait much longer while the GPU stays idle, either the clocks disagree by about that much or
 //    the GPU ran work the trace does not show (another process, an event recorded elsewhere):
@@ -46,16 +47,9 @@ struct DeviceClockCheck {
 
 struct ClockCheck {
   std::vector<DeviceClockCheck> devices;
-  // Per device: the shift to add to its GPU timestamps so that no op starts before its launch
-  // (0: none needed). Only this unambiguous case is corrected.
-  std::vector<std::pair<int, int64_t>> corrections;
   bool problem() const;
 };
 
 ClockCheck CheckClocks(const model::Trace& t);
-
-// Shifts every GPU event (kernels, copies, GPU ranges) of the corrected devices; returns the
-// number of events moved. Used by --align-clocks.
-uint64_t AlignClocks(model::Trace& t, const ClockCheck& check);
 
 }  // namespace gpuscope::analysis

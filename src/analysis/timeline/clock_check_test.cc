@@ -14,21 +14,26 @@ using test_models::Builder;
 using test_models::us;
 
 TEST(ClockCheck, OpsBeforeTheirLaunchAreAClockOffsetAndAreCorrected) {
-  Builder b;
   // The GPU clock runs 300 us behind: each kernel appears 290 us before its launch.
-  for (int i = 0; i < 5; ++i) {
-    int64_t t = 1000 * us + i * 100 * us;
-    b.Launch("k", t, 5 * us, t + 10 * us - 300 * us, 20 * us);
-  }
+  auto build = [](Builder& b) {
+    for (int i = 0; i < 5; ++i) {
+      int64_t t = 1000 * us + i * 100 * us;
+      b.Launch("k", t, 5 * us, t + 10 * us - 300 * us, 20 * us);
+    }
+  };
+  Builder b, aligned;
+  build(b), build(aligned);
   model::Trace& t = b.Link();
   ClockCheck c = CheckClocks(t);
   ASSERT_EQ(c.devices.size(), 1u);
   EXPECT_EQ(c.devices[0].verdict, ClockVerdict::kClockOffset);
   EXPECT_EQ(c.devices[0].before_launch, 5u);
   EXPECT_EQ(c.devices[0].max_before_ns, 290 * us);
-  ASSERT_EQ(c.corrections.size(), 1u);
-  EXPECT_EQ(AlignClocks(t, c), 5u);
-  ClockCheck after = CheckClocks(t);
+  // --align-clocks: the linker shifts the GPU by the largest lead, as the check says.
+  model::Trace& a = aligned.Link({.align_clocks = true});
+  ASSERT_EQ(a.meta.clock_shifts.size(), 1u);
+  EXPECT_EQ(a.meta.clock_shifts[0].shift_ns, c.devices[0].max_before_ns);
+  ClockCheck after = CheckClocks(a);
   EXPECT_EQ(after.devices[0].before_launch, 0u);
   EXPECT_EQ(after.devices[0].verdict, ClockVerdict::kOk);
   EXPECT_EQ(after.devices[0].p10_ns, 0);  // the worst op now starts exactly at its launch
@@ -38,14 +43,14 @@ TEST(ClockCheck, LongWaitOnAnIdleGpuIsUnexplainedAndNotCorrected) {
   Builder b;
   b.Launch("k", 0, 5 * us, 8000 * us, 20 * us);        // waits 8 ms on an idle GPU
   b.Launch("k", 10 * us, 5 * us, 8030 * us, 20 * us);  // waits too (nothing ran before it)
-  model::Trace& t = b.Link();
+  model::Trace& t = b.Link({.align_clocks = true});
   ClockCheck c = CheckClocks(t);
   EXPECT_EQ(c.devices[0].verdict, ClockVerdict::kUnexplainedDelay);
   EXPECT_EQ(c.devices[0].idle_delayed, 2u);
   EXPECT_EQ(c.devices[0].idle_wait_min_ns, 7995 * us);  // idle time only: 8 ms less the call
   EXPECT_NE(c.devices[0].explanation.find("clocks disagree"), std::string::npos);
   EXPECT_NE(c.devices[0].explanation.find("does not show"), std::string::npos);
-  EXPECT_TRUE(c.corrections.empty());
+  EXPECT_TRUE(t.meta.clock_shifts.empty());  // --align-clocks shifts nothing here
 }
 
 TEST(ClockCheck, ADeepQueueBehindABusyGpuIsTheHostRunningAhead) {
