@@ -161,14 +161,9 @@ void IterationListJson(output::JsonWriter& w, const analysis::SteadyState& st) {
   w.Key("iteration_list").BeginArray();
   for (size_t i = 0; i < st.iterations.size(); ++i) {
     const auto& it = st.iterations[i];
-    w.BeginObject()
-        .Key("number")
-        .Int(it.number)
-        .Key("start_ns")
-        .Int(it.start_ns)
-        .Key("dur_ns")
-        .Int(it.dur_ns)
-        .Key("warmup")
+    w.BeginObject();
+    WriteIterationTimes(w, it);
+    w.Key("warmup")
         .Bool(it.warmup || i < st.warmup)
         .Key("phase")
         .String(it.phase >= 0 ? st.phases[static_cast<size_t>(it.phase)].name : "")

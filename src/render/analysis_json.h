@@ -31,4 +31,11 @@ void WritePhasesJson(output::JsonWriter& w, const std::vector<analysis::PhaseSum
 // {"mean", "median", "p95", "min", "max", "stddev"} in ns.
 void WriteLatencyJson(output::JsonWriter& w, const analysis::LatencyStats& latency);
 
+// An iteration's number, start and duration as members of the open object (analyze's
+// iteration_list, info's iterations).
+template <typename Iteration>
+void WriteIterationTimes(output::JsonWriter& w, const Iteration& it) {
+  w.Key("number").Int(it.number).Key("start_ns").Int(it.start_ns).Key("dur_ns").Int(it.dur_ns);
+}
+
 }  // namespace gpuscope::render

@@ -4,6 +4,7 @@
 
 #include "base/text.h"
 #include "output/json_writer.h"
+#include "render/analysis_json.h"
 #include "render/health_view.h"
 #include "render/result_table.h"
 
@@ -225,14 +226,9 @@ void ContentsJson(output::JsonWriter& w, const model::Trace& t, const analysis::
 void StepsJson(output::JsonWriter& w, const analysis::TraceSummary& s) {
   w.Key("iterations").BeginArray();
   for (const auto& it : s.iterations) {
-    w.BeginObject()
-        .Key("number")
-        .Int(it.number)
-        .Key("start_ns")
-        .Int(it.start_ns)
-        .Key("dur_ns")
-        .Int(it.dur_ns)
-        .EndObject();
+    w.BeginObject();
+    WriteIterationTimes(w, it);
+    w.EndObject();
   }
   w.EndArray();
   w.Key("steps")

@@ -6,17 +6,13 @@
 namespace gpuscope::import::nsys {
 
 base::Status NsysReader::ReadRuntime() {
-  if (!Collected("CUPTI_ACTIVITY_KIND_RUNTIME", "CUDA runtime/driver API calls"))
-    return base::Status::Ok();
-  ColumnSet c(db_, "CUPTI_ACTIVITY_KIND_RUNTIME");
-  if (!HasRequired(c, "CUPTI_ACTIVITY_KIND_RUNTIME",
-                   {"start", "end", "globalTid", "correlationId", "nameId"})) {
-    return base::Status::Ok();
-  }
+  auto c = OpenTable("CUPTI_ACTIVITY_KIND_RUNTIME", "CUDA runtime/driver API calls",
+                     {"start", "end", "globalTid", "correlationId", "nameId"});
+  if (!c) return base::Status::Ok();
   GPUSCOPE_ASSIGN_OR_RETURN(
       auto q,
       db_.Query("SELECT " +
-                c.Select({"start", "end", "globalTid", "correlationId", "nameId", "eventClass"}) +
+                c->Select({"start", "end", "globalTid", "correlationId", "nameId", "eventClass"}) +
                 " FROM CUPTI_ACTIVITY_KIND_RUNTIME"));
   std::unordered_map<int64_t, model::StringId> names;  // nameId -> stripped name
   while (q.Step()) {
@@ -37,19 +33,18 @@ base::Status NsysReader::ReadRuntime() {
 }
 
 base::Status NsysReader::ReadKernels() {
-  if (!Collected("CUPTI_ACTIVITY_KIND_KERNEL", "GPU kernels")) return base::Status::Ok();
-  ColumnSet c(db_, "CUPTI_ACTIVITY_KIND_KERNEL");
-  if (!HasRequired(c, "CUPTI_ACTIVITY_KIND_KERNEL", {"start", "end", "correlationId"}))
-    return base::Status::Ok();
+  auto c =
+      OpenTable("CUPTI_ACTIVITY_KIND_KERNEL", "GPU kernels", {"start", "end", "correlationId"});
+  if (!c) return base::Status::Ok();
   // Mangled names are kept (stats demangles them for display, --mangled shows them raw);
   // the demangled one is the fallback for exports that lack it.
   GPUSCOPE_ASSIGN_OR_RETURN(
       auto q,
       db_.Query("SELECT " +
-                c.Select({"start", "end", "deviceId", "streamId", "correlationId", "globalPid",
-                          "mangledName", "demangledName", "shortName", "gridX", "gridY", "gridZ",
-                          "blockX", "blockY", "blockZ", "registersPerThread", "staticSharedMemory",
-                          "dynamicSharedMemory"}) +
+                c->Select({"start", "end", "deviceId", "streamId", "correlationId", "globalPid",
+                           "mangledName", "demangledName", "shortName", "gridX", "gridY", "gridZ",
+                           "blockX", "blockY", "blockZ", "registersPerThread", "staticSharedMemory",
+                           "dynamicSharedMemory"}) +
                 " FROM CUPTI_ACTIVITY_KIND_KERNEL"));
   while (q.Step()) {
     model::KernelRow row;
@@ -88,19 +83,18 @@ std::string_view NsysReader::MemKindLabel(const base::SqliteQuery& q, int col) {
 }
 
 base::Status NsysReader::ReadMemcpy() {
-  if (!Collected("CUPTI_ACTIVITY_KIND_MEMCPY", "memory copies")) return base::Status::Ok();
+  auto c =
+      OpenTable("CUPTI_ACTIVITY_KIND_MEMCPY", "memory copies", {"start", "end", "correlationId"});
+  if (!c) return base::Status::Ok();
   if (!mem_kind_.present) {
     t_.problems.Add(model::ProblemKind::kNsysMissingEnumTable,
                     "ENUM_CUDA_MEM_KIND is missing: copies' memory kinds (pageable / pinned) are "
                     "unknown (CUPTI and nsys number them differently, so none is guessed)");
   }
-  ColumnSet c(db_, "CUPTI_ACTIVITY_KIND_MEMCPY");
-  if (!HasRequired(c, "CUPTI_ACTIVITY_KIND_MEMCPY", {"start", "end", "correlationId"}))
-    return base::Status::Ok();
   GPUSCOPE_ASSIGN_OR_RETURN(
       auto q, db_.Query("SELECT " +
-                        c.Select({"start", "end", "deviceId", "streamId", "correlationId",
-                                  "globalPid", "bytes", "copyKind", "srcKind", "dstKind"}) +
+                        c->Select({"start", "end", "deviceId", "streamId", "correlationId",
+                                   "globalPid", "bytes", "copyKind", "srcKind", "dstKind"}) +
                         " FROM CUPTI_ACTIVITY_KIND_MEMCPY"));
   std::map<std::string, model::StringId> names;
   while (q.Step()) {
@@ -127,14 +121,12 @@ base::Status NsysReader::ReadMemcpy() {
 }
 
 base::Status NsysReader::ReadMemset() {
-  if (!Collected("CUPTI_ACTIVITY_KIND_MEMSET", "memsets")) return base::Status::Ok();
-  ColumnSet c(db_, "CUPTI_ACTIVITY_KIND_MEMSET");
-  if (!HasRequired(c, "CUPTI_ACTIVITY_KIND_MEMSET", {"start", "end", "correlationId"}))
-    return base::Status::Ok();
+  auto c = OpenTable("CUPTI_ACTIVITY_KIND_MEMSET", "memsets", {"start", "end", "correlationId"});
+  if (!c) return base::Status::Ok();
   GPUSCOPE_ASSIGN_OR_RETURN(
       auto q, db_.Query("SELECT " +
-                        c.Select({"start", "end", "deviceId", "streamId", "correlationId",
-                                  "globalPid", "bytes", "memKind"}) +
+                        c->Select({"start", "end", "deviceId", "streamId", "correlationId",
+                                   "globalPid", "bytes", "memKind"}) +
                         " FROM CUPTI_ACTIVITY_KIND_MEMSET"));
   while (q.Step()) {
     model::MemopRow row;
@@ -153,14 +145,13 @@ base::Status NsysReader::ReadMemset() {
 }
 
 base::Status NsysReader::ReadSync() {
-  if (!db_.Has("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION")) return base::Status::Ok();
-  ColumnSet c(db_, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
-  if (!HasRequired(c, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", {"start", "end"}))
-    return base::Status::Ok();
-  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT " +
-                                              c.Select({"start", "end", "deviceId", "streamId",
-                                                        "correlationId", "globalPid", "syncType"}) +
-                                              " FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"));
+  auto c = OpenTable("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", {}, {"start", "end"});
+  if (!c) return base::Status::Ok();
+  GPUSCOPE_ASSIGN_OR_RETURN(
+      auto q, db_.Query("SELECT " +
+                        c->Select({"start", "end", "deviceId", "streamId", "correlationId",
+                                   "globalPid", "syncType"}) +
+                        " FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"));
   while (q.Step()) {
     model::GpuRangeRow row;
     row.start_ns = TimeAt(q, 0);
@@ -184,10 +175,8 @@ base::Status NsysReader::ReadSync() {
 // number; pinned, managed and static memory are counted, not the device's allocations.
 base::Status NsysReader::ReadMemoryUsage() {
   constexpr std::string_view kTable = "CUDA_GPU_MEMORY_USAGE_EVENTS";
-  if (!db_.Has(kTable)) return base::Status::Ok();
-  ColumnSet c(db_, kTable);
-  if (!HasRequired(c, kTable, {"start", "bytes", "memKind", "memoryOperationType"}))
-    return base::Status::Ok();
+  auto c = OpenTable(kTable, {}, {"start", "bytes", "memKind", "memoryOperationType"});
+  if (!c) return base::Status::Ok();
   EnumTable oper = LoadEnum(db_, "ENUM_CUDA_DEV_MEM_EVENT_OPER");
   if (!oper.present || !mem_kind_.present) {
     ++t_.record_counts["GPU memory usage events (no enum tables to read them by)"];
@@ -196,8 +185,8 @@ base::Status NsysReader::ReadMemoryUsage() {
   const auto thread_of = ApiThreadsByCorrelation(t_);
   GPUSCOPE_ASSIGN_OR_RETURN(
       auto q, db_.Query("SELECT " +
-                        c.Select({"start", "deviceId", "address", "bytes", "memKind",
-                                  "memoryOperationType", "globalPid", "correlationId"}) +
+                        c->Select({"start", "deviceId", "address", "bytes", "memKind",
+                                   "memoryOperationType", "globalPid", "correlationId"}) +
                         " FROM " + std::string(kTable) + " ORDER BY start"));
   AllocationRecords records(&t_);
   while (q.Step()) {

@@ -5,13 +5,12 @@
 namespace gpuscope::import::nsys {
 
 base::Status NsysReader::ReadNvtx() {
-  if (!Collected("NVTX_EVENTS", "NVTX ranges")) return base::Status::Ok();
-  ColumnSet c(db_, "NVTX_EVENTS");
-  if (!HasRequired(c, "NVTX_EVENTS", {"start", "eventType"})) return base::Status::Ok();
+  auto c = OpenTable("NVTX_EVENTS", "NVTX ranges", {"start", "eventType"});
+  if (!c) return base::Status::Ok();
   GPUSCOPE_ASSIGN_OR_RETURN(
-      auto q,
-      db_.Query("SELECT " + c.Select({"start", "end", "eventType", "globalTid", "textId", "text"}) +
-                " FROM NVTX_EVENTS"));
+      auto q, db_.Query("SELECT " +
+                        c->Select({"start", "end", "eventType", "globalTid", "textId", "text"}) +
+                        " FROM NVTX_EVENTS"));
   while (q.Step()) {
     std::string_view type = event_type_.Name(q.Int(2));
     std::string_view text = !q.IsNull(4) ? strings_.Text(q.Int(4)) : q.Text(5);
@@ -40,10 +39,8 @@ base::Status NsysReader::ReadNvtx() {
 }
 
 base::Status NsysReader::ReadOsRuntime() {
-  if (!db_.Has("OSRT_API")) return base::Status::Ok();
-  ColumnSet c(db_, "OSRT_API");
-  if (!HasRequired(c, "OSRT_API", {"start", "end", "globalTid", "nameId"}))
-    return base::Status::Ok();
+  auto c = OpenTable("OSRT_API", {}, {"start", "end", "globalTid", "nameId"});
+  if (!c) return base::Status::Ok();
   GPUSCOPE_ASSIGN_OR_RETURN(auto q,
                             db_.Query("SELECT start, end, globalTid, nameId FROM OSRT_API"));
   while (q.Step()) {

@@ -39,19 +39,19 @@ base::Status NsysReader::Read() {
   return base::Status::Ok();
 }
 
-bool NsysReader::Collected(std::string_view table, std::string_view what) {
-  if (db_.Has(table)) return true;
-  t_.meta.not_collected.push_back(std::string(what) + " (no " + std::string(table) + " table)");
-  return false;
-}
-
-bool NsysReader::HasRequired(const ColumnSet& c, std::string_view table,
-                             std::initializer_list<std::string_view> required) {
+std::optional<ColumnSet> NsysReader::OpenTable(std::string_view table, std::string_view what,
+                                               std::initializer_list<std::string_view> required) {
+  if (!db_.Has(table)) {
+    if (!what.empty())
+      t_.meta.not_collected.push_back(std::string(what) + " (no " + std::string(table) + " table)");
+    return std::nullopt;
+  }
+  ColumnSet c(db_, table);
   std::string missing = c.Missing(required);
-  if (missing.empty()) return true;
+  if (missing.empty()) return c;
   t_.problems.Add(model::ProblemKind::kNsysTableMissingColumns,
                   std::string(table) + " lacks column(s) " + missing + "; the table was skipped");
-  return false;
+  return std::nullopt;
 }
 
 void NsysReader::ReadMetadata() {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -37,13 +38,11 @@ class NsysReader {
  private:
   static constexpr std::string_view kStringSql = "SELECT value FROM StringIds WHERE id = ?1";
 
-  // Table present? If not, note what was not collected.
-  bool Collected(std::string_view table, std::string_view what);
-
-  // A table without the columns every nsys version writes is skipped as a whole (counted),
-  // rather than read with made-up values.
-  bool HasRequired(const ColumnSet& c, std::string_view table,
-                   std::initializer_list<std::string_view> required);
+  // A table to read, with its columns: none when the export lacks it (`what` not empty: noted
+  // as not collected) or lacks a column every nsys version writes (the table is skipped as a
+  // whole and counted, rather than read with made-up values).
+  std::optional<ColumnSet> OpenTable(std::string_view table, std::string_view what,
+                                     std::initializer_list<std::string_view> required);
 
   // Fails on a read error mid-table: that is a damaged file, not a recoverable event.
   base::Status Finish(const base::SqliteQuery& q) { return q.status(); }
