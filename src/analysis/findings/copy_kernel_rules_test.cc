@@ -122,6 +122,45 @@ TEST(Analyze, KernelOutlierWithoutACallSiteNeedsRareOutliers) {
   EXPECT_EQ(Rule(Analyze(rare.Link()), "kernel-outlier").size(), 1u);
 }
 
+TEST(Analyze, KernelOutlierNeverComparesAPrefillStepsKernelWithADecodeSteps) {
+  // A server's steps in blocks of 2 prefill and 8 decode (vLLM execute annotations), one
+  // aten::mm each launching "gemm": 400 us in prefill (longer inputs, shapes not recorded),
+  // 100 us in decode. The prefill instances are another population, not outliers; a decode
+  // instance made 6x slower still is one (listed whatever it saves: the host bounds this run).
+  auto build = [](bool slow_decode) {
+    auto b = std::make_unique<Builder>();
+    const std::string prefill =
+        "execute_1_context_1(sq512sk512sqsq262144sqsk262144)_generation_0(sq0sk0sqsq0sqsk0)";
+    const std::string decode =
+        "execute_1_context_0(sq0sk0sqsq0sqsk0)_generation_8(sq8sk800sqsq8sqsk800)";
+    for (int i = 0; i < 40; ++i) {
+      const bool pre = i % 10 < 2;
+      const int64_t t0 = i * 1000 * us;
+      b->Annotation(pre ? prefill : decode, t0, 1000 * us);
+      b->Op("aten::mm", t0 + 10 * us, 50 * us);
+      int64_t dur = (pre ? 400 : 100 + i % 3) * us;
+      if (slow_decode && i == 25) dur = 600 * us;
+      b->Launch("gemm", t0 + 20 * us, 10 * us, t0 + 40 * us, dur);
+    }
+    return b;
+  };
+  AnalyzeOptions all;
+  all.min_impact_percent = 0;
+  auto served = build(false);
+  const model::Trace& linked = served->Link();
+  AnalysisReport r = Analyze(linked, all);
+  ASSERT_EQ(r.phases.size(), 2u);
+  EXPECT_TRUE(Rule(r, "kernel-outlier").empty());
+  // --phase decode: the window spans the prefill steps between; their kernels stay apart too.
+  AnalyzeOptions decode = all;
+  decode.steady.phase = "decode";
+  EXPECT_TRUE(Rule(Analyze(linked, decode), "kernel-outlier").empty());
+  auto slow = build(true);
+  auto f = Rule(Analyze(slow->Link(), all), "kernel-outlier");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->evidence.size(), 1u);
+}
+
 TEST(Analyze, KernelOutlierComparesOnlyCallsWithTheSameShapes) {
   // One kernel from one op: 10 calls on small inputs (100 us), 2 on large ones (600 us). Without
   // shapes the large calls are outliers; with them they are their own (too small) group.

@@ -20,13 +20,16 @@ constexpr double kFewRatio = 10.0;
 struct Instance {
   model::StringId name;
   model::Dim3 grid, block;
+  int32_t phase;  // the serving phase of its step (-1: none or one phase)
   model::StringId op;
   RowId frame;
   model::StringId shapes;
   uint32_t row;
-  auto Key() const { return std::tie(name, grid, block, op, frame, shapes, row); }
+  auto Key() const { return std::tie(name, grid, block, phase, op, frame, shapes, row); }
+  // One kernel as far as siblings go: one name and launch shape in one serving phase (a prefill
+  // step's GEMM runs other shapes than a decode step's, recorded or not).
   bool SameKernel(const Instance& o) const {
-    return name == o.name && grid == o.grid && block == o.block;
+    return name == o.name && grid == o.grid && block == o.block && phase == o.phase;
   }
   bool SameSite(const Instance& o) const {
     return SameKernel(o) && op == o.op && frame == o.frame && shapes == o.shapes;
@@ -42,7 +45,7 @@ struct Siblings {
 
 // The window's kernel instances with the key of their group of siblings: one kernel, launch
 // shape, call site (the same op from the same frame) and op shapes - a GEMM called with other
-// shapes, or another layer's, is not a sibling. Groups are runs of one sorted array (44 bytes
+// shapes, or another layer's, is not a sibling. Groups are runs of one sorted array (48 bytes
 // per instance), not a map of vectors. A kernel of fewer than 3 instances in the window has no
 // group to check (a call site needs 3, a pooled group 5): counted first, such instances take no
 // memory (a million kernels of their own names cost nothing here, issue 33).
@@ -60,6 +63,12 @@ std::vector<Instance> Instances(const Context& c) {
   }
   names.resize(w);
   names.shrink_to_fit();
+  const SteadyState& st = c.steady();
+  auto phase_at = [&](int64_t ts) -> int32_t {
+    if (st.phases.empty()) return -1;
+    const int step = st.StepAt(ts);
+    return step < 0 ? -1 : st.iterations[static_cast<size_t>(step)].phase;
+  };
   std::vector<Instance> inst;
   inst.reserve(kept);
   for (size_t i = 0; i < t.kernels.size(); ++i) {
@@ -77,7 +86,8 @@ std::vector<Instance> Instances(const Context& c) {
     // same shapes are siblings whichever frame calls them (a model's layers); without shapes,
     // the call site stands in for them.
     if (shapes != 0) frame = kNoRow;
-    inst.push_back({t.kernels.name[i], t.kernels.grid[i], t.kernels.block[i], op, frame, shapes,
+    inst.push_back({t.kernels.name[i], t.kernels.grid[i], t.kernels.block[i],
+                    phase_at(LaunchedAt(t, l, t.kernels.start_ns[i])), op, frame, shapes,
                     static_cast<uint32_t>(i)});
   }
   return inst;
@@ -180,7 +190,8 @@ const RuleInfo& KernelOutlierRule() {
   static const RuleInfo rule{
       "kernel-outlier",
       "Kernel instances much slower than their siblings",
-      "Instances of one kernel (same name, grid and block, launched by the same op with the "
+      "Instances of one kernel (same name, grid and block, in steps of the same serving phase "
+      "where the trace has several, launched by the same op with the "
       "same op shapes when the trace records them, else from the same user frame; at least 5 "
       "in the steady state, else the kernel's instances with that grid and block from call "
       "sites of fewer than 5 pooled, as a group without a known call site; a known call site "
@@ -200,7 +211,8 @@ const RuleInfo& KernelOutlierRule() {
       "(3 from one known call site, one 10x slower); "
       "slow instances within "
       "max(5 MADs, half the median) of the median; a group of two populations without "
-      "call-site records."};
+      "call-site records; a prefill step's instances against a decode step's (other shapes, "
+      "recorded or not: phases are never siblings)."};
   return rule;
 }
 
