@@ -26,6 +26,13 @@ base::StatusOr<std::string> AnalyzeOutput(const model::Trace& trace, const Analy
       return base::Status::Error(a.path + ": " + analysis::MissingPhaseMessage(steps, a.phase));
     }
     o.steady.phase = a.phase;
+    if (size_t others = analysis::InterleavedSteps(steps, a.phase)) {
+      Tell(common, "gpuscope: note: " + a.path + ": --phase " + a.phase + ": " +
+                       base::FormatCount(others) +
+                       " steps of other phases run between its first and last step; the window "
+                       "holds their work and the findings count it (plain `analyze` prices each "
+                       "phase in its own steps: its phase lines)");
+    }
   }
   GPUSCOPE_RETURN_IF_ERROR(CheckDevice(o.device));
   GPUSCOPE_ASSIGN_OR_RETURN(o.captures, LoadCaptures(a.captures, common));

@@ -20,17 +20,12 @@ std::string PartialReadWarning(const std::string& path, const std::string& error
          base::FormatCount(kept) + " events read before it";
 }
 
-namespace {
-
-// A warning or note of loading, to stderr or to the caller's list.
 void Tell(const CommonOptions& common, const std::string& line) {
   if (common.messages)
     common.messages->push_back(line);
   else
     std::fprintf(stderr, "%s\n", line.c_str());
 }
-
-}  // namespace
 
 base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOptions& common) {
   import::ImportOptions options;

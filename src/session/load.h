@@ -16,6 +16,9 @@ std::string PartialReadWarning(const std::string& path, const std::string& error
 
 base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOptions& common);
 
+// A warning or note of a command (loading, --phase), to stderr or to the caller's list.
+void Tell(const CommonOptions& common, const std::string& line);
+
 // LoadTrace for commands that need events on a timeline (analyze, diff, convert): refuses a
 // summary-only source (rocprof *.stats.csv) in one line that names what to give instead.
 base::StatusOr<model::Trace> LoadTimeline(const std::string& path, const CommonOptions& common,

@@ -353,3 +353,28 @@ def analyze_min_impact_percent_lists_the_small_findings_too():
         assert f["standalone_ns"] < 0.001 * window or f["severity"] == "info", f
     r = run("analyze", "--min-impact-percent", "-1", path)
     assert r.returncode == 2 and "min-impact-percent" in r.stderr, r.stderr
+
+
+@test
+def phase_over_interleaved_steps_says_so_and_prefill_is_no_outlier_of_decode():
+    """A server alternating 10 prefill and 40 decode steps (bench/serving_phases.py; one GEMM
+    kernel name in both phases, 4x longer in prefill, shapes not recorded): the prefill
+    instances are not kernel-outliers of the decode ones, in the whole window or with --phase;
+    --phase over interleaved steps says in one note that its window holds the other phase's
+    work; phases in one block each say nothing."""
+    gen = os.path.join(os.path.dirname(DATA), "..", "bench", "serving_phases.py")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "serve.json")
+        subprocess.run([sys.executable, gen, path, "100", "8"], check=True)
+        for extra in ([], ["--phase", "decode"], ["--phase", "prefill"]):
+            r = run("analyze", "--format", "json", "--min-impact-percent", "0", path, *extra)
+            assert r.returncode == 0, r.stderr
+            rules = [f["rule"] for f in json.loads(r.stdout)["findings"]]
+            assert "kernel-outlier" not in rules, (extra, rules)
+            notes = [ln for ln in r.stderr.splitlines() if "steps of other phases" in ln]
+            assert len(notes) == (1 if extra else 0), (extra, r.stderr)
+        assert "40 steps of other phases" in run("analyze", path, "--phase", "prefill").stderr
+        first = os.path.join(tmp, "first.json")
+        subprocess.run([sys.executable, gen, first, "10", "8"], check=True)  # one prefill block
+        r = run("analyze", first, "--phase", "prefill")
+        assert r.returncode == 0 and "steps of other phases" not in r.stderr, r.stderr

@@ -47,6 +47,13 @@ std::string MissingPhaseMessage(const SteadyState& s, const std::string& phase) 
          ")";
 }
 
+size_t InterleavedSteps(const SteadyState& s, const std::string& phase) {
+  const PhaseSteps* p = s.Phase(phase);
+  if (!p || p->steps.empty()) return 0;
+  const auto [first, last] = std::minmax_element(p->steps.begin(), p->steps.end());
+  return *last - *first + 1 - p->steps.size();
+}
+
 std::vector<PhaseSummary> SummarisePhases(const model::Trace& t, const SteadyState& s, size_t top) {
   std::vector<PhaseSummary> out;
   if (s.phases.empty()) return out;

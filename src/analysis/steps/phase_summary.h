@@ -38,6 +38,10 @@ struct PhaseSummary {
 // "no prefill steps in this trace (phases: decode)": why `--phase NAME` cannot be honoured.
 std::string MissingPhaseMessage(const SteadyState& steady, const std::string& phase);
 
+// How many steps of other phases (or of none) run between the first and the last step of
+// `phase`: where a server interleaves its phases, `--phase NAME`'s window holds their work too.
+size_t InterleavedSteps(const SteadyState& steady, const std::string& phase);
+
 std::vector<PhaseSummary> SummarisePhases(const model::Trace& t, const SteadyState& steady,
                                           size_t top_kernels = 3);
 

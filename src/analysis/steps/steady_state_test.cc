@@ -335,3 +335,22 @@ TEST(StepSources, ServingLabels) {
 
 }  // namespace
 }  // namespace gpuscope::analysis
+
+namespace gpuscope::analysis {
+namespace {
+
+TEST(PhaseSummary, InterleavedStepsCountsOtherPhasesBetweenAPhasesFirstAndLastStep) {
+  // Steps 0..9: prefill at 0 and 5, decode the rest.
+  SteadyState s;
+  s.iterations.resize(10);
+  s.phases.push_back({"prefill", "annotation counts", {0, 5}, 0, {}, -1});
+  s.phases.push_back({"decode", "annotation counts", {1, 2, 3, 4, 6, 7, 8, 9}, 0, {}, -1});
+  EXPECT_EQ(InterleavedSteps(s, "prefill"), 4u);  // steps 1-4 run between 0 and 5
+  EXPECT_EQ(InterleavedSteps(s, "decode"), 1u);   // step 5
+  EXPECT_EQ(InterleavedSteps(s, "mixed"), 0u);    // no such phase
+  s.phases[1].steps = {6, 7, 8, 9};               // phases in blocks: nothing between
+  EXPECT_EQ(InterleavedSteps(s, "decode"), 0u);
+}
+
+}  // namespace
+}  // namespace gpuscope::analysis
