@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <climits>
+
 #include "model/plausibility.h"
 
 namespace gpuscope::model {
@@ -94,6 +96,15 @@ TEST_F(LinkerTest, AlignClocksLeavesATraceWhoseKernelsRunAgainstLaunchOrder) {
   EXPECT_GT(t_.problems.Count(kLaunchOrder), 0u);
   EXPECT_TRUE(t_.meta.clock_shifts.empty());
   EXPECT_EQ(t_.kernels.start_ns[0], 15'000);
+}
+
+// A shift that would carry a GPU event past the clock's range is not made (hostile times).
+TEST_F(LinkerTest, AlignClocksNeverShiftsAnEventPastTheClocksRange) {
+  Api("cudaLaunchKernel", INT64_MAX - 10, 5, 1);
+  Kernel(INT64_MAX - 100, 50, 1);  // 90 ns before its launch; shifted, it would end past the max
+  LinkTrace(t_, {.align_clocks = true});
+  EXPECT_TRUE(t_.meta.clock_shifts.empty());
+  EXPECT_EQ(t_.kernels.start_ns[0], INT64_MAX - 100);
 }
 
 TEST_F(LinkerTest, ApiCallGoesToTheDeepestEnclosingOp) {

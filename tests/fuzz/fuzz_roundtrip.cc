@@ -18,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string path = fuzz::WriteInput(data, size, "trace.json");
   auto read = import::kineto::ReadKineto(path, fuzz::FuzzOptions());
   if (!read.ok()) return 0;
-  auto trace = import::FinishImport(fuzz::ImporterNamed("kineto"), path, std::move(*read));
+  auto trace = import::FinishImport(fuzz::ImporterNamed("kineto"), path, std::move(*read),
+                                    fuzz::FuzzOptions());
   if (!trace.ok()) return 0;
   fuzz::CheckTrace(*trace);
   // What each format holds: rocpd has no fills and no OS calls (convert counts them as left
