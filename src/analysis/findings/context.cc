@@ -13,9 +13,7 @@ void Context::BuildTimeline() {
     RowId launch;
   };
   std::map<int, std::vector<Op>> per_device;
-  op_starts_.reserve(t_.kernels.size() + t_.memops.size());
   auto add = [&](int64_t s, int64_t d, int dev, RowId launch) {
-    op_starts_.push_back(s);
     if (s + d <= w0_ || s >= w1_) return;
     per_device[dev].push_back({std::max(s, w0_), std::min(s + d, w1_), launch});
   };
@@ -23,7 +21,6 @@ void Context::BuildTimeline() {
     add(t_.kernels.start_ns[i], t_.kernels.dur_ns[i], t_.kernels.device[i], t_.kernels.launch[i]);
   for (size_t i = 0; i < t_.memops.size(); ++i)
     add(t_.memops.start_ns[i], t_.memops.dur_ns[i], t_.memops.device[i], t_.memops.launch[i]);
-  std::sort(op_starts_.begin(), op_starts_.end());
   devices_ = static_cast<int>(per_device.size());
   // Kernel-only busy intervals per device, merged (for the overlap of copies with compute).
   for (size_t i = 0; i < t_.kernels.size(); ++i)

@@ -126,11 +126,6 @@ class Context {
     if (it == kernel_busy_.end()) return b - a;
     return std::max<int64_t>(0, (b - a) - CoveredWithin(it->second, a, b));
   }
-  // Start of the first GPU op at or after ts (any device); INT64_MAX if none.
-  int64_t NextGpuStart(int64_t ts) const {
-    auto it = std::lower_bound(op_starts_.begin(), op_starts_.end(), ts);
-    return it == op_starts_.end() ? INT64_MAX : *it;
-  }
 
  private:
   void Init() {
@@ -161,7 +156,6 @@ class Context {
   base::StringPool names_;        // the gaps' causes and places
   std::vector<uint32_t> by_end_;  // gaps_ indexes, by end (4 bytes per gap)
   int64_t max_gap_ = 0;
-  std::vector<int64_t> op_starts_;
   std::map<int, std::vector<std::pair<int64_t, int64_t>>> kernel_busy_;
   int64_t busy_ = 0;
   int devices_ = 0;

@@ -328,16 +328,16 @@ void ReplayGraph::WaitForOp(uint32_t n, uint32_t x) {
   // that held it keeps the observed offset, and its own gap and latency become the usual ones.
   uint32_t prev = base_.lane_prev[n];
   bool by_lane = linked_gap_[n] && prev != kNone &&
-                 obs_start_[n] - obs_end_[prev] <= usual_gap_[n] + kLateStartNs;
+                 obs_start_[n] - obs_end_[prev] <= UsualGap(n) + kLateStartNs;
   bool by_launch =
-      launch_[n] != kNone && obs_start_[n] - obs_start_[launch_[n]] <= usual_lat_[n] + kLateStartNs;
+      launch_[n] != kNone && obs_start_[n] - obs_start_[launch_[n]] <= UsualLat(n) + kLateStartNs;
   if (by_lane || by_launch) {
-    xoff_[n] = std::min(offset, usual_gap_[n]);
+    xoff_[n] = std::min(offset, UsualGap(n));
     return;
   }
   xoff_[n] = offset;
-  base_.lat[n] = std::min(base_.lat[n], usual_lat_[n]);
-  if (linked_gap_[n]) base_.gap[n] = std::min(base_.gap[n], usual_gap_[n]);
+  base_.lat[n] = std::min(base_.lat[n], UsualLat(n));
+  if (linked_gap_[n]) base_.gap[n] = std::min(base_.gap[n], UsualGap(n));
 }
 
 void ReplayGraph::AddRecordedWait(uint32_t n, uint32_t x) {
@@ -352,7 +352,7 @@ void ReplayGraph::AddRecordedWait(uint32_t n, uint32_t x) {
     WaitForOp(n, x);
     other = held;
   }
-  more_waits_[n].emplace_back(other, std::min(obs_start_[n] - obs_end_[other], usual_gap_[n]));
+  more_waits_[n].emplace_back(other, std::min(obs_start_[n] - obs_end_[other], UsualGap(n)));
   has_more_[n] = 1;
 }
 

@@ -14,7 +14,9 @@ namespace gpuscope::analysis {
 
 using namespace replay_internal;  // NOLINT: the graph's shared constants and helpers
 
-ReplayGraph::ReplayGraph(const model::Trace& t, int64_t w0, int64_t w1) : t_(t), w0_(w0) {
+ReplayGraph::ReplayGraph(const model::Trace& t, int64_t w0, int64_t w1)
+    : t_(t), w0_(w0), usuals_{{kDefaultLaunchLatencyNs, 0}} {
+  usual_index_[{kDefaultLaunchLatencyNs, 0}] = 0;
   BuildHost(w0, w1);
   BuildGpu(w0, w1);
   InferWaits();
@@ -42,6 +44,13 @@ ReplayGraph::ReplayGraph(const model::Trace& t, int64_t w0, int64_t w1) : t_(t),
     for (QueueEntry& e : q.entries) e.waits = base_.wait[e.call] != kNone;
 }
 
+void ReplayGraph::SetUsual(uint32_t n, int64_t lat, int64_t gap) {
+  auto [it, added] =
+      usual_index_.emplace(std::pair{lat, gap}, static_cast<uint32_t>(usuals_.size()));
+  if (added) usuals_.push_back({lat, gap});
+  usual_[n] = it->second;
+}
+
 uint32_t ReplayGraph::Add(Kind k, uint32_t lane, int64_t s, int64_t e) {
   uint32_t n = static_cast<uint32_t>(kind_.size());
   kind_.push_back(k);
@@ -57,8 +66,7 @@ uint32_t ReplayGraph::Add(Kind k, uint32_t lane, int64_t s, int64_t e) {
   measured_.push_back(0);
   linked_gap_.push_back(0);
   has_more_.push_back(0);
-  usual_lat_.push_back(kDefaultLaunchLatencyNs);
-  usual_gap_.push_back(0);
+  usual_.push_back(0);
   base_.dur.push_back(e - s);
   base_.gap.push_back(0);
   base_.lat.push_back(0);
@@ -323,7 +331,8 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
       uint32_t n = Add(op.kernel ? Kind::kKernel : Kind::kCopy, lane, op.s, op.e);
       row_[n] = op.row;
       (op.kernel ? kernel_node_ : memop_node_)[op.row] = n;
-      if (auto d = dispatch.find(op.device); d != dispatch.end()) usual_gap_[n] = d->second;
+      if (auto d = dispatch.find(op.device); d != dispatch.end())
+        SetUsual(n, kDefaultLaunchLatencyNs, d->second);
       uint32_t l = op.launch == model::kNoRow ? kNone : api_node_[op.launch];
       if (prev == kNone) floor_[n] = prev_end;
       base_.lane_prev[n] = prev;
@@ -333,7 +342,7 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
         int64_t observed = op.s - obs_start_[l];
         auto it = typical.find(op.device);
         int64_t usual = it == typical.end() ? kDefaultLaunchLatencyNs : it->second;
-        usual_lat_[n] = usual;
+        SetUsual(n, usual, UsualGap(n));
         // Queued: launched while its stream was busy (see Queued). It starts when the op before
         // it ends plus the observed dispatch gap (so that a shorter op before it moves it), or
         // after its launch's usual latency, whichever is later. Launched onto a free stream, it
@@ -343,7 +352,7 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
         bool queued = prev != kNone && Queued(op.launch, l, op.s, op.e, prev_end);
         base_.lat[n] = queued ? std::min(observed, usual) : observed;
         if (!queued && prev != kNone)
-          base_.gap[n] = std::clamp<int64_t>(op.s - obs_end_[prev], 0, usual_gap_[n]);
+          base_.gap[n] = std::clamp<int64_t>(op.s - obs_end_[prev], 0, UsualGap(n));
         if (queued) {
           linked_gap_[n] = 1;
           base_.gap[n] = std::max<int64_t>(0, op.s - obs_end_[prev]);
@@ -352,13 +361,13 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
             // on one track): it was queued behind the op that ended last, not the one before.
             WaitForOp(n, end_node);
           }
-          late_in_queue = base_.gap[n] > usual_gap_[n] + kLateStartNs;
+          late_in_queue = base_.gap[n] > UsualGap(n) + kLateStartNs;
         }
       } else if (prev != kNone) {
         linked_gap_[n] = 1;  // no launch call: keep the observed distance to the predecessor
         base_.gap[n] =
             std::max<int64_t>(0, op.s - obs_end_[prev]);  // unless another stream explains it
-        late_in_queue = base_.gap[n] > usual_gap_[n] + kLateStartNs;
+        late_in_queue = base_.gap[n] > UsualGap(n) + kLateStartNs;
       } else {
         floor_[n] = op.s;
       }

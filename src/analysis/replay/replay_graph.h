@@ -228,8 +228,18 @@ class ReplayGraph {
   // They hold while the xdep does (a fix that drops an op's stream waits drops them all).
   std::vector<uint8_t> has_more_;
   std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, int64_t>>> more_waits_;
-  std::vector<int64_t> usual_lat_;  // GPU nodes: their device's typical launch latency
-  std::vector<int64_t> usual_gap_;  // GPU nodes: their device's dispatch gap
+  // GPU nodes: their device's typical launch latency and dispatch gap, as an index into the few
+  // pairs a trace has (4 bytes per node, not 16; index 0 is the defaults, set by the builder).
+  struct Usual {
+    int64_t lat = 0, gap = 0;
+  };
+  std::vector<Usual> usuals_;
+  std::map<std::pair<int64_t, int64_t>, uint32_t> usual_index_;  // (lat, gap) -> its index
+  std::vector<uint32_t> usual_;
+  int64_t UsualLat(uint32_t n) const { return usuals_[usual_[n]].lat; }
+  int64_t UsualGap(uint32_t n) const { return usuals_[usual_[n]].gap; }
+  // Node n's latency and gap (a pair already held is shared).
+  void SetUsual(uint32_t n, int64_t lat, int64_t gap);
   // The launch queues found (InferLaunchQueue): per host thread, its depth and its entries in
   // launch order, for a fix that changes how
   // many entries there are (launches captured into a graph, kernels removed).

@@ -58,14 +58,14 @@ void ReplayGraph::Apply(const WhatIf& f, Params& p, Undo& undo) const {
     uint32_t n = gpu(kernel_node_, r);
     if (n == kNone) continue;
     set(p.lat[n], int64_t{0});
-    if (!linked_gap_[n] || p.gap[n] > usual_gap_[n] + kLateStartNs) set(p.gap[n], usual_gap_[n]);
+    if (!linked_gap_[n] || p.gap[n] > UsualGap(n) + kLateStartNs) set(p.gap[n], UsualGap(n));
   }
   for (size_t r : f.stream_waits_dropped) {
     if (uint32_t n = gpu(kernel_node_, r); n != kNone) set(p.xdep[n], kNone);
   }
   for (size_t r : f.typical_latency) {
     if (uint32_t n = gpu(kernel_node_, r); n != kNone)
-      set(p.lat[n], std::min(p.lat[n], usual_lat_[n]));
+      set(p.lat[n], std::min(p.lat[n], UsualLat(n)));
   }
   std::vector<uint8_t> moved;
   for (size_t r : f.prefetch_memops) {
