@@ -232,15 +232,25 @@ base::Status NsysWriter::WriteCopies() {
   return fill.Flush();
 }
 
+// Syncs; a recorded stream wait also as the CUDA event record it waited for (a
+// CUPTI_ACTIVITY_KIND_CUDA_EVENT row on the recording stream, with the record call's correlation),
+// the two linked by an eventSyncId as CUPTI links them.
 base::Status NsysWriter::WriteSyncs() {
   GPUSCOPE_ASSIGN_OR_RETURN(
       auto q, SqliteBatchInsert::Create(db_, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
                                         "start, end, deviceId, contextId, streamId, "
-                                        "correlationId, globalPid, syncType, eventId"));
+                                        "correlationId, globalPid, syncType, eventId, "
+                                        "eventSyncId"));
+  GPUSCOPE_ASSIGN_OR_RETURN(
+      auto records, SqliteBatchInsert::Create(db_, "CUPTI_ACTIVITY_KIND_CUDA_EVENT",
+                                              "timestamp, deviceId, contextId, streamId, "
+                                              "correlationId, globalPid, eventId, eventSyncId"));
   const auto& g = t_.gpu_ranges;
+  int64_t sync_id = 0;
   for (size_t i = 0; i < g.size(); ++i) {
     if (g.kind[i] != model::GpuRangeKind::kSync) continue;
     auto [device, stream] = GpuIds(g.track[i]);
+    const bool wait = g.waits_on_record[i] != model::kNoCorrelation && g.waits_on_stream[i] >= 0;
     q.Bind(1, g.start_ns[i]);
     q.Bind(2, g.start_ns[i] + g.dur_ns[i]);
     q.Bind(3, device);
@@ -248,10 +258,24 @@ base::Status NsysWriter::WriteSyncs() {
     q.Bind(5, stream);
     BindCorrelation(q, 6, g.correlation[i]);
     q.Bind(7, main_global_pid_);
-    q.Bind(8, SyncType(t_.str(g.name[i])));
-    q.Bind(9, int64_t{0});
+    q.Bind(8, wait ? int64_t{2} : SyncType(t_.str(g.name[i])));
+    if (wait) {
+      ++sync_id;
+      q.Bind(9, sync_id), q.Bind(10, sync_id);
+      records.Bind(1, int64_t{0});  // no device-side timestamp collected
+      records.Bind(2, device);
+      records.Bind(3, int64_t{1});
+      records.Bind(4, g.waits_on_stream[i]);
+      BindCorrelation(records, 5, g.waits_on_record[i]);
+      records.Bind(6, main_global_pid_);
+      records.Bind(7, sync_id), records.Bind(8, sync_id);
+      GPUSCOPE_RETURN_IF_ERROR(records.Run());
+    } else {
+      q.Bind(9, int64_t{0});
+    }
     GPUSCOPE_RETURN_IF_ERROR(q.Run());
   }
+  GPUSCOPE_RETURN_IF_ERROR(records.Flush());
   return q.Flush();
 }
 

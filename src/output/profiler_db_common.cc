@@ -78,15 +78,19 @@ void Dropped(LossyWriteCounts& counts, std::string what, uint64_t n) {
 
 void CountCommonDrops(const model::Trace& t, LossyWriteCounts& counts) {
   Dropped(counts, "Python frames", t.python.size());
-  uint64_t gpu_annotations = 0, waits = 0;
-  for (size_t i = 0; i < t.gpu_ranges.size(); ++i) {
+  uint64_t gpu_annotations = 0;
+  for (size_t i = 0; i < t.gpu_ranges.size(); ++i)
     gpu_annotations += t.gpu_ranges.kind[i] != model::GpuRangeKind::kSync;
-    waits += t.gpu_ranges.waits_on_record[i] != model::kNoCorrelation;
-  }
   Dropped(counts, "GPU-side annotation ranges", gpu_annotations);
-  Dropped(counts, "recorded stream waits", waits);
   Dropped(counts, "counter samples", t.counters.size());
   Dropped(counts, "allocator memory events", t.memory.size());
+}
+
+uint64_t RecordedStreamWaits(const model::Trace& t) {
+  uint64_t waits = 0;
+  for (size_t i = 0; i < t.gpu_ranges.size(); ++i)
+    waits += t.gpu_ranges.waits_on_record[i] != model::kNoCorrelation;
+  return waits;
 }
 
 std::string JsonString(std::string_view text) {

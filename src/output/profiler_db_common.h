@@ -27,8 +27,12 @@ int64_t MainPid(const model::Trace& t, const TrackLayout& layout);
 void Dropped(LossyWriteCounts& counts, std::string what, uint64_t n);
 
 // The events neither format has a place for: Python frames, GPU-side annotation ranges, counter
-// samples, allocator memory events, recorded stream waits.
+// samples, allocator memory events.
 void CountCommonDrops(const model::Trace& t, LossyWriteCounts& counts);
+
+// GPU ranges that record which event a stream waited for (an nsys export holds them; rocpd
+// does not).
+uint64_t RecordedStreamWaits(const model::Trace& t);
 
 // A JSON string literal of `text` ("..." with escapes), for JSON columns.
 std::string JsonString(std::string_view text);

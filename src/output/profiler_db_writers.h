@@ -13,8 +13,9 @@
 // (format/emit_nvtx.h: NVTX, roctx on ROCm), annotations plain ranges, instants marks; API
 // calls keep their correlation ids, so launches link to their GPU work as in the source.
 // What a format has no place for is not written and counted (LossyWriteCounts::dropped):
-// Python frames, GPU-side annotation ranges, counter samples, the allocator's memory events and
-// recorded stream waits in both; memsets, OS runtime calls and sync records in rocpd too.
+// Python frames, GPU-side annotation ranges, counter samples and the allocator's memory events
+// in both; memsets, OS runtime calls, sync records and recorded stream waits in rocpd too (the
+// nsys export holds a wait as its sync row linked to a CUDA event record).
 
 #include <cstdint>
 #include <string>

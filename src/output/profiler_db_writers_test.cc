@@ -101,6 +101,45 @@ TEST(NsysSqliteWriter, WritesCallsKernelsFillsAndEmitNvtxRanges) {
   EXPECT_EQ(db->QueryText("SELECT name FROM TARGET_INFO_GPU WHERE id = 0"), "NVIDIA H100");
 }
 
+// A recorded stream wait (Kineto's "Stream Wait Event": stream 7 waits for the event recorded on
+// stream 9 by call 70) becomes a stream-wait sync linked by eventSyncId to a CUDA event record on
+// the recording stream with the record call's correlation; a context sync stays a plain sync.
+TEST(NsysSqliteWriter, WritesARecordedStreamWaitAsASyncAndItsEventRecord) {
+  model::Trace t = MakeTrace();
+  model::TrackId gpu = t.kernels.track[0];
+  model::GpuRangeRow wait;
+  wait.start_ns = 3000, wait.dur_ns = 10, wait.track = gpu, wait.correlation = 78;
+  wait.name = t.strings.Intern("Stream Wait Event"), wait.kind = model::GpuRangeKind::kSync;
+  wait.waits_on_record = 70, wait.waits_on_stream = 9;
+  t.gpu_ranges.Append(wait);
+  model::GpuRangeRow sync = wait;
+  sync.start_ns = 7000, sync.correlation = 79, sync.name = t.strings.Intern("Context Sync");
+  sync.waits_on_record = model::kNoCorrelation, sync.waits_on_stream = -1;
+  t.gpu_ranges.Append(sync);
+  auto dir = base::TempDir::Create("gpuscope-nsys-writer");
+  ASSERT_TRUE(dir.ok());
+  std::string path = dir->path() + "/t.sqlite";
+  auto counts = WriteNsysSqlite(t, path);
+  ASSERT_TRUE(counts.ok()) << counts.status().message();
+  EXPECT_EQ(Dropped(*counts, "recorded stream waits"), 0u);
+  auto db = base::SqliteDb::OpenReadOnly(path);
+  ASSERT_TRUE(db.ok());
+  EXPECT_EQ(db->QueryText("SELECT y.name || ' ' || s.streamId || ' ' || s.correlationId || ' <- ' "
+                          "|| e.streamId || ' ' || e.correlationId FROM "
+                          "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION s JOIN ENUM_CUPTI_SYNC_TYPE y ON "
+                          "y.id = s.syncType JOIN CUPTI_ACTIVITY_KIND_CUDA_EVENT e ON "
+                          "e.eventSyncId = s.eventSyncId"),
+            "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT 7 78 <- 9 70");
+  EXPECT_EQ(db->QueryInt("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE "
+                         "eventSyncId IS NULL AND correlationId = 79",
+                         -1),
+            1);
+  // rocpd has no place for it: counted.
+  auto rocpd = WriteRocpd(t, dir->path() + "/t.db");
+  ASSERT_TRUE(rocpd.ok()) << rocpd.status().message();
+  EXPECT_EQ(Dropped(*rocpd, "recorded stream waits"), 1u);
+}
+
 TEST(RocpdWriter, WritesSuffixedTablesTheirViewsAndRoctxRanges) {
   model::Trace t = MakeTrace();
   auto dir = base::TempDir::Create("gpuscope-rocpd-writer");

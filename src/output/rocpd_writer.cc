@@ -69,6 +69,7 @@ base::StatusOr<LossyWriteCounts> RocpdWriter::Write() {
   GPUSCOPE_RETURN_IF_ERROR(WriteSamples());
   GPUSCOPE_RETURN_IF_ERROR(events_->Flush());
   profiler_db::CountCommonDrops(t_, counts_);
+  profiler_db::Dropped(counts_, "recorded stream waits", profiler_db::RecordedStreamWaits(t_));
   uint64_t syncs = 0;
   for (auto k : t_.gpu_ranges.kind) syncs += k == model::GpuRangeKind::kSync;
   profiler_db::Dropped(counts_, "sync records", syncs);

@@ -79,8 +79,9 @@ constexpr Term kTerms[] = {
     {"critical path", "data loading", "the host waiting for the next batch from a data loader"},
     {"critical path", "thread handoffs", "one host thread waiting for work of another"},
     {"critical path", "stream waits",
-     "a GPU stream waiting for another stream's work: recorded (Kineto's stream-wait events) or "
-     "inferred (an op that started late, within 20 us after another stream's op ended)"},
+     "a GPU stream waiting for another stream's work: recorded (Kineto's stream-wait events, an "
+     "nsys export's stream-wait syncs) or inferred (an op that started late, within 20 us after "
+     "another stream's op ended)"},
     {"critical path", "GPU dispatch gaps",
      "the time a queued GPU op (launched while its stream was busy) starts after the op before "
      "it ends: the 1-5 us GPUs leave between back-to-back work, more on some devices"},

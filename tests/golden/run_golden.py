@@ -480,6 +480,19 @@ def profiler_dbs(a, check, name, src, tmp, want_stats):
             rows = {n: (c, ns) for n, c, ns in db.execute(PROFILER_DB_KERNELS[ext])}
         want = {k["name"]: (k["calls"], k["total_ns"]) for k in want_stats["kernels"]}
         check(rows == want, f"round trip {name} via {ext}: kernels by SQL differ from stats")
+        if ext == ".sqlite":
+            # Recorded stream waits (an event record and the wait for it) reach the replay as the
+            # source's do: the same number used, and as many linked pairs in the file's own tables.
+            waits = [recorded_waits(a, p) for p in (src, out)]
+            check(waits[0] == waits[1], f"round trip {name} via {ext}: recorded stream waits "
+                                        f"{waits[1]}, source {waits[0]}")
+
+
+def recorded_waits(a, path):
+    r = run(a.gpuscope, "analyze", "--format", "json", path)
+    if r.returncode != 0:
+        return None
+    return json.loads(r.stdout)["summary"]["replay"]["recorded_stream_waits"]
 
 
 def round_trip_cases(a, check):

@@ -144,13 +144,35 @@ base::Status NsysReader::ReadMemset() {
   return Finish(q);
 }
 
+base::StatusOr<EventRecords> NsysReader::ReadEventRecords() {
+  EventRecords out;
+  auto c =
+      OpenTable("CUPTI_ACTIVITY_KIND_CUDA_EVENT", {}, {"streamId", "correlationId", "eventId"});
+  if (!c) return out;
+  GPUSCOPE_ASSIGN_OR_RETURN(
+      auto q,
+      db_.Query("SELECT " +
+                c->Select({"streamId", "correlationId", "eventId", "globalPid", "eventSyncId"}) +
+                " FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT"));
+  while (q.Step()) {
+    if (q.IsNull(0) || q.IsNull(1) || q.IsNull(2)) continue;
+    const int64_t pid = q.IsNull(3) ? 0 : q.Int(3);
+    out.Add({ProcessKey(pid), q.Int(2), q.Int(1), q.Int(0), pid}, q.IsNull(4) ? -1 : q.Int(4));
+  }
+  GPUSCOPE_RETURN_IF_ERROR(Finish(q));
+  return out;
+}
+
 base::Status NsysReader::ReadSync() {
   auto c = OpenTable("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", {}, {"start", "end"});
   if (!c) return base::Status::Ok();
+  // A stream wait names the event record it waited for: the replay's recorded cross-stream edge
+  // (as Kineto's "Stream Wait Event" gives it).
+  GPUSCOPE_ASSIGN_OR_RETURN(EventRecords records, ReadEventRecords());
   GPUSCOPE_ASSIGN_OR_RETURN(
       auto q, db_.Query("SELECT " +
                         c->Select({"start", "end", "deviceId", "streamId", "correlationId",
-                                   "globalPid", "syncType"}) +
+                                   "globalPid", "syncType", "eventId", "eventSyncId"}) +
                         " FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"));
   while (q.Step()) {
     model::GpuRangeRow row;
@@ -164,6 +186,16 @@ base::Status NsysReader::ReadSync() {
     std::string_view label = q.IsNull(6) ? std::string_view() : sync_type_.Label(q.Int(6));
     row.name = t_.strings.Intern(label.empty() ? "Synchronization" : label);
     row.kind = model::GpuRangeKind::kSync;
+    const bool stream_wait =
+        !q.IsNull(6) && sync_type_.Name(q.Int(6)).ends_with("_STREAM_WAIT_EVENT");
+    if (stream_wait && !records.empty() && !q.IsNull(4) && !q.IsNull(7)) {
+      const EventRecord* r = records.Find(ProcessKey(q.IsNull(5) ? 0 : q.Int(5)),
+                                          q.IsNull(8) ? -1 : q.Int(8), q.Int(7), q.Int(4));
+      if (r) {
+        row.waits_on_record = Correlation(r->correlation, r->global_pid);
+        row.waits_on_stream = r->stream;
+      }
+    }
     t_.gpu_ranges.Append(row);
   }
   return Finish(q);

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "import/common/sqlite_test_util.h"
 #include "import/formats.h"
@@ -135,6 +137,42 @@ TEST(NsysImporter, ReadsEveryKindOfEvent) {
 
 // The memory-kind numbers are read from ENUM_CUDA_MEM_KIND, never assumed: renumbering the
 // enumeration (and the rows that use it) must not change what is imported.
+// A stream wait names the event record it waited for: by eventSyncId where the export has it,
+// else (older exports, event ids reused by every record of one cudaEvent_t) the process's latest
+// record of that event id before the wait.
+TEST(NsysImporter, StreamWaitsNameTheEventRecordTheyWaitedFor) {
+  const std::string pid = "281546145660928";
+  auto record = [&](int stream, int corr, int event, const char* sync) {
+    return "INSERT INTO CUPTI_ACTIVITY_KIND_CUDA_EVENT VALUES (0, 1, " + std::to_string(stream) +
+           ", " + std::to_string(corr) + ", " + pid + ", " + std::to_string(event) + ", " + sync +
+           ");";
+  };
+  auto wait = [&](int start, int corr, int event, const char* sync) {
+    return "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES (" + std::to_string(start) +
+           ", " + std::to_string(start + 100) + ", 0, 1, 7, " + std::to_string(corr) + ", " + pid +
+           ", 2, " + std::to_string(event) + ", " + sync + ");";
+  };
+  model::Trace t = Load(
+      "INSERT INTO ENUM_CUPTI_SYNC_TYPE VALUES (2, "
+      "'CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT', 'Stream wait sync');"
+      "ALTER TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION ADD COLUMN eventSyncId INTEGER;"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_CUDA_EVENT (deviceId INTEGER NOT NULL, contextId "
+      "INTEGER NOT NULL, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, "
+      "eventId INTEGER NOT NULL, eventSyncId INTEGER);" +
+      record(3, 10, 5, "NULL") + record(5, 30, 5, "NULL") + record(11, 45, 6, "99") +
+      wait(110000, 20, 5, "NULL") + wait(120000, 40, 5, "NULL") + wait(130000, 50, 5, "99"));
+  std::vector<std::tuple<uint64_t, uint64_t, int64_t>> waits;  // wait call, record call, stream
+  for (size_t i = 0; i < t.gpu_ranges.size(); ++i) {
+    if (t.gpu_ranges.waits_on_record[i] != model::kNoCorrelation)
+      waits.emplace_back(t.gpu_ranges.correlation[i], t.gpu_ranges.waits_on_record[i],
+                         t.gpu_ranges.waits_on_stream[i]);
+  }
+  ASSERT_EQ(waits.size(), 3u);
+  EXPECT_EQ(waits[0], std::make_tuple(20u, 10u, int64_t{3}));   // event 5's record before it
+  EXPECT_EQ(waits[1], std::make_tuple(40u, 30u, int64_t{5}));   // its later record
+  EXPECT_EQ(waits[2], std::make_tuple(50u, 45u, int64_t{11}));  // linked by eventSyncId
+}
+
 TEST(NsysImporter, EnumerationsComeFromTheFile) {
   model::Trace t = Load(
       "UPDATE ENUM_CUDA_MEM_KIND SET id = id + 100;"

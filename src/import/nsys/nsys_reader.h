@@ -14,6 +14,7 @@
 #include "base/sqlite_db.h"
 #include "import/common/row_helpers.h"
 #include "import/common/sqlite_columns.h"
+#include "import/nsys/nsys_event_records.h"
 #include "import/nsys/nsys_schema.h"
 #include "model/trace.h"
 
@@ -74,6 +75,9 @@ class NsysReader {
   base::Status ReadMemcpy();
 
   base::Status ReadMemset();
+
+  // The file's CUDA event records (none without CUPTI_ACTIVITY_KIND_CUDA_EVENT).
+  base::StatusOr<EventRecords> ReadEventRecords();
 
   base::Status ReadSync();
 
