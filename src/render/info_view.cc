@@ -103,6 +103,11 @@ std::string InfoText(const model::Trace& t, const analysis::TraceSummary& s) {
                              d.explanation.c_str());
     }
   }
+  for (const model::ClockShift& c : t.meta.clock_shifts) {
+    out += base::StrFormat(
+        "  GPU %-3d shifted by +%s by --align-clocks (the figures above are after it)\n", c.device,
+        base::FormatDuration(c.shift_ns).c_str());
+  }
   if (!s.step_source.empty()) {
     std::string steps = base::FormatCount(s.steps) + " (" + s.step_source + ")";
     if (s.steps == 0) steps = s.step_source;
@@ -281,6 +286,11 @@ void ClocksAndProblemsJson(output::JsonWriter& w, const model::Trace& t,
         .String(d.explanation)
         .EndObject();
   }
+  w.EndArray();
+  // What --align-clocks shifted (empty without it, or when nothing started before its launch).
+  w.Key("clock_shifts").BeginArray();
+  for (const model::ClockShift& c : t.meta.clock_shifts)
+    w.BeginObject().Key("device").Int(c.device).Key("shift_ns").Int(c.shift_ns).EndObject();
   w.EndArray();
   w.Key("import_error");
   if (t.meta.import_error.empty())

@@ -204,9 +204,14 @@ def align_clocks_shifts_a_gpu_clock_behind_the_hosts_by_its_largest_lead():
             json.dump(dict(base, traceEvents=moved), f)
         info = json.loads(run("info", "--format", "json", path).stdout)
         assert [c["verdict"] for c in info["clocks"]] == ["clock offset"], info["clocks"]
+        assert info["clock_shifts"] == [], info["clock_shifts"]
         r = run("info", "--format", "json", "--align-clocks", path)
         assert r.returncode == 0, r.stderr
-        assert [c["verdict"] for c in json.loads(r.stdout)["clocks"]] == ["ok"], r.stdout[:500]
+        aligned_info = json.loads(r.stdout)
+        assert [c["verdict"] for c in aligned_info["clocks"]] == ["ok"], r.stdout[:500]
+        shifts = aligned_info["clock_shifts"]
+        assert len(shifts) == 1 and abs(shifts[0]["shift_ns"] - want_ns) <= 1000, (shifts, want_ns)
+        assert "shifted by +" in run("info", "--align-clocks", path).stdout
         note = [ln for ln in r.stderr.splitlines() if "--align-clocks" in ln]
         assert len(note) == 1 and "events shifted by +" in note[0], r.stderr
         value, unit = note[0].rsplit("+", 1)[1].split()
