@@ -142,7 +142,11 @@ def analyze(t: Trace, capture: Sequence[str] = (), phase: Optional[str] = None,
             device: Optional[str] = None, evidence: int = 5, **options: float) -> Dict[str, Any]:
     """`gpuscope analyze --format json`. Rule thresholds by their flag names without dashes
     (idle_gap_us=50, attainable_percent=70; `gpuscope help findings` lists them)."""
-    return json.loads(_core.analyze(t._core, options, list(capture), phase or "", device or "", evidence))
+    text, messages = _core.analyze(t._core, options, list(capture), phase or "", device or "",
+                                   evidence)
+    for message in messages:
+        warnings.warn(message, RuntimeWarning, stacklevel=2)
+    return json.loads(text)
 
 
 def job(path: str, findings: bool = True, threads: Optional[int] = None) -> Dict[str, Any]:

@@ -100,9 +100,13 @@ std::string Stats(const PyTrace& t, bool steady, const std::string& by, const st
 
 // analyze with options named as the CLI's flags without the dashes ("idle_gap_us"): the rules'
 // registry says what each means and its default.
-std::string Analyze(const PyTrace& t, const nb::dict& options,
-                    const std::vector<std::string>& captures, const std::string& phase,
-                    const std::string& device, size_t evidence) {
+// The JSON and the notes a CLI run would print on stderr (loading the captures, --phase over
+// interleaved steps): the package warns them.
+std::pair<std::string, std::vector<std::string>> Analyze(const PyTrace& t, const nb::dict& options,
+                                                         const std::vector<std::string>& captures,
+                                                         const std::string& phase,
+                                                         const std::string& device,
+                                                         size_t evidence) {
   session::AnalyzeRequest r;
   r.path = t.path(), r.format = "json", r.captures = captures, r.phase = phase;
   r.options.device = device, r.options.evidence = evidence;
@@ -119,7 +123,9 @@ std::string Analyze(const PyTrace& t, const nb::dict& options,
     if (!found) throw std::invalid_argument("analyze: no option '" + name + "'");
   }
   nb::gil_scoped_release release;
-  return Take(session::AnalyzeOutput(*t.trace(), r, Common(0, nullptr)));
+  std::vector<std::string> messages;
+  std::string out = Take(session::AnalyzeOutput(*t.trace(), r, Common(0, &messages)));
+  return {std::move(out), std::move(messages)};
 }
 
 // `analyze DIR` (findings) or `stats DIR` on a folder of per-rank traces of one job.

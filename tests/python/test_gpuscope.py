@@ -295,3 +295,18 @@ def test_align_clocks_shifts_a_gpu_clock_behind_the_hosts(tmp_path):
         aligned = gpuscope.load(str(path), align_clocks=True).kernels().column("start_ns").to_pylist()
     assert [b - a for a, b in zip(plain, aligned)] == [40_000, 40_000]
     assert any("events shifted by +40" in str(w.message) for w in caught), [str(w.message) for w in caught]
+
+
+def test_analyze_warns_what_the_cli_says_on_stderr(tmp_path):
+    """analyze(phase=...) over interleaved serving steps: the note the CLI prints on stderr is a
+    warning here; the result is the CLI's JSON."""
+    gen = os.path.join(os.path.dirname(__file__), "..", "..", "bench", "serving_phases.py")
+    path = str(tmp_path / "serve.json")
+    subprocess.run([sys.executable, gen, path, "100", "8"], check=True)
+    t = gpuscope.load(path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        d = gpuscope.analyze(t, phase="prefill")
+    assert any("40 steps of other phases" in str(w.message) for w in caught), \
+        [str(w.message) for w in caught]
+    assert d["summary"]["iteration_source"].endswith("prefill steps only")
