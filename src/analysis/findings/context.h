@@ -104,8 +104,9 @@ class Context {
   // Idle time before a GPU op that starts a busy interval on its device (0 when it does not).
   int64_t IdleBefore(int device, int64_t start) const {
     // Gaps of one device do not overlap: at most one of them ends at `start`.
-    for (auto it = FirstEndingAfter(start - 1); it != by_end_.end() && gaps_[*it].end == start;
-         ++it) {
+    auto it = std::lower_bound(by_end_.begin(), by_end_.end(), start,
+                               [&](uint32_t g, int64_t v) { return gaps_[g].end < v; });
+    for (; it != by_end_.end() && gaps_[*it].end == start; ++it) {
       if (gaps_[*it].device == device) return start - gaps_[*it].start;
     }
     return 0;
