@@ -156,7 +156,8 @@ TEST(Analyze, KernelOutlierNeverComparesAPrefillStepsKernelWithADecodeSteps) {
   decode.steady.phase = "decode";
   EXPECT_TRUE(Rule(Analyze(linked, decode), "kernel-outlier").empty());
   auto slow = build(true);
-  auto f = Rule(Analyze(slow->Link(), all), "kernel-outlier");
+  AnalysisReport slow_report = Analyze(slow->Link(), all);
+  auto f = Rule(slow_report, "kernel-outlier");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0]->evidence.size(), 1u);
 }
