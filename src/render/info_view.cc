@@ -24,6 +24,32 @@ std::string DeviceLine(const model::Device& d) {
   return s + ")";
 }
 
+// Per GPU: launch call start -> op start, its verdict, and what --align-clocks shifted.
+std::string LaunchToStartText(const model::Trace& t, const analysis::TraceSummary& s) {
+  std::string out;
+  if (!s.clocks.devices.empty()) {
+    out += base::StrFormat("\nLaunch to start (per GPU: launch call start -> op start)\n");
+    for (const auto& d : s.clocks.devices) {
+      out += base::StrFormat(
+          "  GPU %-3d %s ops: p10 %s, median %s, p90 %s, max %s; %s queued behind work, %s "
+          "launched onto an idle GPU\n",
+          d.device, base::FormatCount(d.ops).c_str(), base::FormatDuration(d.p10_ns).c_str(),
+          base::FormatDuration(d.median_ns).c_str(), base::FormatDuration(d.p90_ns).c_str(),
+          base::FormatDuration(d.max_ns).c_str(), base::FormatCount(d.queued).c_str(),
+          base::FormatCount(d.idle_launched).c_str());
+      out += base::StrFormat("          %s: %s\n",
+                             std::string(analysis::ClockVerdictName(d.verdict)).c_str(),
+                             d.explanation.c_str());
+    }
+  }
+  for (const model::ClockShift& c : t.meta.clock_shifts) {
+    out += base::StrFormat(
+        "  GPU %-3d shifted by +%s by --align-clocks (the figures above are after it)\n", c.device,
+        base::FormatDuration(c.shift_ns).c_str());
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string InfoText(const model::Trace& t, const analysis::TraceSummary& s) {
@@ -88,26 +114,7 @@ std::string InfoText(const model::Trace& t, const analysis::TraceSummary& s) {
         static_cast<long long>(s.iterations.back().number),
         base::FormatDuration(total / static_cast<int64_t>(s.iterations.size())).c_str());
   }
-  if (!s.clocks.devices.empty()) {
-    out += base::StrFormat("\nLaunch to start (per GPU: launch call start -> op start)\n");
-    for (const auto& d : s.clocks.devices) {
-      out += base::StrFormat(
-          "  GPU %-3d %s ops: p10 %s, median %s, p90 %s, max %s; %s queued behind work, %s "
-          "launched onto an idle GPU\n",
-          d.device, base::FormatCount(d.ops).c_str(), base::FormatDuration(d.p10_ns).c_str(),
-          base::FormatDuration(d.median_ns).c_str(), base::FormatDuration(d.p90_ns).c_str(),
-          base::FormatDuration(d.max_ns).c_str(), base::FormatCount(d.queued).c_str(),
-          base::FormatCount(d.idle_launched).c_str());
-      out += base::StrFormat("          %s: %s\n",
-                             std::string(analysis::ClockVerdictName(d.verdict)).c_str(),
-                             d.explanation.c_str());
-    }
-  }
-  for (const model::ClockShift& c : t.meta.clock_shifts) {
-    out += base::StrFormat(
-        "  GPU %-3d shifted by +%s by --align-clocks (the figures above are after it)\n", c.device,
-        base::FormatDuration(c.shift_ns).c_str());
-  }
+  out += LaunchToStartText(t, s);
   if (!s.step_source.empty()) {
     std::string steps = base::FormatCount(s.steps) + " (" + s.step_source + ")";
     if (s.steps == 0) steps = s.step_source;
