@@ -2,7 +2,6 @@
 // streams (recorded, else inferred; WaitForOp adds one), and the topological order of its points.
 
 #include <algorithm>
-#include <climits>
 #include <cstdlib>
 #include <limits>
 #include <map>
@@ -357,7 +356,7 @@ void ReplayGraph::AddRecordedWait(uint32_t n, uint32_t x) {
 }
 
 void ReplayGraph::InferStreamWaits(const std::vector<std::pair<uint32_t, int>>& device,
-                                   const std::vector<uint32_t>& late,
+                                   const std::vector<std::pair<uint32_t, int>>& late,
                                    const std::map<int, int64_t>& typical) {
   if (late.empty()) return;
   std::map<int, std::vector<uint32_t>> by_end;  // per device, GPU nodes by observed end
@@ -367,11 +366,8 @@ void ReplayGraph::InferStreamWaits(const std::vector<std::pair<uint32_t, int>>& 
       return std::pair(obs_end_[a], a) < std::pair(obs_end_[b], b);
     });
   }
-  for (uint32_t n : late) {
+  for (auto [n, dev] : late) {
     if (base_.xdep[n] != kNone) continue;  // a recorded wait
-    // `device` is in node order: the late node's device by binary search.
-    int dev = std::lower_bound(device.begin(), device.end(), std::pair<uint32_t, int>(n, INT_MIN))
-                  ->second;
     const auto& v = by_end[dev];
     // An event between streams takes about what a launch takes to reach the GPU: at most
     // kStreamHandoffNs (2-5 us on NVIDIA GPUs; 14-19 us between an RCCL kernel's end and the

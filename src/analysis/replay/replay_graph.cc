@@ -242,16 +242,15 @@ class WindowGpuOps {
   WindowGpuOps(const model::Trace& t, int64_t w0, int64_t w1) : k_(t.kernels), m_(t.memops) {
     auto add = [&](model::TrackId tr, size_t row, bool kernel) {
       const GpuOp op{static_cast<uint32_t>(row), kernel};
-      const int64_t s = Start(op), e = End(op);
-      const model::RowId launch = Launch(op);
+      const View v = At(op);
       // Work launched in the window belongs to it, even when the GPU runs it after the window
       // (a GPU-bound run whose host runs ahead).
-      if (s >= w1 &&
-          (launch == model::kNoRow || t.api.start_ns[launch] >= w1 || t.api.start_ns[launch] < w0))
+      if (v.s >= w1 && (v.launch == model::kNoRow || t.api.start_ns[v.launch] >= w1 ||
+                        t.api.start_ns[v.launch] < w0))
         return;
-      if (s < w0) {
-        auto [it, fresh] = before.emplace(tr, e);
-        if (!fresh) it->second = std::max(it->second, e);
+      if (v.s < w0) {
+        auto [it, fresh] = before.emplace(tr, v.e);
+        if (!fresh) it->second = std::max(it->second, v.e);
         return;
       }
       streams[tr].push_back(op);
@@ -263,10 +262,18 @@ class WindowGpuOps {
                        [&](GpuOp a, GpuOp b) { return Start(a) < Start(b); });
     }
   }
+  // An op's times, launch call and device, read from its table.
+  struct View {
+    int64_t s, e;
+    model::RowId launch;
+    int device;
+  };
+  View At(GpuOp o) const {
+    return o.kernel
+               ? View{k_.start_ns[o.row], k_.end_ns(o.row), k_.launch[o.row], k_.device[o.row]}
+               : View{m_.start_ns[o.row], m_.end_ns(o.row), m_.launch[o.row], m_.device[o.row]};
+  }
   int64_t Start(GpuOp o) const { return o.kernel ? k_.start_ns[o.row] : m_.start_ns[o.row]; }
-  int64_t End(GpuOp o) const { return o.kernel ? k_.end_ns(o.row) : m_.end_ns(o.row); }
-  model::RowId Launch(GpuOp o) const { return o.kernel ? k_.launch[o.row] : m_.launch[o.row]; }
-  int Device(GpuOp o) const { return o.kernel ? k_.device[o.row] : m_.device[o.row]; }
 
   std::map<model::TrackId, std::vector<GpuOp>> streams;
   std::map<model::TrackId, int64_t> before;  // end of the last op before the window
@@ -295,22 +302,21 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
     auto b = before.find(tr);
     int64_t prev_end = b == before.end() ? kNoFloor : b->second;
     for (const GpuOp o : ops) {
-      const int64_t s = g.Start(o), e = g.End(o);
-      const model::RowId launch = g.Launch(o);
+      const auto [s, e, launch, dev] = g.At(o);
       uint32_t l = launch == model::kNoRow ? kNone : api_node_[launch];
       if (l != kNone && obs_start_[l] <= s + kMaxClockSkewNs) {
         if (prev_end != kNoFloor && Queued(launch, l, s, e, prev_end))
-          queued_gap[g.Device(o)].push_back(std::max<int64_t>(0, s - prev_end));
+          queued_gap[dev].push_back(std::max<int64_t>(0, s - prev_end));
         else
-          idle_latency[g.Device(o)].push_back(s - obs_start_[l]);
+          idle_latency[dev].push_back(s - obs_start_[l]);
       }
       prev_end = std::max(prev_end, e);
     }
   }
   std::map<int, int64_t> typical, dispatch;
   TypicalPerDevice(idle_latency, queued_gap, typical, dispatch);
-  std::vector<std::pair<uint32_t, int>> device;  // GPU nodes and their devices, in node order
-  std::vector<uint32_t> late;                    // GPU nodes that started late on an idle stream
+  // GPU nodes and their devices: all of them, and those that started late on an idle stream.
+  std::vector<std::pair<uint32_t, int>> device, late;
   for (auto& [tr, ops] : streams) {
     uint32_t lane = static_cast<uint32_t>(lane_track_.size());
     lane_track_.push_back(tr);
@@ -321,28 +327,23 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
     int64_t prev_end = b == before.end() ? kNoFloor : b->second;
     uint32_t prev = kNone, end_node = kNone;  // the op before; the one that ended last
     for (const GpuOp o : ops) {
-      const struct {
-        int64_t s, e;
-        uint32_t row;
-        bool kernel;
-        model::RowId launch;
-        int device;
-      } op{g.Start(o), g.End(o), o.row, o.kernel, g.Launch(o), g.Device(o)};
-      uint32_t n = Add(op.kernel ? Kind::kKernel : Kind::kCopy, lane, op.s, op.e);
-      row_[n] = op.row;
-      (op.kernel ? kernel_node_ : memop_node_)[op.row] = n;
-      if (auto d = dispatch.find(op.device); d != dispatch.end())
-        SetUsual(n, kDefaultLaunchLatencyNs, d->second);
+      const WindowGpuOps::View op = g.At(o);
+      uint32_t n = Add(o.kernel ? Kind::kKernel : Kind::kCopy, lane, op.s, op.e);
+      row_[n] = o.row;
+      (o.kernel ? kernel_node_ : memop_node_)[o.row] = n;
       uint32_t l = op.launch == model::kNoRow ? kNone : api_node_[op.launch];
+      const bool launched = l != kNone && obs_start_[l] <= op.s + kMaxClockSkewNs;
+      // The device's typical launch latency (for an op whose launch is known) and dispatch gap.
+      auto it = typical.find(op.device);
+      auto d = dispatch.find(op.device);
+      SetUsual(n, launched && it != typical.end() ? it->second : kDefaultLaunchLatencyNs,
+               d != dispatch.end() ? d->second : 0);
       if (prev == kNone) floor_[n] = prev_end;
       base_.lane_prev[n] = prev;
       bool late_in_queue = false;
-      if (l != kNone && obs_start_[l] <= op.s + kMaxClockSkewNs) {
+      if (launched) {
         launch_[n] = l;
         int64_t observed = op.s - obs_start_[l];
-        auto it = typical.find(op.device);
-        int64_t usual = it == typical.end() ? kDefaultLaunchLatencyNs : it->second;
-        SetUsual(n, usual, UsualGap(n));
         // Queued: launched while its stream was busy (see Queued). It starts when the op before
         // it ends plus the observed dispatch gap (so that a shorter op before it moves it), or
         // after its launch's usual latency, whichever is later. Launched onto a free stream, it
@@ -350,7 +351,7 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
         // gap after the op before it (never binding as observed; it is once a fix makes the
         // stream busy at its launch).
         bool queued = prev != kNone && Queued(op.launch, l, op.s, op.e, prev_end);
-        base_.lat[n] = queued ? std::min(observed, usual) : observed;
+        base_.lat[n] = queued ? std::min(observed, UsualLat(n)) : observed;
         if (!queued && prev != kNone)
           base_.gap[n] = std::clamp<int64_t>(op.s - obs_end_[prev], 0, UsualGap(n));
         if (queued) {
@@ -376,7 +377,7 @@ void ReplayGraph::BuildGpu(int64_t w0, int64_t w1) {
       prev = n;
       device.emplace_back(n, op.device);
       if (late_in_queue || (launch_[n] != kNone && base_.lat[n] > LateLimit(typical, op.device)))
-        late.push_back(n);
+        late.emplace_back(n, op.device);
     }
   }
   RecordedStreamWaits();  // recorded edges first: inference skips their ops

@@ -146,8 +146,10 @@ class ReplayGraph {
   uint32_t WaitedFor(const std::vector<uint32_t>& by_end, uint32_t n, int64_t from, int64_t to,
                      int64_t returned) const;
   // GPU ops that waited for another stream's op (see kLateStartNs): a handoff edge each.
+  // `device` and `late`: GPU nodes with their devices (all of them; those that started late).
   void InferStreamWaits(const std::vector<std::pair<uint32_t, int>>& device,
-                        const std::vector<uint32_t>& late, const std::map<int, int64_t>& typical);
+                        const std::vector<std::pair<uint32_t, int>>& late,
+                        const std::map<int, int64_t>& typical);
   // Whether a GPU op whose stream was free at `stream_free` sat queued behind that work (its
   // launch call `call`, node `l`, had submitted it before) rather than being launched later.
   bool Queued(model::RowId call, uint32_t l, int64_t op_start, int64_t op_end,

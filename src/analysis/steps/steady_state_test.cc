@@ -333,12 +333,6 @@ TEST(StepSources, ServingLabels) {
   EXPECT_FALSE(internal::ParseServingLabel("step 3").serving);
 }
 
-}  // namespace
-}  // namespace gpuscope::analysis
-
-namespace gpuscope::analysis {
-namespace {
-
 TEST(PhaseSummary, InterleavedStepsCountsOtherPhasesBetweenAPhasesFirstAndLastStep) {
   // Steps 0..9: prefill at 0 and 5, decode the rest.
   SteadyState s;

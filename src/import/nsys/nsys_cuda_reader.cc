@@ -156,8 +156,8 @@ base::StatusOr<EventRecords> NsysReader::ReadEventRecords() {
                 " FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT"));
   while (q.Step()) {
     if (q.IsNull(0) || q.IsNull(1) || q.IsNull(2)) continue;
-    const int64_t pid = q.IsNull(3) ? 0 : q.Int(3);
-    out.Add({ProcessKey(pid), q.Int(2), q.Int(1), q.Int(0), pid}, q.IsNull(4) ? -1 : q.Int(4));
+    out.Add({q.IsNull(3) ? 0 : q.Int(3), q.Int(2), q.Int(1), q.Int(0)},
+            q.IsNull(4) ? -1 : q.Int(4));
   }
   GPUSCOPE_RETURN_IF_ERROR(Finish(q));
   return out;
@@ -189,8 +189,8 @@ base::Status NsysReader::ReadSync() {
     const bool stream_wait =
         !q.IsNull(6) && sync_type_.Name(q.Int(6)).ends_with("_STREAM_WAIT_EVENT");
     if (stream_wait && !records.empty() && !q.IsNull(4) && !q.IsNull(7)) {
-      const EventRecord* r = records.Find(ProcessKey(q.IsNull(5) ? 0 : q.Int(5)),
-                                          q.IsNull(8) ? -1 : q.Int(8), q.Int(7), q.Int(4));
+      const EventRecord* r =
+          records.Find(q.IsNull(5) ? 0 : q.Int(5), q.IsNull(8) ? -1 : q.Int(8), q.Int(7), q.Int(4));
       if (r) {
         row.waits_on_record = Correlation(r->correlation, r->global_pid);
         row.waits_on_stream = r->stream;

@@ -135,8 +135,6 @@ TEST(NsysImporter, ReadsEveryKindOfEvent) {
   EXPECT_TRUE(t.problems.empty());
 }
 
-// The memory-kind numbers are read from ENUM_CUDA_MEM_KIND, never assumed: renumbering the
-// enumeration (and the rows that use it) must not change what is imported.
 // A stream wait names the event record it waited for: by eventSyncId where the export has it,
 // else (older exports, event ids reused by every record of one cudaEvent_t) the process's latest
 // record of that event id before the wait.
@@ -173,6 +171,8 @@ TEST(NsysImporter, StreamWaitsNameTheEventRecordTheyWaitedFor) {
   EXPECT_EQ(waits[2], std::make_tuple(50u, 45u, int64_t{11}));  // linked by eventSyncId
 }
 
+// The memory-kind numbers are read from ENUM_CUDA_MEM_KIND, never assumed: renumbering the
+// enumeration (and the rows that use it) must not change what is imported.
 TEST(NsysImporter, EnumerationsComeFromTheFile) {
   model::Trace t = Load(
       "UPDATE ENUM_CUDA_MEM_KIND SET id = id + 100;"

@@ -20,7 +20,7 @@ constexpr double kFewRatio = 10.0;
 struct Instance {
   model::StringId name;
   model::Dim3 grid, block;
-  int32_t phase;  // the serving phase of its step (-1: none or one phase)
+  int32_t phase;  // the serving phase of its step (-1: the trace has none, or no step)
   model::StringId op;
   RowId frame;
   model::StringId shapes;
