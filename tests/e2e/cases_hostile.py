@@ -184,9 +184,8 @@ def a_crafted_database_ends_in_one_line_never_a_hang():
             assert took < 60, (name, took)
 
 
-@test
-def running_out_of_memory_is_one_line_not_an_abort():
-    import gzip
+def _stats_in_address_space(path, kb=600000):
+    """`gpuscope stats path` under `ulimit -v kb` (skips a sanitizer build, which cannot run so)."""
     import subprocess
 
     import harness
@@ -194,10 +193,16 @@ def running_out_of_memory_is_one_line_not_an_abort():
     with open(harness.GPUSCOPE, "rb") as f:
         if b"__asan_init" in f.read():
             raise Skip("a sanitizer build reserves terabytes of address space: ulimit -v cannot apply")
+    return subprocess.run(["bash", "-c", f'ulimit -v {kb} && exec "$0" stats "$1"', harness.GPUSCOPE, path],
+                          capture_output=True, text=True, timeout=120)
 
-    def limited(path, kb=600000):
-        r = subprocess.run(["bash", "-c", f'ulimit -v {kb} && exec "$0" stats "$1"', harness.GPUSCOPE, path],
-                           capture_output=True, text=True, timeout=120)
+
+@test
+def running_out_of_memory_is_one_line_not_an_abort():
+    import gzip
+
+    def limited(path):
+        r = _stats_in_address_space(path)
         lines = r.stderr.strip().splitlines()
         assert r.returncode == 2 and len(lines) == 1 and path in lines[0], (r.returncode, r.stderr)
         return lines[0]
@@ -229,6 +234,34 @@ def running_out_of_memory_is_one_line_not_an_abort():
                 f.write(b"k" * (15 << 20))
             f.write(b'","pid":0,"tid":7,"ts":1,"dur":2}]}')
         assert "out of memory" in limited(big)
+
+
+@test
+def whitespace_in_an_event_and_unread_members_cost_no_memory():
+    # 300 MB of whitespace inside one event, and unread top-level members of 300 MB (a string and
+    # an array) each read in 600 MB of address space: the whitespace is squeezed out of the event,
+    # the members skipped a window at a time (both needed ~800 MB before).
+    kernel = b'{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1,"dur":2}'
+    with tempfile.TemporaryDirectory() as tmp:
+        spaced = os.path.join(tmp, "spaced.json")
+        with open(spaced, "wb") as f:
+            f.write(b'{"traceEvents": [{"ph":"X","cat":"kernel","name":"k",')
+            for _ in range(20):
+                f.write(b" \n\t" * (5 << 20))
+            f.write(b'"pid":0,"tid":7,"ts":1,"dur":2}]}')
+        unread = os.path.join(tmp, "unread.json")
+        with open(unread, "wb") as f:
+            f.write(b'{"traceEvents": [' + kernel + b'], "junk": "')
+            for _ in range(10):
+                f.write(b"j" * (15 << 20))
+            f.write(b'", "more": [')
+            for _ in range(10):
+                f.write(b'[1, {"a": "]"}], ' * (1 << 20))
+            f.write(b'0]}')
+        for path in (spaced, unread):
+            r = _stats_in_address_space(path)
+            assert r.returncode == 0, (path, r.returncode, r.stderr)
+            assert "GPU kernels: 1 dispatches of 1 kernels, 2.000 us" in r.stdout, r.stdout
 
 
 @test

@@ -229,7 +229,8 @@ base::StatusOr<ImportResult> ReadKineto(const std::string& path, const ImportOpt
     s.reader = std::make_unique<KinetoReader>(
         s.source.get(), begin,
         k == 0 ? KinetoReader::Mode::kTopLevel : KinetoReader::Mode::kEventsArray, s.builder.get(),
-        &s.top, stop);
+        &s.top, stop,
+        options.json_window_bytes > 0 ? options.json_window_bytes : KinetoReader::kDefaultWindow);
   }
   ImportResult result;
   auto t0 = std::chrono::steady_clock::now();

@@ -48,13 +48,15 @@ struct Parsed {
   std::string error;
 };
 
-Parsed ParseString(const std::string& json, size_t chunk = 1 << 20) {
+Parsed ParseString(const std::string& json, size_t chunk = 1 << 20,
+                   size_t window = KinetoReader::kDefaultWindow) {
   Parsed p;
   KinetoSideInfo side;
   TopLevelInfo top;
   ChunkedSource src(json, chunk);
   KinetoBuilder builder(&p.trace, &side);
-  KinetoReader reader(&src, 0, KinetoReader::Mode::kTopLevel, &builder, &top);
+  KinetoReader reader(&src, 0, KinetoReader::Mode::kTopLevel, &builder, &top,
+                      std::numeric_limits<uint64_t>::max(), window);
   p.outcome = reader.Run();
   p.error = reader.error();
   FinishKinetoTrace(p.trace, side);
@@ -92,6 +94,104 @@ TEST(KinetoReader, SplitAtEveryByteGivesTheSameModel) {
     EXPECT_EQ(split.trace.api.size(), whole.trace.api.size());
     EXPECT_EQ(split.trace.cpu.start_ns, whole.trace.cpu.start_ns);
     EXPECT_EQ(split.trace.python.size(), whole.trace.python.size());
+  }
+}
+
+// Events after `big`, each a kernel of its own correlation; the offset of the second one.
+std::string EventsAfter(const std::string& big, size_t* second_offset) {
+  std::string json = R"({"traceEvents":[)" + big;
+  for (int i = 0; i < 50; ++i) {
+    if (i == 1) *second_offset = json.size() + 1;
+    json += ',';
+    json +=
+        Ev(R"("ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":)" + std::to_string(10 + i) +
+           R"(,"dur":1,"args":{"correlation":)" + std::to_string(i + 2) + "}");
+  }
+  return json + "]}";
+}
+
+TEST(KinetoReader, AnEventLargerThanTheWindowLosesItsWhitespaceNotItsOffsets) {
+  const std::string spaces(9 << 20, ' ');  // more than the 4 MiB window, twice
+  size_t second = 0;
+  std::string json = EventsAfter(
+      Ev(R"("ph":"X","cat":"kernel","name":"a  b",)" + spaces + R"("pid":0,"tid":7,)" + spaces +
+         R"("ts":1,"dur":2,"args":{"correlation":1,"grid":[1,)" + spaces + "2,3]}"),
+      &second);
+  for (size_t chunk : {size_t{1} << 16, size_t{1} << 20, size_t{3} << 20}) {
+    Parsed p = ParseString(json, chunk);
+    ASSERT_EQ(p.outcome, KinetoReader::Outcome::kDone) << p.error;
+    ASSERT_EQ(p.trace.kernels.size(), 51u);
+    EXPECT_EQ(p.trace.str(p.trace.kernels.name[0]), "a  b");  // spaces in strings stay
+    EXPECT_EQ(p.trace.kernels.dur_ns[0], 2000);
+  }
+  // The offsets after the squeezed event are the file's: a segment that starts at the second
+  // small event is handed over exactly, not stepped over.
+  KinetoSideInfo side;
+  TopLevelInfo top;
+  model::Trace t;
+  ChunkedSource src(json, 1 << 20);
+  KinetoBuilder builder(&t, &side);
+  KinetoReader reader(&src, 0, KinetoReader::Mode::kTopLevel, &builder, &top, second);
+  EXPECT_EQ(reader.Run(), KinetoReader::Outcome::kHandoff) << reader.error();
+  EXPECT_FALSE(reader.resync_failed());
+  EXPECT_EQ(t.kernels.size(), 2u);
+}
+
+TEST(KinetoReader, UnreadTopLevelMembersAreSkippedWhateverTheirSize) {
+  const std::string text(9 << 20, 'x');
+  std::string nested = "[";
+  while (nested.size() < (9u << 20)) nested += R"([1,{"s":"]}\\"}],)";
+  nested += "0]";
+  std::string json = R"({"junk":")" + text + R"(","nested":)" + nested + R"(,"traceEvents":[)" +
+                     Ev(R"("ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":1,"dur":2)") +
+                     R"(],"tail":")" + text + R"(","n":)" + std::string(100000, '7') + "}";
+  Parsed p = ParseString(json, 1 << 20);
+  ASSERT_EQ(p.outcome, KinetoReader::Outcome::kDone) << p.error;
+  EXPECT_EQ(p.trace.cpu.size(), 1u);
+  Parsed cut = ParseString(json.substr(0, 5 << 20), 1 << 20);
+  EXPECT_EQ(cut.outcome, KinetoReader::Outcome::kError);
+  EXPECT_NE(cut.error.find("ends early"), std::string::npos) << cut.error;
+}
+
+// Small windows make every event an oversize item: squeezed, grown, its unread top-level
+// members skipped a window at a time. The model must not change.
+TEST(KinetoReader, ASmallWindowGivesTheSameModel) {
+  for (const char* name :
+       {"/kineto_cuda_small.json", "/kineto_rocm_small.json", "/kineto_pt18_legacy.json"}) {
+    std::string json = ReadFile(kData + name);
+    std::string spaced;  // and with whitespace between every token outside strings
+    bool in_string = false, escape = false;
+    for (char ch : json) {
+      spaced += ch;
+      if (in_string) {
+        if (escape)
+          escape = false;
+        else if (ch == '\\')
+          escape = true;
+        else if (ch == '"')
+          in_string = false;
+      } else if (ch == '"') {
+        in_string = true;
+      } else if (ch != 0 && std::strchr("{}[],:", ch) != nullptr) {
+        spaced += " \n\t ";
+      }
+    }
+    Parsed whole = ParseString(json);
+    ASSERT_EQ(whole.outcome, KinetoReader::Outcome::kDone) << whole.error;
+    for (size_t window : {64, 256, 1000}) {
+      for (const std::string* input : {&json, &spaced}) {
+        Parsed small = ParseString(*input, 7, window);
+        ASSERT_EQ(small.outcome, KinetoReader::Outcome::kDone)
+            << name << " window " << window << ": " << small.error;
+        EXPECT_EQ(small.trace.kernels.size(), whole.trace.kernels.size()) << name;
+        EXPECT_EQ(small.trace.kernels.dur_ns, whole.trace.kernels.dur_ns) << name;
+        EXPECT_EQ(small.trace.memops.bytes, whole.trace.memops.bytes) << name;
+        EXPECT_EQ(small.trace.api.size(), whole.trace.api.size()) << name;
+        EXPECT_EQ(small.trace.cpu.start_ns, whole.trace.cpu.start_ns) << name;
+        EXPECT_EQ(small.trace.python.size(), whole.trace.python.size()) << name;
+        EXPECT_EQ(small.trace.devices.size(), whole.trace.devices.size()) << name;
+      }
+    }
   }
 }
 

@@ -1,24 +1,32 @@
 #include "import/kineto/kineto_reader.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "base/numbers.h"
 
 namespace gpuscope::import::kineto {
 namespace {
-constexpr size_t kWindow = 4 << 20;
-}
+// The margin (64 KiB in the default window) is three things: the least room a refill reads
+// into; an item's first bytes, never squeezed, so that its start offset (segment hand-offs
+// compare it) and the offsets of errors near it stay exact; and the length past which a
+// top-level scalar is nobody's property, skipped instead of buffered.
+size_t MarginOf(size_t window) { return std::min<size_t>(64 << 10, window / 4); }
+}  // namespace
 
 KinetoReader::KinetoReader(base::ByteSource* source, uint64_t start_offset, Mode mode,
-                           KinetoBuilder* builder, TopLevelInfo* top, uint64_t stop_at)
+                           KinetoBuilder* builder, TopLevelInfo* top, uint64_t stop_at,
+                           size_t window)
     : source_(source),
       mode_(mode),
       builder_(builder),
       top_(top),
       stop_at_(stop_at),
       state_(mode == Mode::kTopLevel ? State::kStart : State::kEventsFirst),
-      window_offset_(start_offset) {
-  buf_.assign(kWindow + kJsonPadding, '\0');
+      window_offset_(start_offset),
+      margin_(MarginOf(window)) {
+  buf_.Resize(window + kJsonPadding);
+  std::memset(buf_.data(), 0, kJsonPadding);
   if (start_offset > 0) source_->Seek(start_offset);
 }
 
@@ -26,6 +34,7 @@ void KinetoReader::ResumeAfterEventsArray(uint64_t offset) {
   source_->Seek(offset);
   window_offset_ = offset;
   len_ = pos_ = 0;
+  squeezer_.Reset();
   eof_ = false;
   std::memset(buf_.data(), 0, kJsonPadding);
   state_ = events_in_object_ ? State::kKeyNext : State::kDone;
@@ -34,16 +43,21 @@ void KinetoReader::ResumeAfterEventsArray(uint64_t offset) {
 
 bool KinetoReader::Refill() {
   if (eof_ || read_error_) return false;
-  // Keep the unfinished item: move it to the front of the window.
+  // Keep the unfinished item: move it to the front of the window. pos_ only moves past whole
+  // items, so an item squeezed before is behind it: its removed bytes count in the offset.
   if (pos_ > 0) {
     std::memmove(buf_.data(), buf_.data() + pos_, len_ - pos_);
-    window_offset_ += pos_;
+    window_offset_ = FileOffsetAt(pos_);
+    squeezer_.Reset();
     len_ -= pos_;
     pos_ = 0;
     std::memset(buf_.data() + len_, 0, kJsonPadding);
   }
-  if (len_ + kJsonPadding + (1 << 16) > buf_.size()) {
-    buf_.resize(buf_.size() * 2);  // one item is larger than the window
+  if (len_ + kJsonPadding + margin_ > buf_.size()) {
+    // One item fills the window: squeeze its whitespace out, and grow only if that was not enough.
+    len_ = squeezer_.Squeeze(buf_.data(), len_, margin_);
+    std::memset(buf_.data() + len_, 0, kJsonPadding);
+    if (len_ + kJsonPadding + margin_ > buf_.size()) buf_.Resize(buf_.size() * 2);
   }
   size_t room = buf_.size() - kJsonPadding - len_;
   long long n = source_->Read(buf_.data() + len_, room);
@@ -84,7 +98,7 @@ KinetoReader::Outcome KinetoReader::Run() {
       ++pos_;
     if (Refill()) continue;
     if (read_error_) {
-      error_ = "read failed at byte " + std::to_string(window_offset_ + len_) + " (" + error_ + ")";
+      error_ = "read failed at byte " + std::to_string(FileOffsetAt(len_)) + " (" + error_ + ")";
       return Outcome::kError;
     }
     // End of input. Only trailing whitespace is fine, and only once the document is complete.
@@ -95,7 +109,7 @@ KinetoReader::Outcome KinetoReader::Run() {
       error_ = "the file is empty";
       return Outcome::kError;
     }
-    error_ = std::string("the file ends early at byte ") + std::to_string(window_offset_ + len_) +
+    error_ = std::string("the file ends early at byte ") + std::to_string(FileOffsetAt(len_)) +
              (in_events_array() ? ", inside \"traceEvents\" (truncated?)" : " (truncated?)");
     return Outcome::kError;
   }
@@ -126,6 +140,8 @@ Scan KinetoReader::Step(JsonCursor& c, bool* finished, Outcome* outcome) {
     case State::kKeyFirst:
     case State::kKeyNext:
       return TopLevelKey(c, state_ == State::kKeyFirst, finished);
+    case State::kSkipValue:
+      return SkipValueStep(c);
     case State::kEventsFirst:
     case State::kEventsNext:
       return EventItem(c, state_ == State::kEventsFirst, finished, outcome);
@@ -170,14 +186,22 @@ Scan KinetoReader::TopLevelKey(JsonCursor& c, bool first, bool* finished) {
     state_ = State::kKeyNext;
     return Scan::kOk;
   }
-  if (ch == '{' || ch == '[') {
-    if ((s = c.SkipValue()) != Scan::kOk) return s;
-    state_ = State::kKeyNext;
+  if (ch == '{' || ch == '[') {  // a member nobody reads: never buffered whole
+    skipper_.Start();
+    state_ = State::kSkipValue;
     return Scan::kOk;
   }
   std::string_view value;
   bool is_string = false;
-  if ((s = c.Scalar(&value, &is_string, &arena_)) != Scan::kOk) return s;
+  const char* value_start = c.pos();
+  s = c.Scalar(&value, &is_string, &arena_);
+  if (s == Scan::kNeedMore && static_cast<size_t>(buf_.data() + len_ - value_start) >= margin_) {
+    c.set_pos(value_start);
+    skipper_.Start();
+    state_ = State::kSkipValue;
+    return Scan::kOk;
+  }
+  if (s != Scan::kOk) return s;
   if (key == "schemaVersion") top_->has_schema_version = true;
   if (key == "baseTimeNanoseconds") {
     if (auto v = base::ParseInt64(value)) {
@@ -186,6 +210,21 @@ Scan KinetoReader::TopLevelKey(JsonCursor& c, bool first, bool* finished) {
     }
   }
   top_->properties[std::string(key)] = std::string(value.substr(0, 256));
+  state_ = State::kKeyNext;
+  return Scan::kOk;
+}
+
+// One window's worth of a skipped value: consumed without being kept; the state stays until
+// the value ends (the end of input inside it is a truncated file).
+Scan KinetoReader::SkipValueStep(JsonCursor& c) {
+  const char* end = buf_.data() + len_;
+  if (c.pos() >= end) return Scan::kNeedMore;
+  const char* after = skipper_.Feed(c.pos(), end);
+  if (after == nullptr) {
+    c.set_pos(end);
+    return Scan::kOk;
+  }
+  c.set_pos(after);
   state_ = State::kKeyNext;
   return Scan::kOk;
 }

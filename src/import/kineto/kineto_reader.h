@@ -3,8 +3,10 @@
 // item (one top-level key, or one element of "traceEvents"), handing events to a builder.
 //
 // Streaming: the window holds a few MiB; an item that runs past its end is retried after the
-// window is compacted and refilled (a single item larger than the window grows it). Memory
-// therefore depends on the largest event, not on the file.
+// window is compacted and refilled. Memory therefore depends on the largest event, not on the
+// file: whitespace between items is dropped before it is buffered, a top-level member nobody
+// reads is skipped a window at a time (JsonValueSkipper), and an event larger than the window
+// loses its whitespace (JsonSqueezer) before the window grows (by realloc, never holding two).
 //
 // Parallel segments: a reader can start at any '{' believed to begin an event (mode
 // kEventsArray) and stop when it reaches the next segment's start offset. If it reaches that
@@ -18,7 +20,9 @@
 #include <string>
 #include <vector>
 
+#include "base/byte_buffer.h"
 #include "base/byte_source.h"
+#include "import/common/json_stream_scan.h"
 #include "import/kineto/kineto_builder.h"
 
 namespace gpuscope::import::kineto {
@@ -43,8 +47,12 @@ class KinetoReader {
     kError,     // invalid JSON, truncated file or read error: error() says which
   };
 
+  static constexpr size_t kDefaultWindow = 4 << 20;
+
+  // `window`: the bytes read at a time (tests make it small to reach the oversize-item paths).
   KinetoReader(base::ByteSource* source, uint64_t start_offset, Mode mode, KinetoBuilder* builder,
-               TopLevelInfo* top, uint64_t stop_at = std::numeric_limits<uint64_t>::max());
+               TopLevelInfo* top, uint64_t stop_at = std::numeric_limits<uint64_t>::max(),
+               size_t window = kDefaultWindow);
 
   Outcome Run();
   // After kHandoff on a top-level reader: continue after the events array at `offset`.
@@ -58,16 +66,23 @@ class KinetoReader {
   bool resync_failed() const { return resync_failed_; }
 
  private:
-  enum class State { kStart, kKeyFirst, kKeyNext, kEventsFirst, kEventsNext, kDone };
+  enum class State { kStart, kKeyFirst, kKeyNext, kSkipValue, kEventsFirst, kEventsNext, kDone };
 
   Scan Step(JsonCursor& c, bool* finished, Outcome* outcome);
   Scan TopLevelKey(JsonCursor& c, bool first, bool* finished);
   Scan EventItem(JsonCursor& c, bool first, bool* finished, Outcome* outcome);
   Scan ReadDevices(JsonCursor& c);
   Scan ReadDistributedInfo(JsonCursor& c);
+  Scan SkipValueStep(JsonCursor& c);
   bool Refill();  // false at the end of input or on a read error
+  // The file offset of buf_[index]: exact before the squeezed bytes of the item being read
+  // and after them, approximate inside them (only error messages ask there).
+  uint64_t FileOffsetAt(size_t index) const {
+    const bool after_squeeze = squeezer_.removed() > 0 && index >= squeezer_.first_removed_at();
+    return window_offset_ + index + (after_squeeze ? squeezer_.removed() : 0);
+  }
   uint64_t OffsetOf(const char* p) const {
-    return window_offset_ + static_cast<uint64_t>(p - buf_.data());
+    return FileOffsetAt(static_cast<size_t>(p - buf_.data()));
   }
 
   base::ByteSource* source_;
@@ -78,16 +93,19 @@ class KinetoReader {
   State state_;
   bool events_in_object_ = true;  // traceEvents is inside a top-level object (else bare array)
 
-  std::vector<char> buf_;
+  base::ByteBuffer buf_;
   size_t len_ = 0;          // valid bytes in buf_
   size_t pos_ = 0;          // next unread byte
   uint64_t window_offset_;  // file offset of buf_[0]
+  size_t margin_;           // MarginOf(window) in kineto_reader.cc
   bool eof_ = false;
   bool read_error_ = false;
   bool resync_failed_ = false;
   uint64_t end_offset_ = 0;
   std::string error_;
   std::deque<std::string> arena_;
+  JsonSqueezer squeezer_;     // the item at buf_[0] when it outgrows the window
+  JsonValueSkipper skipper_;  // State::kSkipValue
 };
 
 }  // namespace gpuscope::import::kineto

@@ -1,0 +1,85 @@
+#include "import/common/json_stream_scan.h"
+
+namespace gpuscope::import {
+namespace {
+
+bool IsSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+}  // namespace
+
+void JsonSqueezer::Reset() { *this = JsonSqueezer(); }
+
+size_t JsonSqueezer::Squeeze(char* buf, size_t len, size_t keep_below) {
+  size_t w = scanned_;
+  for (size_t r = scanned_; r < len; ++r) {
+    const char c = buf[r];
+    if (in_string_) {
+      if (escape_)
+        escape_ = false;
+      else if (c == '\\')
+        escape_ = true;
+      else if (c == '"')
+        in_string_ = false;
+    } else if (IsSpace(c) && r >= keep_below) {
+      if (removed_ == 0) first_removed_at_ = w;
+      ++removed_;
+      continue;
+    } else if (c == '"') {
+      in_string_ = true;
+    }
+    buf[w++] = c;
+  }
+  scanned_ = w;
+  return w;
+}
+
+void JsonValueSkipper::Start() { *this = JsonValueSkipper(); }
+
+const char* JsonValueSkipper::Feed(const char* p, const char* end) {
+  for (; p < end; ++p) {
+    const char c = *p;
+    switch (kind_) {
+      case Kind::kNotStarted:
+        if (IsSpace(c)) continue;
+        if (c == '"') {
+          kind_ = Kind::kString;
+        } else if (c == '{' || c == '[') {
+          kind_ = Kind::kNested;
+          depth_ = 1;
+        } else {
+          kind_ = Kind::kScalar;
+        }
+        continue;
+      case Kind::kString:
+        if (escape_)
+          escape_ = false;
+        else if (c == '\\')
+          escape_ = true;
+        else if (c == '"')
+          return p + 1;
+        continue;
+      case Kind::kScalar:
+        if (c == ',' || c == '}' || c == ']' || IsSpace(c)) return p;
+        continue;
+      case Kind::kNested:
+        if (in_string_) {
+          if (escape_)
+            escape_ = false;
+          else if (c == '\\')
+            escape_ = true;
+          else if (c == '"')
+            in_string_ = false;
+        } else if (c == '"') {
+          in_string_ = true;
+        } else if (c == '{' || c == '[') {
+          ++depth_;
+        } else if ((c == '}' || c == ']') && --depth_ == 0) {
+          return p + 1;
+        }
+        continue;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace gpuscope::import
