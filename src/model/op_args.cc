@@ -2,26 +2,16 @@
 
 #include <charconv>
 
+#include "base/json_string_tracker.h"
+
 namespace gpuscope::model {
 namespace {
 
 // Copies a JSON value without the whitespace between tokens (strings kept as written).
 void AppendMinified(std::string& out, std::string_view json) {
-  bool in_string = false, escaped = false;
+  base::JsonStringTracker strings;
   for (char ch : json) {
-    if (in_string) {
-      out += ch;
-      if (escaped)
-        escaped = false;
-      else if (ch == '\\')
-        escaped = true;
-      else if (ch == '"')
-        in_string = false;
-    } else if (ch == '"') {
-      in_string = true, out += ch;
-    } else if (ch != ' ' && ch != '\n' && ch != '\r' && ch != '\t') {
-      out += ch;
-    }
+    if (strings.Step(ch) || (ch != ' ' && ch != '\n' && ch != '\r' && ch != '\t')) out += ch;
   }
 }
 

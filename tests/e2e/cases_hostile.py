@@ -184,6 +184,16 @@ def a_crafted_database_ends_in_one_line_never_a_hang():
             assert took < 60, (name, took)
 
 
+def _write(path, *parts):
+    """Writes the parts in order: bytes, or (bytes, times) for a run written a chunk at a time."""
+    with open(path, "wb") as f:
+        for part in parts:
+            chunk, times = part if isinstance(part, tuple) else (part, 1)
+            for _ in range(times):
+                f.write(chunk)
+    return path
+
+
 def _stats_in_address_space(path, kb=600000):
     """`gpuscope stats path` under `ulimit -v kb` (skips a sanitizer build, which cannot run so)."""
     import subprocess
@@ -219,20 +229,11 @@ def running_out_of_memory_is_one_line_not_an_abort():
             f.write(b"]}")
         assert "inflates to more than 200 times" in limited(bomb)
         # Plain whitespace costs no memory: 300 MB of it between events reads in a small limit.
-        spaces = os.path.join(tmp, "spaces.json")
-        with open(spaces, "wb") as f:
-            f.write(b'{"traceEvents": [')
-            for _ in range(20):
-                f.write(b" " * (15 << 20))
-            f.write(b']}')
+        spaces = _write(os.path.join(tmp, "spaces.json"), b'{"traceEvents": [', (b" " * (15 << 20), 20), b"]}")
         assert "holds no events" in limited(spaces)
         # One name of 300 MB needs more than 600 MB: one line naming the file, never an abort.
-        big = os.path.join(tmp, "bigname.json")
-        with open(big, "wb") as f:
-            f.write(b'{"traceEvents": [{"ph":"X","cat":"kernel","name":"')
-            for _ in range(20):
-                f.write(b"k" * (15 << 20))
-            f.write(b'","pid":0,"tid":7,"ts":1,"dur":2}]}')
+        big = _write(os.path.join(tmp, "bigname.json"), b'{"traceEvents": [{"ph":"X","cat":"kernel","name":"',
+                     (b"k" * (15 << 20), 20), b'","pid":0,"tid":7,"ts":1,"dur":2}]}')
         assert "out of memory" in limited(big)
 
 
@@ -243,21 +244,10 @@ def whitespace_in_an_event_and_unread_members_cost_no_memory():
     # the members skipped a window at a time (both needed ~800 MB before).
     kernel = b'{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1,"dur":2}'
     with tempfile.TemporaryDirectory() as tmp:
-        spaced = os.path.join(tmp, "spaced.json")
-        with open(spaced, "wb") as f:
-            f.write(b'{"traceEvents": [{"ph":"X","cat":"kernel","name":"k",')
-            for _ in range(20):
-                f.write(b" \n\t" * (5 << 20))
-            f.write(b'"pid":0,"tid":7,"ts":1,"dur":2}]}')
-        unread = os.path.join(tmp, "unread.json")
-        with open(unread, "wb") as f:
-            f.write(b'{"traceEvents": [' + kernel + b'], "junk": "')
-            for _ in range(10):
-                f.write(b"j" * (15 << 20))
-            f.write(b'", "more": [')
-            for _ in range(10):
-                f.write(b'[1, {"a": "]"}], ' * (1 << 20))
-            f.write(b'0]}')
+        spaced = _write(os.path.join(tmp, "spaced.json"), b'{"traceEvents": [{"ph":"X","cat":"kernel","name":"k",',
+                        (b" \n\t" * (5 << 20), 20), b'"pid":0,"tid":7,"ts":1,"dur":2}]}')
+        unread = _write(os.path.join(tmp, "unread.json"), b'{"traceEvents": [' + kernel + b'], "junk": "',
+                        (b"j" * (15 << 20), 10), b'", "more": [', (b'[1, {"a": "]"}], ' * (1 << 20), 10), b"0]}")
         for path in (spaced, unread):
             r = _stats_in_address_space(path)
             assert r.returncode == 0, (path, r.returncode, r.stderr)

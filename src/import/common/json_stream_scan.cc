@@ -13,19 +13,10 @@ size_t JsonSqueezer::Squeeze(char* buf, size_t len, size_t keep_below) {
   size_t w = scanned_;
   for (size_t r = scanned_; r < len; ++r) {
     const char c = buf[r];
-    if (in_string_) {
-      if (escape_)
-        escape_ = false;
-      else if (c == '\\')
-        escape_ = true;
-      else if (c == '"')
-        in_string_ = false;
-    } else if (IsSpace(c) && r >= keep_below) {
+    if (!strings_.Step(c) && IsSpace(c) && r >= keep_below) {
       if (removed_ == 0) first_removed_at_ = w;
       ++removed_;
       continue;
-    } else if (c == '"') {
-      in_string_ = true;
     }
     buf[w++] = c;
   }
@@ -41,7 +32,7 @@ const char* JsonValueSkipper::Feed(const char* p, const char* end) {
     switch (kind_) {
       case Kind::kNotStarted:
         if (IsSpace(c)) continue;
-        if (c == '"') {
+        if (strings_.Step(c)) {
           kind_ = Kind::kString;
         } else if (c == '{' || c == '[') {
           kind_ = Kind::kNested;
@@ -51,27 +42,15 @@ const char* JsonValueSkipper::Feed(const char* p, const char* end) {
         }
         continue;
       case Kind::kString:
-        if (escape_)
-          escape_ = false;
-        else if (c == '\\')
-          escape_ = true;
-        else if (c == '"')
-          return p + 1;
+        strings_.Step(c);
+        if (!strings_.in_string) return p + 1;
         continue;
       case Kind::kScalar:
         if (c == ',' || c == '}' || c == ']' || IsSpace(c)) return p;
         continue;
       case Kind::kNested:
-        if (in_string_) {
-          if (escape_)
-            escape_ = false;
-          else if (c == '\\')
-            escape_ = true;
-          else if (c == '"')
-            in_string_ = false;
-        } else if (c == '"') {
-          in_string_ = true;
-        } else if (c == '{' || c == '[') {
+        if (strings_.Step(c)) continue;
+        if (c == '{' || c == '[') {
           ++depth_;
         } else if ((c == '}' || c == ']') && --depth_ == 0) {
           return p + 1;

@@ -12,6 +12,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "base/json_string_tracker.h"
+
 namespace gpuscope::import {
 
 class JsonSqueezer {
@@ -31,8 +33,7 @@ class JsonSqueezer {
   size_t scanned_ = 0;  // buf[0, scanned_) is squeezed already
   uint64_t removed_ = 0;
   size_t first_removed_at_ = 0;
-  bool in_string_ = false;
-  bool escape_ = false;
+  base::JsonStringTracker strings_;
 };
 
 class JsonValueSkipper {
@@ -48,8 +49,7 @@ class JsonValueSkipper {
   enum class Kind { kNotStarted, kString, kNested, kScalar };
   Kind kind_ = Kind::kNotStarted;
   uint64_t depth_ = 0;  // open brackets in a nested value
-  bool in_string_ = false;
-  bool escape_ = false;
+  base::JsonStringTracker strings_;
 };
 
 }  // namespace gpuscope::import

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "base/json_string_tracker.h"
 #include "import/common/sqlite_test_util.h"
 #include "import/formats.h"
 #include "import/kineto/kineto_reader.h"
@@ -160,21 +161,10 @@ TEST(KinetoReader, ASmallWindowGivesTheSameModel) {
        {"/kineto_cuda_small.json", "/kineto_rocm_small.json", "/kineto_pt18_legacy.json"}) {
     std::string json = ReadFile(kData + name);
     std::string spaced;  // and with whitespace between every token outside strings
-    bool in_string = false, escape = false;
+    base::JsonStringTracker strings;
     for (char ch : json) {
       spaced += ch;
-      if (in_string) {
-        if (escape)
-          escape = false;
-        else if (ch == '\\')
-          escape = true;
-        else if (ch == '"')
-          in_string = false;
-      } else if (ch == '"') {
-        in_string = true;
-      } else if (ch != 0 && std::strchr("{}[],:", ch) != nullptr) {
-        spaced += " \n\t ";
-      }
+      if (!strings.Step(ch) && ch != 0 && std::strchr("{}[],:", ch) != nullptr) spaced += " \n\t ";
     }
     Parsed whole = ParseString(json);
     ASSERT_EQ(whole.outcome, KinetoReader::Outcome::kDone) << whole.error;
