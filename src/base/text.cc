@@ -328,6 +328,10 @@ std::string FormatCount(uint64_t n) {
   return out;
 }
 
+std::string Counted(uint64_t n, std::string_view one, std::string_view many) {
+  return FormatCount(n) + " " + std::string(n == 1 ? one : many);
+}
+
 std::string EscapeControl(std::string_view text) {
   std::string out;
   out.reserve(text.size());

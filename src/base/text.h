@@ -44,6 +44,9 @@ std::string FormatDuration(int64_t ns);
 std::string FormatBytes(int64_t bytes);
 // Integer with thousands separators: 1234567 -> "1,234,567".
 std::string FormatCount(uint64_t n);
+// A count with the noun (or phrase) that agrees with it: Counted(1, "gap", "gaps") -> "1 gap",
+// Counted(1200, ...) -> "1,200 gaps".
+std::string Counted(uint64_t n, std::string_view one, std::string_view many);
 // Fixed-point with `decimals` digits.
 std::string FormatFixed(double v, int decimals);
 

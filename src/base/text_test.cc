@@ -26,6 +26,9 @@ TEST(Format, CountsAndDurations) {
   EXPECT_EQ(FormatCount(0), "0");
   EXPECT_EQ(FormatCount(123456), "123,456");
   EXPECT_EQ(FormatCount(1234567), "1,234,567");
+  EXPECT_EQ(Counted(1, "copy blocks", "copies block"), "1 copy blocks");
+  EXPECT_EQ(Counted(0, "gap", "gaps"), "0 gaps");
+  EXPECT_EQ(Counted(1200, "gap", "gaps"), "1,200 gaps");
   EXPECT_EQ(FormatDuration(999), "999 ns");
   EXPECT_EQ(FormatDuration(1500), "1.500 us");
   EXPECT_EQ(FormatDuration(2500000000), "2.500 s");

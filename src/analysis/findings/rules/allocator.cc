@@ -52,10 +52,13 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   auto top = std::max_element(places.begin(), places.end(),
                               [](auto& a, auto& b) { return a.second.ns < b.second.ns; });
   f.where = top->second.where;
-  f.detail = base::FormatCount(allocs) + " allocations and " + base::FormatCount(frees) +
-             " frees (" + c.PerIterationText(static_cast<double>(calls.size())) + "), " +
+  f.detail = base::Counted(allocs, "allocation", "allocations") + " and " +
+             base::Counted(frees, "free", "frees") + " (" +
+             c.PerIterationText(static_cast<double>(calls.size())) + "), " +
              base::FormatDuration(total) + " in the calls" +
-             (syncing ? "; " + base::FormatCount(syncing) + " frees synchronize the device" : "") +
+             (syncing ? "; " + base::Counted(syncing, "free synchronizes", "frees synchronize") +
+                            " the device"
+                      : "") +
              (places.size() > 1 ? "; from " + base::FormatCount(places.size()) + " places" : "");
   for (RowId r : calls) {
     cand.fix.api_dur.emplace_back(r, 0);

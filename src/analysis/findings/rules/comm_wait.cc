@@ -117,7 +117,7 @@ void DetectHostWaits(const Context& c, Claims& claims, std::vector<Candidate>& o
   auto top = std::max_element(by_name.begin(), by_name.end(),
                               [](auto& a, auto& b) { return a.second < b.second; });
   f.where.op = top->first;
-  f.detail = base::FormatCount(counted) + " host waits for communication (" +
+  f.detail = base::Counted(counted, "host wait", "host waits") + " for communication (" +
              c.PerIterationText(static_cast<double>(counted)) + "), " +
              base::FormatDuration(total) + " in no call or op of their own";
   cand.fix.what = "the host no longer waits for the transfers (it runs on while they complete)";
@@ -189,8 +189,9 @@ void DetectStreamWaits(const Context& c, Claims& claims, std::vector<Candidate>&
   Candidate cand{Make(c, "comm-wait", 0), {}};
   Finding& f = cand.finding;
   f.where.kernel = std::string(t.str(top));
-  f.detail = base::FormatCount(waits.size()) + " kernels waited for a collective on another " +
-             "stream (" + c.PerIterationText(static_cast<double>(waits.size())) + "), " +
+  f.detail = base::Counted(waits.size(), "kernel", "kernels") +
+             " waited for a collective on another " + "stream (" +
+             c.PerIterationText(static_cast<double>(waits.size())) + "), " +
              base::FormatDuration(total) + " waiting, the most for " + f.where.kernel;
   for (const auto& w : waits) cand.fix.stream_waits_dropped.push_back(w.kernel);
   cand.fix.what = "the compute runs beside the collectives it waited for";

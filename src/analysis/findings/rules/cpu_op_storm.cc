@@ -225,7 +225,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     for (size_t k = 0; k < ranked.size() && k < 4; ++k) {
       mix += (k ? ", " : "") + ranked[k].second + " x" + base::FormatCount(ranked[k].first);
     }
-    f.detail = base::FormatCount(g.ops) + " ops < " + base::FormatDuration(c.o().tiny_op_ns) +
+    f.detail = base::Counted(g.ops, "op", "ops") + " < " + base::FormatDuration(c.o().tiny_op_ns) +
                " (" + c.PerIterationText(static_cast<double>(g.ops)) + ", " +
                base::FormatFixed(per_call, 0) + " per call): " + mix;
     PriceCalls(c, claims, g, key, cand);

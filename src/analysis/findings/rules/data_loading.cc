@@ -40,11 +40,12 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   bool workers = t.str(cpu.name[rows.front()]).find("MultiProcessing") != std::string_view::npos;
   std::string per_iteration = " (" + c.PerIterationText(static_cast<double>(rows.size())) + "), ";
   if (workers) {
-    f.detail = base::FormatCount(rows.size()) + " waits for the next batch from the worker " +
-               "processes" + per_iteration + base::FormatDuration(total) + " waiting";
+    f.detail = base::Counted(rows.size(), "wait", "waits") +
+               " for the next batch from the worker " + "processes" + per_iteration +
+               base::FormatDuration(total) + " waiting";
     f.advice = kWorkersAdvice;
   } else {
-    f.detail = base::FormatCount(rows.size()) + " batches loaded on the thread itself" +
+    f.detail = base::Counted(rows.size(), "batch", "batches") + " loaded on the thread itself" +
                per_iteration + base::FormatDuration(total) + " in the loader";
   }
   for (size_t r : rows) {

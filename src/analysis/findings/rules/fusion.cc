@@ -187,8 +187,9 @@ void Emit(const Context& c, Claims& claims, const std::string& python, const Gro
     spans.emplace_back(t.kernels.end_ns(chain.back().kernel) - s, s);
   }
   RemoveHostOps(t, host_ops, cand.fix, claims);
-  f.detail = base::FormatCount(g.chains.size()) + " chains of " + base::FormatCount(first.size()) +
-             " kernels (" + c.PerIterationText(static_cast<double>(g.chains.size())) + "), " +
+  f.detail = base::Counted(g.chains.size(), "chain", "chains") + " of " +
+             base::FormatCount(first.size()) + " kernels (" +
+             c.PerIterationText(static_cast<double>(g.chains.size())) + "), " +
              base::FormatDuration(g.gpu_ns) + " on the GPU, " +
              base::FormatFixed(c.BusyPercent(g.gpu_ns), 1) + "% of its busy time";
   if (g.sized == g.chains.size() && g.bytes > 0) {

@@ -48,8 +48,8 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
                                 [](auto& a, auto& b) { return a.second < b.second; });
     f.where.python = std::string(top->first.first);
     f.where.op = std::string(top->first.second);
-    f.detail = base::FormatCount(gaps.size()) +
-               " gaps >= " + base::FormatDuration(c.o().idle_gap_ns) + " (" +
+    f.detail = base::Counted(gaps.size(), "gap", "gaps") +
+               " >= " + base::FormatDuration(c.o().idle_gap_ns) + " (" +
                c.PerIterationText(static_cast<double>(gaps.size())) + "), " +
                base::FormatDuration(total) + " in total";
     std::sort(gaps.begin(), gaps.end(),

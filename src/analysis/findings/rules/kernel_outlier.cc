@@ -167,9 +167,10 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     cand.fix.what = "the outliers run at the median";
     Finding& f = cand.finding;
     f.where = c.at().Kernel(outliers.front());
-    f.detail = base::FormatCount(outliers.size()) + " of " + base::FormatCount(g.rows.size()) +
-               " instances slower than " + base::FormatDuration(static_cast<int64_t>(limit)) +
-               " (median " + base::FormatDuration(med) + "), " + base::FormatDuration(excess) +
+    f.detail = base::FormatCount(outliers.size()) + " of " +
+               base::Counted(g.rows.size(), "instance", "instances") + " slower than " +
+               base::FormatDuration(static_cast<int64_t>(limit)) + " (median " +
+               base::FormatDuration(med) + "), " + base::FormatDuration(excess) +
                " beyond the median";
     std::sort(outliers.begin(), outliers.end(),
               [&](uint32_t a, uint32_t b) { return t.kernels.dur_ns[a] > t.kernels.dur_ns[b]; });

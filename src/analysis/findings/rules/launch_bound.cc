@@ -75,11 +75,12 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   for (auto& [n, k] : kernels) ranked.emplace_back(k.first, k.second, std::string(t.str(n)));
   std::sort(ranked.rbegin(), ranked.rend());
   f.where.kernel = std::get<2>(ranked.front());
-  f.detail =
-      base::FormatCount(count) + " tiny kernels (< " + base::FormatDuration(c.o().tiny_kernel_ns) +
-      ", launch call longer than the kernel; " + c.PerIterationText(static_cast<double>(count)) +
-      "), " + base::FormatDuration(idle) + " of GPU idle before them; " +
-      (f.where.op.empty() ? std::string("(no op)") : f.where.op) + " launches the costliest share";
+  f.detail = base::Counted(count, "tiny kernel", "tiny kernels") + " (< " +
+             base::FormatDuration(c.o().tiny_kernel_ns) + ", launch call longer than the kernel; " +
+             c.PerIterationText(static_cast<double>(count)) + "), " + base::FormatDuration(idle) +
+             " of GPU idle before them; " +
+             (f.where.op.empty() ? std::string("(no op)") : f.where.op) +
+             " launches the costliest share";
   cand.fix.what =
       "graph-captured / fused: their launch calls cost nothing and they run back to back";
   for (const auto& [ns, k, n] : ranked) {

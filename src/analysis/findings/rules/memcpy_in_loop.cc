@@ -19,7 +19,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   if (g.n == 0) return;
   g.fix.what = "prefetched on a side stream: the work after each copy no longer waits for it";
   g.Emit(c, "memcpy-in-loop",
-         base::FormatCount(g.n) + " host<->device copies (" +
+         base::Counted(g.n, "host<->device copy", "host<->device copies") + " (" +
              c.PerIterationText(static_cast<double>(g.n)) + "), " + base::FormatBytes(g.bytes) +
              ", " + base::FormatDuration(g.ns) + " on the GPU",
          out);

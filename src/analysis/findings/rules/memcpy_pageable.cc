@@ -25,8 +25,8 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   if (g.n == 0) return;
   g.fix.what = "pinned host memory: the copies run at " + pinned.Basis();
   g.Emit(c, "memcpy-pageable",
-         base::FormatCount(g.n) + " copies from/to pageable memory, " + base::FormatBytes(g.bytes) +
-             ", " + base::FormatDuration(g.ns) + " on the GPU",
+         base::Counted(g.n, "copy", "copies") + " from/to pageable memory, " +
+             base::FormatBytes(g.bytes) + ", " + base::FormatDuration(g.ns) + " on the GPU",
          out);
 }
 

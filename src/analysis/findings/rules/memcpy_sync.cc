@@ -48,7 +48,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
       "pinned + non_blocking: the host no longer waits for these copies; pageable ones run at " +
       pinned.Basis();
   g.Emit(c, "memcpy-sync",
-         base::FormatCount(g.n) + " copies block the host (" +
+         base::Counted(g.n, "copy blocks", "copies block") + " the host (" +
              c.PerIterationText(static_cast<double>(g.n)) + "), " + base::FormatDuration(g.api_ns) +
              " in their calls",
          out);

@@ -32,7 +32,7 @@ void Detect(const Context& c, Claims&, std::vector<Candidate>& out) {
       f.where.op = h.op;
       f.where.python = h.python;
       f.detail += "; kept past the steps: " + base::FormatBytes(h.bytes) + " in " +
-                  base::FormatCount(h.blocks) + " blocks from " +
+                  base::Counted(h.blocks, "block", "blocks") + " from " +
                   (h.op.empty() ? std::string("outside any op") : h.op);
     }
     AddEvidence(c, f, a.end_ns, b.end_ns - a.end_ns,

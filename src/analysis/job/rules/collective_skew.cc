@@ -26,7 +26,7 @@ void Detect(const JobContext& c, std::vector<JobCandidate>& out) {
                 "straggler (each set to their mean)"
               : "the work before each collective balanced across the ranks (each set to the "
                 "mean)";
-  f.detail = base::FormatCount(rep.instances) + " instances; skew (waiting) " +
+  f.detail = base::Counted(rep.instances, "instance", "instances") + "; skew (waiting) " +
              base::FormatDuration(rep.wait_ns) + ", transfer " +
              base::FormatDuration(rep.transfer_ns) + ", summed over ranks";
   if (!rep.collectives.empty()) f.where.op = rep.collectives.front().name;

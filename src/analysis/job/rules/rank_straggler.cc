@@ -25,7 +25,7 @@ void Detect(const JobContext& c, std::vector<JobCandidate>& out) {
                 : "its GPU idles while its host runs " + base::ShortenName(top.what, 60);
   }
   f.title = "Rank " + std::to_string(st.rank) + " arrives last at " + base::FormatCount(st.late) +
-            " of its " + base::FormatCount(st.instances) + " collectives" +
+            " of its " + base::Counted(st.instances, "collective", "collectives") +
             (cause.empty() ? "" : ": " + cause);
   f.fix = "rank " + std::to_string(st.rank) +
           " arrives at each collective it was last to with the second-latest rank";
