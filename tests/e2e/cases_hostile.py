@@ -194,7 +194,7 @@ def _write(path, *parts):
     return path
 
 
-def _stats_in_address_space(path, kb=600000):
+def _stats_in_address_space(path, kb=600000, threads=0):
     """`gpuscope stats path` under `ulimit -v kb` (skips a sanitizer build, which cannot run so)."""
     import subprocess
 
@@ -203,8 +203,8 @@ def _stats_in_address_space(path, kb=600000):
     with open(harness.GPUSCOPE, "rb") as f:
         if b"__asan_init" in f.read():
             raise Skip("a sanitizer build reserves terabytes of address space: ulimit -v cannot apply")
-    return subprocess.run(["bash", "-c", f'ulimit -v {kb} && exec "$0" stats "$1"', harness.GPUSCOPE, path],
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(["bash", "-c", f'ulimit -v {kb} && exec "$0" --threads {threads} stats "$1"',
+                           harness.GPUSCOPE, path], capture_output=True, text=True, timeout=120)
 
 
 @test
@@ -235,6 +235,25 @@ def running_out_of_memory_is_one_line_not_an_abort():
         big = _write(os.path.join(tmp, "bigname.json"), b'{"traceEvents": [{"ph":"X","cat":"kernel","name":"',
                      (b"k" * (15 << 20), 20), b'","pid":0,"tid":7,"ts":1,"dur":2}]}')
         assert "out of memory" in limited(big)
+
+
+@test
+def running_out_of_memory_on_a_parse_thread_is_one_line():
+    # 150 MB of small events, then a 300 MB name, then more: with 4 threads the name falls in a
+    # later segment, parsed on a worker thread, where it runs out of 600 MB of address space. The
+    # worker's bad_alloc is rethrown on the main thread: one line, exit 2 (an exception escaping
+    # a thread would abort).
+    small = b"".join(b'{"ph":"X","cat":"kernel","name":"k%d","pid":0,"tid":7,"ts":%d,"dur":1},\n' % (i % 50, i)
+                     for i in range(100000))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = _write(os.path.join(tmp, "late_big_name.json"), b'{"traceEvents": [\n',
+                      (small, int(150e6 // len(small)) + 1), b'{"ph":"X","cat":"kernel","name":"',
+                      (b"k" * (15 << 20), 20), b'","pid":0,"tid":7,"ts":1,"dur":2},\n', small,
+                      b'{"ph":"X","cat":"kernel","name":"last","pid":0,"tid":7,"ts":1,"dur":2}]}')
+        r = _stats_in_address_space(path, threads=4)
+        lines = r.stderr.strip().splitlines()
+        assert r.returncode == 2 and len(lines) == 1, (r.returncode, r.stderr)
+        assert "out of memory" in lines[0] and path in lines[0], lines
 
 
 @test
