@@ -15,4 +15,10 @@ void TuneAllocator() {
 #endif
 }
 
+void ReleaseFreedMemory() {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
+
 }  // namespace gpuscope::base

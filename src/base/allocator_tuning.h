@@ -12,4 +12,10 @@ namespace gpuscope::base {
 
 void TuneAllocator();
 
+// Returns the pages of freed heap memory to the system (glibc's malloc_trim), in every arena.
+// Blocks under the mmap threshold freed by another thread than the one that made them (parallel
+// segments merged on the main thread) otherwise stay resident in their thread's arena. A no-op
+// on other C libraries.
+void ReleaseFreedMemory();
+
 }  // namespace gpuscope::base

@@ -185,6 +185,37 @@ TEST_F(LinkerTest, PythonFramesEncloseOpsAndChainToParents) {
   EXPECT_EQ(t_.python.parent[0], kNoRow);
 }
 
+// A frame's recorded parent id wins over containment (here the frame between them); an id not
+// in the trace falls back to containment. Profilers number frames from 0 (a table by id) but
+// ids may be anything (sorted pairs): both give the same links.
+TEST_F(LinkerTest, PythonParentsByIdDenseOrSparse) {
+  for (int64_t scale : {int64_t{1}, int64_t{1000000000000}}) {
+    Trace t;
+    TrackId thread = t.InternTrack(TrackKind::kCpuThread, "100", "100");
+    auto frame = [&](const char* name, int64_t start, int64_t dur, int64_t id, int64_t parent) {
+      PythonFrameRow r;
+      r.start_ns = start, r.dur_ns = dur, r.name = t.strings.Intern(name), r.track = thread;
+      r.python_id = id, r.python_parent_id = parent;
+      t.python.Append(r);
+    };
+    frame("a", 0, 1000, 1 * scale, -1);
+    frame("c", 50, 500, 2 * scale, 1 * scale);
+    frame("b", 100, 100, 3 * scale, 1 * scale);  // inside c, but its parent is a
+    frame("d", 300, 10, 4 * scale, 99 * scale);  // a parent the trace does not hold
+    LinkTrace(t);
+    auto parent_of = [&](const char* name) {
+      for (size_t i = 0; i < t.python.size(); ++i)
+        if (t.str(t.python.name[i]) == name && t.python.parent[i] != kNoRow)
+          return std::string(t.str(t.python.name[t.python.parent[i]]));
+      return std::string("none");
+    };
+    EXPECT_EQ(parent_of("a"), "none") << scale;
+    EXPECT_EQ(parent_of("c"), "a") << scale;
+    EXPECT_EQ(parent_of("b"), "a") << scale;
+    EXPECT_EQ(parent_of("d"), "c") << scale;
+  }
+}
+
 TEST_F(LinkerTest, DuplicateCorrelationIsCounted) {
   Api("a", 0, 1, 5);
   Api("b", 10, 1, 5);

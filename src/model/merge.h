@@ -1,12 +1,21 @@
 #pragma once
-// AppendTrace: moves every event of `src` into `dst`, re-interning names and tracks.
-// Used by importers that parse one file in parallel segments, each into its own Trace.
-// Call before LinkTrace (links are not remapped).
+// AppendTraces: moves every event of the sources into `dst`, re-interning names and tracks.
+// Used by importers that parse one file in parallel segments, each into its own Trace, and by
+// those that read several files into one. Call before LinkTrace (links are not remapped).
+
+#include <vector>
 
 #include "model/trace.h"
 
 namespace gpuscope::model {
 
-void AppendTrace(Trace& dst, Trace&& src);
+// The sources are appended in order (as if one by one) and left empty. Each column of `dst`
+// grows once, to its exact total, and each source column is freed as soon as it is copied: the
+// merge holds one column's copy beyond its inputs (a million distinct names, issue 33).
+void AppendTraces(Trace& dst, const std::vector<Trace*>& srcs);
+inline void AppendTrace(Trace& dst, Trace&& src) { AppendTraces(dst, {&src}); }
+
+// Frees every column's growth slack (capacity beyond its size), one column at a time.
+void ShrinkToFit(Trace& t);
 
 }  // namespace gpuscope::model

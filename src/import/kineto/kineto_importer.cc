@@ -54,7 +54,19 @@ struct Segment {
   std::unique_ptr<KinetoBuilder> builder;
   std::unique_ptr<KinetoReader> reader;
   KinetoReader::Outcome outcome = KinetoReader::Outcome::kDone;
+  uint64_t end_offset = 0;    // the reader's, kept when a later segment's reader is released
+  std::string error;          // likewise
   std::exception_ptr thrown;  // what its worker thread threw (out of memory), rethrown after join
+
+  // A later segment, once read: its window and file go, and its columns' growth slack, before
+  // every segment is held at once for the merge.
+  void Release() {
+    end_offset = reader->end_offset();
+    error = reader->error();
+    reader.reset();
+    source.reset();
+    model::ShrinkToFit(trace);
+  }
 };
 
 model::Vendor VendorFromName(std::string_view name) {
@@ -244,6 +256,7 @@ base::StatusOr<ImportResult> ReadKineto(const std::string& path, const ImportOpt
     workers.emplace_back([&segs, k] {
       try {
         segs[k].outcome = segs[k].reader->Run();
+        segs[k].Release();
       } catch (...) {
         segs[k].thrown = std::current_exception();
       }
@@ -269,17 +282,19 @@ base::StatusOr<ImportResult> ReadKineto(const std::string& path, const ImportOpt
   size_t merged = 0;  // segments after the head whose start the chain proved
   if (head.outcome == KinetoReader::Outcome::kHandoff) {
     std::optional<uint64_t> resume;
+    std::vector<model::Trace*> chained;
     for (size_t k = 1; k < segs.size(); ++k) {
       Segment& s = segs[k];
-      model::AppendTrace(head.trace, std::move(s.trace));
+      chained.push_back(&s.trace);
       head.side.Merge(std::move(s.side));
       records += s.builder->events();
       ++merged;
       if (s.outcome == KinetoReader::Outcome::kHandoff) continue;
-      if (s.outcome == KinetoReader::Outcome::kArrayEnd) resume = s.reader->end_offset();
-      if (s.outcome == KinetoReader::Outcome::kError) error = s.reader->error();
+      if (s.outcome == KinetoReader::Outcome::kArrayEnd) resume = s.end_offset;
+      if (s.outcome == KinetoReader::Outcome::kError) error = s.error;
       break;
     }
+    model::AppendTraces(head.trace, chained);  // in one pass: each column grows once
     if (resume) {
       head.reader->ResumeAfterEventsArray(*resume);
       head.outcome = head.reader->Run();

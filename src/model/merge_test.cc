@@ -1,0 +1,66 @@
+#include "model/merge.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace gpuscope::model {
+namespace {
+
+// A trace of `n` kernels named `prefix<i % 3>` on stream "0/7" and one CPU op, as a parallel
+// segment of a file would hold them (its own names and tracks).
+Trace Segment(const std::string& prefix, int n, int64_t t0, const std::string& process) {
+  Trace t;
+  TrackId stream = t.InternTrack(TrackKind::kGpuStream, "0", "7");
+  TrackId thread = t.InternTrack(TrackKind::kCpuThread, "100", "100");
+  for (int i = 0; i < n; ++i) {
+    KernelRow k;
+    k.start_ns = t0 + i, k.dur_ns = 1, k.correlation = static_cast<uint64_t>(t0 + i);
+    std::string name = prefix;
+    name += std::to_string(i % 3);
+    k.name = t.strings.Intern(name), k.track = stream;
+    t.kernels.Append(k);
+  }
+  CpuRangeRow op;
+  op.start_ns = t0, op.dur_ns = 5, op.name = t.strings.Intern("aten::mm"), op.track = thread;
+  t.cpu.Append(op);
+  t.process_names.emplace(100, t.strings.Intern(process));
+  return t;
+}
+
+TEST(AppendTraces, SourcesAppendInOrderWithTheirNamesAndTracks) {
+  Trace dst = Segment("k", 4, 0, "first");
+  Trace a = Segment("k", 5, 100, "second");  // shares names with dst
+  Trace b = Segment("q", 6, 200, "third");   // names of its own
+  AppendTraces(dst, {&a, &b});
+  ASSERT_EQ(dst.kernels.size(), 15u);
+  ASSERT_EQ(dst.cpu.size(), 3u);
+  EXPECT_EQ(dst.tracks.size(), 2u);  // the same stream and thread in every source
+  for (size_t i = 0; i < dst.kernels.size(); ++i) {
+    int64_t local = i < 4 ? static_cast<int64_t>(i) : i < 9 ? i - 4 : i - 9;
+    int64_t t0 = i < 4 ? 0 : i < 9 ? 100 : 200;
+    EXPECT_EQ(dst.kernels.start_ns[i], t0 + local) << i;
+    std::string name = i < 9 ? "k" : "q";
+    name += std::to_string(local % 3);
+    EXPECT_EQ(dst.str(dst.kernels.name[i]), name) << i;
+    EXPECT_EQ(dst.kernels.track[i], dst.kernels.track[0]) << i;
+    // Each column grew once, to its size.
+    EXPECT_EQ(dst.kernels.correlation.capacity(), dst.kernels.size());
+  }
+  EXPECT_EQ(dst.str(dst.cpu.name[2]), "aten::mm");
+  EXPECT_EQ(dst.str(dst.process_names.at(100)), "first");  // the first source's name stays
+  EXPECT_EQ(a.kernels.size(), 0u);                         // the sources are left empty
+  EXPECT_EQ(b.strings.size(), Trace().strings.size());
+}
+
+TEST(ShrinkToFit, LeavesNoColumnLargerThanItsRows) {
+  Trace t = Segment("k", 1000, 0, "p");
+  t.kernels.start_ns.reserve(5000);
+  ShrinkToFit(t);
+  EXPECT_EQ(t.kernels.start_ns.capacity(), 1000u);
+  EXPECT_EQ(t.kernels.size(), 1000u);
+  EXPECT_EQ(t.str(t.kernels.name[999]), "k0");
+}
+
+}  // namespace
+}  // namespace gpuscope::model
