@@ -5,6 +5,10 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "base/text.h"
 
 namespace gpuscope::base {
 
@@ -19,6 +23,17 @@ void ReleaseFreedMemory() {
 #ifdef __GLIBC__
   malloc_trim(0);
 #endif
+}
+
+std::string MemoryLimitText() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    return "an address-space limit of " + FormatCount(limit.rlim_cur >> 20) + " MiB (`ulimit -v`)";
+  }
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return "this machine's memory";
+  double gib = static_cast<double>(pages) * static_cast<double>(page) / (1ULL << 30);
+  return "this machine's " + FormatFixed(gib, 1) + " GiB of memory";
 }
 
 }  // namespace gpuscope::base

@@ -8,6 +8,8 @@
 // every block of 4 MiB or more in its own mapping, returned to the system when freed. No effect
 // on other C libraries.
 
+#include <string>
+
 namespace gpuscope::base {
 
 void TuneAllocator();
@@ -17,5 +19,9 @@ void TuneAllocator();
 // segments merged on the main thread) otherwise stay resident in their thread's arena. A no-op
 // on other C libraries.
 void ReleaseFreedMemory();
+
+// What bounds this process's memory, for the out-of-memory line: "an address-space limit of
+// 586 MiB (`ulimit -v`)" when one is set, else "this machine's 125.7 GiB of memory".
+std::string MemoryLimitText();
 
 }  // namespace gpuscope::base

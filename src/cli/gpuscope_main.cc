@@ -176,9 +176,9 @@ int Main(int argc, char** argv) {
     } catch (const std::bad_alloc&) {
       std::fprintf(stderr,
                    "gpuscope: %s: out of memory while running '%s' (the trace needs more than "
-                   "this machine or its limit allows: free memory, raise `ulimit -v`, or give "
-                   "a smaller window of the trace)\n",
-                   base::EscapeControl(TraceOperand(*sub)).c_str(), sub->get_name().c_str());
+                   "%s: free memory, raise the limit, or give a smaller window of the trace)\n",
+                   base::EscapeControl(TraceOperand(*sub)).c_str(), sub->get_name().c_str(),
+                   base::MemoryLimitText().c_str());
       return 2;
     }
   }

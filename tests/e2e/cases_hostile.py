@@ -234,7 +234,9 @@ def running_out_of_memory_is_one_line_not_an_abort():
         # One name of 300 MB needs more than 600 MB: one line naming the file, never an abort.
         big = _write(os.path.join(tmp, "bigname.json"), b'{"traceEvents": [{"ph":"X","cat":"kernel","name":"',
                      (b"k" * (15 << 20), 20), b'","pid":0,"tid":7,"ts":1,"dur":2}]}')
-        assert "out of memory" in limited(big)
+        line = limited(big)
+        # The line names the limit it ran into (600,000 KB).
+        assert "out of memory" in line and "address-space limit of 585 MiB (`ulimit -v`)" in line, line
 
 
 @test
