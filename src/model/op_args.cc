@@ -91,7 +91,8 @@ class Reader {
     *out = std::string(s_.substr(start, p_ - start));
     return true;
   }
-  // [d0, d1, ...] of integers into dims; false (value skipped) when it is something else.
+  // [d0, d1, ...] of sizes into dims; false (value skipped) when it is something else - a
+  // negative integer too: no tensor has one, and a work model would price it below zero.
   bool Dims(std::vector<int64_t>* dims, bool* ok) {
     size_t start = p_;
     *ok = false;
@@ -100,7 +101,7 @@ class Reader {
     if (Eat(']')) return *ok = true, true;
     do {
       int64_t v = 0;
-      if (!Integer(&v)) {
+      if (!Integer(&v) || v < 0) {
         p_ = start;
         return Skip();
       }

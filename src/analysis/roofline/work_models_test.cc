@@ -50,6 +50,13 @@ TEST(OpArgs, EncodesMinifiedAndDecodesShapesTypesAndLists) {
   ASSERT_TRUE(model::DecodeOpArgs(Args("[[1.5, 2], \"x\"]", "[]"), &a));
   EXPECT_FALSE(a.shapes[0].known);  // not integers: unknown, never a number
   EXPECT_FALSE(a.shapes[1].known);
+  // A negative size (found by fuzz_kineto: "-\n 2" minified to -2) is no shape: unknown, and the
+  // op is not priced below zero.
+  ASSERT_TRUE(model::DecodeOpArgs(Args("[[-2, 8], [2, 8]]", "[]"), &a));
+  EXPECT_FALSE(a.shapes[0].known);
+  EXPECT_TRUE(a.shapes[1].known);
+  EXPECT_FALSE(
+      EstimateWork("aten::mm", Args("[[-128, 256], [256, 512]]", R"(["float", "float"])")).ok);
 }
 
 TEST(WorkModels, GemmFamily) {
