@@ -119,7 +119,8 @@ void DetectHostWaits(const Context& c, Claims& claims, std::vector<Candidate>& o
   f.where.op = top->first;
   f.detail = base::Counted(counted, "host wait", "host waits") + " for communication (" +
              c.PerIterationText(static_cast<double>(counted)) + "), " +
-             base::FormatDuration(total) + " in no call or op of their own";
+             base::FormatDuration(total) + " in no call or op of " +
+             (counted == 1 ? "its" : "their") + " own";
   cand.fix.what = "the host no longer waits for the transfers (it runs on while they complete)";
   std::sort(longest.rbegin(), longest.rend());
   f.where.python = c.at().PythonOf(longest.front().second);
