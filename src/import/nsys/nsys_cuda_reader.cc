@@ -4,6 +4,25 @@
 #include "import/nsys/nsys_reader.h"
 
 namespace gpuscope::import::nsys {
+namespace {
+
+// The columns every CUPTI GPU activity table (kernel, memcpy, memset, synchronization) starts its
+// SELECT list with - columns 0-5 of the query, read by ReadGpuOp - then `more`.
+std::string SelectGpuOp(const ColumnSet& c, std::initializer_list<std::string_view> more) {
+  return c.Select({"start", "end", "deviceId", "streamId", "correlationId", "globalPid"}) + ", " +
+         c.Select(more);
+}
+
+}  // namespace
+
+template <typename Row>
+void NsysReader::ReadGpuOp(const base::SqliteQuery& q, Row* row) {
+  row->start_ns = TimeAt(q, 0);
+  row->dur_ns = model::DurationBetween(row->start_ns, TimeAt(q, 1));
+  row->device = static_cast<int16_t>(q.Int(2));
+  row->track = GpuTrack(q.Int(2), q.Int(3), q.Int(5));
+  row->correlation = Correlation(q.Int(4), q.Int(5));
+}
 
 base::Status NsysReader::ReadRuntime() {
   auto c = OpenTable("CUPTI_ACTIVITY_KIND_RUNTIME", "CUDA runtime/driver API calls",
@@ -41,18 +60,13 @@ base::Status NsysReader::ReadKernels() {
   GPUSCOPE_ASSIGN_OR_RETURN(
       auto q,
       db_.Query("SELECT " +
-                c->Select({"start", "end", "deviceId", "streamId", "correlationId", "globalPid",
-                           "mangledName", "demangledName", "shortName", "gridX", "gridY", "gridZ",
-                           "blockX", "blockY", "blockZ", "registersPerThread", "staticSharedMemory",
-                           "dynamicSharedMemory"}) +
+                SelectGpuOp(*c, {"mangledName", "demangledName", "shortName", "gridX", "gridY",
+                                 "gridZ", "blockX", "blockY", "blockZ", "registersPerThread",
+                                 "staticSharedMemory", "dynamicSharedMemory"}) +
                 " FROM CUPTI_ACTIVITY_KIND_KERNEL"));
   while (q.Step()) {
     model::KernelRow row;
-    row.start_ns = TimeAt(q, 0);
-    row.dur_ns = model::DurationBetween(row.start_ns, TimeAt(q, 1));
-    row.device = static_cast<int16_t>(q.Int(2));
-    row.track = GpuTrack(q.Int(2), q.Int(3), q.Int(5));
-    row.correlation = Correlation(q.Int(4), q.Int(5));
+    ReadGpuOp(q, &row);
     int name_col = !q.IsNull(6) ? 6 : !q.IsNull(7) ? 7 : 8;
     if (q.IsNull(name_col)) {
       t_.problems.Add(model::ProblemKind::kNsysKernelWithoutName,
@@ -92,18 +106,12 @@ base::Status NsysReader::ReadMemcpy() {
                     "unknown (CUPTI and nsys number them differently, so none is guessed)");
   }
   GPUSCOPE_ASSIGN_OR_RETURN(
-      auto q, db_.Query("SELECT " +
-                        c->Select({"start", "end", "deviceId", "streamId", "correlationId",
-                                   "globalPid", "bytes", "copyKind", "srcKind", "dstKind"}) +
+      auto q, db_.Query("SELECT " + SelectGpuOp(*c, {"bytes", "copyKind", "srcKind", "dstKind"}) +
                         " FROM CUPTI_ACTIVITY_KIND_MEMCPY"));
   std::map<std::string, model::StringId> names;
   while (q.Step()) {
     model::MemopRow row;
-    row.start_ns = TimeAt(q, 0);
-    row.dur_ns = model::DurationBetween(row.start_ns, TimeAt(q, 1));
-    row.device = static_cast<int16_t>(q.Int(2));
-    row.track = GpuTrack(q.Int(2), q.Int(3), q.Int(5));
-    row.correlation = Correlation(q.Int(4), q.Int(5));
+    ReadGpuOp(q, &row);
     row.bytes = q.Integer(6).value_or(-1);
     row.kind = q.IsNull(7) ? MemopKind::kOther : CopyDirection(memcpy_oper_.Name(q.Int(7)));
     row.src = MemKind(q, 8);
@@ -123,18 +131,11 @@ base::Status NsysReader::ReadMemcpy() {
 base::Status NsysReader::ReadMemset() {
   auto c = OpenTable("CUPTI_ACTIVITY_KIND_MEMSET", "memsets", {"start", "end", "correlationId"});
   if (!c) return base::Status::Ok();
-  GPUSCOPE_ASSIGN_OR_RETURN(
-      auto q, db_.Query("SELECT " +
-                        c->Select({"start", "end", "deviceId", "streamId", "correlationId",
-                                   "globalPid", "bytes", "memKind"}) +
-                        " FROM CUPTI_ACTIVITY_KIND_MEMSET"));
+  GPUSCOPE_ASSIGN_OR_RETURN(auto q, db_.Query("SELECT " + SelectGpuOp(*c, {"bytes", "memKind"}) +
+                                              " FROM CUPTI_ACTIVITY_KIND_MEMSET"));
   while (q.Step()) {
     model::MemopRow row;
-    row.start_ns = TimeAt(q, 0);
-    row.dur_ns = model::DurationBetween(row.start_ns, TimeAt(q, 1));
-    row.device = static_cast<int16_t>(q.Int(2));
-    row.track = GpuTrack(q.Int(2), q.Int(3), q.Int(5));
-    row.correlation = Correlation(q.Int(4), q.Int(5));
+    ReadGpuOp(q, &row);
     row.bytes = q.Integer(6).value_or(-1);
     row.kind = MemopKind::kMemset;
     row.dst = MemKind(q, 7);
@@ -170,9 +171,7 @@ base::Status NsysReader::ReadSync() {
   // (as Kineto's "Stream Wait Event" gives it).
   GPUSCOPE_ASSIGN_OR_RETURN(EventRecords records, ReadEventRecords());
   GPUSCOPE_ASSIGN_OR_RETURN(
-      auto q, db_.Query("SELECT " +
-                        c->Select({"start", "end", "deviceId", "streamId", "correlationId",
-                                   "globalPid", "syncType", "eventId", "eventSyncId"}) +
+      auto q, db_.Query("SELECT " + SelectGpuOp(*c, {"syncType", "eventId", "eventSyncId"}) +
                         " FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"));
   while (q.Step()) {
     model::GpuRangeRow row;

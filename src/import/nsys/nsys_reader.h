@@ -64,6 +64,11 @@ class NsysReader {
 
   model::TrackId GpuTrack(int64_t device, int64_t stream, int64_t global_pid);
 
+  // Times, device, stream track and correlation of a CUPTI GPU activity row whose SELECT list
+  // starts with the GPU op columns (defined and used in nsys_cuda_reader.cc).
+  template <typename Row>
+  void ReadGpuOp(const base::SqliteQuery& q, Row* row);
+
   base::Status ReadRuntime();
 
   base::Status ReadKernels();
