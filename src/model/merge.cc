@@ -81,6 +81,7 @@ void AppendTraces(Trace& dst, const std::vector<Trace*>& srcs) {
     dst.problems.Merge(src->problems);
     for (const auto& [k, v] : src->record_counts) dst.record_counts[k] += v;
     dst.meta.clamped_zero_events += src->meta.clamped_zero_events;
+    dst.meta.AddOverhead(src->meta.profiler_overhead_ns);
     *src = Trace();
   }
 }
