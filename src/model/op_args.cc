@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "base/json_string_tracker.h"
+#include "base/json_bytes.h"
 
 namespace gpuscope::model {
 namespace {
@@ -11,7 +11,7 @@ namespace {
 void AppendMinified(std::string& out, std::string_view json) {
   base::JsonStringTracker strings;
   for (char ch : json) {
-    if (strings.Step(ch) || (ch != ' ' && ch != '\n' && ch != '\r' && ch != '\t')) out += ch;
+    if (strings.Step(ch) || !base::IsJsonSpace(ch)) out += ch;
   }
 }
 

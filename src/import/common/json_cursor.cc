@@ -3,10 +3,10 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "base/json_bytes.h"
+
 namespace gpuscope::import {
 namespace {
-
-inline bool IsSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
 inline bool IsAtomChar(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' ||
@@ -41,7 +41,7 @@ int HexValue(char c) {
 }  // namespace
 
 Scan JsonCursor::Peek(char* c) {
-  while (IsSpace(*p_)) ++p_;
+  while (base::IsJsonSpace(*p_)) ++p_;
   *c = *p_;
   if (*p_ == 0) return p_ >= end_ ? Scan::kNeedMore : Fail("NUL byte in JSON text");
   return Scan::kOk;

@@ -1,11 +1,8 @@
 #include "import/common/json_stream_scan.h"
 
 namespace gpuscope::import {
-namespace {
 
-bool IsSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
-
-}  // namespace
+using base::IsJsonSpace;
 
 void JsonSqueezer::Reset() { *this = JsonSqueezer(); }
 
@@ -13,7 +10,7 @@ size_t JsonSqueezer::Squeeze(char* buf, size_t len, size_t keep_below) {
   size_t w = scanned_;
   for (size_t r = scanned_; r < len; ++r) {
     const char c = buf[r];
-    if (!strings_.Step(c) && IsSpace(c) && r >= keep_below) {
+    if (!strings_.Step(c) && IsJsonSpace(c) && r >= keep_below) {
       if (removed_ == 0) first_removed_at_ = w;
       ++removed_;
       continue;
@@ -31,7 +28,7 @@ const char* JsonValueSkipper::Feed(const char* p, const char* end) {
     const char c = *p;
     switch (kind_) {
       case Kind::kNotStarted:
-        if (IsSpace(c)) continue;
+        if (IsJsonSpace(c)) continue;
         if (strings_.Step(c)) {
           kind_ = Kind::kString;
         } else if (c == '{' || c == '[') {
@@ -46,7 +43,7 @@ const char* JsonValueSkipper::Feed(const char* p, const char* end) {
         if (!strings_.in_string) return p + 1;
         continue;
       case Kind::kScalar:
-        if (c == ',' || c == '}' || c == ']' || IsSpace(c)) return p;
+        if (c == ',' || c == '}' || c == ']' || IsJsonSpace(c)) return p;
         continue;
       case Kind::kNested:
         if (strings_.Step(c)) continue;

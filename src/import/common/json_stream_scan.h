@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "base/json_string_tracker.h"
+#include "base/json_bytes.h"
 
 namespace gpuscope::import {
 

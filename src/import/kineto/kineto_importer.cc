@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/json_bytes.h"
 #include "format/chrome_trace.h"
 #include "import/formats.h"
 #include "import/kineto/kineto_reader.h"
@@ -32,14 +33,13 @@ std::optional<uint64_t> GuessEventStart(const std::string& path, uint64_t offset
   if (n <= 0) return std::nullopt;
   const char* b = buf.data();
   const char* e = b + n;
-  auto ws = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
   for (const char* p = b; p < e; ++p) {
     if (*p != '}') continue;
     const char* q = p + 1;
-    while (q < e && ws(*q)) ++q;
+    while (q < e && base::IsJsonSpace(*q)) ++q;
     if (q >= e || *q != ',') continue;
     ++q;
-    while (q < e && ws(*q)) ++q;
+    while (q < e && base::IsJsonSpace(*q)) ++q;
     if (q < e && *q == '{') return offset + static_cast<uint64_t>(q - b);
   }
   return std::nullopt;

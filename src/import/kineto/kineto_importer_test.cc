@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "base/json_string_tracker.h"
+#include "base/json_bytes.h"
 #include "import/common/sqlite_test_util.h"
 #include "import/formats.h"
 #include "import/kineto/kineto_reader.h"

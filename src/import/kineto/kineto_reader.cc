@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/json_bytes.h"
 #include "base/numbers.h"
 
 namespace gpuscope::import::kineto {
@@ -93,9 +94,7 @@ KinetoReader::Outcome KinetoReader::Run() {
     }
     // kNeedMore: the item runs past the window. Whitespace before it is dropped first (pos_ is
     // always between items, never inside one): a run of whitespace costs no memory.
-    while (pos_ < len_ &&
-           (buf_[pos_] == ' ' || buf_[pos_] == '\n' || buf_[pos_] == '\r' || buf_[pos_] == '\t'))
-      ++pos_;
+    while (pos_ < len_ && base::IsJsonSpace(buf_[pos_])) ++pos_;
     if (Refill()) continue;
     if (read_error_) {
       error_ = "read failed at byte " + std::to_string(FileOffsetAt(len_)) + " (" + error_ + ")";
@@ -103,7 +102,7 @@ KinetoReader::Outcome KinetoReader::Run() {
     }
     // End of input. Only trailing whitespace is fine, and only once the document is complete.
     const char* p = buf_.data() + pos_;
-    while (p < buf_.data() + len_ && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) ++p;
+    while (p < buf_.data() + len_ && base::IsJsonSpace(*p)) ++p;
     if (state_ == State::kDone && p == buf_.data() + len_) return Outcome::kDone;
     if (state_ == State::kStart && p == buf_.data() + len_) {
       error_ = "the file is empty";

@@ -191,7 +191,7 @@ void DetectStreamWaits(const Context& c, Claims& claims, std::vector<Candidate>&
   Finding& f = cand.finding;
   f.where.kernel = std::string(t.str(top));
   f.detail = base::Counted(waits.size(), "kernel", "kernels") +
-             " waited for a collective on another " + "stream (" +
+             " waited for a collective on another stream (" +
              c.PerIterationText(static_cast<double>(waits.size())) + "), " +
              base::FormatDuration(total) + " waiting, the most for " + f.where.kernel;
   for (const auto& w : waits) cand.fix.stream_waits_dropped.push_back(w.kernel);

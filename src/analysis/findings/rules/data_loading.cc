@@ -41,7 +41,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   std::string per_iteration = " (" + c.PerIterationText(static_cast<double>(rows.size())) + "), ";
   if (workers) {
     f.detail = base::Counted(rows.size(), "wait", "waits") +
-               " for the next batch from the worker " + "processes" + per_iteration +
+               " for the next batch from the worker processes" + per_iteration +
                base::FormatDuration(total) + " waiting";
     f.advice = kWorkersAdvice;
   } else {

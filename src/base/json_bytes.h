@@ -1,8 +1,12 @@
 #pragma once
-// JsonStringTracker: the one place that knows where JSON strings begin and end in a byte-at-a-time
-// scan (escapes included), for the scans that drop whitespace or skip values outside strings.
+// What a byte-at-a-time JSON scan needs to know of a byte, in one place: whether it is JSON
+// whitespace, and (JsonStringTracker) where strings begin and end, escapes included. Used by the
+// cursor, the streaming reader's squeezer and skipper, and the op-argument minifier.
 
 namespace gpuscope::base {
+
+// The four whitespace bytes JSON allows between tokens.
+inline bool IsJsonSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
 // Where a byte-at-a-time scan stands with respect to JSON strings.
 struct JsonStringTracker {
