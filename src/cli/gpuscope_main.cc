@@ -14,6 +14,40 @@
 namespace gpuscope::cli {
 namespace {
 
+// A command as `gpuscope --help` lists it (in this order): its name, one line on what it does,
+// how its options are added, and whether it reads traces (then its help ends with the formats).
+struct CommandSpec {
+  const char* name;
+  const char* what;
+  CommandBody (*add)(CLI::App&, const CommonOptions&);
+  bool reads_traces;
+};
+
+CommandBody AddHelp(CLI::App& app, const CommonOptions&) { return AddHelpCommand(app); }
+
+constexpr CommandSpec kCommands[] = {
+    {"info", "What a trace holds: format, devices, span, counts, problems", AddInfoCommand, true},
+    {"stats", "Per-kernel, memory-operation, API and CPU-op summary tables", AddStatsCommand, true},
+    {"analyze", "Ranked findings: what slows the run, what it costs, where, the fix",
+     AddAnalyzeCommand, true},
+    {"roofline", "Kernel efficiency: each op's FLOPs and bytes against the device's peaks",
+     AddRooflineCommand, true},
+    {"whatif", "Replay the run with a change: faster kernels, copies or host, no syncs, graphs",
+     AddWhatIfCommand, true},
+    {"memory", "GPU memory over time: the peak, who held it, growth step after step",
+     AddMemoryCommand, true},
+    {"diff", "Compare two runs (before / after a change); gate regressions in CI", AddDiffCommand,
+     true},
+    {"convert", "Write a trace as Chrome/Perfetto JSON, .rpd or CSV tables", AddConvertCommand,
+     true},
+    {"report", "One self-contained HTML page: summary, findings, charts, timeline",
+     AddReportCommand, true},
+    {"run", "Profile a program unchanged: gpuscope run --stats --analyze -- python infer.py",
+     AddRunCommand, false},
+    {"help", "Explain a topic: gpuscope help [findings | formats | roofline | terms | whatif]",
+     AddHelp, false},
+};
+
 std::string Join(const std::vector<std::string>& words) {
   std::string out;
   for (const auto& w : words) out += (out.empty() ? "" : ", ") + w;
@@ -109,43 +143,11 @@ int Main(int argc, char** argv) {
                  "format's microseconds (s, ms, us, ns); `info` says when the values look like "
                  "another unit")
       ->check(CLI::IsMember({"s", "ms", "us", "ns"}));
-  CLI::App* info =
-      app.add_subcommand("info", "What a trace holds: format, devices, span, counts, problems");
-  CLI::App* stats =
-      app.add_subcommand("stats", "Per-kernel, memory-operation, API and CPU-op summary tables");
-  CLI::App* analyze = app.add_subcommand(
-      "analyze", "Ranked findings: what slows the run, what it costs, where, the fix");
-  CLI::App* roofline = app.add_subcommand(
-      "roofline", "Kernel efficiency: each op's FLOPs and bytes against the device's peaks");
-  CLI::App* whatif = app.add_subcommand(
-      "whatif", "Replay the run with a change: faster kernels, copies or host, no syncs, graphs");
-  CLI::App* memory = app.add_subcommand(
-      "memory", "GPU memory over time: the peak, who held it, growth step after step");
-  CLI::App* diff = app.add_subcommand(
-      "diff", "Compare two runs (before / after a change); gate regressions in CI");
-  CLI::App* convert =
-      app.add_subcommand("convert", "Write a trace as Chrome/Perfetto JSON, .rpd or CSV tables");
-  CLI::App* report = app.add_subcommand(
-      "report", "One self-contained HTML page: summary, findings, charts, timeline");
-  CLI::App* run = app.add_subcommand(
-      "run", "Profile a program unchanged: gpuscope run --stats --analyze -- python infer.py");
-  CLI::App* help = app.add_subcommand(
-      "help", "Explain a topic: gpuscope help [findings | formats | roofline | terms | whatif]");
-  std::vector<std::pair<CLI::App*, CommandBody>> commands = {
-      {info, AddInfoCommand(*info, common)},
-      {stats, AddStatsCommand(*stats, common)},
-      {analyze, AddAnalyzeCommand(*analyze, common)},
-      {roofline, AddRooflineCommand(*roofline, common)},
-      {whatif, AddWhatIfCommand(*whatif, common)},
-      {memory, AddMemoryCommand(*memory, common)},
-      {diff, AddDiffCommand(*diff, common)},
-      {convert, AddConvertCommand(*convert, common)},
-      {report, AddReportCommand(*report, common)},
-      {run, AddRunCommand(*run, common)},
-      {help, AddHelpCommand(*help)},
-  };
-  for (CLI::App* reads : {info, stats, analyze, roofline, whatif, memory, diff, convert, report}) {
-    reads->footer(kFormatsFooter);
+  std::vector<std::pair<CLI::App*, CommandBody>> commands;
+  for (const CommandSpec& c : kCommands) {
+    CLI::App* sub = app.add_subcommand(c.name, c.what);
+    commands.emplace_back(sub, c.add(*sub, common));
+    if (c.reads_traces) sub->footer(kFormatsFooter);
   }
   if (argc == 1) {  // nothing asked: what there is to ask (a usage error all the same)
     std::fputs(app.help().c_str(), stdout);

@@ -1,122 +1,61 @@
 #include "model/enums.h"
 
+#include <iterator>
+
+#include "base/enum_names.h"
 #include "model/tables.h"
 
 namespace gpuscope::model {
 
-std::string_view MemopKindName(MemopKind k) {
-  switch (k) {
-    case MemopKind::kHtoD:
-      return "HtoD";
-    case MemopKind::kDtoH:
-      return "DtoH";
-    case MemopKind::kDtoD:
-      return "DtoD";
-    case MemopKind::kHtoH:
-      return "HtoH";
-    case MemopKind::kPtoP:
-      return "PtoP";
-    case MemopKind::kMemset:
-      return "Memset";
-    case MemopKind::kOther:
-      return "Other";
-  }
-  return "Other";
-}
+namespace {
+
+constexpr std::string_view kMemopKindNames[] = {"HtoD", "DtoH",   "DtoD", "HtoH",
+                                                "PtoP", "Memset", "Other"};
+static_assert(base::NamesEvery(kMemopKindNames, MemopKind::kOther));
+static_assert(std::size(kMemopKindNames) == kMemopKindCount);
+
+constexpr std::string_view kMemoryKindNames[] = {"unknown", "pageable",      "pinned",
+                                                 "device",  "array",         "managed",
+                                                 "host",    "device static", "managed static"};
+static_assert(base::NamesEvery(kMemoryKindNames, MemoryKind::kManagedStatic));
+
+// As the profilers write them (nsys's labels, Kineto's memcpy names).
+constexpr std::string_view kMemoryKindTitles[] = {"",       "Pageable",      "Pinned",
+                                                  "Device", "Array",         "Managed",
+                                                  "Host",   "Device Static", "Managed Static"};
+static_assert(base::NamesEvery(kMemoryKindTitles, MemoryKind::kManagedStatic));
+
+constexpr std::string_view kApiDomainNames[] = {"runtime", "driver", "hsa", "os"};
+static_assert(base::NamesEvery(kApiDomainNames, ApiDomain::kOs));
+
+constexpr std::string_view kVendorNames[] = {"unknown", "NVIDIA", "AMD"};
+static_assert(base::NamesEvery(kVendorNames, Vendor::kAmd));
+
+}  // namespace
+
+std::string_view MemopKindName(MemopKind k) { return base::NameOf(kMemopKindNames, k, "Other"); }
 
 bool ParseMemopKind(std::string_view text, MemopKind* out) {
-  for (int k = 0; k < kMemopKindCount; ++k) {
-    if (MemopKindName(static_cast<MemopKind>(k)) == text) {
-      *out = static_cast<MemopKind>(k);
-      return true;
-    }
-  }
-  return false;
+  return base::ValueNamed(kMemopKindNames, text, out);
 }
 
 std::string_view MemoryKindName(MemoryKind k) {
-  switch (k) {
-    case MemoryKind::kUnknown:
-      return "unknown";
-    case MemoryKind::kPageable:
-      return "pageable";
-    case MemoryKind::kPinned:
-      return "pinned";
-    case MemoryKind::kDevice:
-      return "device";
-    case MemoryKind::kArray:
-      return "array";
-    case MemoryKind::kManaged:
-      return "managed";
-    case MemoryKind::kHost:
-      return "host";
-    case MemoryKind::kDeviceStatic:
-      return "device static";
-    case MemoryKind::kManagedStatic:
-      return "managed static";
-  }
-  return "unknown";
+  return base::NameOf(kMemoryKindNames, k, "unknown");
 }
 
 MemoryKind ParseMemoryKind(std::string_view t) {
-  if (t == "Pageable") return MemoryKind::kPageable;
-  if (t == "Pinned") return MemoryKind::kPinned;
-  if (t == "Device") return MemoryKind::kDevice;
-  if (t == "Array") return MemoryKind::kArray;
-  if (t == "Managed") return MemoryKind::kManaged;
-  if (t == "Host") return MemoryKind::kHost;
-  if (t == "Device Static") return MemoryKind::kDeviceStatic;
-  if (t == "Managed Static") return MemoryKind::kManagedStatic;
-  return MemoryKind::kUnknown;
+  MemoryKind k = MemoryKind::kUnknown;
+  base::ValueNamed(kMemoryKindTitles, t, &k);
+  return k;
 }
 
-std::string_view MemoryKindTitle(MemoryKind k) {
-  switch (k) {
-    case MemoryKind::kUnknown:
-      return "";
-    case MemoryKind::kPageable:
-      return "Pageable";
-    case MemoryKind::kPinned:
-      return "Pinned";
-    case MemoryKind::kDevice:
-      return "Device";
-    case MemoryKind::kArray:
-      return "Array";
-    case MemoryKind::kManaged:
-      return "Managed";
-    case MemoryKind::kHost:
-      return "Host";
-    case MemoryKind::kDeviceStatic:
-      return "Device Static";
-    case MemoryKind::kManagedStatic:
-      return "Managed Static";
-  }
-  return "";
-}
+std::string_view MemoryKindTitle(MemoryKind k) { return base::NameOf(kMemoryKindTitles, k, ""); }
 
 bool ParseApiDomain(std::string_view text, ApiDomain* out) {
-  for (ApiDomain d : {ApiDomain::kRuntime, ApiDomain::kDriver, ApiDomain::kHsa, ApiDomain::kOs}) {
-    if (ApiDomainName(d) == text) {
-      *out = d;
-      return true;
-    }
-  }
-  return false;
+  return base::ValueNamed(kApiDomainNames, text, out);
 }
 
-std::string_view ApiDomainName(ApiDomain d) {
-  switch (d) {
-    case ApiDomain::kRuntime:
-      return "runtime";
-    case ApiDomain::kDriver:
-      return "driver";
-    case ApiDomain::kHsa:
-      return "hsa";
-    case ApiDomain::kOs:
-      return "os";
-  }
-  return "runtime";
-}
+std::string_view ApiDomainName(ApiDomain d) { return base::NameOf(kApiDomainNames, d, "runtime"); }
 
 uint8_t KernelWorkFlags(std::string_view name) {
   if (name.find("__amd_rocclr_copy") != std::string_view::npos) return kKernelIsCopy;
@@ -124,16 +63,6 @@ uint8_t KernelWorkFlags(std::string_view name) {
   return 0;
 }
 
-std::string_view VendorName(Vendor v) {
-  switch (v) {
-    case Vendor::kNvidia:
-      return "NVIDIA";
-    case Vendor::kAmd:
-      return "AMD";
-    case Vendor::kUnknown:
-      return "unknown";
-  }
-  return "unknown";
-}
+std::string_view VendorName(Vendor v) { return base::NameOf(kVendorNames, v, "unknown"); }
 
 }  // namespace gpuscope::model

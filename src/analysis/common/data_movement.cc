@@ -4,6 +4,8 @@
 #include <cctype>
 #include <utility>
 
+#include "base/enum_names.h"
+
 namespace gpuscope::analysis {
 
 namespace {
@@ -92,22 +94,12 @@ Movement MovementOfKernel(std::string_view k) {
   return TritonMovement(k);
 }
 
-std::string_view MovementName(Movement m) {
-  switch (m) {
-    case Movement::kCopy:
-      return "copy";
-    case Movement::kCast:
-      return "cast";
-    case Movement::kLayout:
-      return "layout change";
-    case Movement::kConcat:
-      return "concatenation";
-    case Movement::kClone:
-      return "clone";
-    case Movement::kNone:
-      break;
-  }
-  return "";
-}
+namespace {
+constexpr std::string_view kMovementNames[] = {
+    "", "copy", "cast", "layout change", "concatenation", "clone"};
+static_assert(base::NamesEvery(kMovementNames, Movement::kClone));
+}  // namespace
+
+std::string_view MovementName(Movement m) { return base::NameOf(kMovementNames, m, ""); }
 
 }  // namespace gpuscope::analysis

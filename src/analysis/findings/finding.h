@@ -107,21 +107,16 @@ struct RuleOption {
 using DetectFn = void (*)(const internal::Context&, internal::Claims&,
                           std::vector<internal::Candidate>&);
 
+// A rule as the registry, `help findings` and the pricing read it. Each rule defines one with
+// designated initializers (.id = ..., .limits = ...), naming every text it sets.
 struct RuleInfo {
-  std::string_view id;
-  std::string_view title;
-  std::string_view definition;  // what fires it, exactly
-  std::string_view impact;      // the fix the replay applies to price it
-  std::string_view advice;      // the fix, for the user
-  std::vector<RuleOption> options;
+  std::string_view id = {};
+  std::string_view title = {};
+  std::string_view definition = {};  // what fires it, exactly
+  std::string_view impact = {};      // the fix the replay applies to price it
+  std::string_view advice = {};      // the fix, for the user
+  std::vector<RuleOption> options = {};
   DetectFn detect = nullptr;
-  // The fix for a program without a framework (no PyTorch ops or Python frames in the trace:
-  // plain CUDA/HIP), in CUDA's words; HIP programs get it in HIP's (AdviceFor). Empty: `advice`
-  // suits every program.
-  std::string_view runtime_advice = {};
-  // What it never fires on (its limits, stated in `help findings`): the cases a user might
-  // expect it to catch, or fear it would wrongly catch.
-  std::string_view limits = {};
   // How analyze prices and lists its findings. kDefault: priced in order of its saving, listed
   // by impact when it saves at least the minimum. kCatchAll: priced after every other rule, on
   // what they leave (gpu-idle: the host work no other rule explains). kAlwaysListed: listed even
@@ -129,6 +124,13 @@ struct RuleInfo {
   // kSummary: always listed, after the measured costs (low-utilization).
   enum class Listing { kDefault, kCatchAll, kAlwaysListed, kSummary };
   Listing listing = Listing::kDefault;
+  // The fix for a program without a framework (no PyTorch ops or Python frames in the trace:
+  // plain CUDA/HIP), in CUDA's words; HIP programs get it in HIP's (AdviceFor). Empty: `advice`
+  // suits every program.
+  std::string_view runtime_advice = {};
+  // What it never fires on (its limits, stated in `help findings`): the cases a user might
+  // expect it to catch, or fear it would wrongly catch.
+  std::string_view limits = {};
   // "--idle-gap-us 20, ..." from the options, or "always on".
   std::string Defaults() const;
 };

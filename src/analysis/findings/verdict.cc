@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "base/enum_names.h"
 #include "base/text.h"
 
 namespace gpuscope::analysis {
@@ -27,29 +28,13 @@ CopyKinds CopiesIn(const model::Trace& t, int64_t w0, int64_t w1) {
   return c;
 }
 
+constexpr std::string_view kVerdictNames[] = {"GPU-bound",   "CPU-bound",    "mixed",
+                                              "copy-bound",  "CPU only",     "no GPU work recorded",
+                                              "copies only", "no host event"};
+static_assert(base::NamesEvery(kVerdictNames, VerdictKind::kNoHostEvent));
 }  // namespace
 
-std::string_view VerdictKindName(VerdictKind k) {
-  switch (k) {
-    case VerdictKind::kGpuBound:
-      return "GPU-bound";
-    case VerdictKind::kCpuBound:
-      return "CPU-bound";
-    case VerdictKind::kMixed:
-      return "mixed";
-    case VerdictKind::kCopyBound:
-      return "copy-bound";
-    case VerdictKind::kCpuOnly:
-      return "CPU only";
-    case VerdictKind::kNoGpuWork:
-      return "no GPU work recorded";
-    case VerdictKind::kCopiesOnly:
-      return "copies only";
-    case VerdictKind::kNoHostEvent:
-      return "no host event";
-  }
-  return "";
-}
+std::string_view VerdictKindName(VerdictKind k) { return base::NameOf(kVerdictNames, k, ""); }
 
 RunVerdict Verdict(const model::Trace& t, const VerdictInput& in) {
   using K = VerdictKind;

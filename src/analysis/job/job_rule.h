@@ -48,7 +48,7 @@ struct JobCandidate {
 using JobDetectFn = void (*)(const JobContext&, std::vector<JobCandidate>&);
 
 struct JobRuleEntry {
-  RuleInfo info;  // its `detect` is null: `job_detect` finds it
+  RuleInfo info = {};  // its `detect` is null: `job_detect` finds it
   JobDetectFn job_detect = nullptr;
 };
 

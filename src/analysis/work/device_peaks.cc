@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <iterator>
+
+#include "base/enum_names.h"
 
 namespace gpuscope::analysis {
 namespace {
@@ -35,46 +38,21 @@ bool SameMemory(double trace_gb, double sheet_gb) {
   return trace_gb <= 0 || std::abs(trace_gb - sheet_gb) <= 0.15 * sheet_gb;
 }
 
+constexpr std::string_view kPrecisionNames[] = {"fp64", "fp32", "tf32", "bf16",
+                                                "fp16", "fp8",  "int8"};
+static_assert(base::NamesEvery(kPrecisionNames, Precision::kInt8));
+// The peak of each precision, in the order of Precision.
+constexpr double DevicePeaks::*kPeakOf[] = {
+    &DevicePeaks::fp64, &DevicePeaks::fp32, &DevicePeaks::tf32, &DevicePeaks::bf16,
+    &DevicePeaks::fp16, &DevicePeaks::fp8,  &DevicePeaks::int8};
+static_assert(std::size(kPeakOf) == std::size(kPrecisionNames));
 }  // namespace
 
-std::string_view PrecisionName(Precision p) {
-  switch (p) {
-    case Precision::kFp64:
-      return "fp64";
-    case Precision::kFp32:
-      return "fp32";
-    case Precision::kTf32:
-      return "tf32";
-    case Precision::kBf16:
-      return "bf16";
-    case Precision::kFp16:
-      return "fp16";
-    case Precision::kFp8:
-      return "fp8";
-    case Precision::kInt8:
-      return "int8";
-  }
-  return "?";
-}
+std::string_view PrecisionName(Precision p) { return base::NameOf(kPrecisionNames, p, "?"); }
 
 double DevicePeaks::Peak(Precision p) const {
-  switch (p) {
-    case Precision::kFp64:
-      return fp64;
-    case Precision::kFp32:
-      return fp32;
-    case Precision::kTf32:
-      return tf32;
-    case Precision::kBf16:
-      return bf16;
-    case Precision::kFp16:
-      return fp16;
-    case Precision::kFp8:
-      return fp8;
-    case Precision::kInt8:
-      return int8;
-  }
-  return 0;
+  const auto i = static_cast<size_t>(p);
+  return i < std::size(kPeakOf) ? this->*kPeakOf[i] : 0;
 }
 
 // Dense peaks as the data sheets give them (where a sheet gives only "with sparsity" figures,

@@ -77,29 +77,33 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 
 const RuleInfo& AllocatorRule() {
   static const RuleInfo rule{
-      "allocator",
-      "The device allocator called inside the steady state",
-      "Runtime and driver allocation calls inside the steady window: cuda/hipMalloc, "
-      "cuda/hipFree, *MallocAsync / *FreeAsync, cudaMallocHost / hipHostMalloc and their frees, "
-      "cuMemAlloc / cuMemFree, memory-pool calls. A caching allocator (PyTorch's) serves a steady "
-      "state from its cache, so these mean it missed: growing or changing shapes, fragmentation, "
-      "torch.cuda.empty_cache() in the loop. A free that is not stream-ordered synchronizes the "
-      "device: the replay makes it wait for the GPU's work, as a synchronize does.",
-      "replayed: the calls take no time and wait for nothing (the allocator's cache serves "
-      "the step).",
-      "Warm up with the largest shapes before the steady state, drop torch.cuda.empty_cache() "
-      "from the loop, set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against "
-      "fragmentation, and keep shapes static (pad or bucket sequence lengths and batch sizes).",
-      {},
-      &Detect,
-      "Allocate once, outside the loop: reuse buffers (a pool or cudaMallocAsync with a "
-      "stream-ordered memory pool and a release threshold), never cudaFree inside the steady "
-      "state (it synchronizes the device).",
-      "a window without marked steps (a one-pass run allocates for the first time; its long "
-      "allocation calls are warm-up's); allocation calls outside the steady window; "
-      "allocations served by a cache, which make no runtime call; allocated bytes growing "
-      "step after step (memory-growth's, from the [memory] events).",
-      RuleInfo::Listing::kDefault};
+      .id = "allocator",
+      .title = "The device allocator called inside the steady state",
+      .definition =
+          "Runtime and driver allocation calls inside the steady window: cuda/hipMalloc, "
+          "cuda/hipFree, *MallocAsync / *FreeAsync, cudaMallocHost / hipHostMalloc and their "
+          "frees, cuMemAlloc / cuMemFree, memory-pool calls. A caching allocator (PyTorch's) "
+          "serves a steady state from its cache, so these mean it missed: growing or changing "
+          "shapes, fragmentation, torch.cuda.empty_cache() in the loop. A free that is not "
+          "stream-ordered synchronizes the device: the replay makes it wait for the GPU's work, as "
+          "a synchronize does.",
+      .impact =
+          "replayed: the calls take no time and wait for nothing (the allocator's cache serves the "
+          "step).",
+      .advice =
+          "Warm up with the largest shapes before the steady state, drop torch.cuda.empty_cache() "
+          "from the loop, set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against "
+          "fragmentation, and keep shapes static (pad or bucket sequence lengths and batch sizes).",
+      .detect = &Detect,
+      .runtime_advice =
+          "Allocate once, outside the loop: reuse buffers (a pool or cudaMallocAsync with a "
+          "stream-ordered memory pool and a release threshold), never cudaFree inside the steady "
+          "state (it synchronizes the device).",
+      .limits =
+          "a window without marked steps (a one-pass run allocates for the first time; its long "
+          "allocation calls are warm-up's); allocation calls outside the steady window; "
+          "allocations served by a cache, which make no runtime call; allocated bytes growing step "
+          "after step (memory-growth's, from the [memory] events)."};
   return rule;
 }
 

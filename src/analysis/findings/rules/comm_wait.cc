@@ -207,34 +207,35 @@ void DetectStreamWaits(const Context& c, Claims& claims, std::vector<Candidate>&
 
 const RuleInfo& CommWaitRule() {
   static const RuleInfo rule{
-      "comm-wait",
-      "Compute or the host waits for communication",
-      "two forms, one finding each. GPU: compute kernels in the steady window that found their "
-      "stream free (its previous kernel done, their launch call returned) and started more "
-      "than 10 us later, within 20 us of the end of a collective kernel (NCCL/RCCL) on another "
-      "stream of the same GPU: an event wait between the streams; the GPU is busy with the "
-      "collective meanwhile, so gpu-idle does not see this time. Host: the outermost CPU "
-      "ranges whose name says they wait (wait, Awaitable, barrier) for communication "
-      "(all2all, all_reduce, allgather, _dist, c10d, nccl, gloo, barrier ...) with at least "
-      "100 us outside their own calls and ops (the thread spins or blocks). Never fires on "
-      "traces without collective kernels or such ranges, on a kernel queued behind work of "
-      "its own stream, or on waits for other things (wait_for_batch is the loader's).",
-      "replayed: the GPU form's kernels no longer wait for the collective (they run beside "
-      "it, their own stream's order and launches kept); the host form's waiting time leaves "
-      "the thread (its calls and ops inside the range stay). Whether the program can go on "
-      "before the transfer's result is there (a tensor-parallel all-reduce feeding the next "
-      "layer, the splits of the next all-to-all) is not in the trace: there the saving is an "
-      "upper bound",
-      "Wait for a collective only where its result is needed: issue it asynchronously "
-      "(async_op=True, wait on its work handle later), let DDP/FSDP bucket and prefetch, split "
-      "the compute into chunks that overlap the transfers (async tensor parallelism, "
-      "torch.compile micro-pipelining), or send less (bf16/fp8 communication).",
-      {},
-      &Detect,
-      {},
-      "traces without collective kernels or waiting ranges; a kernel queued behind "
-      "work of its own stream; waits for anything but communication (wait_for_batch "
-      "is the loader's)."};
+      .id = "comm-wait",
+      .title = "Compute or the host waits for communication",
+      .definition =
+          "two forms, one finding each. GPU: compute kernels in the steady window that found their "
+          "stream free (its previous kernel done, their launch call returned) and started more "
+          "than 10 us later, within 20 us of the end of a collective kernel (NCCL/RCCL) on another "
+          "stream of the same GPU: an event wait between the streams; the GPU is busy with the "
+          "collective meanwhile, so gpu-idle does not see this time. Host: the outermost CPU "
+          "ranges whose name says they wait (wait, Awaitable, barrier) for communication (all2all, "
+          "all_reduce, allgather, _dist, c10d, nccl, gloo, barrier ...) with at least 100 us "
+          "outside their own calls and ops (the thread spins or blocks). Never fires on traces "
+          "without collective kernels or such ranges, on a kernel queued behind work of its own "
+          "stream, or on waits for other things (wait_for_batch is the loader's).",
+      .impact =
+          "replayed: the GPU form's kernels no longer wait for the collective (they run beside it, "
+          "their own stream's order and launches kept); the host form's waiting time leaves the "
+          "thread (its calls and ops inside the range stay). Whether the program can go on before "
+          "the transfer's result is there (a tensor-parallel all-reduce feeding the next layer, "
+          "the splits of the next all-to-all) is not in the trace: there the saving is an upper "
+          "bound",
+      .advice =
+          "Wait for a collective only where its result is needed: issue it asynchronously "
+          "(async_op=True, wait on its work handle later), let DDP/FSDP bucket and prefetch, split "
+          "the compute into chunks that overlap the transfers (async tensor parallelism, "
+          "torch.compile micro-pipelining), or send less (bf16/fp8 communication).",
+      .detect = &Detect,
+      .limits =
+          "traces without collective kernels or waiting ranges; a kernel queued behind work of its "
+          "own stream; waits for anything but communication (wait_for_batch is the loader's)."};
   return rule;
 }
 

@@ -237,39 +237,44 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 
 const RuleInfo& CpuOpStormRule() {
   static const RuleInfo rule{
-      "cpu-op-storm",
-      "A flood of tiny CPU ops from one place per iteration",
-      "The innermost Python frame that calls framework ops itself (the loop body, not a "
-      "model's forward reaching them through submodules; not the script's top level or a "
-      "frame spanning whole iterations) issues more than the threshold of ops per iteration "
-      "and per call, each shorter than --tiny-op-us: the per-element Python loop (select / "
-      "item / mul / gt ...). Without Python stacks, one user annotation (such as "
-      "Optimizer.step) per iteration, else a run of such ops between the step's framework ops "
-      "(each at most 20 us after the one before, no other op between, none launching GPU work, "
-      "of at most 4 op names, at least the threshold in one run). Only ops called from Python "
-      "or a user range count, not "
-      "the child ops a framework op (namespaced: aten::...) runs inside itself. Fires with or "
-      "without a GPU. Never fires on model code, whose op flood is the model's own (fusion, "
-      "torch.compile or graphs reduce it: launch-bound): a module's forward (model.py: forward, "
-      "X.forward, nn.Module: X, torchrec's ## forward:... ##), a compiled region "
-      "(CompiledFunction, Torch-Compiled Region), an autograd node (...Backward0, "
-      "AccumulateGrad), or an optimizer's foreach path (mostly _foreach_ ops); a per-parameter "
-      "optimizer loop (SGD.step issuing add_ per tensor) is a loop and is reported.",
-      "replayed: each call's loop - from its first op's start to its last op's end - scaled "
-      "down to one op's time (a vectorised version); the call's other work and the GPU work "
-      "it launches are kept. Saves only while that host time is on the critical path.",
-      "Vectorise the loop: one tensor expression (torch.where, masks, broadcasting) instead "
-      "of a Python loop over elements; or torch.compile the function.",
-      {{"--storm-ops", "cpu-op-storm: tiny ops per iteration and per call from one place", 50,
-        [](AnalyzeOptions& o, double v) { o.storm_ops_per_iteration = v; }},
-       {"--tiny-op-us", "cpu-op-storm: ops shorter than this (us)", 50,
-        [](AnalyzeOptions& o, double v) { o.tiny_op_ns = static_cast<int64_t>(v * 1e3); }}},
-      &Detect,
-      {},
-      "model code (a module's forward, a compiled region, an autograd node, an "
-      "optimizer's foreach path); ops a framework op runs inside itself; ops at least "
-      "--tiny-op-us long; without stacks, ops of more than 4 names in a run (a model's "
-      "forward) or each launching GPU work (a loop over GPU tensors: launch-bound)."};
+      .id = "cpu-op-storm",
+      .title = "A flood of tiny CPU ops from one place per iteration",
+      .definition =
+          "The innermost Python frame that calls framework ops itself (the loop body, not a "
+          "model's forward reaching them through submodules; not the script's top level or a frame "
+          "spanning whole iterations) issues more than the threshold of ops per iteration and per "
+          "call, each shorter than --tiny-op-us: the per-element Python loop (select / item / mul "
+          "/ gt ...). Without Python stacks, one user annotation (such as Optimizer.step) per "
+          "iteration, else a run of such ops between the step's framework ops (each at most 20 us "
+          "after the one before, no other op between, none launching GPU work, of at most 4 op "
+          "names, at least the threshold in one run). Only ops called from Python or a user range "
+          "count, not the child ops a framework op (namespaced: aten::...) runs inside itself. "
+          "Fires with or without a GPU. Never fires on model code, whose op flood is the model's "
+          "own (fusion, torch.compile or graphs reduce it: launch-bound): a module's forward "
+          "(model.py: forward, X.forward, nn.Module: X, torchrec's ## forward:... ##), a compiled "
+          "region (CompiledFunction, Torch-Compiled Region), an autograd node (...Backward0, "
+          "AccumulateGrad), or an optimizer's foreach path (mostly _foreach_ ops); a per-parameter "
+          "optimizer loop (SGD.step issuing add_ per tensor) is a loop and is reported.",
+      .impact =
+          "replayed: each call's loop - from its first op's start to its last op's end - scaled "
+          "down to one op's time (a vectorised version); the call's other work and the GPU work it "
+          "launches are kept. Saves only while that host time is on the critical path.",
+      .advice =
+          "Vectorise the loop: one tensor expression (torch.where, masks, broadcasting) instead of "
+          "a Python loop over elements; or torch.compile the function.",
+      .options = {{"--storm-ops",
+                   "cpu-op-storm: tiny ops per iteration and per call from one place", 50,
+                   [](AnalyzeOptions& o, double v) { o.storm_ops_per_iteration = v; }},
+                  {"--tiny-op-us", "cpu-op-storm: ops shorter than this (us)", 50,
+                   [](AnalyzeOptions& o, double v) {
+                     o.tiny_op_ns = static_cast<int64_t>(v * 1e3);
+                   }}},
+      .detect = &Detect,
+      .limits =
+          "model code (a module's forward, a compiled region, an autograd node, an optimizer's "
+          "foreach path); ops a framework op runs inside itself; ops at least --tiny-op-us long; "
+          "without stacks, ops of more than 4 names in a run (a model's forward) or each launching "
+          "GPU work (a loop over GPU tensors: launch-bound)."};
   return rule;
 }
 

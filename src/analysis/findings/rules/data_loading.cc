@@ -64,24 +64,26 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 
 const RuleInfo& DataLoadingRule() {
   static const RuleInfo rule{
-      "data-loading",
-      "The input pipeline runs on the thread that feeds the GPU",
-      "CPU ranges of the data loader (enumerate(DataLoader)#..., any range naming DataLoader) "
-      "inside the steady window: the batch is read, decoded and collated by the "
-      "training/inference thread itself (DataLoader(num_workers=0)), or, with worker processes "
-      "(_MultiProcessingDataLoaderIter), the thread waits for workers that fall behind. Priced "
-      "by the replay: a wait while the GPU still runs queued work costs nothing.",
-      "replayed: the loader's host time leaves the thread (workers prepare the batches "
-      "ahead, or keep ahead when there are some); the copies it issues are kept.",
-      "DataLoader(num_workers>0, pin_memory=True, persistent_workers=True, "
-      "prefetch_factor=2..4); move decoding/augmentation to the workers or the GPU.",
-      {},
-      &Detect,
-      {},
-      "loader ranges outside the steady window or inside another loader range "
-      "(counted once); waits for input under another name (a user's own "
-      "wait_for_batch range is not recognised); a wait while the GPU still runs "
-      "queued work is reported with the saving the replay gives, often none."};
+      .id = "data-loading",
+      .title = "The input pipeline runs on the thread that feeds the GPU",
+      .definition =
+          "CPU ranges of the data loader (enumerate(DataLoader)#..., any range naming DataLoader) "
+          "inside the steady window: the batch is read, decoded and collated by the "
+          "training/inference thread itself (DataLoader(num_workers=0)), or, with worker processes "
+          "(_MultiProcessingDataLoaderIter), the thread waits for workers that fall behind. Priced "
+          "by the replay: a wait while the GPU still runs queued work costs nothing.",
+      .impact =
+          "replayed: the loader's host time leaves the thread (workers prepare the batches ahead, "
+          "or keep ahead when there are some); the copies it issues are kept.",
+      .advice =
+          "DataLoader(num_workers>0, pin_memory=True, persistent_workers=True, "
+          "prefetch_factor=2..4); move decoding/augmentation to the workers or the GPU.",
+      .detect = &Detect,
+      .limits =
+          "loader ranges outside the steady window or inside another loader range (counted once); "
+          "waits for input under another name (a user's own wait_for_batch range is not "
+          "recognised); a wait while the GPU still runs queued work is reported with the saving "
+          "the replay gives, often none."};
   return rule;
 }
 

@@ -260,38 +260,43 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 
 const RuleInfo& DeviceCopyRule() {
   static const RuleInfo rule{
-      "device-copy",
-      "GPU time spent only moving or converting data",
-      "Kernels and device-to-device copies in the steady window that only move or convert "
-      "data, grouped by the op and the Python line that launched them: work launched by "
-      "aten::copy_, _to_copy / to (casts), contiguous / reshape (layout changes), cat / stack, "
-      "clone / repeat - named by the outermost of them (aten::to over _to_copy over copy_) - "
-      "and, without a framework op, kernels named as copies (direct_copy_kernel, "
-      "*_copy_kernel_cuda, CatArrayBatchedCopy, MIOpen's batched_transpose and CastTensor, "
-      "cuDNN's nchwToNhwc, Triton kernels fused only from movement ops). A place is reported "
-      "when its GPU time reaches --copy-share percent of the GPU's busy time; the five "
-      "largest get a finding each, the others one together when their sum does. Bytes moved "
-      "come from the recorded shapes (or the copy's size) and give the achieved bandwidth.",
-      "replayed: the movement does not run - its kernels and copies take no GPU time and leave "
-      "no dispatch gap, their launches and the ops that launched them take no host time (each "
-      "op at most the place's median op: a first call's one-time set-up stays) - so a copy "
-      "hidden behind other work saves nothing.",
-      "Avoid the copy: keep one dtype and one layout through the model (cast weights once, "
-      "torch.autocast, channels_last once), use views instead of .contiguous() / clone, "
-      "preallocate growing buffers (a static KV cache) instead of torch.cat every step, and "
-      "let torch.compile fuse the casts and copies that remain.",
-      {{"--copy-share", "GPU time of a place that is reported (% of the GPU's busy time)", 1,
-        [](AnalyzeOptions& o, double v) { o.device_copy_share = v; }}},
-      &Detect,
-      "Move data once: fuse the conversion or transpose into the kernel that produces or "
-      "consumes it, keep one layout and precision across kernels, and let kernels read a "
-      "buffer in place instead of a cudaMemcpy device-to-device copy of it.",
-      "copies host<->device (the memcpy rules); fills and memsets; copies a runtime does with "
-      "kernels; movement fused into a kernel that also computes (a Triton kernel fused with an "
-      "addmm, a norm that writes bf16); places below --copy-share; it cannot tell a copy the "
-      "program needs (the input's one cast per step) from one it does not - the saving is "
-      "what removing it would save, the advice says how.",
-      RuleInfo::Listing::kDefault};
+      .id = "device-copy",
+      .title = "GPU time spent only moving or converting data",
+      .definition =
+          "Kernels and device-to-device copies in the steady window that only move or convert "
+          "data, grouped by the op and the Python line that launched them: work launched by "
+          "aten::copy_, _to_copy / to (casts), contiguous / reshape (layout changes), cat / stack, "
+          "clone / repeat - named by the outermost of them (aten::to over _to_copy over copy_) - "
+          "and, without a framework op, kernels named as copies (direct_copy_kernel, "
+          "*_copy_kernel_cuda, CatArrayBatchedCopy, MIOpen's batched_transpose and CastTensor, "
+          "cuDNN's nchwToNhwc, Triton kernels fused only from movement ops). A place is reported "
+          "when its GPU time reaches --copy-share percent of the GPU's busy time; the five largest "
+          "get a finding each, the others one together when their sum does. Bytes moved come from "
+          "the recorded shapes (or the copy's size) and give the achieved bandwidth.",
+      .impact =
+          "replayed: the movement does not run - its kernels and copies take no GPU time and leave "
+          "no dispatch gap, their launches and the ops that launched them take no host time (each "
+          "op at most the place's median op: a first call's one-time set-up stays) - so a copy "
+          "hidden behind other work saves nothing.",
+      .advice =
+          "Avoid the copy: keep one dtype and one layout through the model (cast weights once, "
+          "torch.autocast, channels_last once), use views instead of .contiguous() / clone, "
+          "preallocate growing buffers (a static KV cache) instead of torch.cat every step, and "
+          "let torch.compile fuse the casts and copies that remain.",
+      .options = {{"--copy-share",
+                   "GPU time of a place that is reported (% of the GPU's busy time)", 1,
+                   [](AnalyzeOptions& o, double v) { o.device_copy_share = v; }}},
+      .detect = &Detect,
+      .runtime_advice =
+          "Move data once: fuse the conversion or transpose into the kernel that produces or "
+          "consumes it, keep one layout and precision across kernels, and let kernels read a "
+          "buffer in place instead of a cudaMemcpy device-to-device copy of it.",
+      .limits =
+          "copies host<->device (the memcpy rules); fills and memsets; copies a runtime does with "
+          "kernels; movement fused into a kernel that also computes (a Triton kernel fused with an "
+          "addmm, a norm that writes bf16); places below --copy-share; it cannot tell a copy the "
+          "program needs (the input's one cast per step) from one it does not - the saving is what "
+          "removing it would save, the advice says how."};
   return rule;
 }
 

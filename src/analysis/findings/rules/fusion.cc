@@ -270,43 +270,47 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 
 const RuleInfo& FusionRule() {
   static const RuleInfo rule{
-      "fusion",
-      "Chains of memory-bound kernels that one fused kernel would replace",
-      "At least --fusion-min-kernels kernels in a row on one stream, each launched by a "
-      "memory-bound framework op (the elementwise, activation-and-mul, normalization and "
-      "softmax work models: add, mul, gelu, silu, rsqrt, layer_norm, softmax ...; without ops, "
-      "PyTorch's elementwise kernels by name), from one thread and one user Python line, "
-      "with no other kernel between them on the stream and, where shapes are recorded, "
-      "tensors of one size (a chain passes one tensor along). Chains of the same ops from the same "
-      "line are one finding when their GPU time reaches --fusion-share percent of the GPU's "
-      "busy time (the five largest). Bytes come from the recorded shapes: a fused kernel "
-      "moves every member's bytes less each intermediate result written and read back.",
-      "replayed: each chain runs as one kernel - its compulsory bytes at the bandwidth the "
-      "chain reached (without shapes: as long as its longest kernel), never shorter than a "
-      "kernel's fixed cost - the other kernels, their launches and their ops' host time (at "
-      "most the place's median op) are gone.",
-      "Fuse the chain: torch.compile the module (Inductor fuses pointwise ops, norms and "
-      "softmax into one kernel), or call the fused op (F.gelu(approximate=\"tanh\") instead "
-      "of its formula, F.rms_norm, F.scaled_dot_product_attention, a fused bias and "
-      "activation epilogue).",
-      {{"--fusion-min-kernels", "shortest chain reported (kernels)", 3,
-        [](AnalyzeOptions& o, double v) { o.fusion_min_kernels = v; }},
-       {"--fusion-share", "GPU time of a chain that is reported (% of the GPU's busy time)", 1,
-        [](AnalyzeOptions& o, double v) { o.fusion_share = v; }}},
-      &Detect,
-      "Fuse the kernels: one kernel that reads the chain's inputs once, does its arithmetic "
-      "in registers and writes the result once (a CUTLASS epilogue, a hand-written fused "
-      "kernel).",
-      "kernels already fused (Triton, custom fused ops), several kernels of one op (a foreach "
-      "op's storm is launch-bound's), runs of more than 32 kernels (a loop over many tensors, "
-      "an optimizer's per-parameter updates: cpu-op-storm's and launch-bound's), GEMMs, "
-      "convolutions, attention, "
-      "reductions and copies (device-copy's); chains broken by another kernel on the stream "
-      "or launched from two Python lines; it reads adjacency and sizes, not data flow: two "
-      "independent elementwise ops on tensors of one size from one line count as a chain, and "
-      "without recorded shapes any neighbours do (an optimizer's per-parameter updates: a "
-      "foreach or fused optimizer is their fix); a chain split across streams.",
-      RuleInfo::Listing::kDefault};
+      .id = "fusion",
+      .title = "Chains of memory-bound kernels that one fused kernel would replace",
+      .definition =
+          "At least --fusion-min-kernels kernels in a row on one stream, each launched by a "
+          "memory-bound framework op (the elementwise, activation-and-mul, normalization and "
+          "softmax work models: add, mul, gelu, silu, rsqrt, layer_norm, softmax ...; without ops, "
+          "PyTorch's elementwise kernels by name), from one thread and one user Python line, with "
+          "no other kernel between them on the stream and, where shapes are recorded, tensors of "
+          "one size (a chain passes one tensor along). Chains of the same ops from the same line "
+          "are one finding when their GPU time reaches --fusion-share percent of the GPU's busy "
+          "time (the five largest). Bytes come from the recorded shapes: a fused kernel moves "
+          "every member's bytes less each intermediate result written and read back.",
+      .impact =
+          "replayed: each chain runs as one kernel - its compulsory bytes at the bandwidth the "
+          "chain reached (without shapes: as long as its longest kernel), never shorter than a "
+          "kernel's fixed cost - the other kernels, their launches and their ops' host time (at "
+          "most the place's median op) are gone.",
+      .advice =
+          "Fuse the chain: torch.compile the module (Inductor fuses pointwise ops, norms and "
+          "softmax into one kernel), or call the fused op (F.gelu(approximate=\"tanh\") instead of "
+          "its formula, F.rms_norm, F.scaled_dot_product_attention, a fused bias and activation "
+          "epilogue).",
+      .options = {{"--fusion-min-kernels", "shortest chain reported (kernels)", 3,
+                   [](AnalyzeOptions& o, double v) { o.fusion_min_kernels = v; }},
+                  {"--fusion-share",
+                   "GPU time of a chain that is reported (% of the GPU's busy time)", 1,
+                   [](AnalyzeOptions& o, double v) { o.fusion_share = v; }}},
+      .detect = &Detect,
+      .runtime_advice =
+          "Fuse the kernels: one kernel that reads the chain's inputs once, does its arithmetic in "
+          "registers and writes the result once (a CUTLASS epilogue, a hand-written fused kernel).",
+      .limits =
+          "kernels already fused (Triton, custom fused ops), several kernels of one op (a foreach "
+          "op's storm is launch-bound's), runs of more than 32 kernels (a loop over many tensors, "
+          "an optimizer's per-parameter updates: cpu-op-storm's and launch-bound's), GEMMs, "
+          "convolutions, attention, reductions and copies (device-copy's); chains broken by "
+          "another kernel on the stream or launched from two Python lines; it reads adjacency and "
+          "sizes, not data flow: two independent elementwise ops on tensors of one size from one "
+          "line count as a chain, and without recorded shapes any neighbours do (an optimizer's "
+          "per-parameter updates: a foreach or fused optimizer is their fix); a chain split across "
+          "streams."};
   return rule;
 }
 

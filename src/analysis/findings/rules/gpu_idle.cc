@@ -67,40 +67,45 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 
 const RuleInfo& GpuIdleRule() {
   static const RuleInfo rule{
-      "gpu-idle",
-      "GPU idle gaps in the steady state",
-      "Gaps between GPU work (kernels and copies, all streams of a device merged) inside the "
-      "steady-state window, at least the threshold long. Each gap is classified by what the "
-      "host was doing meanwhile, by the largest overlap: blocked in a synchronization "
-      "(cuda/hipStreamSynchronize, DeviceSynchronize, EventSynchronize, aten::item), in a "
-      "memory-copy call, in a CPU op (named), in Python code between ops (the innermost user "
-      "frame), before work already queued (a dispatch gap: the GPU's own), or launching late (the "
-      "next GPU op's launch call started after the GPU went "
-      "idle); one finding per cause, for the (at most 5) causes that cost at least 1% of the "
-      "window.",
-      "replayed: the host work during those gaps (on the thread that launched the work ending "
-      "them) removed. Gaps that lie mostly inside a sync, a blocking copy, the data loader or "
-      "a storming loop belong to that finding and are not counted here.",
-      "Remove the host work from the critical path: drop per-step syncs (.item(), .cpu(), "
-      ".tolist()), prepare inputs ahead (DataLoader(num_workers>0, pin_memory=True) + "
-      ".to(device, non_blocking=True)), and capture the step with CUDA/HIP graphs or "
-      "torch.compile(mode=\"reduce-overhead\") to cut launch gaps.",
-      {{"--idle-gap-us", "gpu-idle: shortest gap reported (us)", 20,
-        [](AnalyzeOptions& o, double v) { o.idle_gap_ns = static_cast<int64_t>(v * 1e3); }}},
-      &Detect,
-      "Keep the GPU fed: launch the next work before waiting, synchronize "
-      "(cudaStreamSynchronize, cudaDeviceSynchronize) only where the host needs a result, "
-      "order streams with cudaEventRecord + cudaStreamWaitEvent instead of host waits, move "
-      "host-side preparation off the launching thread or overlap it with GPU work, and "
-      "capture repeated launch sequences in a CUDA graph (cudaStreamBeginCapture / "
-      "cudaGraphLaunch).",
-      "gaps shorter than --idle-gap-us; gaps outside the steady window; gaps an "
-      "earlier finding explains (a sync, a loader range, a storm, warm-up); time in "
-      "which any stream of the device runs work (a compute stream waiting on a "
-      "collective is comm-wait's); gaps before work that was already queued (the "
-      "device's dispatch gaps between kernels: the GPU's own, counted in the idle split as "
-      "'dispatch gap'); causes under 1% of the window.",
-      RuleInfo::Listing::kCatchAll};
+      .id = "gpu-idle",
+      .title = "GPU idle gaps in the steady state",
+      .definition =
+          "Gaps between GPU work (kernels and copies, all streams of a device merged) inside the "
+          "steady-state window, at least the threshold long. Each gap is classified by what the "
+          "host was doing meanwhile, by the largest overlap: blocked in a synchronization "
+          "(cuda/hipStreamSynchronize, DeviceSynchronize, EventSynchronize, aten::item), in a "
+          "memory-copy call, in a CPU op (named), in Python code between ops (the innermost user "
+          "frame), before work already queued (a dispatch gap: the GPU's own), or launching late "
+          "(the next GPU op's launch call started after the GPU went idle); one finding per cause, "
+          "for the (at most 5) causes that cost at least 1% of the window.",
+      .impact =
+          "replayed: the host work during those gaps (on the thread that launched the work ending "
+          "them) removed. Gaps that lie mostly inside a sync, a blocking copy, the data loader or "
+          "a storming loop belong to that finding and are not counted here.",
+      .advice =
+          "Remove the host work from the critical path: drop per-step syncs (.item(), .cpu(), "
+          ".tolist()), prepare inputs ahead (DataLoader(num_workers>0, pin_memory=True) + "
+          ".to(device, non_blocking=True)), and capture the step with CUDA/HIP graphs or "
+          "torch.compile(mode=\"reduce-overhead\") to cut launch gaps.",
+      .options = {{"--idle-gap-us", "gpu-idle: shortest gap reported (us)", 20,
+                   [](AnalyzeOptions& o, double v) {
+                     o.idle_gap_ns = static_cast<int64_t>(v * 1e3);
+                   }}},
+      .detect = &Detect,
+      .listing = RuleInfo::Listing::kCatchAll,
+      .runtime_advice =
+          "Keep the GPU fed: launch the next work before waiting, synchronize "
+          "(cudaStreamSynchronize, cudaDeviceSynchronize) only where the host needs a result, "
+          "order streams with cudaEventRecord + cudaStreamWaitEvent instead of host waits, move "
+          "host-side preparation off the launching thread or overlap it with GPU work, and capture "
+          "repeated launch sequences in a CUDA graph (cudaStreamBeginCapture / cudaGraphLaunch).",
+      .limits =
+          "gaps shorter than --idle-gap-us; gaps outside the steady window; gaps an earlier "
+          "finding explains (a sync, a loader range, a storm, warm-up); time in which any stream "
+          "of the device runs work (a compute stream waiting on a collective is comm-wait's); gaps "
+          "before work that was already queued (the device's dispatch gaps between kernels: the "
+          "GPU's own, counted in the idle split as 'dispatch gap'); causes under 1% of the "
+          "window."};
   return rule;
 }
 

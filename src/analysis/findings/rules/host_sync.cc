@@ -113,28 +113,32 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 
 const RuleInfo& HostSyncRule() {
   static const RuleInfo rule{
-      "host-sync",
-      "Host synchronizations inside the steady state",
-      "aten::item / aten::_local_scalar_dense (from .item(), .cpu(), .tolist(), nonzero) and "
-      "explicit synchronizations (cuda/hipStreamSynchronize, cuda/hipDeviceSynchronize, "
-      "cuda/hipEventSynchronize) inside the steady window, paired with the small "
-      "device-to-host copy launched inside them. Listed even when cheap (on a CPU-only run an "
-      ".item() costs microseconds; on a GPU it drains the pipeline).",
-      "replayed: the calls no longer wait for the GPU (the value stays on the device). A sync "
-      "that waited for nothing (a double-buffered event sync) saves nothing.",
-      "Keep values on the device (compare tensors instead of calling .item()), move "
-      "logging/metrics off the step or do them every N steps, and replace explicit "
-      "synchronize calls by stream events.",
-      {},
-      &Detect,
-      "Synchronize less: wait on an event for the work the host needs (cudaEventRecord + "
-      "cudaEventSynchronize, or cudaStreamWaitEvent between streams) instead of "
-      "cudaDeviceSynchronize / cudaStreamSynchronize, keep decisions on the device, and "
-      "read results back every N iterations.",
-      "synchronizations outside the steady window; an asynchronous copy that no "
-      "synchronize follows (memcpy-in-loop's); the synchronize inside an .item(), "
-      "counted once as the .item().",
-      RuleInfo::Listing::kAlwaysListed};
+      .id = "host-sync",
+      .title = "Host synchronizations inside the steady state",
+      .definition =
+          "aten::item / aten::_local_scalar_dense (from .item(), .cpu(), .tolist(), nonzero) and "
+          "explicit synchronizations (cuda/hipStreamSynchronize, cuda/hipDeviceSynchronize, "
+          "cuda/hipEventSynchronize) inside the steady window, paired with the small "
+          "device-to-host copy launched inside them. Listed even when cheap (on a CPU-only run an "
+          ".item() costs microseconds; on a GPU it drains the pipeline).",
+      .impact =
+          "replayed: the calls no longer wait for the GPU (the value stays on the device). A sync "
+          "that waited for nothing (a double-buffered event sync) saves nothing.",
+      .advice =
+          "Keep values on the device (compare tensors instead of calling .item()), move "
+          "logging/metrics off the step or do them every N steps, and replace explicit synchronize "
+          "calls by stream events.",
+      .detect = &Detect,
+      .listing = RuleInfo::Listing::kAlwaysListed,
+      .runtime_advice =
+          "Synchronize less: wait on an event for the work the host needs (cudaEventRecord + "
+          "cudaEventSynchronize, or cudaStreamWaitEvent between streams) instead of "
+          "cudaDeviceSynchronize / cudaStreamSynchronize, keep decisions on the device, and read "
+          "results back every N iterations.",
+      .limits =
+          "synchronizations outside the steady window; an asynchronous copy that no synchronize "
+          "follows (memcpy-in-loop's); the synchronize inside an .item(), counted once as the "
+          ".item()."};
   return rule;
 }
 

@@ -106,25 +106,31 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 
 const RuleInfo& KernelEfficiencyRule() {
   static const RuleInfo rule{
-      "kernel-efficiency",
-      "Kernels far below the device's roof for their work",
-      "Op signatures (op, shapes, type; `gpuscope roofline`) whose kernels in the steady state "
-      "reach less than the attainable share of their roof: max(FLOPs / peak FLOP/s, bytes / "
-      "peak HBM bandwidth) from the op's recorded shapes and the device's data-sheet peaks. "
-      "Needs shapes (record_shapes=True) and a known device (--device). The 5 with the largest "
-      "savings.",
-      "replayed: each kernel of the op takes its roof time / the attainable share, at least 2 us "
-      "(a kernel's fixed cost) and never longer than it took.",
-      "Depends on the op: a tuned GEMM library and tile-friendly shapes, flash attention, "
-      "fusion for memory-bound ops.",
-      {{"--attainable-percent", "kernel-efficiency: share of the roof a tuned kernel reaches", 60,
-        [](AnalyzeOptions& o, double v) { o.attainable_fraction = v / 100; }}},
-      &Detect,
-      "Depends on the kernel: a tuned library (cuBLASLt, CUTLASS) and tile-friendly shapes "
-      "for matrix work, fused kernels for memory-bound work.",
-      "traces without recorded shapes or with an unknown device; ops with no work "
-      "model (gpuscope roofline lists the modelled families); signatures at or above "
-      "the attainable share."};
+      .id = "kernel-efficiency",
+      .title = "Kernels far below the device's roof for their work",
+      .definition =
+          "Op signatures (op, shapes, type; `gpuscope roofline`) whose kernels in the steady state "
+          "reach less than the attainable share of their roof: max(FLOPs / peak FLOP/s, bytes / "
+          "peak HBM bandwidth) from the op's recorded shapes and the device's data-sheet peaks. "
+          "Needs shapes (record_shapes=True) and a known device (--device). The 5 with the largest "
+          "savings.",
+      .impact =
+          "replayed: each kernel of the op takes its roof time / the attainable share, at least 2 "
+          "us (a kernel's fixed cost) and never longer than it took.",
+      .advice =
+          "Depends on the op: a tuned GEMM library and tile-friendly shapes, flash attention, "
+          "fusion for memory-bound ops.",
+      .options = {{"--attainable-percent",
+                   "kernel-efficiency: share of the roof a tuned kernel reaches", 60,
+                   [](AnalyzeOptions& o, double v) { o.attainable_fraction = v / 100; }}},
+      .detect = &Detect,
+      .runtime_advice =
+          "Depends on the kernel: a tuned library (cuBLASLt, CUTLASS) and tile-friendly shapes for "
+          "matrix work, fused kernels for memory-bound work.",
+      .limits =
+          "traces without recorded shapes or with an unknown device; ops with no work model "
+          "(gpuscope roofline lists the modelled families); signatures at or above the attainable "
+          "share."};
   return rule;
 }
 

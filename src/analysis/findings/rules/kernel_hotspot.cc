@@ -62,20 +62,23 @@ void Detect(const Context& c, Claims&, std::vector<Candidate>& out) {
 
 const RuleInfo& KernelHotspotRule() {
   static const RuleInfo rule{
-      "kernel-hotspot",
-      "Kernels that dominate GPU time",
-      "Kernels holding at least the threshold share of the steady-state GPU kernel time. "
-      "Information: where optimisation effort pays.",
-      "0 (information).",
-      "Check that these kernels run at the expected throughput (roofline: FLOPs and bytes "
-      "against the device's peak); try a better algorithm/library, mixed precision or "
-      "torch.compile.",
-      {{"--hotspot-percent", "kernel-hotspot: share of kernel time", 10,
-        [](AnalyzeOptions& o, double v) { o.hotspot_share = v / 100; }}},
-      &Detect,
-      "Check these kernels' throughput against the device's peaks (gpuscope roofline) and "
-      "against a tuned library (cuBLASLt, cuDNN, CUTLASS).",
-      "kernels below the threshold share; it is information and saves nothing itself."};
+      .id = "kernel-hotspot",
+      .title = "Kernels that dominate GPU time",
+      .definition =
+          "Kernels holding at least the threshold share of the steady-state GPU kernel time. "
+          "Information: where optimisation effort pays.",
+      .impact = "0 (information).",
+      .advice =
+          "Check that these kernels run at the expected throughput (roofline: FLOPs and bytes "
+          "against the device's peak); try a better algorithm/library, mixed precision or "
+          "torch.compile.",
+      .options = {{"--hotspot-percent", "kernel-hotspot: share of kernel time", 10,
+                   [](AnalyzeOptions& o, double v) { o.hotspot_share = v / 100; }}},
+      .detect = &Detect,
+      .runtime_advice =
+          "Check these kernels' throughput against the device's peaks (gpuscope roofline) and "
+          "against a tuned library (cuBLASLt, cuDNN, CUTLASS).",
+      .limits = "kernels below the threshold share; it is information and saves nothing itself."};
   return rule;
 }
 

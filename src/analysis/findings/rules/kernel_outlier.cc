@@ -189,31 +189,32 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 
 const RuleInfo& KernelOutlierRule() {
   static const RuleInfo rule{
-      "kernel-outlier",
-      "Kernel instances much slower than their siblings",
-      "Instances of one kernel (same name, grid and block, in steps of the same serving phase "
-      "where the trace has several, launched by the same op with the "
-      "same op shapes when the trace records them, else from the same user frame; at least 5 "
-      "in the steady state, else the kernel's instances with that grid and block from call "
-      "sites of fewer than 5 pooled, as a group without a known call site; a known call site "
-      "of 3-4 instances also alone, where its slowest must be 10x the next slowest) slower "
-      "than median + max(5 x 1.4826 x MAD, 0.5 x median): robust to the spread of normal "
-      "runs. Outliers are rare: where no launch record gives the call site or shapes, a group "
-      "whose slow instances are more than one and more than 10% of it is two populations "
-      "(another shape), not outliers, and is not reported.",
-      "replayed: the outlier instances run at the median.",
-      "Look at what ran at the same time (other streams, other processes, clocks/thermals, "
-      "memory allocation or autotuning inside the step); pin clocks when benchmarking.",
-      {{"--outlier-mads", "kernel-outlier: MADs above the median", 5,
-        [](AnalyzeOptions& o, double v) { o.outlier_mads = v; }}},
-      &Detect,
-      {},
-      "kernels with fewer than 5 instances of one name, grid and block in the steady state "
-      "(3 from one known call site, one 10x slower); "
-      "slow instances within "
-      "max(5 MADs, half the median) of the median; a group of two populations without "
-      "call-site records; a prefill step's instances against a decode step's (other shapes, "
-      "recorded or not: phases are never siblings)."};
+      .id = "kernel-outlier",
+      .title = "Kernel instances much slower than their siblings",
+      .definition =
+          "Instances of one kernel (same name, grid and block, in steps of the same serving phase "
+          "where the trace has several, launched by the same op with the same op shapes when the "
+          "trace records them, else from the same user frame; at least 5 in the steady state, else "
+          "the kernel's instances with that grid and block from call sites of fewer than 5 pooled, "
+          "as a group without a known call site; a known call site of 3-4 instances also alone, "
+          "where its slowest must be 10x the next slowest) slower than median + max(5 x 1.4826 x "
+          "MAD, 0.5 x median): robust to the spread of normal runs. Outliers are rare: where no "
+          "launch record gives the call site or shapes, a group whose slow instances are more than "
+          "one and more than 10% of it is two populations (another shape), not outliers, and is "
+          "not reported.",
+      .impact = "replayed: the outlier instances run at the median.",
+      .advice =
+          "Look at what ran at the same time (other streams, other processes, clocks/thermals, "
+          "memory allocation or autotuning inside the step); pin clocks when benchmarking.",
+      .options = {{"--outlier-mads", "kernel-outlier: MADs above the median", 5,
+                   [](AnalyzeOptions& o, double v) { o.outlier_mads = v; }}},
+      .detect = &Detect,
+      .limits =
+          "kernels with fewer than 5 instances of one name, grid and block in the steady state (3 "
+          "from one known call site, one 10x slower); slow instances within max(5 MADs, half the "
+          "median) of the median; a group of two populations without call-site records; a prefill "
+          "step's instances against a decode step's (other shapes, recorded or not: phases are "
+          "never siblings)."};
   return rule;
 }
 

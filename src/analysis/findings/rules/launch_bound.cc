@@ -95,29 +95,37 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 
 const RuleInfo& LaunchBoundRule() {
   static const RuleInfo rule{
-      "launch-bound",
-      "Storms of tiny kernels bound by their launch cost",
-      "Kernels shorter than the threshold whose launch call took longer than the kernel "
-      "itself, in the steady state, when the GPU idled right before them. Names the "
-      "ops/frames that launch them and the kernels with the most calls per iteration.",
-      "replayed: those kernels' launch calls cost nothing and the kernels follow each other "
-      "without launch latency (graph capture / fusion); kernel time kept.",
-      "Fuse the small ops: torch.compile, fused/foreach optimizers, vectorised tensor ops "
-      "instead of per-element ones, larger batches; CUDA/HIP graphs remove the per-launch "
-      "cost.",
-      {{"--tiny-kernel-us", "launch-bound: kernels shorter than this (us)", 10,
-        [](AnalyzeOptions& o, double v) { o.tiny_kernel_ns = static_cast<int64_t>(v * 1e3); }},
-       {"--storm-kernels",
-        "launch-bound: tiny launch-bound kernels per iteration that make a storm without GPU idle "
-        "before them",
-        50, [](AnalyzeOptions& o, double v) { o.storm_kernels_per_iteration = v; }}},
-      &Detect,
-      "Fewer, larger launches: fuse the small kernels, give each launch more work (larger "
-      "grids, batching), and capture the launch sequence in a CUDA graph "
-      "(cudaStreamBeginCapture / cudaGraphInstantiate / cudaGraphLaunch).",
-      "kernels the GPU had queued work before (their launch cost is hidden); kernels "
-      "at least --tiny-kernel-us long; first launches that warm-up holds; launches an "
-      "earlier rule holds."};
+      .id = "launch-bound",
+      .title = "Storms of tiny kernels bound by their launch cost",
+      .definition =
+          "Kernels shorter than the threshold whose launch call took longer than the kernel "
+          "itself, in the steady state, when the GPU idled right before them. Names the ops/frames "
+          "that launch them and the kernels with the most calls per iteration.",
+      .impact =
+          "replayed: those kernels' launch calls cost nothing and the kernels follow each other "
+          "without launch latency (graph capture / fusion); kernel time kept.",
+      .advice =
+          "Fuse the small ops: torch.compile, fused/foreach optimizers, vectorised tensor ops "
+          "instead of per-element ones, larger batches; CUDA/HIP graphs remove the per-launch "
+          "cost.",
+      .options = {{"--tiny-kernel-us", "launch-bound: kernels shorter than this (us)", 10,
+                   [](AnalyzeOptions& o, double v) {
+                     o.tiny_kernel_ns = static_cast<int64_t>(v * 1e3);
+                   }},
+                  {"--storm-kernels",
+                   "launch-bound: tiny launch-bound kernels per iteration that make a storm "
+                   "without GPU idle "
+                   "before them",
+                   50, [](AnalyzeOptions& o, double v) { o.storm_kernels_per_iteration = v; }}},
+      .detect = &Detect,
+      .runtime_advice =
+          "Fewer, larger launches: fuse the small kernels, give each launch more work (larger "
+          "grids, batching), and capture the launch sequence in a CUDA graph "
+          "(cudaStreamBeginCapture / cudaGraphInstantiate / cudaGraphLaunch).",
+      .limits =
+          "kernels the GPU had queued work before (their launch cost is hidden); kernels at least "
+          "--tiny-kernel-us long; first launches that warm-up holds; launches an earlier rule "
+          "holds."};
   return rule;
 }
 

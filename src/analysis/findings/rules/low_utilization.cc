@@ -37,21 +37,23 @@ void Detect(const Context& c, Claims&, std::vector<Candidate>& out) {
 
 const RuleInfo& LowUtilizationRule() {
   static const RuleInfo rule{
-      "low-utilization",
-      "Low GPU utilization in the steady state",
-      "The share of the steady window during which each GPU runs work (kernels or copies, "
-      "streams merged) is below the threshold; the idle time is split by cause as in "
-      "gpu-idle.",
-      "0 (the recoverable part is reported by gpu-idle and the other rules).",
-      "Find what the host does while the GPU waits (the idle split, gpu-idle, host-sync, "
-      "cpu-op-storm) and overlap it with GPU work; batch more work per launch.",
-      {{"--low-utilization-percent", "low-utilization: GPU busy share below this", 50,
-        [](AnalyzeOptions& o, double v) { o.low_utilization = v / 100; }}},
-      &Detect,
-      "Find what the host does while the GPU waits (the idle split, gpu-idle, host-sync) "
-      "and overlap it with GPU work: more streams, async copies, more work per launch.",
-      "GPUs busy at or above the threshold share of the steady window.",
-      RuleInfo::Listing::kSummary};
+      .id = "low-utilization",
+      .title = "Low GPU utilization in the steady state",
+      .definition =
+          "The share of the steady window during which each GPU runs work (kernels or copies, "
+          "streams merged) is below the threshold; the idle time is split by cause as in gpu-idle.",
+      .impact = "0 (the recoverable part is reported by gpu-idle and the other rules).",
+      .advice =
+          "Find what the host does while the GPU waits (the idle split, gpu-idle, host-sync, "
+          "cpu-op-storm) and overlap it with GPU work; batch more work per launch.",
+      .options = {{"--low-utilization-percent", "low-utilization: GPU busy share below this", 50,
+                   [](AnalyzeOptions& o, double v) { o.low_utilization = v / 100; }}},
+      .detect = &Detect,
+      .listing = RuleInfo::Listing::kSummary,
+      .runtime_advice =
+          "Find what the host does while the GPU waits (the idle split, gpu-idle, host-sync) and "
+          "overlap it with GPU work: more streams, async copies, more work per launch.",
+      .limits = "GPUs busy at or above the threshold share of the steady window."};
   return rule;
 }
 

@@ -29,21 +29,24 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 
 const RuleInfo& MemcpyInLoopRule() {
   static const RuleInfo rule{
-      "memcpy-in-loop",
-      "Host <-> device copies in every iteration",
-      "HtoD and DtoH copies inside steady-state iterations.",
-      "replayed: the copies move to a side stream, issued ahead (prefetch): the work after "
-      "them on their stream no longer waits for them and the host does not wait either.",
-      "Move data once: keep model inputs/weights on the device, prefetch the next batch while "
-      "this one runs (DataLoader(pin_memory=True) + .to(device, non_blocking=True) on a side "
-      "stream).",
-      {},
-      &Detect,
-      "Move data once: keep inputs and buffers resident on the device across iterations, "
-      "and stream the next input on a second stream with cudaMemcpyAsync from pinned memory "
-      "(cudaHostAlloc) while this iteration's kernels run.",
-      "copies outside the steady iterations (weights loaded before the loop); "
-      "device-to-device copies; copies an earlier copy rule holds."};
+      .id = "memcpy-in-loop",
+      .title = "Host <-> device copies in every iteration",
+      .definition = "HtoD and DtoH copies inside steady-state iterations.",
+      .impact =
+          "replayed: the copies move to a side stream, issued ahead (prefetch): the work after "
+          "them on their stream no longer waits for them and the host does not wait either.",
+      .advice =
+          "Move data once: keep model inputs/weights on the device, prefetch the next batch while "
+          "this one runs (DataLoader(pin_memory=True) + .to(device, non_blocking=True) on a side "
+          "stream).",
+      .detect = &Detect,
+      .runtime_advice =
+          "Move data once: keep inputs and buffers resident on the device across iterations, and "
+          "stream the next input on a second stream with cudaMemcpyAsync from pinned memory "
+          "(cudaHostAlloc) while this iteration's kernels run.",
+      .limits =
+          "copies outside the steady iterations (weights loaded before the loop); device-to-device "
+          "copies; copies an earlier copy rule holds."};
   return rule;
 }
 

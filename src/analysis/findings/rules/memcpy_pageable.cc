@@ -34,22 +34,26 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 
 const RuleInfo& MemcpyPageableRule() {
   static const RuleInfo rule{
-      "memcpy-pageable",
-      "Copies from or to pageable memory",
-      "HtoD/DtoH copies whose host side the trace records as pageable (CUDA traces, nsys "
-      "memory kinds). ROCm tracers do not record pinning: there the summary says 'unknown' "
-      "and this rule stays silent.",
-      "replayed: the copies run at the pinned bandwidth measured in the same trace, else at "
-      "half their time (pageable copies are staged through a pinned buffer, typically at "
-      "about half the pinned bandwidth).",
-      "Pin the host buffers: DataLoader(pin_memory=True), tensor.pin_memory(), "
-      "cudaHostAlloc/hipHostMalloc.",
-      {},
-      &Detect,
-      "Pin the host buffers: allocate them with cudaHostAlloc (cudaMallocHost), or register "
-      "existing ones with cudaHostRegister.",
-      "copies the trace records as pinned or does not record (ROCm); device-to-device "
-      "copies; copies an earlier copy rule holds."};
+      .id = "memcpy-pageable",
+      .title = "Copies from or to pageable memory",
+      .definition =
+          "HtoD/DtoH copies whose host side the trace records as pageable (CUDA traces, nsys "
+          "memory kinds). ROCm tracers do not record pinning: there the summary says 'unknown' and "
+          "this rule stays silent.",
+      .impact =
+          "replayed: the copies run at the pinned bandwidth measured in the same trace, else at "
+          "half their time (pageable copies are staged through a pinned buffer, typically at about "
+          "half the pinned bandwidth).",
+      .advice =
+          "Pin the host buffers: DataLoader(pin_memory=True), tensor.pin_memory(), "
+          "cudaHostAlloc/hipHostMalloc.",
+      .detect = &Detect,
+      .runtime_advice =
+          "Pin the host buffers: allocate them with cudaHostAlloc (cudaMallocHost), or register "
+          "existing ones with cudaHostRegister.",
+      .limits =
+          "copies the trace records as pinned or does not record (ROCm); device-to-device copies; "
+          "copies an earlier copy rule holds."};
   return rule;
 }
 

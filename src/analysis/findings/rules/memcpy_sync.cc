@@ -58,22 +58,26 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 
 const RuleInfo& MemcpySyncRule() {
   static const RuleInfo rule{
-      "memcpy-sync",
-      "Copies that block the host",
-      "Copies launched by a synchronous API (cudaMemcpy, hipMemcpy, hipMemcpyWithStream, ...: "
-      "no 'Async' in the name), by an async API from/to pageable memory (synchronous in "
-      "practice), or by an async API whose next call on the same thread is a synchronize "
-      "(stream/device/event).",
-      "replayed: the host no longer waits for these copies (pinned + non_blocking); pageable "
-      "ones run at the pinned bandwidth measured in the same trace (else at half their time).",
-      "Use pinned host memory and async copies: tensor.pin_memory() / "
-      "DataLoader(pin_memory=True) and .to(device, non_blocking=True).",
-      {},
-      &Detect,
-      "Use cudaMemcpyAsync on a non-default stream from pinned memory (cudaHostAlloc / "
-      "cudaHostRegister), and wait on an event only where the host needs the data.",
-      "asynchronous copies from or to pinned memory that no synchronize follows; "
-      "copies that host-sync already holds (one root cause per event)."};
+      .id = "memcpy-sync",
+      .title = "Copies that block the host",
+      .definition =
+          "Copies launched by a synchronous API (cudaMemcpy, hipMemcpy, hipMemcpyWithStream, ...: "
+          "no 'Async' in the name), by an async API from/to pageable memory (synchronous in "
+          "practice), or by an async API whose next call on the same thread is a synchronize "
+          "(stream/device/event).",
+      .impact =
+          "replayed: the host no longer waits for these copies (pinned + non_blocking); pageable "
+          "ones run at the pinned bandwidth measured in the same trace (else at half their time).",
+      .advice =
+          "Use pinned host memory and async copies: tensor.pin_memory() / "
+          "DataLoader(pin_memory=True) and .to(device, non_blocking=True).",
+      .detect = &Detect,
+      .runtime_advice =
+          "Use cudaMemcpyAsync on a non-default stream from pinned memory (cudaHostAlloc / "
+          "cudaHostRegister), and wait on an event only where the host needs the data.",
+      .limits =
+          "asynchronous copies from or to pinned memory that no synchronize follows; copies that "
+          "host-sync already holds (one root cause per event)."};
   return rule;
 }
 

@@ -46,32 +46,35 @@ void Detect(const Context& c, Claims&, std::vector<Candidate>& out) {
 
 const RuleInfo& MemoryGrowthRule() {
   static const RuleInfo rule{
-      "memory-growth",
-      "GPU memory that grows step after step",
-      "The allocator's events - PyTorch's [memory] events (profile_memory=True), or the "
-      "runtime's allocations of rocprofv3 --memory-allocation-trace and nsys "
-      "--cuda-memory-usage=true (without totals: their running sum) - show the device's "
-      "allocated bytes at the end of each steady step never falling, over at least 3 steps, "
-      "and ending higher: a "
-      "leak (tensors kept across steps) or shapes that keep growing. Names the op and Python "
-      "line that allocated the blocks the steps kept (allocated in a steady step and alive "
-      "after the last one).",
-      "not priced: it costs memory, not time, until the allocator runs out (the allocator's "
-      "misses, cudaMalloc in the loop, are the allocator rule's). Listed after the measured "
-      "costs.",
-      "Find what keeps tensors alive across steps: outputs or losses appended to a list "
-      "without .detach() / .item(), caches keyed by ever-new shapes, tensors stored on the "
-      "module; torch.cuda.memory._record_memory_history() and a memory snapshot name each "
-      "block's stack. In serving, preallocate the KV cache instead of growing it.",
-      {},
-      &Detect,
-      "Free what each iteration allocates: every cudaMalloc / hipMalloc of the loop needs its "
-      "free in the same iteration (or a buffer reused across iterations).",
-      "traces without GPU memory events (record with profile_memory=True, rocprofv3 "
-      "--memory-allocation-trace or nsys --cuda-memory-usage=true); a "
-      "window without steps; growth that falls back within the steps (a cache warming up and "
-      "then steady); blocks without addresses cannot be named (the 2021 profiler's events).",
-      RuleInfo::Listing::kSummary};
+      .id = "memory-growth",
+      .title = "GPU memory that grows step after step",
+      .definition =
+          "The allocator's events - PyTorch's [memory] events (profile_memory=True), or the "
+          "runtime's allocations of rocprofv3 --memory-allocation-trace and nsys "
+          "--cuda-memory-usage=true (without totals: their running sum) - show the device's "
+          "allocated bytes at the end of each steady step never falling, over at least 3 steps, "
+          "and ending higher: a leak (tensors kept across steps) or shapes that keep growing. "
+          "Names the op and Python line that allocated the blocks the steps kept (allocated in a "
+          "steady step and alive after the last one).",
+      .impact =
+          "not priced: it costs memory, not time, until the allocator runs out (the allocator's "
+          "misses, cudaMalloc in the loop, are the allocator rule's). Listed after the measured "
+          "costs.",
+      .advice =
+          "Find what keeps tensors alive across steps: outputs or losses appended to a list "
+          "without .detach() / .item(), caches keyed by ever-new shapes, tensors stored on the "
+          "module; torch.cuda.memory._record_memory_history() and a memory snapshot name each "
+          "block's stack. In serving, preallocate the KV cache instead of growing it.",
+      .detect = &Detect,
+      .listing = RuleInfo::Listing::kSummary,
+      .runtime_advice =
+          "Free what each iteration allocates: every cudaMalloc / hipMalloc of the loop needs its "
+          "free in the same iteration (or a buffer reused across iterations).",
+      .limits =
+          "traces without GPU memory events (record with profile_memory=True, rocprofv3 "
+          "--memory-allocation-trace or nsys --cuda-memory-usage=true); a window without steps; "
+          "growth that falls back within the steps (a cache warming up and then steady); blocks "
+          "without addresses cannot be named (the 2021 profiler's events)."};
   return rule;
 }
 

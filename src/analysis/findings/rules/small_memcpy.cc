@@ -42,22 +42,28 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 
 const RuleInfo& SmallMemcpyRule() {
   static const RuleInfo rule{
-      "small-memcpy",
-      "Many small copies per iteration",
-      "More than the threshold of copies smaller than --small-copy-kb per iteration.",
-      "replayed: every copy call but the first of each iteration costs nothing (one batched "
-      "copy); the copies' GPU time is kept.",
-      "Batch the small tensors into one buffer (torch.cat / a preallocated staging tensor) "
-      "and copy once.",
-      {{"--small-copies", "small-memcpy: copies per iteration", 8,
-        [](AnalyzeOptions& o, double v) { o.small_copies_per_iteration = v; }},
-       {"--small-copy-kb", "small-memcpy: copies smaller than this (KiB)", 64,
-        [](AnalyzeOptions& o, double v) { o.small_copy_bytes = static_cast<int64_t>(v * 1024); }}},
-      &Detect,
-      "Pack the small transfers into one pinned buffer (cudaHostAlloc) and move it with one "
-      "cudaMemcpyAsync.",
-      "fewer small copies per iteration than the threshold; copies an earlier rule "
-      "holds (a blocking pageable copy is memcpy-sync's)."};
+      .id = "small-memcpy",
+      .title = "Many small copies per iteration",
+      .definition = "More than the threshold of copies smaller than --small-copy-kb per iteration.",
+      .impact =
+          "replayed: every copy call but the first of each iteration costs nothing (one batched "
+          "copy); the copies' GPU time is kept.",
+      .advice =
+          "Batch the small tensors into one buffer (torch.cat / a preallocated staging tensor) and "
+          "copy once.",
+      .options = {{"--small-copies", "small-memcpy: copies per iteration", 8,
+                   [](AnalyzeOptions& o, double v) { o.small_copies_per_iteration = v; }},
+                  {"--small-copy-kb", "small-memcpy: copies smaller than this (KiB)", 64,
+                   [](AnalyzeOptions& o, double v) {
+                     o.small_copy_bytes = static_cast<int64_t>(v * 1024);
+                   }}},
+      .detect = &Detect,
+      .runtime_advice =
+          "Pack the small transfers into one pinned buffer (cudaHostAlloc) and move it with one "
+          "cudaMemcpyAsync.",
+      .limits =
+          "fewer small copies per iteration than the threshold; copies an earlier rule holds (a "
+          "blocking pageable copy is memcpy-sync's)."};
   return rule;
 }
 

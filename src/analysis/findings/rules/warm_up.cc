@@ -187,30 +187,34 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 
 const RuleInfo& WarmUpRule() {
   static const RuleInfo rule{
-      "warm-up",
-      "One-time set-up inside the profiled window",
-      "Only on a window without marked steps (a one-pass run: no ProfilerStep#, serving step or "
-      "repeated annotation to leave warm-up out): runtime calls that set up (module loading, "
-      "stream and context creation, library handles: cudnnCreate, cublasCreate ...), "
-      "allocation calls of 1 ms or more (a caching allocator's first growth), first launches "
-      "of a kernel 20x the median launch and 1 ms or more (lazy module loading), and "
-      "compilation or autotuning ranges of 1 ms or more (torch.compile, Triton, nvFuser), "
-      "together at least 10 ms and 5% of the window. Their time is left out of the other "
-      "rules (no launch-bound storm of first launches, no idle gap blamed on them).",
-      "replayed: the set-up calls and ranges take no time on their threads (done before the "
-      "window).",
-      "Profile after warm-up: torch.profiler schedule(wait=1, warmup=1, active=3) with "
-      "prof.step() per step, or run the model once before profiling; keep compiled kernels in a "
-      "cache (TORCHINDUCTOR_CACHE_DIR, Triton's cache); a cold start that matters in production "
-      "is its own problem (CUDA_MODULE_LOADING=EAGER loads modules at start-up).",
-      {},
-      &Detect,
-      "Profile after warm-up: run the work once before the profiled region (cudaProfilerStart "
-      "after it, nsys --capture-range=cudaProfilerApi); CUDA_MODULE_LOADING=EAGER loads modules "
-      "at start-up.",
-      "a window with marked steps (their leading slow steps are left out of the "
-      "window instead); set-up under 10 ms or 5% of the window together; the later "
-      "calls of compiled code, which compile nothing."};
+      .id = "warm-up",
+      .title = "One-time set-up inside the profiled window",
+      .definition =
+          "Only on a window without marked steps (a one-pass run: no ProfilerStep#, serving step "
+          "or repeated annotation to leave warm-up out): runtime calls that set up (module "
+          "loading, stream and context creation, library handles: cudnnCreate, cublasCreate ...), "
+          "allocation calls of 1 ms or more (a caching allocator's first growth), first launches "
+          "of a kernel 20x the median launch and 1 ms or more (lazy module loading), and "
+          "compilation or autotuning ranges of 1 ms or more (torch.compile, Triton, nvFuser), "
+          "together at least 10 ms and 5% of the window. Their time is left out of the other rules "
+          "(no launch-bound storm of first launches, no idle gap blamed on them).",
+      .impact =
+          "replayed: the set-up calls and ranges take no time on their threads (done before the "
+          "window).",
+      .advice =
+          "Profile after warm-up: torch.profiler schedule(wait=1, warmup=1, active=3) with "
+          "prof.step() per step, or run the model once before profiling; keep compiled kernels in "
+          "a cache (TORCHINDUCTOR_CACHE_DIR, Triton's cache); a cold start that matters in "
+          "production is its own problem (CUDA_MODULE_LOADING=EAGER loads modules at start-up).",
+      .detect = &Detect,
+      .runtime_advice =
+          "Profile after warm-up: run the work once before the profiled region (cudaProfilerStart "
+          "after it, nsys --capture-range=cudaProfilerApi); CUDA_MODULE_LOADING=EAGER loads "
+          "modules at start-up.",
+      .limits =
+          "a window with marked steps (their leading slow steps are left out of the window "
+          "instead); set-up under 10 ms or 5% of the window together; the later calls of compiled "
+          "code, which compile nothing."};
   return rule;
 }
 

@@ -46,24 +46,27 @@ void Detect(const JobContext& c, std::vector<JobCandidate>& out) {
 
 const JobRuleEntry& Rule() {
   static const JobRuleEntry rule{
-      {kRuleCollectiveSkew,
-       "Ranks wait in collectives for the last rank to arrive",
-       "ranks spend time inside collective kernels before the last member of the group has "
-       "arrived (the skew part of each instance, measured on clocks aligned by the collectives' "
-       "common end)",
-       "the work before each collective (compute, and GPU idle where the rank waited for the "
-       "previous collective) balanced across the ranks: each rank's set to their mean (work "
-       "moves from the slower ranks to the faster), the straggler's left to rank-straggler; the "
-       "job's cross-rank replay gives the saving",
-       "Balance the work between collectives: even shards, sequence lengths and batch sizes per "
-       "rank, balanced MoE routing; pin host threads (NUMA/CPU affinity) so that no rank's "
-       "launches lag; avoid per-rank host syncs (.item()) right before a collective.",
-       {},
-       nullptr,
-       {},
-       "a single trace; ranks whose clocks the collectives cannot align; the "
-       "straggler's share of the waiting (rank-straggler's)."},
-      &Detect};
+      .info =
+          {.id = kRuleCollectiveSkew,
+           .title = "Ranks wait in collectives for the last rank to arrive",
+           .definition =
+               "ranks spend time inside collective kernels before the last member of the group "
+               "has arrived (the skew part of each instance, measured on clocks aligned by the "
+               "collectives' common end)",
+           .impact =
+               "the work before each collective (compute, and GPU idle where the rank waited for "
+               "the previous collective) balanced across the ranks: each rank's set to their mean "
+               "(work moves from the slower ranks to the faster), the straggler's left to "
+               "rank-straggler; the job's cross-rank replay gives the saving",
+           .advice =
+               "Balance the work between collectives: even shards, sequence lengths and batch "
+               "sizes per rank, balanced MoE routing; pin host threads (NUMA/CPU affinity) so "
+               "that no rank's launches lag; avoid per-rank host syncs (.item()) right before a "
+               "collective.",
+           .limits =
+               "a single trace; ranks whose clocks the collectives cannot align; the straggler's "
+               "share of the waiting (rank-straggler's)."},
+      .job_detect = &Detect};
   return rule;
 }
 

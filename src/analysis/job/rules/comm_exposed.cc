@@ -25,8 +25,9 @@ void Detect(const JobContext& c, std::vector<JobCandidate>& out) {
       "Communication not overlapped with compute: " + base::FormatDuration(c.m.exposed_ns_total) +
       " of transfer with the GPU doing nothing else (all ranks)";
   f.fix =
-      "the compute after each collective, up to the rank's next collective in the same step, "
-      "no longer waits for it (the collective runs beside it; collectives stay in order)";
+      "the compute after each collective, up to the rank's next collective in the same "
+      "step, no longer waits for it (the collective runs beside it; collectives stay in "
+      "order)";
   f.detail = "overlap " +
              Percent(rep.comm_ns > 0 ? 100.0 * static_cast<double>(rep.overlapped_comm_ns) /
                                            static_cast<double>(rep.comm_ns)
@@ -39,29 +40,32 @@ void Detect(const JobContext& c, std::vector<JobCandidate>& out) {
 
 const JobRuleEntry& Rule() {
   static const JobRuleEntry rule{
-      {kRuleCommExposed,
-       "Communication not overlapped with compute",
-       "the transfer part of collective kernels (after the last rank arrived) runs while the "
-       "rank's GPU does no other work",
-       "the compute after each exposed collective, up to the rank's next collective in the same "
-       "step, no longer waits for its transfer (it runs beside it, collectives stay in order) "
-       "but still starts no earlier than the group's last arrival: overlap hides transfer, "
-       "never the waiting for a late rank (collective-skew's and rank-straggler's); a step's "
-       "last collective, which the step's end waits for, stays exposed; the job's cross-rank "
-       "replay gives the saving, capped at the most exposed transfer one rank can hide. Whether "
-       "the program can overlap a collective whose result the next compute needs (a "
-       "tensor-parallel all-reduce) is not in the trace: there the saving is an upper bound",
-       "Overlap communication with compute: launch collectives asynchronously on their own "
-       "stream and wait only where the result is needed (DDP gradient bucketing, FSDP prefetch, "
-       "async tensor parallelism / torch.compile micro-pipelining), or send less (bf16/fp8 "
-       "communication, fewer larger collectives).",
-       {},
-       nullptr,
-       {},
-       "collectives that run beside compute (their own stream, overlapped); a step's "
-       "last collective (the step's end waits for it); the waiting for a late rank "
-       "inside a collective (collective-skew's and rank-straggler's)."},
-      &Detect};
+      .info =
+          {.id = kRuleCommExposed,
+           .title = "Communication not overlapped with compute",
+           .definition =
+               "the transfer part of collective kernels (after the last rank arrived) runs while "
+               "the rank's GPU does no other work",
+           .impact =
+               "the compute after each exposed collective, up to the rank's next collective in "
+               "the same step, no longer waits for its transfer (it runs beside it, collectives "
+               "stay in order) but still starts no earlier than the group's last arrival: overlap "
+               "hides transfer, never the waiting for a late rank (collective-skew's and "
+               "rank-straggler's); a step's last collective, which the step's end waits for, "
+               "stays exposed; the job's cross-rank replay gives the saving, capped at the most "
+               "exposed transfer one rank can hide. Whether the program can overlap a collective "
+               "whose result the next compute needs (a tensor-parallel all-reduce) is not in the "
+               "trace: there the saving is an upper bound",
+           .advice =
+               "Overlap communication with compute: launch collectives asynchronously on their "
+               "own stream and wait only where the result is needed (DDP gradient bucketing, FSDP "
+               "prefetch, async tensor parallelism / torch.compile micro-pipelining), or send "
+               "less (bf16/fp8 communication, fewer larger collectives).",
+           .limits =
+               "collectives that run beside compute (their own stream, overlapped); a step's last "
+               "collective (the step's end waits for it); the waiting for a late rank inside a "
+               "collective (collective-skew's and rank-straggler's)."},
+      .job_detect = &Detect};
   return rule;
 }
 

@@ -64,29 +64,33 @@ void Detect(const JobContext& c, std::vector<JobCandidate>& out) {
 
 const JobRuleEntry& Rule() {
   static const JobRuleEntry rule{
-      {kRuleStraggler,
-       "One rank arrives late at the collectives and holds the others back",
-       "per collective instance, the last rank's arrival minus the second-latest is charged to the "
-       "last rank; a rank is the straggler when its charges are at least half of all ranks' "
-       "charges, twice the next rank's, and at least the minimum impact; its cause is what it did "
-       "in the phases before those collectives beyond the other ranks' median (a kernel's extra "
-       "time, or GPU idle with the host op that ran instead)",
-       "before each collective it was last to, the straggler's compute (the kernels issued "
-       "before it, in program order) and its GPU idle time are cut to the other ranks' median; "
-       "the job's cross-rank replay gives the saving, capped at the waiting its late arrivals "
-       "caused (arriving with the second-latest rank cannot save more)",
-       "Find why this rank is slower: the same kernel taking longer points at the device (clocks, "
-       "thermal throttling, a different GPU SKU, ECC page retirement) or at more work (an uneven "
-       "shard, MoE expert load); an idle GPU with a busy host points at the host (CPU affinity "
-       "and NUMA binding, a noisy neighbour, Python work, data loading). Profile it alone with "
-       "gpuscope analyze on its trace.",
-       {},
-       nullptr,
-       {},
-       "a single trace; ranks whose clocks the collectives cannot align; a truncated "
-       "rank; a job where no rank holds half the late charges and twice the next "
-       "rank's (random skew is collective-skew's)."},
-      &Detect};
+      .info =
+          {.id = kRuleStraggler,
+           .title = "One rank arrives late at the collectives and holds the others back",
+           .definition =
+               "per collective instance, the last rank's arrival minus the second-latest is "
+               "charged to the last rank; a rank is the straggler when its charges are at least "
+               "half of all ranks' charges, twice the next rank's, and at least the minimum "
+               "impact; its cause is what it did in the phases before those collectives beyond "
+               "the other ranks' median (a kernel's extra time, or GPU idle with the host op that "
+               "ran instead)",
+           .impact =
+               "before each collective it was last to, the straggler's compute (the kernels "
+               "issued before it, in program order) and its GPU idle time are cut to the other "
+               "ranks' median; the job's cross-rank replay gives the saving, capped at the "
+               "waiting its late arrivals caused (arriving with the second-latest rank cannot "
+               "save more)",
+           .advice =
+               "Find why this rank is slower: the same kernel taking longer points at the device "
+               "(clocks, thermal throttling, a different GPU SKU, ECC page retirement) or at more "
+               "work (an uneven shard, MoE expert load); an idle GPU with a busy host points at "
+               "the host (CPU affinity and NUMA binding, a noisy neighbour, Python work, data "
+               "loading). Profile it alone with gpuscope analyze on its trace.",
+           .limits =
+               "a single trace; ranks whose clocks the collectives cannot align; a truncated "
+               "rank; a job where no rank holds half the late charges and twice the next rank's "
+               "(random skew is collective-skew's)."},
+      .job_detect = &Detect};
   return rule;
 }
 
