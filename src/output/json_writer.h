@@ -25,6 +25,10 @@ class JsonWriter {
   JsonWriter& Double(double v);
   JsonWriter& Bool(bool v);
   JsonWriter& Null();
+  // A value the source may lack: the value when `known`, else null.
+  JsonWriter& IntIf(bool known, int64_t v) { return known ? Int(v) : Null(); }
+  JsonWriter& DoubleIf(bool known, double v) { return known ? Double(v) : Null(); }
+  JsonWriter& StringIf(bool known, std::string_view v) { return known ? String(v) : Null(); }
 
   // The text not yet streamed: the whole document unless StreamTo was called.
   const std::string& str() const { return out_; }

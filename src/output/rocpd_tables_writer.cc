@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "base/enum_names.h"
 #include "output/rocpd_writer_parts.h"
 
 namespace gpuscope::output::rocpd_internal {
@@ -13,19 +14,15 @@ namespace {
 
 // rocprofv3's names of copy operations (rocpd_memory_copy.name_id).
 std::string_view CopyName(model::MemopKind k) {
-  switch (k) {
-    case model::MemopKind::kHtoD:
-      return "MEMORY_COPY_HOST_TO_DEVICE";
-    case model::MemopKind::kDtoH:
-      return "MEMORY_COPY_DEVICE_TO_HOST";
-    case model::MemopKind::kDtoD:
-    case model::MemopKind::kPtoP:
-      return "MEMORY_COPY_DEVICE_TO_DEVICE";
-    case model::MemopKind::kHtoH:
-      return "MEMORY_COPY_HOST_TO_HOST";
-    default:
-      return "MEMORY_COPY_NONE";
-  }
+  static constexpr std::string_view kNames[] = {"MEMORY_COPY_HOST_TO_DEVICE",
+                                                "MEMORY_COPY_DEVICE_TO_HOST",
+                                                "MEMORY_COPY_DEVICE_TO_DEVICE",
+                                                "MEMORY_COPY_HOST_TO_HOST",
+                                                "MEMORY_COPY_DEVICE_TO_DEVICE",
+                                                "MEMORY_COPY_NONE",
+                                                "MEMORY_COPY_NONE"};
+  static_assert(base::NamesEvery(kNames, model::MemopKind::kOther));
+  return base::NameOf(kNames, k, "MEMORY_COPY_NONE");
 }
 
 // One rocpd_region row: (nid, pid, tid, start, end, name_id, event_id).

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/enum_names.h"
 #include "base/sqlite_batch.h"
 #include "base/sqlite_db.h"
 #include "format/rpd_ext.h"
@@ -32,41 +34,27 @@ inline std::string Insert(std::string_view table, std::string_view columns) {
 // rocpd_string ids, one per distinct text.
 using StringIds = SqliteStringIds;
 
+// rocpd_op.opType of a copy or fill, as rpd_tracer writes it.
 inline std::string_view OpType(model::MemopKind k) {
-  switch (k) {
-    case model::MemopKind::kHtoD:
-      return "CopyHostToDevice";
-    case model::MemopKind::kDtoH:
-      return "CopyDeviceToHost";
-    case model::MemopKind::kDtoD:
-      return "CopyDeviceToDevice";
-    case model::MemopKind::kHtoH:
-      return "CopyHostToHost";
-    case model::MemopKind::kPtoP:
-      return "CopyPeerToPeer";
-    case model::MemopKind::kMemset:
-      return "FillBuffer";
-    case model::MemopKind::kOther:
-      return "Copy";
-  }
-  return "Copy";
+  static constexpr std::string_view kTypes[] = {"CopyHostToDevice",
+                                                "CopyDeviceToHost",
+                                                "CopyDeviceToDevice",
+                                                "CopyHostToHost",
+                                                "CopyPeerToPeer",
+                                                "FillBuffer",
+                                                "Copy"};
+  static_assert(base::NamesEvery(kTypes, model::MemopKind::kOther));
+  return base::NameOf(kTypes, k, "Copy");
 }
 
 // hipMemcpyKind as rpd_tracer stores it in rocpd_copyapi.kind.
 inline int64_t HipMemcpyKind(model::MemopKind k) {
-  switch (k) {
-    case model::MemopKind::kHtoH:
-      return 0;
-    case model::MemopKind::kHtoD:
-      return 1;
-    case model::MemopKind::kDtoH:
-      return 2;
-    case model::MemopKind::kDtoD:
-    case model::MemopKind::kPtoP:
-      return 3;
-    default:
-      return 4;
-  }
+  // hipMemcpyHostToDevice 1, DeviceToHost 2, DeviceToDevice 3 (peer copies too), HostToHost 0,
+  // hipMemcpyDefault 4 (fills and the unknown).
+  static constexpr int64_t kKinds[] = {1, 2, 3, 0, 3, 4, 4};
+  static_assert(std::size(kKinds) == model::kMemopKindCount);
+  const auto i = static_cast<size_t>(k);
+  return i < std::size(kKinds) ? kKinds[i] : 4;
 }
 
 // Writes one trace into an open database: the v2 schema, then every table. Split by table:

@@ -22,20 +22,11 @@ void WritePhasesJson(output::JsonWriter& w, const std::vector<analysis::PhaseSum
     w.Key("steps").Uint(p.steps).Key("warmup_steps").Uint(p.warmup).Key("latency_ns");
     WriteLatencyJson(w, p.latency);
     w.Key("tokens_per_step");
-    if (p.tokens_per_step >= 0)
-      w.Int(p.tokens_per_step);
-    else
-      w.Null();
+    w.IntIf(p.tokens_per_step >= 0, p.tokens_per_step);
     w.Key("tokens_per_second");
-    if (p.tokens_per_second >= 0)
-      w.Double(p.tokens_per_second);
-    else
-      w.Null();
+    w.DoubleIf(p.tokens_per_second >= 0, p.tokens_per_second);
     w.Key("gpu_ns").Int(p.gpu_ns).Key("gpu_busy_pct");
-    if (p.gpu_busy_pct >= 0)
-      w.Double(p.gpu_busy_pct);
-    else
-      w.Null();
+    w.DoubleIf(p.gpu_busy_pct >= 0, p.gpu_busy_pct);
     w.Key("top_kernels").BeginArray();
     for (const auto& [name, ns] : p.top_kernels)
       w.BeginObject().Key("name").String(name).Key("ns").Int(ns).EndObject();
@@ -208,10 +199,7 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
   LatencyAndStructureJson(w, st);
   GraphsAndClocksJson(w, r);
   w.Key("gpu_busy_pct");
-  if (s.gpu_busy_pct < 0)
-    w.Null();
-  else
-    w.Double(s.gpu_busy_pct);
+  w.DoubleIf(s.gpu_busy_pct >= 0, s.gpu_busy_pct);
   w.Key("devices")
       .Int(s.devices)
       .Key("kernel_ns")

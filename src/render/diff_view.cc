@@ -222,10 +222,7 @@ std::string DiffJson(const analysis::DiffReport& r, const DiffView& a) {
   JsonPair(w, "iteration_p95_ns", r.iteration_p95_ns, true);
   w.Key("gpu_busy_pct").BeginArray();
   for (double v : {r.gpu_busy_pct.before, r.gpu_busy_pct.after}) {
-    if (v < 0)
-      w.Null();
-    else
-      w.Double(v);
+    w.DoubleIf(v >= 0, v);
   }
   w.EndArray();
   JsonPair(w, "kernel_ns", r.kernel_ns, true);
@@ -246,20 +243,14 @@ std::string DiffJson(const analysis::DiffReport& r, const DiffView& a) {
              true);
     w.Key("tokens_per_second").BeginArray();
     for (double v : {b->tokens_per_second, af->tokens_per_second}) {
-      if (v < 0)
-        w.Null();
-      else
-        w.Double(v);
+      w.DoubleIf(v >= 0, v);
     }
     w.EndArray().EndObject();
   }
   w.EndArray();
   w.Key("verdict").String(r.verdict).Key("basis").String(r.basis).Key("test").String(r.test);
   w.Key("p_value");
-  if (r.p_value < 0)
-    w.Null();
-  else
-    w.Double(r.p_value);
+  w.DoubleIf(r.p_value >= 0, r.p_value);
   w.EndObject();
   JsonRows(w, "kernels", r.kernels);
   JsonRows(w, "memops", r.memops);

@@ -1,6 +1,9 @@
 #include "render/help_view.h"
 
+#include <cctype>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "analysis/findings/registry.h"
 #include "analysis/job/job_rules.h"
@@ -133,30 +136,37 @@ namespace {
 
 std::string Peak(double v) { return v > 0 ? base::FormatFixed(v, v < 100 ? 2 : 1) : "-"; }
 
-// The devices as rows (every format).
+// "BF16" for bf16: a precision's column header.
+std::string Header(analysis::Precision p) {
+  std::string h(analysis::PrecisionName(p));
+  for (char& ch : h) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return h;
+}
+
+// The devices as rows (every format): a column per precision, in the order of kPrecisions.
 ResultTable DevicesTable() {
-  ResultTable t({{"key", "--device", Show::kText},
-                 {"name", "Name", Show::kText},
-                 {"compute_units", "CUs/SMs", Show::kCount},
-                 {"clock_mhz", "MHz", Show::kCount},
-                 {"memory_gb", "GB", Show::kNumber},
-                 {"hbm_tbps", "TB/s", Show::kNumber},
-                 {"vector_fp32", "FP32 vec", Show::kTextRight},
-                 {"fp64", "FP64", Show::kTextRight},
-                 {"fp32", "FP32", Show::kTextRight},
-                 {"tf32", "TF32", Show::kTextRight},
-                 {"bf16", "BF16", Show::kTextRight},
-                 {"fp16", "FP16", Show::kTextRight},
-                 {"fp8", "FP8", Show::kTextRight},
-                 {"int8", "INT8", Show::kTextRight},
-                 {"source", "", Show::kText}});
+  std::vector<Column> columns = {{"key", "--device", Show::kText},
+                                 {"name", "Name", Show::kText},
+                                 {"compute_units", "CUs/SMs", Show::kCount},
+                                 {"clock_mhz", "MHz", Show::kCount},
+                                 {"memory_gb", "GB", Show::kNumber},
+                                 {"hbm_tbps", "TB/s", Show::kNumber},
+                                 {"vector_fp32", "FP32 vec", Show::kTextRight}};
+  for (analysis::Precision p : analysis::kPrecisions)
+    columns.emplace_back(std::string(analysis::PrecisionName(p)), Header(p), Show::kTextRight);
+  columns.emplace_back("source", "", Show::kText);
+  ResultTable t(std::move(columns));
   for (const auto& d : analysis::KnownDevices()) {
-    t.AddRow({Cell::Text(std::string(d.key)), Cell::Text(std::string(d.name)),
-              Cell::Int(d.compute_units), Cell::Int(d.clock_mhz), Cell::Real(d.memory_gb),
-              Cell::Real(d.hbm_tbps), Cell::Text(Peak(d.vector_fp32_tflops)),
-              Cell::Text(Peak(d.fp64)), Cell::Text(Peak(d.fp32)), Cell::Text(Peak(d.tf32)),
-              Cell::Text(Peak(d.bf16)), Cell::Text(Peak(d.fp16)), Cell::Text(Peak(d.fp8)),
-              Cell::Text(Peak(d.int8)), Cell::Text(std::string(d.source))});
+    std::vector<Cell> row = {Cell::Text(std::string(d.key)),
+                             Cell::Text(std::string(d.name)),
+                             Cell::Int(d.compute_units),
+                             Cell::Int(d.clock_mhz),
+                             Cell::Real(d.memory_gb),
+                             Cell::Real(d.hbm_tbps),
+                             Cell::Text(Peak(d.vector_fp32_tflops))};
+    for (analysis::Precision p : analysis::kPrecisions) row.push_back(Cell::Text(Peak(d.Peak(p))));
+    row.push_back(Cell::Text(std::string(d.source)));
+    t.AddRow(std::move(row));
   }
   return t;
 }

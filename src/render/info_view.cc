@@ -300,10 +300,7 @@ void ClocksAndProblemsJson(output::JsonWriter& w, const model::Trace& t,
     w.BeginObject().Key("device").Int(c.device).Key("shift_ns").Int(c.shift_ns).EndObject();
   w.EndArray();
   w.Key("import_error");
-  if (t.meta.import_error.empty())
-    w.Null();
-  else
-    w.String(t.meta.import_error);
+  w.StringIf(!t.meta.import_error.empty(), t.meta.import_error);
   w.Key("problems").BeginArray();
   for (const auto& [kind, e] : t.problems.entries()) {
     w.BeginObject()

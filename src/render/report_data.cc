@@ -215,10 +215,7 @@ void WriteKernels(JsonWriter& w, const analysis::Stats& st) {
   for (const auto& m : st.memops) {
     w.BeginObject().Key("kind").String(model::MemopKindName(m.kind)).Key("calls").Uint(m.calls);
     w.Key("bytes");
-    if (m.calls_unknown_bytes == m.calls)
-      w.Null();
-    else
-      w.Int(m.bytes);
+    w.IntIf(m.calls_unknown_bytes != m.calls, m.bytes);
     w.Key("total_ns")
         .Int(m.total_ns)
         .Key("pageable")
@@ -258,10 +255,7 @@ void WriteRoofline(JsonWriter& w, const model::Trace& t, const analysis::Analysi
         .Key("tflops")
         .Double(o.tflops);
     w.Key("tbps").Double(o.tbps).Key("bound").String(o.bound).Key("percent_of_bound");
-    if (o.percent_of_bound < 0)
-      w.Null();
-    else
-      w.Double(o.percent_of_bound);
+    w.DoubleIf(o.percent_of_bound >= 0, o.percent_of_bound);
     w.EndObject();
   }
   w.EndArray();

@@ -123,10 +123,7 @@ void WriteRooflineDevice(output::JsonWriter& w, const analysis::RooflineDevice& 
   w.Key("peak_tflops").BeginObject();
   for (analysis::Precision pr : analysis::kPrecisions) {
     w.Key(analysis::PrecisionName(pr));
-    if (p.Peak(pr) > 0)
-      w.Double(p.Peak(pr));
-    else
-      w.Null();
+    w.DoubleIf(p.Peak(pr) > 0, p.Peak(pr));
   }
   w.Key("vector_fp32").Double(p.vector_fp32_tflops);
   w.EndObject();
@@ -165,15 +162,9 @@ std::string RooflineJson(const model::Trace& t, const RooflineReport& r, const R
     w.Key("tbps").Double(op.tbps);
     w.Key("intensity").Double(op.intensity);
     w.Key("bound");
-    if (op.bound.empty())
-      w.Null();
-    else
-      w.String(op.bound);
+    w.StringIf(!op.bound.empty(), op.bound);
     w.Key("percent_of_bound");
-    if (op.percent_of_bound < 0)
-      w.Null();
-    else
-      w.Double(op.percent_of_bound);
+    w.DoubleIf(op.percent_of_bound >= 0, op.percent_of_bound);
     w.Key("kernels").BeginArray();
     for (const auto& k : op.kernels) {
       w.BeginObject();

@@ -90,4 +90,18 @@ class Builder {
   uint64_t corr_ = 0;
 };
 
+// Step s of a model that allocates, from t0 (1000 us long, its Python frame around its ops):
+// aten::empty allocates 1 MB at t0 + 12 us (address 1000 + s), aten::mul 4 MB at t0 + 22 us
+// (address 77); `alloc(ts, bytes, addr)` records each. What frees them is the test's.
+template <typename Alloc>
+void AllocatingStep(Builder& b, int s, int64_t t0, Alloc alloc) {
+  constexpr int64_t kMiB = 1 << 20;
+  b.Step(s, t0, 1000 * us);
+  b.Frame("model.py(5): forward", t0 + 5 * us, 900 * us);
+  b.Op("aten::empty", t0 + 10 * us, 5 * us);
+  alloc(t0 + 12 * us, kMiB, 1000 + static_cast<uint64_t>(s));
+  b.Op("aten::mul", t0 + 20 * us, 5 * us);
+  alloc(t0 + 22 * us, 4 * kMiB, 77);
+}
+
 }  // namespace gpuscope::analysis::test_models

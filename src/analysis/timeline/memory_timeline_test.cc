@@ -27,12 +27,7 @@ model::Trace& Leaky(Builder& b) {
   };
   for (int s = 0; s < 5; ++s) {
     int64_t t0 = s * 1000 * us;
-    b.Step(s, t0, 1000 * us);
-    b.Frame("model.py(5): forward", t0 + 5 * us, 900 * us);
-    b.Op("aten::empty", t0 + 10 * us, 5 * us);
-    event(t0 + 12 * us, MB, 1000 + static_cast<uint64_t>(s));
-    b.Op("aten::mul", t0 + 20 * us, 5 * us);
-    event(t0 + 22 * us, 4 * MB, 77);
+    test_models::AllocatingStep(b, s, t0, event);
     event(t0 + 500 * us, -4 * MB, 77);
   }
   return b.Link();

@@ -1,5 +1,7 @@
 #include "import/common/rocm_names.h"
 
+#include "base/enum_names.h"
+
 namespace gpuscope::import::rocm {
 namespace {
 
@@ -35,20 +37,13 @@ model::MemopKind CopyDirection(std::string_view n) {
 }
 
 std::string_view CopyName(model::MemopKind kind) {
-  switch (kind) {
-    case model::MemopKind::kHtoD:
-      return "Memcpy HtoD (Host -> Device)";
-    case model::MemopKind::kDtoH:
-      return "Memcpy DtoH (Device -> Host)";
-    case model::MemopKind::kDtoD:
-      return "Memcpy DtoD (Device -> Device)";
-    case model::MemopKind::kHtoH:
-      return "Memcpy HtoH (Host -> Host)";
-    case model::MemopKind::kPtoP:
-      return "Memcpy PtoP (Device -> Device)";
-    default:
-      return "Memcpy (unknown direction)";
-  }
+  static constexpr std::string_view kNames[] = {
+      "Memcpy HtoD (Host -> Device)",   "Memcpy DtoH (Device -> Host)",
+      "Memcpy DtoD (Device -> Device)", "Memcpy HtoH (Host -> Host)",
+      "Memcpy PtoP (Device -> Device)", "Memcpy (unknown direction)",
+      "Memcpy (unknown direction)"};
+  static_assert(base::NamesEvery(kNames, model::MemopKind::kOther));
+  return base::NameOf(kNames, kind, "Memcpy (unknown direction)");
 }
 
 void CopyEnds(model::MemopKind kind, model::MemoryKind* src, model::MemoryKind* dst) {

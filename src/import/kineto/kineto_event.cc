@@ -70,50 +70,63 @@ void SetInt(std::string_view text, bool is_string, Int* out, bool* bad) {
   }
 }
 
+// Calls f(field) with the integer field that the arg `key` sets; false for any other key.
+template <typename F>
+bool ForIntArg(std::string_view key, KinetoEvent* ev, F&& f) {
+  if (key == "correlation")
+    f(&ev->correlation);
+  else if (key == "External id" || key == "external id")
+    f(&ev->external_id);
+  else if (key == "bytes" || key == "size")
+    f(&ev->bytes);
+  else if (key == "device")
+    f(&ev->device);
+  else if (key == "stream")
+    f(&ev->stream);
+  else if (key == "Python id")
+    f(&ev->python_id);
+  else if (key == "Python parent id")
+    f(&ev->python_parent_id);
+  else if (key == "wait_on_cuda_event_record_corr_id")
+    f(&ev->wait_on_record);
+  else if (key == "wait_on_stream")
+    f(&ev->wait_on_stream);
+  else if (key == "registers per thread")
+    f(&ev->registers);
+  else if (key == "shared memory")
+    f(&ev->shared_mem);
+  else
+    return false;
+  return true;
+}
+
+// An integer arg's value into *out; an object or array there is skipped and marked bad.
+template <typename Int>
+Scan ReadIntArg(JsonCursor& c, std::deque<std::string>* arena, Int* out, bool* bad) {
+  Scan s = Scan::kOk;
+  char ch = 0;
+  if ((s = c.Peek(&ch)) != Scan::kOk) return s;
+  if (ch == '{' || ch == '[') {
+    *bad = true;
+    return c.SkipValue();
+  }
+  std::string_view text;
+  bool is_string = false;
+  if ((s = c.Scalar(&text, &is_string, arena)) != Scan::kOk) return s;
+  SetInt(text, is_string, out, bad);
+  return Scan::kOk;
+}
+
 Scan ParseArgs(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena) {
   return ForEachMember(c, arena, [&](std::string_view key, char ch) {
     Scan s = Scan::kOk;
     bool bad = false;
     if (key == "grid" || key == "block") {
       if ((s = ReadDims(c, key == "grid" ? ev->grid : ev->block, &bad)) != Scan::kOk) return s;
-    } else if (key == "correlation" || key == "External id" || key == "external id" ||
-               key == "bytes" || key == "device" || key == "stream" || key == "Python id" ||
-               key == "Python parent id" || key == "registers per thread" ||
-               key == "shared memory" || key == "size" ||
-               key == "wait_on_cuda_event_record_corr_id" || key == "wait_on_stream") {
-      if ((s = c.Peek(&ch)) != Scan::kOk) return s;
-      if (ch == '{' || ch == '[') {
-        bad = true;
-        if ((s = c.SkipValue()) != Scan::kOk) return s;
-      } else {
-        std::string_view text;
-        bool is_string = false;
-        if ((s = c.Scalar(&text, &is_string, arena)) != Scan::kOk) return s;
-        if (key == "correlation") {
-          SetInt(text, is_string, &ev->correlation, &bad);
-          ev->has_correlation = !bad;
-        } else if (key == "External id" || key == "external id") {
-          SetInt(text, is_string, &ev->external_id, &bad);
-        } else if (key == "bytes" || key == "size") {
-          SetInt(text, is_string, &ev->bytes, &bad);
-        } else if (key == "device") {
-          SetInt(text, is_string, &ev->device, &bad);
-        } else if (key == "stream") {
-          SetInt(text, is_string, &ev->stream, &bad);
-        } else if (key == "Python id") {
-          SetInt(text, is_string, &ev->python_id, &bad);
-        } else if (key == "Python parent id") {
-          SetInt(text, is_string, &ev->python_parent_id, &bad);
-        } else if (key == "wait_on_cuda_event_record_corr_id") {
-          SetInt(text, is_string, &ev->wait_on_record, &bad);
-        } else if (key == "wait_on_stream") {
-          SetInt(text, is_string, &ev->wait_on_stream, &bad);
-        } else if (key == "registers per thread") {
-          SetInt(text, is_string, &ev->registers, &bad);
-        } else {
-          SetInt(text, is_string, &ev->shared_mem, &bad);
-        }
-      }
+    } else if (Scan r = Scan::kOk;
+               ForIntArg(key, ev, [&](auto* field) { r = ReadIntArg(c, arena, field, &bad); })) {
+      if (r != Scan::kOk) return r;
+      if (key == "correlation") ev->has_correlation = !bad;
     } else if (key == ct::kArgCopyKind || key == ct::kArgSrcKind || key == ct::kArgDstKind ||
                key == ct::kArgDomain || key == ct::kArgKernel) {
       std::string_view text;
@@ -180,57 +193,37 @@ Scan ParseKinetoEvent(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* a
     switch (key.size()) {
       case 2:
         if (key == "ph") {
-          if (ch != '"') {
-            if ((s = wrong_type("ph")) != Scan::kOk) return s;
-            return Scan::kOk;
-          }
+          if (ch != '"') return wrong_type("ph");
           std::string_view v;
           if ((s = c.String(&v, arena)) != Scan::kOk) return s;
           ev->ph = v.empty() ? '?' : v[0];
           return Scan::kOk;
         }
         if (key == "ts") {
-          if (container) {
-            if ((s = wrong_type("ts")) != Scan::kOk) return s;
-            return Scan::kOk;
-          }
+          if (container) return wrong_type("ts");
           if ((s = c.Scalar(&ev->ts, &is_string, arena)) != Scan::kOk) return s;
           if (is_string) ev->ts_is_string = true;
           return Scan::kOk;
         }
         if (key == "id") {
-          if (container) {
-            if ((s = wrong_type("id")) != Scan::kOk) return s;
-            return Scan::kOk;
-          }
-          if ((s = c.Scalar(&ev->id, &is_string, arena)) != Scan::kOk) return s;
-          return Scan::kOk;
+          if (container) return wrong_type("id");
+          return c.Scalar(&ev->id, &is_string, arena);
         }
         break;
       case 3:
         if (key == "cat") {
-          if (ch != '"') {
-            if ((s = wrong_type("cat")) != Scan::kOk) return s;
-            return Scan::kOk;
-          }
-          if ((s = c.String(&ev->cat, arena)) != Scan::kOk) return s;
-          return Scan::kOk;
+          if (ch != '"') return wrong_type("cat");
+          return c.String(&ev->cat, arena);
         }
         if (key == "pid" || key == "tid") {
-          if (container) {
-            if ((s = wrong_type(key == "pid" ? "pid" : "tid")) != Scan::kOk) return s;
-            return Scan::kOk;
-          }
+          if (container) return wrong_type(key == "pid" ? "pid" : "tid");
           bool pid = key == "pid";
           if ((s = IdText(c, pid ? &ev->pid : &ev->tid, arena)) != Scan::kOk) return s;
           (pid ? ev->has_pid : ev->has_tid) = true;
           return Scan::kOk;
         }
         if (key == "dur") {
-          if (container) {
-            if ((s = wrong_type("dur")) != Scan::kOk) return s;
-            return Scan::kOk;
-          }
+          if (container) return wrong_type("dur");
           if ((s = c.Scalar(&ev->dur, &is_string, arena)) != Scan::kOk) return s;
           if (is_string) ev->dur_is_string = true;
           return Scan::kOk;
@@ -238,12 +231,8 @@ Scan ParseKinetoEvent(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* a
         break;
       case 4:
         if (key == "name") {
-          if (ch != '"') {
-            if ((s = wrong_type("name")) != Scan::kOk) return s;
-            return Scan::kOk;
-          }
-          if ((s = c.Scalar(&ev->name, &is_string, arena)) != Scan::kOk) return s;
-          return Scan::kOk;
+          if (ch != '"') return wrong_type("name");
+          return c.Scalar(&ev->name, &is_string, arena);
         }
         if (key == "args") {
           ev->args_begin = c.pos();
@@ -259,8 +248,7 @@ Scan ParseKinetoEvent(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* a
       default:
         break;
     }
-    if ((s = c.SkipValue()) != Scan::kOk) return s;
-    return Scan::kOk;
+    return c.SkipValue();
   });
 }
 
