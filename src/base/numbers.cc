@@ -76,20 +76,26 @@ std::optional<MicrosToNs> ParseMicrosToNs(std::string_view t, int ns_digits) {
   return r;
 }
 
-std::optional<uint64_t> ParseHexUint64(std::string_view t) {
-  if (t.size() >= 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.remove_prefix(2);
-  uint64_t v = 0;
-  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v, 16);
+namespace {
+
+// `t` whole as a T in `base` (std::from_chars: no sign for unsigned, no spaces); nullopt when any
+// of it is left over.
+template <typename T, typename... Base>
+std::optional<T> ParseWhole(std::string_view t, Base... base) {
+  T v = 0;
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v, base...);
   if (t.empty() || ec != std::errc() || p != t.data() + t.size()) return std::nullopt;
   return v;
 }
 
-std::optional<uint64_t> ParseUint64(std::string_view t) {
-  uint64_t v = 0;
-  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-  if (ec != std::errc() || p != t.data() + t.size()) return std::nullopt;
-  return v;
+}  // namespace
+
+std::optional<uint64_t> ParseHexUint64(std::string_view t) {
+  if (t.size() >= 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.remove_prefix(2);
+  return ParseWhole<uint64_t>(t, 16);
 }
+
+std::optional<uint64_t> ParseUint64(std::string_view t) { return ParseWhole<uint64_t>(t); }
 
 std::optional<int64_t> ParseInt64(std::string_view t) {
   int64_t v = 0;
@@ -104,11 +110,6 @@ std::optional<int64_t> ParseInt64(std::string_view t) {
   return v;
 }
 
-std::optional<double> ParseDouble(std::string_view t) {
-  double v = 0;
-  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-  if (ec != std::errc() || p != t.data() + t.size()) return std::nullopt;
-  return v;
-}
+std::optional<double> ParseDouble(std::string_view t) { return ParseWhole<double>(t); }
 
 }  // namespace gpuscope::base

@@ -37,8 +37,7 @@ void PrintAnalyzeReport(const model::Trace& trace, const std::string& path) {
 CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
   auto a = std::make_shared<AnalyzeArgs>();
   app.add_option("trace", a->request.path, kTraceHelp)->required();
-  app.add_option("--format", a->request.format, "Output format")
-      ->check(CLI::IsMember({"table", "csv", "json"}));
+  AddFormatOption(app, &a->request.format);
   app.add_flag("--full-names", a->request.full_names,
                "Show names whole instead of fitting them to the terminal");
   std::vector<std::string> ids;
@@ -59,11 +58,9 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
           ->capture_default_str();
     }
   }
-  app.add_option("--capture", a->request.captures,
-                 "A trace of the graph captures of the same program (vLLM/SGLang capture traces; "
-                 "repeat for several): graph-replayed kernels are attributed to the op and "
-                 "Python frame that launched them at capture")
-      ->check(CLI::ExistingPath);
+  AddCaptureOption(app, &a->request.captures,
+                   " (vLLM/SGLang capture traces; repeat for several): graph-replayed kernels are "
+                   "attributed to the op and Python frame that launched them at capture");
   app.add_option("--phase", a->request.phase,
                  "Only the steps of one phase of a serving trace: its window (first to last of "
                  "its steps: with interleaved phases it holds the other phase's steps too; the "

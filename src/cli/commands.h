@@ -25,6 +25,20 @@ inline constexpr const char* kFormatsFooter =
 
 using session::CommonOptions;
 
+// --format: the terminal's table, CSV or JSON; `help` is what the option says it sets.
+inline CLI::Option* AddFormatOption(CLI::App& app, std::string* format,
+                                    const char* help = "Output format") {
+  return app.add_option("--format", *format, help)->check(CLI::IsMember({"table", "csv", "json"}));
+}
+
+// --capture (repeatable): traces of the same program's graph captures; `use` ends the help.
+inline CLI::Option* AddCaptureOption(CLI::App& app, std::vector<std::string>* captures,
+                                     const std::string& use) {
+  return app
+      .add_option("--capture", *captures, "A trace of the graph captures of the same program" + use)
+      ->check(CLI::ExistingPath);
+}
+
 // A command's body: returns the exit code, or a Status whose message main prints (exit 2).
 using CommandBody = std::function<base::StatusOr<int>()>;
 

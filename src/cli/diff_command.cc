@@ -30,8 +30,7 @@ CommandBody AddDiffCommand(CLI::App& app, const CommonOptions& common) {
   app.add_option("before", a->before, std::string("The run before the change. ") + kTraceHelp)
       ->required();
   app.add_option("after", a->after, "The run after the change")->required();
-  app.add_option("--format", a->format, "Output format")
-      ->check(CLI::IsMember({"table", "csv", "json"}));
+  AddFormatOption(app, &a->format);
   app.add_flag("--exact-names", a->exact_names,
                "Match kernels by their exact names (no normalisation)");
   app.add_flag("--full-names", a->full_names,

@@ -27,8 +27,7 @@ struct InfoArgs {
 CommandBody AddInfoCommand(CLI::App& app, const CommonOptions& common) {
   auto args = std::make_shared<InfoArgs>();
   app.add_option("trace", args->path, kTraceHelp)->required();
-  app.add_option("--format", args->format, "Output format")
-      ->check(CLI::IsMember({"table", "csv", "json"}));
+  AddFormatOption(app, &args->format);
   return [args, &common]() -> base::StatusOr<int> {
     if (auto files = JobFiles(args->path); !files.empty()) {
       GPUSCOPE_ASSIGN_OR_RETURN(auto job, LoadJob(files, common));

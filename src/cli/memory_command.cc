@@ -19,8 +19,7 @@ CommandBody AddMemoryCommand(CLI::App& app, const CommonOptions& common) {
   app.add_option("--top", a->top, "Holders listed per device (the rest summed in one row)")
       ->check(CLI::PositiveNumber);
   app.add_flag("--full-names", a->full_names, "Do not shorten names to fit the terminal");
-  app.add_option("--format", a->format, "Output format")
-      ->check(CLI::IsMember({"table", "csv", "json"}));
+  AddFormatOption(app, &a->format);
   return [a, &common]() -> base::StatusOr<int> {
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTrace(a->path, common));
     std::fputs(MemoryOutput(trace, *a).c_str(), stdout);

@@ -40,12 +40,9 @@ CommandBody AddReportCommand(CLI::App& app, const CommonOptions& common) {
   auto args = std::make_shared<ReportArgs>();
   app.add_option("trace", args->in, kTraceHelp)->required();
   app.add_option("-o,--output", args->out, "HTML file to write")->capture_default_str();
-  app.add_option("--format", args->format, "How to report what was written")
-      ->check(CLI::IsMember({"table", "json", "csv"}));
-  app.add_option("--capture", args->captures,
-                 "A trace of the graph captures of the same program, to attribute graph kernels "
-                 "(repeatable; see gpuscope analyze)")
-      ->check(CLI::ExistingPath);
+  AddFormatOption(app, &args->format, "How to report what was written");
+  AddCaptureOption(app, &args->captures,
+                   ", to attribute graph kernels (repeatable; see gpuscope analyze)");
   app.add_option("--device", args->device,
                  "The GPU the trace ran on, for the roofline and kernel-efficiency (gpuscope help "
                  "roofline lists them)");

@@ -33,12 +33,9 @@ CommandBody AddRooflineCommand(CLI::App& app, const CommonOptions& common) {
                  "The GPU the trace ran on, overriding what the trace says (MI300X, H100-SXM, "
                  "B200, ...; `gpuscope help roofline` lists them)");
   app.add_option("--top", args->top, "Rows per table in the terminal (0 = all)");
-  app.add_option("--format", args->format, "Output format")
-      ->check(CLI::IsMember({"table", "csv", "json"}));
-  app.add_option("--capture", args->captures,
-                 "A trace of the graph captures of the same program, to price graph-replayed "
-                 "kernels by their captured ops (repeatable)")
-      ->check(CLI::ExistingPath);
+  AddFormatOption(app, &args->format);
+  AddCaptureOption(app, &args->captures,
+                   ", to price graph-replayed kernels by their captured ops (repeatable)");
   app.add_flag("--full-names", args->full_names, "Show names whole");
   app.add_flag("--steady", args->steady, "Only kernels launched in the steady state");
   return [args, &common]() -> base::StatusOr<int> {

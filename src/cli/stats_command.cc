@@ -43,12 +43,10 @@ CommandBody AddStatsCommand(CLI::App& app, const CommonOptions& common) {
   app.add_option("--phase", args->phase,
                  "Only the steps of one phase of a serving trace (see gpuscope analyze)")
       ->check(CLI::IsMember({"prefill", "decode", "mixed", "other"}));
-  app.add_option("--capture", args->captures,
-                 "With --by op: a trace of the graph captures of the same program, to attribute "
-                 "graph-replayed kernels to their captured ops (repeatable)")
-      ->check(CLI::ExistingPath);
-  app.add_option("--format", args->format, "Output format")
-      ->check(CLI::IsMember({"table", "csv", "json"}));
+  AddCaptureOption(
+      app, &args->captures,
+      ", to attribute graph-replayed kernels to their captured ops with --by op (repeatable)");
+  AddFormatOption(app, &args->format);
   app.add_flag("--full-names", args->full_names,
                "Show names whole instead of fitting them to the terminal");
   app.add_flag("--mangled", args->mangled, "Keep mangled kernel names as recorded");

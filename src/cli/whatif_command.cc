@@ -39,8 +39,7 @@ CommandBody AddWhatIfCommand(CLI::App& app, const CommonOptions& common) {
   app.add_option("--fix", a->scenario.fixes,
                  "RULE: the fix analyze prices that rule's findings with (repeatable; gpuscope "
                  "help findings)");
-  app.add_option("--format", a->format, "Output format")
-      ->check(CLI::IsMember({"table", "csv", "json"}));
+  AddFormatOption(app, &a->format);
   return [a, &common]() -> base::StatusOr<int> {
     GPUSCOPE_RETURN_IF_ERROR(CheckScenario(*a));  // refused before the trace is read
     GPUSCOPE_ASSIGN_OR_RETURN(auto trace, LoadTrace(a->path, common));

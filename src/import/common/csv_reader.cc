@@ -14,6 +14,16 @@ base::StatusOr<CsvReader> CsvReader::Open(const std::string& path, model::Proble
   return CsvReader(std::move(src), problems, path);
 }
 
+base::StatusOr<CsvFile> OpenCsv(const std::string& path, std::string_view what,
+                                model::ProblemLog* problems) {
+  GPUSCOPE_ASSIGN_OR_RETURN(auto reader, CsvReader::Open(path, problems));
+  std::vector<std::string_view> fields;
+  if (!reader.Next(&fields)) return base::Status::Error(path + ": empty " + std::string(what));
+  std::vector<std::string> names(fields.begin(), fields.end());
+  CsvHeader header(fields);
+  return CsvFile{std::move(reader), std::move(names), std::move(header)};
+}
+
 bool CsvReader::Fill() {
   if (eof_) return false;
   if (pos_ > 0) {  // drop consumed bytes

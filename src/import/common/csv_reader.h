@@ -73,6 +73,17 @@ class CsvHeader {
   std::unordered_map<std::string, int> index_;
 };
 
+// A CSV file opened past its header row: the reader at the first data row, the header's names as
+// written and their positions.
+struct CsvFile {
+  CsvReader reader;
+  std::vector<std::string> names;
+  CsvHeader header;
+};
+// An empty file (no header row) is the error "PATH: empty " + `what` ("events.csv", "CSV").
+base::StatusOr<CsvFile> OpenCsv(const std::string& path, std::string_view what,
+                                model::ProblemLog* problems);
+
 // The field at `col` or "" when the column is absent or the row is short.
 inline std::string_view Field(const std::vector<std::string_view>& row, int col) {
   return col >= 0 && static_cast<size_t>(col) < row.size() ? row[col] : std::string_view();

@@ -13,6 +13,14 @@ inline bool IsAtomChar(char c) {
          c == '+' || c == '.';
 }
 
+// What a one-letter escape stands for: \n \t \r \b \f; \" \\ \/ and, leniently, any other
+// letter, itself.
+char Unescaped(char c) {
+  constexpr std::string_view kLetters = "ntrbf", kMeanings = "\n\t\r\b\f";
+  const size_t i = kLetters.find(c);
+  return i == std::string_view::npos ? c : kMeanings[i];
+}
+
 void AppendUtf8(std::string& out, uint32_t cp) {
   if (cp < 0x80) {
     out.push_back(static_cast<char>(cp));
@@ -106,54 +114,35 @@ Scan JsonCursor::String(std::string_view* out, std::deque<std::string>* arena) {
       continue;
     }
     ++in;
-    switch (*in) {
-      case 'n':
-        buf.push_back('\n');
-        break;
-      case 't':
-        buf.push_back('\t');
-        break;
-      case 'r':
-        buf.push_back('\r');
-        break;
-      case 'b':
-        buf.push_back('\b');
-        break;
-      case 'f':
-        buf.push_back('\f');
-        break;
-      case 'u': {
-        uint32_t cp = 0;
-        for (int k = 1; k <= 4; ++k) {
-          int h = in + k < close ? HexValue(in[k]) : -1;
-          if (h < 0) {
-            p_ = in;
-            return Fail("bad \\u escape in string");
-          }
-          cp = cp * 16 + static_cast<uint32_t>(h);
-        }
-        in += 4;
-        // A surrogate pair spells one code point beyond the BMP.
-        if (cp >= 0xD800 && cp < 0xDC00 && in + 6 < close && in[1] == '\\' && in[2] == 'u') {
-          uint32_t lo = 0;
-          bool ok = true;
-          for (int k = 3; k <= 6; ++k) {
-            int h = HexValue(in[k]);
-            ok = ok && h >= 0;
-            lo = lo * 16 + static_cast<uint32_t>(h < 0 ? 0 : h);
-          }
-          if (ok && lo >= 0xDC00 && lo < 0xE000) {
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-            in += 6;
-          }
-        }
-        AppendUtf8(buf, cp);
-        break;
-      }
-      default:
-        buf.push_back(*in);
-        break;  // \" \\ \/ and lenient for anything else
+    if (*in != 'u') {
+      buf.push_back(Unescaped(*in));
+      continue;
     }
+    uint32_t cp = 0;
+    for (int k = 1; k <= 4; ++k) {
+      int h = in + k < close ? HexValue(in[k]) : -1;
+      if (h < 0) {
+        p_ = in;
+        return Fail("bad \\u escape in string");
+      }
+      cp = cp * 16 + static_cast<uint32_t>(h);
+    }
+    in += 4;
+    // A surrogate pair spells one code point beyond the BMP.
+    if (cp >= 0xD800 && cp < 0xDC00 && in + 6 < close && in[1] == '\\' && in[2] == 'u') {
+      uint32_t lo = 0;
+      bool ok = true;
+      for (int k = 3; k <= 6; ++k) {
+        int h = HexValue(in[k]);
+        ok = ok && h >= 0;
+        lo = lo * 16 + static_cast<uint32_t>(h < 0 ? 0 : h);
+      }
+      if (ok && lo >= 0xDC00 && lo < 0xE000) {
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+        in += 6;
+      }
+    }
+    AppendUtf8(buf, cp);
   }
   *out = buf;
   return Scan::kOk;

@@ -38,12 +38,7 @@ class RocmRowBuilder {
   void Kernel(int64_t begin, int64_t end, int64_t gpu, std::string_view queue,
               std::string_view name, uint64_t corr, const model::Dim3& grid = {0, 0, 0},
               const model::Dim3& block = {0, 0, 0}, uint32_t vgpr = 0, uint32_t lds = 0) {
-    model::KernelRow row;
-    row.start_ns = begin;
-    row.dur_ns = Dur(begin, end);
-    row.device = static_cast<int16_t>(gpu);
-    row.track = GpuTrack(gpu, queue);
-    row.correlation = corr;
+    auto row = GpuRow<model::KernelRow>(begin, end, gpu, queue, corr);
     std::string_view clean = CleanKernelName(name);
     row.name = t_.strings.Intern(clean);
     row.grid = grid;
@@ -66,12 +61,7 @@ class RocmRowBuilder {
       Kernel(begin, end, gpu, queue, name, corr);
       return;
     }
-    model::MemopRow row;
-    row.start_ns = begin;
-    row.dur_ns = Dur(begin, end);
-    row.device = static_cast<int16_t>(gpu);
-    row.track = GpuTrack(gpu, queue);
-    row.correlation = corr;
+    auto row = GpuRow<model::MemopRow>(begin, end, gpu, queue, corr);
     if (cls == OpClass::kFill) {
       row.kind = model::MemopKind::kMemset;
       row.dst = model::MemoryKind::kDevice;
@@ -86,11 +76,11 @@ class RocmRowBuilder {
 
   void Api(int64_t begin, int64_t end, std::string_view pid, std::string_view tid,
            std::string_view name, uint64_t corr, std::string_view args, bool hsa) {
-    model::ApiRow row;
-    row.start_ns = begin;
-    row.dur_ns = Dur(begin, end);
-    row.track = t_.InternTrack(model::TrackKind::kCpuThread, pid, tid);
-    row.name = t_.strings.Intern(name);
+    // The thread before the name, as the strings were always numbered (argument order is the
+    // compiler's).
+    model::TrackId track = t_.InternTrack(model::TrackKind::kCpuThread, pid, tid);
+    auto row =
+        model::MakeSlice<model::ApiRow>(begin, Dur(begin, end), t_.strings.Intern(name), track);
     row.correlation = corr;
     row.domain = hsa ? model::ApiDomain::kHsa : ApiDomainOf(name);
     int64_t size = SizeBytesArg(args);
@@ -105,11 +95,8 @@ class RocmRowBuilder {
       t_.instants.Append(begin, t_.strings.Intern(text), track);
       return;
     }
-    model::CpuRangeRow row;
-    row.start_ns = begin;
-    row.dur_ns = model::DurationBetween(begin, end);
-    row.name = t_.strings.Intern(text);
-    row.track = track;
+    auto row = model::MakeSlice<model::CpuRangeRow>(begin, model::DurationBetween(begin, end),
+                                                    t_.strings.Intern(text), track);
     row.kind = model::CpuRangeKind::kAnnotation;
     t_.cpu.Append(row);
   }
@@ -127,6 +114,18 @@ class RocmRowBuilder {
 
  private:
   static int64_t Dur(int64_t begin, int64_t end) { return model::DurationBetween(begin, end); }
+
+  // A kernel's or copy's times, device, stream and correlation.
+  template <typename Row>
+  Row GpuRow(int64_t begin, int64_t end, int64_t gpu, std::string_view queue, uint64_t corr) {
+    Row row;
+    row.start_ns = begin;
+    row.dur_ns = Dur(begin, end);
+    row.device = static_cast<int16_t>(gpu);
+    row.track = GpuTrack(gpu, queue);
+    row.correlation = corr;
+    return row;
+  }
 
   model::TrackId GpuTrack(int64_t gpu, std::string_view queue) {
     if (gpu >= 0 && devices_.insert(gpu).second) {

@@ -17,7 +17,7 @@ using model::TrackKind;
 
 class Reader {
  public:
-  Reader(const std::vector<std::string_view>& header, model::Trace* t) : h_(header), t_(*t) {
+  Reader(const CsvHeader& header, model::Trace* t) : h_(header), t_(*t) {
     using namespace format::events_csv;
     for (auto [field, col] : {std::pair{&c_.kind, kKind},
                               {&c_.name, kName},
@@ -178,10 +178,8 @@ bool RecognizesEventsCsv(const base::FileSniff& sniff) {
 
 base::StatusOr<ImportResult> ReadEventsCsv(const std::string& path, const ImportOptions&) {
   ImportResult result;
-  GPUSCOPE_ASSIGN_OR_RETURN(auto csv, CsvReader::Open(path, &result.trace.problems));
-  std::vector<std::string_view> fields;
-  if (!csv.Next(&fields)) return base::Status::Error(path + ": empty events.csv");
-  CsvHeader header(fields);
+  GPUSCOPE_ASSIGN_OR_RETURN(auto file, OpenCsv(path, "events.csv", &result.trace.problems));
+  const CsvHeader& header = file.header;
   // The columns this reader needs; the others are optional (absent = not recorded).
   for (auto required : format::events_csv::kRequired) {
     std::string_view col = format::events_csv::kColumnNames[required];
@@ -195,7 +193,9 @@ base::StatusOr<ImportResult> ReadEventsCsv(const std::string& path, const Import
   trace.meta.format_version = "events.csv";
   trace.meta.producer = "gpuscope convert (CSV)";
   trace.meta.clock = "the source's clock, as written (ns)";
-  Reader reader(fields, &trace);
+  Reader reader(header, &trace);
+  CsvReader& csv = file.reader;
+  std::vector<std::string_view> fields;
   while (csv.Next(&fields)) reader.Row(fields, csv.line());
   if (!csv.error().empty()) {
     if (trace.EventCount() == 0) return base::Status::Error(path + ": " + csv.error());

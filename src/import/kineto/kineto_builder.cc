@@ -27,12 +27,7 @@ namespace {
 template <typename Row>
 Row SliceRow(model::Trace& t, const KinetoEvent& ev, int64_t ts, int64_t dur,
              model::TrackId track) {
-  Row row;
-  row.start_ns = ts;
-  row.dur_ns = dur;
-  row.name = t.strings.Intern(ev.name);
-  row.track = track;
-  return row;
+  return model::MakeSlice<Row>(ts, dur, t.strings.Intern(ev.name), track);
 }
 
 // An op or user annotation of the CPU, with its recorded call arguments.
@@ -76,6 +71,14 @@ model::TrackId KinetoBuilder::TrackCache::Get(model::Trace& trace, model::TrackK
 
 model::TrackId KinetoBuilder::CpuTrack(const KinetoEvent& ev) {
   return cpu_cache_.Get(*trace_, TrackKind::kCpuThread, ev.pid, ev.tid);
+}
+
+template <typename Row>
+Row KinetoBuilder::GpuRow(const KinetoEvent& ev, int64_t ts, int64_t dur) {
+  auto row = SliceRow<Row>(*trace_, ev, ts, dur, GpuTrack(ev));
+  row.correlation = ev.correlation;
+  row.device = static_cast<int16_t>(ev.device >= 0 ? ev.device : trace_->tracks[row.track].pid);
+  return row;
 }
 
 model::TrackId KinetoBuilder::GpuTrack(const KinetoEvent& ev) {
@@ -183,9 +186,7 @@ void KinetoBuilder::AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur) {
   model::Trace& t = *trace_;
   switch (cat) {
     case Category::kKernel: {
-      auto row = SliceRow<model::KernelRow>(t, ev, ts, dur, GpuTrack(ev));
-      row.correlation = ev.correlation;
-      row.device = static_cast<int16_t>(ev.device >= 0 ? ev.device : t.tracks[row.track].pid);
+      auto row = GpuRow<model::KernelRow>(ev, ts, dur);
       for (int i = 0; i < 3; ++i) row.grid[i] = ev.grid[i], row.block[i] = ev.block[i];
       row.registers = ev.registers;
       row.shared_mem = ev.shared_mem;
@@ -195,10 +196,8 @@ void KinetoBuilder::AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur) {
     }
     case Category::kMemcpy:
     case Category::kMemset: {
-      auto row = SliceRow<model::MemopRow>(t, ev, ts, dur, GpuTrack(ev));
-      row.correlation = ev.correlation;
+      auto row = GpuRow<model::MemopRow>(ev, ts, dur);
       row.bytes = ev.bytes;
-      row.device = static_cast<int16_t>(ev.device >= 0 ? ev.device : t.tracks[row.track].pid);
       ParseMemopName(ev.name, cat == Category::kMemset, &row);
       ApplyExportedCopyArgs(ev, &row);
       t.memops.Append(row);

@@ -53,6 +53,10 @@ class KinetoBuilder {
   void Problem(model::ProblemKind kind, uint64_t offset, std::string_view what);
   model::TrackId CpuTrack(const KinetoEvent& ev);
   model::TrackId GpuTrack(const KinetoEvent& ev);
+  // A kernel's or copy's slice on its stream, with its correlation and device (the stream's
+  // process id where the event names none).
+  template <typename Row>
+  Row GpuRow(const KinetoEvent& ev, int64_t ts, int64_t dur);
 
   model::Trace* trace_;
   KinetoSideInfo* side_;

@@ -274,11 +274,7 @@ class RocpdReader {
         t_.cpu.Append(row);
         continue;
       }
-      model::ApiRow row;
-      row.start_ns = start;
-      row.dur_ns = dur;
-      row.track = track;
-      row.name = strings_.Get(q.Int(4));
+      auto row = model::MakeSlice<model::ApiRow>(start, dur, strings_.Get(q.Int(4)), track);
       row.correlation = Corr(q, 5);
       row.domain =
           category.rfind("HSA", 0) == 0 ? model::ApiDomain::kHsa : model::ApiDomain::kRuntime;

@@ -16,10 +16,10 @@ bool RecognizesRocprofCsv(const base::FileSniff& sniff) {
 
 base::StatusOr<ImportResult> ReadRocprofCsv(const std::string& path, const ImportOptions&) {
   ImportResult result;
-  GPUSCOPE_ASSIGN_OR_RETURN(auto r, CsvReader::Open(path, &result.trace.problems));
+  GPUSCOPE_ASSIGN_OR_RETURN(auto file, OpenCsv(path, "CSV", &result.trace.problems));
+  CsvReader& r = file.reader;
+  const CsvHeader& h = file.header;
   std::vector<std::string_view> f;
-  if (!r.Next(&f)) return base::Status::Error(path + ": empty CSV");
-  CsvHeader h(f);
   if (!h.Has("BeginNs") || !h.Has("EndNs")) {
     return base::Status::Error(
         path +

@@ -19,10 +19,10 @@ bool RecognizesRocprofStats(const base::FileSniff& sniff) {
 
 base::StatusOr<ImportResult> ReadRocprofStats(const std::string& path, const ImportOptions&) {
   ImportResult result;
-  GPUSCOPE_ASSIGN_OR_RETURN(auto r, CsvReader::Open(path, &result.trace.problems));
+  GPUSCOPE_ASSIGN_OR_RETURN(auto csv, OpenCsv(path, "CSV", &result.trace.problems));
+  CsvReader& r = csv.reader;
+  const CsvHeader& h = csv.header;
   std::vector<std::string_view> f;
-  if (!r.Next(&f)) return base::Status::Error(path + ": empty CSV");
-  CsvHeader h(f);
   Trace& trace = result.trace;
   std::string file = std::filesystem::path(path).filename().string();
   bool v3 = h.Has("MinNs");

@@ -29,13 +29,8 @@ enum class CsvKind { kKernel, kCopy, kApi, kAlloc, kOther };
 
 // The first line of a CSV, split into header names.
 std::vector<std::string> HeaderOf(const std::string& path) {
-  auto r = CsvReader::Open(path);
-  std::vector<std::string> out;
-  if (!r.ok()) return out;
-  std::vector<std::string_view> f;
-  if (!r->Next(&f)) return out;
-  for (auto v : f) out.emplace_back(v);
-  return out;
+  auto file = OpenCsv(path, "CSV", nullptr);
+  return file.ok() ? std::move(file->names) : std::vector<std::string>{};
 }
 
 // Which rocprofv3 trace a header belongs to (a leading "Guid" column comes from rocpd convert).
@@ -87,12 +82,11 @@ class CsvRunReader {
   explicit CsvRunReader(Trace* t) : t_(*t) {}
 
   base::Status ReadFile(const std::string& path) {
-    GPUSCOPE_ASSIGN_OR_RETURN(auto r, CsvReader::Open(path, &t_.problems));
+    GPUSCOPE_ASSIGN_OR_RETURN(auto file, OpenCsv(path, "CSV (no header)", &t_.problems));
+    CsvReader& r = file.reader;
+    const CsvHeader& h = file.header;
+    CsvKind kind = KindOf(file.names);
     std::vector<std::string_view> f;
-    if (!r.Next(&f)) return base::Status::Error(path + ": empty CSV (no header)");
-    std::vector<std::string> names(f.begin(), f.end());
-    CsvKind kind = KindOf(names);
-    CsvHeader h(f);
     std::string missing = Missing(kind, h);
     if (!missing.empty()) {
       return base::Status::Error(path + ": a rocprofv3 CSV without the column(s) " + missing +
@@ -266,22 +260,14 @@ class CsvRunReader {
         if (dur == 0) {
           t_.instants.Append(start, t_.strings.Intern(fn), track);
         } else {
-          model::CpuRangeRow row;
-          row.start_ns = start;
-          row.dur_ns = dur;
-          row.name = t_.strings.Intern(fn);
-          row.track = track;
+          auto row = model::MakeSlice<model::CpuRangeRow>(start, dur, t_.strings.Intern(fn), track);
           row.kind = model::CpuRangeKind::kAnnotation;
           t_.cpu.Append(row);
         }
         return true;
       }
-      model::ApiRow row;
-      row.start_ns = start;
-      row.dur_ns = dur;
+      auto row = model::MakeSlice<model::ApiRow>(start, dur, t_.strings.Intern(fn), track);
       row.correlation = Corr(h, f);
-      row.name = t_.strings.Intern(fn);
-      row.track = track;
       row.domain =
           domain.rfind("HSA", 0) == 0 ? model::ApiDomain::kHsa : model::ApiDomain::kRuntime;
       t_.api.Append(row);

@@ -90,22 +90,16 @@ void ProcessReader::Build() {
           if (dur == 0) {
             t_.instants.Append(r.start, t_.strings.Intern(text), track);
           } else {
-            model::CpuRangeRow row;
-            row.start_ns = r.start;
-            row.dur_ns = dur;
-            row.name = t_.strings.Intern(text);
-            row.track = track;
+            auto row =
+                model::MakeSlice<model::CpuRangeRow>(r.start, dur, t_.strings.Intern(text), track);
             row.kind = model::CpuRangeKind::kAnnotation;
             t_.cpu.Append(row);
           }
           break;
         }
-        model::ApiRow row;
-        row.start_ns = r.start;
-        row.dur_ns = dur;
+        auto row = model::MakeSlice<model::ApiRow>(
+            r.start, dur, t_.strings.Intern(OperationName(r.kind, r.operation)), track);
         row.correlation = corr;
-        row.track = track;
-        row.name = t_.strings.Intern(OperationName(r.kind, r.operation));
         row.domain =
             kind.rfind("HSA", 0) == 0 ? model::ApiDomain::kHsa : model::ApiDomain::kRuntime;
         t_.api.Append(row);

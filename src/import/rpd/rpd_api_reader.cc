@@ -40,20 +40,12 @@ base::Status RpdReader::ReadApi() {
     if (it->second == 1) {
       model::StringId text = q.IsNull(6) ? t_.strings.Intern("") : Arg(q.Int(6));
       if (ext != ext_api_.end() && ext->kind == "python") {
-        model::PythonFrameRow row;
-        row.start_ns = start;
-        row.dur_ns = dur;
-        row.name = text;
-        row.track = track;
+        auto row = model::MakeSlice<model::PythonFrameRow>(start, dur, text, track);
         row.python_id = ext->python_id;
         row.python_parent_id = ext->python_parent;
         t_.python.Append(row);
       } else if (ext != ext_api_.end() && (ext->kind == "op" || ext->kind == "annotation")) {
-        model::CpuRangeRow row;
-        row.start_ns = start;
-        row.dur_ns = dur;
-        row.name = text;
-        row.track = track;
+        auto row = model::MakeSlice<model::CpuRangeRow>(start, dur, text, track);
         row.external_id = static_cast<uint64_t>(ext->external_id);
         row.kind = ext->kind == "op" ? model::CpuRangeKind::kOp : model::CpuRangeKind::kAnnotation;
         auto args = ext_args_.empty() ? ext_args_.end() : FindSorted(ext_args_, q.Int(0));
@@ -62,21 +54,13 @@ base::Status RpdReader::ReadApi() {
       } else if (dur == 0) {
         t_.instants.Append(start, text, track);  // roctxMark
       } else {
-        model::CpuRangeRow row;
-        row.start_ns = start;
-        row.dur_ns = dur;
-        row.name = text;
-        row.track = track;
+        auto row = model::MakeSlice<model::CpuRangeRow>(start, dur, text, track);
         row.kind = model::CpuRangeKind::kAnnotation;
         t_.cpu.Append(row);
       }
       continue;
     }
-    model::ApiRow row;
-    row.start_ns = start;
-    row.dur_ns = dur;
-    row.name = name;
-    row.track = track;
+    auto row = model::MakeSlice<model::ApiRow>(start, dur, name, track);
     row.correlation = static_cast<uint64_t>(q.Int(0));
     row.domain = ApiDomainOf(t_.str(name));
     if (ext != ext_api_.end()) model::ParseApiDomain(ext->kind, &row.domain);
@@ -124,11 +108,8 @@ base::Status RpdReader::ReadAutograd() {
     s->second.end = std::max(s->second.end, t_.api.end_ns(i));
   }
   for (const auto& [key, s] : ops) {
-    model::CpuRangeRow row;
-    row.start_ns = s.start;
-    row.dur_ns = model::DurationBetween(s.start, s.end);
-    row.name = s.name;
-    row.track = s.track;
+    auto row = model::MakeSlice<model::CpuRangeRow>(s.start, model::DurationBetween(s.start, s.end),
+                                                    s.name, s.track);
     row.kind = model::CpuRangeKind::kOp;
     row.args = s.args;
     t_.cpu.Append(row);

@@ -183,11 +183,8 @@ base::Status RpdReader::ReadExtPython() {
     format::rpd_python::Reader frames(q.Blob(4));
     format::rpd_python::Frame f;
     while (read < expected && frames.Next(&f)) {
-      model::PythonFrameRow row;
-      row.start_ns = f.start_ns;
-      row.dur_ns = std::max<int64_t>(f.dur_ns, 0);
-      row.name = strings_.Get(f.name_id);
-      row.track = track;
+      auto row = model::MakeSlice<model::PythonFrameRow>(f.start_ns, std::max<int64_t>(f.dur_ns, 0),
+                                                         strings_.Get(f.name_id), track);
       row.python_id = f.python_id;
       row.python_parent_id = f.parent_id;
       t_.python.Append(row);

@@ -157,11 +157,8 @@ base::Status RpdReader::ReadOps() {
     model::TrackId track = GpuTrack(q.Int(2), q.Int(3));
     auto device = static_cast<int16_t>(q.Int(2));
     if (cls == OpClass::kKernel) {
-      model::KernelRow row;
-      row.start_ns = start;
-      row.dur_ns = dur;
-      row.name = t_.str(desc).empty() ? type : desc;
-      row.track = track;
+      auto row =
+          model::MakeSlice<model::KernelRow>(start, dur, t_.str(desc).empty() ? type : desc, track);
       row.device = device;
       row.correlation = corr;
       const Launch* l = nullptr;
@@ -204,11 +201,7 @@ base::Status RpdReader::ReadOps() {
       }
       t_.memops.Append(row);
     } else {
-      model::GpuRangeRow row;
-      row.start_ns = start;
-      row.dur_ns = dur;
-      row.name = type;
-      row.track = track;
+      auto row = model::MakeSlice<model::GpuRangeRow>(start, dur, type, track);
       row.correlation = corr;
       row.kind = model::GpuRangeKind::kOther;
       t_.gpu_ranges.Append(row);

@@ -114,8 +114,7 @@ const RuleInfo& LaunchBoundRule() {
                    }},
                   {"--storm-kernels",
                    "launch-bound: tiny launch-bound kernels per iteration that make a storm "
-                   "without GPU idle "
-                   "before them",
+                   "without GPU idle before them",
                    50, [](AnalyzeOptions& o, double v) { o.storm_kernels_per_iteration = v; }}},
       .detect = &Detect,
       .runtime_advice =
