@@ -118,6 +118,19 @@ void CheckStreamOverlap(Trace& t, const PlausibilityOptions& o) {
                  overlaps);
 }
 
+// Starts that go back along an order in which each must follow the one before (by more than the
+// tolerance, which absorbs clock jitter): how many, and the largest step back.
+struct StepsBack {
+  int64_t tolerance_ns = 0;
+  uint64_t count = 0;
+  int64_t largest = 0;
+  void Check(int64_t before, int64_t after) {
+    if (before - after <= tolerance_ns) return;
+    ++count;
+    largest = std::max(largest, before - after);
+  }
+};
+
 // A thread's launch calls run one after another in the order of their correlation ids (CUPTI
 // and roctracer number them as they are made): a later id that starts earlier is a clock going
 // back. Only launch calls: other calls are numbered by other schemes in some tracers (legacy
@@ -137,21 +150,18 @@ void CheckHostClock(Trace& t, const PlausibilityOptions& o) {
         std::get<1>(calls[i]) == std::get<1>(calls[i - 1]))
       return;
   }
-  uint64_t back = 0;
-  int64_t largest = 0;
+  StepsBack back{o.backwards_tolerance_ns};
   for (size_t i = 1; i < calls.size(); ++i) {
     auto [tr0, d0, c0, s0] = calls[i - 1];
     auto [tr, d, c, s] = calls[i];
-    if (tr != tr0 || d != d0 || s0 - s <= o.backwards_tolerance_ns) continue;
-    ++back;
-    largest = std::max(largest, s0 - s);
+    if (tr == tr0 && d == d0) back.Check(s0, s);
   }
-  if (back == 0) return;
+  if (back.count == 0) return;
   t.problems.Add(kClockBackwards,
-                 "on one thread, a launch call numbered after another starts " + Us(largest) +
+                 "on one thread, a launch call numbered after another starts " + Us(back.largest) +
                      " before it (calls on a thread run one after another): the host clock "
                      "went back, or the events were edited",
-                 back);
+                 back.count);
 }
 
 // Kernels launched from one thread onto one stream run in the order of their launches. Kernels
@@ -167,8 +177,7 @@ void CheckLaunchOrder(Trace& t, const PlausibilityOptions& o) {
     rows.emplace_back(k.track[i], t.api.track[l], k.correlation[i], k.start_ns[i]);
   }
   std::sort(rows.begin(), rows.end());
-  uint64_t back = 0;
-  int64_t largest = 0;
+  StepsBack back{o.backwards_tolerance_ns};
   // Kernels of one launch (a graph) share a correlation id: each launch is compared by its
   // first kernel with the previous launch's first kernel.
   int64_t cur_first = 0;
@@ -178,19 +187,16 @@ void CheckLaunchOrder(Trace& t, const PlausibilityOptions& o) {
         i > 0 && std::get<0>(rows[i - 1]) == stream && std::get<1>(rows[i - 1]) == thread;
     if (i > 0 && same_pair && std::get<2>(rows[i - 1]) == corr)
       continue;  // later kernel, one launch
-    if (same_pair && cur_first - start > o.backwards_tolerance_ns) {
-      ++back;
-      largest = std::max(largest, cur_first - start);
-    }
+    if (same_pair) back.Check(cur_first, start);
     cur_first = start;
   }
-  if (back == 0) return;
+  if (back.count == 0) return;
   t.problems.Add(kLaunchOrder,
                  "on one stream, a kernel launched after another from the same thread starts " +
-                     Us(largest) +
+                     Us(back.largest) +
                      " before it (a stream runs kernels in launch order): correlation ids "
                      "that do not match kernels to launches, or a GPU clock that went back",
-                 back);
+                 back.count);
 }
 
 // Durations that cannot be times in the unit the format promises.

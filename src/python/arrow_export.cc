@@ -19,25 +19,13 @@ struct ArrayHolder {
   std::vector<ArrowArray*> children;
 };
 
-void ReleaseSchema(ArrowSchema* s) {
-  if (!s || !s->release) return;
-  auto* h = static_cast<SchemaHolder*>(s->private_data);
-  for (ArrowSchema* c : h->children) {
-    if (c->release) c->release(c);
-    delete c;
-  }
-  if (s->dictionary) {
-    if (s->dictionary->release) s->dictionary->release(s->dictionary);
-    delete s->dictionary;
-  }
-  delete h;
-  s->release = nullptr;
-}
-
-void ReleaseArray(ArrowArray* a) {
+// The release callback of an Arrow C struct made here (ArrowSchema with a SchemaHolder, ArrowArray
+// with an ArrayHolder): its children, its dictionary, then its holder.
+template <typename Arrow, typename Holder>
+void Release(Arrow* a) {
   if (!a || !a->release) return;
-  auto* h = static_cast<ArrayHolder*>(a->private_data);
-  for (ArrowArray* c : h->children) {
+  auto* h = static_cast<Holder*>(a->private_data);
+  for (Arrow* c : h->children) {
     if (c->release) c->release(c);
     delete c;
   }
@@ -48,6 +36,9 @@ void ReleaseArray(ArrowArray* a) {
   delete h;
   a->release = nullptr;
 }
+
+void ReleaseSchema(ArrowSchema* s) { Release<ArrowSchema, SchemaHolder>(s); }
+void ReleaseArray(ArrowArray* a) { Release<ArrowArray, ArrayHolder>(a); }
 
 void FillSchema(const ArrowNode& n, ArrowSchema* s) {
   auto* h = new SchemaHolder{n.format, n.name, {}};

@@ -87,7 +87,21 @@ class Tables {
     std::vector<int64_t> v(n);
     for (size_t i = 0; i < n; ++i) v[i] = static_cast<int64_t>(i);
     return Owned("id", std::move(v));
+  }  // Launch dimensions (grid or block) as a list<uint32>[3] column.
+  std::unique_ptr<ArrowNode> Dims(const char* name, const std::vector<model::Dim3>& dims) {
+    return Triples(name, static_cast<int64_t>(dims.size()),
+                   dims.empty() ? nullptr : dims.front().data(), owner_);
   }
+  // The columns every slice table starts with: id (its row), start_ns, dur_ns, name.
+  Columns SliceHead(const model::SliceColumns& rows) {
+    Columns c;
+    c.push_back(Ids(rows.size()));
+    c.push_back(Col("start_ns", "l", rows.start_ns));
+    c.push_back(Col("dur_ns", "l", rows.dur_ns));
+    c.push_back(Names("name", rows.name));
+    return c;
+  }
+
   // The launch call's op and that op's Python frame, per GPU op.
   void LaunchLinks(Columns& c, const std::vector<RowId>& launch, const std::vector<int64_t>& ts) {
     std::vector<RowId> op(launch.size(), kNoRow), frame(launch.size(), kNoRow);
@@ -106,18 +120,12 @@ class Tables {
 
   Columns Kernels() {
     const auto& k = t_->kernels;
-    Columns c;
-    c.push_back(Ids(k.size()));
-    c.push_back(Col("start_ns", "l", k.start_ns));
-    c.push_back(Col("dur_ns", "l", k.dur_ns));
-    c.push_back(Names("name", k.name));
+    Columns c = SliceHead(k);
     c.push_back(Col("device", "s", k.device));
     c.push_back(TrackTid("stream", k.track));
     c.push_back(Col("correlation", "L", k.correlation));
-    c.push_back(Triples("grid", static_cast<int64_t>(k.size()),
-                        k.grid.empty() ? nullptr : k.grid.front().data(), owner_));
-    c.push_back(Triples("block", static_cast<int64_t>(k.size()),
-                        k.block.empty() ? nullptr : k.block.front().data(), owner_));
+    c.push_back(Dims("grid", k.grid));
+    c.push_back(Dims("block", k.block));
     c.push_back(Col("registers", "I", k.registers));
     c.push_back(Col("shared_mem", "I", k.shared_mem));
     LaunchLinks(c, k.launch, k.start_ns);
@@ -125,11 +133,7 @@ class Tables {
   }
   Columns Memops() {
     const auto& m = t_->memops;
-    Columns c;
-    c.push_back(Ids(m.size()));
-    c.push_back(Col("start_ns", "l", m.start_ns));
-    c.push_back(Col("dur_ns", "l", m.dur_ns));
-    c.push_back(Names("name", m.name));
+    Columns c = SliceHead(m);
     c.push_back(Enum("kind", m.kind, 7, model::MemopKindName));
     std::vector<uint8_t> known(m.size());
     for (size_t i = 0; i < m.size(); ++i) known[i] = m.bytes[i] >= 0;
@@ -144,11 +148,7 @@ class Tables {
   }
   Columns Api() {
     const auto& a = t_->api;
-    Columns c;
-    c.push_back(Ids(a.size()));
-    c.push_back(Col("start_ns", "l", a.start_ns));
-    c.push_back(Col("dur_ns", "l", a.dur_ns));
-    c.push_back(Names("name", a.name));
+    Columns c = SliceHead(a);
     c.push_back(Enum("domain", a.domain, 4, model::ApiDomainName));
     c.push_back(TrackPid("pid", a.track));
     c.push_back(TrackTid("tid", a.track));
@@ -194,11 +194,7 @@ class Tables {
   }
   Columns Python() {
     const auto& p = t_->python;
-    Columns c;
-    c.push_back(Ids(p.size()));
-    c.push_back(Col("start_ns", "l", p.start_ns));
-    c.push_back(Col("dur_ns", "l", p.dur_ns));
-    c.push_back(Names("name", p.name));
+    Columns c = SliceHead(p);
     c.push_back(TrackPid("pid", p.track));
     c.push_back(TrackTid("tid", p.track));
     c.push_back(Links("parent_id", p.parent));

@@ -1,6 +1,7 @@
 #include "render/analysis_json.h"
 
 #include "render/health_view.h"
+#include "render/source_json.h"
 
 namespace gpuscope::render {
 
@@ -183,13 +184,7 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
   const auto& s = r.summary;
   const auto& st = r.steady;
   w.BeginObject();
-  w.Key("source")
-      .BeginObject()
-      .Key("path")
-      .String(path)
-      .Key("format")
-      .String(t.meta.format)
-      .EndObject();
+  SourceJson(w, path, t.meta);
   HealthJson(w, r.health);
   w.Key("summary").BeginObject();
   w.Key("wall_ns").Int(s.wall_ns).Key("window_ns").Int(s.window_ns);

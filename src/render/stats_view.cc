@@ -2,6 +2,7 @@
 
 #include "base/text.h"
 #include "output/json_writer.h"
+#include "render/source_json.h"
 #include "render/stats_tables.h"
 
 namespace gpuscope::render {
@@ -94,15 +95,7 @@ std::string StatsJson(const model::Trace& trace, const analysis::Stats& st, cons
   output::JsonWriter w;
   if (v.stream) w.StreamTo(v.stream);
   w.BeginObject();
-  w.Key("source")
-      .BeginObject()
-      .Key("path")
-      .String(v.path)
-      .Key("format")
-      .String(trace.meta.format)
-      .Key("format_version")
-      .String(trace.meta.format_version)
-      .EndObject();
+  SourceJson(w, v.path, trace.meta, /*with_version=*/true);
   if (v.steady) w.Key("window").String(v.window);
   const size_t limit = v.top_given ? v.top : 0;
   if (Shows(v, "kernels")) KernelTable(st, limit).Json(w.Key("kernels"), limit);

@@ -145,6 +145,30 @@ void ForEachGroupDurations(const NameGroups& g, const model::SliceColumns& rows,
   }
 }
 
+// How many rows a table of these groups gets: every group, or the max_rows with the most time.
+size_t RowsKept(const GroupTotals& t, size_t max_rows) {
+  return std::min(t.groups, max_rows ? max_rows : t.groups);
+}
+
+// A row per group whose rows count (at most max_rows, those with the most time): its name, what
+// `fill(group, stat)` adds of the table's own, and the summary of its durations.
+template <typename Stat, typename Fill>
+std::vector<Stat> SummarizedGroups(const NameGroups& g, const GroupTotals& totals,
+                                   const model::SliceColumns& rows, std::vector<uint8_t>& counts,
+                                   size_t max_rows, Fill&& fill) {
+  KeepLargest(g, totals, max_rows, counts);
+  std::vector<Stat> out;
+  out.reserve(RowsKept(totals, max_rows));
+  ForEachGroupDurations(g, rows, counts, [&](uint32_t group, std::vector<int64_t>& d) {
+    Stat stat;
+    stat.name = g.name[group];
+    fill(group, stat);
+    static_cast<DurationSummary&>(stat) = SummarizeDurations(d);
+    out.push_back(std::move(stat));
+  });
+  return out;
+}
+
 std::vector<KernelStat> KernelStats(const model::Trace& trace, const StatsOptions& opt, Stats& s) {
   NameGroups g = GroupByName(trace, trace.kernels.name, opt.demangle);
   std::vector<uint8_t> counts(trace.kernels.size());
@@ -156,15 +180,8 @@ std::vector<KernelStat> KernelStats(const model::Trace& trace, const StatsOption
   int64_t all = 0;
   for (size_t i = 0; i < counts.size(); ++i)
     if (counts[i]) all += trace.kernels.dur_ns[i];
-  KeepLargest(g, totals, opt.max_rows, counts);
-  std::vector<KernelStat> out;
-  out.reserve(std::min(totals.groups, opt.max_rows ? opt.max_rows : totals.groups));
-  ForEachGroupDurations(g, trace.kernels, counts, [&](uint32_t group, std::vector<int64_t>& d) {
-    KernelStat k;
-    k.name = g.name[group];
-    static_cast<DurationSummary&>(k) = SummarizeDurations(d);
-    out.push_back(std::move(k));
-  });
+  auto out = SummarizedGroups<KernelStat>(g, totals, trace.kernels, counts, opt.max_rows,
+                                          [](uint32_t, KernelStat&) {});
   for (auto& k : out) k.percent = all > 0 ? 100.0 * static_cast<double>(k.total_ns) / all : 0;
   SortByTotal(out);
   s.kernel_total_ns = all;
@@ -228,16 +245,10 @@ std::vector<ApiStat> ApiStats(const model::Trace& trace, const StatsOptions& opt
   }
   GroupTotals totals = TotalsOf(g, trace.api.dur_ns, counts);
   *names = totals.groups;
-  KeepLargest(g, totals, opt.max_rows, counts);
-  std::vector<ApiStat> out;
-  out.reserve(std::min(totals.groups, opt.max_rows ? opt.max_rows : totals.groups));
-  ForEachGroupDurations(g, trace.api, counts, [&](uint32_t group, std::vector<int64_t>& d) {
-    ApiStat a;
-    a.name = g.name[group];
-    a.domain = model::ApiDomainName(trace.api.domain[first_row[group]]);
-    static_cast<DurationSummary&>(a) = SummarizeDurations(d);
-    out.push_back(std::move(a));
-  });
+  auto out = SummarizedGroups<ApiStat>(
+      g, totals, trace.api, counts, opt.max_rows, [&](uint32_t group, ApiStat& a) {
+        a.domain = model::ApiDomainName(trace.api.domain[first_row[group]]);
+      });
   SortByTotal(out);
   return out;
 }
@@ -265,7 +276,7 @@ std::vector<CpuOpStat> CpuOpStats(const model::Trace& trace, const StatsOptions&
   std::vector<uint32_t> row_of(g.name.size(), kNone);  // per group: its row in `out`
   std::vector<CpuOpStat> out;
   // Sized once: a million rows grown by doubling would hold up to twice their size.
-  out.reserve(std::min(totals.groups, opt.max_rows ? opt.max_rows : totals.groups));
+  out.reserve(RowsKept(totals, opt.max_rows));
   for (size_t i = 0; i < cpu.size(); ++i) {
     if (!counts[i]) continue;
     uint32_t& row = row_of[g.of_row[i]];

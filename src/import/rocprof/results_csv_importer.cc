@@ -19,7 +19,6 @@ base::StatusOr<ImportResult> ReadRocprofCsv(const std::string& path, const Impor
   GPUSCOPE_ASSIGN_OR_RETURN(auto file, OpenCsv(path, "CSV", &result.trace.problems));
   CsvReader& r = file.reader;
   const CsvHeader& h = file.header;
-  std::vector<std::string_view> f;
   if (!h.Has("BeginNs") || !h.Has("EndNs")) {
     return base::Status::Error(
         path +
@@ -34,6 +33,7 @@ base::StatusOr<ImportResult> ReadRocprofCsv(const std::string& path, const Impor
       name = h["KernelName"];
   int grd = h["grd"], wgr = h["wgr"], vgpr = h.Has("arch_vgpr") ? h["arch_vgpr"] : h["vgpr"],
       lds = h["lds"];
+  std::vector<std::string_view> f;
   while (r.Next(&f)) {
     int64_t s = Num(Field(f, begin)), e = Num(Field(f, end));
     if (s < 0 || e < 0) {

@@ -22,7 +22,6 @@ base::StatusOr<ImportResult> ReadRocprofStats(const std::string& path, const Imp
   GPUSCOPE_ASSIGN_OR_RETURN(auto csv, OpenCsv(path, "CSV", &result.trace.problems));
   CsvReader& r = csv.reader;
   const CsvHeader& h = csv.header;
-  std::vector<std::string_view> f;
   Trace& trace = result.trace;
   std::string file = std::filesystem::path(path).filename().string();
   bool v3 = h.Has("MinNs");
@@ -47,6 +46,7 @@ base::StatusOr<ImportResult> ReadRocprofStats(const std::string& path, const Imp
   }
   int name = h["Name"], calls = h["Calls"], total = h["TotalDurationNs"], mn = h["MinNs"],
       mx = h["MaxNs"], sd = h["StdDev"];
+  std::vector<std::string_view> f;
   while (r.Next(&f)) {
     auto c = base::ParseInt64(Field(f, calls));
     auto t = base::ParseInt64(Field(f, total));
