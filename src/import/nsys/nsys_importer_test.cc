@@ -10,6 +10,7 @@
 #include <tuple>
 #include <vector>
 
+#include "import/common/import_test_util.h"
 #include "import/common/sqlite_test_util.h"
 #include "import/formats.h"
 #include "import/registry.h"
@@ -24,16 +25,7 @@ using testing::MakeDb;
 const std::string kFixture = std::string(GPUSCOPE_TEST_DATA_DIR) + "/nsys_small.sql";
 
 model::Trace Load(const std::string& extra_sql = "") {
-  auto trace = ImportTrace(MakeDb(kFixture, extra_sql), {});
-  EXPECT_TRUE(trace.ok()) << trace.status().message();
-  return trace.ok() ? std::move(trace).value() : model::Trace();
-}
-
-size_t FindApi(const model::Trace& t, std::string_view name) {
-  for (size_t i = 0; i < t.api.size(); ++i) {
-    if (t.str(t.api.name[i]) == name) return i;
-  }
-  return SIZE_MAX;
+  return testing::Load(MakeDb(kFixture, extra_sql));
 }
 
 // --cuda-memory-usage: device allocations and frees become GPU memory events on the thread of
@@ -59,7 +51,7 @@ TEST(NsysImporter, MemoryUsageEventsAreTheGpuMemoryTimeline) {
   EXPECT_EQ(t.memory.bytes[0], 1048576);
   EXPECT_EQ(t.memory.device[0], 0);
   EXPECT_EQ(t.memory.bytes[1], -1048576);
-  size_t call = FindApi(t, "cudaMemcpyAsync");
+  size_t call = testing::Find(t, t.api, "cudaMemcpyAsync");
   ASSERT_NE(call, SIZE_MAX);
   EXPECT_EQ(t.memory.track[0], t.api.track[call]);
   EXPECT_EQ(
@@ -101,10 +93,10 @@ TEST(NsysImporter, ReadsEveryKindOfEvent) {
   EXPECT_EQ(t.memops.dst[2], MemoryKind::kPinned);
   EXPECT_EQ(t.str(t.api.name[t.memops.launch[2]]), "cudaMemcpy");
 
-  size_t drv = FindApi(t, "cuCtxGetCurrent");
+  size_t drv = testing::Find(t, t.api, "cuCtxGetCurrent");
   ASSERT_NE(drv, SIZE_MAX);
   EXPECT_EQ(t.api.domain[drv], model::ApiDomain::kDriver);
-  size_t osrt = FindApi(t, "ioctl");
+  size_t osrt = testing::Find(t, t.api, "ioctl");
   ASSERT_NE(osrt, SIZE_MAX);
   EXPECT_EQ(t.api.domain[osrt], model::ApiDomain::kOs);
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "import/common/import_test_util.h"
 #include "import/common/sqlite_test_util.h"
 #include "import/formats.h"
 #include "import/registry.h"
@@ -16,23 +17,11 @@
 namespace gpuscope::import::rocm {
 namespace {
 
+using testing::Find;
+using testing::Load;
 using testing::MakeDb;
 
 const std::string kData = GPUSCOPE_TEST_DATA_DIR;
-
-model::Trace Load(const std::string& path) {
-  auto trace = ImportTrace(path, {});
-  EXPECT_TRUE(trace.ok()) << trace.status().message();
-  return trace.ok() ? std::move(trace).value() : model::Trace();
-}
-
-size_t Find(const model::Trace& t, const model::SliceColumns& table, std::string_view name,
-            size_t from = 0) {
-  for (size_t i = from; i < table.size(); ++i) {
-    if (t.str(table.name[i]) == name) return i;
-  }
-  return SIZE_MAX;
-}
 
 // torch.autograd.profiler.emit_nvtx on ROCm: roctx ranges whose text names an op (and its
 // inputs' sizes) are ops; any other text stays an annotation.

@@ -8,19 +8,16 @@
 #include <fstream>
 #include <string>
 
+#include "import/common/import_test_util.h"
 #include "import/common/sqlite_test_util.h"
 #include "import/registry.h"
 
 namespace gpuscope::import::rocm {
 namespace {
 
-const std::string kData = GPUSCOPE_TEST_DATA_DIR;
+using testing::Load;
 
-model::Trace Load(const std::string& path) {
-  auto trace = ImportTrace(path, {});
-  EXPECT_TRUE(trace.ok()) << trace.status().message();
-  return trace.ok() ? std::move(trace).value() : model::Trace();
-}
+const std::string kData = GPUSCOPE_TEST_DATA_DIR;
 
 std::string ImportError(const std::string& path) {
   auto r = ImportTrace(path, {});

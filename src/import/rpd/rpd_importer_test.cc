@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "import/common/import_test_util.h"
 #include "import/common/sqlite_test_util.h"
 #include "import/formats.h"
 #include "import/registry.h"
@@ -15,22 +16,11 @@ namespace {
 
 using model::MemopKind;
 using model::MemoryKind;
+using testing::Find;
+using testing::Load;
 using testing::MakeDb;
 
 const std::string kFixture = std::string(GPUSCOPE_TEST_DATA_DIR) + "/rpd_small.sql";
-
-model::Trace Load(const std::string& path) {
-  auto trace = ImportTrace(path, {});
-  EXPECT_TRUE(trace.ok()) << trace.status().message();
-  return trace.ok() ? std::move(trace).value() : model::Trace();
-}
-
-size_t Find(const model::Trace& t, const model::SliceColumns& table, std::string_view name) {
-  for (size_t i = 0; i < table.size(); ++i) {
-    if (t.str(table.name[i]) == name) return i;
-  }
-  return SIZE_MAX;
-}
 
 TEST(RpdImporter, ReadsOpsApiMarkersMonitorAndAutograd) {
   model::Trace t = Load(MakeDb(kFixture, "", "trace.rpd"));
