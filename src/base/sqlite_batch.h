@@ -29,6 +29,13 @@ class SqliteBatchInsert {
   void Bind(int index, int64_t value) { At(index) = {Value::kInt, value, {}}; }
   void Bind(int index, std::string_view text);
   void BindNull(int index) { At(index) = {Value::kNull, 0, {}}; }
+  // A value the source may lack: bound when `known`, else NULL (`value` is computed either way).
+  void BindIf(int index, bool known, int64_t value) {
+    if (known)
+      Bind(index, value);
+    else
+      BindNull(index);
+  }
   // The row is complete: queued, and the batch written when full. Columns not bound are NULL.
   Status Run();
   // Writes the rows queued.

@@ -119,6 +119,13 @@ class SqliteQuery {
   void Bind(int index, double value);
   void Bind(int index, std::string_view text);
   void BindNull(int index);
+  // A value the source may lack: bound when `known`, else NULL (`value` is computed either way).
+  void BindIf(int index, bool known, int64_t value) {
+    if (known)
+      Bind(index, value);
+    else
+      BindNull(index);
+  }
   void BindBlob(int index, std::string_view bytes);
   Status Run();  // steps once (INSERT/UPDATE), then resets
   void Reset();  // rewinds a query to be stepped again with new bindings

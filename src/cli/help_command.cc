@@ -22,6 +22,21 @@ std::string Fit(std::string text, const std::string& format) {
   return format == "table" ? base::WrapLongLines(text, output::TerminalWidth()) : text;
 }
 
+// The topics a render function writes, and whether their terminal text is wrapped to its width
+// (the roofline's tables are not).
+struct Topic {
+  const char* name;
+  std::string (*text)(const std::string& format);
+  bool wrap;
+};
+const Topic kTopics[] = {
+    {"terms", [](const std::string& f) { return render::TermsHelp(f); }, true},
+    {"whatif", [](const std::string& f) { return render::WhatIfHelp(f); }, true},
+    {"roofline", [](const std::string& f) { return render::RooflineHelp(f); }, false},
+    {"problems", [](const std::string& f) { return render::ProblemsHelp(f); }, true},
+    {"findings", [](const std::string& f) { return render::FindingsHelp(f); }, true},
+};
+
 }  // namespace
 
 CommandBody AddHelpCommand(CLI::App& app) {
@@ -45,24 +60,10 @@ CommandBody AddHelpCommand(CLI::App& app) {
           stdout);
       return 0;
     }
-    if (*topic == "terms") {
-      std::fputs(Fit(render::TermsHelp(*format), *format).c_str(), stdout);
-      return 0;
-    }
-    if (*topic == "whatif") {
-      std::fputs(Fit(render::WhatIfHelp(*format), *format).c_str(), stdout);
-      return 0;
-    }
-    if (*topic == "roofline") {
-      std::fputs(render::RooflineHelp(*format).c_str(), stdout);
-      return 0;
-    }
-    if (*topic == "problems") {
-      std::fputs(Fit(render::ProblemsHelp(*format), *format).c_str(), stdout);
-      return 0;
-    }
-    if (*topic == "findings") {
-      std::fputs(Fit(render::FindingsHelp(*format), *format).c_str(), stdout);
+    for (const Topic& t : kTopics) {
+      if (*topic != t.name) continue;
+      std::string text = t.text(*format);
+      std::fputs((t.wrap ? Fit(std::move(text), *format) : text).c_str(), stdout);
       return 0;
     }
     std::vector<render::FormatEntry> formats;

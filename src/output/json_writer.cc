@@ -26,38 +26,27 @@ void JsonWriter::BeforeValue() {
   }
 }
 
-JsonWriter& JsonWriter::BeginObject() {
+JsonWriter& JsonWriter::Open(char bracket) {
   BeforeValue();
-  out_ += '{';
+  out_ += bracket;
   first_.push_back(true);
   return *this;
 }
 
-JsonWriter& JsonWriter::EndObject() {
+JsonWriter& JsonWriter::Close(char bracket) {
   bool empty = first_.back();
   first_.pop_back();
   if (!empty) Newline();
-  out_ += '}';
-  if (first_.empty() && pretty_) out_ += '\n';
+  out_ += bracket;
+  if (bracket == '}' && first_.empty() && pretty_) out_ += '\n';  // the document's end
   MaybeFlush();
   return *this;
 }
 
-JsonWriter& JsonWriter::BeginArray() {
-  BeforeValue();
-  out_ += '[';
-  first_.push_back(true);
-  return *this;
-}
-
-JsonWriter& JsonWriter::EndArray() {
-  bool empty = first_.back();
-  first_.pop_back();
-  if (!empty) Newline();
-  out_ += ']';
-  MaybeFlush();
-  return *this;
-}
+JsonWriter& JsonWriter::BeginObject() { return Open('{'); }
+JsonWriter& JsonWriter::EndObject() { return Close('}'); }
+JsonWriter& JsonWriter::BeginArray() { return Open('['); }
+JsonWriter& JsonWriter::EndArray() { return Close(']'); }
 
 void JsonWriter::MaybeFlush() { FlushWhenFull(out_, sink_); }
 

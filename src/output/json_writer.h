@@ -42,6 +42,8 @@ class JsonWriter {
   static void Escape(std::string& out, std::string_view s);
 
  private:
+  JsonWriter& Open(char bracket);   // '{' or '['
+  JsonWriter& Close(char bracket);  // '}' or ']'
   void BeforeValue();
   void Newline();
   void MaybeFlush();

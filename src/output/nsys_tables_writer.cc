@@ -80,14 +80,8 @@ base::Status NsysWriter::WriteDevices() {
     q.Bind(3, d.total_memory);
     q.Bind(4, int64_t{d.compute_units});
     q.Bind(5, int64_t{d.warp_size});
-    if (d.compute_major >= 0)
-      q.Bind(6, int64_t{d.compute_major});
-    else
-      q.BindNull(6);
-    if (d.compute_minor >= 0)
-      q.Bind(7, int64_t{d.compute_minor});
-    else
-      q.BindNull(7);
+    q.BindIf(6, d.compute_major >= 0, d.compute_major);
+    q.BindIf(7, d.compute_minor >= 0, d.compute_minor);
     GPUSCOPE_RETURN_IF_ERROR(q.Run());
   }
   return base::Status::Ok();

@@ -95,10 +95,7 @@ base::Status RpdWriter::WriteOps() {
     ext->Bind(2, model::MemopKindName(m.kind[i]));
     ext->Bind(3, model::MemoryKindTitle(m.src[i]));
     ext->Bind(4, model::MemoryKindTitle(m.dst[i]));
-    if (m.bytes[i] >= 0)
-      ext->Bind(5, m.bytes[i]);
-    else
-      ext->BindNull(5);
+    ext->BindIf(5, m.bytes[i] >= 0, m.bytes[i]);
     GPUSCOPE_RETURN_IF_ERROR(ext->Run());
     model::RowId l = m.launch[i];
     if (l != model::kNoRow && l < copy_written.size() && !copy_written[l]) {
@@ -135,18 +132,9 @@ base::Status RpdWriter::WriteMemoryEvents() {
     q.Bind(3, m.ts_ns[i]);
     q.Bind(4, static_cast<int64_t>(m.device[i]));
     q.Bind(5, m.bytes[i]);
-    if (m.allocated[i] >= 0)
-      q.Bind(6, m.allocated[i]);
-    else
-      q.BindNull(6);
-    if (m.reserved[i] >= 0)
-      q.Bind(7, m.reserved[i]);
-    else
-      q.BindNull(7);
-    if (m.addr[i] != 0)
-      q.Bind(8, static_cast<int64_t>(m.addr[i]));
-    else
-      q.BindNull(8);
+    q.BindIf(6, m.allocated[i] >= 0, m.allocated[i]);
+    q.BindIf(7, m.reserved[i] >= 0, m.reserved[i]);
+    q.BindIf(8, m.addr[i] != 0, static_cast<int64_t>(m.addr[i]));
     GPUSCOPE_RETURN_IF_ERROR(q.Run());
   }
   return base::Status::Ok();
@@ -188,10 +176,7 @@ base::Status RpdWriter::WriteGpuRanges() {
               : g.kind[i] == model::GpuRangeKind::kAnnotation ? "annotation"
                                                               : "other");
     q.Bind(6, name);
-    if (g.correlation[i] != model::kNoCorrelation)
-      q.Bind(7, call(g.correlation[i]));
-    else
-      q.BindNull(7);
+    q.BindIf(7, g.correlation[i] != model::kNoCorrelation, call(g.correlation[i]));
     if (g.waits_on_record[i] != model::kNoCorrelation) {
       q.Bind(8, call(g.waits_on_record[i]));
       q.Bind(9, g.waits_on_stream[i]);

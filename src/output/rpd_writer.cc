@@ -109,10 +109,7 @@ base::Status RpdWriter::InsertApi(int64_t id, model::TrackId track, int64_t star
 base::Status RpdWriter::InsertExt(int64_t api_id, std::string_view kind, int64_t external_id) {
   ext_api_->Bind(1, api_id);
   ext_api_->Bind(2, kind);
-  if (external_id)
-    ext_api_->Bind(3, external_id);
-  else
-    ext_api_->BindNull(3);
+  ext_api_->BindIf(3, external_id != 0, external_id);
   // The Python ids stay NULL: Python frames are packed in ext_gpuscope_python, not markers.
   ext_api_->BindNull(4);
   ext_api_->BindNull(5);

@@ -23,33 +23,16 @@ class JsonWalker {
   // the value (read it or Skip()) and return false to stop on an error.
   template <typename F>
   bool Object(F&& member) {
-    if (!Ok(cur_.Expect('{'))) return false;
-    char c = 0;
-    if (!Ok(cur_.Peek(&c))) return false;
-    if (c == '}') return Ok(cur_.Expect('}'));
-    for (;;) {
+    return Items('{', '}', [&] {
       std::string_view key;
-      if (!Ok(cur_.String(&key, &arena_)) || !Ok(cur_.Expect(':'))) return false;
-      if (!member(key)) return false;
-      if (!Ok(cur_.Peek(&c))) return false;
-      if (c == '}') return Ok(cur_.Expect('}'));
-      if (!Ok(cur_.Expect(','))) return false;
-    }
+      return Ok(cur_.String(&key, &arena_)) && Ok(cur_.Expect(':')) && member(key);
+    });
   }
 
   // Calls element() for each element; element must consume it.
   template <typename F>
   bool Array(F&& element) {
-    if (!Ok(cur_.Expect('['))) return false;
-    char c = 0;
-    if (!Ok(cur_.Peek(&c))) return false;
-    if (c == ']') return Ok(cur_.Expect(']'));
-    for (;;) {
-      if (!element()) return false;
-      if (!Ok(cur_.Peek(&c))) return false;
-      if (c == ']') return Ok(cur_.Expect(']'));
-      if (!Ok(cur_.Expect(','))) return false;
-    }
+    return Items('[', ']', element);
   }
 
   bool Skip() { return Ok(cur_.SkipValue()); }
@@ -84,6 +67,21 @@ class JsonWalker {
   const std::string& error() const { return error_; }
 
  private:
+  // `open`, then items separated by commas, each read by item() (false stops), then `close`.
+  template <typename F>
+  bool Items(char open, char close, F&& item) {
+    if (!Ok(cur_.Expect(open))) return false;
+    char c = 0;
+    if (!Ok(cur_.Peek(&c))) return false;
+    if (c == close) return Ok(cur_.Expect(close));
+    for (;;) {
+      if (!item()) return false;
+      if (!Ok(cur_.Peek(&c))) return false;
+      if (c == close) return Ok(cur_.Expect(close));
+      if (!Ok(cur_.Expect(','))) return false;
+    }
+  }
+
   bool Ok(Scan s) {
     if (s == Scan::kOk) return true;
     if (error_.empty()) {
