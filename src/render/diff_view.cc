@@ -55,18 +55,18 @@ void JsonRows(output::JsonWriter& w, const char* key,
 // and after) and the terminal's (calls with their per-iteration rate, delta, ratio).
 ResultTable NamedDiffColumns() {
   ResultTable t({{"table"},
-                 {"name", "Name", Show::kText, "", true},
+                 Column::Flexible("name", "Name"),
                  {"status", "Status", Show::kText},
                  {"calls_before"},
                  {"calls_after"},
                  {"total_ns_before"},
                  {"total_ns_after"},
-                 {"", "Calls before", Show::kTextRight},
-                 {"", "Calls after", Show::kTextRight},
-                 {"", "Total before", Show::kTextRight},
-                 {"", "Total after", Show::kTextRight},
-                 {"", "Delta", Show::kTextRight},
-                 {"", "Ratio", Show::kTextRight}});
+                 Column::TerminalOnly("Calls before"),
+                 Column::TerminalOnly("Calls after"),
+                 Column::TerminalOnly("Total before"),
+                 Column::TerminalOnly("Total after"),
+                 Column::TerminalOnly("Delta"),
+                 Column::TerminalOnly("Ratio")});
   t.SetTerminalOrder({2, 7, 8, 9, 10, 11, 12, 1});
   return t;
 }

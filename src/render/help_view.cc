@@ -246,7 +246,7 @@ std::string RooflineHelp(std::string_view format) {
 std::string ProblemsHelp(std::string_view format) {
   ResultTable t({{"kind", "Kind", Show::kText},
                  {"effect", "Event", Show::kText},
-                 {"meaning", "Meaning", Show::kText, "", true}});
+                 Column::Flexible("meaning", "Meaning")});
   for (const model::ProblemKindInfo& k : model::kProblemKinds) {
     t.AddRow({Cell::Text(std::string(k.name)),
               Cell::Text(std::string(model::ProblemEffectName(k.effect))),

@@ -29,7 +29,7 @@ ResultTable RanksTable(const analysis::JobReport& r) {
                  {"collectives", ""},
                  {"last_arrivals", "Last", Show::kCount},
                  {"late_cost_ns", "Late cost", Show::kDuration},
-                 {"path", "File", Show::kText, "", true}});
+                 Column::Flexible("path", "File")});
   for (const auto& s : r.ranks) {
     t.AddRow({Cell::Int(s.rank), Cell::Text(s.aligned ? "yes" : "no"),
               s.aligned ? Cell::Int(s.offset_ns) : Cell::Null(), Cell::Int(s.offset_mad_ns),
@@ -43,7 +43,7 @@ ResultTable RanksTable(const analysis::JobReport& r) {
 }
 
 ResultTable CollectivesTable(const analysis::JobReport& r) {
-  ResultTable t({{"name", "Collective", Show::kText, "", true},
+  ResultTable t({Column::Flexible("name", "Collective"),
                  {"group", "Group"},
                  {"dtype", "Dtype"},
                  {"bytes", "Bytes", Show::kCount},

@@ -67,6 +67,14 @@ enum class Show {
 };
 
 struct Column {
+  // A column of the terminal only (a number formatted for reading, beside its machine column).
+  static Column TerminalOnly(std::string header, Show s = Show::kTextRight) {
+    return Column("", std::move(header), s);
+  }
+  // A text column shortened to fit the terminal's width (a name, a path).
+  static Column Flexible(std::string key, std::string header) {
+    return Column(std::move(key), std::move(header), Show::kText, "", true);
+  }
   Column(std::string k, std::string h = "", Show s = Show::kText, std::string csv = "",
          bool flex = false, int decimals = 6)
       : key(std::move(k)),
@@ -82,7 +90,7 @@ struct Column {
   std::string header;
   Show show = Show::kText;
   std::string csv_key;    // CSV header when it differs from the key's last part
-  bool flexible = false;  // the one column shortened to fit the terminal (a name)
+  bool flexible = false;  // shortened to fit the terminal (a name, a path)
   int csv_decimals = 6;   // reals in CSV
 };
 

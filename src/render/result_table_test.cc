@@ -8,7 +8,7 @@ namespace gpuscope::render {
 namespace {
 
 std::vector<Column> SampleColumns() {
-  return {{"name", "Name", Show::kText, "", true},
+  return {Column::Flexible("name", "Name"),
           {"total_ns", "Total ({unit})", Show::kDuration},
           {"median_ns", "Med ({unit})", Show::kDuration},
           {"share", "Share", Show::kFixed1, "", false, 2},

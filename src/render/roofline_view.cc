@@ -18,7 +18,7 @@ uint64_t Whole(double v) {
 
 // The ops table: the same rows for the terminal and CSV (JSON adds each op's kernels).
 ResultTable OpsTable(const RooflineReport& r) {
-  ResultTable t({{"op", "Op", Show::kText, "", true},
+  ResultTable t({Column::Flexible("op", "Op"),
                  {"shape", "Shape", Show::kText},
                  {"dtype", "Type", Show::kText},
                  {"calls", "Calls", Show::kCount},
@@ -41,7 +41,7 @@ ResultTable OpsTable(const RooflineReport& r) {
 }
 
 ResultTable UnmodelledTable(const RooflineReport& r) {
-  ResultTable t({{"op", "Op", Show::kText, "", true},
+  ResultTable t({Column::Flexible("op", "Op"),
                  {"calls", "Calls", Show::kCount},
                  {"kernels", "Kernels", Show::kCount},
                  {"gpu_ns", "GPU {unit}", Show::kDuration},

@@ -25,7 +25,7 @@ std::string HostMemory(const analysis::MemopStat& s) {
 // name, then the DurationSummary columns, then `extra`; the terminal shows the first extra
 // column first (when asked), then Total, Calls, the other durations, then the name.
 ResultTable DurationTable(std::vector<Column> extra, bool terminal_first_extra) {
-  std::vector<Column> cols = {{"name", "Name", Show::kText, "", true},
+  std::vector<Column> cols = {Column::Flexible("name", "Name"),
                               {"calls", "Calls", Show::kCount},
                               {"total_ns", "Total ({unit})", Show::kDuration},
                               {"avg_ns", "Avg ({unit})", Show::kDuration},
@@ -74,15 +74,15 @@ ResultTable MemopTable(const analysis::Stats& st) {
   ResultTable t({{"kind", "Kind", Show::kText},
                  {"calls", "Calls", Show::kCount},
                  {"bytes", "", Show::kCount},
-                 {"", "Bytes", Show::kTextRight},
+                 Column::TerminalOnly("Bytes"),
                  {"calls_unknown_bytes", "", Show::kCount},
                  {"total_ns", "Total ({unit})", Show::kDuration},
                  {"gbps", "", Show::kFixed3},
-                 {"", "Avg GB/s", Show::kTextRight},
+                 Column::TerminalOnly("Avg GB/s"),
                  {"host_memory.pageable", "", Show::kCount},
                  {"host_memory.pinned", "", Show::kCount},
                  {"host_memory.unknown", "", Show::kCount, "host_unknown"},
-                 {"", "Host memory", Show::kText, "", true}});
+                 Column::Flexible("", "Host memory")});
   for (const auto& m : st.memops) {
     const bool all_unknown = m.calls_unknown_bytes == m.calls;
     std::string bytes = all_unknown ? "unknown" : base::FormatBytes(m.bytes);
@@ -111,7 +111,7 @@ ResultTable ApiTable(const std::vector<analysis::ApiStat>& api, size_t limit) {
 }
 
 ResultTable CpuOpTable(const analysis::Stats& st, size_t limit) {
-  ResultTable t({{"name", "Name", Show::kText, "", true},
+  ResultTable t({Column::Flexible("name", "Name"),
                  {"calls", "Calls", Show::kCount},
                  {"total_ns", "Total ({unit})", Show::kDuration},
                  {"self_ns", "Self ({unit})", Show::kDuration},
@@ -126,7 +126,7 @@ ResultTable CpuOpTable(const analysis::Stats& st, size_t limit) {
 }
 
 ResultTable CounterTable(const analysis::Stats& st) {
-  ResultTable t({{"name", "Name", Show::kText, "", true},
+  ResultTable t({Column::Flexible("name", "Name"),
                  {"samples", "Samples", Show::kCount},
                  {"min", "Min", Show::kNumber},
                  {"mean", "Mean", Show::kFixed3},
@@ -140,8 +140,8 @@ ResultTable CounterTable(const analysis::Stats& st) {
 }
 
 ResultTable OpTable(const analysis::Stats& st, size_t limit) {
-  ResultTable t({{"op", "Op", Show::kText, "", true},
-                 {"python", "Python", Show::kText, "", true},
+  ResultTable t({Column::Flexible("op", "Op"),
+                 Column::Flexible("python", "Python"),
                  {"in_graph", "Graph"},
                  {"kernels", "Kernels", Show::kCount},
                  {"copies", "Copies", Show::kCount},
@@ -162,20 +162,20 @@ Cell BytesText(int64_t b) { return Cell::Text(b < 0 ? "-" : base::FormatBytes(b)
 
 ResultTable MemoryTable(const analysis::Stats& st, size_t limit) {
   ResultTable t({{"device", "GPU", Show::kCount},
-                 {"op", "Op", Show::kText, "", true},
-                 {"python", "Python", Show::kText, "", true},
+                 Column::Flexible("op", "Op"),
+                 Column::Flexible("python", "Python"),
                  {"allocations", "Allocs", Show::kCount},
                  {"allocated_bytes"},
-                 {"", "Allocated", Show::kTextRight},
+                 Column::TerminalOnly("Allocated"),
                  {"largest_bytes"},
-                 {"", "Largest", Show::kTextRight},
+                 Column::TerminalOnly("Largest"),
                  {"frees", "Frees", Show::kCount},
                  {"freed_bytes"},
-                 {"", "Freed", Show::kTextRight},
+                 Column::TerminalOnly("Freed"),
                  {"self_bytes"},
-                 {"", "Self", Show::kTextRight},
+                 Column::TerminalOnly("Self"),
                  {"alive_bytes"},
-                 {"", "At end", Show::kTextRight}});
+                 Column::TerminalOnly("At end")});
   t.SetTerminalOrder({5, 3, 10, 12, 14, 0, 1, 2});  // largest and frees: machine formats
   t.SetRows(Rows(st.memory, limit), [&st](size_t i, std::vector<Cell>& cells) {
     const auto& m = st.memory[i];

@@ -151,7 +151,7 @@ constexpr Term kTerms[] = {
 std::string TermsHelp(std::string_view format) {
   ResultTable t({{"group", "Where", Show::kText},
                  {"term", "Term", Show::kText},
-                 {"meaning", "Meaning", Show::kText, "", true}});
+                 Column::Flexible("meaning", "Meaning")});
   for (const Term& term : kTerms) {
     t.AddRow({Cell::Text(term.group), Cell::Text(term.word), Cell::Text(term.meaning)});
   }

@@ -44,8 +44,8 @@ void CopyGroup::Add(const Context& c, size_t m, int64_t weight) {
   rows.emplace_back(weight, m);
 }
 
-void CopyGroup::Emit(const Context& c, std::string_view rule, std::string detail,
-                     std::vector<Candidate>& out) {
+void CopyGroup::Emit(const Context& c, std::vector<Candidate>& out, std::string_view rule,
+                     std::string detail) {
   const Trace& t = c.t();
   const auto& mo = t.memops;
   Candidate cand{Make(c, rule, 0), std::move(fix)};

@@ -39,8 +39,12 @@ struct CopyGroup {
   void Add(const Context& c, size_t memop, int64_t weight);
   // The finding: placed where most of the weight is, the heaviest copies as evidence (what a
   // copy weighs is the rule's: its time, or the host time it blocked).
-  void Emit(const Context& c, std::string_view rule, std::string detail,
-            std::vector<Candidate>& out);
+  void Emit(const Context& c, std::vector<Candidate>& out, std::string_view rule,
+            std::string detail);
+  // "2.0 per iteration" for the group's copies (Context::PerIterationText).
+  std::string PerIteration(const Context& c) const {
+    return c.PerIterationText(static_cast<double>(n));
+  }
 };
 
 }  // namespace gpuscope::analysis::internal

@@ -18,11 +18,10 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   }
   if (g.n == 0) return;
   g.fix.what = "prefetched on a side stream: the work after each copy no longer waits for it";
-  g.Emit(c, "memcpy-in-loop",
+  g.Emit(c, out, "memcpy-in-loop",
          base::Counted(g.n, "host<->device copy", "host<->device copies") + " (" +
-             c.PerIterationText(static_cast<double>(g.n)) + "), " + base::FormatBytes(g.bytes) +
-             ", " + base::FormatDuration(g.ns) + " on the GPU",
-         out);
+             g.PerIteration(c) + "), " + base::FormatBytes(g.bytes) + ", " +
+             base::FormatDuration(g.ns) + " on the GPU");
 }
 
 }  // namespace

@@ -24,10 +24,9 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   }
   if (g.n == 0) return;
   g.fix.what = "pinned host memory: the copies run at " + pinned.Basis();
-  g.Emit(c, "memcpy-pageable",
+  g.Emit(c, out, "memcpy-pageable",
          base::Counted(g.n, "copy", "copies") + " from/to pageable memory, " +
-             base::FormatBytes(g.bytes) + ", " + base::FormatDuration(g.ns) + " on the GPU",
-         out);
+             base::FormatBytes(g.bytes) + ", " + base::FormatDuration(g.ns) + " on the GPU");
 }
 
 }  // namespace

@@ -47,11 +47,9 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   g.fix.what =
       "pinned + non_blocking: the host no longer waits for these copies; pageable ones run at " +
       pinned.Basis();
-  g.Emit(c, "memcpy-sync",
-         base::Counted(g.n, "copy blocks", "copies block") + " the host (" +
-             c.PerIterationText(static_cast<double>(g.n)) + "), " + base::FormatDuration(g.api_ns) +
-             " in their calls",
-         out);
+  g.Emit(c, out, "memcpy-sync",
+         base::Counted(g.n, "copy blocks", "copies block") + " the host (" + g.PerIteration(c) +
+             "), " + base::FormatDuration(g.api_ns) + " in their calls");
 }
 
 }  // namespace

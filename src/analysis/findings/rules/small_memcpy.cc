@@ -31,11 +31,9 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     return;
   for (size_t m : all) claims.TakeApi(mo.launch[m]), claims.TakeMemop(m);
   g.fix.what = "batched: one copy call per iteration instead of each of these";
-  g.Emit(c, "small-memcpy",
+  g.Emit(c, out, "small-memcpy",
          base::Counted(g.n, "copy", "copies") + " < " + base::FormatBytes(c.o().small_copy_bytes) +
-             " (" + c.PerIterationText(static_cast<double>(g.n)) + "), " +
-             base::FormatDuration(g.api_ns) + " in their calls",
-         out);
+             " (" + g.PerIteration(c) + "), " + base::FormatDuration(g.api_ns) + " in their calls");
 }
 
 }  // namespace

@@ -44,7 +44,9 @@ void Detect(const JobContext& c, std::vector<JobCandidate>& out) {
   out.push_back(std::move(p));
 }
 
-const JobRuleEntry& Rule() {
+}  // namespace
+
+const JobRuleEntry& CollectiveSkewRule() {
   static const JobRuleEntry rule{
       .info =
           {.id = kRuleCollectiveSkew,
@@ -69,9 +71,5 @@ const JobRuleEntry& Rule() {
       .job_detect = &Detect};
   return rule;
 }
-
-}  // namespace
-
-const JobRuleEntry& CollectiveSkewRule() { return Rule(); }
 
 }  // namespace gpuscope::analysis::job_internal

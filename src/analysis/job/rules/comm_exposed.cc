@@ -38,7 +38,9 @@ void Detect(const JobContext& c, std::vector<JobCandidate>& out) {
   out.push_back(std::move(p));
 }
 
-const JobRuleEntry& Rule() {
+}  // namespace
+
+const JobRuleEntry& CommExposedRule() {
   static const JobRuleEntry rule{
       .info =
           {.id = kRuleCommExposed,
@@ -68,9 +70,5 @@ const JobRuleEntry& Rule() {
       .job_detect = &Detect};
   return rule;
 }
-
-}  // namespace
-
-const JobRuleEntry& CommExposedRule() { return Rule(); }
 
 }  // namespace gpuscope::analysis::job_internal

@@ -62,7 +62,9 @@ void Detect(const JobContext& c, std::vector<JobCandidate>& out) {
   out.push_back(std::move(p));
 }
 
-const JobRuleEntry& Rule() {
+}  // namespace
+
+const JobRuleEntry& RankStragglerRule() {
   static const JobRuleEntry rule{
       .info =
           {.id = kRuleStraggler,
@@ -93,9 +95,5 @@ const JobRuleEntry& Rule() {
       .job_detect = &Detect};
   return rule;
 }
-
-}  // namespace
-
-const JobRuleEntry& RankStragglerRule() { return Rule(); }
 
 }  // namespace gpuscope::analysis::job_internal
