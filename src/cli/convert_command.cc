@@ -69,22 +69,11 @@ CommandBody AddConvertCommand(CLI::App& app, const CommonOptions& common) {
     std::FILE* say = args->out == "-" ? stderr : stdout;
     if (args->format == "json") {
       output::JsonWriter w;
-      w.BeginObject()
-          .Key("source")
-          .String(args->in)
-          .Key("format")
-          .String(format)
-          .Key("files")
-          .BeginArray();
+      w.BeginObject().Key("source").String(args->in).Key("format").String(format);
+      w.Key("files").BeginArray();
       for (const auto& f : files) {
-        w.BeginObject()
-            .Key("path")
-            .String(f.path)
-            .Key("bytes")
-            .Uint(f.bytes)
-            .Key("contents")
-            .String(f.what)
-            .EndObject();
+        w.BeginObject().Key("path").String(f.path).Key("bytes").Uint(f.bytes);
+        w.Key("contents").String(f.what).EndObject();
       }
       w.EndArray().EndObject();
       std::fprintf(say, "%s\n", w.str().c_str());

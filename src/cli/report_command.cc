@@ -73,14 +73,8 @@ CommandBody AddReportCommand(CLI::App& app, const CommonOptions& common) {
     std::FILE* say = args->out == "-" ? stderr : stdout;
     if (args->format == "json") {
       output::JsonWriter w;
-      w.BeginObject()
-          .Key("source")
-          .String(args->in)
-          .Key("path")
-          .String(args->out)
-          .Key("bytes")
-          .Uint(bytes)
-          .EndObject();
+      w.BeginObject().Key("source").String(args->in).Key("path").String(args->out);
+      w.Key("bytes").Uint(bytes).EndObject();
       std::fprintf(say, "%s\n", w.str().c_str());
     } else if (args->format == "csv") {
       std::fprintf(say, "path,bytes\n%s,%zu\n", args->out.c_str(), bytes);

@@ -128,6 +128,19 @@ std::unique_ptr<ArrowNode> NullableInt64(std::string name, std::vector<int64_t> 
   return n;
 }
 
+// A string array's buffers: `chars` (the strings end to end) and their offsets, as Arrow's utf8
+// ("u", int32 offsets) or large_utf8 ("U", int64).
+template <typename Offset>
+void SetStrings(ArrowNode& n, const char* format, const std::vector<std::string_view>& strings,
+                std::shared_ptr<std::vector<char>> chars) {
+  auto offsets = std::make_shared<std::vector<Offset>>(strings.size() + 1, 0);
+  for (size_t i = 0; i < strings.size(); ++i)
+    (*offsets)[i + 1] = (*offsets)[i] + static_cast<Offset>(strings[i].size());
+  n.format = format;
+  n.buffers = {nullptr, offsets->data(), chars->data()};
+  n.keep = {offsets, std::move(chars)};
+}
+
 std::shared_ptr<const ArrowNode> StringArray(const std::vector<std::string_view>& strings) {
   size_t total = 0;
   for (auto s : strings) total += s.size();
@@ -136,21 +149,10 @@ std::shared_ptr<const ArrowNode> StringArray(const std::vector<std::string_view>
   auto chars = std::make_shared<std::vector<char>>();
   chars->reserve(total);
   for (auto s : strings) chars->insert(chars->end(), s.begin(), s.end());
-  if (total < (size_t{1} << 31)) {
-    auto offsets = std::make_shared<std::vector<int32_t>>(strings.size() + 1, 0);
-    for (size_t i = 0; i < strings.size(); ++i)
-      (*offsets)[i + 1] = (*offsets)[i] + static_cast<int32_t>(strings[i].size());
-    n->format = "u";
-    n->buffers = {nullptr, offsets->data(), chars->data()};
-    n->keep = {offsets, chars};
-  } else {
-    auto offsets = std::make_shared<std::vector<int64_t>>(strings.size() + 1, 0);
-    for (size_t i = 0; i < strings.size(); ++i)
-      (*offsets)[i + 1] = (*offsets)[i] + static_cast<int64_t>(strings[i].size());
-    n->format = "U";
-    n->buffers = {nullptr, offsets->data(), chars->data()};
-    n->keep = {offsets, chars};
-  }
+  if (total < (size_t{1} << 31))
+    SetStrings<int32_t>(*n, "u", strings, std::move(chars));
+  else
+    SetStrings<int64_t>(*n, "U", strings, std::move(chars));
   return n;
 }
 

@@ -52,18 +52,9 @@ namespace {
 // The steady steps' latency and the kernel structure of the first one.
 void LatencyAndStructureJson(output::JsonWriter& w, const analysis::SteadyState& st) {
   const auto& l = st.latency;
-  w.Key("iteration_mean_ns")
-      .Int(l.mean_ns)
-      .Key("iteration_median_ns")
-      .Int(l.median_ns)
-      .Key("iteration_p95_ns")
-      .Int(l.p95_ns)
-      .Key("iteration_stddev_ns")
-      .Int(l.stddev_ns)
-      .Key("iteration_min_ns")
-      .Int(l.min_ns)
-      .Key("iteration_max_ns")
-      .Int(l.max_ns);
+  w.Key("iteration_mean_ns").Int(l.mean_ns).Key("iteration_median_ns").Int(l.median_ns);
+  w.Key("iteration_p95_ns").Int(l.p95_ns).Key("iteration_stddev_ns").Int(l.stddev_ns);
+  w.Key("iteration_min_ns").Int(l.min_ns).Key("iteration_max_ns").Int(l.max_ns);
   w.Key("structure");
   if (st.structure.block)
     w.BeginObject()
@@ -81,17 +72,9 @@ void LatencyAndStructureJson(output::JsonWriter& w, const analysis::SteadyState&
 // Graph launches and their attribution; the clock check per device.
 void GraphsAndClocksJson(output::JsonWriter& w, const analysis::AnalysisReport& r) {
   const auto& g = r.graphs;
-  w.Key("graphs")
-      .BeginObject()
-      .Key("launches")
-      .Uint(g.graph_launches)
-      .Key("kernels")
-      .Uint(g.graph_kernels)
-      .Key("matched")
-      .Uint(g.matched)
-      .Key("captures")
-      .Uint(g.captures)
-      .EndObject();
+  w.Key("graphs").BeginObject().Key("launches").Uint(g.graph_launches);
+  w.Key("kernels").Uint(g.graph_kernels).Key("matched").Uint(g.matched);
+  w.Key("captures").Uint(g.captures).EndObject();
   w.Key("clocks").BeginArray();
   for (const auto& d : r.clocks.devices) {
     w.BeginObject().Key("device").Int(d.device).Key("verdict").String(
@@ -104,21 +87,12 @@ void GraphsAndClocksJson(output::JsonWriter& w, const analysis::AnalysisReport& 
 
 // The replay: observed against replayed, every fix combined, the critical path and its places.
 void ReplayJson(output::JsonWriter& w, const analysis::AnalysisSummary& s) {
-  w.Key("replay")
-      .BeginObject()
-      .Key("observed_ns")
-      .Int(s.observed_ns)
-      .Key("replayed_ns")
-      .Int(s.replayed_ns)
-      .Key("replay_error_percent")
-      .Double(s.replay_error_percent)
-      .Key("inferred_waits")
-      .Uint(s.inferred_waits)
-      .Key("inferred_stream_waits")
-      .Uint(s.inferred_stream_waits)
-      .Key("recorded_stream_waits")
-      .Uint(s.recorded_stream_waits)
-      .EndObject();
+  w.Key("replay").BeginObject().Key("observed_ns").Int(s.observed_ns);
+  w.Key("replayed_ns").Int(s.replayed_ns);
+  w.Key("replay_error_percent").Double(s.replay_error_percent);
+  w.Key("inferred_waits").Uint(s.inferred_waits);
+  w.Key("inferred_stream_waits").Uint(s.inferred_stream_waits);
+  w.Key("recorded_stream_waits").Uint(s.recorded_stream_waits).EndObject();
   w.Key("combined")
       .BeginObject()
       .Key("window_ns")
@@ -195,14 +169,8 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
   GraphsAndClocksJson(w, r);
   w.Key("gpu_busy_pct");
   w.DoubleIf(s.gpu_busy_pct >= 0, s.gpu_busy_pct);
-  w.Key("devices")
-      .Int(s.devices)
-      .Key("kernel_ns")
-      .Int(s.kernel_ns)
-      .Key("memcpy_ns")
-      .Int(s.memcpy_ns)
-      .Key("api_ns")
-      .Int(s.api_ns);
+  w.Key("devices").Int(s.devices).Key("kernel_ns").Int(s.kernel_ns);
+  w.Key("memcpy_ns").Int(s.memcpy_ns).Key("api_ns").Int(s.api_ns);
   w.Key("verdict").String(s.verdict);
   w.Key("verdict_kind").String(analysis::VerdictKindName(s.verdict_kind));
   w.Key("host_pinning").String(s.host_pinning);
@@ -244,17 +212,9 @@ void WriteFindingsJson(output::JsonWriter& w, const std::vector<analysis::Findin
         .Int(f.standalone_ns)
         .Key("how_priced")
         .String(f.fix);
-    w.Key("pricing")
-        .BeginObject()
-        .Key("baseline_ns")
-        .Int(f.baseline_ns)
-        .Key("fixed_ns")
-        .Int(f.fixed_ns)
-        .Key("changes")
-        .String(f.changes)
-        .Key("edits_remove_ns")
-        .Int(f.edits_remove_ns)
-        .EndObject();
+    w.Key("pricing").BeginObject().Key("baseline_ns").Int(f.baseline_ns);
+    w.Key("fixed_ns").Int(f.fixed_ns).Key("changes").String(f.changes);
+    w.Key("edits_remove_ns").Int(f.edits_remove_ns).EndObject();
     WriteWhere(w.Key("where"), f.where);
     w.Key("detail").String(f.detail);
     w.Key("evidence").BeginArray();

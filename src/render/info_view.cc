@@ -163,21 +163,9 @@ namespace {
 // info --format json, in three parts: what the trace is and holds; its steps, health and
 // graphs; its clocks and problems.
 void ContentsJson(output::JsonWriter& w, const model::Trace& t, const analysis::TraceSummary& s) {
-  w.Key("source")
-      .BeginObject()
-      .Key("path")
-      .String(t.meta.path)
-      .Key("format")
-      .String(t.meta.format)
-      .Key("format_version")
-      .String(t.meta.format_version)
-      .Key("producer")
-      .String(t.meta.producer)
-      .Key("clock")
-      .String(t.meta.clock)
-      .Key("base_time_ns")
-      .Int(t.meta.base_time_ns)
-      .EndObject();
+  w.Key("source").BeginObject().Key("path").String(t.meta.path).Key("format").String(t.meta.format);
+  w.Key("format_version").String(t.meta.format_version).Key("producer").String(t.meta.producer);
+  w.Key("clock").String(t.meta.clock).Key("base_time_ns").Int(t.meta.base_time_ns).EndObject();
   w.Key("devices").BeginArray();
   for (const auto& d : t.devices) {
     w.BeginObject()
@@ -196,15 +184,8 @@ void ContentsJson(output::JsonWriter& w, const model::Trace& t, const analysis::
         .EndObject();
   }
   w.EndArray();
-  w.Key("span")
-      .BeginObject()
-      .Key("first_ns")
-      .Int(s.first_ns)
-      .Key("last_ns")
-      .Int(s.last_ns)
-      .Key("duration_ns")
-      .Int(s.last_ns - s.first_ns)
-      .EndObject();
+  w.Key("span").BeginObject().Key("first_ns").Int(s.first_ns).Key("last_ns").Int(s.last_ns);
+  w.Key("duration_ns").Int(s.last_ns - s.first_ns).EndObject();
   w.Key("tracks")
       .BeginObject()
       .Key("cpu_threads")
@@ -222,17 +203,9 @@ void ContentsJson(output::JsonWriter& w, const model::Trace& t, const analysis::
   w.Key("records").BeginObject();
   for (const auto& [k, v] : t.record_counts) w.Key(k).Uint(v);
   w.EndObject();
-  w.Key("links")
-      .BeginObject()
-      .Key("kernels_with_launch")
-      .Uint(s.kernels_linked)
-      .Key("memops_with_launch")
-      .Uint(s.memops_linked)
-      .Key("api_in_cpu_op")
-      .Uint(s.api_in_cpu_op)
-      .Key("cpu_ranges_in_python_frame")
-      .Uint(s.cpu_ops_in_python)
-      .EndObject();
+  w.Key("links").BeginObject().Key("kernels_with_launch").Uint(s.kernels_linked);
+  w.Key("memops_with_launch").Uint(s.memops_linked).Key("api_in_cpu_op").Uint(s.api_in_cpu_op);
+  w.Key("cpu_ranges_in_python_frame").Uint(s.cpu_ops_in_python).EndObject();
 }
 
 void StepsJson(output::JsonWriter& w, const analysis::TraceSummary& s) {
@@ -243,27 +216,15 @@ void StepsJson(output::JsonWriter& w, const analysis::TraceSummary& s) {
     w.EndObject();
   }
   w.EndArray();
-  w.Key("steps")
-      .BeginObject()
-      .Key("source")
-      .String(s.step_source)
-      .Key("count")
-      .Uint(s.steps)
-      .Key("structure")
-      .String(s.structure);
+  w.Key("steps").BeginObject().Key("source").String(s.step_source).Key("count").Uint(s.steps);
+  w.Key("structure").String(s.structure);
   w.Key("phases").BeginObject();
   for (const auto& [name, n] : s.phase_steps) w.Key(name).Uint(n);
   w.EndObject().EndObject();
   HealthJson(w, s.health);
-  w.Key("graphs")
-      .BeginObject()
-      .Key("captures")
-      .Uint(s.graph_captures)
-      .Key("captured_launches")
-      .Uint(s.captured_launches)
-      .Key("launches")
-      .Uint(s.graph_launches)
-      .EndObject();
+  w.Key("graphs").BeginObject().Key("captures").Uint(s.graph_captures);
+  w.Key("captured_launches").Uint(s.captured_launches).Key("launches").Uint(s.graph_launches);
+  w.EndObject();
 }
 
 void ClocksAndProblemsJson(output::JsonWriter& w, const model::Trace& t,
@@ -271,17 +232,8 @@ void ClocksAndProblemsJson(output::JsonWriter& w, const model::Trace& t,
   w.Key("clocks").BeginArray();
   for (const auto& d : s.clocks.devices) {
     w.BeginObject().Key("device").Int(d.device).Key("ops").Uint(d.ops);
-    w.Key("launch_to_start_ns")
-        .BeginObject()
-        .Key("p10")
-        .Int(d.p10_ns)
-        .Key("median")
-        .Int(d.median_ns)
-        .Key("p90")
-        .Int(d.p90_ns)
-        .Key("max")
-        .Int(d.max_ns)
-        .EndObject();
+    w.Key("launch_to_start_ns").BeginObject().Key("p10").Int(d.p10_ns);
+    w.Key("median").Int(d.median_ns).Key("p90").Int(d.p90_ns).Key("max").Int(d.max_ns).EndObject();
     w.Key("before_launch").Uint(d.before_launch).Key("max_before_ns").Int(d.max_before_ns);
     w.Key("idle_launched").Uint(d.idle_launched).Key("idle_delayed").Uint(d.idle_delayed);
     w.Key("idle_wait_min_ns").Int(d.idle_wait_min_ns).Key("idle_wait_median_ns");

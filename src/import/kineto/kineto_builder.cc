@@ -85,6 +85,15 @@ model::TrackId KinetoBuilder::GpuTrack(const KinetoEvent& ev) {
   return gpu_cache_.Get(*trace_, TrackKind::kGpuStream, ev.pid, ev.tid);
 }
 
+std::optional<int64_t> KinetoBuilder::PointTime(const KinetoEvent& ev, uint64_t offset,
+                                                std::string_view kind) {
+  auto ts = base::ParseMicrosToNs(ev.ts, ns_digits_);
+  if (ts) return ts->ns;
+  Problem(model::ProblemKind::kKinetoBadTs, offset,
+          std::string(kind) + " event without a numeric 'ts'; skipped");
+  return std::nullopt;
+}
+
 void KinetoBuilder::Add(const KinetoEvent& ev, uint64_t offset) {
   ++events_;
   if (!ev.bad_field.empty()) {
@@ -139,26 +148,15 @@ void KinetoBuilder::Add(const KinetoEvent& ev, uint64_t offset) {
       return;
     case 'i':
     case 'I': {
-      auto ts = base::ParseMicrosToNs(ev.ts, ns_digits_);
-      if (!ts) {
-        Problem(model::ProblemKind::kKinetoBadTs, offset,
-                "instant event without a numeric 'ts'; skipped");
-        return;
-      }
-      if (ev.name == "[memory]" && AddMemoryEvent(ev, ts->ns)) return;
-      trace_->instants.Append(ts->ns, trace_->strings.Intern(ev.name), CpuTrack(ev));
+      auto ts = PointTime(ev, offset, "instant");
+      if (!ts) return;
+      if (ev.name == "[memory]" && AddMemoryEvent(ev, *ts)) return;
+      trace_->instants.Append(*ts, trace_->strings.Intern(ev.name), CpuTrack(ev));
       return;
     }
-    case 'C': {
-      auto ts = base::ParseMicrosToNs(ev.ts, ns_digits_);
-      if (!ts) {
-        Problem(model::ProblemKind::kKinetoBadTs, offset,
-                "counter event without a numeric 'ts'; skipped");
-        return;
-      }
-      AddCounter(ev, ts->ns);
+    case 'C':
+      if (auto ts = PointTime(ev, offset, "counter")) AddCounter(ev, *ts);
       return;
-    }
     case 's':
     case 'f':
     case 't': {

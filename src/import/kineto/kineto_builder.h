@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -50,6 +51,9 @@ class KinetoBuilder {
   // an instant).
   bool AddMemoryEvent(const KinetoEvent& ev, int64_t ts);
   void AddCounter(const KinetoEvent& ev, int64_t ts);
+  // An instant's or counter's time in ns; nullopt (counted as a problem naming `kind`) when its
+  // 'ts' is not a number.
+  std::optional<int64_t> PointTime(const KinetoEvent& ev, uint64_t offset, std::string_view kind);
   void Problem(model::ProblemKind kind, uint64_t offset, std::string_view what);
   model::TrackId CpuTrack(const KinetoEvent& ev);
   model::TrackId GpuTrack(const KinetoEvent& ev);
