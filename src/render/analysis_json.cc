@@ -33,15 +33,10 @@ void WritePhasesJson(output::JsonWriter& w, const std::vector<analysis::PhaseSum
       w.BeginObject().Key("name").String(name).Key("ns").Int(ns).EndObject();
     w.EndArray();
     w.Key("findings").BeginArray();
-    for (const auto& f : p.findings)
-      w.BeginObject()
-          .Key("rule")
-          .String(f.rule)
-          .Key("impact_ns")
-          .Int(f.impact_ns)
-          .Key("impact_percent")
-          .Double(f.impact_percent)
-          .EndObject();
+    for (const auto& f : p.findings) {
+      w.BeginObject().Key("rule").String(f.rule).Key("impact_ns").Int(f.impact_ns);
+      w.Key("impact_percent").Double(f.impact_percent).EndObject();
+    }
     w.EndArray().EndObject();
   }
   w.EndArray();
@@ -175,15 +170,10 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
   w.Key("verdict_kind").String(analysis::VerdictKindName(s.verdict_kind));
   w.Key("host_pinning").String(s.host_pinning);
   w.Key("idle_by_cause").BeginArray();
-  for (const auto& c : s.idle)
-    w.BeginObject()
-        .Key("cause")
-        .String(c.cause)
-        .Key("ns")
-        .Int(c.ns)
-        .Key("gaps")
-        .Uint(c.gaps)
-        .EndObject();
+  for (const auto& c : s.idle) {
+    w.BeginObject().Key("cause").String(c.cause).Key("ns").Int(c.ns).Key("gaps").Uint(c.gaps);
+    w.EndObject();
+  }
   w.EndArray();
   ReplayJson(w, s);
   if (iteration_list) IterationListJson(w, st);
@@ -197,21 +187,10 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
 void WriteFindingsJson(output::JsonWriter& w, const std::vector<analysis::Finding>& findings) {
   w.BeginArray();
   for (const auto& f : findings) {
-    w.BeginObject()
-        .Key("rule")
-        .String(f.rule)
-        .Key("severity")
-        .String(analysis::SeverityName(f.severity))
-        .Key("title")
-        .String(f.title)
-        .Key("impact_ns")
-        .Int(f.impact_ns)
-        .Key("impact_percent")
-        .Double(f.impact_percent)
-        .Key("standalone_ns")
-        .Int(f.standalone_ns)
-        .Key("how_priced")
-        .String(f.fix);
+    w.BeginObject().Key("rule").String(f.rule);
+    w.Key("severity").String(analysis::SeverityName(f.severity)).Key("title").String(f.title);
+    w.Key("impact_ns").Int(f.impact_ns).Key("impact_percent").Double(f.impact_percent);
+    w.Key("standalone_ns").Int(f.standalone_ns).Key("how_priced").String(f.fix);
     w.Key("pricing").BeginObject().Key("baseline_ns").Int(f.baseline_ns);
     w.Key("fixed_ns").Int(f.fixed_ns).Key("changes").String(f.changes);
     w.Key("edits_remove_ns").Int(f.edits_remove_ns).EndObject();
@@ -219,16 +198,8 @@ void WriteFindingsJson(output::JsonWriter& w, const std::vector<analysis::Findin
     w.Key("detail").String(f.detail);
     w.Key("evidence").BeginArray();
     for (const auto& e : f.evidence) {
-      w.BeginObject()
-          .Key("start_ns")
-          .Int(e.start_ns)
-          .Key("dur_ns")
-          .Int(e.dur_ns)
-          .Key("iteration")
-          .Int(e.iteration)
-          .Key("what")
-          .String(e.what)
-          .EndObject();
+      w.BeginObject().Key("start_ns").Int(e.start_ns).Key("dur_ns").Int(e.dur_ns);
+      w.Key("iteration").Int(e.iteration).Key("what").String(e.what).EndObject();
     }
     w.EndArray();
     w.Key("advice").String(f.advice).EndObject();

@@ -26,16 +26,8 @@ std::string HealthLine(const std::vector<analysis::HealthNote>& notes) {
 void HealthJson(output::JsonWriter& w, const std::vector<analysis::HealthNote>& notes) {
   w.Key("health").BeginArray();
   for (const auto& n : notes) {
-    w.BeginObject()
-        .Key("id")
-        .String(n.id)
-        .Key("seen")
-        .String(n.seen)
-        .Key("effect")
-        .String(n.effect)
-        .Key("record")
-        .String(n.record)
-        .EndObject();
+    w.BeginObject().Key("id").String(n.id).Key("seen").String(n.seen);
+    w.Key("effect").String(n.effect).Key("record").String(n.record).EndObject();
   }
   w.EndArray();
 }

@@ -168,20 +168,9 @@ void ContentsJson(output::JsonWriter& w, const model::Trace& t, const analysis::
   w.Key("clock").String(t.meta.clock).Key("base_time_ns").Int(t.meta.base_time_ns).EndObject();
   w.Key("devices").BeginArray();
   for (const auto& d : t.devices) {
-    w.BeginObject()
-        .Key("id")
-        .Int(d.id)
-        .Key("name")
-        .String(d.name)
-        .Key("vendor")
-        .String(model::VendorName(d.vendor))
-        .Key("compute_units")
-        .Int(d.compute_units)
-        .Key("total_memory")
-        .Int(d.total_memory)
-        .Key("warp_size")
-        .Int(d.warp_size)
-        .EndObject();
+    w.BeginObject().Key("id").Int(d.id).Key("name").String(d.name);
+    w.Key("vendor").String(model::VendorName(d.vendor)).Key("compute_units").Int(d.compute_units);
+    w.Key("total_memory").Int(d.total_memory).Key("warp_size").Int(d.warp_size).EndObject();
   }
   w.EndArray();
   w.Key("span").BeginObject().Key("first_ns").Int(s.first_ns).Key("last_ns").Int(s.last_ns);
@@ -255,14 +244,8 @@ void ClocksAndProblemsJson(output::JsonWriter& w, const model::Trace& t,
   w.StringIf(!t.meta.import_error.empty(), t.meta.import_error);
   w.Key("problems").BeginArray();
   for (const auto& [kind, e] : t.problems.entries()) {
-    w.BeginObject()
-        .Key("kind")
-        .String(kind)
-        .Key("count")
-        .Uint(e.count)
-        .Key("first")
-        .String(e.first_example)
-        .EndObject();
+    w.BeginObject().Key("kind").String(kind).Key("count").Uint(e.count);
+    w.Key("first").String(e.first_example).EndObject();
   }
   w.EndArray();
 }

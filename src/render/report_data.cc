@@ -128,14 +128,8 @@ void WriteTimeline(JsonWriter& w, const model::Trace& t, const analysis::SteadyS
   w.Key("tracks").BeginArray();
   for (model::TrackId id : tracks) {
     const auto& v = layout.tracks[id];
-    w.BeginObject()
-        .Key("process")
-        .String(v.process)
-        .Key("thread")
-        .String(v.thread)
-        .Key("gpu")
-        .Bool(t.tracks[id].kind == model::TrackKind::kGpuStream)
-        .EndObject();
+    w.BeginObject().Key("process").String(v.process).Key("thread").String(v.thread);
+    w.Key("gpu").Bool(t.tracks[id].kind == model::TrackKind::kGpuStream).EndObject();
   }
   w.EndArray();
   std::unordered_map<model::StringId, size_t> name_index;
@@ -195,18 +189,9 @@ void WriteKernels(JsonWriter& w, const analysis::Stats& st) {
       other_calls += k.calls, other_ns += k.total_ns;
       continue;
     }
-    w.BeginObject()
-        .Key("name")
-        .String(k.name)
-        .Key("calls")
-        .Uint(k.calls)
-        .Key("total_ns")
-        .Int(k.total_ns)
-        .Key("avg_ns")
-        .Int(k.avg_ns)
-        .Key("percent")
-        .Double(k.percent)
-        .EndObject();
+    w.BeginObject().Key("name").String(k.name).Key("calls").Uint(k.calls);
+    w.Key("total_ns").Int(k.total_ns).Key("avg_ns").Int(k.avg_ns).Key("percent").Double(k.percent);
+    w.EndObject();
   }
   w.EndArray();
   w.Key("other_calls").Uint(other_calls).Key("other_ns").Int(other_ns);
@@ -216,15 +201,8 @@ void WriteKernels(JsonWriter& w, const analysis::Stats& st) {
     w.BeginObject().Key("kind").String(model::MemopKindName(m.kind)).Key("calls").Uint(m.calls);
     w.Key("bytes");
     w.IntIf(m.calls_unknown_bytes != m.calls, m.bytes);
-    w.Key("total_ns")
-        .Int(m.total_ns)
-        .Key("pageable")
-        .Uint(m.pageable)
-        .Key("pinned")
-        .Uint(m.pinned)
-        .Key("host_unknown")
-        .Uint(m.host_unknown)
-        .EndObject();
+    w.Key("total_ns").Int(m.total_ns).Key("pageable").Uint(m.pageable).Key("pinned").Uint(m.pinned);
+    w.Key("host_unknown").Uint(m.host_unknown).EndObject();
   }
   w.EndArray();
 }
@@ -314,29 +292,11 @@ std::string ReportDataJson(const model::Trace& t, const std::string& path,
   JsonWriter w(false);
   w.BeginObject();
   w.Key("generator").String("gpuscope 0.1.0");
-  w.Key("trace")
-      .BeginObject()
-      .Key("path")
-      .String(path)
-      .Key("format")
-      .String(t.meta.format)
-      .Key("format_version")
-      .String(t.meta.format_version)
-      .Key("producer")
-      .String(t.meta.producer);
-  w.Key("counts")
-      .BeginObject()
-      .Key("kernels")
-      .Uint(t.kernels.size())
-      .Key("copies")
-      .Uint(t.memops.size())
-      .Key("api")
-      .Uint(t.api.size())
-      .Key("cpu_ranges")
-      .Uint(t.cpu.size())
-      .Key("python")
-      .Uint(t.python.size())
-      .EndObject();
+  w.Key("trace").BeginObject().Key("path").String(path).Key("format").String(t.meta.format);
+  w.Key("format_version").String(t.meta.format_version).Key("producer").String(t.meta.producer);
+  w.Key("counts").BeginObject().Key("kernels").Uint(t.kernels.size());
+  w.Key("copies").Uint(t.memops.size()).Key("api").Uint(t.api.size());
+  w.Key("cpu_ranges").Uint(t.cpu.size()).Key("python").Uint(t.python.size()).EndObject();
   w.Key("devices").BeginArray();
   for (const auto& d : t.devices) w.String(d.name);
   w.EndArray();
