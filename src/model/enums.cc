@@ -17,16 +17,16 @@ static_assert(std::size(kMemopKindNames) == kMemopKindCount);
 constexpr std::string_view kMemoryKindNames[] = {"unknown", "pageable",      "pinned",
                                                  "device",  "array",         "managed",
                                                  "host",    "device static", "managed static"};
-static_assert(base::NamesEvery(kMemoryKindNames, MemoryKind::kManagedStatic));
+static_assert(std::size(kMemoryKindNames) == kMemoryKindCount);
 
 // As the profilers write them (nsys's labels, Kineto's memcpy names).
 constexpr std::string_view kMemoryKindTitles[] = {"",       "Pageable",      "Pinned",
                                                   "Device", "Array",         "Managed",
                                                   "Host",   "Device Static", "Managed Static"};
-static_assert(base::NamesEvery(kMemoryKindTitles, MemoryKind::kManagedStatic));
+static_assert(std::size(kMemoryKindTitles) == kMemoryKindCount);
 
 constexpr std::string_view kApiDomainNames[] = {"runtime", "driver", "hsa", "os"};
-static_assert(base::NamesEvery(kApiDomainNames, ApiDomain::kOs));
+static_assert(std::size(kApiDomainNames) == kApiDomainCount);
 
 constexpr std::string_view kVendorNames[] = {"unknown", "NVIDIA", "AMD"};
 static_assert(base::NamesEvery(kVendorNames, Vendor::kAmd));

@@ -26,6 +26,7 @@ enum class MemoryKind : uint8_t {
   kDeviceStatic,
   kManagedStatic
 };
+inline constexpr int kMemoryKindCount = static_cast<int>(MemoryKind::kManagedStatic) + 1;
 std::string_view MemoryKindName(MemoryKind k);
 MemoryKind ParseMemoryKind(std::string_view text);
 // The spelling ParseMemoryKind reads ("Pageable", "Device", ...); "" for kUnknown.
@@ -35,6 +36,7 @@ enum class CpuRangeKind : uint8_t { kOp, kAnnotation };
 // kRuntime: CUDA runtime / HIP; kDriver: CUDA driver; kHsa: ROCm's HSA runtime (below HIP);
 // kOs: OS runtime calls (nsys OSRT: read, ioctl, pthread_*), kept out of the GPU API table.
 enum class ApiDomain : uint8_t { kRuntime, kDriver, kHsa, kOs };
+inline constexpr int kApiDomainCount = static_cast<int>(ApiDomain::kOs) + 1;
 std::string_view ApiDomainName(ApiDomain d);
 // Reads ApiDomainName's spelling back; false when `text` is none of them.
 bool ParseApiDomain(std::string_view text, ApiDomain* out);

@@ -134,12 +134,12 @@ class Tables {
   Columns Memops() {
     const auto& m = t_->memops;
     Columns c = SliceHead(m);
-    c.push_back(Enum("kind", m.kind, 7, model::MemopKindName));
+    c.push_back(Enum("kind", m.kind, model::kMemopKindCount, model::MemopKindName));
     std::vector<uint8_t> known(m.size());
     for (size_t i = 0; i < m.size(); ++i) known[i] = m.bytes[i] >= 0;
     c.push_back(NullableInt64("bytes", m.bytes, known));  // -1 (not recorded) is null
-    c.push_back(Enum("src", m.src, 9, model::MemoryKindTitle));
-    c.push_back(Enum("dst", m.dst, 9, model::MemoryKindTitle));
+    c.push_back(Enum("src", m.src, model::kMemoryKindCount, model::MemoryKindTitle));
+    c.push_back(Enum("dst", m.dst, model::kMemoryKindCount, model::MemoryKindTitle));
     c.push_back(Col("device", "s", m.device));
     c.push_back(TrackTid("stream", m.track));
     c.push_back(Col("correlation", "L", m.correlation));
@@ -149,7 +149,7 @@ class Tables {
   Columns Api() {
     const auto& a = t_->api;
     Columns c = SliceHead(a);
-    c.push_back(Enum("domain", a.domain, 4, model::ApiDomainName));
+    c.push_back(Enum("domain", a.domain, model::kApiDomainCount, model::ApiDomainName));
     c.push_back(TrackPid("pid", a.track));
     c.push_back(TrackTid("tid", a.track));
     c.push_back(Col("correlation", "L", a.correlation));
