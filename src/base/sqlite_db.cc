@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +15,7 @@
 #include "base/byte_source.h"
 #include "base/files.h"
 #include "base/gzip_inflate.h"
+#include "base/text.h"
 
 namespace gpuscope::base {
 namespace {
@@ -31,8 +31,7 @@ bool IsPlainView(std::string_view raw, const std::set<std::string, std::less<>>&
     else if (!sql.empty() && sql.back() != ' ')
       sql += ' ';
   }
-  std::string up(sql);
-  for (char& ch : up) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  std::string up = AsciiUpper(sql);
   size_t as = up.find(" AS ");
   if (as == std::string::npos) return false;
   std::string body = up.substr(as + 4);

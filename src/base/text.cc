@@ -1,5 +1,6 @@
 #include "base/text.h"
 
+#include <cctype>
 #include <cstdarg>
 #include <cstdio>
 
@@ -330,6 +331,18 @@ std::string FormatCount(uint64_t n) {
 
 std::string Counted(uint64_t n, std::string_view one, std::string_view many) {
   return FormatCount(n) + " " + std::string(n == 1 ? one : many);
+}
+
+std::string AsciiLower(std::string_view s) {
+  std::string out(s);
+  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+std::string AsciiUpper(std::string_view s) {
+  std::string out(s);
+  for (char& ch : out) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return out;
 }
 
 std::string EscapeControl(std::string_view text) {

@@ -54,6 +54,10 @@ std::string FormatFixed(double v, int decimals);
 // path cannot move the cursor, clear the screen or retitle the terminal it is printed on.
 std::string EscapeControl(std::string_view text);
 
+// `s` with ASCII letters lowered / raised (other bytes, UTF-8 included, as they are).
+std::string AsciiLower(std::string_view s);
+std::string AsciiUpper(std::string_view s);
+
 // A message as one line: line breaks and tabs become spaces (runs folded), and a message longer
 // than `max` loses its middle ("..."), so a library's multi-line error (SQLite's schema SQL)
 // stays one line on stderr.

@@ -86,5 +86,12 @@ TEST(ClosestWord, SuggestsTyposOnly) {
   EXPECT_EQ(EditDistance("kitten", "sitting"), 3u);
 }
 
+TEST(Text, AsciiCaseChangesLettersOnly) {
+  EXPECT_EQ(AsciiLower("MI300X H100-SXM"), "mi300x h100-sxm");
+  EXPECT_EQ(AsciiUpper("bf16 fp8"), "BF16 FP8");
+  EXPECT_EQ(AsciiUpper("caf\xc3\xa9"), "CAF\xc3\xa9");  // UTF-8 bytes as they are
+  EXPECT_EQ(AsciiLower(""), "");
+}
+
 }  // namespace
 }  // namespace gpuscope::base

@@ -1,6 +1,5 @@
 #include "render/help_view.h"
 
-#include <cctype>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -136,13 +135,6 @@ namespace {
 
 std::string Peak(double v) { return v > 0 ? base::FormatFixed(v, v < 100 ? 2 : 1) : "-"; }
 
-// "BF16" for bf16: a precision's column header.
-std::string Header(analysis::Precision p) {
-  std::string h(analysis::PrecisionName(p));
-  for (char& ch : h) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  return h;
-}
-
 // The devices as rows (every format): a column per precision, in the order of kPrecisions.
 ResultTable DevicesTable() {
   std::vector<Column> columns = {{"key", "--device", Show::kText},
@@ -153,7 +145,8 @@ ResultTable DevicesTable() {
                                  {"hbm_tbps", "TB/s", Show::kNumber},
                                  {"vector_fp32", "FP32 vec", Show::kTextRight}};
   for (analysis::Precision p : analysis::kPrecisions)
-    columns.emplace_back(std::string(analysis::PrecisionName(p)), Header(p), Show::kTextRight);
+    columns.emplace_back(std::string(analysis::PrecisionName(p)),
+                         base::AsciiUpper(analysis::PrecisionName(p)), Show::kTextRight);
   columns.emplace_back("source", "", Show::kText);
   ResultTable t(std::move(columns));
   for (const auto& d : analysis::KnownDevices()) {

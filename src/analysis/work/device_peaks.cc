@@ -1,22 +1,16 @@
 #include "analysis/work/device_peaks.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <iterator>
 
 #include "base/enum_names.h"
+#include "base/text.h"
 
 namespace gpuscope::analysis {
 namespace {
 
 using model::Vendor;
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return out;
-}
 
 // The longest of `patterns` contained in `lower_name`; 0 when none is.
 size_t LongestPattern(std::string_view patterns, const std::string& lower_name) {
@@ -136,9 +130,9 @@ const std::vector<DevicePeaks>& KnownDevices() {
 }
 
 const DevicePeaks* FindDevice(std::string_view name) {
-  std::string lower = Lower(name);
+  std::string lower = base::AsciiLower(name);
   for (const DevicePeaks& d : KnownDevices()) {
-    if (Lower(d.key) == lower || Lower(d.name) == lower) return &d;
+    if (base::AsciiLower(d.key) == lower || base::AsciiLower(d.name) == lower) return &d;
   }
   // "mi300x", "NVIDIA H100 PCIe": the name a trace would give.
   model::Device named;
@@ -148,7 +142,7 @@ const DevicePeaks* FindDevice(std::string_view name) {
 
 DeviceMatch IdentifyDevice(const model::Device& d) {
   DeviceMatch m;
-  std::string lower = Lower(d.name);
+  std::string lower = base::AsciiLower(d.name);
   double gb = MemoryGb(d);
   // By name: every entry with a pattern in the name, narrowed by the compute-unit count ("AMD
   // Instinct MI250X/MI250" is either), then to the longest pattern, then by memory size

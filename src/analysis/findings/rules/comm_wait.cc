@@ -6,13 +6,13 @@
 // own - spinning or blocked until the transfer is done.
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <unordered_map>
 
 #include "analysis/common/call_names.h"
 #include "analysis/findings/rules/rule_checks.h"
 #include "analysis/replay/replay_graph.h"
+#include "base/text.h"
 
 namespace gpuscope::analysis::internal {
 
@@ -35,8 +35,7 @@ void DetectStreamWaits(const Context& c, Claims& claims, std::vector<Candidate>&
 // A range whose name says it waits (wait, Wait(), Awaitable, barrier) for communication (a
 // collective, a distributed input, an awaitable of TorchRec's); "wait_for_batch" is the loader's.
 bool IsCommWaitRange(std::string_view n) {
-  std::string lower(n.substr(0, 200));
-  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  std::string lower = base::AsciiLower(n.substr(0, 200));
   auto has = [&](std::string_view w) { return lower.find(w) != std::string::npos; };
   if (!has("wait") && !has("barrier")) return false;
   for (std::string_view w : {"awaitable", "all2all", "alltoall", "all_to_all", "allreduce",

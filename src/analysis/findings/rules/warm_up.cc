@@ -1,13 +1,13 @@
 // warm-up: one-time set-up inside a window that has no steps to tell it from the steady state.
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "analysis/common/call_names.h"
 #include "analysis/findings/rules/rule_checks.h"
+#include "base/text.h"
 
 namespace gpuscope::analysis::internal {
 
@@ -32,8 +32,7 @@ bool IsSetUpCall(std::string_view n) {
 // nothing after their first call.
 bool IsCompileRange(std::string_view n) {
   if (IsCompiledRegion(n)) return false;
-  std::string lower(n.substr(0, 200));
-  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  std::string lower = base::AsciiLower(n.substr(0, 200));
   for (std::string_view s : {"compile", "autotun", "nvfuser", "codegen", "cudnn_find",
                              "benchmark_conv", "triton_heuristics", "jit_"}) {
     if (lower.find(s) != std::string::npos) return true;
