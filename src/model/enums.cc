@@ -11,7 +11,6 @@ namespace {
 
 constexpr std::string_view kMemopKindNames[] = {"HtoD", "DtoH",   "DtoD", "HtoH",
                                                 "PtoP", "Memset", "Other"};
-static_assert(base::NamesEvery(kMemopKindNames, MemopKind::kOther));
 static_assert(std::size(kMemopKindNames) == kMemopKindCount);
 
 constexpr std::string_view kMemoryKindNames[] = {"unknown", "pageable",      "pinned",

@@ -8,7 +8,7 @@
 namespace gpuscope::model {
 
 enum class MemopKind : uint8_t { kHtoD, kDtoH, kDtoD, kHtoH, kPtoP, kMemset, kOther };
-inline constexpr int kMemopKindCount = 7;
+inline constexpr int kMemopKindCount = static_cast<int>(MemopKind::kOther) + 1;
 std::string_view MemopKindName(MemopKind k);
 // Reads MemopKindName's spelling back; false (and *out unchanged) when `text` is none of them.
 bool ParseMemopKind(std::string_view text, MemopKind* out);
