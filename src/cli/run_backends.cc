@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <utility>
 
 #include "cli/torch_hook.h"
 
@@ -103,19 +104,49 @@ class TorchBackend : public RunBackend {
   }
 };
 
-// rocprofv3 with the kernel, copy, HIP runtime and marker traces, in its rocpd database format.
-class Rocprofv3Backend : public RunBackend {
+// A profiler that wraps the program (`tool OPTIONS... program ARGS...`), usable when on PATH;
+// its own output files end in `native_suffix`.
+class WrappingBackend : public RunBackend {
  public:
-  std::string_view name() const override { return "rocprofv3"; }
-  bool Usable(const std::vector<std::string>&) const override { return OnPath("rocprofv3"); }
-  bool IsNativeOutput(const std::string& out) const override { return out.ends_with(".db"); }
+  WrappingBackend(std::string tool, std::string native_suffix)
+      : tool_(std::move(tool)), native_suffix_(std::move(native_suffix)) {}
+  std::string_view name() const override { return tool_; }
+  bool Usable(const std::vector<std::string>&) const override { return OnPath(tool_); }
+  bool IsNativeOutput(const std::string& out) const override {
+    return out.ends_with(native_suffix_);
+  }
   Launch Prepare(const std::vector<std::string>& cmd, const RunSettings&,
                  const std::string& dir) const override {
-    Launch l{{"rocprofv3", "--kernel-trace", "--memory-copy-trace", "--hip-runtime-trace",
-              "--marker-trace", "--output-format", "rocpd", "-d", dir, "-o", "run", "--"},
-             {}};
+    Launch l{ToolArgs(dir), {}};
+    l.argv.insert(l.argv.begin(), tool_);
     l.argv.insert(l.argv.end(), cmd.begin(), cmd.end());
     return l;
+  }
+
+ protected:
+  // The tool's options before the program, writing the trace under `dir`.
+  virtual std::vector<std::string> ToolArgs(const std::string& dir) const = 0;
+
+ private:
+  std::string tool_, native_suffix_;
+};
+
+// rocprofv3 with the kernel, copy, HIP runtime and marker traces, in its rocpd database format.
+class Rocprofv3Backend : public WrappingBackend {
+ public:
+  Rocprofv3Backend() : WrappingBackend("rocprofv3", ".db") {}
+  std::vector<std::string> ToolArgs(const std::string& dir) const override {
+    return {"--kernel-trace",
+            "--memory-copy-trace",
+            "--hip-runtime-trace",
+            "--marker-trace",
+            "--output-format",
+            "rocpd",
+            "-d",
+            dir,
+            "-o",
+            "run",
+            "--"};
   }
   std::vector<std::string> Collect(const std::string& dir) const override {
     return FindTraces(dir, [](const fs::path& p) { return p.string().ends_with("_results.db"); });
@@ -123,18 +154,11 @@ class Rocprofv3Backend : public RunBackend {
 };
 
 // Nsight Systems: CUDA, NVTX and OS runtime traces, exported to SQLite after the run.
-class NsysBackend : public RunBackend {
+class NsysBackend : public WrappingBackend {
  public:
-  std::string_view name() const override { return "nsys"; }
-  bool Usable(const std::vector<std::string>&) const override { return OnPath("nsys"); }
-  bool IsNativeOutput(const std::string& out) const override { return out.ends_with(".sqlite"); }
-  Launch Prepare(const std::vector<std::string>& cmd, const RunSettings&,
-                 const std::string& dir) const override {
-    Launch l{{"nsys", "profile", "-t", "cuda,nvtx,osrt", "--force-overwrite", "true", "-o",
-              dir + "/report"},
-             {}};
-    l.argv.insert(l.argv.end(), cmd.begin(), cmd.end());
-    return l;
+  NsysBackend() : WrappingBackend("nsys", ".sqlite") {}
+  std::vector<std::string> ToolArgs(const std::string& dir) const override {
+    return {"profile", "-t", "cuda,nvtx,osrt", "--force-overwrite", "true", "-o", dir + "/report"};
   }
   std::vector<std::string> Collect(const std::string& dir) const override {
     std::error_code ec;

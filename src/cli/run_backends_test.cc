@@ -50,6 +50,19 @@ TEST(RunBackends, NativeOutputsAreTheTracersOwnFormats) {
   EXPECT_TRUE(PickRunBackend("nsys", {"x"})->IsNativeOutput("report.sqlite"));
 }
 
+TEST(RunBackends, WrappingTracersRunTheProgramAfterTheirOptions) {
+  Launch rocprof = PickRunBackend("rocprofv3", {"x"})->Prepare({"./a.out", "-n", "3"}, {}, "/w");
+  EXPECT_EQ(rocprof.argv, (std::vector<std::string>{
+                              "rocprofv3", "--kernel-trace", "--memory-copy-trace",
+                              "--hip-runtime-trace", "--marker-trace", "--output-format", "rocpd",
+                              "-d", "/w", "-o", "run", "--", "./a.out", "-n", "3"}));
+  Launch nsys = PickRunBackend("nsys", {"x"})->Prepare({"python3", "x.py"}, {}, "/w");
+  EXPECT_EQ(nsys.argv, (std::vector<std::string>{"nsys", "profile", "-t", "cuda,nvtx,osrt",
+                                                 "--force-overwrite", "true", "-o", "/w/report",
+                                                 "python3", "x.py"}));
+  EXPECT_TRUE(rocprof.env.empty() && nsys.env.empty()) << "the environment is left as it is";
+}
+
 TEST(RunBackends, TorchChainsPythonPathAndFindsTheLargestTraceFirst) {
   auto work = base::TempDir::Create("gpuscope-backend-test");
   ASSERT_TRUE(work.ok());

@@ -5,6 +5,9 @@
 
 #include <string_view>
 
+#include "base/enum_names.h"
+#include "model/enums.h"
+
 namespace gpuscope::format::rpd_ext {
 
 // Per API row: what kind of range a UserMarker is (op, annotation, python) or the API domain.
@@ -57,6 +60,10 @@ inline constexpr std::string_view kGpuRangeColumns =
 // A stream waiting on an event (Kineto's cuda_sync): the event-record call's correlation and the
 // recording stream; files written before them lack these columns (read as no recorded wait).
 inline constexpr std::string_view kGpuRangeWaitColumns = "waits_on_record, waits_on_stream";
+// ext_gpuscope_gpurange.kind: a range's model::GpuRangeKind, in the enum's order (a reader takes
+// any other text for kOther).
+inline constexpr std::string_view kGpuRangeKinds[] = {"annotation", "sync", "other"};
+static_assert(base::NamesEvery(kGpuRangeKinds, model::GpuRangeKind::kOther));
 inline constexpr std::string_view kMemoryColumns =
     "pid, tid, ts, gpuId, bytes, allocated, reserved, addr";
 

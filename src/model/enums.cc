@@ -64,4 +64,8 @@ uint8_t KernelWorkFlags(std::string_view name) {
 
 std::string_view VendorName(Vendor v) { return base::NameOf(kVendorNames, v, "unknown"); }
 
+bool ParseVendor(std::string_view text, Vendor* out) {
+  return base::ValueNamed(kVendorNames, text, out);
+}
+
 }  // namespace gpuscope::model

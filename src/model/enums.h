@@ -44,6 +44,8 @@ enum class GpuRangeKind : uint8_t { kAnnotation, kSync, kOther };
 enum class TrackKind : uint8_t { kCpuThread, kGpuStream, kOther };
 enum class Vendor : uint8_t { kUnknown, kNvidia, kAmd };
 std::string_view VendorName(Vendor v);
+// Reads VendorName's spelling back ("NVIDIA", "AMD"); false when `text` is none of them.
+bool ParseVendor(std::string_view text, Vendor* out);
 
 // Kernel flags (kKernelIsCopy / kKernelIsFill) from a kernel name: the blit kernels that ROCm's
 // runtime launches to implement copies and fills (__amd_rocclr_copyBuffer, ..._fillBuffer).

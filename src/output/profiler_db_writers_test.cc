@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/sqlite_db.h"
@@ -66,19 +68,35 @@ uint64_t Dropped(const LossyWriteCounts& c, std::string_view what) {
   return 0;
 }
 
-TEST(NsysSqliteWriter, WritesCallsKernelsFillsAndEmitNvtxRanges) {
-  model::Trace t = MakeTrace();
-  auto dir = base::TempDir::Create("gpuscope-nsys-writer");
-  ASSERT_TRUE(dir.ok());
-  std::string path = dir->path() + "/t.sqlite";
-  auto counts = WriteNsysSqlite(t, path);
-  ASSERT_TRUE(counts.ok()) << counts.status().message();
-  EXPECT_EQ(counts->gpu_ops, 2u);
-  EXPECT_EQ(counts->api, 1u);
-  EXPECT_EQ(counts->host_ranges, 3u);  // two ranges and the mark
-  EXPECT_EQ(Dropped(*counts, "Python frames"), 1u);
+using WriteFn = base::StatusOr<LossyWriteCounts> (*)(const model::Trace&, const std::string&);
+
+// A trace written as `name` in a fresh directory (removed with this), and opened for reading.
+struct Written {
+  base::TempDir dir;
+  LossyWriteCounts counts;
+  base::SqliteDb db;
+};
+
+// Null (and the test failed) when the directory, the writer or the opening fails.
+std::unique_ptr<Written> WriteAndOpen(WriteFn write, const model::Trace& t, const char* name) {
+  auto dir = base::TempDir::Create("gpuscope-db-writer");
+  if (!dir.ok()) return ADD_FAILURE() << dir.status().message(), nullptr;
+  std::string path = dir->path() + "/" + name;
+  auto counts = write(t, path);
+  if (!counts.ok()) return ADD_FAILURE() << counts.status().message(), nullptr;
   auto db = base::SqliteDb::OpenReadOnly(path);
-  ASSERT_TRUE(db.ok());
+  if (!db.ok()) return ADD_FAILURE() << db.status().message(), nullptr;
+  return std::make_unique<Written>(Written{std::move(*dir), *counts, std::move(*db)});
+}
+
+TEST(NsysSqliteWriter, WritesCallsKernelsFillsAndEmitNvtxRanges) {
+  auto w = WriteAndOpen(WriteNsysSqlite, MakeTrace(), "t.sqlite");
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->counts.gpu_ops, 2u);
+  EXPECT_EQ(w->counts.api, 1u);
+  EXPECT_EQ(w->counts.host_ranges, 3u);  // two ranges and the mark
+  EXPECT_EQ(Dropped(w->counts, "Python frames"), 1u);
+  const base::SqliteDb* db = &w->db;
   // The kernel links to its launch by correlation id; both in the same process (globalTid layout).
   EXPECT_EQ(db->QueryInt("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN "
                          "CUPTI_ACTIVITY_KIND_KERNEL k ON k.correlationId = r.correlationId AND "
@@ -116,14 +134,10 @@ TEST(NsysSqliteWriter, WritesARecordedStreamWaitAsASyncAndItsEventRecord) {
   sync.start_ns = 7000, sync.correlation = 79, sync.name = t.strings.Intern("Context Sync");
   sync.waits_on_record = model::kNoCorrelation, sync.waits_on_stream = -1;
   t.gpu_ranges.Append(sync);
-  auto dir = base::TempDir::Create("gpuscope-nsys-writer");
-  ASSERT_TRUE(dir.ok());
-  std::string path = dir->path() + "/t.sqlite";
-  auto counts = WriteNsysSqlite(t, path);
-  ASSERT_TRUE(counts.ok()) << counts.status().message();
-  EXPECT_EQ(Dropped(*counts, "recorded stream waits"), 0u);
-  auto db = base::SqliteDb::OpenReadOnly(path);
-  ASSERT_TRUE(db.ok());
+  auto w = WriteAndOpen(WriteNsysSqlite, t, "t.sqlite");
+  ASSERT_TRUE(w);
+  EXPECT_EQ(Dropped(w->counts, "recorded stream waits"), 0u);
+  const base::SqliteDb* db = &w->db;
   EXPECT_EQ(db->QueryText("SELECT y.name || ' ' || s.streamId || ' ' || s.correlationId || ' <- ' "
                           "|| e.streamId || ' ' || e.correlationId FROM "
                           "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION s JOIN ENUM_CUPTI_SYNC_TYPE y ON "
@@ -135,24 +149,19 @@ TEST(NsysSqliteWriter, WritesARecordedStreamWaitAsASyncAndItsEventRecord) {
                          -1),
             1);
   // rocpd has no place for it: counted.
-  auto rocpd = WriteRocpd(t, dir->path() + "/t.db");
+  auto rocpd = WriteRocpd(t, w->dir.path() + "/t.db");
   ASSERT_TRUE(rocpd.ok()) << rocpd.status().message();
   EXPECT_EQ(Dropped(*rocpd, "recorded stream waits"), 1u);
 }
 
 TEST(RocpdWriter, WritesSuffixedTablesTheirViewsAndRoctxRanges) {
-  model::Trace t = MakeTrace();
-  auto dir = base::TempDir::Create("gpuscope-rocpd-writer");
-  ASSERT_TRUE(dir.ok());
-  std::string path = dir->path() + "/t.db";
-  auto counts = WriteRocpd(t, path);
-  ASSERT_TRUE(counts.ok()) << counts.status().message();
-  EXPECT_EQ(counts->gpu_ops, 1u);  // the memset has no rocpd record
-  EXPECT_EQ(Dropped(*counts, "memsets"), 1u);
-  EXPECT_EQ(Dropped(*counts, "Python frames"), 1u);
+  auto w = WriteAndOpen(WriteRocpd, MakeTrace(), "t.db");
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->counts.gpu_ops, 1u);  // the memset has no rocpd record
+  EXPECT_EQ(Dropped(w->counts, "memsets"), 1u);
+  EXPECT_EQ(Dropped(w->counts, "Python frames"), 1u);
   // Read as an importer reads: through the views, which must be plain reads of one table.
-  auto db = base::SqliteDb::OpenReadOnly(path);
-  ASSERT_TRUE(db.ok());
+  const base::SqliteDb* db = &w->db;
   std::string uuid = db->QueryText("SELECT value FROM rocpd_metadata WHERE tag = 'uuid'");
   ASSERT_EQ(uuid.size(), 37u);
   EXPECT_TRUE(db->Has("rocpd_region" + uuid));

@@ -172,9 +172,7 @@ base::Status RpdWriter::WriteGpuRanges() {
     q.Bind(2, layout_.tracks[g.track[i]].tid);
     q.Bind(3, g.start_ns[i]);
     q.Bind(4, g.end_ns(i));
-    q.Bind(5, g.kind[i] == model::GpuRangeKind::kSync         ? "sync"
-              : g.kind[i] == model::GpuRangeKind::kAnnotation ? "annotation"
-                                                              : "other");
+    q.Bind(5, base::NameOf(rpd_ext::kGpuRangeKinds, g.kind[i], "other"));
     q.Bind(6, name);
     q.BindIf(7, g.correlation[i] != model::kNoCorrelation, call(g.correlation[i]));
     if (g.waits_on_record[i] != model::kNoCorrelation) {

@@ -11,43 +11,36 @@
 namespace gpuscope::render {
 namespace {
 
+// One overload for each of Cell::Value's alternatives, for std::visit.
+template <typename... F>
+struct Overloads : F... {
+  using F::operator()...;
+};
+
 std::string CsvValue(const Cell& c, int decimals) {
-  switch (c.kind()) {
-    case Cell::Kind::kNull:
-      return "";
-    case Cell::Kind::kInt:
-      return std::to_string(c.i());
-    case Cell::Kind::kUint:
-      return std::to_string(c.u());
-    case Cell::Kind::kReal:
-      return base::FormatFixed(c.d(), decimals);
-    case Cell::Kind::kText:
-      return base::EscapeControl(c.s());  // a CSV opened in a terminal or a sheet stays inert
-  }
-  return "";
+  return std::visit(Overloads{[](std::monostate) { return std::string(); },
+                              [](int64_t v) { return std::to_string(v); },
+                              [](uint64_t v) { return std::to_string(v); },
+                              [&](double v) { return base::FormatFixed(v, decimals); },
+                              // A CSV opened in a terminal or a sheet stays inert.
+                              [](const std::string& v) { return base::EscapeControl(v); }},
+                    c.value());
 }
 
 void JsonValue(output::JsonWriter& w, const Cell& c) {
-  switch (c.kind()) {
-    case Cell::Kind::kNull:
-      w.Null();
-      break;
-    case Cell::Kind::kInt:
-      w.Int(c.i());
-      break;
-    case Cell::Kind::kUint:
-      w.Uint(c.u());
-      break;
-    case Cell::Kind::kReal:
-      w.Double(c.d());
-      break;
-    case Cell::Kind::kText:
-      w.String(c.s());
-      break;
-  }
+  std::visit(Overloads{[&](std::monostate) { w.Null(); }, [&](int64_t v) { w.Int(v); },
+                       [&](uint64_t v) { w.Uint(v); }, [&](double v) { w.Double(v); },
+                       [&](const std::string& v) { w.String(v); }},
+             c.value());
 }
 
 }  // namespace
+
+const std::string& Cell::s() const {
+  static const std::string kNone;
+  const auto* s = std::get_if<std::string>(&v_);
+  return s ? *s : kNone;
+}
 
 void ResultTable::AddRow(std::vector<Cell> cells) {
   assert(cells.size() == columns_.size() && !make_);

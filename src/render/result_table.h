@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "output/json_writer.h"
@@ -16,44 +18,44 @@ namespace gpuscope::render {
 // A value: absent (null in JSON, empty in CSV, "n/a" in the terminal), an integer, a real or text.
 class Cell {
  public:
+  // The order of Value's alternatives.
   enum class Kind { kNull, kInt, kUint, kReal, kText };
+  using Value = std::variant<std::monostate, int64_t, uint64_t, double, std::string>;
+
+  Cell() = default;  // null
   static Cell Null() { return Cell(); }
-  static Cell Int(int64_t v) {
-    Cell c;
-    c.kind_ = Kind::kInt, c.i_ = v;
-    return c;
-  }
-  static Cell Uint(uint64_t v) {
-    Cell c;
-    c.kind_ = Kind::kUint, c.u_ = v;
-    return c;
-  }
-  static Cell Real(double v) {
-    Cell c;
-    c.kind_ = Kind::kReal, c.d_ = v;
-    return c;
-  }
-  static Cell Text(std::string v) {
-    Cell c;
-    c.kind_ = Kind::kText, c.s_ = std::move(v);
-    return c;
-  }
+  static Cell Int(int64_t v) { return Cell(v); }
+  static Cell Uint(uint64_t v) { return Cell(v); }
+  static Cell Real(double v) { return Cell(v); }
+  static Cell Text(std::string v) { return Cell(std::move(v)); }
   // An integer where a negative value means "not known" (summary-only sources).
   static Cell IntOrNull(int64_t v) { return v < 0 ? Null() : Int(v); }
 
-  Kind kind() const { return kind_; }
-  int64_t i() const { return kind_ == Kind::kUint ? static_cast<int64_t>(u_) : i_; }
-  uint64_t u() const { return kind_ == Kind::kInt ? static_cast<uint64_t>(i_) : u_; }
-  double d() const { return d_; }
-  const std::string& s() const { return s_; }
+  Kind kind() const { return static_cast<Kind>(v_.index()); }
+  const Value& value() const { return v_; }
+  // The value as that type; an integer of the other signedness is converted, anything else is 0
+  // (or "").
+  int64_t i() const {
+    if (const auto* u = std::get_if<uint64_t>(&v_)) return static_cast<int64_t>(*u);
+    const auto* i = std::get_if<int64_t>(&v_);
+    return i ? *i : 0;
+  }
+  uint64_t u() const {
+    if (const auto* i = std::get_if<int64_t>(&v_)) return static_cast<uint64_t>(*i);
+    const auto* u = std::get_if<uint64_t>(&v_);
+    return u ? *u : 0;
+  }
+  double d() const {
+    const auto* d = std::get_if<double>(&v_);
+    return d ? *d : 0;
+  }
+  const std::string& s() const;
 
  private:
-  Kind kind_ = Kind::kNull;
-  int64_t i_ = 0;
-  uint64_t u_ = 0;
-  double d_ = 0;
-  std::string s_;
+  explicit Cell(Value v) : v_(std::move(v)) {}
+  Value v_;
 };
+static_assert(std::variant_size_v<Cell::Value> == static_cast<size_t>(Cell::Kind::kText) + 1);
 
 // How the terminal shows a column's values (CSV and JSON always carry the raw value).
 enum class Show {

@@ -248,11 +248,6 @@ TEST(DevicePeaks, IdentifiesByNameThenByComputeUnitsAndMemory) {
   ASSERT_NE(FindDevice("mi355x"), nullptr);
   EXPECT_EQ(FindDevice("mi355x")->key, "MI355X");
   EXPECT_EQ(FindDevice("TPU v5"), nullptr);
-  for (const DevicePeaks& d : KnownDevices()) {
-    EXPECT_FALSE(d.source.empty()) << d.key;
-    EXPECT_GT(d.hbm_tbps, 0) << d.key;
-    EXPECT_GT(d.vector_fp32_tflops, 0) << d.key;
-  }
 }
 
 TEST(Roofline, ChargesKernelsToTheInnermostModelledOp) {

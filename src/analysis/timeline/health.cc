@@ -44,34 +44,40 @@ std::string Pct(uint64_t part, uint64_t whole) {
 }
 
 // What each kind of impossible data (model/plausibility.h) does to the analysis.
+// The note's id is the kind's name without its family ("impossible.time_unit": "time-unit").
 struct ImpossibleEffect {
   model::ProblemKind kind;
-  const char* id;
   const char* effect;
 };
 constexpr ImpossibleEffect kImpossibleEffects[] = {
-    {model::kDuplicateEvents, "duplicate-events",
+    {model::kDuplicateEvents,
      "the copies were dropped; if the trace was merged from overlapping files, check that each "
      "file was read once"},
-    {model::kStreamOverlap, "stream-overlap",
+    {model::kStreamOverlap,
      "GPU busy time, idle gaps and the replay assume a stream runs one kernel at a time: "
      "busy time is undercounted and the replay's order is unreliable"},
-    {model::kClockBackwards, "clock-backwards",
+    {model::kClockBackwards,
      "spans, gaps and idle time that cross the jump are wrong; GPU busy and wall time mix "
      "times from both sides"},
-    {model::kLaunchOrder, "launch-order",
+    {model::kLaunchOrder,
      "kernels are tied to the wrong launches: launch latency, the ops and lines kernels are "
      "charged to, and the replay's host edges are unreliable; --align-clocks does not repair it"},
-    {model::kZeroDurations, "zero-durations",
+    {model::kZeroDurations,
      "kernel totals, GPU busy time, idle gaps and every finding priced from them are 0 or "
      "meaningless"},
-    {model::kTimeUnit, "time-unit",
+    {model::kTimeUnit,
      "every duration and gap is off by the unit's factor: rates, latencies and thresholds "
      "compare wrong numbers"},
-    {model::kNestedSteps, "nested-steps",
+    {model::kNestedSteps,
      "steps that hold others were left out of the iterations; step times and the steady state "
      "rest on the steps inside"},
 };
+
+std::string NoteId(std::string_view kind_name) {
+  std::string id(kind_name.substr(kind_name.find('.') + 1));
+  std::replace(id.begin(), id.end(), '_', '-');
+  return id;
+}
 
 // Impossible data first: it invalidates more than any recording setting.
 void ImpossibleNotes(const model::Trace& t, std::vector<HealthNote>& out) {
@@ -79,7 +85,7 @@ void ImpossibleNotes(const model::Trace& t, std::vector<HealthNote>& out) {
     auto it = t.problems.entries().find(model::ProblemKindName(e.kind));
     if (it == t.problems.entries().end()) continue;
     out.push_back(
-        {e.id,
+        {NoteId(model::ProblemKindName(e.kind)),
          (it->second.count == 1 ? "" : base::FormatCount(it->second.count) + " cases; first: ") +
              it->second.first_example,
          e.effect, "re-record or re-export the trace; do not edit its events"});

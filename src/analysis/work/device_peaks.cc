@@ -2,9 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <iterator>
+#include <string>
+#include <utility>
 
 #include "base/enum_names.h"
+#include "base/numbers.h"
 #include "base/text.h"
 
 namespace gpuscope::analysis {
@@ -49,83 +54,87 @@ double DevicePeaks::Peak(Precision p) const {
   return i < std::size(kPeakOf) ? this->*kPeakOf[i] : 0;
 }
 
-// Dense peaks as the data sheets give them (where a sheet gives only "with sparsity" figures,
-// half of them); per device as the runtime numbers it.
+namespace internal {
+extern const std::string_view kDeviceTableTsv;  // work/devices.tsv, compiled in
+}  // namespace internal
+
+namespace {
+
+// devices.tsv's columns before the matrix peaks; one column per precision follows (named as
+// PrecisionName, in kPrecisions' order), then the source.
+constexpr std::string_view kLeadingColumns[] = {"key",       "name",          "patterns",
+                                                "vendor",    "compute_units", "clock_mhz",
+                                                "memory_gb", "hbm_tbps",      "vector_fp32_tflops"};
+constexpr size_t kColumnCount = std::size(kLeadingColumns) + std::size(kPrecisionNames) + 1;
+
+std::vector<std::string_view> SplitTabs(std::string_view line) {
+  std::vector<std::string_view> fields;
+  for (size_t tab; (tab = line.find('\t')) != std::string_view::npos; line.remove_prefix(tab + 1))
+    fields.push_back(line.substr(0, tab));
+  fields.push_back(line);
+  return fields;
+}
+
+bool IsHeader(const std::vector<std::string_view>& f) {
+  if (f.size() != kColumnCount || f.back() != "source") return false;
+  return std::equal(std::begin(kLeadingColumns), std::end(kLeadingColumns), f.begin()) &&
+         std::equal(std::begin(kPrecisionNames), std::end(kPrecisionNames),
+                    f.begin() + std::size(kLeadingColumns));
+}
+
+// One row's fields into `d`, the names as views of the row; false when a number or the vendor
+// does not read.
+bool ReadRow(const std::vector<std::string_view>& f, DevicePeaks* d) {
+  d->key = f[0], d->name = f[1], d->patterns = f[2], d->source = f.back();
+  auto cus = base::ParseInt64(f[4]), mhz = base::ParseInt64(f[5]);
+  if (!model::ParseVendor(f[3], &d->vendor) || !cus || !mhz) return false;
+  d->compute_units = static_cast<int>(*cus), d->clock_mhz = static_cast<int>(*mhz);
+  double* reals[] = {&d->memory_gb, &d->hbm_tbps, &d->vector_fp32_tflops};
+  for (size_t i = 0; i < std::size(reals) + std::size(kPeakOf); ++i) {
+    auto v = base::ParseDouble(f[6 + i]);
+    if (!v) return false;
+    *(i < std::size(reals) ? reals[i] : &(d->*kPeakOf[i - std::size(reals)])) = *v;
+  }
+  return true;
+}
+
+}  // namespace
+
+base::StatusOr<std::vector<DevicePeaks>> ParseDeviceTable(std::string_view tsv) {
+  std::vector<DevicePeaks> out;
+  bool header = false;
+  for (size_t line_no = 1; !tsv.empty(); ++line_no) {
+    std::string_view line = tsv.substr(0, tsv.find('\n'));
+    tsv.remove_prefix(std::min(tsv.size(), line.size() + 1));
+    if (line.empty() || line.front() == '#') continue;
+    std::vector<std::string_view> fields = SplitTabs(line);
+    auto where = "line " + std::to_string(line_no) + ": ";
+    if (!header) {
+      if (!IsHeader(fields)) return base::Status::Error(where + "not the expected header");
+      header = true;
+      continue;
+    }
+    if (fields.size() != kColumnCount)
+      return base::Status::Error(where + std::to_string(fields.size()) + " fields, not " +
+                                 std::to_string(kColumnCount));
+    if (!ReadRow(fields, &out.emplace_back()))
+      return base::Status::Error(where + "a number or the vendor does not read");
+  }
+  if (!header) return base::Status::Error("no header");
+  return out;
+}
+
 const std::vector<DevicePeaks>& KnownDevices() {
-  // clang-format off
-  static const std::vector<DevicePeaks> devices = {
-    // key, name, patterns, vendor, CUs, MHz, GB, TB/s, vector fp32,
-    // fp64, fp32, tf32, bf16, fp16, fp8, int8 (matrix units), source
-    {"MI355X", "AMD Instinct MI355X", "mi355x", Vendor::kAmd, 256, 2400, 288, 8.0, 157.3,
-     78.6, 157.3, 0, 2516.6, 2516.6, 5033.2, 5033.2,
-     "AMD Instinct MI355X GPU data sheet (2025): peak engine clock 2400 MHz, dense matrix figures"},
-    {"MI350X", "AMD Instinct MI350X", "mi350x", Vendor::kAmd, 256, 2200, 288, 8.0, 144.2,
-     72.1, 144.2, 0, 2306.9, 2306.9, 4613.7, 4613.7,
-     "AMD Instinct MI350X GPU data sheet (2025): peak engine clock 2200 MHz, dense matrix figures"},
-    {"MI325X", "AMD Instinct MI325X", "mi325x", Vendor::kAmd, 304, 2100, 256, 6.0, 163.4,
-     163.4, 163.4, 653.7, 1307.4, 1307.4, 2614.9, 2614.9,
-     "AMD Instinct MI325X accelerator data sheet (2024), dense matrix figures"},
-    {"MI300X", "AMD Instinct MI300X", "mi300x", Vendor::kAmd, 304, 2100, 192, 5.3, 163.4,
-     163.4, 163.4, 653.7, 1307.4, 1307.4, 2614.9, 2614.9,
-     "AMD Instinct MI300X accelerator data sheet (2023), dense matrix figures (SPX mode)"},
-    {"MI300A", "AMD Instinct MI300A", "mi300a", Vendor::kAmd, 228, 2100, 128, 5.3, 122.6,
-     122.6, 122.6, 490.3, 980.6, 980.6, 1961.2, 1961.2,
-     "AMD Instinct MI300A APU data sheet (2023), dense matrix figures"},
-    {"MI250X", "AMD Instinct MI250X (one GCD)", "mi250x", Vendor::kAmd, 110, 1700, 64, 1.6384,
-     23.95, 47.85, 47.85, 0, 191.5, 191.5, 0, 191.5,
-     "AMD Instinct MI250X data sheet (2021), halved: each of its two GCDs is one device"},
-    {"MI250", "AMD Instinct MI250 (one GCD)", "mi250", Vendor::kAmd, 104, 1700, 64, 1.6384,
-     22.6, 45.25, 45.25, 0, 181.0, 181.0, 0, 181.0,
-     "AMD Instinct MI250 data sheet (2021), halved: each of its two GCDs is one device"},
-    {"MI210", "AMD Instinct MI210", "mi210", Vendor::kAmd, 104, 1700, 64, 1.6384, 22.6,
-     45.3, 45.3, 0, 181.0, 181.0, 0, 181.0,
-     "AMD Instinct MI210 accelerator data sheet (2022)"},
-    {"B200", "NVIDIA B200", "b200", Vendor::kNvidia, 148, 1965, 180, 8.0, 75.0,
-     37.0, 75.0, 1125.0, 2250.0, 2250.0, 4500.0, 4500.0,
-     "NVIDIA HGX B200 data sheet (2024): 8-GPU figures / 8, sparse figures / 2"},
-    {"H200", "NVIDIA H200 SXM", "h200", Vendor::kNvidia, 132, 1980, 141, 4.8, 67.0,
-     67.0, 67.0, 494.7, 989.4, 989.4, 1978.9, 1978.9,
-     "NVIDIA H200 Tensor Core GPU data sheet (2024), SXM column, sparse figures / 2"},
-    {"H100-SXM", "NVIDIA H100 SXM5 80GB", "h100 80gb hbm3|h100-sxm|h100 sxm|h100",
-     Vendor::kNvidia, 132, 1980, 80, 3.35, 67.0,
-     67.0, 67.0, 494.7, 989.4, 989.4, 1978.9, 1978.9,
-     "NVIDIA H100 Tensor Core GPU data sheet (2023), SXM column, sparse figures / 2"},
-    {"H100-96GB", "NVIDIA H100 96GB HBM3", "h100 96gb|h100", Vendor::kNvidia, 132, 1980, 96,
-     4.0, 67.0, 67.0, 67.0, 494.7, 989.4, 989.4, 1978.9, 1978.9,
-     "NVIDIA GH200 Grace Hopper Superchip data sheet (2023): its H100 with 96 GB HBM3"},
-    {"H100-NVL", "NVIDIA H100 NVL", "h100 nvl", Vendor::kNvidia, 132, 1785, 94, 3.9, 60.0,
-     60.0, 60.0, 417.5, 835.5, 835.5, 1670.5, 1670.5,
-     "NVIDIA H100 Tensor Core GPU data sheet (2023), NVL column, sparse figures / 2"},
-    {"H100-PCIe", "NVIDIA H100 PCIe", "h100 pcie", Vendor::kNvidia, 114, 1755, 80, 2.0, 51.0,
-     51.0, 51.0, 378.0, 756.0, 756.0, 1513.0, 1513.0,
-     "NVIDIA H100 Tensor Core GPU data sheet (2023), PCIe column, sparse figures / 2"},
-    {"A100-SXM-80GB", "NVIDIA A100-SXM4-80GB", "a100-sxm4-80gb|a100-sxm|a100 sxm|a100",
-     Vendor::kNvidia, 108, 1410, 80, 2.039, 19.5,
-     19.5, 19.5, 156.0, 312.0, 312.0, 0, 624.0,
-     "NVIDIA A100 Tensor Core GPU data sheet (2021), 80GB SXM column"},
-    {"A100-SXM-40GB", "NVIDIA A100-SXM4-40GB", "a100-sxm4-40gb|a100-pg509-200|a100",
-     Vendor::kNvidia, 108, 1410, 40, 1.555, 19.5,
-     19.5, 19.5, 156.0, 312.0, 312.0, 0, 624.0,
-     "NVIDIA A100 Tensor Core GPU data sheet (2021), 40GB SXM column (A100-PG509-200 is "
-     "an SXM4 40GB board)"},
-    {"A100-PCIe-80GB", "NVIDIA A100 80GB PCIe", "a100 80gb pcie|a100-pcie-80gb",
-     Vendor::kNvidia, 108, 1410, 80, 1.935, 19.5,
-     19.5, 19.5, 156.0, 312.0, 312.0, 0, 624.0,
-     "NVIDIA A100 Tensor Core GPU data sheet (2021), 80GB PCIe column"},
-    {"A100-PCIe-40GB", "NVIDIA A100-PCIE-40GB", "a100-pcie-40gb|a100 pcie",
-     Vendor::kNvidia, 108, 1410, 40, 1.555, 19.5,
-     19.5, 19.5, 156.0, 312.0, 312.0, 0, 624.0,
-     "NVIDIA A100 Tensor Core GPU data sheet (2021), 40GB PCIe column"},
-    {"V100-SXM2", "NVIDIA Tesla V100 SXM2", "v100-sxm2|v100-dgxs|v100 sxm2|v100",
-     Vendor::kNvidia, 80, 1530, 32, 0.9, 15.7,
-     7.8, 15.7, 0, 0, 125.0, 0, 0,
-     "NVIDIA Tesla V100 GPU data sheet (2020), SXM2 column (DGX Station's V100-DGXS is the "
-     "same part)"},
-    {"V100-PCIe", "NVIDIA Tesla V100 PCIe", "v100-pcie|v100 pcie", Vendor::kNvidia, 80, 1380, 32,
-     0.9, 14.0, 7.0, 14.0, 0, 0, 112.0, 0, 0,
-     "NVIDIA Tesla V100 GPU data sheet (2020), PCIe column"},
-  };
-  // clang-format on
+  static const std::vector<DevicePeaks> devices = [] {
+    auto parsed = ParseDeviceTable(internal::kDeviceTableTsv);
+    // The table is compiled in and read by the tests: a failure here is a broken build.
+    if (!parsed.ok()) {
+      std::fprintf(stderr, "gpuscope: internal error: devices.tsv: %s\n",
+                   parsed.status().message().c_str());
+      std::abort();
+    }
+    return std::move(*parsed);
+  }();
   return devices;
 }
 

@@ -2,12 +2,13 @@
 // Device peaks: what each GPU can do at most, from the vendors' data sheets, for the roofline
 // (analysis/roofline/roofline.h). Dense figures (no 2:4 sparsity), per device as the runtime
 // numbers it (one MI250X GCD, one MI300X in SPX mode), at the boost / peak engine clock. Every
-// entry names the document its numbers come from.
+// entry names the document its numbers come from. The figures are data: work/devices.tsv.
 
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/status.h"
 #include "model/trace.h"
 
 namespace gpuscope::analysis {
@@ -36,8 +37,12 @@ struct DevicePeaks {
   double Peak(Precision p) const;  // TFLOP/s for matrix work in p
 };
 
-// Every device gpuscope knows, newest family first.
+// Every device gpuscope knows, newest family first: the table work/devices.tsv, compiled in.
 const std::vector<DevicePeaks>& KnownDevices();
+// Reads a table in devices.tsv's form (lines starting with '#' and empty ones skipped, then the
+// header, then a device per line); its names are views of `tsv`. An error names the first line
+// that does not read.
+base::StatusOr<std::vector<DevicePeaks>> ParseDeviceTable(std::string_view tsv);
 
 // The device entry for a name given by the user (--device): its key or the trace's name for it,
 // case-insensitive ("mi300x", "AMD Instinct MI300X", "h100-sxm"). nullptr when unknown.

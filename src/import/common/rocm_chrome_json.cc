@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/numbers.h"
@@ -16,30 +18,35 @@ struct JsonEvent {
   std::string ph, name, pid, tid, ts, dur, begin, end, dev, queue, os_pid, os_tid, args, id, desc;
 };
 
+// The members kept of an event and of its args, each into a JsonEvent string (read as text,
+// numbers included; parsed once the event is whole).
+using Field = std::pair<std::string_view, std::string JsonEvent::*>;
+constexpr Field kEventFields[] = {{"ph", &JsonEvent::ph},   {"name", &JsonEvent::name},
+                                  {"pid", &JsonEvent::pid}, {"tid", &JsonEvent::tid},
+                                  {"ts", &JsonEvent::ts},   {"dur", &JsonEvent::dur},
+                                  {"id", &JsonEvent::id}};
+constexpr Field kArgFields[] = {{"BeginNs", &JsonEvent::begin}, {"EndNs", &JsonEvent::end},
+                                {"dev-id", &JsonEvent::dev},    {"queue-id", &JsonEvent::queue},
+                                {"pid", &JsonEvent::os_pid},    {"tid", &JsonEvent::os_tid},
+                                {"args", &JsonEvent::args},     {"desc", &JsonEvent::desc}};
+
+// Reads the member named `key` into its field, or skips it when `fields` has none.
+bool ReadField(JsonWalker& w, std::span<const Field> fields, std::string_view key, JsonEvent* e) {
+  for (const auto& [name, member] : fields) {
+    if (key == name) return w.Str(&(e->*member));
+  }
+  return w.Skip();
+}
+
 bool ReadEvent(JsonWalker& w, JsonEvent* e) {
   return w.Object([&](std::string_view k) {
-    if (k == "ph") return w.Str(&e->ph);
-    if (k == "name") return w.Str(&e->name);
-    if (k == "pid") return w.Str(&e->pid);
-    if (k == "tid") return w.Str(&e->tid);
-    if (k == "ts") return w.Str(&e->ts);
-    if (k == "dur") return w.Str(&e->dur);
-    if (k == "id") return w.Str(&e->id);
-    if (k != "args") return w.Skip();
+    if (k != "args") return ReadField(w, kEventFields, k, e);
     char c = 0;
     if (!w.Peek(&c)) return false;
     if (c != '{') return w.Skip();
     return w.Object([&](std::string_view a) {
-      if (a == "BeginNs") return w.Str(&e->begin);
-      if (a == "EndNs") return w.Str(&e->end);
-      if (a == "dev-id") return w.Str(&e->dev);
-      if (a == "queue-id") return w.Str(&e->queue);
-      if (a == "pid") return w.Str(&e->os_pid);
-      if (a == "tid") return w.Str(&e->os_tid);
-      if (a == "args") return w.Str(&e->args);
-      if (a == "desc") return w.Str(&e->desc);
       if (a == "name" && e->ph == "M") return w.Str(&e->args);  // process_name value
-      return w.Skip();
+      return ReadField(w, kArgFields, a, e);
     });
   });
 }

@@ -1,6 +1,7 @@
 #include "import/kineto/kineto_categories.h"
 
 #include <string>
+#include <utility>
 
 #include "format/chrome_trace.h"
 
@@ -9,37 +10,55 @@ namespace gpuscope::import::kineto::events {
 using model::MemopKind;
 using model::MemoryKind;
 
+namespace {
+
+using Named = std::pair<std::string_view, Category>;
+namespace ct = format::chrome_trace;
+
+// Kineto's categories, the commonest first; other backends' runtime and driver categories; and
+// the rows gpuscope's own export writes: GPU ranges that are neither annotations nor syncs, and
+// the iterations and annotations it derived (not source events: skipped on reading).
+constexpr Named kCategories[] = {
+    {"kernel", Category::kKernel},
+    {"cpu_op", Category::kCpuOp},
+    {"cuda_runtime", Category::kRuntime},
+    {"python_function", Category::kPython},
+    {"gpu_memcpy", Category::kMemcpy},
+    {"gpu_memset", Category::kMemset},
+    {"cuda_driver", Category::kDriver},
+    {"user_annotation", Category::kAnnotation},
+    {"gpu_user_annotation", Category::kGpuAnnotation},
+    {"cuda_sync", Category::kSync},
+    {"overhead", Category::kOverhead},
+    {"Trace", Category::kSpan},
+    {ct::kCategoryGpuRange, Category::kGpuOther},
+    {ct::kCategoryIteration, Category::kDerivedMarker},
+    {ct::kCategoryAnnotation, Category::kDerivedMarker},
+    {"xpu_runtime", Category::kRuntime},
+    {"privateuse1_runtime", Category::kRuntime},
+    {"mtia_runtime", Category::kRuntime},
+    {"xpu_driver", Category::kDriver},
+    {"privateuse1_driver", Category::kDriver},
+};
+// PyTorch 1.8's capitalised names.
+constexpr Named kLegacyCategories[] = {{"Operator", Category::kCpuOp},
+                                       {"Runtime", Category::kRuntime},
+                                       {"Kernel", Category::kKernel},
+                                       {"Memcpy", Category::kMemcpy},
+                                       {"Memset", Category::kMemset}};
+
+}  // namespace
+
 Category Classify(std::string_view cat, bool* legacy) {
-  // Current names first (most events), then the PyTorch 1.8 capitalised ones.
-  if (cat == "kernel") return Category::kKernel;
-  if (cat == "cpu_op") return Category::kCpuOp;
-  if (cat == "cuda_runtime") return Category::kRuntime;
-  if (cat == "python_function") return Category::kPython;
-  if (cat == "gpu_memcpy") return Category::kMemcpy;
-  if (cat == "gpu_memset") return Category::kMemset;
-  if (cat == "cuda_driver") return Category::kDriver;
-  if (cat == "user_annotation") return Category::kAnnotation;
-  if (cat == "gpu_user_annotation") return Category::kGpuAnnotation;
-  if (cat == "cuda_sync") return Category::kSync;
-  if (cat == "overhead") return Category::kOverhead;
-  if (cat == "Trace") return Category::kSpan;
-  // Written by gpuscope's own export: GPU ranges that are neither annotations nor syncs, and
-  // the iteration markers it derived (not source events: skipped on reading).
-  if (cat == format::chrome_trace::kCategoryGpuRange) return Category::kGpuOther;
-  if (cat == format::chrome_trace::kCategoryIteration ||
-      cat == format::chrome_trace::kCategoryAnnotation)
-    return Category::kDerivedMarker;
-  if (cat == "xpu_runtime" || cat == "privateuse1_runtime" || cat == "mtia_runtime") {
-    return Category::kRuntime;
+  for (const auto& [name, category] : kCategories) {
+    if (cat == name) return category;
   }
-  if (cat == "xpu_driver" || cat == "privateuse1_driver") return Category::kDriver;
-  *legacy = true;
-  if (cat == "Operator") return Category::kCpuOp;
-  if (cat == "Runtime") return Category::kRuntime;
-  if (cat == "Kernel") return Category::kKernel;
-  if (cat == "Memcpy") return Category::kMemcpy;
-  if (cat == "Memset") return Category::kMemset;
-  *legacy = false;
+  for (const auto& [name, category] : kLegacyCategories) {
+    if (cat == name) {
+      *legacy = true;
+      return category;
+    }
+  }
   return Category::kUnknown;
 }
 

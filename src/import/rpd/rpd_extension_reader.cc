@@ -138,10 +138,8 @@ base::Status RpdReader::ReadExtGpuRanges() {
     row.start_ns = TimeAt(q, 2);
     row.dur_ns = model::DurationBetween(row.start_ns, TimeAt(q, 3));
     row.track = GpuTrack(q.Int(0), q.Int(1));
-    std::string_view kind = q.Text(4);
-    row.kind = kind == "sync"         ? model::GpuRangeKind::kSync
-               : kind == "annotation" ? model::GpuRangeKind::kAnnotation
-                                      : model::GpuRangeKind::kOther;
+    if (!base::ValueNamed(ext::kGpuRangeKinds, q.Text(4), &row.kind))
+      row.kind = model::GpuRangeKind::kOther;
     row.name = strings_.Get(q.Int(5));
     row.correlation = q.IsNull(6) ? model::kNoCorrelation : static_cast<uint64_t>(q.Int(6));
     if (waits && !q.IsNull(7) && !q.IsNull(8)) {
