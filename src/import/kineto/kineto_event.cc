@@ -70,34 +70,38 @@ void SetInt(std::string_view text, bool is_string, Int* out, bool* bad) {
   }
 }
 
+// The integer args an event keeps, by key (with the spellings of other PyTorch versions), by the
+// type of their field.
+template <typename Int>
+struct IntArg {
+  std::string_view key;
+  Int KinetoEvent::*field;
+};
+constexpr IntArg<uint64_t> kIdArgs[] = {{"correlation", &KinetoEvent::correlation},
+                                        {"External id", &KinetoEvent::external_id},
+                                        {"external id", &KinetoEvent::external_id}};
+constexpr IntArg<int64_t> kInt64Args[] = {
+    {"bytes", &KinetoEvent::bytes},
+    {"size", &KinetoEvent::bytes},
+    {"device", &KinetoEvent::device},
+    {"stream", &KinetoEvent::stream},
+    {"Python id", &KinetoEvent::python_id},
+    {"Python parent id", &KinetoEvent::python_parent_id},
+    {"wait_on_cuda_event_record_corr_id", &KinetoEvent::wait_on_record},
+    {"wait_on_stream", &KinetoEvent::wait_on_stream}};
+constexpr IntArg<uint32_t> kLaunchArgs[] = {{"registers per thread", &KinetoEvent::registers},
+                                            {"shared memory", &KinetoEvent::shared_mem}};
+
 // Calls f(field) with the integer field that the arg `key` sets; false for any other key.
 template <typename F>
 bool ForIntArg(std::string_view key, KinetoEvent* ev, F&& f) {
-  if (key == "correlation")
-    f(&ev->correlation);
-  else if (key == "External id" || key == "external id")
-    f(&ev->external_id);
-  else if (key == "bytes" || key == "size")
-    f(&ev->bytes);
-  else if (key == "device")
-    f(&ev->device);
-  else if (key == "stream")
-    f(&ev->stream);
-  else if (key == "Python id")
-    f(&ev->python_id);
-  else if (key == "Python parent id")
-    f(&ev->python_parent_id);
-  else if (key == "wait_on_cuda_event_record_corr_id")
-    f(&ev->wait_on_record);
-  else if (key == "wait_on_stream")
-    f(&ev->wait_on_stream);
-  else if (key == "registers per thread")
-    f(&ev->registers);
-  else if (key == "shared memory")
-    f(&ev->shared_mem);
-  else
+  auto in = [&](const auto& table) {
+    for (const auto& arg : table) {
+      if (key == arg.key) return f(&(ev->*arg.field)), true;
+    }
     return false;
-  return true;
+  };
+  return in(kIdArgs) || in(kInt64Args) || in(kLaunchArgs);
 }
 
 // An integer arg's value into *out; an object or array there is skipped and marked bad.
@@ -190,6 +194,13 @@ Scan ParseKinetoEvent(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* a
       if (ev->bad_field.empty()) ev->bad_field = field;
       return c.SkipValue();
     };
+    // A time ("ts", "dur"): its number text; a string there is kept and noted (never a time).
+    auto time = [&](std::string_view field, std::string_view* text, bool* was_string) {
+      if (container) return wrong_type(field);
+      if ((s = c.Scalar(text, &is_string, arena)) != Scan::kOk) return s;
+      if (is_string) *was_string = true;
+      return Scan::kOk;
+    };
     switch (key.size()) {
       case 2:
         if (key == "ph") {
@@ -199,12 +210,7 @@ Scan ParseKinetoEvent(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* a
           ev->ph = v.empty() ? '?' : v[0];
           return Scan::kOk;
         }
-        if (key == "ts") {
-          if (container) return wrong_type("ts");
-          if ((s = c.Scalar(&ev->ts, &is_string, arena)) != Scan::kOk) return s;
-          if (is_string) ev->ts_is_string = true;
-          return Scan::kOk;
-        }
+        if (key == "ts") return time("ts", &ev->ts, &ev->ts_is_string);
         if (key == "id") {
           if (container) return wrong_type("id");
           return c.Scalar(&ev->id, &is_string, arena);
@@ -222,12 +228,7 @@ Scan ParseKinetoEvent(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* a
           (pid ? ev->has_pid : ev->has_tid) = true;
           return Scan::kOk;
         }
-        if (key == "dur") {
-          if (container) return wrong_type("dur");
-          if ((s = c.Scalar(&ev->dur, &is_string, arena)) != Scan::kOk) return s;
-          if (is_string) ev->dur_is_string = true;
-          return Scan::kOk;
-        }
+        if (key == "dur") return time("dur", &ev->dur, &ev->dur_is_string);
         break;
       case 4:
         if (key == "name") {

@@ -15,22 +15,37 @@ using namespace rocm;  // the shared ROCm row builder and name classifiers
 
 namespace {
 
-// "<begin>:<end> <a>:<b> <rest>" -> the parts; false if the line does not have that shape.
-bool SplitRawLine(std::string_view line, int64_t* begin, int64_t* end, std::string_view* a,
-                  std::string_view* b, std::string_view* rest) {
+// A line of either file: "<begin>:<end> <a>:<b> <rest>".
+struct RawLine {
+  int64_t begin = 0, end = 0;
+  std::string_view a, b, rest;
+};
+
+// The parts of a line; nullopt if it does not have that shape.
+std::optional<RawLine> SplitRawLine(std::string_view line) {
   size_t sp1 = line.find(' ');
-  if (sp1 == std::string_view::npos) return false;
+  if (sp1 == std::string_view::npos) return std::nullopt;
   size_t sp2 = line.find(' ', sp1 + 1);
-  if (sp2 == std::string_view::npos) return false;
+  if (sp2 == std::string_view::npos) return std::nullopt;
   std::string_view times = line.substr(0, sp1), ids = line.substr(sp1 + 1, sp2 - sp1 - 1);
   size_t c1 = times.find(':'), c2 = ids.find(':');
-  if (c1 == std::string_view::npos || c2 == std::string_view::npos) return false;
-  auto bv = base::ParseInt64(times.substr(0, c1)), ev = base::ParseInt64(times.substr(c1 + 1));
-  if (!bv || !ev) return false;
-  *begin = *bv, *end = *ev;
-  *a = ids.substr(0, c2), *b = ids.substr(c2 + 1);
-  *rest = line.substr(sp2 + 1);
-  return true;
+  if (c1 == std::string_view::npos || c2 == std::string_view::npos) return std::nullopt;
+  auto begin = base::ParseInt64(times.substr(0, c1)), end = base::ParseInt64(times.substr(c1 + 1));
+  if (!begin || !end) return std::nullopt;
+  return RawLine{*begin, *end, ids.substr(0, c2), ids.substr(c2 + 1), line.substr(sp2 + 1)};
+}
+
+// The rest of an ops line, "<OpName>:<corr>:<pid>" (the name may hold colons); nullopt without
+// the two last colons.
+struct OpsTail {
+  std::string_view name, corr, pid;
+};
+std::optional<OpsTail> SplitOpsTail(std::string_view rest) {
+  size_t c2 = rest.rfind(':');
+  if (c2 == std::string_view::npos || c2 == 0) return std::nullopt;
+  size_t c1 = rest.rfind(':', c2 - 1);
+  if (c1 == std::string_view::npos) return std::nullopt;
+  return OpsTail{rest.substr(0, c1), rest.substr(c1 + 1, c2 - c1 - 1), rest.substr(c2 + 1)};
 }
 
 std::string RawSibling(const std::string& path, std::string_view want) {
@@ -54,23 +69,19 @@ base::Status ReadLines(const std::string& path, Trace& trace,
   GPUSCOPE_ASSIGN_OR_RETURN(auto src, base::OpenByteSource(path));
   std::string buf, chunk(1 << 20, '\0');
   uint64_t n = 0;
+  auto take = [&](std::string_view l) {  // empty lines are counted, not read
+    ++n;
+    if (!l.empty() && !line(l))
+      trace.problems.Add(model::ProblemKind::kRocprofRawBadLine,
+                         path + " line " + std::to_string(n));
+  };
   auto flush = [&](bool all) {
     size_t start = 0;
-    for (size_t nl; (nl = buf.find('\n', start)) != std::string::npos; start = nl + 1) {
-      std::string_view l(buf.data() + start, nl - start);
-      ++n;
-      if (!l.empty() && !line(l))
-        trace.problems.Add(model::ProblemKind::kRocprofRawBadLine,
-                           path + " line " + std::to_string(n));
-    }
+    for (size_t nl; (nl = buf.find('\n', start)) != std::string::npos; start = nl + 1)
+      take(std::string_view(buf.data() + start, nl - start));
     buf.erase(0, start);
-    if (all && !buf.empty()) {
-      ++n;
-      if (!line(buf))
-        trace.problems.Add(model::ProblemKind::kRocprofRawBadLine,
-                           path + " line " + std::to_string(n));
-      buf.clear();
-    }
+    if (all && !buf.empty()) take(buf);
+    if (all) buf.clear();
   };
   for (long long r; (r = src->Read(chunk.data(), chunk.size())) > 0;) {
     buf.append(chunk.data(), static_cast<size_t>(r));
@@ -81,21 +92,15 @@ base::Status ReadLines(const std::string& path, Trace& trace,
 }
 
 bool LooksLikeHipApiLine(std::string_view l) {
-  int64_t b = 0, e = 0;
-  std::string_view x, y, rest;
-  return SplitRawLine(l, &b, &e, &x, &y, &rest) && rest.find('(') != std::string_view::npos &&
-         rest.rfind(" :") != std::string_view::npos;
+  auto r = SplitRawLine(l);
+  return r && r->rest.find('(') != std::string_view::npos &&
+         r->rest.rfind(" :") != std::string_view::npos;
 }
 
 bool LooksLikeOpsLine(std::string_view l) {
-  int64_t b = 0, e = 0;
-  std::string_view x, y, rest;
-  if (!SplitRawLine(l, &b, &e, &x, &y, &rest)) return false;
-  size_t c2 = rest.rfind(':');
-  size_t c1 =
-      c2 == std::string_view::npos || c2 == 0 ? std::string_view::npos : rest.rfind(':', c2 - 1);
-  return c1 != std::string_view::npos && base::ParseInt64(rest.substr(c1 + 1, c2 - c1 - 1)) &&
-         base::ParseInt64(rest.substr(c2 + 1));
+  auto r = SplitRawLine(l);
+  auto tail = r ? SplitOpsTail(r->rest) : std::nullopt;
+  return tail && base::ParseInt64(tail->corr) && base::ParseInt64(tail->pid);
 }
 
 }  // namespace
@@ -119,14 +124,14 @@ base::StatusOr<ImportResult> ReadRocprofRaw(const std::string& path, const Impor
   if (!api_file.empty()) {
     // <begin>:<end> <pid>:<tid> <api>(<args>)[ kernel=<name>] :<corr>
     GPUSCOPE_RETURN_IF_ERROR(ReadLines(api_file, trace, [&](std::string_view l) {
-      int64_t begin = 0, end = 0;
-      std::string_view pid, tid, rest;
-      if (!SplitRawLine(l, &begin, &end, &pid, &tid, &rest)) return false;
+      auto r = SplitRawLine(l);
+      if (!r) return false;
+      std::string_view rest = r->rest;
       size_t colon = rest.rfind(" :");
       size_t paren = rest.find('(');
       if (colon == std::string_view::npos || paren == std::string_view::npos) return false;
       auto corr = base::ParseInt64(rest.substr(colon + 2));
-      b.Api(begin, end, pid, tid, rest.substr(0, paren),
+      b.Api(r->begin, r->end, r->a, r->b, rest.substr(0, paren),
             corr ? static_cast<uint64_t>(*corr) : model::kNoCorrelation,
             rest.substr(paren, colon - paren), false);
       // Launches name their kernel in full (" kernel=<name>"); the ops file has only the base name.
@@ -141,18 +146,14 @@ base::StatusOr<ImportResult> ReadRocprofRaw(const std::string& path, const Impor
   if (!ops_file.empty()) {
     // <begin>:<end> <dev>:<queue> <OpName>:<corr>:<pid>
     GPUSCOPE_RETURN_IF_ERROR(ReadLines(ops_file, trace, [&](std::string_view l) {
-      int64_t begin = 0, end = 0;
-      std::string_view dev, queue, rest;
-      if (!SplitRawLine(l, &begin, &end, &dev, &queue, &rest)) return false;
-      size_t c2 = rest.rfind(':');
-      size_t c1 = c2 == std::string_view::npos || c2 == 0 ? std::string_view::npos
-                                                          : rest.rfind(':', c2 - 1);
-      if (c1 == std::string_view::npos) return false;
-      auto corr = base::ParseInt64(rest.substr(c1 + 1, c2 - c1 - 1));
+      auto r = SplitRawLine(l);
+      auto tail = r ? SplitOpsTail(r->rest) : std::nullopt;
+      if (!tail) return false;
+      auto corr = base::ParseInt64(tail->corr);
       auto full = corr ? kernel_names.find(*corr) : kernel_names.end();
       std::string_view op_name =
-          full != kernel_names.end() ? std::string_view(full->second) : rest.substr(0, c1);
-      b.Op(begin, end, Num(dev), queue, op_name,
+          full != kernel_names.end() ? std::string_view(full->second) : tail->name;
+      b.Op(r->begin, r->end, Num(r->a), r->b, op_name,
            corr ? static_cast<uint64_t>(*corr) : model::kNoCorrelation);
       return true;
     }));
