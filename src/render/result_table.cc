@@ -16,6 +16,8 @@ template <typename... F>
 struct Overloads : F... {
   using F::operator()...;
 };
+template <typename... F>
+Overloads(F...) -> Overloads<F...>;  // clang 14 deduces no aggregate's arguments by itself
 
 std::string CsvValue(const Cell& c, int decimals) {
   return std::visit(Overloads{[](std::monostate) { return std::string(); },

@@ -17,7 +17,8 @@ const std::string kRow =
     "X1\tMaker X1\tx1|x-one\tAMD\t100\t2000\t64\t3.5\t40.5\t1\t2\t3\t4\t5\t6\t7\tsheet\n";
 
 TEST(DeviceTable, ReadsEveryColumnAndSkipsComments) {
-  auto t = ParseDeviceTable("# a comment\n\n" + kHeader + "# between\n" + kRow);
+  const std::string tsv = "# a comment\n\n" + kHeader + "# between\n" + kRow;
+  auto t = ParseDeviceTable(tsv);  // the names are views of `tsv`
   ASSERT_TRUE(t.ok()) << t.status().message();
   ASSERT_EQ(t->size(), 1u);
   const DevicePeaks& d = t->front();
