@@ -60,6 +60,12 @@ inline constexpr std::string_view kGpuRangeColumns =
 // A stream waiting on an event (Kineto's cuda_sync): the event-record call's correlation and the
 // recording stream; files written before them lack these columns (read as no recorded wait).
 inline constexpr std::string_view kGpuRangeWaitColumns = "waits_on_record, waits_on_stream";
+// ext_gpuscope_api.kind of a CPU range's UserMarker row: its model::CpuRangeKind, in the enum's
+// order (an API row's kind is its domain, model::ApiDomainName). Files written before Python
+// frames were packed (kPythonTable) have them as UserMarker rows of kind kPythonFrameKind.
+inline constexpr std::string_view kCpuRangeKinds[] = {"op", "annotation"};
+static_assert(base::NamesEvery(kCpuRangeKinds, model::CpuRangeKind::kAnnotation));
+inline constexpr std::string_view kPythonFrameKind = "python";
 // ext_gpuscope_gpurange.kind: a range's model::GpuRangeKind, in the enum's order (a reader takes
 // any other text for kOther).
 inline constexpr std::string_view kGpuRangeKinds[] = {"annotation", "sync", "other"};

@@ -188,8 +188,7 @@ base::Status RpdWriter::WriteMarkers() {
     GPUSCOPE_ASSIGN_OR_RETURN(auto text, strings_->Of(c.name[i]));
     int64_t id = next_api_id_++;
     GPUSCOPE_RETURN_IF_ERROR(InsertApi(id, c.track[i], c.start_ns[i], c.dur_ns[i], marker, text));
-    GPUSCOPE_RETURN_IF_ERROR(InsertExt(id,
-                                       c.kind[i] == model::CpuRangeKind::kOp ? "op" : "annotation",
+    GPUSCOPE_RETURN_IF_ERROR(InsertExt(id, base::NameOf(rpd_ext::kCpuRangeKinds, c.kind[i], "op"),
                                        static_cast<int64_t>(c.external_id[i])));
     if (c.args[i]) {
       args.Bind(1, id);

@@ -1,6 +1,8 @@
 // API calls, the autograd ops a post-processor names, and rocpd_monitor counters.
 
+#include "base/enum_names.h"
 #include "base/numbers.h"
+#include "format/rpd_ext.h"
 #include "import/common/rocm_names.h"
 #include "import/rpd/rpd_reader.h"
 #include "model/op_args.h"
@@ -10,6 +12,7 @@ namespace gpuscope::import::rpd {
 using base::SqliteDb;
 using model::Trace;
 using namespace rocm;  // the ROCm name classifiers (ClassifyOp, CopyDirection, ...)
+namespace rpd_ext = format::rpd_ext;
 
 base::Status RpdReader::ReadApi() {
   if (!db_.Has("rocpd_api")) {
@@ -39,15 +42,17 @@ base::Status RpdReader::ReadApi() {
     }
     if (it->second == 1) {
       model::StringId text = q.IsNull(6) ? t_.strings.Intern("") : Arg(q.Int(6));
-      if (ext != ext_api_.end() && ext->kind == "python") {
+      model::CpuRangeKind range_kind = model::CpuRangeKind::kOp;
+      if (ext != ext_api_.end() && ext->kind == rpd_ext::kPythonFrameKind) {
         auto row = model::MakeSlice<model::PythonFrameRow>(start, dur, text, track);
         row.python_id = ext->python_id;
         row.python_parent_id = ext->python_parent;
         t_.python.Append(row);
-      } else if (ext != ext_api_.end() && (ext->kind == "op" || ext->kind == "annotation")) {
+      } else if (ext != ext_api_.end() &&
+                 base::ValueNamed(rpd_ext::kCpuRangeKinds, ext->kind, &range_kind)) {
         auto row = model::MakeSlice<model::CpuRangeRow>(start, dur, text, track);
         row.external_id = static_cast<uint64_t>(ext->external_id);
-        row.kind = ext->kind == "op" ? model::CpuRangeKind::kOp : model::CpuRangeKind::kAnnotation;
+        row.kind = range_kind;
         auto args = ext_args_.empty() ? ext_args_.end() : FindSorted(ext_args_, q.Int(0));
         if (args != ext_args_.end()) row.args = t_.strings.Intern(args->second);
         t_.cpu.Append(row);
