@@ -117,8 +117,9 @@ class WrappingBackend : public RunBackend {
   }
   Launch Prepare(const std::vector<std::string>& cmd, const RunSettings&,
                  const std::string& dir) const override {
-    Launch l{ToolArgs(dir), {}};
-    l.argv.insert(l.argv.begin(), tool_);
+    Launch l{{tool_}, {}};
+    std::vector<std::string> options = ToolArgs(dir);
+    l.argv.insert(l.argv.end(), options.begin(), options.end());
     l.argv.insert(l.argv.end(), cmd.begin(), cmd.end());
     return l;
   }

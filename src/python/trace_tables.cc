@@ -87,7 +87,8 @@ class Tables {
     std::vector<int64_t> v(n);
     for (size_t i = 0; i < n; ++i) v[i] = static_cast<int64_t>(i);
     return Owned("id", std::move(v));
-  }  // Launch dimensions (grid or block) as a list<uint32>[3] column.
+  }
+  // Launch dimensions (grid or block) as a list<uint32>[3] column.
   std::unique_ptr<ArrowNode> Dims(const char* name, const std::vector<model::Dim3>& dims) {
     return Triples(name, static_cast<int64_t>(dims.size()),
                    dims.empty() ? nullptr : dims.front().data(), owner_);

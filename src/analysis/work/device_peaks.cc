@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <iterator>
 #include <string>
 #include <utility>
@@ -89,11 +90,18 @@ bool ReadRow(const std::vector<std::string_view>& f, DevicePeaks* d) {
   auto cus = base::ParseInt64(f[4]), mhz = base::ParseInt64(f[5]);
   if (!model::ParseVendor(f[3], &d->vendor) || !cus || !mhz) return false;
   d->compute_units = static_cast<int>(*cus), d->clock_mhz = static_cast<int>(*mhz);
-  double* reals[] = {&d->memory_gb, &d->hbm_tbps, &d->vector_fp32_tflops};
-  for (size_t i = 0; i < std::size(reals) + std::size(kPeakOf); ++i) {
-    auto v = base::ParseDouble(f[6 + i]);
-    if (!v) return false;
-    *(i < std::size(reals) ? reals[i] : &(d->*kPeakOf[i - std::size(reals)])) = *v;
+  // The reals from memory_gb on: three of the device, then a peak per precision.
+  size_t col = 6;
+  auto real = [&](double* out) {
+    auto v = base::ParseDouble(f[col++]);
+    if (v) *out = *v;
+    return v.has_value();
+  };
+  for (double* r : {&d->memory_gb, &d->hbm_tbps, &d->vector_fp32_tflops}) {
+    if (!real(r)) return false;
+  }
+  for (auto peak : kPeakOf) {
+    if (!real(&(d->*peak))) return false;
   }
   return true;
 }

@@ -115,14 +115,11 @@ class RocmRowBuilder {
  private:
   static int64_t Dur(int64_t begin, int64_t end) { return model::DurationBetween(begin, end); }
 
-  // A kernel's or copy's times, device, stream and correlation.
+  // A kernel's or copy's times, device, stream and correlation (its name is the caller's).
   template <typename Row>
   Row GpuRow(int64_t begin, int64_t end, int64_t gpu, std::string_view queue, uint64_t corr) {
-    Row row;
-    row.start_ns = begin;
-    row.dur_ns = Dur(begin, end);
+    auto row = model::MakeSlice<Row>(begin, Dur(begin, end), 0, GpuTrack(gpu, queue));
     row.device = static_cast<int16_t>(gpu);
-    row.track = GpuTrack(gpu, queue);
     row.correlation = corr;
     return row;
   }
