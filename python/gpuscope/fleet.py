@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import glob
 import json
+import os
 import sys
 
 from . import distributed
@@ -54,11 +55,19 @@ def main(argv=None) -> int:
         if cluster is not None:
             cluster.close()
     text = json.dumps(summary, indent=1)
-    if args.output == "-":
-        print(text)
-    else:
-        with open(args.output, "w") as f:
-            f.write(text + "\n")
+    # A result that could not be written is no success: one line, exit 2 (`> /dev/full`).
+    try:
+        if args.output == "-":
+            sys.stdout.write(text + "\n")
+            sys.stdout.flush()
+        else:
+            with open(args.output, "w") as f:
+                f.write(text + "\n")
+    except OSError as e:
+        print(f"gpuscope.fleet: {args.output}: cannot write ({e.strerror or e})", file=sys.stderr)
+        if args.output == "-":  # what is left in stdout's buffer goes nowhere at exit, silently
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 2
     if args.job:
         print(f"gpuscope.fleet: a job of {len(summary['ranks'])} ranks analysed", file=sys.stderr)
         return 0

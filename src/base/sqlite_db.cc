@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -15,50 +17,24 @@
 #include "base/byte_source.h"
 #include "base/files.h"
 #include "base/gzip_inflate.h"
+#include "base/sqlite_guard.h"
 #include "base/text.h"
 
 namespace gpuscope::base {
 namespace {
 
-// Whether a view's SQL is a plain read of one table of the database: SELECT <columns> FROM
-// <table> [WHERE ...], with no second SELECT, join, union, CTE or comma in its FROM clause.
-bool IsPlainView(std::string_view raw, const std::set<std::string, std::less<>>& tables) {
-  std::string sql;  // whitespace runs as one space: "AS\nSELECT" is "AS SELECT"
-  for (char ch : raw) {
-    bool space = ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
-    if (!space)
-      sql += ch;
-    else if (!sql.empty() && sql.back() != ' ')
-      sql += ' ';
-  }
-  std::string up = AsciiUpper(sql);
-  size_t as = up.find(" AS ");
-  if (as == std::string::npos) return false;
-  std::string body = up.substr(as + 4);
-  auto count = [&](std::string_view w) {
-    size_t n = 0;
-    for (size_t p = body.find(w); p != std::string::npos; p = body.find(w, p + 1)) ++n;
-    return n;
-  };
-  if (count("SELECT") != 1 || count("JOIN") || count("UNION") || count("WITH") || count("EXCEPT") ||
-      count("INTERSECT"))
-    return false;
-  size_t from = body.rfind(" FROM ");
-  if (from == std::string::npos) return false;
-  std::string rest(sql.substr(as + 4 + from + 6));
-  size_t a = rest.find_first_not_of(" \t\n`\"[");
-  if (a == std::string::npos) return false;
-  size_t b = rest.find_first_of(" \t\n`\"];,", a);
-  std::string table = rest.substr(a, b == std::string::npos ? std::string::npos : b - a);
-  if (b != std::string::npos && rest.find(',', b) != std::string::npos) return false;
-  return tables.count(table) > 0;
-}
-
-// SQLite's authorizer: refuses reads through a refused view and recursive queries.
-int Authorize(void* p, int action, const char*, const char*, const char*, const char* view) {
+// SQLite's authorizer: refuses reads through a refused view, of a refused generated column, and
+// recursive queries.
+int Authorize(void* p, int action, const char* table, const char* column, const char*,
+              const char* view) {
   auto* g = static_cast<SqliteReadGuard*>(p);
   if (action == SQLITE_RECURSIVE) {
     g->denied = "a recursive query";
+    return SQLITE_DENY;
+  }
+  if (action == SQLITE_READ && table && column && !g->refused_generated.empty() &&
+      g->refused_generated.count(std::string(table) + "." + column)) {
+    g->denied = std::string("the generated column '") + table + "." + column + "'";
     return SQLITE_DENY;
   }
   if (action == SQLITE_READ && view && g->refused_views.count(std::string_view(view))) {
@@ -68,11 +44,19 @@ int Authorize(void* p, int action, const char*, const char*, const char*, const 
   return SQLITE_OK;
 }
 
-// VM steps between calls of the progress handler.
-constexpr int kProgressEvery = 10000;
+// VM steps between calls of the progress handler (a clock read each: ~0.01% of a query).
+constexpr int kProgressEvery = 1000;
 
-// The progress handler: counts the budget down; non-zero interrupts the statement
-// (SQLITE_INTERRUPT), which ErrorLine explains.
+int64_t NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+std::atomic<double> g_seconds_per_mb{0};
+
+// The progress handler: counts the budget down and checks the query's deadline; non-zero
+// interrupts the statement (SQLITE_INTERRUPT), which ErrorLine explains.
 int CountDown(void* p) {
   auto* b = static_cast<SqliteBudget*>(p);
   if (b->left < kProgressEvery) {
@@ -80,6 +64,10 @@ int CountDown(void* p) {
     return 1;
   }
   b->left -= kProgressEvery;
+  if (b->deadline_ns > 0 && NowNs() > b->deadline_ns) {
+    b->out_of_time = true;
+    return 1;
+  }
   return 0;
 }
 
@@ -128,6 +116,13 @@ std::string SqliteDb::ErrorLine(int code, std::string_view doing) const {
       what = "SQLite refused the query";
       break;
     case SQLITE_INTERRUPT:
+      if (budget_ && budget_->out_of_time) {
+        return path_ + ": a query ran past " +
+               FormatFixed(static_cast<double>(budget_->query_ns) / 1e9, 1) +
+               " s, far beyond what a trace of its size needs: a crafted or damaged database "
+               "(expensive views or columns?); not read further (--sqlite-budget raises the "
+               "limit)";
+      }
       if (budget_ && budget_->exceeded) {
         return path_ + ": its queries ran past " + std::to_string(budget_->steps / 1'000'000) +
                " M SQLite steps, far beyond what a trace of its size needs: a crafted or damaged "
@@ -172,6 +167,11 @@ StatusOr<SqliteDb> SqliteDb::OpenReadOnly(const std::string& path, int busy_time
   db.budget_ = std::make_unique<SqliteBudget>();
   db.budget_->steps = std::max(kMinSteps, (ec ? 0 : bytes) * kStepsPerByte);
   db.budget_->left = db.budget_->steps;
+  // --sqlite-budget as given; the default never under kMinQuerySeconds.
+  double per_mb = g_seconds_per_mb.load(), mb = static_cast<double>(ec ? 0 : bytes) / 1e6;
+  double seconds = per_mb > 0 ? std::max(1e-3, per_mb * mb)
+                              : std::max(kMinQuerySeconds, kDefaultSqliteSecondsPerMb * mb);
+  db.budget_->query_ns = static_cast<int64_t>(std::min(seconds, 1e9) * 1e9);
   sqlite3_progress_handler(db.db_, kProgressEvery, CountDown, db.budget_.get());
   sqlite3_busy_timeout(db.db_, busy_timeout_ms);
   // No field of a trace is near 16 MiB (the longest kernel names are kilobytes): a longer string
@@ -200,6 +200,7 @@ StatusOr<SqliteDb> SqliteDb::OpenReadOnly(const std::string& path, int busy_time
     GPUSCOPE_RETURN_IF_ERROR(q.status());
     for (const auto& [name, sql] : defined)
       if (!IsPlainView(sql, tables)) db.guard_->refused_views.insert(name);
+    GPUSCOPE_ASSIGN_OR_RETURN(db.guard_->refused_generated, CostlyGeneratedColumns(db, tables));
   }
   sqlite3_set_authorizer(db.db_, Authorize, db.guard_.get());
   return db;
@@ -261,7 +262,10 @@ std::vector<std::string> SqliteDb::Columns(std::string_view table) const {
   return cols;
 }
 
+void SetSqliteSecondsPerMb(double seconds) { g_seconds_per_mb = seconds; }
+
 StatusOr<SqliteQuery> SqliteDb::Query(std::string_view sql) const {
+  if (budget_) budget_->deadline_ns = NowNs() + budget_->query_ns;  // each query its own time
   sqlite3_stmt* stmt = nullptr;
   int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr);
   if (rc != SQLITE_OK) {
@@ -368,6 +372,8 @@ void SqliteQuery::Bind(int index, std::string_view text) {
 void SqliteQuery::BindNull(int index) { sqlite3_bind_null(stmt_, index); }
 
 void SqliteQuery::Reset() {
+  status_ = Status::Ok();  // a failed lookup does not fail the next one
+  if (db_ && db_->budget_) db_->budget_->deadline_ns = NowNs() + db_->budget_->query_ns;
   sqlite3_reset(stmt_);
   sqlite3_clear_bindings(stmt_);
 }

@@ -21,11 +21,23 @@ namespace gpuscope::base {
 
 class SqliteQuery;
 
-// The SQLite VM steps left to one database's queries; a progress handler counts them down.
+// The SQLite VM steps left to one database's queries, and the wall time one query may take; a
+// progress handler counts the steps down and checks the clock (one step may be an expensive
+// built-in - hex(zeroblob(8e6)) - so steps alone never bound the time).
 struct SqliteBudget {
   uint64_t steps = 0, left = 0;
   bool exceeded = false;
+  int64_t query_ns = 0;     // wall time one query may take
+  int64_t deadline_ns = 0;  // steady-clock time the current query must end by
+  bool out_of_time = false;
 };
+
+// The wall time one query of a database may take (--sqlite-budget), in seconds per MB of the
+// file; 0 restores the default (kDefaultSqliteSecondsPerMb, at least kMinQuerySeconds).
+// Process-wide, set once by the CLI.
+void SetSqliteSecondsPerMb(double seconds);
+inline constexpr double kDefaultSqliteSecondsPerMb = 3;
+inline constexpr double kMinQuerySeconds = 5;
 
 // What a read-only database may be read through (SQLite's authorizer): tables, and views that are
 // a plain read of one table (rocpd's `SELECT * FROM rocpd_x_<uuid>`). A view that joins, nests a
@@ -33,6 +45,9 @@ struct SqliteBudget {
 // with its name, as is a recursive query.
 struct SqliteReadGuard {
   std::set<std::string, std::less<>> refused_views;
+  // VIRTUAL generated columns ("table.column") that compute more than arithmetic on columns (a
+  // function per row, computed on every read): reading them is refused.
+  std::set<std::string, std::less<>> refused_generated;
   std::string denied;  // the view (or "a recursive query") the last refusal was for
 };
 
@@ -76,10 +91,17 @@ class SqliteDb {
   std::string QueryText(std::string_view sql, std::string fallback = {}) const;
 
   sqlite3* handle() const { return db_; }
+  // True once a read was refused (a crafted view, generated column or recursive query) or ran
+  // out of its budget: what was read is not the file's whole content.
+  bool Refused() const {
+    return (guard_ && !guard_->denied.empty()) ||
+           (budget_ && (budget_->exceeded || budget_->out_of_time));
+  }
   // One line: "<path>: <what the SQLite error means> (<sqlite message>)".
   std::string ErrorLine(int code, std::string_view doing) const;
 
  private:
+  friend class SqliteQuery;  // a lookup's Reset() starts its query's time
   SqliteDb() = default;
   Status LoadObjects();
 

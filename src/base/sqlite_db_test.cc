@@ -70,6 +70,58 @@ TEST(SqliteDb, AQueryPastTheStepBudgetEndsInOneLine) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60));
 }
 
+// A query within the step budget but past its wall time (--sqlite-budget): one line, soon.
+TEST(SqliteDb, AQueryPastItsTimeEndsInOneLine) {
+  auto dir = TempDir::Create("gpuscope-sqlite-test");
+  ASSERT_TRUE(dir.ok());
+  std::string path = MakeDatabase(*dir);
+  SetSqliteSecondsPerMb(1e-9);  // the floor: 1 ms a query
+  auto db = SqliteDb::OpenReadOnly(path);
+  SetSqliteSecondsPerMb(0);
+  ASSERT_TRUE(db.ok());
+  auto start = std::chrono::steady_clock::now();
+  auto q = db->Query("SELECT count(*) FROM t a, t b, t c WHERE a.v + b.v + c.v < 0");
+  ASSERT_TRUE(q.ok());
+  EXPECT_FALSE(q->Step());
+  EXPECT_NE(q->status().message().find("a query ran past 0.0 s"), std::string::npos)
+      << q->status().message();
+  EXPECT_TRUE(db->Refused());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+// Views and VIRTUAL generated columns that call a function per row are refused by name; plain
+// arithmetic on columns is read.
+TEST(SqliteDb, CostlyViewsAndGeneratedColumnsAreRefusedPlainOnesRead) {
+  auto dir = TempDir::Create("gpuscope-sqlite-test");
+  ASSERT_TRUE(dir.ok());
+  std::string path = dir->path() + "/g.db";
+  {
+    auto db = SqliteDb::Create(path);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db->Exec("CREATE TABLE t (a INTEGER, b INTEGER AS (a * 2 + 1) VIRTUAL);"
+                         "CREATE TABLE u (a INTEGER, b INTEGER AS (length(hex(a))) VIRTUAL,"
+                         " c INTEGER AS (a + 1) STORED);"
+                         "INSERT INTO t (a) VALUES (1), (2); INSERT INTO u (a) VALUES (3);"
+                         "CREATE VIEW sum_view AS SELECT a + 1 AS x FROM t WHERE a > 0;"
+                         "CREATE VIEW call_view AS SELECT abs(a) AS x FROM t;")
+                    .ok());
+  }
+  auto db = SqliteDb::OpenReadOnly(path);
+  ASSERT_TRUE(db.ok()) << db.status().message();
+  EXPECT_EQ(db->QueryInt("SELECT sum(b) FROM t", -1), 8);
+  EXPECT_EQ(db->QueryInt("SELECT sum(x) FROM sum_view", -1), 5);
+  EXPECT_EQ(db->QueryInt("SELECT a FROM u", -1), 3);
+  EXPECT_FALSE(db->Refused());
+  auto gen = db->Query("SELECT b FROM u");
+  ASSERT_FALSE(gen.ok());
+  EXPECT_NE(gen.status().message().find("generated column 'u.b'"), std::string::npos)
+      << gen.status().message();
+  auto view = db->Query("SELECT x FROM call_view");
+  ASSERT_FALSE(view.ok());
+  EXPECT_NE(view.status().message().find("'call_view'"), std::string::npos);
+  EXPECT_TRUE(db->Refused());
+}
+
 TEST(SqliteDb, AStringPastTheLengthLimitIsRefusedNotCopied) {
   auto dir = TempDir::Create("gpuscope-sqlite-test");
   ASSERT_TRUE(dir.ok());

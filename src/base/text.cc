@@ -345,22 +345,6 @@ std::string AsciiUpper(std::string_view s) {
   return out;
 }
 
-std::string EscapeControl(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    auto u = static_cast<unsigned char>(c);
-    if ((u < 0x20 && c != '\n' && c != '\t') || u == 0x7f) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", u);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::string OneLine(std::string_view message, size_t max) {
   std::string folded;
   for (char c : message) {

@@ -50,10 +50,6 @@ std::string Counted(uint64_t n, std::string_view one, std::string_view many);
 // Fixed-point with `decimals` digits.
 std::string FormatFixed(double v, int decimals);
 
-// Control characters (bytes below 0x20 but newline and tab, and DEL) shown as "\x1b": a name or
-// path cannot move the cursor, clear the screen or retitle the terminal it is printed on.
-std::string EscapeControl(std::string_view text);
-
 // `s` with ASCII letters lowered / raised (other bytes, UTF-8 included, as they are).
 std::string AsciiLower(std::string_view s);
 std::string AsciiUpper(std::string_view s);

@@ -93,5 +93,19 @@ TEST(Text, AsciiCaseChangesLettersOnly) {
   EXPECT_EQ(AsciiLower(""), "");
 }
 
+// One escaping for every view and CSV: C0 (but newline and tab), DEL and bytes that are not
+// UTF-8 as \xNN; C1 controls and bidirectional controls as \uXXXX; other text untouched.
+TEST(EscapeControl, EscapesEveryControlVisiblyAndKeepsTheRest) {
+  EXPECT_EQ(EscapeControl("a\x1b[2Jb\n\tc\x7f"), "a\\x1b[2Jb\n\tc\\x7f");
+  EXPECT_EQ(EscapeControl("k\xc2\x9b"
+                          "31m k\xc2\x85 k\xe2\x80\xaetxt k\xe2\x81\xa6"),
+            "k\\u009b31m k\\u0085 k\\u202etxt k\\u2066");
+  EXPECT_EQ(EscapeControl("raw \x9b byte, cut \xe2\x80"), "raw \\x9b byte, cut \\xe2\\x80");
+  EXPECT_EQ(EscapeControl("caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x98\x80"),
+            "caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x98\x80");
+  EXPECT_FALSE(HasControl("caf\xc3\xa9\tline\n"));
+  EXPECT_TRUE(HasControl("k\xe2\x80\xae"));
+}
+
 }  // namespace
 }  // namespace gpuscope::base

@@ -55,7 +55,8 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
     for (const auto& o : rule.options) {
       a->rule_options.push_back(o.value);
       app.add_option(std::string(o.flag), a->rule_options.back(), std::string(o.help))
-          ->capture_default_str();
+          ->capture_default_str()
+          ->check(Finite(0, 1e12));
     }
   }
   AddCaptureOption(app, &a->request.captures,
@@ -71,12 +72,13 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
                  "kernel-efficiency: the GPU the trace ran on, overriding what the trace says "
                  "(gpuscope help roofline lists them)");
   app.add_option("--evidence", opts->evidence, "Instances listed per finding")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1000000));
   app.add_option("--min-impact-percent", opts->min_impact_percent,
                  "Findings whose fix saves less than this share of the window are left out "
                  "(0: every finding)")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 100.0));
+      ->check(Finite(0.0, 100.0));
   return [a, opts, &common]() -> base::StatusOr<int> {
     AnalyzeRequest r = a->request;
     r.options = *opts;

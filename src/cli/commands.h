@@ -3,6 +3,7 @@
 // of its run; none prints errors itself beyond what it returns through Status.
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
@@ -37,6 +38,20 @@ inline CLI::Option* AddCaptureOption(CLI::App& app, std::vector<std::string>* ca
   return app
       .add_option("--capture", *captures, "A trace of the graph captures of the same program" + use)
       ->check(CLI::ExistingPath);
+}
+
+// A number option's range check: a finite number in [lo, hi], else one line naming the range
+// ("nan", "inf" and 1e308 are not thresholds anyone meant).
+inline CLI::Validator Finite(double lo, double hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& in) -> std::string {
+        double x = 0;
+        if (!CLI::detail::lexical_cast(in, x) || !std::isfinite(x) || x < lo || x > hi)
+          return in + " is not a number from " + CLI::detail::to_string(lo) + " to " +
+                 CLI::detail::to_string(hi);
+        return "";
+      },
+      "NUMBER in [" + CLI::detail::to_string(lo) + ", " + CLI::detail::to_string(hi) + "]");
 }
 
 // A command's body: returns the exit code, or a Status whose message main prints (exit 2).

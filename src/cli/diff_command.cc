@@ -35,10 +35,13 @@ CommandBody AddDiffCommand(CLI::App& app, const CommonOptions& common) {
                "Match kernels by their exact names (no normalisation)");
   app.add_flag("--full-names", a->full_names,
                "Show names whole instead of fitting them to the terminal");
-  app.add_option("--top", a->top, "Rows per table (0 = all)")->capture_default_str();
+  app.add_option("--top", a->top, "Rows per table (0 = all)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1000000000));
   app.add_option("--fail-if-slower", a->fail_if_slower,
                  "Exit 1 when the after run is significantly slower by more than PCT percent "
-                 "(per-iteration latency; total kernel time without iterations)");
+                 "(per-iteration latency; total kernel time without iterations)")
+      ->check(Finite(0, 1e6));
   return [a, &common]() -> base::StatusOr<int> {
     GPUSCOPE_ASSIGN_OR_RETURN(auto before, LoadTimeline(a->before, common, "diff"));
     GPUSCOPE_ASSIGN_OR_RETURN(auto after, LoadTimeline(a->after, common, "diff"));

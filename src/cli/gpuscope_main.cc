@@ -1,13 +1,16 @@
 #include "cli/gpuscope_main.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <new>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "base/allocator_tuning.h"
+#include "base/sqlite_db.h"
 #include "base/text.h"
 #include "cli/commands.h"
 
@@ -75,6 +78,19 @@ std::string TraceOperand(const CLI::App& command) {
   return "";
 }
 
+// True when `a` names an option of `app` itself (a global one) that takes a value.
+bool TakesValue(const CLI::App& app, const std::string& a) {
+  if (a.size() < 2 || a[0] != '-') return false;
+  for (const CLI::Option* o : app.get_options()) {
+    if (o->get_items_expected_min() == 0) continue;
+    for (const auto& l : o->get_lnames())
+      if (a == "--" + l) return true;
+    for (const auto& sn : o->get_snames())
+      if (a == "-" + sn) return true;
+  }
+  return false;
+}
+
 bool LooksLikeOption(const std::string& a) {
   if (a.size() < 2 || a[0] != '-') return false;
   char c = a[1];
@@ -92,8 +108,8 @@ std::string CheckWords(const CLI::App& app, int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--") break;
-    if (a.rfind("--threads", 0) == 0 && a.find('=') == std::string::npos) {
-      ++i;  // its value
+    if (a.find('=') == std::string::npos && TakesValue(app, a)) {
+      ++i;  // a global option's value (`--time-unit s`): not a command
       continue;
     }
     if (command == nullptr) {
@@ -120,6 +136,17 @@ std::string CheckWords(const CLI::App& app, int argc, char** argv) {
   return "";
 }
 
+// Whatever was printed reached standard output, else one line and exit 2 (`> /dev/full`, a
+// closed pipe's EIO): a result that was not written is no success.
+int CheckStdout(int rc) {
+  errno = 0;
+  bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
+  if (!failed) return rc;
+  int err = errno != 0 ? errno : EIO;
+  std::fprintf(stderr, "gpuscope: -: cannot write to standard output (%s)\n", std::strerror(err));
+  return 2;
+}
+
 }  // namespace
 
 int Main(int argc, char** argv) {
@@ -143,6 +170,11 @@ int Main(int argc, char** argv) {
                  "format's microseconds (s, ms, us, ns); `info` says when the values look like "
                  "another unit")
       ->check(CLI::IsMember({"s", "ms", "us", "ns"}));
+  double sqlite_budget = 0;
+  app.add_option("--sqlite-budget", sqlite_budget,
+                 "Seconds one query of an SQLite trace may take, per MB of the file (default: 3, "
+                 "at least 5 s a query): a crafted database ends in one line instead of a hang")
+      ->check(Finite(0.001, 1e6));
   std::vector<std::pair<CLI::App*, CommandBody>> commands;
   for (const CommandSpec& c : kCommands) {
     CLI::App* sub = app.add_subcommand(c.name, c.what);
@@ -151,7 +183,7 @@ int Main(int argc, char** argv) {
   }
   if (argc == 1) {  // nothing asked: what there is to ask (a usage error all the same)
     std::fputs(app.help().c_str(), stdout);
-    return 2;
+    return CheckStdout(2);
   }
   if (std::string typo = CheckWords(app, argc, argv); !typo.empty()) {
     std::fprintf(stderr, "gpuscope: %s\n", typo.c_str());
@@ -160,15 +192,16 @@ int Main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return CheckStdout(app.exit(e));
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return CheckStdout(app.exit(e));
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return CheckStdout(app.exit(e));
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "gpuscope: %s (see gpuscope --help)\n", e.what());
     return 2;
   }
+  base::SetSqliteSecondsPerMb(sqlite_budget);
   base::StatusOr<int> rc = 2;
   for (auto& [sub, body] : commands) {
     if (!sub->parsed()) continue;
@@ -188,8 +221,7 @@ int Main(int argc, char** argv) {
     std::fprintf(stderr, "gpuscope: %s\n", base::OneLine(rc.status().message()).c_str());
     return 2;
   }
-  std::fflush(stdout);
-  return *rc;
+  return CheckStdout(*rc);
 }
 
 }  // namespace gpuscope::cli

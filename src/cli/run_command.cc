@@ -92,9 +92,11 @@ CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common) {
   app.add_flag("--stats", a->stats, "Print the stats tables at the end");
   app.add_flag("--analyze", a->analyze, "Print the findings at the end");
   app.add_option("--delay", a->delay,
-                 "Start profiling after this many seconds (torch backend; uses SIGALRM)");
+                 "Start profiling after this many seconds (torch backend; uses SIGALRM)")
+      ->check(Finite(0, 1e6));
   app.add_option("--duration", a->duration,
-                 "Profile this many seconds, then write the trace (torch backend)");
+                 "Profile this many seconds, then write the trace (torch backend)")
+      ->check(Finite(0, 1e6));
   app.add_option("command", a->cmd, "The program and its arguments, after --")
       ->required()
       ->expected(-1);

@@ -20,16 +20,12 @@ using namespace session;  // NOLINT: the loading and the outputs this command wi
 CommandBody AddWhatIfCommand(CLI::App& app, const CommonOptions& common) {
   auto a = std::make_shared<WhatIfRequest>();
   app.add_option("trace", a->path, kTraceHelp)->required();
-  auto positive = CLI::PositiveNumber;
-  app.add_option("--gpu-speedup", a->scenario.gpu_speedup, "Every kernel X times faster")
-      ->check(positive);
+  app.add_option("--gpu-speedup", a->scenario.gpu_speedup, "Every kernel X times faster");
   app.add_option("--kernels", a->kernels,
                  "REGEX=X: kernels whose name matches REGEX X times faster (repeatable)");
-  app.add_option("--copies", a->scenario.copies, "Every copy and memset X times faster")
-      ->check(positive);
+  app.add_option("--copies", a->scenario.copies, "Every copy and memset X times faster");
   app.add_option("--host-speedup", a->scenario.host_speedup,
-                 "Host work between runtime calls X times faster, on every thread")
-      ->check(positive);
+                 "Host work between runtime calls X times faster, on every thread");
   app.add_flag("--no-syncs", a->scenario.no_syncs, "Synchronize calls no longer wait for the GPU");
   app.add_flag("--graphs", a->scenario.graphs,
                "Kernels replayed as a CUDA/HIP graph: no per-launch host cost or latency");

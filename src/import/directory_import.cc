@@ -39,6 +39,37 @@ base::StatusOr<model::Trace> OneRun(const std::string& dir, base::StatusOr<model
       " after the first event); give one run's files, or add --merge to read them as one trace");
 }
 
+// The tools whose files may lie together as one run: rocprofv3 writes CSV, JSON and rocpd
+// databases of one run, legacy rocprof its results.db/.csv/.json.
+std::string Family(const std::string& format) {
+  if (format.rfind("rocprofv3", 0) == 0 || format == "rocpd") return "rocprofv3";
+  if (format.rfind("rocprof-", 0) == 0) return "rocprof";
+  return format;
+}
+
+// A folder read as one run (`format`) that also holds traces of other tools is refused in one
+// line naming what was found: reading the run alone would leave the others out silently.
+base::Status CheckOneFormat(const std::string& dir, const std::vector<std::string>& files,
+                            const std::string& format) {
+  std::map<std::string, int> others;  // format -> files
+  for (const auto& f : files) {
+    std::string name = std::filesystem::path(f).filename().string();
+    bool candidate = name.ends_with(".json") || name.ends_with(".json.gz") ||
+                     name.ends_with(".rpd") || name.ends_with(".rpd.gz") ||
+                     name.ends_with(".sqlite") || name.ends_with(".db");
+    if (!candidate) continue;
+    std::string other = FormatOf(f);
+    if (!other.empty() && Family(other) != Family(format)) ++others[other];
+  }
+  if (others.empty()) return base::Status::Ok();
+  std::string found = format + " run";
+  for (const auto& [name, n] : others)
+    found += ", " + base::Counted(n, name + " file", name + " files");
+  return base::Status::Error(dir + ": a folder mixing trace formats (" + found +
+                             "); give one trace, one run's folder, or a folder of one job's "
+                             "per-rank traces");
+}
+
 }  // namespace
 
 base::StatusOr<model::Trace> ImportDirectory(const std::string& dir, const ImportOptions& options) {
@@ -53,6 +84,7 @@ base::StatusOr<model::Trace> ImportDirectory(const std::string& dir, const Impor
     if (name == "results.db") legacy_db = f;
   }
   if (!dbs.empty()) {
+    GPUSCOPE_RETURN_IF_ERROR(CheckOneFormat(dir, files, "rocpd"));
     GPUSCOPE_ASSIGN_OR_RETURN(auto read, rocpd::ReadRocpdFiles(dbs, dir));
     return OneRun(dir, FinishImport(*FindImporter("rocpd"), dir, std::move(read), options),
                   options);
@@ -67,6 +99,7 @@ base::StatusOr<model::Trace> ImportDirectory(const std::string& dir, const Impor
       auto [it, inserted] = runs.emplace(key, f);
       if (f.ends_with("kernel_trace.csv")) it->second = f;  // prefer the kernel trace
     }
+    if (runs.size() == 1) GPUSCOPE_RETURN_IF_ERROR(CheckOneFormat(dir, files, "rocprofv3-csv"));
     if (runs.size() == 1) return OneRun(dir, ImportTrace(runs.begin()->second, options), options);
     if (runs.size() > 1) {
       std::string list;
@@ -82,8 +115,14 @@ base::StatusOr<model::Trace> ImportDirectory(const std::string& dir, const Impor
                                  "); give one file of the run to read");
     }
   }
-  if (!legacy_db.empty()) return ImportTrace(legacy_db, options);
-  if (!events_csv.empty()) return ImportTrace(events_csv, options);  // gpuscope convert -o dir/
+  if (!legacy_db.empty()) {
+    GPUSCOPE_RETURN_IF_ERROR(CheckOneFormat(dir, files, "rocprof-db"));
+    return ImportTrace(legacy_db, options);
+  }
+  if (!events_csv.empty()) {
+    GPUSCOPE_RETURN_IF_ERROR(CheckOneFormat(dir, files, "gpuscope-csv"));
+    return ImportTrace(events_csv, options);  // gpuscope convert -o dir/
+  }                                           // gpuscope convert -o dir/
   return base::Status::Error(
       dir +
       ": a directory without a trace gpuscope recognises (looked for rocprofv3 "

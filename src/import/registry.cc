@@ -140,6 +140,20 @@ base::StatusOr<model::Trace> ImportStandardInput(const ImportOptions& options) {
 
 }  // namespace
 
+std::string FormatOf(const std::string& path) {
+  auto sniff = base::SniffFile(path);
+  if (!sniff.ok() || sniff->head.empty()) return "";
+  if (sniff->sqlite) {
+    auto db = base::SqliteDb::OpenReadOnly(path);
+    if (!db.ok()) return "";
+    sniff->sqlite_objects = db->objects();
+  }
+  for (const Importer& importer : Importers()) {
+    if (importer.recognizes(*sniff)) return std::string(importer.name);
+  }
+  return "";
+}
+
 base::StatusOr<model::Trace> ImportTrace(const std::string& path, const ImportOptions& options) {
   if (path == "-") return ImportStandardInput(options);
   GPUSCOPE_RETURN_IF_ERROR(base::CheckInputPath(path));

@@ -20,6 +20,10 @@ const Importer* FindImporter(std::string_view name);
 // naming the file, what is wrong and what to do (missing file, unknown format, nothing usable).
 base::StatusOr<model::Trace> ImportTrace(const std::string& path, const ImportOptions& options);
 
+// The name of the format `path` (a file) is in, as `info` shows it, or "" when none recognises
+// it (or it cannot be read); reads only its first bytes and, for SQLite, its schema.
+std::string FormatOf(const std::string& path);
+
 // The common tail of every import: names the format after `importer`, refuses a trace without
 // events (saying why), links the rest (aligning clocks when `options` ask) and prints the timing
 // laps when GPUSCOPE_TIMING is set.

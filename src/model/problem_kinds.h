@@ -41,6 +41,11 @@ enum class ProblemEffect : uint8_t { kDropped, kRepaired, kKept };
     "most kernels last 0 ns: the tool did not record their durations")                            \
   X(kImpossibleTimeUnit, "impossible.time_unit", kKept,                                           \
     "kernel or call durations fit another time unit than the file claims (ms or ns read as us)")  \
+  X(kImpossibleMemorySize, "impossible.memory_size", kDropped,                                    \
+    "an allocation or allocator total beyond the device's memory (else 2^48 bytes)")              \
+  X(kImpossibleCopyBandwidth, "impossible.copy_bandwidth", kKept,                                 \
+    "a copy of 1 MB or more moved faster than 100 TB/s (no link does): its bytes or time are "    \
+    "wrong")                                                                                      \
   X(kImpossibleNestedSteps, "impossible.nested_steps", kKept,                                     \
     "steps of one run hold other steps; the outer ones are left out of the iterations")           \
   X(kInvalidCounterValue, "invalid.counter_value", kDropped,                                      \
@@ -53,6 +58,11 @@ enum class ProblemEffect : uint8_t { kDropped, kRepaired, kKept };
     "an event's start or end time is missing or not a number")                                    \
   X(kInvalidNameEncoding, "invalid.name_encoding", kKept,                                         \
     "a name holds a NUL or bytes that are not UTF-8; shown with U+FFFD in JSON")                  \
+  X(kInvalidNameControl, "invalid.name_control", kKept,                                           \
+    "a name holds control characters or bidirectional overrides; shown escaped in text and CSV")  \
+  X(kInvalidNameLength, "invalid.name_length", kKept,                                             \
+    "a name longer than 64 KiB; cut in text, CSV and JSON views and the report, whole in "        \
+    "converted traces")                                                                           \
   X(kInvalidNegativeSize, "invalid.negative_size", kRepaired,                                     \
     "a copy's byte count is negative (and not -1, not recorded); its size is unknown")            \
   X(kInvalidTimeOutOfRange, "invalid.time_out_of_range", kDropped,                                \
@@ -117,7 +127,10 @@ enum class ProblemEffect : uint8_t { kDropped, kRepaired, kKept };
   X(kRpdExtTableColumns, "rpd.ext_table_columns", kDropped,                                       \
     "a gpuscope ext_ table of an .rpd lacks columns; the table is ignored")                       \
   X(kRpdPythonFramesDamaged, "rpd.python_frames_damaged", kDropped,                               \
-    "a packed row of Python frames of an .rpd breaks off; the frames before the break are kept")
+    "a packed row of Python frames of an .rpd breaks off; the frames before the break are kept")  \
+  X(kSqliteReadError, "sqlite.read_error", kRepaired,                                             \
+    "reading a row of an SQLite trace failed (a damaged page, an oversized value); a name it "    \
+    "held is shown as <unreadable string N>")
 
 enum class ProblemKind : uint8_t {
 #define GPUSCOPE_PROBLEM_ENUM(id, name, effect, what) id,

@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "base/shown_name.h"
 #include "base/text.h"
 
 namespace gpuscope::model {
@@ -70,6 +71,7 @@ class Validator {
     Points(t_.instants, "instant");
     Points(t_.memory, "memory event");
     Sizes();
+    Bandwidths();
     if (gpu_dropped_) PruneDevices();
     Names();
     result_.mostly_invalid =
@@ -187,6 +189,12 @@ class Validator {
                   : (ts < lo_ || ts > hi_) ? Verdict::kOutOfRange
                                            : Verdict::kKeep;
       if (v == Verdict::kKeep) {
+        if constexpr (requires { table.allocated; }) {  // allocator events carry sizes
+          if (!PossibleMemory(table, i)) {
+            keep[i] = 0, any_dropped = true, ++result_.dropped;
+            continue;
+          }
+        }
         if constexpr (requires { table.value; }) {  // counters carry a value
           if (!std::isfinite(table.value[i])) {
             keep[i] = 0, any_dropped = true, ++result_.dropped;
@@ -218,12 +226,56 @@ class Validator {
     }
   }
 
+  // An allocation, free or allocator total no device holds: larger than the device's memory
+  // (when the trace says it), else than 2^48 bytes (256 TiB). Counted and false (dropped).
+  bool PossibleMemory(const MemoryEventTable& m, size_t i) {
+    int64_t limit = int64_t{1} << 48;
+    for (const Device& d : t_.devices) {
+      if (d.id == m.device[i] && m.device[i] >= 0 && d.total_memory > 0) limit = d.total_memory;
+    }
+    int64_t b = m.bytes[i] == kMin ? kMax : (m.bytes[i] < 0 ? -m.bytes[i] : m.bytes[i]);
+    int64_t worst = std::max({b, m.allocated[i], m.reserved[i]});
+    if (worst <= limit) return true;
+    t_.problems.Add(ProblemKind::kImpossibleMemorySize,
+                    "memory event at " + Ns(m.ts_ns[i]) + ": " + std::to_string(worst) +
+                        " bytes, more than the " + std::to_string(limit) + " bytes " +
+                        (limit == (int64_t{1} << 48) ? "any device holds" : "of its device") +
+                        "; dropped");
+    return false;
+  }
+
+  // A copy faster than any link or memory (100 TB/s over at least 1 MB): its bytes or its time
+  // are wrong. Kept as read, counted.
+  void Bandwidths() {
+    constexpr double kMaxBytesPerNs = 100e3;  // 100 TB/s
+    for (size_t i = 0; i < t_.memops.size(); ++i) {
+      int64_t b = t_.memops.bytes[i], d = t_.memops.dur_ns[i];
+      if (b < (1 << 20) || d <= 0 ||
+          static_cast<double>(b) / static_cast<double>(d) <= kMaxBytesPerNs)
+        continue;
+      t_.problems.Add(ProblemKind::kImpossibleCopyBandwidth,
+                      "memory operation '" + std::string(t_.str(t_.memops.name[i]).substr(0, 60)) +
+                          "': " + std::to_string(b) + " bytes in " + Ns(d) + "; kept");
+    }
+  }
+
   // Names holding NUL or bytes that are not UTF-8 are kept as written (output escapes them) but
   // said: they come from a damaged file or a writer with the wrong encoding.
   void Names() {
     for (StringId id = 0; id < t_.strings.size(); ++id) {
       std::string_view name = t_.str(id);
-      if (base::IsCleanUtf8(name)) continue;
+      if (name.size() > base::kMaxShownName) {
+        t_.problems.Add(ProblemKind::kInvalidNameLength,
+                        "name '" + base::EscapeControl(name.substr(0, 40)) + "...' of " +
+                            std::to_string(name.size()) + " bytes; cut where it is shown");
+      }
+      if (base::IsCleanUtf8(name)) {
+        if (!base::HasControl(name)) continue;
+        t_.problems.Add(ProblemKind::kInvalidNameControl,
+                        "name '" + base::EscapeControl(name.substr(0, 60)) +
+                            "' holds control characters; kept, shown escaped in text and CSV");
+        continue;
+      }
       std::string shown;
       for (char c : name.substr(0, 60)) {
         auto u = static_cast<unsigned char>(c);

@@ -12,6 +12,7 @@
 #include "analysis/stats/stats.h"
 #include "analysis/steps/representative_iteration.h"
 #include "analysis/timeline/memory_timeline.h"
+#include "base/shown_name.h"
 #include "output/json_writer.h"
 #include "output/track_layout.h"
 #include "render/analysis_json.h"
@@ -189,7 +190,7 @@ void WriteKernels(JsonWriter& w, const analysis::Stats& st) {
       other_calls += k.calls, other_ns += k.total_ns;
       continue;
     }
-    w.BeginObject().Key("name").String(k.name).Key("calls").Uint(k.calls);
+    w.BeginObject().Key("name").String(base::ShownName(k.name)).Key("calls").Uint(k.calls);
     w.Key("total_ns").Int(k.total_ns).Key("avg_ns").Int(k.avg_ns).Key("percent").Double(k.percent);
     w.EndObject();
   }

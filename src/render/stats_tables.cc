@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/shown_name.h"
 #include "base/text.h"
 
 namespace gpuscope::render {
@@ -47,7 +48,7 @@ ResultTable DurationTable(std::vector<Column> extra, bool terminal_first_extra) 
 void DurationCells(std::vector<Cell>& cells, std::string_view name,
                    const analysis::DurationSummary& d) {
   cells.insert(cells.end(),
-               {Cell::Text(std::string(name)), Cell::Uint(d.calls), Cell::Int(d.total_ns),
+               {Cell::Text(base::ShownName(name)), Cell::Uint(d.calls), Cell::Int(d.total_ns),
                 Cell::Int(d.avg_ns), Cell::IntOrNull(d.median_ns), Cell::IntOrNull(d.min_ns),
                 Cell::IntOrNull(d.max_ns), Cell::IntOrNull(d.stddev_ns)});
 }
@@ -119,7 +120,7 @@ ResultTable CpuOpTable(const analysis::Stats& st, size_t limit) {
   t.SetTerminalOrder({2, 3, 1, 4, 0});
   t.SetRows(Rows(st.cpu_ops, limit), [&st](size_t i, std::vector<Cell>& cells) {
     const auto& r = st.cpu_ops[i];
-    cells.insert(cells.end(), {Cell::Text(std::string(r.name)), Cell::Uint(r.calls),
+    cells.insert(cells.end(), {Cell::Text(base::ShownName(r.name)), Cell::Uint(r.calls),
                                Cell::Int(r.total_ns), Cell::Int(r.self_ns), Cell::Int(r.avg_ns)});
   });
   return t;
@@ -133,8 +134,8 @@ ResultTable CounterTable(const analysis::Stats& st) {
                  {"max", "Max", Show::kNumber}});
   t.SetTerminalOrder({1, 2, 3, 4, 0});
   for (const auto& c : st.counters) {
-    t.AddRow({Cell::Text(c.name), Cell::Uint(c.samples), Cell::Real(c.min), Cell::Real(c.mean),
-              Cell::Real(c.max)});
+    t.AddRow({Cell::Text(base::ShownName(c.name)), Cell::Uint(c.samples), Cell::Real(c.min),
+              Cell::Real(c.mean), Cell::Real(c.max)});
   }
   return t;
 }

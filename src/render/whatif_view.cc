@@ -51,9 +51,15 @@ std::string WhatIfText(const model::Trace& t, const std::string& path, const ana
   row("Window", r.before.window_ns, r.after.window_ns);
   if (r.steps) row("Per step", r.before.step_ns, r.after.step_ns);
   out += "\n";
-  kv("Saves", base::FormatDuration(r.saving_ns()) + " (" +
-                  base::FormatFixed(Percent(r.saving_ns(), r.before.window_ns), 1) +
-                  "% of the window)");
+  if (r.saving_ns() >= 0) {
+    kv("Saves", base::FormatDuration(r.saving_ns()) + " (" +
+                    base::FormatFixed(Percent(r.saving_ns(), r.before.window_ns), 1) +
+                    "% of the window)");
+  } else {  // a factor below 1: slower
+    kv("Costs", base::FormatDuration(-r.saving_ns()) + " more (" +
+                    base::FormatFixed(Percent(-r.saving_ns(), r.before.window_ns), 1) +
+                    "% of the window: a slowdown)");
+  }
   kv("Replay edits", r.edits);
   kv("Path after", PathText(r.after));
   kv("Path before", PathText(r.before));
@@ -112,7 +118,8 @@ struct ScenarioHelp {
 constexpr ScenarioHelp kScenarios[] = {
     {"--gpu-speedup X", "every kernel launched in the steady window runs in its time / X"},
     {"--kernels REGEX=X",
-     "kernels whose name matches REGEX (ECMAScript, searched anywhere in the name) run in their "
+     "kernels whose name matches REGEX (RE2 syntax, searched anywhere in the name, in time linear "
+     "in the name; at most 1000 characters) run in their "
      "time / X; repeatable, factors of several matches multiply, and multiply --gpu-speedup"},
     {"--copies X", "every copy and memset runs in its time / X"},
     {"--host-speedup X",

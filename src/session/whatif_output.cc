@@ -1,3 +1,4 @@
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -16,6 +17,17 @@
 namespace gpuscope::session {
 namespace {
 
+// A factor of the scenario: finite, from 1e-6 (a million times slower) to 1e6 (a million times
+// faster); below 1 is a slowdown, replayed and reported as one.
+constexpr double kMinFactor = 1e-6, kMaxFactor = 1e6;
+
+base::Status CheckFactor(const std::string& option, double x) {
+  if (std::isfinite(x) && x >= kMinFactor && x <= kMaxFactor) return base::Status::Ok();
+  return base::Status::Error(option +
+                             ": a factor must be a number from 1e-6 to 1e6 (X times "
+                             "faster; below 1: 1/X times slower)");
+}
+
 // "REGEX=X" -> (REGEX, X); the last '=' splits (a regex may hold one).
 base::Status ParseKernels(const std::vector<std::string>& in, analysis::Scenario& s) {
   for (const auto& k : in) {
@@ -30,10 +42,12 @@ base::Status ParseKernels(const std::vector<std::string>& in, analysis::Scenario
         x = 0;
       }
     }
+    std::string shown = k.size() <= 80 ? k : k.substr(0, 60) + "..." + k.substr(k.size() - 12);
     if (!(x > 0))
-      return base::Status::Error("--kernels '" + k +
+      return base::Status::Error("--kernels '" + shown +
                                  "': expected REGEX=X with X > 0 "
                                  "(e.g. --kernels 'gemm=1.5': kernels matching gemm 1.5x faster)");
+    GPUSCOPE_RETURN_IF_ERROR(CheckFactor("--kernels '" + shown + "'", x));
     s.kernels.emplace_back(k.substr(0, eq), x);
   }
   if (std::string bad = analysis::RegexError(s); !bad.empty()) return base::Status::Error(bad);
@@ -47,9 +61,7 @@ base::StatusOr<analysis::Scenario> ScenarioOf(const WhatIfRequest& r) {
   for (auto [name, x] : {std::pair<const char*, double>{"--gpu-speedup", s.gpu_speedup},
                          {"--copies", s.copies},
                          {"--host-speedup", s.host_speedup}}) {
-    if (!(x > 0))
-      return base::Status::Error(std::string(name) + " " + base::FormatFixed(x, 2) +
-                                 ": a speedup must be > 0");
+    GPUSCOPE_RETURN_IF_ERROR(CheckFactor(std::string(name) + " " + base::StrFormat("%g", x), x));
   }
   GPUSCOPE_RETURN_IF_ERROR(ParseKernels(r.kernels, s));
   if (!s.device.empty()) {
@@ -102,7 +114,7 @@ base::StatusOr<std::string> WhatIfOutput(const model::Trace& trace, const WhatIf
   analysis::ScenarioResult result = analysis::RunScenario(trace, steady, s, &fixes);
   if (r.format == "json") return render::WhatIfJson(trace, r.path, s, result);
   if (r.format == "csv") return render::WhatIfCsv(s, result);
-  return render::WhatIfText(trace, r.path, s, result);
+  return FitTerminal(render::WhatIfText(trace, r.path, s, result), true);  // wrapped already
 }
 
 }  // namespace gpuscope::session

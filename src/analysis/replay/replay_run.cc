@@ -100,7 +100,8 @@ void ReplayGraph::Apply(const WhatIf& f, Params& p, Undo& undo) const {
       auto it = lane_of.find(h.track);
       if (it == lane_of.end()) continue;
       const auto& lane = lane_nodes_[it->second];
-      double cut = 1.0 - std::clamp(h.factor, 0.0, 1.0);
+      // A factor above 1 (whatif --host-speedup below 1) lengthens the host's work.
+      double cut = 1.0 - std::max(h.factor, 0.0);
       auto first = std::lower_bound(lane.begin(), lane.end(), h.start_ns,
                                     [&](uint32_t v, int64_t ts) { return obs_end_[v] < ts; });
       for (auto v = first; v != lane.end(); ++v) {

@@ -1,16 +1,20 @@
 #include "analysis/replay/scenario.h"
 
-#include <regex>
 #include <unordered_map>
 
 #include "analysis/common/call_names.h"
 #include "analysis/replay/what_if.h"
+#include "base/pattern.h"
 #include "base/text.h"
 
 namespace gpuscope::analysis {
 namespace {
 
-std::string Factor(double x) { return base::FormatFixed(x, x == static_cast<int64_t>(x) ? 0 : 2); }
+// 2, 1.50, 0.001 (a factor of 1e-6 is not "0.00").
+std::string Factor(double x) {
+  if (x == static_cast<double>(static_cast<int64_t>(x))) return base::FormatFixed(x, 0);
+  return x >= 0.01 ? base::FormatFixed(x, 2) : base::StrFormat("%g", x);
+}
 
 int64_t Scaled(int64_t ns, double speedup) {
   return static_cast<int64_t>(static_cast<double>(ns) / speedup + 0.5);
@@ -21,8 +25,11 @@ int64_t Scaled(int64_t ns, double speedup) {
 WhatIf Edits(const model::Trace& t, int64_t w0, int64_t w1, const Scenario& s) {
   WhatIf f;
   f.what = s.Text();
-  std::vector<std::pair<std::regex, double>> patterns;
-  for (const auto& [re, x] : s.kernels) patterns.emplace_back(std::regex(re), x);
+  std::vector<std::pair<base::Pattern, double>> patterns;
+  for (const auto& [re, x] : s.kernels) {
+    auto p = base::Pattern::Compile(re, "--kernels");
+    if (p.ok()) patterns.emplace_back(std::move(p).value(), x);  // checked by RegexError
+  }
   std::unordered_map<model::StringId, double> by_name;  // each distinct name matched once
   // A GPU op is the window's when it runs or was launched in it (as the replay takes it: the
   // first kernels of a window of GPU work were launched just before it).
@@ -37,9 +44,9 @@ WhatIf Edits(const model::Trace& t, int64_t w0, int64_t w1, const Scenario& s) {
     if (!patterns.empty()) {
       auto [it, fresh] = by_name.emplace(k.name[i], 1.0);
       if (fresh) {
-        std::string name(t.str(k.name[i]));
+        std::string_view name = t.str(k.name[i]);
         for (const auto& [re, px] : patterns)
-          if (std::regex_search(name, re)) it->second *= px;
+          if (re.Search(name)) it->second *= px;
       }
       x *= it->second;
     }
@@ -89,11 +96,9 @@ bool Scenario::empty() const {
 
 std::string RegexError(const Scenario& s) {
   for (const auto& [re, x] : s.kernels) {
-    try {
-      std::regex r(re);
-    } catch (const std::regex_error& e) {
-      return "--kernels '" + re + "': not a regular expression (" + e.what() + ")";
-    }
+    std::string shown = re.size() <= 60 ? re : re.substr(0, 60) + "...";
+    auto p = base::Pattern::Compile(re, "--kernels '" + shown + "'");
+    if (!p.ok()) return p.status().message();
   }
   return "";
 }

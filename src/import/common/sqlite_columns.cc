@@ -52,10 +52,15 @@ model::StringId StringIdMap::Get(int64_t id) {
   if (lookup_) {
     lookup_->Reset();
     lookup_->Bind(1, id);
-    if (lookup_->Step())
+    if (lookup_->Step()) {
       sid = trace_->strings.Intern(lookup_->Text(0));
-    else
+    } else if (!lookup_->status().ok()) {  // never a silent placeholder (issue 53)
+      trace_->problems.Add(model::ProblemKind::kSqliteReadError,
+                           "string " + std::to_string(id) + ": " + lookup_->status().message());
+      sid = trace_->strings.Intern("<unreadable string " + std::to_string(id) + ">");
+    } else {
       sid = trace_->strings.Intern("<string " + std::to_string(id) + ">");
+    }
   }
   cache_.emplace(id, sid);
   return sid;

@@ -33,7 +33,9 @@ base::StatusOr<ImportResult> ReadNsys(const std::string& path, const ImportOptio
   NsysReader reader(db, &trace);
   base::Status st = reader.Read();
   if (!st.ok()) {
-    if (trace.EventCount() == 0) return st;
+    // A refused read (a crafted view or column, a query out of time) leaves out a table the
+    // verdicts need: refused whole, like the .rpd and rocpd files, never a confident verdict.
+    if (trace.EventCount() == 0 || db.Refused()) return st;
     trace.meta.import_error = st.message();
   }
   result.empty_reason =

@@ -319,13 +319,23 @@ bool RunPrefixOf(const std::string& name, std::string* prefix) {
   return false;
 }
 
+// The header's first fields, quoted or not (a spreadsheet re-saves it unquoted, with a BOM and
+// CRLF), tell the trace apart: the same test as the reader's KindOf.
 bool RecognizesRocprofv3Csv(const base::FileSniff& sniff) {
   std::string_view head(sniff.head);
   if (head.rfind("\xef\xbb\xbf", 0) == 0) head.remove_prefix(3);
-  if (head.rfind("\"Guid\",", 0) == 0) head.remove_prefix(7);
-  return head.rfind("\"Kind\",\"Agent_Id\"", 0) == 0 ||
-         head.rfind("\"Kind\",\"Direction\"", 0) == 0 ||
-         head.rfind("\"Domain\",\"Function\",\"Process_Id\"", 0) == 0;
+  head = head.substr(0, head.find('\n'));
+  if (!head.empty() && head.back() == '\r') head.remove_suffix(1);
+  std::vector<std::string> names;
+  for (size_t at = 0; at <= head.size() && names.size() < 4;) {
+    size_t comma = std::min(head.find(',', at), head.size());
+    std::string_view f = head.substr(at, comma - at);
+    if (f.size() >= 2 && f.front() == '"' && f.back() == '"') f = f.substr(1, f.size() - 2);
+    names.emplace_back(f);
+    at = comma + 1;
+  }
+  CsvKind k = KindOf(names);
+  return k == CsvKind::kKernel || k == CsvKind::kCopy || k == CsvKind::kApi;
 }
 
 base::StatusOr<ImportResult> ReadRocprofv3Csv(const std::string& path, const ImportOptions&) {

@@ -1,0 +1,1 @@
+0ALTER TABLE StringIds RENAME TO s0; CREATE TABLE StringIds (id INTEGER PRIMARY KEY, v TEXT, value TEXT AS (v || upper(v)) VIRTUAL); INSERT INTO StringIds (id, v) SELECT id, value FROM s0;

@@ -1,0 +1,1 @@
+1PRAGMA foreign_keys = OFF; ALTER TABLE rocpd_op RENAME TO op_rows; CREATE VIEW rocpd_op AS SELECT id, gpuId, queueId, sequenceId, completionSignal, start + 0 * length(hex(zeroblob(4000000))) AS start, "end", description_id, opType_id FROM op_rows;
