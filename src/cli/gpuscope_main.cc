@@ -142,8 +142,9 @@ int CheckStdout(int rc) {
   errno = 0;
   bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
   if (!failed) return rc;
-  int err = errno != 0 ? errno : EIO;
-  std::fprintf(stderr, "gpuscope: -: cannot write to standard output (%s)\n", std::strerror(err));
+  // errno tells why when the last flush failed; an earlier failed write left only the flag.
+  std::fprintf(stderr, "gpuscope: -: cannot write to standard output (%s)\n",
+               errno != 0 ? std::strerror(errno) : "a write failed");
   return 2;
 }
 
