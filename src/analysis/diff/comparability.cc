@@ -89,6 +89,8 @@ std::string NotComparableReason(const DiffReport& r, const model::Trace& before,
   });
   if (!mb.empty() && !ma.empty() && !same_model)
     return "they ran different models (" + Joined(mb) + " vs " + Joined(ma) + ")";
+  // One model on both sides is the same work, whatever its kernels are called on each GPU.
+  if (same_model) return {};
   SharedWork shared = SharedKernelTime(r);
   if (r.kernel_ns.before > 0 && r.kernel_ns.after > 0 &&
       std::min(shared.before, shared.after) < kMinSharedKernelShare) {

@@ -100,9 +100,11 @@ ClockCheck CheckClocks(const model::Trace& t) {
     d.device = dev;
     d.ops = ops.size();
     const std::vector<Interval>& busy = busy_of[dev];
-    if (!busy.empty()) {
-      d.idle_ns = busy.back().second - busy.front().first -
-                  CoveredWithin(busy, busy.front().first, busy.back().second);
+    if (!busy.empty()) {  // from the first launch (an op may wait before the first start)
+      int64_t lo = busy.front().first;
+      for (const auto& o : ops) lo = std::min(lo, o.launch_end);
+      const int64_t hi = std::max(busy.back().second, lo);
+      d.idle_ns = hi - lo - CoveredWithin(busy, lo, hi);
     }
     std::vector<int64_t> latency, idle_wait, idle_latency;
     for (const auto& o : ops) {

@@ -42,8 +42,9 @@ struct DeviceClockCheck {
   uint64_t idle_launched = 0;         // ops launched while the device was idle
   int64_t idle_launch_median_ns = 0;  // their launch call start -> op start
   uint64_t idle_in_call = 0;          // of them, ops that started while their call still ran
-  // The device's idle time between its first op's start and its last op's end (every kernel
-  // and memory op of the device, launched or not): no wait on an idle GPU can exceed it.
+  // The device's idle time from the first launch call's end to its last op's end (every kernel
+  // and memory op of the device, launched or not, counts as busy): no wait on an idle GPU can
+  // exceed it.
   int64_t idle_ns = 0;
   uint64_t idle_delayed = 0;  // of those, ops that then waited > kUnexplainedIdleWaitNs idle
   int64_t idle_wait_median_ns = 0, idle_wait_min_ns = 0, idle_wait_max_ns = 0;  // the delayed
