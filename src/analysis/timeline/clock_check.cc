@@ -71,8 +71,12 @@ std::string OkExplanation(const DeviceClockCheck& d) {
                       base::FormatDuration(kUnexplainedIdleWaitNs) + " counted as unexplained)";
   }
   if (d.queued) {
-    std::string q = "ops waited only behind running GPU work (the host runs ahead by up to " +
-                    base::FormatDuration(d.max_queue_ns) + "; not a problem)";
+    std::string q = d.max_queue_ns > 0
+                        ? "ops waited only behind running GPU work (the host "
+                          "runs ahead by up to " +
+                              base::FormatDuration(d.max_queue_ns) + "; not a problem)"
+                        : "ops launched while the GPU ran other work started "
+                          "while their call still ran (blocking calls; not a problem)";
     return idle.empty() ? q : q + "; " + idle;
   }
   return idle.empty() ? "ops start promptly after their launch" : idle;
