@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "analysis/diff/comparability.h"
 #include "model/linker.h"
 
 namespace gpuscope::analysis {
@@ -202,6 +203,28 @@ TEST(Diff, RunsOfDifferentModelsAreNotComparable) {
   EXPECT_EQ(r.not_comparable_reason, "they ran different models (BertModel vs TimesformerModel)");
   EXPECT_EQ(Diff(with_model("BertModel"), with_model("BertModel")).verdict,
             "no significant change");
+}
+
+TEST(Diff, ACostThatMovedIntoWarmupIsNotResolved) {
+  // The after run: an op that ran in every step before now runs only in its warm-up step.
+  model::Trace t = MakeRun(4, 1'000'000, {{"gemm", 400'000}});
+  auto cpu = t.InternTrack(model::TrackKind::kCpuThread, "1", "1");
+  model::CpuRangeRow op;
+  op.start_ns = 100'000, op.dur_ns = 50'000, op.track = cpu, op.kind = model::CpuRangeKind::kOp;
+  op.name = t.strings.Intern("aten::copy_");
+  t.cpu.Append(op);
+  Where copy, mm;
+  copy.op = "aten::copy_", mm.op = "aten::mm";
+  SteadyState s;
+  for (int i = 0; i < 4; ++i) s.iterations.push_back({i, i * 1'000'000, 1'000'000});
+  s.warmup = 1, s.start_ns = 1'000'000, s.end_ns = 4'000'000;
+  EXPECT_TRUE(OnlyInWarmup(t, s, copy));
+  EXPECT_FALSE(OnlyInWarmup(t, s, mm));  // not in the run at all: resolved
+  op.start_ns = 2'100'000;               // once in the steady steps too: persisting, not moved
+  t.cpu.Append(op);
+  EXPECT_FALSE(OnlyInWarmup(t, s, copy));
+  s.warmup = 0;
+  EXPECT_FALSE(OnlyInWarmup(t, s, copy));
 }
 
 }  // namespace
