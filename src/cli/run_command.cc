@@ -16,6 +16,7 @@
 #include "base/temp_dir.h"
 #include "cli/commands.h"
 #include "cli/run_backends.h"
+#include "format/written_by.h"
 #include "render/export.h"
 #include "session/load.h"
 
@@ -63,6 +64,8 @@ base::Status WriteOutput(const std::string& trace, const std::string& out, bool 
                          std::optional<model::Trace>* converted) {
   if (!native) {
     GPUSCOPE_ASSIGN_OR_RETURN(model::Trace t, LoadTrace(trace, common));
+    // The file says so, not "convert" of a temporary file.
+    t.meta.properties[std::string(format::kExportedByProperty)] = "gpuscope run";
     GPUSCOPE_RETURN_IF_ERROR(render::ExportTrace(t, out, export_format).status());
     converted->emplace(std::move(t));
     return base::Status::Ok();

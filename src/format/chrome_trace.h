@@ -27,6 +27,8 @@ inline constexpr std::string_view kArgGenerated = "generated";
 inline constexpr std::string_view kKeySourcePath = "gpuscopeSourcePath";
 inline constexpr std::string_view kKeySourceFormat = "gpuscopeSourceFormat";
 inline constexpr std::string_view kKeySourceClock = "gpuscopeSourceClock";
+inline constexpr std::string_view kKeySourceProducer = "gpuscopeSourceProducer";
+inline constexpr std::string_view kKeyWrittenBy = "gpuscopeWrittenBy";
 inline constexpr std::string_view kKeyTimeOriginNs = "gpuscopeTimeOriginNs";
 
 }  // namespace gpuscope::format::chrome_trace

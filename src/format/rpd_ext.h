@@ -85,6 +85,10 @@ inline bool IsRpdOverheadApi(std::string_view n) {
 inline constexpr std::string_view kTagSource = "gpuscope::source";
 inline constexpr std::string_view kTagSourceFormat = "gpuscope::source_format";
 inline constexpr std::string_view kTagClock = "gpuscope::clock";
+// The tool that recorded the source, and the gpuscope command that wrote this file
+// (format/written_by.h).
+inline constexpr std::string_view kTagSourceProducer = "gpuscope::source_producer";
+inline constexpr std::string_view kTagWrittenBy = "gpuscope::written_by";
 // The source's rank and world size in a distributed job (absent when not known).
 inline constexpr std::string_view kTagRank = "gpuscope::rank";
 inline constexpr std::string_view kTagWorldSize = "gpuscope::world_size";

@@ -53,6 +53,12 @@ bool RecognizesRocprofv3Json(const base::FileSniff& sniff);
 base::StatusOr<ImportResult> ReadRocprofv3Json(const std::string& path,
                                                const ImportOptions& options);
 
+// rocprofv3/rocprofv3_chrome_importer.cc: a kernel trace converted to Chrome JSON by another
+// tool (kernel X events with cat "kernel" or "gpu", ".kd" symbol names, no metadata).
+bool RecognizesRocprofv3ChromeJson(const base::FileSniff& sniff);
+base::StatusOr<ImportResult> ReadRocprofv3ChromeJson(const std::string& path,
+                                                     const ImportOptions& options);
+
 // rocprofv3/rocprofv3_csv_importer.cc
 bool RecognizesRocprofv3Csv(const base::FileSniff& sniff);
 base::StatusOr<ImportResult> ReadRocprofv3Csv(const std::string& path,

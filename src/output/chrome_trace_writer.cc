@@ -5,6 +5,7 @@
 #include <set>
 
 #include "format/chrome_trace.h"
+#include "format/written_by.h"
 #include "output/chrome_event_writer.h"
 #include "output/chrome_trace_events.h"
 #include "output/json_writer.h"
@@ -88,6 +89,10 @@ base::StatusOr<ChromeTraceCounts> WriteChromeTrace(const Trace& t, const ChromeT
     JsonWriter::Escape(src, t.meta.path);
     src += ",\"" + std::string(ct::kKeySourceFormat) + "\":";
     JsonWriter::Escape(src, t.meta.format);
+    src += ",\"" + std::string(ct::kKeySourceProducer) + "\":";
+    JsonWriter::Escape(src, t.meta.producer);
+    src += ",\"" + std::string(ct::kKeyWrittenBy) + "\":";
+    JsonWriter::Escape(src, format::ExportedBy(t.meta.properties));
     src += ",\"" + std::string(ct::kKeySourceClock) + "\":";
     JsonWriter::Escape(src, t.meta.clock);
     src += ",\"" + std::string(ct::kKeyTimeOriginNs) + "\":" + std::to_string(origin);

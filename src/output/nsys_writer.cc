@@ -7,6 +7,7 @@
 #include <set>
 #include <utility>
 
+#include "format/written_by.h"
 #include "output/nsys_export_schema.h"
 #include "output/nsys_writer_parts.h"
 
@@ -89,9 +90,13 @@ base::Status NsysWriter::WriteMetadata() {
   GPUSCOPE_ASSIGN_OR_RETURN(auto q,
                             db_.Query("INSERT INTO META_DATA_EXPORT(name, value) VALUES (?1, ?2)"));
   const std::pair<std::string_view, std::string_view> rows[] = {
-      {"EXPORT_PRODUCT_NAME", "gpuscope convert"}, {"EXPORT_SCHEMA_VERSION", "3.24.0"},
-      {"EXPORT_SCHEMA_VERSION_MAJOR", "3"},        {"EXPORT_SCHEMA_VERSION_MINOR", "24"},
-      {"EXPORT_PARAM_INPUT_FILE", t_.meta.path},   {"GPUSCOPE_SOURCE_FORMAT", t_.meta.format}};
+      {"EXPORT_PRODUCT_NAME", format::ExportedBy(t_.meta.properties)},
+      {"EXPORT_SCHEMA_VERSION", "3.24.0"},
+      {"EXPORT_SCHEMA_VERSION_MAJOR", "3"},
+      {"EXPORT_SCHEMA_VERSION_MINOR", "24"},
+      {"EXPORT_PARAM_INPUT_FILE", t_.meta.path},
+      {"GPUSCOPE_SOURCE_FORMAT", t_.meta.format},
+      {"GPUSCOPE_SOURCE_PRODUCER", t_.meta.producer}};
   for (auto [name, value] : rows) {
     q.Bind(1, name);
     q.Bind(2, value);

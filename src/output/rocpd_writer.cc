@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "base/varint.h"
+#include "format/written_by.h"
 #include "output/rocpd_schema.h"
 #include "output/rocpd_writer_parts.h"
 
@@ -85,7 +86,9 @@ base::Status RocpdWriter::WriteMetadata() {
       {"uuid", uuid_},
       {"guid", guid_},
       {"gpuscope_source", t_.meta.path},
-      {"gpuscope_source_format", t_.meta.format}};
+      {"gpuscope_source_format", t_.meta.format},
+      {"gpuscope_source_producer", t_.meta.producer},
+      {"gpuscope_written_by", format::ExportedBy(t_.meta.properties)}};
   for (auto [tag, value] : rows) {
     q.Bind(1, tag);
     q.Bind(2, value);

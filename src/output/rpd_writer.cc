@@ -2,6 +2,7 @@
 
 #include "base/stage_timer.h"
 #include "format/rpd_python_frames.h"
+#include "format/written_by.h"
 #include "output/rpd_v2_schema.h"
 #include "output/rpd_writer_parts.h"
 
@@ -49,7 +50,9 @@ base::Status RpdWriter::WriteMetadata() {
                             {"session_count", "1"},
                             {rpd_ext::kTagSource, t_.meta.path},
                             {rpd_ext::kTagSourceFormat, t_.meta.format},
-                            {rpd_ext::kTagClock, t_.meta.clock}}) {
+                            {rpd_ext::kTagClock, t_.meta.clock},
+                            {rpd_ext::kTagSourceProducer, t_.meta.producer},
+                            {rpd_ext::kTagWrittenBy, format::ExportedBy(t_.meta.properties)}}) {
     q.Bind(1, tag);
     q.Bind(2, value);
     GPUSCOPE_RETURN_IF_ERROR(q.Run());

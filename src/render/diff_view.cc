@@ -128,8 +128,11 @@ std::string DiffText(const analysis::DiffReport& r, const DiffView& a) {
     dur("Per iteration, median", r.iteration_median_ns);
     dur("Per iteration, p95", r.iteration_p95_ns);
   }
-  s.AddRow({"Steady iterations", base::FormatFixed(r.iterations.before, 0),
-            base::FormatFixed(r.iterations.after, 0), ""});
+  s.AddRow({r.period_kernels_before ? "Periods (kernel repeats)" : "Steady iterations",
+            base::FormatFixed(r.iterations.before, 0), base::FormatFixed(r.iterations.after, 0),
+            ""});
+  // Warm-up apart: a cost that moved there is not gone.
+  if (r.warmup_ns.before > 0 || r.warmup_ns.after > 0) dur("Warm-up steps", r.warmup_ns);
   if (r.gpu_busy_pct.before >= 0 || r.gpu_busy_pct.after >= 0) {
     s.AddRow({"GPU busy", base::FormatFixed(r.gpu_busy_pct.before, 1) + "%",
               base::FormatFixed(r.gpu_busy_pct.after, 1) + "%",
@@ -195,7 +198,7 @@ std::string DiffText(const analysis::DiffReport& r, const DiffView& a) {
   auto priced = [](const auto& f) { return f.impact_before != 0 || f.impact_after != 0; };
   if (std::none_of(r.findings.begin(), r.findings.end(), priced))
     out += base::StrFormat("(none in either run)\n");
-  for (const char* status : {"resolved", "persisting", "new"}) {
+  for (const char* status : {"resolved", "moved to warm-up", "persisting", "new"}) {
     for (const auto& f : r.findings) {
       if (f.status != status || !priced(f)) continue;
       std::string where = f.where.python.empty()
@@ -249,6 +252,10 @@ std::string DiffJson(const analysis::DiffReport& r, const DiffView& a) {
   }
   w.EndArray();
   w.Key("verdict").String(r.verdict).Key("basis").String(r.basis).Key("test").String(r.test);
+  w.Key("not_comparable_reason").String(r.not_comparable_reason);
+  w.Key("period_kernels").BeginArray().Uint(r.period_kernels_before).Uint(r.period_kernels_after);
+  w.EndArray();
+  JsonPair(w, "warmup_ns", r.warmup_ns, true);
   w.Key("p_value");
   w.DoubleIf(r.p_value >= 0, r.p_value);
   w.EndObject();
@@ -257,7 +264,7 @@ std::string DiffJson(const analysis::DiffReport& r, const DiffView& a) {
   JsonRows(w, "api", r.api);
   JsonRows(w, "cpu_ops", r.cpu_ops);
   w.Key("findings").BeginObject();
-  for (const char* status : {"resolved", "persisting", "new"}) {
+  for (const char* status : {"resolved", "moved to warm-up", "persisting", "new"}) {
     w.Key(status).BeginArray();
     for (const auto& f : r.findings) {
       if (f.status != status) continue;

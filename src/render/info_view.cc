@@ -225,6 +225,8 @@ void ClocksAndProblemsJson(output::JsonWriter& w, const model::Trace& t,
     w.Key("median").Int(d.median_ns).Key("p90").Int(d.p90_ns).Key("max").Int(d.max_ns).EndObject();
     w.Key("before_launch").Uint(d.before_launch).Key("max_before_ns").Int(d.max_before_ns);
     w.Key("idle_launched").Uint(d.idle_launched).Key("idle_delayed").Uint(d.idle_delayed);
+    w.Key("idle_launch_median_ns").Int(d.idle_launch_median_ns);
+    w.Key("idle_in_call").Uint(d.idle_in_call).Key("idle_ns").Int(d.idle_ns);
     w.Key("idle_wait_min_ns").Int(d.idle_wait_min_ns).Key("idle_wait_median_ns");
     w.Int(d.idle_wait_median_ns).Key("idle_wait_max_ns").Int(d.idle_wait_max_ns);
     w.Key("queued").Uint(d.queued).Key("max_queue_ns").Int(d.max_queue_ns);

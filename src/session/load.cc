@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "analysis/work/device_peaks.h"
 #include "base/text.h"
 #include "import/registry.h"
 #include "model/plausibility.h"
@@ -53,6 +54,13 @@ base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOpti
     std::fprintf(stderr, " %.1f s\n", s);
   }
   if (!trace.ok()) return trace.status();
+  // AMD devices the trace leaves unnamed are named from their architecture (gfx942 + 304 CUs).
+  for (model::Device& d : trace->devices) {
+    const bool placeholder =
+        d.name.empty() || d.name.starts_with("gfx") || d.name == "(not described in the trace)";
+    if (std::string named = analysis::NameFromArchitecture(d); placeholder && !named.empty())
+      d.name = std::move(named);
+  }
   const model::Trace& t = *trace;
   if (!t.meta.import_error.empty()) {
     Tell(common, PartialReadWarning(path, t.meta.import_error, t.EventCount()));

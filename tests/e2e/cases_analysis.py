@@ -199,7 +199,7 @@ def diff_before_after_noise_and_the_ci_gate():
         assert kernels["gemm_kernel"]["calls"] == [20, 40] and kernels["gemm_kernel"]["status"] == "changed"
         cpu = {k["name"]: k for k in d["cpu_ops"]}
         assert cpu["aten::select"]["status"] == "removed", cpu["aten::select"]
-        assert {"resolved", "persisting", "new"} == set(d["findings"])
+        assert {"resolved", "moved to warm-up", "persisting", "new"} == set(d["findings"])
         assert "cpu-op-storm" in {f["rule"] for f in d["findings"]["resolved"]}
         assert [m["name"] for m in d["memops"] if m["status"] == "removed"] == ["DtoH"]
         # Noise only: the rank test sees no change.

@@ -188,6 +188,9 @@ shutil.copy({nsys_db!r}, a[a.index("--output") + 1])
         assert os.path.exists(os.path.join(tmp, "run.nsys-rep")) and "run.nsys-rep" in r.stderr, r.stderr
         assert json.loads(run("stats", "--format", "json", rpd).stdout)["kernels"] == \
             json.loads(run("stats", "--format", "json", out).stdout)["kernels"]
+        # Written by `run` (not "convert" of its temporary file), recorded by Nsight Systems.
+        producer = json.loads(run("info", "--format", "json", rpd).stdout)["source"]["producer"]
+        assert producer.startswith("gpuscope run, recorded by NVIDIA Nsight Systems"), producer
         # A name that says no format is refused before the program runs.
         r = subprocess.run([harness.GPUSCOPE, "run", "-o", os.path.join(tmp, "x.trace"), "--", "sh", "-c", "echo ran"],
                            capture_output=True, text=True, env=env)

@@ -21,6 +21,8 @@ import cases_whatif  # noqa: E402,F401
 import cases_memory  # noqa: E402,F401
 import cases_impossible  # noqa: E402,F401
 import cases_hostile_input  # noqa: E402,F401
+import cases_labels  # noqa: E402,F401
+import cases_comparable  # noqa: E402,F401
 import harness  # noqa: E402
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <map>
 
+#include "analysis/diff/comparability.h"
+#include "analysis/steps/kernel_period.h"
 #include "base/text.h"
 
 namespace gpuscope::analysis {
@@ -20,6 +22,54 @@ struct Row {
   uint64_t calls = 0;
   int64_t total = 0;
 };
+
+// The significance of the change in iteration times `db` -> `da` (stats `lb`, `la`): a rank
+// test with enough of them, else the mean's move against twice the larger spread.
+void TestIterations(DiffReport& r, const std::vector<int64_t>& db, const std::vector<int64_t>& da,
+                    const LatencyStats& lb, const LatencyStats& la) {
+  if (db.size() >= 5 && da.size() >= 5) {
+    r.p_value = MannWhitneyP(db, da);
+    r.significant = r.p_value < 0.05;
+    r.test = "Mann-Whitney rank test on " + std::to_string(db.size()) + " vs " +
+             std::to_string(da.size()) +
+             " steady iterations, two-sided p = " + base::FormatFixed(r.p_value, 4) +
+             " (significant below 0.05)";
+  } else {
+    double spread = static_cast<double>(std::max(lb.stddev_ns, la.stddev_ns));
+    if (spread == 0)
+      spread = 0.01 * std::max(r.iteration_mean_ns.before, r.iteration_mean_ns.after);
+    double delta = std::abs(r.iteration_mean_ns.after - r.iteration_mean_ns.before);
+    r.significant = delta > 2 * spread;
+    r.test = "too few iterations for a rank test (" + std::to_string(db.size()) + " vs " +
+             std::to_string(da.size()) + "): the mean moved " +
+             base::FormatDuration(static_cast<int64_t>(delta)) + " against 2x the larger stddev " +
+             base::FormatDuration(static_cast<int64_t>(2 * spread));
+  }
+}
+
+// Without marked steps on both sides, the iterations the kernels' repeats show
+// (steps/kernel_period.h): each period's time as an iteration. False when either side has no
+// period with two whole repeats.
+bool PeriodsFromRepeats(DiffReport& r, const model::Trace& before, const model::Trace& after,
+                        std::vector<int64_t>* db, std::vector<int64_t>* da, LatencyStats* lb,
+                        LatencyStats* la) {
+  KernelPeriod pb = FindKernelPeriod(before), pa = FindKernelPeriod(after);
+  if (pb.period_ns.size() < 2 || pa.period_ns.size() < 2) return false;
+  *db = pb.period_ns, *da = pa.period_ns;
+  *lb = Latencies(*db), *la = Latencies(*da);
+  r.period_kernels_before = pb.kernels, r.period_kernels_after = pa.kernels;
+  auto d = [](int64_t v) { return static_cast<double>(v); };
+  r.iterations = {d(static_cast<int64_t>(db->size())), d(static_cast<int64_t>(da->size()))};
+  r.iteration_mean_ns = {d(lb->mean_ns), d(la->mean_ns)};
+  r.iteration_median_ns = {d(lb->median_ns), d(la->median_ns)};
+  r.iteration_p95_ns = {d(lb->p95_ns), d(la->p95_ns)};
+  r.basis =
+      "iteration period from kernel repeats (steps not marked: " + base::FormatCount(pb.kernels) +
+      " vs " + base::FormatCount(pa.kernels) + " kernels repeat on the busiest GPU, " +
+      base::FormatDuration(lb->mean_ns) + " vs " + base::FormatDuration(la->mean_ns) +
+      " per period)";
+  return true;
+}
 
 // Rows of both sides matched by key; status by presence and the size of the change.
 std::vector<NamedDiff> Match(const std::map<std::string, Row>& b,
@@ -199,7 +249,7 @@ double MannWhitneyP(const std::vector<int64_t>& a, const std::vector<int64_t>& b
 namespace {
 
 // The findings of the two runs matched by rule and place: resolved, persisting or new.
-void MatchFindings(DiffReport& r) {
+void MatchFindings(DiffReport& r, const model::Trace& after) {
   auto fkey = [](const Finding& f) {
     return f.rule + "\x1f" + f.title + "\x1f" + f.where.python + "\x1f" + f.where.op;
   };
@@ -209,8 +259,14 @@ void MatchFindings(DiffReport& r) {
   for (const auto& f : r.before.findings) {
     if (f.severity == Severity::kInfo) continue;
     auto it = fa.find(fkey(f));
-    FindingDiff d{it == fa.end() ? "resolved" : "persisting", f.rule, f.title, f.impact_ns,
-                  it == fa.end() ? 0 : it->second->impact_ns, f.where};
+    FindingDiff d{it != fa.end()                                 ? "persisting"
+                  : OnlyInWarmup(after, r.after.steady, f.where) ? "moved to warm-up"
+                                                                 : "resolved",
+                  f.rule,
+                  f.title,
+                  f.impact_ns,
+                  it == fa.end() ? 0 : it->second->impact_ns,
+                  f.where};
     r.findings.push_back(std::move(d));
   }
   for (const auto& f : r.after.findings) {
@@ -256,33 +312,24 @@ DiffReport Diff(const model::Trace& before, const model::Trace& after, const Dif
   };
   r.copy_bytes = pair(bytes(before, stb), bytes(after, sta));
 
-  // Verdict: per-iteration latency when both runs have iterations, else total kernel time.
+  // Verdict: per-iteration latency when both runs have iterations (marked steps, else the
+  // period their kernels repeat with), else kernel time per unit of work.
   std::vector<int64_t> db = SteadyDurations(stb), da = SteadyDurations(sta);
+  LatencyStats lb = stb.latency, la = sta.latency;
+  const bool by_period = !(ib && ia) && PeriodsFromRepeats(r, before, after, &db, &da, &lb, &la);
   double change = 0;
-  if (ib && ia) {
-    r.basis = "per-iteration latency";
+  if ((ib && ia) || by_period) {
+    if (!by_period) r.basis = "per-iteration latency";
     r.basis_kind = DiffReport::Basis::kIterationLatency;
     change = r.iteration_mean_ns.change_percent();
-    if (db.size() >= 5 && da.size() >= 5) {
-      r.p_value = MannWhitneyP(db, da);
-      r.significant = r.p_value < 0.05;
-      r.test = "Mann-Whitney rank test on " + std::to_string(db.size()) + " vs " +
-               std::to_string(da.size()) +
-               " steady iterations, two-sided p = " + base::FormatFixed(r.p_value, 4) +
-               " (significant below 0.05)";
-    } else {
-      double spread = static_cast<double>(std::max(stb.latency.stddev_ns, sta.latency.stddev_ns));
-      if (spread == 0)
-        spread = 0.01 * std::max(r.iteration_mean_ns.before, r.iteration_mean_ns.after);
-      double delta = std::abs(r.iteration_mean_ns.after - r.iteration_mean_ns.before);
-      r.significant = delta > 2 * spread;
-      r.test = "too few iterations for a rank test (" + std::to_string(db.size()) + " vs " +
-               std::to_string(da.size()) + "): the mean moved " +
-               base::FormatDuration(static_cast<int64_t>(delta)) +
-               " against 2x the larger stddev " +
-               base::FormatDuration(static_cast<int64_t>(2 * spread));
-    }
+    TestIterations(r, db, da, lb, la);
   }
+  auto warmup = [](const SteadyState& s) {
+    int64_t ns = 0;
+    for (size_t i = 0; i < s.warmup && i < s.iterations.size(); ++i) ns += s.iterations[i].dur_ns;
+    return static_cast<double>(ns);
+  };
+  r.warmup_ns = pair(warmup(stb), warmup(sta));
 
   auto kernel_key = [&](const model::Trace& t) {
     return [&t, &o](size_t i) {
@@ -294,7 +341,13 @@ DiffReport Diff(const model::Trace& before, const model::Trace& after, const Dif
   r.kernels = Match(Group(before.kernels, wb, kernel_key(before)),
                     Group(after.kernels, wa, kernel_key(after)), ib, ia, o.changed_percent);
   bool comparable = true;
-  if (!(ib && ia)) change = KernelTimePerUnitOfWork(r, o, ib > 0, &comparable);
+  if (!(ib && ia) && !by_period) change = KernelTimePerUnitOfWork(r, o, ib > 0, &comparable);
+  r.not_comparable_reason = NotComparableReason(r, before, after);
+  if (!r.not_comparable_reason.empty()) {
+    comparable = false;
+    r.significant = false;
+    r.test = "nothing compared: " + r.not_comparable_reason;
+  }
   r.change_percent = change;
   r.verdict_kind = !r.significant ? DiffReport::Verdict::kNoChange
                    : change < 0   ? DiffReport::Verdict::kFaster
@@ -325,7 +378,7 @@ DiffReport Diff(const model::Trace& before, const model::Trace& after, const Dif
   r.cpu_ops = Match(Group(before.cpu, wb, cpu_key(before)), Group(after.cpu, wa, cpu_key(after)),
                     ib, ia, o.changed_percent);
 
-  MatchFindings(r);
+  MatchFindings(r, after);
   return r;
 }
 

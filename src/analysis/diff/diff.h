@@ -38,7 +38,9 @@ struct NamedDiff {
 };
 
 struct FindingDiff {
-  std::string status;  // resolved, persisting, new
+  // resolved, persisting, new; "moved to warm-up": gone from the after run's steady steps but
+  // its op still runs in the after run's warm-up (a cost moved, not removed)
+  std::string status;
   std::string rule, title;
   int64_t impact_before = 0, impact_after = 0;
   Where where;
@@ -61,6 +63,14 @@ struct DiffReport {
       basis;  // in words: "per-iteration latency" or "total GPU kernel time (no iterations)"
   std::vector<NamedDiff> kernels, memops, api, cpu_ops;
   std::vector<FindingDiff> findings;
+  // Why the runs cannot be compared (comparability.h); "" when they can. Set: the verdict is
+  // "not comparable", nothing is called faster or slower.
+  std::string not_comparable_reason;
+  // Without marked steps: kernels per iteration period found from the kernels' repeats
+  // (steps/kernel_period.h), each side; 0 when none was found or steps are marked.
+  size_t period_kernels_before = 0, period_kernels_after = 0;
+  // The warm-up steps' total time on each side, compared apart from the steady steps.
+  Pair warmup_ns;
 };
 
 DiffReport Diff(const model::Trace& before, const model::Trace& after,

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "analysis/diff/comparability.h"
 #include "model/linker.h"
 
 namespace gpuscope::analysis {
@@ -32,10 +33,19 @@ TEST(MannWhitney, SeparatedSamplesAreSignificantEqualOnesAreNot) {
   EXPECT_EQ(MannWhitneyP(same, same), 1);  // all ties: no evidence of a change
 }
 
+// `steps` ProfilerSteps of the kernels in order; `module`: the model's nn.Module frame around
+// them (PyTorch's with_modules).
 model::Trace MakeRun(int steps, int64_t step_ns,
-                     const std::vector<std::pair<std::string, int64_t>>& kernels) {
+                     const std::vector<std::pair<std::string, int64_t>>& kernels,
+                     const std::string& module = "") {
   model::Trace t;
   auto cpu = t.InternTrack(model::TrackKind::kCpuThread, "1", "1");
+  if (!module.empty()) {
+    model::PythonFrameRow f;
+    f.start_ns = 0, f.dur_ns = steps * step_ns, f.track = cpu;
+    f.name = t.strings.Intern("nn.Module: " + module + "_0");
+    t.python.Append(f);
+  }
   auto gpu = t.InternTrack(model::TrackKind::kGpuStream, "0", "7");
   for (int s = 0; s < steps; ++s) {
     int64_t t0 = s * step_ns;
@@ -135,6 +145,86 @@ TEST(Diff, WithoutIterationsKernelTimeIsComparedPerUnitOfWork) {
   DiffReport none = Diff(a, b);
   EXPECT_EQ(none.verdict, "not comparable") << none.basis;
   EXPECT_FALSE(none.significant);
+}
+
+// A loop of 12 kernels per iteration without step markers, each iteration `iter_ns` long, with
+// a little noise (every third iteration 2% longer) as real runs have.
+model::Trace UnmarkedLoop(int iterations, int64_t iter_ns) {
+  model::Trace t;
+  auto gpu = t.InternTrack(model::TrackKind::kGpuStream, "0", "7");
+  for (int i = 0; i < iterations; ++i) {
+    int64_t slot = (i % 3 == 0 ? iter_ns * 102 / 100 : iter_ns) / 12;
+    int64_t at = i == 0 ? 0 : t.kernels.start_ns.back() + slot;
+    for (int k = 0; k < 12; ++k) {
+      model::KernelRow row;
+      row.start_ns = at + k * slot, row.dur_ns = slot * 9 / 10, row.track = gpu;
+      row.name = t.strings.Intern("layer_" + std::to_string(k));
+      t.kernels.Append(row);
+    }
+  }
+  model::LinkTrace(t);
+  return t;
+}
+
+TEST(Diff, WithoutStepsTheIterationPeriodComesFromTheKernelsRepeats) {
+  // Issue 51: a 2-GPU window whose iteration went 17.53 -> 18.62 ms was "no significant change"
+  // (kernel time per call of its dominant kernel moved under 5%).
+  DiffReport r = Diff(UnmarkedLoop(16, 17'530'000), UnmarkedLoop(15, 18'620'000));
+  EXPECT_EQ(r.verdict, "slower") << r.basis << "; " << r.test;
+  EXPECT_EQ(r.period_kernels_before, 12u);
+  EXPECT_NE(r.basis.find("iteration period from kernel repeats"), std::string::npos) << r.basis;
+  EXPECT_NEAR(r.iteration_median_ns.before, 17'530'000, 100'000);
+  EXPECT_NEAR(r.iteration_median_ns.after, 18'620'000, 100'000);
+  EXPECT_TRUE(r.significant);
+  DiffReport same = Diff(UnmarkedLoop(16, 17'530'000), UnmarkedLoop(15, 17'530'000));
+  EXPECT_EQ(same.verdict, "no significant change") << same.test;
+}
+
+TEST(Diff, RunsThatShareLittleKernelTimeAreNotComparable) {
+  // 80% of the after run's kernel time is in kernels the before run never ran.
+  model::Trace before = MakeRun(6, 1'000'000, {{"gemm", 400'000}, {"softmax", 100'000}});
+  model::Trace after = MakeRun(6, 2'000'000, {{"gemm", 200'000}, {"conv3d_kernel", 800'000}});
+  DiffReport r = Diff(before, after);
+  EXPECT_EQ(r.verdict, "not comparable") << r.basis;
+  EXPECT_NE(r.not_comparable_reason.find("share little work"), std::string::npos)
+      << r.not_comparable_reason;
+  EXPECT_FALSE(r.significant);
+  // The same program, slower: comparable.
+  EXPECT_EQ(Diff(before, MakeRun(6, 2'000'000, {{"gemm", 800'000}, {"softmax", 100'000}})).verdict,
+            "slower");
+}
+
+TEST(Diff, RunsOfDifferentModelsAreNotComparable) {
+  auto with_model = [](const char* module) {
+    return MakeRun(6, 1'000'000, {{"gemm", 400'000}, {"softmax", 100'000}}, module);
+  };
+  DiffReport r = Diff(with_model("BertModel"), with_model("TimesformerModel"));
+  EXPECT_EQ(r.verdict, "not comparable");
+  EXPECT_EQ(r.not_comparable_reason, "they ran different models (BertModel vs TimesformerModel)");
+  EXPECT_EQ(Diff(with_model("BertModel"), with_model("BertModel")).verdict,
+            "no significant change");
+}
+
+TEST(Diff, ACostThatMovedIntoWarmupIsNotResolved) {
+  // The after run: an op that ran in every step before now runs only in its warm-up step.
+  model::Trace t = MakeRun(4, 1'000'000, {{"gemm", 400'000}});
+  auto cpu = t.InternTrack(model::TrackKind::kCpuThread, "1", "1");
+  model::CpuRangeRow op;
+  op.start_ns = 100'000, op.dur_ns = 50'000, op.track = cpu, op.kind = model::CpuRangeKind::kOp;
+  op.name = t.strings.Intern("aten::copy_");
+  t.cpu.Append(op);
+  Where copy, mm;
+  copy.op = "aten::copy_", mm.op = "aten::mm";
+  SteadyState s;
+  for (int i = 0; i < 4; ++i) s.iterations.push_back({i, i * 1'000'000, 1'000'000});
+  s.warmup = 1, s.start_ns = 1'000'000, s.end_ns = 4'000'000;
+  EXPECT_TRUE(OnlyInWarmup(t, s, copy));
+  EXPECT_FALSE(OnlyInWarmup(t, s, mm));  // not in the run at all: resolved
+  op.start_ns = 2'100'000;               // once in the steady steps too: persisting, not moved
+  t.cpu.Append(op);
+  EXPECT_FALSE(OnlyInWarmup(t, s, copy));
+  s.warmup = 0;
+  EXPECT_FALSE(OnlyInWarmup(t, s, copy));
 }
 
 }  // namespace

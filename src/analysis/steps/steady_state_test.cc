@@ -67,7 +67,8 @@ TEST(SteadyState, SglangStepsNestedInExecuteAnnotationsAndTheOuterWins) {
   b.Annotation("step[DECODE bs=32]", 10 * us, 180 * us);
   Layers(b, 12 * us, 5);
   SteadyState st = FindSteadyState(b.Link());
-  EXPECT_EQ(st.source, "serving steps (vllm execute annotations)");
+  // The execute_ labels are SGLang's here (its step[...] annotations say which server it is).
+  EXPECT_EQ(st.source, "serving steps (sglang execute annotations)");
   EXPECT_EQ(st.iterations[0].start_ns, 0);
   ASSERT_EQ(st.phases.size(), 1u);
   EXPECT_EQ(st.phases[0].name, "decode");

@@ -139,6 +139,11 @@ StepSource ServingSteps(const model::Trace& t, const LaunchIndex& launches) {
     if (!best || score > best_score) best = &rows, best_score = score, best_family = key.first;
   }
   if (!best) return {};
+  // SGLang writes vLLM-style execute_ labels inside its own step[...] ones: the steps are
+  // SGLang's whichever family was taken.
+  const bool sglang = std::any_of(groups.begin(), groups.end(),
+                                  [](const auto& g) { return g.first.first == "sglang step"; });
+  if (sglang && best_family == "vllm execute") best_family = "sglang execute";
   return FromRows(t, cpu, *best, "serving steps (" + best_family + " annotations)");
 }
 

@@ -41,6 +41,49 @@ bool ClockCheck::problem() const {
                      [](const DeviceClockCheck& d) { return d.verdict != ClockVerdict::kOk; });
 }
 
+namespace {
+
+// Each device's busy time: every kernel and memory op on it, with a launch call or not (a
+// copy the trace does not link still keeps the GPU busy).
+std::map<int, std::vector<Interval>> BusyPerDevice(const model::Trace& t) {
+  std::map<int, std::vector<Interval>> busy;
+  auto add = [&](const model::SliceColumns& ops, const std::vector<int16_t>& device) {
+    for (size_t i = 0; i < ops.size(); ++i)
+      busy[device[i]].emplace_back(ops.start_ns[i], ops.end_ns(i));
+  };
+  add(t.kernels, t.kernels.device);
+  add(t.memops, t.memops.device);
+  for (auto& [dev, b] : busy) MergeIntervals(b);
+  return busy;
+}
+
+// The ok verdict's words: what the queued ops and those launched onto the idle GPU did.
+std::string OkExplanation(const DeviceClockCheck& d) {
+  std::string idle;
+  if (d.idle_launched > 0 && d.idle_launch_median_ns > kPromptLaunchNs) {
+    idle = base::FormatCount(d.idle_launched) +
+           " ops launched onto the idle GPU started a median " +
+           base::FormatDuration(d.idle_launch_median_ns) + " after their launch call began";
+    idle += d.idle_in_call * 2 > d.idle_launched
+                ? " (" + base::FormatCount(d.idle_in_call) +
+                      " while the call still ran: blocking calls, whose host work comes first)"
+                : " (launches take tens of us: slow launches, under the " +
+                      base::FormatDuration(kUnexplainedIdleWaitNs) + " counted as unexplained)";
+  }
+  if (d.queued) {
+    std::string q = d.max_queue_ns > 0
+                        ? "ops waited only behind running GPU work (the host "
+                          "runs ahead by up to " +
+                              base::FormatDuration(d.max_queue_ns) + "; not a problem)"
+                        : "ops launched while the GPU ran other work started "
+                          "while their call still ran (blocking calls; not a problem)";
+    return idle.empty() ? q : q + "; " + idle;
+  }
+  return idle.empty() ? "ops start promptly after their launch" : idle;
+}
+
+}  // namespace
+
 ClockCheck CheckClocks(const model::Trace& t) {
   std::map<int, std::vector<Op>> per_device;
   auto add = [&](const model::SliceColumns& ops, const std::vector<model::RowId>& launch,
@@ -53,16 +96,21 @@ ClockCheck CheckClocks(const model::Trace& t) {
   };
   add(t.kernels, t.kernels.launch, t.kernels.device);
   add(t.memops, t.memops.launch, t.memops.device);
+  std::map<int, std::vector<Interval>> busy_of = BusyPerDevice(t);
   ClockCheck out;
   const bool misordered = t.problems.Count(model::kLaunchOrder) > 0;
   for (auto& [dev, ops] : per_device) {
     DeviceClockCheck d;
     d.device = dev;
     d.ops = ops.size();
-    std::vector<Interval> busy;
-    for (const auto& o : ops) busy.emplace_back(o.start, o.end);
-    MergeIntervals(busy);
-    std::vector<int64_t> latency, idle_wait;
+    const std::vector<Interval>& busy = busy_of[dev];
+    if (!busy.empty()) {  // from the first launch (an op may wait before the first start)
+      int64_t lo = busy.front().first;
+      for (const auto& o : ops) lo = std::min(lo, o.launch_end);
+      const int64_t hi = std::max(busy.back().second, lo);
+      d.idle_ns = hi - lo - CoveredWithin(busy, lo, hi);
+    }
+    std::vector<int64_t> latency, idle_wait, idle_latency;
     for (const auto& o : ops) {
       latency.push_back(o.start - o.launch_start);
       if (o.start < o.launch_start) {
@@ -76,6 +124,8 @@ ClockCheck CheckClocks(const model::Trace& t) {
         continue;
       }
       ++d.idle_launched;
+      idle_latency.push_back(o.start - o.launch_start);
+      if (o.start < o.launch_end) ++d.idle_in_call;
       int64_t wait = o.start - o.launch_end - CoveredWithin(busy, o.launch_end, o.start);
       if (wait > kUnexplainedIdleWaitNs) idle_wait.push_back(wait);
     }
@@ -84,6 +134,7 @@ ClockCheck CheckClocks(const model::Trace& t) {
     d.p90_ns = Quantile(latency, 0.90);
     d.max_ns = *std::max_element(latency.begin(), latency.end());
     d.idle_delayed = idle_wait.size();
+    d.idle_launch_median_ns = Quantile(idle_latency, 0.5);
     if (!idle_wait.empty()) {
       d.idle_wait_median_ns = Quantile(idle_wait, 0.5);
       d.idle_wait_min_ns = *std::min_element(idle_wait.begin(), idle_wait.end());
@@ -117,10 +168,7 @@ ClockCheck CheckClocks(const model::Trace& t) {
                       "an event recorded elsewhere); not corrected";
     } else {
       d.verdict = ClockVerdict::kOk;
-      d.explanation = d.queued ? "ops waited only behind running GPU work (the host runs ahead "
-                                 "by up to " +
-                                     base::FormatDuration(d.max_queue_ns) + "; not a problem)"
-                               : "ops start promptly after their launch";
+      d.explanation = OkExplanation(d);
     }
     out.devices.push_back(std::move(d));
   }

@@ -23,6 +23,9 @@ namespace gpuscope::analysis {
 
 // A wait on an idle GPU longer than this is not launch latency (which is tens of us).
 inline constexpr int64_t kUnexplainedIdleWaitNs = 1'000'000;
+// Ops launched onto an idle GPU "start promptly" when their median launch-to-start is at most
+// this (launch latency is tens of us); slower ones are said with their figure.
+inline constexpr int64_t kPromptLaunchNs = 100'000;
 
 // What a device's launch-to-start times say about the trace's clocks.
 enum class ClockVerdict { kOk, kClockOffset, kUnexplainedDelay };
@@ -34,10 +37,16 @@ struct DeviceClockCheck {
   uint64_t ops = 0;  // GPU ops with a known launch call
   // Launch call start -> op start.
   int64_t p10_ns = 0, median_ns = 0, p90_ns = 0, max_ns = 0;
-  uint64_t before_launch = 0;  // ops that start before their launch call began
-  int64_t max_before_ns = 0;   // by at most this much
-  uint64_t idle_launched = 0;  // ops launched while the device was idle
-  uint64_t idle_delayed = 0;   // of those, ops that then waited > kUnexplainedIdleWaitNs idle
+  uint64_t before_launch = 0;         // ops that start before their launch call began
+  int64_t max_before_ns = 0;          // by at most this much
+  uint64_t idle_launched = 0;         // ops launched while the device was idle
+  int64_t idle_launch_median_ns = 0;  // their launch call start -> op start
+  uint64_t idle_in_call = 0;          // of them, ops that started while their call still ran
+  // The device's idle time from the first launch call's end to its last op's end (every kernel
+  // and memory op of the device, launched or not, counts as busy): no wait on an idle GPU can
+  // exceed it.
+  int64_t idle_ns = 0;
+  uint64_t idle_delayed = 0;  // of those, ops that then waited > kUnexplainedIdleWaitNs idle
   int64_t idle_wait_median_ns = 0, idle_wait_min_ns = 0, idle_wait_max_ns = 0;  // the delayed
   uint64_t queued = 0;       // ops launched while the device was busy
   int64_t max_queue_ns = 0;  // longest launch-to-start wait among them

@@ -65,5 +65,40 @@ TEST(ClockCheck, ADeepQueueBehindABusyGpuIsTheHostRunningAhead) {
   EXPECT_NE(c.devices[0].explanation.find("host runs ahead"), std::string::npos);
 }
 
+TEST(ClockCheck, SlowLaunchesOntoAnIdleGpuAreNotCalledPrompt) {
+  // Issue 51: "ok: ops start promptly" under a median launch-to-start of 457 us.
+  Builder b;
+  for (int i = 0; i < 5; ++i)
+    b.Launch("k", i * 2000 * us, 5 * us, i * 2000 * us + 457 * us, 20 * us);
+  ClockCheck c = CheckClocks(b.Link());
+  const DeviceClockCheck& d = c.devices[0];
+  EXPECT_EQ(d.verdict, ClockVerdict::kOk);  // under 1 ms: not a clock problem
+  EXPECT_EQ(d.idle_launch_median_ns, 457 * us);
+  EXPECT_EQ(d.explanation.find("promptly"), std::string::npos) << d.explanation;
+  EXPECT_NE(d.explanation.find("median 457.000 us after their launch call began"),
+            std::string::npos)
+      << d.explanation;
+  Builder fast;
+  for (int i = 0; i < 5; ++i)
+    fast.Launch("k", i * 2000 * us, 5 * us, i * 2000 * us + 12 * us, 20 * us);
+  EXPECT_EQ(CheckClocks(fast.Link()).devices[0].explanation,
+            "ops start promptly after their launch");
+}
+
+TEST(ClockCheck, WorkWithoutALaunchCallKeepsTheGpuBusy) {
+  // Issue 51: a GPU 99% busy with copies the trace does not link to a call was "idle", and the
+  // kernels queued behind them "waited on the idle GPU ... clocks disagree".
+  Builder b;
+  b.Kernel("copy_engine_work", 0, 9000 * us);  // no launch call
+  b.Launch("k", 100 * us, 5 * us, 9000 * us, 20 * us);
+  b.Launch("k", 200 * us, 5 * us, 9020 * us, 20 * us);
+  ClockCheck c = CheckClocks(b.Link());
+  const DeviceClockCheck& d = c.devices[0];
+  EXPECT_EQ(d.verdict, ClockVerdict::kOk) << d.explanation;
+  EXPECT_EQ(d.queued, 2u);
+  EXPECT_EQ(d.idle_delayed, 0u);
+  EXPECT_LT(d.idle_ns, 10 * us);
+}
+
 }  // namespace
 }  // namespace gpuscope::analysis

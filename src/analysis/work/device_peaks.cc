@@ -1,6 +1,7 @@
 #include "analysis/work/device_peaks.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -38,6 +39,24 @@ bool SameMemory(double trace_gb, double sheet_gb) {
   return trace_gb <= 0 || std::abs(trace_gb - sheet_gb) <= 0.15 * sheet_gb;
 }
 
+}  // namespace
+
+// (A gfx908 MI100 reports 9.0 too: its 120 CUs fit no gfx90a entry, so it is not an MI210.)
+std::vector<const DevicePeaks*> ByArchitecture(const model::Device& d) {
+  std::vector<const DevicePeaks*> out;
+  const std::string arch = ArchitectureOf(d);
+  if (arch.empty()) return out;
+  const double gb = MemoryGb(d);
+  for (const DevicePeaks& p : KnownDevices()) {
+    if (p.arch == arch && (d.compute_units <= 0 || p.compute_units == d.compute_units) &&
+        SameMemory(gb, p.memory_gb))
+      out.push_back(&p);
+  }
+  return out;
+}
+
+namespace {
+
 constexpr std::string_view kPrecisionNames[] = {"fp64", "fp32", "tf32", "bf16",
                                                 "fp16", "fp8",  "int8"};
 static_assert(base::NamesEvery(kPrecisionNames, Precision::kInt8));
@@ -63,9 +82,9 @@ namespace {
 
 // devices.tsv's columns before the matrix peaks; one column per precision follows (named as
 // PrecisionName, in kPrecisions' order), then the source.
-constexpr std::string_view kLeadingColumns[] = {"key",       "name",          "patterns",
-                                                "vendor",    "compute_units", "clock_mhz",
-                                                "memory_gb", "hbm_tbps",      "vector_fp32_tflops"};
+constexpr std::string_view kLeadingColumns[] = {
+    "key",           "name",      "patterns",  "vendor",   "arch",
+    "compute_units", "clock_mhz", "memory_gb", "hbm_tbps", "vector_fp32_tflops"};
 constexpr size_t kColumnCount = std::size(kLeadingColumns) + std::size(kPrecisionNames) + 1;
 
 std::vector<std::string_view> SplitTabs(std::string_view line) {
@@ -87,11 +106,12 @@ bool IsHeader(const std::vector<std::string_view>& f) {
 // does not read.
 bool ReadRow(const std::vector<std::string_view>& f, DevicePeaks* d) {
   d->key = f[0], d->name = f[1], d->patterns = f[2], d->source = f.back();
-  auto cus = base::ParseInt64(f[4]), mhz = base::ParseInt64(f[5]);
+  d->arch = f[4] == "-" ? std::string_view() : f[4];
+  auto cus = base::ParseInt64(f[5]), mhz = base::ParseInt64(f[6]);
   if (!model::ParseVendor(f[3], &d->vendor) || !cus || !mhz) return false;
   d->compute_units = static_cast<int>(*cus), d->clock_mhz = static_cast<int>(*mhz);
   // The reals from memory_gb on: three of the device, then a peak per precision.
-  size_t col = 6;
+  size_t col = 7;
   auto real = [&](double* out) {
     auto v = base::ParseDouble(f[col++]);
     if (v) *out = *v;
@@ -157,6 +177,41 @@ const DevicePeaks* FindDevice(std::string_view name) {
   return IdentifyDevice(named).peaks;
 }
 
+std::string ArchitectureOf(const model::Device& d) {
+  std::string lower = base::AsciiLower(d.name);
+  if (size_t g = lower.find("gfx"); g != std::string::npos) {
+    size_t e = g + 3;
+    while (e < lower.size() && std::isalnum(static_cast<unsigned char>(lower[e]))) ++e;
+    if (e > g + 3) return lower.substr(g, e - g);
+  }
+  if (d.vendor != model::Vendor::kAmd || d.compute_major != 9) return {};
+  switch (d.compute_minor) {
+    case 0:
+      return "gfx90a";  // (gfx908, MI100, also says 9.0: its 120 CUs match no gfx90a entry)
+    case 4:
+      return "gfx942";
+    case 5:
+      return "gfx950";
+    default:
+      return {};
+  }
+}
+
+std::string NameFromArchitecture(const model::Device& d) {
+  std::vector<const DevicePeaks*> fits = ByArchitecture(d);
+  if (fits.empty()) return {};
+  std::string name(fits.front()->name);
+  const std::string_view family = "AMD Instinct ";
+  for (size_t i = 1; i < fits.size(); ++i) {
+    std::string_view other = fits[i]->name;
+    if (other.starts_with(family)) other.remove_prefix(family.size());
+    name.append(" or ").append(other);
+  }
+  name += " (" + ArchitectureOf(d);
+  if (d.compute_units > 0) name += ", " + std::to_string(d.compute_units) + " CUs";
+  return name + ")";
+}
+
 DeviceMatch IdentifyDevice(const model::Device& d) {
   DeviceMatch m;
   std::string lower = base::AsciiLower(d.name);
@@ -186,6 +241,13 @@ DeviceMatch IdentifyDevice(const model::Device& d) {
     m.peaks = named.front().first;
     m.how = named.size() == 1 ? "named in the trace"
                               : "named in the trace (ambiguous; took the first match)";
+    return m;
+  }
+  // By architecture, compute units and memory.
+  if (std::vector<const DevicePeaks*> by_arch = ByArchitecture(d); !by_arch.empty()) {
+    m.peaks = by_arch.front();
+    m.how = "by its architecture (" + ArchitectureOf(d) + "), compute units and memory";
+    if (by_arch.size() > 1) m.how += " (ambiguous; took the first match)";
     return m;
   }
   // By vendor, compute units and memory, when exactly one entry has them.

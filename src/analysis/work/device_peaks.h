@@ -26,6 +26,7 @@ struct DevicePeaks {
   std::string_view name;      // "AMD Instinct MI300X"
   std::string_view patterns;  // '|'-separated, lower case: what the trace's name may contain
   model::Vendor vendor = model::Vendor::kUnknown;
+  std::string_view arch;          // AMD's architecture ("gfx942"); empty for NVIDIA
   int compute_units = 0;          // SMs / CUs per device as the runtime sees it
   int clock_mhz = 0;              // boost / peak engine clock the peaks assume
   double memory_gb = 0;           // HBM capacity per device
@@ -53,9 +54,23 @@ struct DeviceMatch {
   std::string how;  // "named in the trace", "by compute units and memory (the trace names ...)"
 };
 
-// Identifies a trace's device: by its name, else (AMD traces often write "" or a marketing name
-// such as "AMD Radeon Graphics") by vendor, compute-unit count and memory when only one known
-// device has them.
+// The AMD architecture of a trace's device: a "gfx..." in its name, else (AMD, a name such as
+// "" or "AMD Radeon Graphics") from the compute capability HIP reports (9.0 gfx90a, 9.4 gfx942,
+// 9.5 gfx950). Empty when neither says.
+std::string ArchitectureOf(const model::Device& d);
+
+// The known devices of that architecture with the trace's compute units and memory (each when
+// the trace gives it), in table order; empty without an architecture or when none fits.
+std::vector<const DevicePeaks*> ByArchitecture(const model::Device& d);
+
+// A name for an AMD device that the trace leaves unnamed ("", a bare "gfx942", a reader's
+// placeholder) from its architecture, compute units and memory: "AMD Instinct MI300X (gfx942,
+// 304 CUs)", "AMD Instinct MI355X or MI350X (gfx950, 256 CUs)". Empty when nothing fits.
+std::string NameFromArchitecture(const model::Device& d);
+
+// Identifies a trace's device: by its name, else by its architecture, else (AMD traces often write
+// "" or a marketing name such as "AMD Radeon Graphics") by vendor, compute-unit count and memory
+// when only one known device has them.
 DeviceMatch IdentifyDevice(const model::Device& d);
 
 }  // namespace gpuscope::analysis

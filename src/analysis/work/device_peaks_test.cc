@@ -11,10 +11,10 @@ namespace gpuscope::analysis {
 namespace {
 
 const std::string kHeader =
-    "key\tname\tpatterns\tvendor\tcompute_units\tclock_mhz\tmemory_gb\thbm_tbps\t"
+    "key\tname\tpatterns\tvendor\tarch\tcompute_units\tclock_mhz\tmemory_gb\thbm_tbps\t"
     "vector_fp32_tflops\tfp64\tfp32\ttf32\tbf16\tfp16\tfp8\tint8\tsource\n";
 const std::string kRow =
-    "X1\tMaker X1\tx1|x-one\tAMD\t100\t2000\t64\t3.5\t40.5\t1\t2\t3\t4\t5\t6\t7\tsheet\n";
+    "X1\tMaker X1\tx1|x-one\tAMD\tgfx1\t100\t2000\t64\t3.5\t40.5\t1\t2\t3\t4\t5\t6\t7\tsheet\n";
 
 TEST(DeviceTable, ReadsEveryColumnAndSkipsComments) {
   const std::string tsv = "# a comment\n\n" + kHeader + "# between\n" + kRow;
@@ -26,6 +26,7 @@ TEST(DeviceTable, ReadsEveryColumnAndSkipsComments) {
   EXPECT_EQ(d.name, "Maker X1");
   EXPECT_EQ(d.patterns, "x1|x-one");
   EXPECT_EQ(d.vendor, model::Vendor::kAmd);
+  EXPECT_EQ(d.arch, "gfx1");
   EXPECT_EQ(d.compute_units, 100);
   EXPECT_EQ(d.clock_mhz, 2000);
   EXPECT_EQ(d.memory_gb, 64);
@@ -46,7 +47,7 @@ TEST(DeviceTable, NamesTheFirstLineThatDoesNotRead) {
   std::string swapped = kHeader;
   swapped.replace(swapped.find("fp64\tfp32"), 9, "fp32\tfp64");
   EXPECT_EQ(error(swapped + kRow), "line 1: not the expected header");
-  EXPECT_EQ(error(kHeader + "X1\tMaker X1\n"), "line 2: 2 fields, not 17");
+  EXPECT_EQ(error(kHeader + "X1\tMaker X1\n"), "line 2: 2 fields, not 18");
   std::string bad_number = kRow;
   bad_number.replace(bad_number.find("3.5"), 3, "3,5");
   EXPECT_EQ(error(kHeader + bad_number), "line 2: a number or the vendor does not read");

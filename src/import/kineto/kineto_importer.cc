@@ -14,6 +14,7 @@
 
 #include "base/json_bytes.h"
 #include "format/chrome_trace.h"
+#include "format/written_by.h"
 #include "import/formats.h"
 #include "import/kineto/kineto_reader.h"
 #include "model/merge.h"
@@ -98,8 +99,9 @@ std::string Producer(const TopLevelInfo& top, const KinetoSideInfo& side) {
     return it == top.properties.end() ? std::string() : it->second;
   };
   if (!get(std::string(ct::kKeySourceFormat)).empty()) {
-    return "gpuscope convert, from " + get(std::string(ct::kKeySourceFormat)) + " (" +
-           get(std::string(ct::kKeySourcePath)) + ")";
+    return format::WrittenByLabel(
+        get(std::string(ct::kKeyWrittenBy)), get(std::string(ct::kKeySourceProducer)),
+        get(std::string(ct::kKeySourceFormat)), get(std::string(ct::kKeySourcePath)));
   }
   std::string p = "PyTorch profiler (Kineto)";
   if (!get("cupti_version").empty()) {

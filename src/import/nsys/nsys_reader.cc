@@ -2,6 +2,8 @@
 
 #include "import/nsys/nsys_reader.h"
 
+#include "format/written_by.h"
+
 namespace gpuscope::import::nsys {
 
 base::Status NsysReader::Read() {
@@ -73,6 +75,11 @@ void NsysReader::ReadMetadata() {
   // Appended in steps: GCC 12 misreads " " + string at -O3 (-Wrestrict).
   if (std::string version = prop("EXPORT_PRODUCT_VERSION"); !version.empty())
     t_.meta.producer.append(" ").append(version);
+  // Written by gpuscope's export (convert, run): say so, and what recorded the events.
+  if (std::string source = prop("GPUSCOPE_SOURCE_FORMAT"); !source.empty()) {
+    t_.meta.producer = format::WrittenByLabel(product, prop("GPUSCOPE_SOURCE_PRODUCER"), source,
+                                              prop("EXPORT_PARAM_INPUT_FILE"));
+  }
   if (db_.Has("TARGET_INFO_SESSION_START_TIME")) {
     t_.meta.base_time_ns =
         db_.QueryInt("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME LIMIT 1", 0);

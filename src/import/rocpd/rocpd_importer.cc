@@ -13,6 +13,7 @@
 #include <string>
 
 #include "base/sqlite_db.h"
+#include "format/written_by.h"
 #include "import/common/allocation_records.h"
 #include "import/common/rocm_names.h"
 #include "import/common/row_helpers.h"
@@ -72,6 +73,12 @@ class RocpdReader {
     t_.meta.producer = "rocprofv3 (rocprofiler-sdk, ROCm 7+)";
     if (auto q = db_.Query("SELECT tag, value FROM rocpd_metadata"); q.ok()) {
       while (q->Step()) t_.meta.properties[std::string(q->Text(0))] = std::string(q->Text(1));
+    }
+    // Written by gpuscope's export (convert, run): say so.
+    auto& p = t_.meta.properties;
+    if (auto f = p.find("gpuscope_source_format"); f != p.end()) {
+      t_.meta.producer = format::WrittenByLabel(
+          p["gpuscope_written_by"], p["gpuscope_source_producer"], f->second, p["gpuscope_source"]);
     }
   }
 

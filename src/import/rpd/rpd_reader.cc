@@ -4,6 +4,7 @@
 
 #include "base/numbers.h"
 #include "format/rpd_ext.h"
+#include "format/written_by.h"
 #include "import/common/rocm_names.h"
 
 namespace gpuscope::import::rpd {
@@ -25,8 +26,10 @@ base::Status RpdReader::Read() {
   // Written by gpuscope's export: say so, and keep the source's clock.
   if (auto f = t_.meta.properties.find(std::string(format::rpd_ext::kTagSourceFormat));
       f != t_.meta.properties.end()) {
-    t_.meta.producer = "gpuscope convert, from " + f->second + " (" +
-                       t_.meta.properties[std::string(format::rpd_ext::kTagSource)] + ")";
+    auto tag = [&](std::string_view k) { return t_.meta.properties[std::string(k)]; };
+    t_.meta.producer = format::WrittenByLabel(tag(format::rpd_ext::kTagWrittenBy),
+                                              tag(format::rpd_ext::kTagSourceProducer), f->second,
+                                              tag(format::rpd_ext::kTagSource));
     t_.meta.clock = t_.meta.properties[std::string(format::rpd_ext::kTagClock)];
   }
   for (auto [tag, out] : {std::pair{format::rpd_ext::kTagRank, &t_.meta.rank},

@@ -1,0 +1,55 @@
+"""End-to-end: `diff` on runs that cannot be compared says so with the reason, and compares runs
+without marked steps by the period their kernels repeat with (shared samples; skipped when
+absent)."""
+import json
+import os
+
+from harness import SAMPLES, Skip, run, test
+
+
+def sample(*parts):
+    path = os.path.join(SAMPLES, *parts)
+    if not os.path.exists(path):
+        raise Skip(f"shared sample {path} is absent")
+    return path
+
+
+def diff(before, after):
+    r = run("diff", "--format", "json", before, after)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)["summary"]
+
+
+@test
+def diff_of_two_models_is_not_comparable():
+    tl = ("kineto", "tracelens")
+    bert = sample(*tl, "tests__traces__h100__gaunernst_bert-small-uncased__1016001.json.gz")
+    tsf = sample(*tl, "tests__traces__h100__facebook_timesformer-base-finetuned-k400__1016002.json.gz")
+    s = diff(bert, tsf)
+    assert s["verdict"] == "not comparable", s
+    assert "different models" in s["not_comparable_reason"] and "Bert" in s["not_comparable_reason"], s
+    # The same model on two GPUs stays comparable.
+    mi300 = sample(*tl, "tests__traces__mi300__gaunernst_bert-small-uncased__1016001.json.gz")
+    assert diff(bert, mi300)["not_comparable_reason"] == "", diff(bert, mi300)
+
+
+@test
+def diff_of_an_mi350_run_and_an_mi300x_fragment_is_not_comparable():
+    mi350 = sample("rocm", "TraceLens", "908_results.json.gz")
+    mi300x = sample("rocm", "batched_gemm", "rocpd-ck_bmm", "28_results.db")
+    s = diff(mi350, mi300x)
+    assert s["verdict"] == "not comparable", s
+    assert "share little work" in s["not_comparable_reason"], s
+
+
+@test
+def diff_without_steps_compares_the_iteration_period_of_the_kernels_repeats():
+    pair = ("collection2", "pairs", "nsys-h100-2gpu-mfu-before-after")
+    before = sample(*pair, "nsys-ai__tests__fixtures__mfu_2gpu_before.sqlite")
+    after = sample(*pair, "nsys-ai__tests__fixtures__mfu_2gpu_after.sqlite")
+    s = diff(before, after)
+    assert s["verdict"] == "slower", (s["verdict"], s["basis"], s["test"])
+    assert "iteration period from kernel repeats" in s["basis"], s["basis"]
+    assert s["period_kernels"][0] > 0 and s["period_kernels"][1] > 0, s
+    mean = s["iteration_mean_ns"]
+    assert 17.0e6 < mean[0] < 18.0e6 and mean[1] > mean[0] * 1.05, mean
