@@ -79,6 +79,7 @@ class Finder {
     for (size_t k = 0; k < t_.kernels.size(); ++k)
       if (t_.kernels.launch[k] != kNoRow) kernel_of_launch.emplace(t_.kernels.launch[k], k);
     std::unordered_set<model::StringId> launched;  // kernels whose first launch was seen
+    std::unordered_set<model::StringId> set_up;    // set-up calls whose first call was seen
     for (size_t i = 0; i < t_.api.size(); ++i) {
       if (t_.api.domain[i] == model::ApiDomain::kOs) continue;
       std::string_view n = t_.str(t_.api.name[i]);
@@ -92,7 +93,9 @@ class Finder {
             it != kernel_of_launch.end() && launched.insert(t_.kernels.name[it->second]).second;
         if (first && d >= kMs && d >= kModuleLoadFactor * median_launch)
           what = "module loading", first_kernel = it->second;
-      } else if (IsSetUpCall(n)) {
+      } else if (IsSetUpCall(n) && (set_up.insert(t_.api.name[i]).second || d >= kMs)) {
+        // The first of its name, or a long one: a set-up call repeated in every step (a
+        // cudaFuncGetAttributes per launch) is the steady state's.
         what = "set-up calls";
       } else if (one_pass_ && IsAllocatorApi(n) && d >= kMs) {
         what = "first allocations";
