@@ -52,7 +52,8 @@ be exact (the caller skips that sample for that plant, saying so).
                step's framework ops.
   one_time_pause  where host_stall stalls, the launch call there made D longer and its kernel
                renamed to one launched nowhere else: the first launch of a kernel, loading its
-               module (a one-time cost, issue 50). Everything after the call moves D later. The
+               module (a one-time cost, issue 50). host_stall's edit: everything from the call's
+               start on moves D later, the call starts where it did and returns D later. The
                warm-up finding prices it (the call done before the window) at D plus the call's
                own time; the steady part, its verdict and GPU busy share stay as they were.
   blocking_copy  where item_sync waits, a synchronous 4-byte cudaMemcpy to the host (an op of its
@@ -705,8 +706,9 @@ def one_time_pause(src, dst, d_us, window=None):
                and e.get("args", {}).get("correlation") == corr and str(e.get("cat", "")).lower() == "kernel"]
     if not kernels:
         return None
-    _stall_at(events, end(call), d_us)
-    call["dur"] = float(call["dur"]) + d_us
+    # host_stall's edit, the stall inside the call: it starts where it did and returns D later.
+    _stall_at(events, at, d_us)
+    call["ts"], call["dur"] = at, float(call["dur"]) + d_us
     for k in kernels:
         k["name"] = PLANTED_KERNEL
     save(doc, dst)

@@ -106,13 +106,14 @@ class Finder {
     }
   }
 
-  // Compilation and autotuning: the compilers' Python frames and ranges, outermost only.
+  // Compilation and autotuning: the compilers' Python frames and ranges, outermost only, each
+  // the first of its name and, where the name repeats, 10x the median of its other instances
+  // (Inductor's compile_fx `run` and an autotuner's cached `run` are every step's).
   void Compilation() {
     auto compiler_frame = [&](RowId r) { return IsCompilerFrame(t_.str(t_.python.name[r])); };
+    const std::vector<uint8_t> frame_once = OnceOfItsName(t_.python, compiler_frame);
     for (size_t i = 0; i < t_.python.size(); ++i) {
-      if (!In(t_.python.start_ns[i]) || t_.python.dur_ns[i] < kMs ||
-          !compiler_frame(static_cast<RowId>(i)))
-        continue;
+      if (!frame_once[i] || !In(t_.python.start_ns[i]) || t_.python.dur_ns[i] < kMs) continue;
       bool nested = false;
       for (RowId p = t_.python.parent[i]; p != kNoRow && !nested; p = t_.python.parent[p])
         nested = compiler_frame(p);
@@ -120,13 +121,33 @@ class Finder {
         Add(t_.python.start_ns[i], t_.python.end_ns(i), t_.python.track[i],
             "compilation / autotuning");
     }
+    auto compile_range = [&](RowId r) { return IsCompileRange(t_.str(t_.cpu.name[r])); };
+    const std::vector<uint8_t> range_once = OnceOfItsName(t_.cpu, compile_range);
     for (size_t i = 0; i < t_.cpu.size(); ++i) {
-      if (!In(t_.cpu.start_ns[i]) || t_.cpu.dur_ns[i] < kMs) continue;
-      if (t_.cpu.parent[i] != kNoRow && IsCompileRange(t_.str(t_.cpu.name[t_.cpu.parent[i]])))
+      if (!range_once[i] || !In(t_.cpu.start_ns[i]) || t_.cpu.dur_ns[i] < kMs) continue;
+      if (t_.cpu.parent[i] != kNoRow && compile_range(t_.cpu.parent[i]))
         continue;  // inside a compile range already counted
-      if (IsCompileRange(t_.str(t_.cpu.name[i])))
-        Add(t_.cpu.start_ns[i], t_.cpu.end_ns(i), t_.cpu.track[i], "compilation / autotuning");
+      Add(t_.cpu.start_ns[i], t_.cpu.end_ns(i), t_.cpu.track[i], "compilation / autotuning");
     }
+  }
+
+  // Per row: whether it is `kind`, the first of its name, and - where the name repeats - 10x the
+  // median of the name's other rows.
+  template <typename Rows, typename Kind>
+  static std::vector<uint8_t> OnceOfItsName(const Rows& rows, Kind kind) {
+    std::unordered_map<model::StringId, size_t> first;
+    std::unordered_map<model::StringId, std::vector<int64_t>> others;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      if (!kind(static_cast<RowId>(i))) continue;
+      if (!first.emplace(rows.name[i], i).second) others[rows.name[i]].push_back(rows.dur_ns[i]);
+    }
+    std::vector<uint8_t> out(rows.size(), 0);
+    for (const auto& [name, i] : first) {
+      auto o = others.find(name);
+      out[i] = o == others.end() ||
+               rows.dur_ns[i] >= kFirstCallFactor * std::max<int64_t>(1, Median(o->second));
+    }
+    return out;
   }
 
   // The host pause before the first call of each scripted function: the outermost op holding a
