@@ -79,6 +79,25 @@ TEST(OneTime, AOnePassForwardIsJudgedOnItsSteadyPart) {
   }
 }
 
+TEST(OneTime, ALongLaunchCallIsTheCallsTimeNotLaunchLatency) {
+  // Every step's launch call takes 2 ms (not a first launch: the steady state's own), its kernel
+  // starts right after the call returns: on the critical path it is a launch call.
+  Builder b;
+  for (int s = 0; s < 5; ++s) {
+    const int64_t t0 = s * 10'000 * us;
+    b.Step(s, t0, 10'000 * us);
+    b.Launch("k", t0 + 10 * us, 2'000 * us, t0 + 2'015 * us, 100 * us);
+  }
+  AnalysisReport r = Analyze(b.Link());
+  int64_t calls = 0, latency = 0;
+  for (const PathShare& p : r.summary.critical_path) {
+    if (p.category == "launch calls") calls += p.ns;
+    if (p.category == "launch latency") latency += p.ns;
+  }
+  EXPECT_GE(calls, 4 * 2'000 * us);
+  EXPECT_LT(latency, 100 * us);
+}
+
 TEST(OneTime, APlantedOneTimePauseLeavesTheVerdictAsItWas) {
   // The same steady part with and without a module-loading launch put before it: the verdict,
   // the busy share and the other findings' prices do not move; warm-up prices the pause.
