@@ -22,6 +22,19 @@ void Context::BuildTimeline() {
   for (size_t i = 0; i < t_.memops.size(); ++i)
     add(t_.memops.start_ns[i], t_.memops.dur_ns[i], t_.memops.device[i], t_.memops.launch[i]);
   devices_ = static_cast<int>(per_device.size());
+  // The window's one-time time is the part of it in which the GPUs waited for the one-time costs:
+  // GPU work that ran meanwhile (queued before them) is the steady part's.
+  if (!masked_.empty()) {
+    std::vector<Interval> busy;
+    for (const auto& [dev, ops] : per_device)
+      for (const Op& op : ops) busy.emplace_back(op.s, op.e);
+    MergeIntervals(busy);
+    masked_ns_ = 0;
+    for (auto [s, e] : masked_) {
+      s = std::max(s, w0_), e = std::min(e, w1_);
+      if (e > s) masked_ns_ += (e - s) - CoveredWithin(busy, s, e);
+    }
+  }
   // Kernel-only busy intervals per device, merged (for the overlap of copies with compute).
   for (size_t i = 0; i < t_.kernels.size(); ++i)
     kernel_busy_[t_.kernels.device[i]].emplace_back(t_.kernels.start_ns[i], t_.kernels.end_ns(i));
@@ -41,7 +54,7 @@ void Context::BuildTimeline() {
       }
       if (b > a) gaps_.push_back({a, b, launch, dev, 0, {}});
     };
-    auto busy = [&](int64_t a, int64_t b) { busy_ += (b - a) - CoveredWithin(masked_, a, b); };
+    auto busy = [&](int64_t a, int64_t b) { busy_ += b - a; };
     gap(w0_, cur_s, ops[0].launch);
     for (size_t i = 1; i < ops.size(); ++i) {
       if (ops[i].s > cur_e) {

@@ -19,6 +19,8 @@ using model::Trace;
 constexpr int64_t kMs = 1'000'000;
 // A first call this many times the median of the op's other calls is set-up, not work.
 constexpr int64_t kFirstCallFactor = 10;
+// A set-up call shorter than this is noise unless it repeats long (1 ms or more).
+constexpr int64_t kSetUpNs = 100'000;
 // A first launch this many times the median launch call loads its module.
 constexpr int64_t kModuleLoadFactor = 20;
 
@@ -93,9 +95,10 @@ class Finder {
             it != kernel_of_launch.end() && launched.insert(t_.kernels.name[it->second]).second;
         if (first && d >= kMs && d >= kModuleLoadFactor * median_launch)
           what = "module loading", first_kernel = it->second;
-      } else if (IsSetUpCall(n) && (set_up.insert(t_.api.name[i]).second || d >= kMs)) {
-        // The first of its name, or a long one: a set-up call repeated in every step (a
-        // cudaFuncGetAttributes per launch) is the steady state's.
+      } else if (IsSetUpCall(n) &&
+                 ((set_up.insert(t_.api.name[i]).second && d >= kSetUpNs) || d >= kMs)) {
+        // The first of its name (100 us or more), or a long one: a set-up call repeated in every
+        // step (a cudaFuncGetAttributes per launch) is the steady state's.
         what = "set-up calls";
       } else if (one_pass_ && IsAllocatorApi(n) && d >= kMs) {
         what = "first allocations";

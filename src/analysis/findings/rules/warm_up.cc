@@ -59,7 +59,8 @@ const RuleInfo& WarmUpRule() {
       .definition =
           "What a run pays once, found in any window (a one-pass run without steps too): runtime "
           "calls that set up (module loading, stream and context creation, library handles: "
-          "cudnnCreate, cublasCreate ...), the first of their name or 1 ms or more; in a one-pass "
+          "cudnnCreate, cublasCreate ...), the first of their name of 100 us or more, or 1 ms or "
+          "more; in a one-pass "
           "window (no steps), allocation calls of "
           "1 ms or more (a caching allocator's first growth); a kernel's first launch call of 1 ms "
           "or more and 20x the "
