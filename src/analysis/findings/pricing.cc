@@ -73,11 +73,6 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
   const ReplayResult unchanged = graph.Replay(base);
   p.baseline_ns = unchanged.window_ns;
   if (!base) p.as_run_ns = p.baseline_ns;
-  // What each fix's edits remove, on the unchanged replay just made (before the fixes' replays).
-  std::vector<const WhatIf*> fixes(cands.size(), nullptr);
-  for (size_t i = 0; i < cands.size(); ++i)
-    if (!cands[i].fix.empty()) fixes[i] = &cands[i].fix;
-  const std::vector<int64_t> removes = graph.EditsRemoveNs(fixes);
   p.percent_of_ns = std::max(p.baseline_ns, c.window());
   std::vector<PriceCandidate<WhatIf>> in(cands.size());
   std::vector<WhatIf> with_base(base ? cands.size() : 0);  // each fix on top of the baseline's
@@ -89,6 +84,17 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
       with_base[i].Merge(cands[i].fix);
       in[i].fix = &with_base[i];
     }
+  }
+  // What each fix's edits remove, on the unchanged replay as it ran. On top of the one-time
+  // costs' fix, a fix saves what both save less what they save: at most what both remove less
+  // what the one-time costs save (the bound for the saving on the baseline).
+  std::vector<const WhatIf*> fixes(cands.size(), nullptr);
+  for (size_t i = 0; i < cands.size(); ++i) fixes[i] = in[i].fix;
+  std::vector<int64_t> removes = graph.EditsRemoveNs(fixes);
+  for (int64_t& r : removes)
+    if (base) r = std::max<int64_t>(0, r - (p.as_run_ns - p.baseline_ns));
+  for (size_t i = 0; i < cands.size(); ++i) {
+    if (cands[i].fix.empty()) continue;
     // A catch-all (gpu-idle: the host work no other rule explains) is priced last, on what the
     // others leave.
     const RuleInfo* rule = FindRule(cands[i].finding.rule);
