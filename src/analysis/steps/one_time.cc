@@ -49,12 +49,20 @@ bool IsCompileRange(std::string_view n) {
   return false;
 }
 
-// A Python frame of the compilers: Dynamo's frame conversion, Inductor's compile_fx, Triton's
-// autotuner.
-bool IsCompilerFrame(std::string_view n) {
-  return n.find("torch/_dynamo/convert_frame") != std::string_view::npos ||
-         n.find("torch/_inductor/compile_fx") != std::string_view::npos ||
-         n.find("autotune") != std::string_view::npos;
+// A Python frame of the compilers: Dynamo's frame conversion, Inductor's compile_fx functions
+// that compile, an autotuner's benchmarking. The compiled graph's runner (compile_fx's `run`)
+// and an autotuner's `run` are every step's calls: their first call counts only in a one-pass
+// window (`first_calls`), as an op's first call does (its autotuning and warm-up runs).
+bool IsCompilerFrame(std::string_view n, bool first_calls) {
+  const size_t colon = n.rfind("): ");
+  const std::string_view function = colon == std::string_view::npos ? n : n.substr(colon + 3);
+  auto has = [](std::string_view s, std::string_view part) {
+    return s.find(part) != std::string_view::npos;
+  };
+  if (has(n, "torch/_dynamo/convert_frame")) return true;
+  if (has(n, "torch/_inductor/compile_fx")) return first_calls || has(function, "compile");
+  return has(n, "autotune") && (first_calls || has(function, "bench") ||
+                                has(function, "autotune") || has(function, "precompile"));
 }
 
 int64_t Median(std::vector<int64_t> v) {
@@ -113,7 +121,9 @@ class Finder {
   // the first of its name and, where the name repeats, 10x the median of its other instances
   // (Inductor's compile_fx `run` and an autotuner's cached `run` are every step's).
   void Compilation() {
-    auto compiler_frame = [&](RowId r) { return IsCompilerFrame(t_.str(t_.python.name[r])); };
+    auto compiler_frame = [&](RowId r) {
+      return IsCompilerFrame(t_.str(t_.python.name[r]), one_pass_);
+    };
     const std::vector<uint8_t> frame_once = OnceOfItsName(t_.python, compiler_frame);
     for (size_t i = 0; i < t_.python.size(); ++i) {
       if (!frame_once[i] || !In(t_.python.start_ns[i]) || t_.python.dur_ns[i] < kMs) continue;
