@@ -138,6 +138,7 @@ void StallsJson(output::JsonWriter& w, const std::vector<analysis::Stall>& stall
   for (const auto& x : stalls) {
     w.BeginObject().Key("device").Int(x.device).Key("start_ns").Int(x.start_ns);
     w.Key("dur_ns").Int(x.dur_ns).Key("in_window").Bool(x.in_window);
+    w.Key("one_time").String(x.one_time);
     w.Key("queued_ns").Int(x.queued_ns).Key("host").String(x.host).Key("where");
     WriteWhere(w, x.where);
     w.EndObject();
@@ -166,6 +167,15 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
   w.DoubleIf(s.gpu_busy_pct >= 0, s.gpu_busy_pct);
   w.Key("devices").Int(s.devices).Key("kernel_ns").Int(s.kernel_ns);
   w.Key("memcpy_ns").Int(s.memcpy_ns).Key("api_ns").Int(s.api_ns);
+  // The window the verdict and the findings are about: its steady part, one-time costs left out.
+  w.Key("steady_part").BeginObject().Key("text").String(st.WindowText());
+  w.Key("span_ns").Int(st.window_ns()).Key("steady_ns").Int(st.steady_ns());
+  w.Key("one_time_ns").Int(st.one_time.ns).Key("one_time").BeginArray();
+  for (const auto& k : st.one_time.Kinds()) {
+    w.BeginObject().Key("what").String(k.what).Key("ns").Int(k.ns).Key("count").Uint(k.n);
+    w.EndObject();
+  }
+  w.EndArray().EndObject();
   w.Key("verdict").String(s.verdict);
   w.Key("verdict_kind").String(analysis::VerdictKindName(s.verdict_kind));
   w.Key("host_pinning").String(s.host_pinning);

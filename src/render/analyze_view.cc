@@ -73,7 +73,9 @@ std::string StallsText(const std::vector<analysis::Stall>& stalls, int64_t origi
   for (const auto& s : stalls) {
     out += base::StrFormat("  at %s, %s idle on GPU %d (%s)\n", Rel(s.start_ns, origin).c_str(),
                            base::FormatDuration(s.dur_ns).c_str(), s.device,
-                           s.in_window ? "in the window" : "outside the window");
+                           !s.one_time.empty() ? "one-time"
+                           : s.in_window       ? "in the window"
+                                               : "outside the window");
     out += base::StrFormat("    %s\n", s.host.c_str());
     if (!s.where.op.empty() || !s.where.python.empty())
       out += base::StrFormat("    where: %s\n", WhereText(s.where, width - 11, full).c_str());
@@ -109,6 +111,7 @@ std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r
            base::FormatDuration(l.stddev_ns) + " (min " + base::FormatDuration(l.min_ns) +
            ", max " + base::FormatDuration(l.max_ns) + ")");
   }
+  kv("Window", st.WindowText());
   if (st.structure.block)
     kv("Structure", st.structure.text() + " in a step (layers, not iterations)");
   if (r.graphs.graph_kernels) kv("Graph kernels", r.graphs.Summary());

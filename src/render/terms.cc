@@ -17,6 +17,10 @@ constexpr Term kTerms[] = {
     {"run", "window",
      "the span analyzed: the steady state (iterations after warm-up) when steps are known, else "
      "the whole trace"},
+    {"run", "steady part",
+     "the window less its one-time costs (module loading, a TorchScript first run, ops' first "
+     "calls, set-up calls, compilation): what the verdict, the critical path, the stalls and "
+     "every finding but warm-up are about; `analyze` says what it left out"},
     {"run", "steady state",
      "the iterations after warm-up (first calls, compilation, caches filling); --steady keeps only "
      "them"},

@@ -50,6 +50,12 @@ be exact (the caller skips that sample for that plant, saying so).
                op's. None unless every steady step has such a place.
   bare_loop    python_loop in a trace recorded without Python stacks: the ops alone, between the
                step's framework ops.
+  one_time_pause  where host_stall stalls, the launch call there made D longer and its kernel
+               renamed to one launched nowhere else: the first launch of a kernel, loading its
+               module (a one-time cost, issue 50). host_stall's edit: everything from the call's
+               start on moves D later, the call starts where it did and returns D later. The
+               warm-up finding prices it (the call done before the window) at D plus the call's
+               own time; the steady part, its verdict and GPU busy share stay as they were.
   blocking_copy  where item_sync waits, a synchronous 4-byte cudaMemcpy to the host (an op of its
                own) that waits the same way; the fix memcpy-sync prices (the host no longer waits)
                saves H less the call's return.
@@ -682,3 +688,28 @@ def memory_growth(src, dst, g_bytes, window=None):
                        "tid": tid, "ts": t, "args": args})
     save(doc, dst)
     return where, g_bytes
+
+
+PLANTED_KERNEL = "planted_module_loading_kernel"
+
+
+def one_time_pause(src, dst, d_us, window=None):
+    """Writes the planted trace; returns (the kernel's name, the call's start, the call's new
+    duration) or None where _idle_launch finds no place."""
+    doc, events = load(src)
+    found = _idle_launch(events, window)
+    if found is None:
+        return None
+    _, at, call = found
+    corr = call.get("args", {}).get("correlation")
+    kernels = [e for e in gpu_ops(events) if corr is not None
+               and e.get("args", {}).get("correlation") == corr and str(e.get("cat", "")).lower() == "kernel"]
+    if not kernels:
+        return None
+    # host_stall's edit, the stall inside the call: it starts where it did and returns D later.
+    _stall_at(events, at, d_us)
+    call["ts"], call["dur"] = at, float(call["dur"]) + d_us
+    for k in kernels:
+        k["name"] = PLANTED_KERNEL
+    save(doc, dst)
+    return PLANTED_KERNEL, at, float(call["dur"])

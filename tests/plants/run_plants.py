@@ -116,6 +116,9 @@ def expected(kind, made):
     if kind == "data_loading":  # the loader's range, by its name
         return "data-loading", lambda f: f["where"]["op"] == made[0] or any(
             abs(e["start_ns"] - made[1] * 1000) <= 1000 for e in f.get("evidence", []))
+    if kind == "one_time_pause":  # the planted call among warm-up's parts
+        return "warm-up", lambda f: any(abs(e["start_ns"] - made[1] * 1000) <= 1000
+                                        for e in f.get("evidence", []))
     if kind == "allocator":  # the planted call among the finding's evidence
         return "allocator", lambda f: any(abs(e["start_ns"] - made[1] * 1000) <= 1000
                                           for e in f.get("evidence", []))
@@ -147,6 +150,15 @@ def steady_window_us(gpuscope, src):
     return steps[0]["start_ns"] / 1000, (steps[-1]["start_ns"] + steps[-1]["dur_ns"]) / 1000
 
 
+def same_steady_part(gpuscope, src, got):
+    """A one-time pause leaves the steady part as it was: its verdict, and the GPU's busy share
+    within 2 points."""
+    before = unplanted(gpuscope, src)["summary"]
+    after = got["summary"]
+    busy = (before["gpu_busy_pct"] or 0, after["gpu_busy_pct"] or 0)
+    return before["verdict_kind"] == after["verdict_kind"] and abs(busy[0] - busy[1]) <= 2
+
+
 def one(gpuscope, rel, kind, tmp):
     src = os.path.join(SAMPLES, rel)
     tag = f"{kind}_{abs(hash(rel))}"
@@ -160,12 +172,13 @@ def one(gpuscope, rel, kind, tmp):
     rule, place = expected(kind, made)
     # What the fix saves: the planted cost, or for a fusion what the fused kernel does not take.
     cost_us = (made[1] if kind in ("fusion", "python_loop", "bare_loop") else
-               made[2] if kind in ("kernel_storm", "item_sync", "blocking_copy") else d_us)
+               made[2] if kind in ("kernel_storm", "item_sync", "blocking_copy", "one_time_pause")
+               else d_us)
     # A storm, a blocking copy or a loader fetch adds to the sample's own tiny kernels, blocking
     # copies or loader ranges, which one finding prices together, an .item() to the sample's own
     # .item()s at that place: the plant's share is what the saving grew by.
     before_ns = 0
-    if kind in ("kernel_storm", "item_sync", "blocking_copy", "data_loading"):
+    if kind in ("kernel_storm", "item_sync", "blocking_copy", "data_loading", "one_time_pause"):
         before_ns = sum(f["standalone_ns"] for f in unplanted(gpuscope, src)["findings"]
                         if f["rule"] == rule and (kind != "item_sync" or place(f)))
     out = []
@@ -184,13 +197,18 @@ def one(gpuscope, rel, kind, tmp):
                 out.append((kind, rel, fmt, "fail", "convert: " + r.stderr.strip()[:200]))
                 continue
         # A blocking copy among larger ones is one of the finding's instances, not its first five.
-        more = ["--evidence", "100000"] if kind == "blocking_copy" else []
+        more = ["--evidence", "100000"] if kind in ("blocking_copy", "one_time_pause") else []
         r = subprocess.run([gpuscope, "analyze", "--format", "json", *more, path], capture_output=True,
                            text=True)
         if r.returncode != 0:
             out.append((kind, rel, fmt, "fail", "analyze: " + r.stderr.strip()[:200]))
             continue
-        found = [f for f in json.loads(r.stdout)["findings"] if f["rule"] == rule and place(f)]
+        got = json.loads(r.stdout)
+        found = [f for f in got["findings"] if f["rule"] == rule and place(f)]
+        if kind == "one_time_pause" and not same_steady_part(gpuscope, src, got):
+            out.append((kind, rel, fmt, "fail", "the steady part's verdict moved: "
+                        + got["summary"]["verdict"][:100]))
+            continue
         if not found:
             out.append((kind, rel, fmt, "fail", f"no {rule} finding at the planted place"))
             continue
@@ -222,7 +240,7 @@ def main():
         jobs = [ex.submit(one, a.gpuscope, rel, kind, tmp) for rel in TRACES
                 for kind in ("slow_kernel", "host_stall", "device_copy", "fusion", "allocator",
                              "kernel_storm", "item_sync", "blocking_copy", "data_loading",
-                             "python_loop", "bare_loop")]
+                             "python_loop", "bare_loop", "one_time_pause")]
         jobs += [ex.submit(one, a.gpuscope, rel, "memory_growth", tmp) for rel in MEMORY_TRACES]
         for j in jobs:
             results += j.result()

@@ -22,6 +22,19 @@ void Context::BuildTimeline() {
   for (size_t i = 0; i < t_.memops.size(); ++i)
     add(t_.memops.start_ns[i], t_.memops.dur_ns[i], t_.memops.device[i], t_.memops.launch[i]);
   devices_ = static_cast<int>(per_device.size());
+  // The window's one-time time is the part of it in which the GPUs waited for the one-time costs:
+  // GPU work that ran meanwhile (queued before them) is the steady part's.
+  if (!masked_.empty()) {
+    std::vector<Interval> busy;
+    for (const auto& [dev, ops] : per_device)
+      for (const Op& op : ops) busy.emplace_back(op.s, op.e);
+    MergeIntervals(busy);
+    masked_ns_ = 0;
+    for (auto [s, e] : masked_) {
+      s = std::max(s, w0_), e = std::min(e, w1_);
+      if (e > s) masked_ns_ += (e - s) - CoveredWithin(busy, s, e);
+    }
+  }
   // Kernel-only busy intervals per device, merged (for the overlap of copies with compute).
   for (size_t i = 0; i < t_.kernels.size(); ++i)
     kernel_busy_[t_.kernels.device[i]].emplace_back(t_.kernels.start_ns[i], t_.kernels.end_ns(i));
@@ -30,19 +43,28 @@ void Context::BuildTimeline() {
     std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) { return a.s < b.s; });
     int64_t cur_s = ops[0].s, cur_e = ops[0].e;
     const int32_t dev = device;  // a copy: lambdas cannot capture a structured binding (clang 14)
+    // A gap's time inside one-time costs is not the steady part's: only its other pieces are.
     auto gap = [&](int64_t a, int64_t b, RowId launch) {
+      auto it = std::upper_bound(masked_.begin(), masked_.end(), Interval(a, INT64_MAX));
+      if (it != masked_.begin()) --it;  // the one starting before `a` may cover it
+      for (; it != masked_.end() && it->first < b; ++it) {
+        if (it->second <= a) continue;
+        if (it->first > a) gaps_.push_back({a, it->first, launch, dev, 0, {}});
+        a = std::max(a, it->second);
+      }
       if (b > a) gaps_.push_back({a, b, launch, dev, 0, {}});
     };
+    auto busy = [&](int64_t a, int64_t b) { busy_ += b - a; };
     gap(w0_, cur_s, ops[0].launch);
     for (size_t i = 1; i < ops.size(); ++i) {
       if (ops[i].s > cur_e) {
-        busy_ += cur_e - cur_s;
+        busy(cur_s, cur_e);
         gap(cur_e, ops[i].s, ops[i].launch);
         cur_s = ops[i].s;
       }
       cur_e = std::max(cur_e, ops[i].e);
     }
-    busy_ += cur_e - cur_s;
+    busy(cur_s, cur_e);
     gap(cur_e, w1_, kNoRow);
     std::vector<Op>().swap(ops);
   }
@@ -56,6 +78,20 @@ void Context::BuildTimeline() {
   std::sort(by_end_.begin(), by_end_.end(), [&](uint32_t a, uint32_t b) {
     return std::pair(gaps_[a].end, a) < std::pair(gaps_[b].end, b);
   });
+}
+
+WhatIf Context::OneTimeFix() const {
+  WhatIf fix;
+  fix.what = "the one-time costs leave the window (done before it)";
+  for (const OneTimePart& p : steady_.one_time.parts) {
+    if (p.call != kNoRow) {
+      fix.api_dur.emplace_back(p.call, 0);
+      if (p.first_kernel != SIZE_MAX) fix.typical_latency.push_back(p.first_kernel);
+    } else {
+      fix.host_scale.push_back({p.track, p.start_ns, p.end_ns, 0.0});
+    }
+  }
+  return fix;
 }
 
 namespace {

@@ -67,13 +67,21 @@ class Context {
   const AnalyzeOptions& o() const { return o_; }
   const SteadyState& steady() const { return steady_; }
   const Ecosystem& ecosystem() const { return ecosystem_; }
-  bool In(int64_t ts) const { return ts >= w0_ && ts < w1_; }
+  // Inside the window's steady part: in the window and in none of its one-time costs.
+  bool In(int64_t ts) const {
+    return ts >= w0_ && ts < w1_ && (masked_.empty() || !steady_.one_time.Covers(ts));
+  }
   // Copies (not memsets) that belong to the window, in row order.
   std::vector<size_t> WindowCopies() const;
   // A GPU op belongs to the window when its launch call does (the GPU may run it after the
   // window's end); an op without a known launch, by its own start.
   bool GpuIn(int64_t start, RowId launch) const { return In(LaunchedAt(t_, launch, start)); }
-  int64_t window() const { return std::max<int64_t>(1, w1_ - w0_); }
+  // The window's steady part: its span less its one-time costs.
+  int64_t window() const { return std::max<int64_t>(1, w1_ - w0_ - masked_ns_); }
+  // The one-time costs' fix: their calls take no time, their host time leaves its thread, a
+  // kernel whose launch loaded its module starts a typical launch latency after it (the
+  // replay's baseline for every other finding, and the warm-up finding's own fix).
+  WhatIf OneTimeFix() const;
   double PerIteration(double count) const {
     return iterations_ ? count / static_cast<double>(iterations_) : count;
   }
@@ -132,6 +140,8 @@ class Context {
   void Init() {
     at_.SetGraphs(&graphs_);
     w0_ = steady_.start_ns, w1_ = steady_.end_ns;
+    masked_ = steady_.one_time.spans;
+    masked_ns_ = steady_.one_time.Within(w0_, w1_);
     iterations_ = steady_.iterations.empty() ? 0 : steady_.steady_count();
     BuildTimeline();
     ecosystem_ = DetectEcosystem(t_);
@@ -151,6 +161,8 @@ class Context {
   Attributor at_;
   GraphAttribution graphs_;
   int64_t w0_ = 0, w1_ = 0;
+  std::vector<Interval> masked_;  // the one-time costs' time (steady_.one_time.spans)
+  int64_t masked_ns_ = 0;         // ... inside the window
   size_t iterations_ = 0;
   Ecosystem ecosystem_;
   std::vector<Gap> gaps_;

@@ -44,23 +44,57 @@ void PricePhases(const PhaseCut& cut, const std::vector<int64_t>& baseline_steps
   }
 }
 
+// The warm-up finding: what the one-time costs add to the window as it ran, a share of it.
+void PriceOneTime(const Pricing& p, Candidate& cand) {
+  Finding& f = cand.finding;
+  const int64_t saves = std::max<int64_t>(0, p.as_run_ns - p.baseline_ns);
+  f.impact_ns = f.standalone_ns = saves;
+  f.impact_percent =
+      100.0 * static_cast<double>(saves) / static_cast<double>(std::max<int64_t>(1, p.as_run_ns));
+  f.severity = SeverityFor(f.impact_percent);
+  f.baseline_ns = p.as_run_ns;
+  f.fixed_ns = p.baseline_ns;
+  f.changes = cand.fix.Describe();
+  f.edits_remove_ns = saves;
+  f.fix = cand.fix.what + "; replayed window " + base::FormatDuration(p.as_run_ns) + " -> " +
+          base::FormatDuration(p.baseline_ns) + " (the steady part, every other finding's window)";
+}
+
 }  // namespace
 
 Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Candidate>& cands,
                       const PhaseCut* cut) {
   Pricing p;
-  const ReplayResult unchanged = graph.Replay(nullptr);
+  // The window's steady part: the one-time costs done before it (the baseline of every fix but
+  // warm-up's, which is priced on the window as it ran).
+  const WhatIf one_time = c.OneTimeFix();
+  const WhatIf* base = one_time.empty() ? nullptr : &one_time;
+  p.as_run_ns = base ? graph.Replay(nullptr).window_ns : 0;
+  const ReplayResult unchanged = graph.Replay(base);
   p.baseline_ns = unchanged.window_ns;
-  // What each fix's edits remove, on the unchanged replay just made (before the fixes' replays).
-  std::vector<const WhatIf*> fixes(cands.size(), nullptr);
-  for (size_t i = 0; i < cands.size(); ++i)
-    if (!cands[i].fix.empty()) fixes[i] = &cands[i].fix;
-  const std::vector<int64_t> removes = graph.EditsRemoveNs(fixes);
+  if (!base) p.as_run_ns = p.baseline_ns;
   p.percent_of_ns = std::max(p.baseline_ns, c.window());
   std::vector<PriceCandidate<WhatIf>> in(cands.size());
+  std::vector<WhatIf> with_base(base ? cands.size() : 0);  // each fix on top of the baseline's
   for (size_t i = 0; i < cands.size(); ++i) {
     if (cands[i].fix.empty()) continue;
     in[i].fix = &cands[i].fix;
+    if (base) {
+      with_base[i] = one_time;
+      with_base[i].Merge(cands[i].fix);
+      in[i].fix = &with_base[i];
+    }
+  }
+  // What each fix's edits remove, on the unchanged replay as it ran. On top of the one-time
+  // costs' fix, a fix saves what both save less what they save: at most what both remove less
+  // what the one-time costs save (the bound for the saving on the baseline).
+  std::vector<const WhatIf*> fixes(cands.size(), nullptr);
+  for (size_t i = 0; i < cands.size(); ++i) fixes[i] = in[i].fix;
+  std::vector<int64_t> removes = graph.EditsRemoveNs(fixes);
+  for (int64_t& r : removes)
+    if (base) r = std::max<int64_t>(0, r - (p.as_run_ns - p.baseline_ns));
+  for (size_t i = 0; i < cands.size(); ++i) {
+    if (cands[i].fix.empty()) continue;
     // A catch-all (gpu-idle: the host work no other rule explains) is priced last, on what the
     // others leave.
     const RuleInfo* rule = FindRule(cands[i].finding.rule);
@@ -73,7 +107,7 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
                         : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
   std::vector<std::vector<int64_t>> steps;  // per replay made, in PriceInOrder's order
   const PriceResult r = PriceInOrder(
-      p.baseline_ns, in, WhatIf{},
+      p.baseline_ns, in, base ? one_time : WhatIf{},
       [&](const std::vector<const WhatIf*>& batch) {
         if (!cut) return graph.ReplayWindows(batch, threads);
         std::vector<std::vector<int64_t>> batch_steps;
@@ -91,6 +125,10 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
     Finding& f = cands[i].finding;
     // Information and summaries (no fix to price) keep the severity their rule gave them.
     if (f.severity == Severity::kInfo || cands[i].fix.empty()) continue;
+    if (f.rule == "warm-up") {
+      PriceOneTime(p, cands[i]);
+      continue;
+    }
     f.impact_ns = impact[i];
     f.impact_percent = p.Percent(impact[i]);
     f.severity = SeverityFor(f.impact_percent);

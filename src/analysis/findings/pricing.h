@@ -21,7 +21,8 @@ struct PhaseCut {
 };
 
 struct Pricing {
-  int64_t baseline_ns = 0;  // the unchanged graph replayed
+  int64_t baseline_ns = 0;  // the unchanged graph replayed, its one-time costs done before it
+  int64_t as_run_ns = 0;    // ... with its one-time costs (the window as it ran)
   int64_t combined_ns = 0;  // with every fix that saves something
   // Savings are shares of the replayed window (it runs past the steady window when the GPU
   // finishes work the host queued ahead), never of less than the steady window.

@@ -107,6 +107,9 @@ void SummarizePath(const std::map<std::string_view, int64_t>& share, PlaceSums& 
 
 }  // namespace
 
+// A launch call this long is its own time on the path, not launch latency.
+constexpr int64_t kLongLaunchCallNs = 1'000'000;
+
 void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
                            const std::vector<int64_t>& end, uint32_t last, ReplayResult& out,
                            std::vector<PathSegment>* segments) const {
@@ -167,8 +170,18 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
     int64_t s = start[v];
     if (s <= w0_) break;
     if (launch_[v] != kNone && start[launch_[v]] + p.lat[v] == s) {
-      add("launch latency", {}, p.lat[v]);
-      v = launch_[v];
+      // A launch call of 1 ms or more (a module loaded, a profiler replaying the kernel) is the
+      // call's time, never launch latency: the op did not start before the call returned.
+      const uint32_t call = launch_[v];
+      const int64_t in_call = std::min(p.lat[v], end[call] - start[call]);
+      if (in_call >= kLongLaunchCallNs) {
+        add("launch latency", {}, p.lat[v] - in_call);
+        on = call;
+        add(call_category(name_of(call)), name_of(call), in_call);
+      } else {
+        add("launch latency", {}, p.lat[v]);
+      }
+      v = call;
       continue;
     }
     if (p.xdep[v] != kNone && end[p.xdep[v]] + xoff_[v] == s) {

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "analysis/steps/step_sources.h"
+#include "base/text.h"
 
 namespace gpuscope::analysis {
 namespace {
@@ -249,8 +250,16 @@ SteadyState FindSteps(const model::Trace& t, const SteadyStateOptions& o) {
   return s;
 }
 
-SteadyState ChooseWindow(const model::Trace& t, SteadyState s, const SteadyStateOptions& o) {
-  if (s.iterations.empty()) return s;  // one step, the span of work: already its own window
+std::string SteadyState::WindowText() const {
+  if (one_time.empty()) return "the whole window (no one-time cost found in it)";
+  return "steady part: " + base::FormatDuration(steady_ns()) + " after " + one_time.Text() +
+         " (one-time, left out)";
+}
+
+namespace {
+
+// The steady window of found steps: warm-up steps left out, latency, structure.
+void CutWindow(const model::Trace& t, SteadyState& s, const SteadyStateOptions& o) {
   if (const PhaseSteps* only = o.phase.empty() ? nullptr : s.Phase(o.phase)) {
     // One phase analysed alone: its steps are the steps (a window over interleaved phases also
     // holds the others' time; serving traces run them in blocks).
@@ -293,6 +302,14 @@ SteadyState ChooseWindow(const model::Trace& t, SteadyState s, const SteadyState
   s.latency = Latencies(d);
   const IterationSpan& first = s.iterations[s.warmup];
   s.structure = FindKernelStructure(t, first.start_ns, first.end_ns(), o.min_repeats);
+}
+
+}  // namespace
+
+SteadyState ChooseWindow(const model::Trace& t, SteadyState s, const SteadyStateOptions& o) {
+  // One step, the span of work, is already its own window.
+  if (!s.iterations.empty()) CutWindow(t, s, o);
+  s.one_time = FindOneTime(t, s.start_ns, s.end_ns, s.iterations.empty());
   return s;
 }
 

@@ -26,11 +26,15 @@
 // Warm-up = the leading steps of a phase that are much slower than the typical one of that phase
 // (> 1.5x the median of the rest, default); a phase of one step has none. The steady window runs
 // from the first step that is not a leading warm-up step to the end of the last step.
+// One-time costs inside the window (one_time.h: module loading, a TorchScript first run, first
+// calls) are found in every window and are not part of its steady part: the rules, the verdict,
+// the critical path and the stalls leave them out; only the warm-up finding reports them.
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "analysis/steps/one_time.h"
 #include "model/trace.h"
 
 namespace gpuscope::analysis {
@@ -74,8 +78,14 @@ struct SteadyState {
   size_t warmup = 0;                 // leading steps left out of the steady window
   int64_t start_ns = 0, end_ns = 0;  // the steady window
   LatencyStats latency;              // over the steady steps (none: all zero)
+  OneTime one_time;  // one-time costs inside the window, left out of its steady part
   size_t steady_count() const { return iterations.size() - warmup; }
   int64_t window_ns() const { return end_ns - start_ns; }
+  // The window without its one-time costs.
+  int64_t steady_ns() const { return window_ns() - one_time.ns; }
+  // What the window's figures are about: "steady part: 380 ms after 628 ms of module loading and
+  // 295 ms of TorchScript first run" ("whole window" when nothing was left out).
+  std::string WindowText() const;
   // The phase named `name`; nullptr if the trace has none of it.
   const PhaseSteps* Phase(std::string_view name) const;
   // Index of the step whose host span holds `ts`; -1 if none.

@@ -63,7 +63,7 @@ std::string HostDuring(const model::Trace& t, const Attributor& at, model::Track
 }  // namespace
 
 std::vector<Stall> FindStalls(const model::Trace& t, const Attributor& at, int64_t w0, int64_t w1,
-                              size_t count, int64_t min_ns) {
+                              size_t count, int64_t min_ns, const OneTime& one_time) {
   std::map<int, std::vector<Op>> per_device;
   for (size_t i = 0; i < t.kernels.size(); ++i)
     per_device[t.kernels.device[i]].push_back(
@@ -101,6 +101,13 @@ std::vector<Stall> FindStalls(const model::Trace& t, const Attributor& at, int64
     Stall s;
     s.device = g.device, s.start_ns = g.start, s.dur_ns = g.end - g.start;
     s.in_window = g.start < w1 && g.end > w0;
+    if (2 * one_time.Within(g.start, g.end) >= s.dur_ns) {
+      int64_t most = 0;
+      for (const auto& p : one_time.parts) {
+        const int64_t o = std::min(p.end_ns, g.end) - std::max(p.start_ns, g.start);
+        if (o > most) most = o, s.one_time = p.what;
+      }
+    }
     if (g.next_launch == model::kNoRow) {
       s.host = "the op after it has no launch call in the trace";
       out.push_back(std::move(s));
@@ -108,9 +115,12 @@ std::vector<Stall> FindStalls(const model::Trace& t, const Attributor& at, int64
     }
     model::TrackId track = t.api.track[g.next_launch];
     int64_t launched = t.api.start_ns[g.next_launch];
-    s.queued_ns = g.end - std::max(launched, g.start);
+    s.queued_ns = std::max<int64_t>(0, g.end - std::max(t.api.end_ns(g.next_launch), g.start));
     s.host = HostDuring(t, at, track, g.start, g.end, &s.where);
-    if (2 * s.queued_ns >= s.dur_ns) {
+    if (!s.one_time.empty()) {
+      s.host =
+          "one-time (" + s.one_time + ": the warm-up finding's, not the steady part's): " + s.host;
+    } else if (2 * s.queued_ns >= s.dur_ns) {
       // Queued while the GPU was idle, yet started only at the end: something the trace does
       // not show held it (a stream wait on another process's event, a clock offset).
       std::string after;

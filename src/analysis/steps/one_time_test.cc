@@ -1,0 +1,113 @@
+// One-time costs on hand-built models: each kind of part, and what is not one.
+
+#include "analysis/steps/one_time.h"
+
+#include <gtest/gtest.h>
+
+#include "analysis/common/test_model_builder.h"
+#include "analysis/steps/steady_state.h"
+
+namespace gpuscope::analysis {
+namespace {
+
+using test_models::Builder;
+using test_models::us;
+
+bool Has(const OneTime& o, std::string_view what) {
+  for (const auto& p : o.parts)
+    if (p.what == what) return true;
+  return false;
+}
+
+TEST(OneTime, TorchScriptFirstRunIsTheHostPauseBeforeTheScriptedCall) {
+  Builder b;
+  b.Launch("k0", 0, 5 * us, 10 * us, 5 * us);
+  // 300 ms without any event on the thread, then the scripted function's first call.
+  b.Op("forward", 300'000 * us, 1'000 * us);
+  b.Op("fallback_function", 300'010 * us, 980 * us);
+  b.Launch("k1", 300'020 * us, 5 * us, 300'030 * us, 900 * us);
+  const model::Trace& t = b.Link();
+  OneTime o = FindOneTime(t, 0, 301'000 * us, true);
+  ASSERT_TRUE(Has(o, "TorchScript first run")) << o.Text();
+  // From the thread's last event (the first launch call's end) to the call's first event inside.
+  EXPECT_EQ(o.spans.front(), std::make_pair(5 * us, 300'010 * us));
+  EXPECT_NE(o.Text().find("TorchScript first run"), std::string::npos) << o.Text();
+  // Without the profiling executor's fallback_function, a pause is the program's own.
+  Builder plain;
+  plain.Launch("k0", 0, 5 * us, 10 * us, 5 * us);
+  plain.Op("forward", 300'000 * us, 1'000 * us);
+  plain.Op("aten::mm", 300'010 * us, 980 * us);
+  EXPECT_TRUE(FindOneTime(plain.Link(), 0, 301'000 * us, true).empty());
+}
+
+TEST(OneTime, AnOpsFirstCallFarSlowerThanItsOtherCallsIsSetUp) {
+  auto model = [](bool waits) {
+    auto b = std::make_unique<Builder>();
+    // cudnn_convolution's first call per shape sets up (2 ms); later calls take 40 us.
+    b->Op("aten::conv2d", 0, 2'100 * us, "A");
+    b->Op("aten::cudnn_convolution", 10 * us, 2'000 * us, "A");
+    if (waits) b->Api("cudaStreamSynchronize", 20 * us, 1'900 * us, 0);
+    for (int k = 0; k < 5; ++k) {
+      b->Op("aten::conv2d", (3'000 + k * 100) * us, 50 * us, "A");
+      b->Op("aten::cudnn_convolution", (3'000 + k * 100 + 5) * us, 40 * us, "A");
+    }
+    b->Op("aten::add", 4'000 * us, 3'000 * us, "B");  // one call alone: nothing to compare with
+    return b;
+  };
+  auto set_up = model(false);
+  OneTime o = FindOneTime(set_up->Link(), 0, 10'000 * us, true);
+  ASSERT_EQ(o.parts.size(), 1u) << o.Text();
+  EXPECT_EQ(o.parts[0].op, "aten::cudnn_convolution");  // the innermost slow first call
+  EXPECT_EQ(o.ns, 2'000 * us);
+  // A first call that waits for the GPU is the GPU's time, not set-up.
+  auto waiting = model(true);
+  EXPECT_TRUE(FindOneTime(waiting->Link(), 0, 10'000 * us, true).empty());
+  // With steps, the leading slow steps are out already: first calls are not looked for.
+  auto stepped = model(false);
+  EXPECT_TRUE(FindOneTime(stepped->Link(), 0, 10'000 * us, false).empty());
+}
+
+TEST(OneTime, ModuleLoadingLaunchAndStartUpBeforeTheFirstGpuCall) {
+  Builder b;
+  b.Launch("k", 0, 5 * us, 10 * us, 5 * us);
+  b.Launch("slow", 100 * us, 600'000 * us, 600'110 * us, 5 * us);  // loads its module
+  for (int k = 0; k < 20; ++k) {
+    int64_t t0 = (600'200 + k * 10) * us;
+    b.Launch(k % 2 ? "k" : "slow", t0, 5 * us, t0 + 10 * us, 5 * us);
+  }
+  const model::Trace& t = b.Link();
+  OneTime o = FindOneTime(t, 0, 601'000 * us, false);  // with steps too
+  ASSERT_EQ(o.parts.size(), 1u) << o.Text();
+  EXPECT_EQ(o.parts[0].what, "module loading");
+  EXPECT_NE(o.parts[0].first_kernel, SIZE_MAX);
+  EXPECT_EQ(o.Text(), "600.000 ms of module loading");
+  // No GPU op recorded: the host's work before its first GPU call is start-up.
+  Builder cpu_only;
+  cpu_only.Op("aten::uniform_", 0, 2'000'000 * us);
+  cpu_only.Api("cudaMemcpyAsync", 2'000'100 * us, 10 * us, 0);
+  cpu_only.Op("aten::relu", 2'000'200 * us, 10 * us);
+  OneTime s = FindOneTime(cpu_only.Link(), 0, 2'000'300 * us, true);
+  ASSERT_EQ(s.parts.size(), 1u);
+  EXPECT_EQ(s.parts[0].what, "start-up before the first GPU call");
+  EXPECT_TRUE(s.Covers(1'000'000 * us));
+  EXPECT_FALSE(s.Covers(2'000'200 * us));
+}
+
+TEST(OneTime, TheSteadyStateSaysWhatItsWindowLeftOut) {
+  Builder b;
+  b.Launch("k", 0, 5 * us, 10 * us, 5 * us);
+  b.Launch("slow", 100 * us, 600'000 * us, 600'110 * us, 50 * us);
+  for (int k = 0; k < 20; ++k) {  // ordinary launches: the median launch call
+    int64_t t0 = (600'200 + k * 10) * us;
+    b.Launch("k", t0, 5 * us, t0 + 10 * us, 5 * us);
+  }
+  SteadyState s = FindSteadyState(b.Link());
+  EXPECT_EQ(s.one_time.ns, 600'000 * us);
+  EXPECT_EQ(s.steady_ns(), s.window_ns() - 600'000 * us);
+  EXPECT_NE(s.WindowText().find("steady part: "), std::string::npos) << s.WindowText();
+  EXPECT_NE(s.WindowText().find("after 600.000 ms of module loading"), std::string::npos)
+      << s.WindowText();
+}
+
+}  // namespace
+}  // namespace gpuscope::analysis
