@@ -143,6 +143,9 @@ int Main(int argc, char** argv) {
                  "format's microseconds (s, ms, us, ns); `info` says when the values look like "
                  "another unit")
       ->check(CLI::IsMember({"s", "ms", "us", "ns"}));
+  app.add_option("--categories", common.categories,
+                 "A kernel category table replacing the built-in one (the form: gpuscope help "
+                 "categories)");
   std::vector<std::pair<CLI::App*, CommandBody>> commands;
   for (const CommandSpec& c : kCommands) {
     CLI::App* sub = app.add_subcommand(c.name, c.what);

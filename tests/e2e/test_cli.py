@@ -20,6 +20,7 @@ import cases_hostile  # noqa: E402,F401
 import cases_whatif  # noqa: E402,F401
 import cases_memory  # noqa: E402,F401
 import cases_impossible  # noqa: E402,F401
+import cases_categories  # noqa: E402,F401
 import harness  # noqa: E402
 
 if __name__ == "__main__":
