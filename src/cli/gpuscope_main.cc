@@ -10,6 +10,7 @@
 #include "base/allocator_tuning.h"
 #include "base/text.h"
 #include "cli/commands.h"
+#include "session/categories.h"
 
 namespace gpuscope::cli {
 namespace {
@@ -92,8 +93,9 @@ std::string CheckWords(const CLI::App& app, int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--") break;
-    if (a.rfind("--threads", 0) == 0 && a.find('=') == std::string::npos) {
-      ++i;  // its value
+    // A global option's value, given as the next word.
+    if ((a == "--threads" || a == "--time-unit" || a == "--categories") && command == nullptr) {
+      ++i;
       continue;
     }
     if (command == nullptr) {
@@ -170,6 +172,11 @@ int Main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "gpuscope: %s (see gpuscope --help)\n", e.what());
+    return 2;
+  }
+  // A category table that does not read is fatal before any trace is loaded.
+  if (auto rules = session::CategoryRulesFor(common); !rules.ok()) {
+    std::fprintf(stderr, "gpuscope: %s\n", base::OneLine(rules.status().message()).c_str());
     return 2;
   }
   base::StatusOr<int> rc = 2;

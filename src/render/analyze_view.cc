@@ -126,7 +126,7 @@ std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r
   kv("In the window", "kernels " + base::FormatDuration(s.kernel_ns) + ", copies " +
                           base::FormatDuration(s.memcpy_ns) + ", runtime calls " +
                           base::FormatDuration(s.api_ns));
-  if (std::string line = CategoryLine(s.categories, 5); !line.empty()) kv("Kernel time", line);
+  if (std::string line = CategoryLine(s.categories, 5); !line.empty()) kv("By category", line);
   if (!s.idle.empty()) {
     std::string idle;
     for (size_t k = 0; k < s.idle.size() && k < 5; ++k) {

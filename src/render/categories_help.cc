@@ -5,6 +5,7 @@
 #include <string>
 
 #include "analysis/work/kernel_categories.h"
+#include "base/text.h"
 #include "output/json_writer.h"
 #include "render/help_view.h"
 #include "render/result_table.h"
@@ -85,7 +86,8 @@ std::string CategoriesHelp(std::string_view format) {
            std::string(analysis::CategoryDescription(cat)) + "\n";
   }
   out += "\nRules, in the order they are tried:\n\n";
-  return out + RulesTable(*rules).Text(100, true);
+  // The prose wrapped to 100 columns; the table fits itself.
+  return base::WrapLongLines(out, 100) + RulesTable(*rules).Text(100, true);
 }
 
 }  // namespace gpuscope::render

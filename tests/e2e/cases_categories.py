@@ -36,7 +36,7 @@ def stats_by_category_in_every_form():
     assert set(d) == {"source", "categories"}
     assert (by["elementwise"]["calls"], by["gemm"]["calls"], by["copy"]["calls"]) == (6, 2, 6), by
     assert by["other"]["calls"] == 0
-    assert abs(sum(c["percent"] for c in d["categories"]) - 100) < 1e-6
+    assert abs(sum(c["percent"] for c in d["categories"]) - 100) < 1e-3
     st = json.loads(run("stats", "--format", "json", SMALL).stdout)
     assert sum(c["total_ns"] for c in d["categories"]) == sum(k["total_ns"] for k in st["kernels"]) + sum(
         m["total_ns"] for m in st["memops"])
@@ -71,7 +71,7 @@ def a_users_category_table_replaces_the_built_in_one():
 @test
 def analyze_names_the_categories_in_one_line():
     r = run("analyze", SMALL)
-    line = [l for l in r.stdout.splitlines() if "Kernel time" in l]
+    line = [l for l in r.stdout.splitlines() if "By category" in l]
     assert len(line) == 1 and "copy" in line[0] and "elementwise" in line[0], r.stdout
     a = json.loads(run("analyze", "--format", "json", SMALL).stdout)
     cats = a["summary"]["categories"]

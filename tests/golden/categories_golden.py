@@ -35,15 +35,23 @@ SERVING = re.compile(r"vllm|sglang|xdit", re.I)
 
 # Hand-checked breakdowns (% of GPU op time, memory operations in copy), one decimal.
 EXPECTED = {
+    # Kernel shares (Python over the raw file) x kernel time / GPU op time: cutlass + sm90_xmma
+    # GEMMs, flash_fwd, vectorized_layer_norm, add/GELU/compare, indexSelect and the copies.
     TL + "h100__gaunernst_bert-small-uncased__1016001.json.gz":
-        {"gemm": 64.4, "attention": 12.2, "norm": 10.1, "elementwise": 9.0, "copy": 3.2,
-         "reduction": 1.2},
+        {"gemm": 63.9, "attention": 12.1, "norm": 10.0, "elementwise": 9.0, "reduction": 1.2,
+         "copy": 3.9},
+    # Tensile Cijk_ GEMMs, paged_attention_ll4mi (QKV + reduce), aiter add_rmsnorm_quant,
+    # act_and_mul + rotary_embedding, direct_copy + store_kvcache + copies.
     TL + "inference__sglang_decode__sglang_Qwen3-8B_decode.json.gz":
-        {"gemm": 59.2, "attention": 21.8, "norm": 7.0, "elementwise": 5.6, "copy": 6.0},
+        {"gemm": 59.1, "attention": 21.8, "norm": 7.0, "elementwise": 5.4, "copy": 5.9},
+    # ncclDevKernel_Generic, batch_norm_* kernels, batched_transpose + SubTensorOpWithCast,
+    # MIOpen igemm_* and CK grouped_conv, CK batched_gemm.
     TL + "mi300__resnet_act_checkpoint.json.gz":
-        {"communication": 73.5},
+        {"gemm": 1.6, "conv": 4.6, "norm": 8.6, "elementwise": 3.6, "copy": 9.9,
+         "communication": 71.4},
+    # 1.88 s of memcpy against 44.8 ms of kernels (86% of them sm80_xmma cuBLAS GEMMs).
     "collection2/nsys/nsys-ai__tests__fixtures__h100_2gpu_1s.sqlite":
-        {"gemm": 86.4, "elementwise": 6.7, "reduction": 2.9},
+        {"gemm": 2.0, "copy": 97.8},
 }
 
 
@@ -60,7 +68,7 @@ def independent_category(name):
         ("norm", r"layer_?norm|rms_?norm|group_?norm|instance_?norm|welford"),
         ("fused", r"^triton|fused|nvfuser"),
         ("reduction", r"reduce|softmax|top_?k|sort|scan|argm|cumsum|pool|_sum|nll_loss|cub::"),
-        ("elementwise", r"masked_fill"),
+        ("elementwise", r"masked_fill|rotary"),
         ("copy", r"copy|memcpy|memset|fill|transpose|permute|gather|scatter|index_?select|"
                  r"index_put|cast|pad_|kvcache|reshape_and_cache|embedding|catarray"),
         ("elementwise", r"elementwise|vectorized_|unrolled_|activation|act_and_mul|silu|gelu|relu|"
@@ -151,22 +159,23 @@ def raw_kineto_grids(path):
 
 
 def small_grid_fixture(binary, check, tmp):
-    """A real trace with its hottest kernel's grid cut to 8 blocks on a 132-SM H100."""
-    src = os.path.join(SAMPLES, TL + "h100__gaunernst_bert-small-uncased__1016001.json.gz")
-    with gzip.open(src, "rt") as f:
+    """A real GPU-bound trace (DeepSeek-V3 training on an H800 of 132 SMs) with its hottest GEMM's
+    grid cut to 8 blocks."""
+    src = os.path.join(SAMPLES, "collection2/kineto/deepseek-profile-data__train.json")
+    with open(src) as f:
         d = json.load(f)
     time = {}
     for e in d["traceEvents"]:
-        if e.get("cat") == "kernel" and e["args"].get("grid"):
+        if e.get("cat") == "kernel" and e["args"].get("grid") and "GemmKernel" in e["name"]:
             time[e["name"]] = time.get(e["name"], 0) + e["dur"]
     hot = max(time, key=time.get)
     before = gpuscope_json(binary, "analyze", src)
     check(not [f for f in before["findings"] if f["rule"] == "small-grid" and f["where"]["kernel"]
-               and "8x1x1" in f["detail"]], "small-grid: nothing cut to 8 blocks before the edit")
+               and "grid 8x1x1" in f["detail"]], "small-grid: nothing cut to 8 blocks before the edit")
     for e in d["traceEvents"]:
         if e.get("cat") == "kernel" and e["name"] == hot:
             e["args"]["grid"] = [8, 1, 1]
-    path = os.path.join(tmp, "h100_bert_small_grid.json")
+    path = os.path.join(tmp, "deepseek_small_grid.json")
     with open(path, "w") as f:
         json.dump(d, f)
     got = gpuscope_json(binary, "analyze", path)
@@ -204,7 +213,8 @@ def main():
         memops = gpuscope_json(a.gpuscope, "stats", "--by", "memops", path)["memops"]
         kernels = sum(c["calls"] for c in cats["categories"]) - sum(m["calls"] for m in memops)
         kernel_ns = sum(c["total_ns"] for c in cats["categories"]) - sum(m["total_ns"] for m in memops)
-        if SERVING.search(rel) and kernels > 0:
+        # Graph-capture traces run a few set-up kernels (the captured launches do not run).
+        if SERVING.search(rel) and kernels > 100:
             check(by["gemm"]["calls"] > 0 and by["attention"]["calls"] > 0,
                   f"{rel}: serving sample names gemm and attention")
         if kernels > 100 and kernel_ns > 0:

@@ -66,7 +66,8 @@ TEST(SmallGrid, WorkItemGridsOfHsaDispatchRecordsAreCountedInBlocks) {
   b.raw().meta.format = "rocprofv3-json";
   model::Trace& t = GpuBound(b, 33 * 256, 304);
   t.devices[0].vendor = model::Vendor::kAmd;
-  auto f = Rule(Analyze(t), "small-grid");
+  AnalysisReport r = Analyze(t);
+  auto f = Rule(r, "small-grid");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_NE(f[0]->detail.find("(33 blocks)"), std::string::npos) << f[0]->detail;
   EXPECT_NE(f[0]->detail.find("304 CUs: 271 CUs idle"), std::string::npos) << f[0]->detail;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/common/test_model_builder.h"
+#include "base/text.h"
 
 namespace gpuscope::analysis {
 namespace {
@@ -65,7 +66,7 @@ TEST(KernelCategories, NamesOfBothVendors) {
             KernelCategory::kCommunication);
   // "convert" holds "conv": the copy line before the conv lines decides.
   EXPECT_EQ(Of("void convert_fp32_to_bf16(float const*)"), KernelCategory::kCopy);
-  EXPECT_EQ(Of("laplacian_kernel"), KernelCategory::kOther);
+  EXPECT_EQ(Of("my_solver_kernel"), KernelCategory::kOther);
 }
 
 TEST(KernelCategories, ParseErrorsNameTheLine) {

@@ -7,6 +7,7 @@
 
 #include "analysis/findings/rules/rule_checks.h"
 #include "analysis/roofline/roofline.h"
+#include "analysis/work/kernel_categories.h"
 
 namespace gpuscope::analysis::internal {
 namespace {
@@ -53,11 +54,16 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     if (d.compute_units > 0) devices[d.id] = &d;
   if (devices.empty()) return;
   const bool work_items = t.meta.format.starts_with("rocprofv3") || t.meta.format == "rocpd";
+  // Collectives (NCCL channels, DeepEP's dispatch and combine) take few SMs on purpose, leaving
+  // the rest to the compute that overlaps them: never flagged.
+  const std::vector<KernelCategory> category =
+      CategorizeKernels(t, c.o().categories ? *c.o().categories : *BuiltInCategoryRules());
   // Per (name, grid, block, device): the window's instances whose grid leaves SMs idle.
   std::map<std::tuple<model::StringId, model::Dim3, model::Dim3, int>, Group> groups;
   for (size_t k = 0; k < t.kernels.size(); ++k) {
     auto dev = devices.find(t.kernels.device[k]);
     if (dev == devices.end() || claims.KernelTaken(k) ||
+        category[k] == KernelCategory::kCommunication ||
         !c.GpuIn(t.kernels.start_ns[k], t.kernels.launch[k]))
       continue;
     const uint64_t blocks = GridBlocks(t, k, work_items);
@@ -143,7 +149,9 @@ const RuleInfo& SmallGridRule() {
           "Launch more blocks than the device has SMs / CUs: split the work along another "
           "dimension or use a smaller tile; run independent kernels on other streams.",
       .limits =
-          "traces that do not record the device's SM / CU count (rocprofv3 CSV, .rpd, legacy "
+          "collectives (the communication category: NCCL/RCCL channels and DeepEP kernels take "
+          "few SMs on purpose, leaving the rest to compute); traces that do not record the "
+          "device's SM / CU count (rocprofv3 CSV, .rpd, legacy "
           "rocprof, nsys exports without TARGET_INFO_GPU, Kineto without deviceProperties) or "
           "the grid (0: unknown); kernels whose one block per unit would not fit anyway "
           "(occupancy is not modelled: a grid of at least one block per unit is never flagged, "
