@@ -66,7 +66,8 @@ class Trace:
     def kernels(self) -> pa.Table:
         """GPU kernels: id, start_ns, dur_ns, name, device, stream, correlation, grid, block,
         registers, shared_mem, launch_id (-> api.id), op_id (-> cpu_ops.id), python_frame_id
-        (-> python_frames.id), iteration (the step that launched it)."""
+        (-> python_frames.id), iteration (the step that launched it), category (gemm,
+        attention, ...: the built-in table of `gpuscope help categories`)."""
         return self._table("kernels")
 
     def memops(self) -> pa.Table:

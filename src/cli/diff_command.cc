@@ -11,6 +11,7 @@
 #include "base/text.h"
 #include "cli/commands.h"
 #include "render/diff_view.h"
+#include "session/categories.h"
 #include "session/load.h"
 #include "session/outputs.h"
 
@@ -45,6 +46,7 @@ CommandBody AddDiffCommand(CLI::App& app, const CommonOptions& common) {
   return [a, &common]() -> base::StatusOr<int> {
     GPUSCOPE_ASSIGN_OR_RETURN(auto before, LoadTimeline(a->before, common, "diff"));
     GPUSCOPE_ASSIGN_OR_RETURN(auto after, LoadTimeline(a->after, common, "diff"));
+    GPUSCOPE_ASSIGN_OR_RETURN(a->categories, CategoryRulesFor(common));
     std::fputs(DiffOutput(before, after, *a).c_str(), stdout);
     if (a->fail_if_slower >= 0) {
       analysis::DiffOptions o;

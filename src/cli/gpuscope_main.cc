@@ -13,6 +13,7 @@
 #include "base/sqlite_db.h"
 #include "base/text.h"
 #include "cli/commands.h"
+#include "session/categories.h"
 
 namespace gpuscope::cli {
 namespace {
@@ -109,7 +110,7 @@ std::string CheckWords(const CLI::App& app, int argc, char** argv) {
     std::string a = argv[i];
     if (a == "--") break;
     if (a.find('=') == std::string::npos && TakesValue(app, a)) {
-      ++i;  // a global option's value (`--time-unit s`): not a command
+      ++i;  // a global option's value (`--time-unit s`, `--categories F`): not a command
       continue;
     }
     if (command == nullptr) {
@@ -176,6 +177,9 @@ int Main(int argc, char** argv) {
                  "Seconds one query of an SQLite trace may take, per MB of the file (default: 3, "
                  "at least 5 s a query): a crafted database ends in one line instead of a hang")
       ->check(Finite(0.001, 1e6));
+  app.add_option("--categories", common.categories,
+                 "A kernel category table replacing the built-in one (the form: gpuscope help "
+                 "categories)");
   std::vector<std::pair<CLI::App*, CommandBody>> commands;
   for (const CommandSpec& c : kCommands) {
     CLI::App* sub = app.add_subcommand(c.name, c.what);
@@ -203,6 +207,11 @@ int Main(int argc, char** argv) {
     return 2;
   }
   base::SetSqliteSecondsPerMb(sqlite_budget);
+  // A category table that does not read is fatal before any trace is loaded.
+  if (auto rules = session::CategoryRulesFor(common); !rules.ok()) {
+    std::fprintf(stderr, "gpuscope: %s\n", base::OneLine(rules.status().message()).c_str());
+    return 2;
+  }
   base::StatusOr<int> rc = 2;
   for (auto& [sub, body] : commands) {
     if (!sub->parsed()) continue;

@@ -35,6 +35,7 @@ const Topic kTopics[] = {
     {"roofline", [](const std::string& f) { return render::RooflineHelp(f); }, false},
     {"problems", [](const std::string& f) { return render::ProblemsHelp(f); }, true},
     {"findings", [](const std::string& f) { return render::FindingsHelp(f); }, true},
+    {"categories", [](const std::string& f) { return render::CategoriesHelp(f); }, false},
 };
 
 }  // namespace
@@ -43,13 +44,15 @@ CommandBody AddHelpCommand(CLI::App& app) {
   auto topic = std::make_shared<std::string>();
   auto format = std::make_shared<std::string>("table");
   app.add_option("topic", *topic, "What to explain (without one: the list of topics)")
-      ->check(CLI::IsMember({"findings", "formats", "problems", "roofline", "terms", "whatif"}));
+      ->check(CLI::IsMember(
+          {"categories", "findings", "formats", "problems", "roofline", "terms", "whatif"}));
   app.add_option("--format", *format, "Output format")
       ->check(CLI::IsMember({"table", "markdown", "json", "csv"}));
   return [topic, format]() -> base::StatusOr<int> {  // the lambda owns the option storage
     if (topic->empty()) {
       std::fputs(
           "gpuscope help TOPIC [--format table|markdown|json|csv]: the topics\n"
+          "  categories the kernel categories and the rules that decide them\n"
           "  findings  every analyze rule: definition, limits, defaults, how its fix is priced\n"
           "  formats   the formats gpuscope reads (recognised by content) and writes\n"
           "  problems  the recoverable problems counted while reading a trace, and what was done\n"

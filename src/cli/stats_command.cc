@@ -39,7 +39,8 @@ CommandBody AddStatsCommand(CLI::App& app, const CommonOptions& common) {
                  "Rows per table (0 = all; tables default to 25/15, json/csv to all)")
       ->each([args](const std::string&) { args->top_given = true; });
   app.add_option("--by", args->by, "Only one table (csv defaults to kernels)")
-      ->check(CLI::IsMember({"kernels", "memops", "api", "os", "cpu", "counters", "op", "memory"}));
+      ->check(CLI::IsMember(
+          {"kernels", "memops", "api", "os", "cpu", "counters", "op", "category", "memory"}));
   app.add_option("--phase", args->phase,
                  "Only the steps of one phase of a serving trace (see gpuscope analyze)")
       ->check(CLI::IsMember({"prefill", "decode", "mixed", "other"}));

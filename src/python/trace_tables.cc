@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/work/kernel_categories.h"
 #include "model/enums.h"
 
 namespace gpuscope::python {
@@ -130,6 +131,10 @@ class Tables {
     c.push_back(Col("registers", "I", k.registers));
     c.push_back(Col("shared_mem", "I", k.shared_mem));
     LaunchLinks(c, k.launch, k.start_ns);
+    // The kernel's category by the built-in table (gpuscope help categories).
+    c.push_back(Enum("category",
+                     analysis::CategorizeKernels(*t_, *analysis::BuiltInCategoryRules()),
+                     static_cast<int>(analysis::kCategoryCount), analysis::CategoryName));
     return c;
   }
   Columns Memops() {

@@ -2,6 +2,7 @@
 
 #include "render/health_view.h"
 #include "render/source_json.h"
+#include "render/stats_tables.h"
 
 namespace gpuscope::render {
 
@@ -185,6 +186,7 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
     w.EndObject();
   }
   w.EndArray();
+  CategoryTable(s.categories).Json(w.Key("categories"));
   ReplayJson(w, s);
   if (iteration_list) IterationListJson(w, st);
   w.EndObject();

@@ -8,6 +8,7 @@
 #include "render/analysis_json.h"
 #include "render/health_view.h"
 #include "render/result_table.h"
+#include "render/stats_tables.h"
 
 namespace gpuscope::render {
 namespace {
@@ -128,6 +129,7 @@ std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r
   kv("In the window", "kernels " + base::FormatDuration(s.kernel_ns) + ", copies " +
                           base::FormatDuration(s.memcpy_ns) + ", runtime calls " +
                           base::FormatDuration(s.api_ns));
+  if (std::string line = CategoryLine(s.categories, 5); !line.empty()) kv("By category", line);
   if (!s.idle.empty()) {
     std::string idle;
     for (size_t k = 0; k < s.idle.size() && k < 5; ++k) {

@@ -186,6 +186,7 @@ std::string DiffText(const analysis::DiffReport& r, const DiffView& a) {
       out += base::StrFormat("... %s more (--top 0 shows all)\n",
                              base::FormatCount(timed.size() - n).c_str());
   };
+  out += CategoryDiffText(r, width, a.full_names);
   table(a.exact_names
             ? "Kernels (exact names)"
             : "Kernels (names normalised: template arguments and generated suffixes folded)",
@@ -259,6 +260,7 @@ std::string DiffJson(const analysis::DiffReport& r, const DiffView& a) {
   w.Key("p_value");
   w.DoubleIf(r.p_value >= 0, r.p_value);
   w.EndObject();
+  CategoryDiffJson(w, r);
   JsonRows(w, "kernels", r.kernels);
   JsonRows(w, "memops", r.memops);
   JsonRows(w, "api", r.api);
@@ -283,6 +285,7 @@ std::string DiffJson(const analysis::DiffReport& r, const DiffView& a) {
 
 std::string DiffCsv(const analysis::DiffReport& r) {
   ResultTable t = NamedDiffColumns();
+  AddNamedDiffRows(t, CategoryDiffRows(r), "categories");
   AddNamedDiffRows(t, r.kernels, "kernels");
   AddNamedDiffRows(t, r.memops, "memops");
   AddNamedDiffRows(t, r.api, "api");

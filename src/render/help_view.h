@@ -22,6 +22,11 @@ struct FormatEntry {
 // form). format: table, markdown, json or csv (csv: the devices).
 std::string RooflineHelp(std::string_view format);
 
+// `help categories`: the kernel categories and the rules of the built-in table
+// (analysis/work/categories.tsv; docs/categories.md is the markdown form). format: table,
+// markdown, json or csv (csv: the rules).
+std::string CategoriesHelp(std::string_view format);
+
 // `help problems`: every kind of recoverable problem the importers, the validator and the linker
 // count (model/problem_kinds.h; docs/problems.md is the markdown form).
 std::string ProblemsHelp(std::string_view format);

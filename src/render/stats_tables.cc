@@ -158,6 +158,30 @@ ResultTable OpTable(const analysis::Stats& st, size_t limit) {
   return t;
 }
 
+ResultTable CategoryTable(const std::vector<analysis::CategoryStat>& categories) {
+  ResultTable t({{"category", "Category", Show::kText},
+                 {"calls", "Calls", Show::kCount},
+                 {"total_ns", "GPU time ({unit})", Show::kDuration},
+                 {"percent", "Time %", Show::kFixed1, "", false, 4}});
+  t.SetTerminalOrder({2, 3, 1, 0});
+  for (const auto& c : categories) {
+    t.AddRow({Cell::Text(std::string(analysis::CategoryName(c.category))), Cell::Uint(c.calls),
+              Cell::Int(c.total_ns), Cell::Real(c.percent)});
+  }
+  return t;
+}
+
+std::string CategoryLine(const std::vector<analysis::CategoryStat>& categories, size_t n) {
+  std::string out;
+  size_t shown = 0;
+  for (const auto& c : categories) {
+    if (shown == n || c.percent < 0.05) break;
+    out += (shown++ ? ", " : "") + std::string(analysis::CategoryName(c.category)) + " " +
+           base::FormatFixed(c.percent, 1) + "%";
+  }
+  return out;
+}
+
 // Bytes for the terminal ("-": not known); machine formats carry the integer columns.
 Cell BytesText(int64_t b) { return Cell::Text(b < 0 ? "-" : base::FormatBytes(b)); }
 
@@ -196,6 +220,7 @@ ResultTable MemoryTable(const analysis::Stats& st, size_t limit) {
 
 ResultTable StatsTable(const analysis::Stats& st, std::string_view which, size_t limit) {
   if (which == "op") return OpTable(st, limit);
+  if (which == "category") return CategoryTable(st.categories);
   if (which == "memops") return MemopTable(st);
   if (which == "api") return ApiTable(st.api, limit);
   if (which == "os") return ApiTable(st.os_runtime, limit);

@@ -88,6 +88,9 @@ std::string StatsText(const model::Trace& trace, const analysis::Stats& st, cons
   if (v.by == "op")
     Section(out, "GPU time by launching op (graph kernels by their captured op)",
             OpTable(st, Limit(v, 25)), st.ops.size(), Limit(v, 25), width, fit, " more");
+  if (v.by == "category")
+    Section(out, "GPU time by kernel category (gpuscope help categories)",
+            CategoryTable(st.categories), st.categories.size(), 0, width, fit, "");
   return out;
 }
 
@@ -107,14 +110,17 @@ std::string StatsJson(const model::Trace& trace, const analysis::Stats& st, cons
   if (Shows(v, "counters", !st.counters.empty())) CounterTable(st).Json(w.Key("counters"));
   if (Shows(v, "memory", !st.memory.empty())) MemoryTable(st, limit).Json(w.Key("memory"), limit);
   if (v.by == "op") OpTable(st, limit).Json(w.Key("ops"), limit);
+  if (v.by == "category") CategoryTable(st.categories).Json(w.Key("categories"));
   w.EndObject();
   return w.str();
 }
 
 std::string StatsCsv(const analysis::Stats& st, const StatsView& v) {
   std::string table = v.by.empty() ? "kernels" : v.by;
-  // Memory operations and counters are short tables: always whole.
-  size_t limit = table == "memops" || table == "counters" ? 0 : (v.top_given ? v.top : 0);
+  // Memory operations, counters and categories are short tables: always whole.
+  size_t limit = table == "memops" || table == "counters" || table == "category"
+                     ? 0
+                     : (v.top_given ? v.top : 0);
   return StatsTable(st, table, limit).Csv(limit, v.stream);
 }
 

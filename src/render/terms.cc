@@ -37,6 +37,10 @@ constexpr Term kTerms[] = {
      "time. Steps that follow each other without a pause tile the run: a fix's savings over "
      "the phases then add up to its impact unless it slows some steps while it speeds others"},
     {"run", "GPU busy", "the share of the window in which a GPU runs a kernel or a copy"},
+    {"run", "kernel category",
+     "what a kernel does (gemm, attention, conv, norm, fused, elementwise, reduction, copy, "
+     "communication, other), decided from its name and launching op by the table `gpuscope help "
+     "categories` shows; copies and memsets count as copy"},
     {"run", "self time", "an op's or call's time minus the time of the ops and calls inside it"},
     {"verdict", "GPU-bound",
      "the GPU is busy at least 80% of the window, or busy and in dispatch gaps before queued "

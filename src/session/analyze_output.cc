@@ -8,6 +8,7 @@
 #include "base/stage_timer.h"
 #include "base/text.h"
 #include "render/analyze_view.h"
+#include "session/categories.h"
 #include "session/load.h"
 #include "session/outputs.h"
 
@@ -36,6 +37,7 @@ base::StatusOr<std::string> AnalyzeOutput(const model::Trace& trace, const Analy
   }
   GPUSCOPE_RETURN_IF_ERROR(CheckDevice(o.device));
   GPUSCOPE_ASSIGN_OR_RETURN(o.captures, LoadCaptures(a.captures, common));
+  GPUSCOPE_ASSIGN_OR_RETURN(o.categories, CategoryRulesFor(common));
   analysis::AnalysisReport r = analysis::Analyze(trace, o, steps);
   timer.Lap("analyze: whole");
   const render::AnalyzeView view{a.path, a.full_names, a.explain};

@@ -14,6 +14,7 @@ std::string DiffOutput(const model::Trace& before, const model::Trace& after,
                        const DiffRequest& a) {
   analysis::DiffOptions o;
   o.exact_names = a.exact_names;
+  o.analyze.categories = a.categories;
   analysis::DiffReport r = analysis::Diff(before, after, o);
   const render::DiffView view{a.before, a.after, a.exact_names, a.full_names, a.top};
   if (a.format == "json") return render::DiffJson(r, view);

@@ -12,6 +12,7 @@ struct CommonOptions {
   bool align_clocks = false;  // shift GPU timelines whose ops start before their launch
   bool merge_runs = false;    // read a folder of different runs as one trace
   std::string time_unit;      // --time-unit: s, ms, us or ns for Chrome/Kineto JSON ("": us)
+  std::string categories;     // --categories: a kernel category table replacing the built-in
   // Where loading's warnings and notes go: stderr when null, else appended here (the Python
   // module turns them into warnings.warn).
   std::vector<std::string>* messages = nullptr;

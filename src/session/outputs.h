@@ -4,6 +4,7 @@
 // for the same request. The requests hold the command's options with the CLI's defaults.
 
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,7 +41,7 @@ struct StatsRequest {
   std::string path;
   size_t top = 0;
   bool top_given = false;
-  std::string by;  // "", kernels, memops, api, os, cpu, counters, op
+  std::string by;  // "", kernels, memops, api, os, cpu, counters, op, category, memory
   std::string format = "table";
   bool full_names = false;
   bool mangled = false;
@@ -72,6 +73,7 @@ struct DiffRequest {
   bool exact_names = false;
   bool full_names = false;
   size_t top = 15;
+  std::shared_ptr<const analysis::CategoryRules> categories;  // null: the built-in table
 };
 std::string DiffOutput(const model::Trace& before, const model::Trace& after, const DiffRequest& r);
 

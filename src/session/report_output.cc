@@ -11,6 +11,7 @@
 #include "output/html_report.h"
 #include "output/json_writer.h"
 #include "render/report_data.h"
+#include "session/categories.h"
 #include "session/load.h"
 #include "session/outputs.h"
 
@@ -24,6 +25,7 @@ base::StatusOr<size_t> WriteReport(const model::Trace& trace, const std::string&
   analysis::AnalyzeOptions options;
   options.device = device;
   GPUSCOPE_ASSIGN_OR_RETURN(options.captures, LoadCaptures(captures, common));
+  GPUSCOPE_ASSIGN_OR_RETURN(options.categories, CategoryRulesFor(common));
   std::string title = std::filesystem::path(job ? job->path : path).filename().string();
   std::string page =
       output::RenderHtmlReport(render::ReportDataJson(trace, path, options, job), title);

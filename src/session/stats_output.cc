@@ -9,6 +9,7 @@
 #include "base/text.h"
 #include "output/text_table.h"
 #include "render/stats_view.h"
+#include "session/categories.h"
 #include "session/load.h"
 #include "session/outputs.h"
 
@@ -40,6 +41,10 @@ base::StatusOr<std::string> StatsOutput(const model::Trace& trace, const StatsRe
     }
   }
   analysis::Stats st = analysis::ComputeStats(trace, opt);
+  if (a.by == "category") {
+    GPUSCOPE_ASSIGN_OR_RETURN(auto rules, CategoryRulesFor(common));
+    st.categories = analysis::GpuTimeByCategory(trace, opt, *rules);
+  }
   if (a.by == "op") {
     GPUSCOPE_ASSIGN_OR_RETURN(auto given, LoadCaptures(a.captures, common));
     analysis::Attributor at(trace);

@@ -103,6 +103,13 @@ def check_report(binary, browser, trace, name, artifacts, tmp):
     if idle:
         rows = re.search(r'<table class="data" id="idle-table">(.*?)</table>', dom, re.S).group(1).count("<tr>") - 1
         assert rows == min(8, len(idle)), f"{name}: {rows} idle causes shown of {len(idle)}"
+    # Kernel categories: one row per category with time, in the summary's order.
+    cats = [c["category"] for c in analysis["summary"]["categories"] if c["total_ns"] > 0]
+    if cats:
+        table = re.search(r'<table class="data" id="categories-table">(.*?)</table>', dom, re.S)
+        assert table, f"{name}: category chart missing"
+        shown = re.findall(r'<td class="mono">([a-z]+)</td>', table.group(1))
+        assert shown == cats, f"{name}: categories {shown} vs {cats}"
     # The roofline: one point per op signature with FLOPs among the 40 hottest of the steady
     # window (`gpuscope roofline --steady`), and the device's roofs when it is known.
     roof = json.loads(gpuscope(binary, "roofline", "--steady", "--format", "json", trace))

@@ -277,7 +277,7 @@ def help_findings_is_the_documented_list():
     rules = json.loads(run("help", "findings", "--format", "json").stdout)
     assert [x["rule"] for x in rules] == ["warm-up", "host-sync", "memcpy-sync", "memcpy-pageable", "small-memcpy",
                                           "memcpy-in-loop", "allocator", "device-copy", "fusion", "data-loading", "comm-wait", "cpu-op-storm", "launch-bound",
-                                          "kernel-outlier", "kernel-efficiency", "kernel-hotspot", "gpu-idle", "memory-growth", "low-utilization",
+                                          "kernel-outlier", "small-grid", "kernel-efficiency", "kernel-hotspot", "gpu-idle", "memory-growth", "low-utilization",
                                           "rank-straggler", "collective-skew", "comm-exposed"]
 
 

@@ -23,6 +23,7 @@ import cases_impossible  # noqa: E402,F401
 import cases_hostile_input  # noqa: E402,F401
 import cases_labels  # noqa: E402,F401
 import cases_comparable  # noqa: E402,F401
+import cases_categories  # noqa: E402,F401
 import harness  # noqa: E402
 
 if __name__ == "__main__":

@@ -310,3 +310,21 @@ def test_analyze_warns_what_the_cli_says_on_stderr(tmp_path):
     assert any("40 steps of other phases" in str(w.message) for w in caught), \
         [str(w.message) for w in caught]
     assert d["summary"]["iteration_source"].endswith("prefill steps only")
+
+
+@pytest.mark.parametrize("fmt", ["kineto", "kineto-rocm", "kineto-shapes", "rocprofv3-json", "nsys"])
+def test_kernel_category_column_matches_stats_by_category(fmt, fixtures):
+    """kernels()'s category column summed per category is `stats --by category` (whose copy
+    also holds the memory operations)."""
+    t = gpuscope.load(fixtures[fmt])
+    k = t.kernels().to_pandas()
+    assert "category" in k.columns
+    got = {c: (0, 0) for c in ("gemm", "attention", "conv", "norm", "fused", "elementwise",
+                               "reduction", "copy", "communication", "other")}
+    for c, g in k.groupby(k["category"].astype(str), observed=True)["dur_ns"]:
+        got[c] = (len(g), int(g.sum()))
+    m = t.memops().to_pandas()
+    calls, total = got["copy"]
+    got["copy"] = (calls + len(m), total + int(m["dur_ns"].sum()))
+    want = {x["category"]: (x["calls"], x["total_ns"]) for x in gpuscope.stats(t, by="category")["categories"]}
+    assert got == want

@@ -379,6 +379,7 @@ DiffReport Diff(const model::Trace& before, const model::Trace& after, const Dif
                     ib, ia, o.changed_percent);
 
   MatchFindings(r, after);
+  r.categories = DiffByCategory(before, after, r, o);
   return r;
 }
 

@@ -37,6 +37,16 @@ struct NamedDiff {
   int64_t delta() const { return total_after - total_before; }
 };
 
+// One kernel category's GPU time before and after (memory operations as copy), with the kernels
+// whose change moved it most.
+struct CategoryDiff {
+  KernelCategory category = KernelCategory::kOther;
+  uint64_t calls_before = 0, calls_after = 0;
+  int64_t total_before = 0, total_after = 0;
+  std::vector<NamedDiff> top;  // its rows of DiffReport::kernels by |delta|, at most 3
+  int64_t delta() const { return total_after - total_before; }
+};
+
 struct FindingDiff {
   // resolved, persisting, new; "moved to warm-up": gone from the after run's steady steps but
   // its op still runs in the after run's warm-up (a cost moved, not removed)
@@ -62,6 +72,8 @@ struct DiffReport {
   std::string
       basis;  // in words: "per-iteration latency" or "total GPU kernel time (no iterations)"
   std::vector<NamedDiff> kernels, memops, api, cpu_ops;
+  // Every category with time in either run, by |delta| (largest first).
+  std::vector<CategoryDiff> categories;
   std::vector<FindingDiff> findings;
   // Why the runs cannot be compared (comparability.h); "" when they can. Set: the verdict is
   // "not comparable", nothing is called faster or slower.
@@ -81,6 +93,11 @@ DiffReport Diff(const model::Trace& before, const model::Trace& after,
 // numeric/hash suffixes of generated kernels (triton_poi_fused_add_3) folded, so that one kernel
 // compiled twice still matches.
 std::string NormalizeKernelName(std::string_view demangled);
+
+// The categories of a report's kernel and memory-operation rows (`rules`; diff's kernel names
+// as Diff keys them: normalised unless exact_names).
+std::vector<CategoryDiff> DiffByCategory(const model::Trace& before, const model::Trace& after,
+                                         const DiffReport& r, const DiffOptions& options);
 
 // Two-sided Mann-Whitney U test (normal approximation with tie correction): the p-value.
 double MannWhitneyP(const std::vector<int64_t>& a, const std::vector<int64_t>& b);

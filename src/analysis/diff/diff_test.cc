@@ -229,3 +229,34 @@ TEST(Diff, ACostThatMovedIntoWarmupIsNotResolved) {
 
 }  // namespace
 }  // namespace gpuscope::analysis
+
+namespace gpuscope::analysis {
+namespace {
+
+// Growth by category: the fused kernels grew by 6 x 150 us; the kernels behind it are named.
+TEST(Diff, GrowthByCategoryWithTheKernelsBehindIt) {
+  model::Trace before = MakeRun(6, 1000000,
+                                {{"triton_poi_fused_relu_0", 100000},
+                                 {"ampere_sgemm_128x64_nn", 300000},
+                                 {"triton_red_fused_sum_1", 50000}});
+  model::Trace after = MakeRun(6, 1000000,
+                               {{"triton_poi_fused_relu_3", 200000},
+                                {"ampere_sgemm_128x64_nn", 300000},
+                                {"triton_red_fused_sum_4", 100000}});
+  DiffReport r = Diff(before, after);
+  ASSERT_EQ(r.categories.size(), 2u);  // only categories with time
+  EXPECT_EQ(r.categories[0].category, KernelCategory::kFused);
+  // Two fused kernels per steady step, 150 us more per step.
+  const auto steps = static_cast<int64_t>(r.categories[0].calls_after / 2);
+  EXPECT_GE(steps, 4);
+  EXPECT_EQ(r.categories[0].calls_before, r.categories[0].calls_after);
+  EXPECT_EQ(r.categories[0].delta(), steps * 150000);
+  ASSERT_EQ(r.categories[0].top.size(), 2u);
+  EXPECT_EQ(r.categories[0].top[0].name, "triton_poi_fused_relu");
+  EXPECT_EQ(r.categories[0].top[0].delta(), steps * 100000);
+  EXPECT_EQ(r.categories[1].category, KernelCategory::kGemm);
+  EXPECT_EQ(r.categories[1].delta(), 0);
+}
+
+}  // namespace
+}  // namespace gpuscope::analysis

@@ -106,6 +106,10 @@ void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t 
     if (t.api.domain[i] != model::ApiDomain::kOs && c.In(t.api.start_ns[i]))
       s.api_ns += t.api.dur_ns[i];
   }
+  StatsOptions in_window;
+  in_window.window_start = r.steady.start_ns, in_window.window_end = r.steady.end_ns;
+  s.categories =
+      GpuTimeByCategory(t, in_window, o.categories ? *o.categories : *BuiltInCategoryRules());
   base::StageTimer timer;
   ClassifyGaps(c);
   timer.Lap("analyze: idle gaps classified");

@@ -12,6 +12,7 @@
 #include "analysis/findings/finding.h"
 #include "analysis/findings/verdict.h"
 #include "analysis/replay/replay_graph.h"
+#include "analysis/stats/stats.h"
 #include "analysis/steps/phase_summary.h"
 #include "analysis/steps/steady_state.h"
 #include "analysis/timeline/clock_check.h"
@@ -40,6 +41,8 @@ struct AnalysisSummary {
   VerdictKind verdict_kind = VerdictKind::kCpuOnly;  // what it says (verdict.h)
   std::vector<IdleCause> idle;  // idle split (gaps of any length), largest first
   std::string host_pinning;     // "known" or why copies' pinning is unknown
+  // The window's GPU time by kernel category (memory operations as copy), largest first.
+  std::vector<CategoryStat> categories;
   // The replay of the window's dependencies (replay_graph.h).
   int64_t observed_ns = 0;                 // the window as observed over the replayed events
   int64_t replayed_ns = 0;                 // the unchanged graph replayed

@@ -4,6 +4,7 @@
 // context (rules/rule_checks.h), never the driver (analyze.h).
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "analysis/attribution/attribution.h"
 #include "analysis/attribution/graph_attribution.h"
 #include "analysis/steps/steady_state.h"
+#include "analysis/work/kernel_categories.h"
 
 namespace gpuscope::analysis {
 
@@ -40,6 +42,7 @@ struct AnalyzeOptions {
   double outlier_mads = 0;                 // kernel-outlier
   double attainable_fraction = 0;          // kernel-efficiency
   double hotspot_share = 0;                // kernel-hotspot
+  double small_grid_share = 0;             // small-grid (of the window)
   double low_utilization = 0;              // low-utilization
   size_t evidence = 5;                     // instances listed per finding
   double min_impact_percent = 0.1;         // findings below this share of the window are noise
@@ -51,6 +54,9 @@ struct AnalyzeOptions {
   // The GPU the trace ran on (`--device`, analysis/work/device_peaks.h) for kernel-efficiency;
   // "" = what the trace says.
   std::string device;
+  // The kernel category table (`--categories`, analysis/work/kernel_categories.h); null: the
+  // built-in one.
+  std::shared_ptr<const CategoryRules> categories;
   // Threads: 1 analyses a serving trace's phases after the whole window, on this thread (less
   // memory: one window's replay at a time); otherwise beside it on a second thread when the
   // machine has more than one core (`--threads`).

@@ -10,11 +10,11 @@ namespace gpuscope::analysis {
 const std::vector<RuleInfo>& Rules() {
   using namespace internal;  // NOLINT: the rule entries
   static const std::vector<RuleInfo> rules = {
-      WarmUpRule(),      HostSyncRule(),      MemcpySyncRule(),       MemcpyPageableRule(),
-      SmallMemcpyRule(), MemcpyInLoopRule(),  AllocatorRule(),        DeviceCopyRule(),
-      FusionRule(),      DataLoadingRule(),   CommWaitRule(),         CpuOpStormRule(),
-      LaunchBoundRule(), KernelOutlierRule(), KernelEfficiencyRule(), KernelHotspotRule(),
-      GpuIdleRule(),     MemoryGrowthRule(),  LowUtilizationRule(),
+      WarmUpRule(),        HostSyncRule(),      MemcpySyncRule(),   MemcpyPageableRule(),
+      SmallMemcpyRule(),   MemcpyInLoopRule(),  AllocatorRule(),    DeviceCopyRule(),
+      FusionRule(),        DataLoadingRule(),   CommWaitRule(),     CpuOpStormRule(),
+      LaunchBoundRule(),   KernelOutlierRule(), SmallGridRule(),    KernelEfficiencyRule(),
+      KernelHotspotRule(), GpuIdleRule(),       MemoryGrowthRule(), LowUtilizationRule(),
   };
   return rules;
 }

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "analysis/stats/duration_summary.h"
+#include "analysis/work/kernel_categories.h"
 #include "model/trace.h"
 
 namespace gpuscope::analysis {
@@ -121,8 +122,18 @@ struct OpMemoryStat {
   int64_t self_bytes() const { return allocated_bytes - freed_bytes; }
 };
 
+// GPU time of one kernel category (`stats --by category`); the memory operations of the trace
+// (copies, memsets) count as `copy`.
+struct CategoryStat {
+  KernelCategory category = KernelCategory::kOther;
+  uint64_t calls = 0;
+  int64_t total_ns = 0;
+  double percent = 0;  // of the GPU op time counted (kernels and memory operations)
+};
+
 struct Stats {
-  std::vector<OpGpuStat> ops;  // only with `--by op` (GpuTimeByOp), by gpu_ns descending
+  std::vector<CategoryStat> categories;  // only with `--by category`, by total_ns descending
+  std::vector<OpGpuStat> ops;            // only with `--by op` (GpuTimeByOp), by gpu_ns descending
   // Only with memory events (MemoryByOp), by allocated bytes descending.
   std::vector<OpMemoryStat> memory;
   std::vector<KernelStat> kernels;    // sorted by total_ns descending, then name
@@ -140,6 +151,11 @@ struct Stats {
 };
 
 Stats ComputeStats(const model::Trace& trace, const StatsOptions& options);
+
+// The `categories` table: kernel time by category (`rules`), every category listed (those with
+// no time too, in the table's order after the ones with time).
+std::vector<CategoryStat> GpuTimeByCategory(const model::Trace& trace, const StatsOptions& options,
+                                            const CategoryRules& rules);
 
 class Attributor;
 // The `ops` table: GPU op time by launching place, through `at` (graph attribution set on it).

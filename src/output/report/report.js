@@ -71,6 +71,20 @@
     }
   });
 
+  // ---- GPU time by kernel category ----
+  section('categories', () => {
+    const box = document.getElementById('categories');
+    const cats = (S.categories || []).filter((c) => c.total_ns > 0);
+    if (!cats.length) {
+      box.append(el('div', { class: 'empty' }, 'No GPU work in the steady window.'));
+      return;
+    }
+    box.append(barTable('categories-table', ['Category', 'GPU time', 'Calls', '% of GPU time'], cats, (c) => [
+      el('td', { class: 'mono' }, c.category), el('td', {}, fmtDur(c.total_ns)), el('td', {}, fmtCount(c.calls)),
+      el('td', {}, c.percent.toFixed(1) + '%'),
+    ], (c) => c.total_ns, 240));
+  });
+
   // ---- findings (of the trace, or of a job) ----
   function renderFindings(list, findings) {
     if (!findings.length) {

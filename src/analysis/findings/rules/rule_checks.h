@@ -23,6 +23,7 @@ const RuleInfo& CommWaitRule();          // comm-wait: compute waiting on a coll
 const RuleInfo& CpuOpStormRule();        // cpu-op-storm: floods of tiny ops from one place
 const RuleInfo& LaunchBoundRule();       // launch-bound: storms of launch-bound tiny kernels
 const RuleInfo& KernelOutlierRule();     // kernel-outlier: slow instances of a kernel
+const RuleInfo& SmallGridRule();         // small-grid: grids with fewer blocks than SMs / CUs
 const RuleInfo& KernelEfficiencyRule();  // kernel-efficiency: far below the roofline
 const RuleInfo& KernelHotspotRule();     // kernel-hotspot: kernels that dominate (information)
 const RuleInfo& GpuIdleRule();           // gpu-idle: the idle gaps no other rule explains
