@@ -255,6 +255,7 @@ DiffReport Diff(const model::Trace& before, const model::Trace& after, const Dif
     return static_cast<double>(n);
   };
   r.copy_bytes = pair(bytes(before, stb), bytes(after, sta));
+  r.stages = PairStages(stb.stages, sta.stages);
 
   // Verdict: per-iteration latency when both runs have iterations, else total kernel time.
   std::vector<int64_t> db = SteadyDurations(stb), da = SteadyDurations(sta);

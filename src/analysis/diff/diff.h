@@ -44,6 +44,13 @@ struct FindingDiff {
   Where where;
 };
 
+// One stage of each run (steps/stages.h), paired in order by kind: indices into each run's
+// stages, -1 where one run has no such stage.
+struct StagePair {
+  int before = -1, after = -1;
+};
+std::vector<StagePair> PairStages(const std::vector<Stage>& before, const std::vector<Stage>& after);
+
 struct DiffReport {
   AnalysisReport before, after;
   Pair wall_ns, iterations, iteration_mean_ns, iteration_median_ns, iteration_p95_ns, gpu_busy_pct,
@@ -61,6 +68,7 @@ struct DiffReport {
       basis;  // in words: "per-iteration latency" or "total GPU kernel time (no iterations)"
   std::vector<NamedDiff> kernels, memops, api, cpu_ops;
   std::vector<FindingDiff> findings;
+  std::vector<StagePair> stages;  // before.steady.stages with after.steady.stages
 };
 
 DiffReport Diff(const model::Trace& before, const model::Trace& after,
