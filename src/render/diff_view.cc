@@ -129,12 +129,12 @@ std::string StagesDiffText(const analysis::DiffReport& r, size_t width) {
   for (const auto& p : r.stages) {
     const analysis::Stage* b = p.before >= 0 ? &sb[static_cast<size_t>(p.before)] : nullptr;
     const analysis::Stage* af = p.after >= 0 ? &sa[static_cast<size_t>(p.after)] : nullptr;
-    t.AddRow({b ? b->label : "-", b ? base::FormatDuration(each(*b)) : "-",
-              af ? af->label : "-", af ? base::FormatDuration(each(*af)) : "-",
-              b && af ? Pct(analysis::Pair{static_cast<double>(each(*b)),
-                                           static_cast<double>(each(*af))}
-                                .change_percent())
-                      : ""});
+    t.AddRow(
+        {b ? b->label : "-", b ? base::FormatDuration(each(*b)) : "-", af ? af->label : "-",
+         af ? base::FormatDuration(each(*af)) : "-",
+         b && af ? Pct(analysis::Pair{static_cast<double>(each(*b)), static_cast<double>(each(*af))}
+                           .change_percent())
+                 : ""});
   }
   return "\nStages (what repeats and what runs once, paired in order)\n" + t.Render(width, true);
 }

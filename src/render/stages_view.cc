@@ -7,10 +7,14 @@ namespace gpuscope::render {
 
 const char* StageKindName(analysis::StageKind kind) {
   switch (kind) {
-    case analysis::StageKind::kSteps: return "steps";
-    case analysis::StageKind::kPasses: return "passes";
-    case analysis::StageKind::kLayers: return "layers";
-    default: return "once";
+    case analysis::StageKind::kSteps:
+      return "steps";
+    case analysis::StageKind::kPasses:
+      return "passes";
+    case analysis::StageKind::kLayers:
+      return "layers";
+    default:
+      return "once";
   }
 }
 

@@ -49,7 +49,8 @@ struct FindingDiff {
 struct StagePair {
   int before = -1, after = -1;
 };
-std::vector<StagePair> PairStages(const std::vector<Stage>& before, const std::vector<Stage>& after);
+std::vector<StagePair> PairStages(const std::vector<Stage>& before,
+                                  const std::vector<Stage>& after);
 
 struct DiffReport {
   AnalysisReport before, after;

@@ -122,7 +122,7 @@ TEST(Analyze, CpuOpStormNeverNamesModelCode) {
 // `range` per step, each holding `per_call` tiny ops cycling through `names` op names, each
 // launching a tiny kernel when `launches`.
 std::unique_ptr<Builder> RangedOps(const std::string& range, int calls, int per_call, int names,
-                                   bool launches) {
+                                   bool launches, const std::string& op = "aten::op") {
   auto b = std::make_unique<Builder>();
   for (int s = 0; s < 3; ++s) {
     int64_t t0 = s * 20000 * us;
@@ -132,7 +132,7 @@ std::unique_ptr<Builder> RangedOps(const std::string& range, int calls, int per_
       b->Annotation(range, c0, per_call * 20 * us + 50 * us);
       for (int k = 0; k < per_call; ++k) {
         const int64_t at = c0 + 10 * us + k * 20 * us;
-        b->Op("aten::op" + std::to_string(k % names), at, 15 * us);
+        b->Op(names == 1 ? op : op + std::to_string(k % names), at, 15 * us);
         if (launches) b->Launch("tiny", at + 2 * us, 5 * us, at + 10 * us, 2 * us);
       }
     }
@@ -151,14 +151,18 @@ TEST(Analyze, CpuOpStormNeverNamesAnnotatedModelPhasesOrAnOptimizer) {
     int calls, per_call, names;
     bool launches;
   };
-  for (const Case& k : {Case{"attn(F)", 4, 60, 12, false}, Case{"combine(B)", 4, 32, 4, false},
-                        Case{"DropoutAddLayerNormFn", 32, 7, 3, false},
-                        Case{"Optimizer.zero_grad#SGD.zero_grad", 1, 160, 1, true},
-                        Case{"Optimizer.step#SGD.step", 1, 300, 2, false},
-                        Case{"mlp(B)", 1, 120, 2, true}}) {
+  for (const Case& k :
+       {Case{"attn(F)", 4, 60, 12, false}, Case{"combine(B)", 4, 32, 4, false},
+        Case{"DropoutAddLayerNormFn", 32, 7, 3, false},
+        Case{"Optimizer.zero_grad#SGD.zero_grad", 1, 160, 1, true},
+        Case{"Optimizer.step#SGD.step", 1, 300, 2, false}, Case{"mlp(B)", 1, 120, 2, true}}) {
     auto b = RangedOps(k.range, k.calls, k.per_call, k.names, k.launches);
     EXPECT_TRUE(Rule(Analyze(b->Link()), "cpu-op-storm").empty()) << k.range;
   }
+  // dispatch(F) of an all-to-all: 4 calls of 55 aten::record_stream (one per buffer), no
+  // launch: bookkeeping, not a loop over elements.
+  auto dispatch = RangedOps("dispatch(F)", 4, 55, 1, false, "aten::record_stream");
+  EXPECT_TRUE(Rule(Analyze(dispatch->Link()), "cpu-op-storm").empty());
   Builder to;
   for (int s = 0; s < 3; ++s) {
     int64_t t0 = s * 10000 * us;

@@ -39,11 +39,16 @@ enum Separator : uint8_t {
 
 const char* SeparatorName(uint8_t bit) {
   switch (bit) {
-    case kGraphLaunch: return "a graph launch";
-    case kSync: return "a synchronization";
-    case kLoader: return "a data-loader call";
-    case kStepMarker: return "a step marker";
-    default: return "a host gap";
+    case kGraphLaunch:
+      return "a graph launch";
+    case kSync:
+      return "a synchronization";
+    case kLoader:
+      return "a data-loader call";
+    case kStepMarker:
+      return "a step marker";
+    default:
+      return "a host gap";
   }
 }
 
@@ -248,8 +253,7 @@ std::vector<Stage> FindStages(const model::Trace& t, int64_t start, int64_t end,
   int64_t from = start;
   for (size_t i = 0; i < stages.size(); ++i) {
     int64_t to = end;
-    if (i + 1 < stages.size())
-      to = std::clamp(k.start_ns[q.rows[first_kernel[i + 1]]], from, end);
+    if (i + 1 < stages.size()) to = std::clamp(k.start_ns[q.rows[first_kernel[i + 1]]], from, end);
     stages[i].start_ns = from, stages[i].dur_ns = to - from;
     from = to;
   }

@@ -71,11 +71,12 @@ std::vector<std::vector<RowId>> LooseRuns(const Context& c, const std::vector<ui
   struct Open {
     std::vector<RowId> rows;
     std::map<model::StringId, size_t> names;
+    size_t computing = 0;  // rows that are no bookkeeping (IsBookkeepingOp)
   };
   std::map<model::TrackId, Open> open;  // per thread, the run being read
   std::vector<std::vector<RowId>> runs;
   auto close = [&](Open& o) {
-    if (o.rows.size() >= c.o().storm_ops_per_iteration && o.names.size() <= kRunNames)
+    if (o.computing >= c.o().storm_ops_per_iteration && o.names.size() <= kRunNames)
       runs.push_back(std::move(o.rows));
     o = Open{};
   };
@@ -90,6 +91,7 @@ std::vector<std::vector<RowId>> LooseRuns(const Context& c, const std::vector<ui
     if (!joins) continue;
     o.rows.push_back(static_cast<RowId>(i));
     ++o.names[cpu.name[i]];
+    o.computing += !IsBookkeepingOp(t.str(cpu.name[i]));
   }
   for (auto& [track, o] : open) close(o);
   return runs;
@@ -195,9 +197,10 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
       unplaced[i] = 1;
       continue;
     }
-    // Without a frame, an op launching GPU work is no loop over elements (a model phase, a loop
-    // over GPU tensors: launch-bound's).
-    if (frame == kNoRow && launches[i]) continue;
+    // Without a frame, an op launching GPU work (a model phase, a loop over GPU tensors:
+    // launch-bound's) or computing nothing (allocations, views, a stream's bookkeeping) is no
+    // loop over elements.
+    if (frame == kNoRow && (launches[i] || IsBookkeepingOp(t.str(cpu.name[i])))) continue;
     std::string_view key = frame != kNoRow ? t.str(t.python.name[frame]) : range;
     Group& g = groups[key];
     g.frames = frame != kNoRow;
@@ -263,11 +266,14 @@ const RuleInfo& CpuOpStormRule() {
           "spanning whole iterations) issues more than the threshold of ops per iteration and per "
           "call, each shorter than --tiny-op-us: the per-element Python loop (select / item / mul "
           "/ gt ...). Without Python stacks, a user annotation issuing the threshold per "
-          "iteration and per call whose ops are a loop's body (at most 4 op names, none launching GPU "
-          "work: not an annotated model phase such as attn(F), nor a custom autograd Function), "
+          "iteration and per call whose ops are a loop's body (at most 4 op names, none launching "
+          "GPU "
+          "work, none mere bookkeeping - allocations, views, record_stream: not an annotated model "
+          "phase such as attn(F) or dispatch(F), nor a custom autograd Function), "
           "else a run of such ops between the step's framework ops (each at most 20 us "
           "after the one before, no other op between, none launching GPU work, of at most 4 op "
-          "names, at least the threshold in one run). Only ops called from Python or a user range "
+          "names, at least the threshold in one run, not counting bookkeeping ops). Only ops "
+          "called from Python or a user range "
           "count, not the child ops a framework op (namespaced: aten::...) runs inside itself. "
           "Fires with or without a GPU. Never fires on model code, whose op flood is the model's "
           "own (fusion, torch.compile or graphs reduce it: launch-bound): a module's forward "
@@ -294,7 +300,8 @@ const RuleInfo& CpuOpStormRule() {
       .limits =
           "model code (a module's forward, a compiled region, an autograd node, an optimizer, "
           "model.to()); without stacks, a user range of more than 4 op names or fewer ops per "
-          "call than the threshold, and ops launching GPU work; ops a framework op runs inside itself; ops at least --tiny-op-us long; "
+          "call than the threshold, and ops launching GPU work; ops a framework op runs inside "
+          "itself; ops at least --tiny-op-us long; "
           "without stacks, ops of more than 4 names in a run (a model's forward) or each launching "
           "GPU work (a loop over GPU tensors: launch-bound)."};
   return rule;

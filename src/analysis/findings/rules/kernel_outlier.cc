@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <span>
 #include <tuple>
 
@@ -13,6 +14,11 @@ namespace {
 
 // How much slower than the next slowest the slowest of a call site's 3-4 instances must be.
 constexpr double kFewRatio = 10.0;
+// Block lengths tried for slow instances that recur with a repeated block (DropRecurring).
+constexpr size_t kBlockCandidates = 8;
+// Slow instances recur when they are in at least this many blocks or steps (two outliers by
+// chance a block apart do not).
+constexpr size_t kMinRepeats = 3;
 
 // One kernel instance in the window, with the key of its group of siblings: the kernel, its
 // launch shape, its call site (the op's name and user frame; row ids differ per call) and the
@@ -95,26 +101,37 @@ std::vector<Instance> Instances(const Context& c) {
 
 // Slow instances that recur with the run's repeats are a population of their own, not outliers
 // (issue 50): whole positions of a repeated block of the group's instances (in launch order, a
-// block of k instances repeated at least twice, a position slow in every repeat: one layer's GEMM
-// in every layer; the block whose whole positions hold most slow instances), else, when all slow
+// block of k instances repeated at least 3 times, a position slow in every repeat, the window's
+// first and last block possibly cut: one layer's GEMM in every layer; the block whose whole
+// positions hold most slow instances), else, when all slow
 // ones are, the same number in every steady step (the classifier's GEMM once a step). Clears
-// them in `slow`; returns how many are left. A single slow instance never recurs.
+// them in `slow`; returns how many are left. Fewer than 3 slow instances never recur.
 size_t DropRecurring(const Context& c, std::span<const uint32_t> rows, std::vector<uint8_t>& slow) {
   const size_t n = rows.size();
   size_t count = 0;
   for (uint8_t x : slow) count += x;
-  if (count < 2) return count;
+  if (count < kMinRepeats) return count;
+  // Block lengths to try: the distances between consecutive slow instances (one layer's GEMM
+  // recurs a block apart), the most frequent few; a block needs kMinRepeats repeats.
+  std::map<size_t, size_t> gaps;
+  for (size_t i = 0, prev = n; i < n; ++i) {
+    if (!slow[i]) continue;
+    if (prev < n && kMinRepeats * (i - prev) <= n) ++gaps[i - prev];
+    prev = i;
+  }
+  std::vector<std::pair<size_t, size_t>> ranked;  // (times seen, block)
+  for (auto [k, seen] : gaps) ranked.emplace_back(seen, k);
+  std::sort(ranked.rbegin(), ranked.rend());
+  if (ranked.size() > kBlockCandidates) ranked.resize(kBlockCandidates);
   size_t best_k = 0, best = 0;
-  std::vector<uint8_t> whole;
-  for (size_t k = 2; 2 * k <= n; ++k) {
-    if (n % k != 0) continue;
-    size_t covered = 0;
+  for (auto [seen, k] : ranked) {
+    size_t covered = 0;  // slow instances at positions slow in every repeat
     for (size_t p = 0; p < k; ++p) {
-      size_t in = 0;
-      for (size_t i = p; i < n; i += k) in += slow[i];
-      covered += in == n / k ? in : 0;
+      size_t in = 0, all = 0;
+      for (size_t i = p; i < n; i += k) in += slow[i], ++all;
+      covered += in == all && all >= kMinRepeats ? in : 0;
     }
-    if (covered > best) best = covered, best_k = k;
+    if (covered > best || (covered == best && k < best_k)) best = covered, best_k = k;
   }
   if (best > 0) {
     for (size_t p = 0; p < best_k; ++p) {
@@ -125,7 +142,7 @@ size_t DropRecurring(const Context& c, std::span<const uint32_t> rows, std::vect
     return count - best;
   }
   const SteadyState& st = c.steady();
-  if (st.steady_count() < 2) return count;
+  if (st.steady_count() < kMinRepeats) return count;
   std::vector<size_t> per_step(st.iterations.size(), 0);
   const Trace& t = c.t();
   for (size_t i = 0; i < n; ++i) {
@@ -254,8 +271,9 @@ const RuleInfo& KernelOutlierRule() {
           "launch record gives the call site or shapes, a group whose slow instances are more than "
           "one and more than 10% of it is two populations (another shape), not outliers, and is "
           "not reported. Nor are slow instances that recur with the run's repeats (issue 50): "
-          "whole positions of a repeated block of the group's instances (one layer's GEMM in "
-          "every layer), or as many in every steady step (a GEMM run once a step).",
+          "whole positions of a block of the group's instances repeated at least 3 times (one "
+          "layer's GEMM in every layer), or as many in each of at least 3 steady steps (a GEMM "
+          "run once a step).",
       .impact = "replayed: the outlier instances run at the median.",
       .advice =
           "Look at what ran at the same time (other streams, other processes, clocks/thermals, "
