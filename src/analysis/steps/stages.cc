@@ -137,9 +137,10 @@ std::vector<size_t> CandidatePeriods(const std::vector<model::StringId>& name, s
   return out;
 }
 
-// A periodic stretch: kernels [first, first + period x repeats).
+// A periodic stretch: kernels [first, first + period x repeats), in a periodic region that
+// runs to `limit` (a last block cut short).
 struct Stretch {
-  size_t period = 0, first = 0, repeats = 0;
+  size_t period = 0, first = 0, repeats = 0, limit = 0;
   size_t end() const { return first + period * repeats; }
 };
 
@@ -163,7 +164,7 @@ void StretchesOf(const std::vector<model::StringId>& name, size_t p, size_t min_
       }
     }
     const size_t repeats = (last + 1 - a + p) / p;
-    if (repeats >= min_repeats) out.push_back({p, a, repeats});
+    if (repeats >= min_repeats) out.push_back({p, a, repeats, std::min(n, last + 1 + p)});
     i = last + 1;
   }
 }
@@ -182,7 +183,7 @@ uint8_t AlignOnSeparators(const Sequence& q, Stretch& s, size_t min_repeats) {
   uint8_t bit = 0;
   for (uint8_t b = 1; b <= kHostGap; b <<= 1) {
     std::vector<size_t> count(s.period, 0);
-    for (size_t i = std::max<size_t>(s.first, 1); i < s.end(); ++i)
+    for (size_t i = std::max<size_t>(s.first, 1); i < s.limit; ++i)
       if (q.sep[i] & b) ++count[(i - s.first) % s.period];
     for (size_t p = 0; p < s.period; ++p)
       if (count[p] > best) best = count[p], phase = p, bit = b;
@@ -191,7 +192,7 @@ uint8_t AlignOnSeparators(const Sequence& q, Stretch& s, size_t min_repeats) {
   if (2 * best < s.repeats) return 0;
   // The blocks start after the separator: what the stretch held before it goes to the stage
   // before, a last partial block to the stage after.
-  Stretch moved{s.period, s.first + phase, (s.end() - s.first - phase) / s.period};
+  Stretch moved{s.period, s.first + phase, (s.limit - s.first - phase) / s.period, s.limit};
   if (moved.repeats < min_repeats) return 0;
   s = moved;
   return bit;
@@ -232,7 +233,10 @@ std::vector<Stage> FindStages(const model::Trace& t, int64_t start, int64_t end,
     first_kernel.push_back(a);
   };
   size_t at = 0;
-  for (Stretch s : kept) {
+  for (size_t k = 0; k < kept.size(); ++k) {
+    Stretch s = kept[k];
+    // Its region ends where the next stretch begins.
+    s.limit = std::min(s.limit, k + 1 < kept.size() ? kept[k + 1].first : n);
     uint8_t sep = AlignOnSeparators(q, s, min_repeats);
     once(at, s.first);
     Stage st;
