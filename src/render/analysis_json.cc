@@ -3,6 +3,7 @@
 #include "render/health_view.h"
 #include "render/source_json.h"
 #include "render/stats_tables.h"
+#include "render/stages_view.h"
 
 namespace gpuscope::render {
 
@@ -163,6 +164,7 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
   w.Key("iterations").Uint(st.iterations.empty() ? 0 : st.steady_count());
   w.Key("iterations_total").Uint(st.iterations.size()).Key("warmup_iterations").Uint(st.warmup);
   LatencyAndStructureJson(w, st);
+  StagesJson(w.Key("stages"), st.stages);
   GraphsAndClocksJson(w, r);
   w.Key("gpu_busy_pct");
   w.DoubleIf(s.gpu_busy_pct >= 0, s.gpu_busy_pct);

@@ -9,6 +9,7 @@
 #include "render/health_view.h"
 #include "render/result_table.h"
 #include "render/stats_tables.h"
+#include "render/stages_view.h"
 
 namespace gpuscope::render {
 namespace {
@@ -113,7 +114,11 @@ std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r
            ", max " + base::FormatDuration(l.max_ns) + ")");
   }
   kv("Window", st.WindowText());
-  if (st.structure.block)
+  // The stages say what repeats and whether it is steps, passes or layers; without a repeat
+  // stage, the kernel block repeating inside a step (layers).
+  if (StagesRepeat(st.stages))
+    kv("Stages", StagesLine(st.stages));
+  else if (st.structure.block)
     kv("Structure", st.structure.text() + " in a step (layers, not iterations)");
   if (r.graphs.graph_kernels) kv("Graph kernels", r.graphs.Summary());
   for (const auto& d : r.clocks.devices)
@@ -178,6 +183,7 @@ std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r
     }
     if (!places.empty()) kv("On the path", places);
   }
+  out += StagesTable(st.stages, width);
   out += PhasesText(r.phases, width);
   out += StallsText(r.stalls, origin, width, a.full_names);
   out += base::StrFormat("\nFindings (ranked by the time a fix would save in the steady window)\n");

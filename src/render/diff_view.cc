@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 #include "base/text.h"
 #include "output/json_writer.h"
 #include "output/text_table.h"
 #include "render/analysis_json.h"
 #include "render/result_table.h"
+#include "render/stages_view.h"
 
 namespace gpuscope::render {
 namespace {
@@ -109,6 +111,36 @@ std::string Pct(double v) {
   return out;
 }
 
+namespace {
+
+// The runs' stages side by side (paired by kind in order): each one's label and time, per repeat
+// for a repeated one. "" when neither run repeats.
+std::string StagesDiffText(const analysis::DiffReport& r, size_t width) {
+  const auto& sb = r.before.steady.stages;
+  const auto& sa = r.after.steady.stages;
+  if (!StagesRepeat(sb) && !StagesRepeat(sa)) return "";
+  output::TextTable t;
+  using A = output::TextTable::Align;
+  for (const char* h : {"Stage before", "each", "Stage after", "each", "change"})
+    t.AddColumn(h, h[0] == 'S' ? A::kLeft : A::kRight);
+  auto each = [](const analysis::Stage& x) {
+    return x.dur_ns / static_cast<int64_t>(std::max<size_t>(1, x.repeats));
+  };
+  for (const auto& p : r.stages) {
+    const analysis::Stage* b = p.before >= 0 ? &sb[static_cast<size_t>(p.before)] : nullptr;
+    const analysis::Stage* af = p.after >= 0 ? &sa[static_cast<size_t>(p.after)] : nullptr;
+    t.AddRow(
+        {b ? b->label : "-", b ? base::FormatDuration(each(*b)) : "-", af ? af->label : "-",
+         af ? base::FormatDuration(each(*af)) : "-",
+         b && af ? Pct(analysis::Pair{static_cast<double>(each(*b)), static_cast<double>(each(*af))}
+                           .change_percent())
+                 : ""});
+  }
+  return "\nStages (what repeats and what runs once, paired in order)\n" + t.Render(width, true);
+}
+
+}  // namespace
+
 std::string DiffText(const analysis::DiffReport& r, const DiffView& a) {
   std::string out;
   size_t width = std::max<size_t>(80, output::TerminalWidth());
@@ -159,6 +191,7 @@ std::string DiffText(const analysis::DiffReport& r, const DiffView& a) {
     }
   }
   out += s.Render(width, true);
+  out += StagesDiffText(r, width);
   out += base::StrFormat("\nVerdict: %s (%s; %s)\n", r.verdict.c_str(), r.basis.c_str(),
                          r.test.c_str());
 
@@ -234,6 +267,23 @@ std::string DiffJson(const analysis::DiffReport& r, const DiffView& a) {
   JsonPair(w, "api_ns", r.api_ns, true);
   JsonPair(w, "copy_bytes", r.copy_bytes, true);
   JsonPair(w, "wall_ns", r.wall_ns, true);
+  w.Key("stages").BeginArray();
+  for (const auto& p : r.stages) {
+    w.BeginObject();
+    for (auto [key, i, all] : {std::tuple{"before", p.before, &r.before.steady.stages},
+                               std::tuple{"after", p.after, &r.after.steady.stages}}) {
+      w.Key(key);
+      if (i < 0) {
+        w.Null();
+        continue;
+      }
+      const analysis::Stage& x = (*all)[static_cast<size_t>(i)];
+      w.BeginObject().Key("label").String(x.label).Key("kernels").Uint(x.kernels);
+      w.Key("repeats").Uint(x.repeats).Key("window_ns").Int(x.dur_ns).EndObject();
+    }
+    w.EndObject();
+  }
+  w.EndArray();
   w.Key("phases").BeginArray();
   for (const auto& [b, af] : PhasePairs(r)) {
     w.BeginObject().Key("name").String(b->name);

@@ -83,7 +83,12 @@ def check_report(binary, browser, trace, name, artifacts, tmp):
     # Serving traces: a card per phase, the layer structure, the graph kernels, the stalls.
     for p in analysis["phases"]:
         assert f'id="card-phase-{p["name"]}"' in dom, f"{name}: phase card {p['name']} missing"
-    if analysis["summary"]["structure"]:
+    # The stages where the run repeats (a row each), else the layer structure's card.
+    stages = analysis["summary"]["stages"]
+    if any(x["kind"] != "once" for x in stages):
+        table = re.search(r'<table class="data" id="stages-table">.*?</table>', dom, re.S)
+        assert table and table.group(0).count("<tr>") == len(stages) + 1, f"{name}: stages not shown"
+    elif analysis["summary"]["structure"]:
         assert 'id="card-structure"' in dom, f"{name}: structure card missing"
     if analysis["summary"]["graphs"]["kernels"]:
         assert 'id="card-graphs"' in dom, f"{name}: graph card missing"

@@ -62,4 +62,18 @@ inline bool IsDataLoaderRange(std::string_view n) {
          n.find("dataloader") != std::string_view::npos;
 }
 
+// Framework ops that compute nothing: allocations, aliases and views of a whole tensor, a
+// stream's bookkeeping (aten::empty, aten::view, aten::detach, aten::record_stream). A flood of
+// them is the plumbing around model code (a custom autograd Function, an all-to-all's buffers),
+// never a loop over elements (whose select / item / compare ops compute).
+inline bool IsBookkeepingOp(std::string_view n) {
+  for (std::string_view op :
+       {"aten::empty", "aten::empty_like", "aten::empty_strided", "aten::view", "aten::detach",
+        "aten::detach_", "aten::alias", "aten::as_strided", "aten::_reshape_alias",
+        "aten::record_stream", "aten::set_", "aten::resize_", "aten::lift_fresh",
+        "aten::_has_compatible_shallow_copy_type", "detach", "detach_"})
+    if (n == op) return true;
+  return false;
+}
+
 }  // namespace gpuscope::analysis

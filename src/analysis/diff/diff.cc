@@ -311,6 +311,7 @@ DiffReport Diff(const model::Trace& before, const model::Trace& after, const Dif
     return static_cast<double>(n);
   };
   r.copy_bytes = pair(bytes(before, stb), bytes(after, sta));
+  r.stages = PairStages(stb.stages, sta.stages);
 
   // Verdict: per-iteration latency when both runs have iterations (marked steps, else the
   // period their kernels repeat with), else kernel time per unit of work.

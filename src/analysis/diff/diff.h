@@ -56,6 +56,14 @@ struct FindingDiff {
   Where where;
 };
 
+// One stage of each run (steps/stages.h), paired in order by kind: indices into each run's
+// stages, -1 where one run has no such stage.
+struct StagePair {
+  int before = -1, after = -1;
+};
+std::vector<StagePair> PairStages(const std::vector<Stage>& before,
+                                  const std::vector<Stage>& after);
+
 struct DiffReport {
   AnalysisReport before, after;
   Pair wall_ns, iterations, iteration_mean_ns, iteration_median_ns, iteration_p95_ns, gpu_busy_pct,
@@ -83,6 +91,7 @@ struct DiffReport {
   size_t period_kernels_before = 0, period_kernels_after = 0;
   // The warm-up steps' total time on each side, compared apart from the steady steps.
   Pair warmup_ns;
+  std::vector<StagePair> stages;  // before.steady.stages with after.steady.stages
 };
 
 DiffReport Diff(const model::Trace& before, const model::Trace& after,

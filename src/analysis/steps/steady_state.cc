@@ -95,8 +95,10 @@ void BuildPhases(SteadyState& s, const std::vector<std::string>& phase_of, bool 
 
 // A step runs from its start to the next step's start: an annotation around the model's forward
 // leaves out the scheduling and sampling between forwards, which are part of the step period.
-// A gap longer than the median step is the program waiting (a server without requests), not a
-// part of the step, and stays out. ProfilerStep#N ranges already run from one step() to the next.
+// A gap longer than the median step and than the step itself is the program waiting (a server
+// without requests), not a part of the step, and stays out; a prefill step's scheduling and
+// sampling after its long forward are part of it, however short the decode steps around it.
+// ProfilerStep#N ranges already run from one step() to the next.
 void RunToNextStart(StepSource& found) {
   auto& spans = found.spans;
   if (spans.size() < 2) return;
@@ -107,7 +109,8 @@ void RunToNextStart(StepSource& found) {
   bool extended = false;
   for (size_t i = 0; i + 1 < spans.size(); ++i) {
     int64_t gap = spans[i + 1].start_ns - (spans[i].start_ns + spans[i].dur_ns);
-    if (gap <= 0 || gap > median || spans[i + 1].track != spans[i].track) continue;
+    if (gap <= 0 || gap > std::max(median, spans[i].dur_ns) || spans[i + 1].track != spans[i].track)
+      continue;
     spans[i].dur_ns = spans[i + 1].start_ns - spans[i].start_ns;
     extended = true;
   }
@@ -233,6 +236,7 @@ SteadyState FindSteps(const model::Trace& t, const SteadyStateOptions& o) {
     }
     // Every kernel is in the one step, those launched before the first GPU op starts too.
     s.structure = FindKernelStructure(t, INT64_MIN, INT64_MAX, o.min_repeats);
+    s.stages = FindStages(t, s.start_ns, s.end_ns, o.min_repeats);
     return s;
   }
   std::sort(found.spans.begin(), found.spans.end(),
@@ -302,6 +306,7 @@ void CutWindow(const model::Trace& t, SteadyState& s, const SteadyStateOptions& 
   s.latency = Latencies(d);
   const IterationSpan& first = s.iterations[s.warmup];
   s.structure = FindKernelStructure(t, first.start_ns, first.end_ns(), o.min_repeats);
+  s.stages = FindStages(t, s.start_ns, s.end_ns, o.min_repeats);
 }
 
 }  // namespace

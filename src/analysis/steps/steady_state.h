@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "analysis/steps/one_time.h"
+#include "analysis/steps/stages.h"
 #include "model/trace.h"
 
 namespace gpuscope::analysis {
@@ -75,6 +76,7 @@ struct SteadyState {
   std::vector<IterationSpan> iterations;  // all steps found (warm-up included)
   std::vector<PhaseSteps> phases;         // empty when the steps have no phase
   KernelStructure structure;
+  std::vector<Stage> stages;         // what runs once and what repeats in the window (stages.h)
   size_t warmup = 0;                 // leading steps left out of the steady window
   int64_t start_ns = 0, end_ns = 0;  // the steady window
   LatencyStats latency;              // over the steady steps (none: all zero)

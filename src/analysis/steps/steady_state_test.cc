@@ -321,6 +321,22 @@ TEST(SteadyState, AnnotatedStepRunsToTheNextOnesStartUnlessTheProgramWaits) {
   EXPECT_EQ(st.iterations[3].dur_ns, 18900 * us);
   EXPECT_EQ(st.iterations[4].dur_ns, 16500 * us);  // the last: nothing after it to run to
   EXPECT_EQ(st.latency.median_ns, 18900 * us);
+
+  // A vLLM prefill step (issue 50): a 63 ms forward, the next engine step 91 ms after its start,
+  // then decodes every 12 ms. The prefill step is the 91 ms, not the forward alone.
+  Builder served;
+  const std::string prefill = "execute_512_context_1(sq512)_generation_0(sq0)";
+  served.Annotation(prefill, 0, 63000 * us);
+  served.Launch("prefill_kernel", 100 * us, 5 * us, 200 * us, 60000 * us);
+  for (int d = 0; d < 8; ++d) {
+    const int64_t s = 91000 * us + d * 12000 * us;
+    served.Annotation(decode, s, 10000 * us);
+    served.Launch("decode_kernel", s + 100 * us, 5 * us, s + 200 * us, 9000 * us);
+  }
+  SteadyState sv = FindSteps(served.Link());
+  ASSERT_EQ(sv.iterations.size(), 9u);
+  EXPECT_EQ(sv.iterations[0].dur_ns, 91000 * us);
+  EXPECT_EQ(sv.iterations[1].dur_ns, 12000 * us);
 }
 
 TEST(StepSources, ServingLabels) {

@@ -11,40 +11,34 @@
 namespace gpuscope::analysis::internal {
 namespace {
 
-// Starts (and ends) of the host events that can end a step, per host track, sorted by start.
-struct HostMarks {
-  std::unordered_map<model::TrackId, std::vector<int64_t>> loader_starts;
-  std::unordered_map<model::TrackId, std::vector<int64_t>> sync_starts;
-
-  explicit HostMarks(const model::Trace& t) {
-    for (size_t i = 0; i < t.cpu.size(); ++i)
-      if (IsDataLoaderRange(t.str(t.cpu.name[i])))
-        loader_starts[t.cpu.track[i]].push_back(t.cpu.start_ns[i]);
-    for (size_t i = 0; i < t.api.size(); ++i) {
-      std::string_view n = t.str(t.api.name[i]);
-      // A blocking call: an explicit synchronize or a copy that is not asynchronous.
-      if (IsSyncApi(n) || IsBlockingCopyApi(n))
-        sync_starts[t.api.track[i]].push_back(t.api.start_ns[i]);
-    }
-    for (auto* m : {&loader_starts, &sync_starts})
-      for (auto& [track, v] : *m) std::sort(v.begin(), v.end());
-  }
-  // The first start in [from, to) on `track`, or -1.
-  static int64_t FirstIn(const std::unordered_map<model::TrackId, std::vector<int64_t>>& m,
-                         model::TrackId track, int64_t from, int64_t to) {
-    auto it = m.find(track);
-    if (it == m.end()) return -1;
-    auto p = std::lower_bound(it->second.begin(), it->second.end(), from);
-    return p != it->second.end() && *p < to ? *p : -1;
-  }
-};
-
 struct Launched {
   int64_t at;     // start of the launching call
   size_t kernel;  // row in the kernel table
 };
 
 }  // namespace
+
+HostMarks::HostMarks(const model::Trace& t) {
+  for (size_t i = 0; i < t.cpu.size(); ++i)
+    if (IsDataLoaderRange(t.str(t.cpu.name[i])))
+      loader_starts[t.cpu.track[i]].push_back(t.cpu.start_ns[i]);
+  for (size_t i = 0; i < t.api.size(); ++i) {
+    std::string_view n = t.str(t.api.name[i]);
+    // A blocking call: an explicit synchronize or a copy that is not asynchronous.
+    if (IsSyncApi(n) || IsBlockingCopyApi(n))
+      sync_starts[t.api.track[i]].push_back(t.api.start_ns[i]);
+  }
+  for (auto* m : {&loader_starts, &sync_starts})
+    for (auto& [track, v] : *m) std::sort(v.begin(), v.end());
+}
+
+int64_t HostMarks::FirstIn(const std::unordered_map<model::TrackId, std::vector<int64_t>>& m,
+                           model::TrackId track, int64_t from, int64_t to) {
+  auto it = m.find(track);
+  if (it == m.end()) return -1;
+  auto p = std::lower_bound(it->second.begin(), it->second.end(), from);
+  return p != it->second.end() && *p < to ? *p : -1;
+}
 
 StepSource BlockSteps(const model::Trace& t, int64_t start, int64_t end, size_t min_repeats) {
   const auto& k = t.kernels;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "model/trace.h"
@@ -49,6 +50,18 @@ StepSource ServingSteps(const model::Trace& t, const LaunchIndex& launches);
 StepSource RepeatedAnnotationSteps(const model::Trace& t, const LaunchIndex& launches,
                                    size_t min_repeats);
 StepSource PythonLoopSteps(const model::Trace& t, const LaunchIndex& launches, size_t min_repeats);
+// Starts of the host events that can end a step or a pass, per host track, sorted by start: the
+// data loader's calls and blocking calls (a synchronize, a copy that is not asynchronous).
+struct HostMarks {
+  std::unordered_map<model::TrackId, std::vector<int64_t>> loader_starts;
+  std::unordered_map<model::TrackId, std::vector<int64_t>> sync_starts;
+
+  explicit HostMarks(const model::Trace& t);
+  // The first start in [from, to) on `track`, or -1.
+  static int64_t FirstIn(const std::unordered_map<model::TrackId, std::vector<int64_t>>& m,
+                         model::TrackId track, int64_t from, int64_t to);
+};
+
 // Steps where nothing marks them (step_blocks.cc): the kernels launched in [start, end), in
 // launch order, split where the launching thread calls the data loader or blocks (a synchronize,
 // a copy that is not asynchronous) or a new graph launch replays them. The pieces are steps when

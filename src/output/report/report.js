@@ -39,9 +39,27 @@
       'median of ' + fmtCount(p.steps) + ' step' + (p.steps === 1 ? '' : 's') +
       (p.tokens_per_step === null ? '' : ', ' + fmtCount(p.tokens_per_step) + ' tokens/step') +
       (p.gpu_busy_pct === null ? '' : ', GPU busy ' + p.gpu_busy_pct.toFixed(1) + '%')));
-    if (S.structure) card('structure', 'Structure', S.structure.text, 'a kernel block repeating inside a step (layers)');
+    const stages = S.stages || [];
+    const repeated = stages.some((x) => x.kind !== 'once');
+    if (!repeated && S.structure) card('structure', 'Structure', S.structure.text, 'a kernel block repeating inside a step (layers)');
     if (S.graphs && S.graphs.kernels) card('graphs', 'Graph kernels', fmtCount(S.graphs.matched) + ' / ' + fmtCount(S.graphs.kernels),
       'attributed through ' + fmtCount(S.graphs.captures) + ' captured graph' + (S.graphs.captures === 1 ? '' : 's'));
+  });
+
+  // ---- stages: what runs once and what repeats (steps, passes, layers) ----
+  section('stages', () => {
+    const stages = S.stages || [];
+    if (!stages.some((x) => x.kind !== 'once')) return;
+    document.getElementById('stages-section').hidden = false;
+    const total = stages.reduce((a, x) => a + x.window_ns, 0) || 1;
+    const what = (x) => x.kind === 'once' ? 'runs once' : x.kind === 'steps' ? 'steps, each after ' + x.separator
+      : x.kind === 'passes' ? 'passes, each holding layers' : 'layers (a block in a row)';
+    document.getElementById('stages').append(barTable('stages-table',
+      ['Stage', 'Kernels', 'Repeats', 'Each', 'Time', 'Share', 'What it is'], stages, (x) => [
+        el('td', {}, x.label), el('td', {}, fmtCount(x.kernels)), el('td', {}, fmtCount(x.repeats)),
+        el('td', {}, fmtDur(x.window_ns / Math.max(1, x.repeats))), el('td', {}, fmtDur(x.window_ns)),
+        el('td', {}, (100 * x.window_ns / total).toFixed(1) + '%'), el('td', {}, what(x)),
+      ], (x) => x.window_ns, 240));
   });
 
   // ---- GPU idle by cause ----

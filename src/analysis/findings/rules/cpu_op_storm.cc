@@ -23,10 +23,14 @@ bool EndsWith(std::string_view s, std::string_view end) {
 // own ops: fusion, torch.compile or graphs reduce them (launch-bound's advice), not a rewrite.
 bool IsModelCode(std::string_view place) {
   if (IsCompiledRegion(place)) return true;
-  for (std::string_view marker : {"torch/_dynamo", "torch/_inductor", "autograd::engine::"}) {
+  // torch/optim and torch/nn/modules: an optimizer's per-parameter loop (zero_grad, step) and
+  // model.to()'s per-tensor conversion loop over tensors, not elements: foreach / fused
+  // optimizers and moving the model once are their fixes.
+  for (std::string_view marker : {"torch/_dynamo", "torch/_inductor", "autograd::engine::",
+                                  "torch/optim/", "torch/nn/modules/module.py"}) {
     if (place.find(marker) != std::string_view::npos) return true;
   }
-  if (place.rfind("nn.Module: ", 0) == 0) return true;
+  if (place.rfind("nn.Module: ", 0) == 0 || place.rfind("Optimizer.", 0) == 0) return true;
   if (place.rfind("## ", 0) == 0 && (place.find("forward") != std::string_view::npos ||
                                      place.find("backward") != std::string_view::npos))
     return true;
@@ -60,22 +64,19 @@ constexpr size_t kRunNames = 4;
 // launching GPU work (a loop over GPU tensors launches kernels: launch-bound's), of at most
 // kRunNames op names; a run of at least --storm-ops ops is one call of the loop. Returns each
 // run's rows.
-std::vector<std::vector<RowId>> LooseRuns(const Context& c, const std::vector<uint8_t>& unplaced) {
+std::vector<std::vector<RowId>> LooseRuns(const Context& c, const std::vector<uint8_t>& unplaced,
+                                          const std::vector<uint8_t>& launches) {
   const Trace& t = c.t();
   const auto& cpu = t.cpu;
-  std::vector<uint8_t> launches(cpu.size(), 0);  // the op holds a runtime call
-  for (size_t i = 0; i < t.api.size(); ++i) {
-    for (RowId r = t.api.enclosing_op[i]; r != kNoRow && !launches[r]; r = cpu.parent[r])
-      launches[r] = 1;
-  }
   struct Open {
     std::vector<RowId> rows;
     std::map<model::StringId, size_t> names;
+    size_t computing = 0;  // rows that are no bookkeeping (IsBookkeepingOp)
   };
   std::map<model::TrackId, Open> open;  // per thread, the run being read
   std::vector<std::vector<RowId>> runs;
   auto close = [&](Open& o) {
-    if (o.rows.size() >= c.o().storm_ops_per_iteration && o.names.size() <= kRunNames)
+    if (o.computing >= c.o().storm_ops_per_iteration && o.names.size() <= kRunNames)
       runs.push_back(std::move(o.rows));
     o = Open{};
   };
@@ -90,9 +91,20 @@ std::vector<std::vector<RowId>> LooseRuns(const Context& c, const std::vector<ui
     if (!joins) continue;
     o.rows.push_back(static_cast<RowId>(i));
     ++o.names[cpu.name[i]];
+    o.computing += !IsBookkeepingOp(t.str(cpu.name[i]));
   }
   for (auto& [track, o] : open) close(o);
   return runs;
+}
+
+// Whether each CPU range holds a runtime call (launches GPU work, copies, syncs).
+std::vector<uint8_t> LaunchingOps(const Trace& t) {
+  std::vector<uint8_t> launches(t.cpu.size(), 0);
+  for (size_t i = 0; i < t.api.size(); ++i) {
+    for (RowId r = t.api.enclosing_op[i]; r != kNoRow && !launches[r]; r = t.cpu.parent[r])
+      launches[r] = 1;
+  }
+  return launches;
 }
 
 // A call's ops: how many, from the first's start to the last's end (the loop inside the frame
@@ -155,6 +167,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   const Trace& t = c.t();
   const auto& cpu = t.cpu;
   std::vector<uint8_t> unplaced(cpu.size(), 0);  // tiny ops with no frame or range to name
+  const std::vector<uint8_t> launches = LaunchingOps(t);
   // A place: the innermost Python frame that calls the ops itself (the loop's body, not a
   // model's forward that reaches them through submodules), else the enclosing user range.
   std::map<std::string_view, Group> groups;  // by place (a view into the trace's names)
@@ -184,6 +197,10 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
       unplaced[i] = 1;
       continue;
     }
+    // Without a frame, an op launching GPU work (a model phase, a loop over GPU tensors:
+    // launch-bound's) or computing nothing (allocations, views, a stream's bookkeeping) is no
+    // loop over elements.
+    if (frame == kNoRow && (launches[i] || IsBookkeepingOp(t.str(cpu.name[i])))) continue;
     std::string_view key = frame != kNoRow ? t.str(t.python.name[frame]) : range;
     Group& g = groups[key];
     g.frames = frame != kNoRow;
@@ -195,7 +212,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     call.end = std::max(call.end, cpu.end_ns(i));
     ++g.names[t.str(cpu.name[i])];
   }
-  for (const std::vector<RowId>& run : LooseRuns(c, unplaced)) {
+  for (const std::vector<RowId>& run : LooseRuns(c, unplaced, launches)) {
     Group& g = groups[kLoosePlace];
     g.runs.emplace_back(run.front(), run.back());
     for (RowId r : run) ++g.ops, g.op_ns += cpu.dur_ns[r], ++g.names[t.str(cpu.name[r])];
@@ -211,8 +228,12 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     double per_call =
         static_cast<double>(g.ops) / static_cast<double>(loose ? g.runs.size() : g.calls.size());
     // A flood per iteration, and from each call of the place (one loop, not many small calls).
+    // A user range (no frame) is a loop only where its ops are a loop's body, as a run of loose
+    // ops must be: at most kRunNames op names (an annotated model phase, attn(F), or a custom
+    // autograd Function's range holds the many ops of a layer).
     if (c.PerIteration(static_cast<double>(g.ops)) < c.o().storm_ops_per_iteration ||
-        (g.frames && per_call < c.o().storm_ops_per_iteration))
+        (!loose && per_call < c.o().storm_ops_per_iteration) ||
+        (!g.frames && !loose && g.names.size() > kRunNames))
       continue;
     Candidate cand{Make(c, "cpu-op-storm", 0), {}};
     Finding& f = cand.finding;
@@ -244,17 +265,23 @@ const RuleInfo& CpuOpStormRule() {
           "model's forward reaching them through submodules; not the script's top level or a frame "
           "spanning whole iterations) issues more than the threshold of ops per iteration and per "
           "call, each shorter than --tiny-op-us: the per-element Python loop (select / item / mul "
-          "/ gt ...). Without Python stacks, one user annotation (such as Optimizer.step) per "
-          "iteration, else a run of such ops between the step's framework ops (each at most 20 us "
+          "/ gt ...). Without Python stacks, a user annotation issuing the threshold per "
+          "iteration and per call whose ops are a loop's body (at most 4 op names, none launching "
+          "GPU "
+          "work, none mere bookkeeping - allocations, views, record_stream: not an annotated model "
+          "phase such as attn(F) or dispatch(F), nor a custom autograd Function), "
+          "else a run of such ops between the step's framework ops (each at most 20 us "
           "after the one before, no other op between, none launching GPU work, of at most 4 op "
-          "names, at least the threshold in one run). Only ops called from Python or a user range "
+          "names, at least the threshold in one run, not counting bookkeeping ops). Only ops "
+          "called from Python or a user range "
           "count, not the child ops a framework op (namespaced: aten::...) runs inside itself. "
           "Fires with or without a GPU. Never fires on model code, whose op flood is the model's "
           "own (fusion, torch.compile or graphs reduce it: launch-bound): a module's forward "
           "(model.py: forward, X.forward, nn.Module: X, torchrec's ## forward:... ##), a compiled "
           "region (CompiledFunction, Torch-Compiled Region), an autograd node (...Backward0, "
-          "AccumulateGrad), or an optimizer's foreach path (mostly _foreach_ ops); a per-parameter "
-          "optimizer loop (SGD.step issuing add_ per tensor) is a loop and is reported.",
+          "AccumulateGrad), an optimizer's foreach path (mostly _foreach_ ops), or an optimizer's "
+          "zero_grad / step and model.to() (Optimizer.*, torch/optim, torch/nn/modules/module.py: "
+          "loops over parameters, not elements; a foreach or fused optimizer is their fix).",
       .impact =
           "replayed: each call's loop - from its first op's start to its last op's end - scaled "
           "down to one op's time (a vectorised version); the call's other work and the GPU work it "
@@ -271,8 +298,10 @@ const RuleInfo& CpuOpStormRule() {
                    }}},
       .detect = &Detect,
       .limits =
-          "model code (a module's forward, a compiled region, an autograd node, an optimizer's "
-          "foreach path); ops a framework op runs inside itself; ops at least --tiny-op-us long; "
+          "model code (a module's forward, a compiled region, an autograd node, an optimizer, "
+          "model.to()); without stacks, a user range of more than 4 op names or fewer ops per "
+          "call than the threshold, and ops launching GPU work; ops a framework op runs inside "
+          "itself; ops at least --tiny-op-us long; "
           "without stacks, ops of more than 4 names in a run (a model's forward) or each launching "
           "GPU work (a loop over GPU tensors: launch-bound)."};
   return rule;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <span>
 #include <tuple>
 
@@ -13,6 +14,11 @@ namespace {
 
 // How much slower than the next slowest the slowest of a call site's 3-4 instances must be.
 constexpr double kFewRatio = 10.0;
+// Block lengths tried for slow instances that recur with a repeated block (DropRecurring).
+constexpr size_t kBlockCandidates = 8;
+// Slow instances recur when they are in at least this many blocks or steps (two outliers by
+// chance a block apart do not).
+constexpr size_t kMinRepeats = 3;
 
 // One kernel instance in the window, with the key of its group of siblings: the kernel, its
 // launch shape, its call site (the op's name and user frame; row ids differ per call) and the
@@ -93,6 +99,65 @@ std::vector<Instance> Instances(const Context& c) {
   return inst;
 }
 
+// Slow instances that recur with the run's repeats are a population of their own, not outliers
+// (issue 50): whole positions of a repeated block of the group's instances (in launch order, a
+// block of k instances repeated at least 3 times, a position slow in every repeat, the window's
+// first and last block possibly cut: one layer's GEMM in every layer; the block whose whole
+// positions hold most slow instances), else, when all slow
+// ones are, the same number in every steady step (the classifier's GEMM once a step). Clears
+// them in `slow`; returns how many are left. Fewer than 3 slow instances never recur.
+size_t DropRecurring(const Context& c, std::span<const uint32_t> rows, std::vector<uint8_t>& slow) {
+  const size_t n = rows.size();
+  size_t count = 0;
+  for (uint8_t x : slow) count += x;
+  if (count < kMinRepeats) return count;
+  // Block lengths to try: the distances between consecutive slow instances (one layer's GEMM
+  // recurs a block apart), the most frequent few; a block needs kMinRepeats repeats.
+  std::map<size_t, size_t> gaps;
+  for (size_t i = 0, prev = n; i < n; ++i) {
+    if (!slow[i]) continue;
+    if (prev < n && kMinRepeats * (i - prev) <= n) ++gaps[i - prev];
+    prev = i;
+  }
+  std::vector<std::pair<size_t, size_t>> ranked;  // (times seen, block)
+  for (auto [k, seen] : gaps) ranked.emplace_back(seen, k);
+  std::sort(ranked.rbegin(), ranked.rend());
+  if (ranked.size() > kBlockCandidates) ranked.resize(kBlockCandidates);
+  size_t best_k = 0, best = 0;
+  for (auto [seen, k] : ranked) {
+    size_t covered = 0;  // slow instances at positions slow in every repeat
+    for (size_t p = 0; p < k; ++p) {
+      size_t in = 0, all = 0;
+      for (size_t i = p; i < n; i += k) in += slow[i], ++all;
+      covered += in == all && all >= kMinRepeats ? in : 0;
+    }
+    if (covered > best || (covered == best && k < best_k)) best = covered, best_k = k;
+  }
+  if (best > 0) {
+    for (size_t p = 0; p < best_k; ++p) {
+      bool all = true;
+      for (size_t i = p; i < n && all; i += best_k) all = slow[i];
+      for (size_t i = p; i < n && all; i += best_k) slow[i] = 0;
+    }
+    return count - best;
+  }
+  const SteadyState& st = c.steady();
+  if (st.steady_count() < kMinRepeats) return count;
+  std::vector<size_t> per_step(st.iterations.size(), 0);
+  const Trace& t = c.t();
+  for (size_t i = 0; i < n; ++i) {
+    if (!slow[i]) continue;
+    const uint32_t r = rows[i];
+    const int step = st.StepAt(LaunchedAt(t, t.kernels.launch[r], t.kernels.start_ns[r]));
+    if (step < 0) return count;
+    ++per_step[static_cast<size_t>(step)];
+  }
+  for (size_t s = st.warmup; s < st.iterations.size(); ++s)
+    if (per_step[s] == 0 || per_step[s] != per_step[st.warmup]) return count;
+  std::fill(slow.begin(), slow.end(), 0);
+  return 0;
+}
+
 void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   const Trace& t = c.t();
   std::vector<Instance> inst = Instances(c);
@@ -152,13 +217,17 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     // several populations (another GEMM shape): slow instances are outliers only when rare,
     // else a second mode.
     size_t slow = 0;
-    for (uint32_t r : g.rows) slow += static_cast<double>(t.kernels.dur_ns[r]) > limit;
+    std::vector<uint8_t> is_slow(g.rows.size());
+    for (size_t i = 0; i < g.rows.size(); ++i)
+      slow += is_slow[i] = static_cast<double>(t.kernels.dur_ns[g.rows[i]]) > limit;
     if (slow == 0 || (!site_known && slow > 1 && slow * 10 > g.rows.size())) continue;
+    if (DropRecurring(c, g.rows, is_slow) == 0) continue;
     int64_t excess = 0;
     std::vector<uint32_t> outliers;
     Candidate cand{Make(c, "kernel-outlier", 0), {}};
-    for (uint32_t r : g.rows) {
-      if (static_cast<double>(t.kernels.dur_ns[r]) > limit && claims.TakeKernel(r)) {
+    for (size_t i = 0; i < g.rows.size(); ++i) {
+      const uint32_t r = g.rows[i];
+      if (is_slow[i] && claims.TakeKernel(r)) {
         excess += t.kernels.dur_ns[r] - med, outliers.push_back(r);
         cand.fix.kernel_dur.emplace_back(r, med);
       }
@@ -201,7 +270,10 @@ const RuleInfo& KernelOutlierRule() {
           "MAD, 0.5 x median): robust to the spread of normal runs. Outliers are rare: where no "
           "launch record gives the call site or shapes, a group whose slow instances are more than "
           "one and more than 10% of it is two populations (another shape), not outliers, and is "
-          "not reported.",
+          "not reported. Nor are slow instances that recur with the run's repeats (issue 50): "
+          "whole positions of a block of the group's instances repeated at least 3 times (one "
+          "layer's GEMM in every layer), or as many in each of at least 3 steady steps (a GEMM "
+          "run once a step).",
       .impact = "replayed: the outlier instances run at the median.",
       .advice =
           "Look at what ran at the same time (other streams, other processes, clocks/thermals, "
@@ -214,7 +286,8 @@ const RuleInfo& KernelOutlierRule() {
           "from one known call site, one 10x slower); slow instances within max(5 MADs, half the "
           "median) of the median; a group of two populations without call-site records; a prefill "
           "step's instances against a decode step's (other shapes, recorded or not: phases are "
-          "never siblings)."};
+          "never siblings); slow instances recurring at one position of a repeated block or as "
+          "many in every steady step."};
   return rule;
 }
 

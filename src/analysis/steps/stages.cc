@@ -1,0 +1,278 @@
+// The stages of a window (stages.h): periodic stretches of the kernel sequence, chosen longest
+// first, told apart as steps, passes or layers by what separates their blocks.
+
+#include "analysis/steps/stages.h"
+
+#include <algorithm>
+#include <iterator>
+#include <map>
+#include <unordered_map>
+
+#include "analysis/common/call_names.h"
+#include "analysis/steps/steady_state.h"
+#include "analysis/steps/step_sources.h"
+
+namespace gpuscope::analysis {
+namespace {
+
+using model::kNoRow;
+using model::RowId;
+
+// Candidate periods tried (the most covering distances between a kernel and the next of its name).
+constexpr size_t kCandidates = 24;
+// A host gap between two launches separates passes when it is this many times the median gap
+// between launches, and at least kMinHostGapNs.
+constexpr int64_t kHostGapFactor = 20;
+constexpr int64_t kMinHostGapNs = 200'000;
+// A repeated stage covers at least 1/kMinShare of the window's kernels (fewer: a detail of a
+// stage, not one of the run's).
+constexpr size_t kMinShare = 20;
+
+// What may separate two kernels of the sequence (bits).
+enum Separator : uint8_t {
+  kGraphLaunch = 1,
+  kSync = 2,
+  kLoader = 4,
+  kStepMarker = 8,
+  kHostGap = 16,
+};
+
+const char* SeparatorName(uint8_t bit) {
+  switch (bit) {
+    case kGraphLaunch:
+      return "a graph launch";
+    case kSync:
+      return "a synchronization";
+    case kLoader:
+      return "a data-loader call";
+    case kStepMarker:
+      return "a step marker";
+    default:
+      return "a host gap";
+  }
+}
+
+// The window's kernels in launch order (by the launching call's start, then the kernel's).
+struct Sequence {
+  std::vector<uint32_t> rows;
+  std::vector<int64_t> at;            // launch time of each
+  std::vector<model::StringId> name;  // name of each
+  std::vector<uint8_t> sep;           // separators before each (sep[0] = 0)
+};
+
+Sequence Collect(const model::Trace& t, int64_t start, int64_t end) {
+  const auto& k = t.kernels;
+  std::vector<std::pair<int64_t, uint32_t>> order;
+  for (size_t i = 0; i < k.size(); ++i) {
+    // Launched in the window, or run in it (a one-step window is the span of GPU work, whose
+    // first kernels were launched before it).
+    int64_t at = LaunchedAt(t, k.launch[i], k.start_ns[i]);
+    if ((at >= start && at < end) || (k.start_ns[i] >= start && k.start_ns[i] < end))
+      order.emplace_back(at, static_cast<uint32_t>(i));
+  }
+  std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first < b.first : k.start_ns[a.second] < k.start_ns[b.second];
+  });
+  Sequence s;
+  for (auto [at, row] : order) {
+    s.rows.push_back(row);
+    s.at.push_back(at);
+    s.name.push_back(k.name[row]);
+  }
+  return s;
+}
+
+// The separators between consecutive kernels: a graph launch other than the previous kernel's,
+// a blocking call or a data-loader call on the launching thread between the two launches, a
+// step's start, a host gap.
+void FindSeparators(const model::Trace& t, Sequence& s) {
+  const size_t n = s.rows.size();
+  s.sep.assign(n, 0);
+  if (n < 2) return;
+  internal::HostMarks marks(t);
+  std::vector<int64_t> steps;
+  for (const auto& it : t.iterations) steps.push_back(it.start_ns);
+  std::sort(steps.begin(), steps.end());
+  std::vector<int64_t> gaps;
+  for (size_t i = 1; i < n; ++i)
+    if (s.at[i] > s.at[i - 1]) gaps.push_back(s.at[i] - s.at[i - 1]);
+  int64_t gap_limit = INT64_MAX;
+  if (!gaps.empty()) {
+    std::nth_element(gaps.begin(), gaps.begin() + static_cast<long>(gaps.size() / 2), gaps.end());
+    gap_limit = std::max(kMinHostGapNs, kHostGapFactor * gaps[gaps.size() / 2]);
+  }
+  const auto& k = t.kernels;
+  for (size_t i = 1; i < n; ++i) {
+    uint8_t sep = 0;
+    const int64_t from = s.at[i - 1] + 1, to = s.at[i];
+    auto step = std::lower_bound(steps.begin(), steps.end(), from);
+    if (step != steps.end() && *step <= to) sep |= kStepMarker;
+    if (to - s.at[i - 1] > gap_limit) sep |= kHostGap;
+    const RowId prev = k.launch[s.rows[i - 1]], cur = k.launch[s.rows[i]];
+    if (cur != kNoRow) {
+      if (cur != prev && IsGraphLaunchApi(t.str(t.api.name[cur]))) sep |= kGraphLaunch;
+      const model::TrackId track = t.api.track[cur];
+      if (internal::HostMarks::FirstIn(marks.sync_starts, track, from, to) >= 0) sep |= kSync;
+      if (internal::HostMarks::FirstIn(marks.loader_starts, track, from, to) >= 0) sep |= kLoader;
+    }
+    s.sep[i] = sep;
+  }
+}
+
+// The periods worth trying: distances from a kernel to the next of its name, the most covering
+// first (a distance seen c times covers about c x d kernels).
+std::vector<size_t> CandidatePeriods(const std::vector<model::StringId>& name, size_t min_repeats) {
+  std::unordered_map<model::StringId, size_t> last;
+  std::unordered_map<size_t, size_t> seen;
+  for (size_t i = 0; i < name.size(); ++i) {
+    auto [it, fresh] = last.try_emplace(name[i], i);
+    if (!fresh) ++seen[i - it->second], it->second = i;
+  }
+  std::vector<std::pair<size_t, size_t>> ranked;  // (coverage, period)
+  for (auto [d, c] : seen)
+    if (d >= 2 && c + 1 >= min_repeats) ranked.emplace_back(c * d, d);
+  std::sort(ranked.rbegin(), ranked.rend());
+  std::vector<size_t> out;
+  for (size_t i = 0; i < ranked.size() && i < kCandidates; ++i) out.push_back(ranked[i].second);
+  return out;
+}
+
+// A periodic stretch: kernels [first, first + period x repeats), in a periodic region that
+// runs to `limit` (a last block cut short).
+struct Stretch {
+  size_t period = 0, first = 0, repeats = 0, limit = 0;
+  size_t end() const { return first + period * repeats; }
+};
+
+// The stretches of period p: runs where each name equals the one p before it, a mismatch
+// tolerated every tenth of a block (one kernel more or less in a block).
+void StretchesOf(const std::vector<model::StringId>& name, size_t p, size_t min_repeats,
+                 std::vector<Stretch>& out) {
+  const size_t n = name.size(), tolerance = p / 10;
+  size_t i = 0;
+  while (i + p < n) {
+    if (name[i] != name[i + p]) {
+      ++i;
+      continue;
+    }
+    size_t a = i, last = i, miss = 0;
+    for (++i; i + p < n; ++i) {
+      if (name[i] == name[i + p]) {
+        last = i, miss = 0;
+      } else if (++miss > tolerance) {
+        break;
+      }
+    }
+    const size_t repeats = (last + 1 - a + p) / p;
+    if (repeats >= min_repeats) out.push_back({p, a, repeats, std::min(n, last + 1 + p)});
+    i = last + 1;
+  }
+}
+
+// Whether the block of kernels [first, first + period) holds a repeating block of its own.
+bool HoldsLayers(const std::vector<model::StringId>& name, const Stretch& s, size_t min_repeats) {
+  std::vector<model::StringId> block(name.begin() + static_cast<long>(s.first),
+                                     name.begin() + static_cast<long>(s.first + s.period));
+  return internal::KernelPeriod(block, min_repeats) != 0;
+}
+
+// Aligns a stretch on the separators between its blocks (the phase where most boundaries hold
+// one) and says what separates them: the separator at most of its boundaries, or none.
+uint8_t AlignOnSeparators(const Sequence& q, Stretch& s, size_t min_repeats) {
+  size_t best = 0, phase = 0;
+  uint8_t bit = 0;
+  for (uint8_t b = 1; b <= kHostGap; b <<= 1) {
+    std::vector<size_t> count(s.period, 0);
+    for (size_t i = std::max<size_t>(s.first, 1); i < s.limit; ++i)
+      if (q.sep[i] & b) ++count[(i - s.first) % s.period];
+    for (size_t p = 0; p < s.period; ++p)
+      if (count[p] > best) best = count[p], phase = p, bit = b;
+  }
+  // Boundaries between blocks: repeats - 1 inside the stretch, one more at its start.
+  if (2 * best < s.repeats) return 0;
+  // The blocks start after the separator: what the stretch held before it goes to the stage
+  // before, a last partial block to the stage after.
+  Stretch moved{s.period, s.first + phase, (s.limit - s.first - phase) / s.period, s.limit};
+  if (moved.repeats < min_repeats) return 0;
+  s = moved;
+  return bit;
+}
+
+}  // namespace
+
+std::vector<Stage> FindStages(const model::Trace& t, int64_t start, int64_t end,
+                              size_t min_repeats) {
+  Sequence q = Collect(t, start, end);
+  const size_t n = q.rows.size();
+  if (n == 0) return {};
+  FindSeparators(t, q);
+  std::vector<Stretch> all;
+  for (size_t p : CandidatePeriods(q.name, min_repeats)) StretchesOf(q.name, p, min_repeats, all);
+  // The most covering first (of equal cover, the shortest period); each kept where it overlaps
+  // none kept before.
+  std::sort(all.begin(), all.end(), [](const Stretch& a, const Stretch& b) {
+    const size_t ca = a.period * a.repeats, cb = b.period * b.repeats;
+    return ca != cb ? ca > cb : a.period != b.period ? a.period < b.period : a.first < b.first;
+  });
+  std::map<size_t, Stretch> by_first;  // kept, by first kernel
+  for (const Stretch& s : all) {
+    if (s.period * s.repeats < n / kMinShare) break;  // the rest cover less
+    auto next = by_first.lower_bound(s.first);
+    if (next != by_first.end() && next->first < s.end()) continue;
+    if (next != by_first.begin() && std::prev(next)->second.end() > s.first) continue;
+    by_first.emplace(s.first, s);
+  }
+  std::vector<Stretch> kept;
+  for (const auto& [first, s] : by_first) kept.push_back(s);
+  // The stages in kernel order: repeated ones and what runs once between them.
+  std::vector<Stage> stages;
+  std::vector<size_t> first_kernel;
+  auto once = [&](size_t a, size_t b) {
+    if (b <= a) return;
+    stages.push_back({StageKind::kOnce, "", "", b - a, 1, 0, 0});
+    first_kernel.push_back(a);
+  };
+  size_t at = 0;
+  for (size_t k = 0; k < kept.size(); ++k) {
+    Stretch s = kept[k];
+    // Its region ends where the next stretch begins.
+    s.limit = std::min(s.limit, k + 1 < kept.size() ? kept[k + 1].first : n);
+    uint8_t sep = AlignOnSeparators(q, s, min_repeats);
+    once(at, s.first);
+    Stage st;
+    st.kernels = s.period, st.repeats = s.repeats;
+    if (sep) {
+      st.kind = StageKind::kSteps, st.separator = SeparatorName(sep);
+    } else {
+      st.kind = HoldsLayers(q.name, s, min_repeats) ? StageKind::kPasses : StageKind::kLayers;
+    }
+    stages.push_back(st);
+    first_kernel.push_back(s.first);
+    at = s.end();
+  }
+  once(at, n);
+  // Times: from the first kernel's start on the GPU to the next stage's, the first from the
+  // window's start, the last to its end.
+  const auto& k = t.kernels;
+  int64_t from = start;
+  for (size_t i = 0; i < stages.size(); ++i) {
+    int64_t to = end;
+    if (i + 1 < stages.size()) to = std::clamp(k.start_ns[q.rows[first_kernel[i + 1]]], from, end);
+    stages[i].start_ns = from, stages[i].dur_ns = to - from;
+    from = to;
+  }
+  for (size_t i = 0; i < stages.size(); ++i) {
+    Stage& st = stages[i];
+    if (st.kind == StageKind::kOnce) {
+      st.label = i == 0 ? "prefix" : i + 1 == stages.size() ? "suffix" : "between";
+    } else {
+      const char* what = st.kind == StageKind::kSteps    ? "step"
+                         : st.kind == StageKind::kPasses ? "pass"
+                                                         : "layer";
+      st.label = std::to_string(st.repeats) + " x " + what;
+    }
+  }
+  return stages;
+}
+
+}  // namespace gpuscope::analysis

@@ -1,0 +1,122 @@
+// Stages on hand-built models (issue 50): graph-launched decode passes after two prefill
+// passes are steps, not layers; the parts of a policy model inside one graph replay (a ViT's
+// layers, an LLM's layers, diffusion steps that each hold layers) are told apart.
+
+#include "analysis/steps/stages.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "analysis/common/test_model_builder.h"
+#include "analysis/steps/steady_state.h"
+
+namespace gpuscope::analysis {
+namespace {
+
+using test_models::Builder;
+using test_models::us;
+
+// prefix + "_k<i>", built in steps (GCC 12 misreads string + string chains: -Wrestrict).
+std::string Name(const std::string& prefix, int i) {
+  std::string out = prefix;
+  out += "_k";
+  out += std::to_string(i);
+  return out;
+}
+
+// The names of one pass over a model: an embedding, `layers` blocks of `per_layer` kernels
+// named prefix + "_k<i>", a head.
+std::vector<std::string> Pass(const std::string& prefix, int layers, int per_layer) {
+  std::vector<std::string> out{Name(prefix + "_embed", 0)};
+  for (int l = 0; l < layers; ++l)
+    for (int k = 0; k < per_layer; ++k) out.push_back(Name(prefix, k));
+  out.push_back(Name(prefix + "_head", 0));
+  return out;
+}
+
+TEST(Stages, GraphLaunchedDecodesAfterPrefillsAreStepsNotLayers) {
+  // An .rpd of 22 forward passes: 2 eager prefills, then 20 decodes of one graph launch each
+  // (42 kernels: 4 layers of 10). Without the stages, the whole run read as "22 repeats of a
+  // block (layers)".
+  Builder b;
+  int64_t t = 0;
+  for (int p = 0; p < 2; ++p)
+    for (const std::string& k : Pass("prefill", 4, 10)) {
+      b.Launch(k, t, 5 * us, t + 10 * us, 20 * us);
+      t += 30 * us;
+    }
+  for (int d = 0; d < 20; ++d) {
+    const uint64_t corr = 100000 + static_cast<uint64_t>(d);
+    b.Api("cudaGraphLaunch", t, 20 * us, corr);
+    int64_t g = t + 30 * us;
+    for (const std::string& k : Pass("decode", 4, 10)) {
+      b.Kernel(k, g, 8 * us, corr);
+      g += 10 * us;
+    }
+    t = g + 100 * us;  // sampling on the host
+  }
+  const model::Trace& trace = b.Link();
+  auto [lo, hi] = trace.TimeSpan();
+  std::vector<Stage> stages = FindStages(trace, lo, hi + 1, 3);
+  ASSERT_EQ(stages.size(), 2u) << stages.size();
+  EXPECT_EQ(stages[0].label, "prefix");
+  EXPECT_EQ(stages[0].kernels, 84u);
+  EXPECT_EQ(stages[1].label, "20 x step");
+  EXPECT_EQ(stages[1].kind, StageKind::kSteps);
+  EXPECT_EQ(stages[1].separator, "a graph launch");
+  EXPECT_EQ(stages[1].kernels, 42u);
+  // The stages cover the window, in order.
+  EXPECT_EQ(stages[0].start_ns, lo);
+  EXPECT_EQ(stages[0].end_ns(), stages[1].start_ns);
+  EXPECT_EQ(stages[1].end_ns(), hi + 1);
+  // The steady window (the decodes, the prefills its warm-up) shows the decode steps.
+  SteadyState st = FindSteadyState(trace);
+  ASSERT_FALSE(st.stages.empty());
+  EXPECT_EQ(st.stages.back().label, "20 x step");
+}
+
+TEST(Stages, OneGraphReplayOfAPolicyModelHasItsParts) {
+  // One graph replay: a ViT (6 layers of 5 kernels), an LLM prefill (8 layers of 6), then 10
+  // diffusion steps of 26 kernels, each holding 4 layers of 6. Nothing on the host separates
+  // them: the diffusion steps are passes because each holds layers of its own.
+  Builder b;
+  std::vector<std::string> names;
+  for (int l = 0; l < 6; ++l)
+    for (int k = 0; k < 5; ++k) names.push_back(Name("vit", k));
+  for (int l = 0; l < 8; ++l)
+    for (int k = 0; k < 6; ++k) names.push_back(Name("llm", k));
+  for (int s = 0; s < 10; ++s)
+    for (const std::string& k : Pass("dit", 4, 6)) names.push_back(k);
+  b.Api("hipGraphLaunch", 0, 20 * us, 7);
+  int64_t g = 50 * us;
+  for (const std::string& k : names) {
+    b.Kernel(k, g, 9 * us, 7);
+    g += 10 * us;
+  }
+  const model::Trace& trace = b.Link();
+  std::vector<Stage> stages = FindStages(trace, INT64_MIN, INT64_MAX, 3);
+  std::vector<std::string> labels;
+  for (const Stage& s : stages) labels.push_back(s.label);
+  EXPECT_EQ(labels, (std::vector<std::string>{"6 x layer", "8 x layer", "10 x pass"}));
+  ASSERT_EQ(stages.size(), 3u);
+  EXPECT_EQ(stages[0].kind, StageKind::kLayers);
+  EXPECT_EQ(stages[2].kind, StageKind::kPasses);
+  EXPECT_EQ(stages[2].kernels, 26u);
+  EXPECT_EQ(stages[2].start_ns, (50 + 78 * 10) * us);
+}
+
+TEST(Stages, NothingRepeatsIsOneStage) {
+  Builder b;
+  for (int k = 0; k < 20; ++k)
+    b.Launch(Name("k", k), k * 20 * us, 5 * us, k * 20 * us + 6 * us, 10 * us);
+  std::vector<Stage> stages = FindStages(b.Link(), 0, 1000 * us, 3);
+  ASSERT_EQ(stages.size(), 1u);
+  EXPECT_EQ(stages[0].kind, StageKind::kOnce);
+  EXPECT_EQ(stages[0].kernels, 20u);
+  EXPECT_EQ(stages[0].dur_ns, 1000 * us);
+}
+
+}  // namespace
+}  // namespace gpuscope::analysis
