@@ -1,6 +1,7 @@
 #include "render/analysis_json.h"
 
 #include "render/health_view.h"
+#include "render/schema_version.h"
 #include "render/source_json.h"
 
 namespace gpuscope::render {
@@ -152,7 +153,7 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
                        bool iteration_list) {
   const auto& s = r.summary;
   const auto& st = r.steady;
-  w.BeginObject();
+  BeginDocument(w);
   SourceJson(w, path, t.meta);
   HealthJson(w, r.health);
   w.Key("summary").BeginObject();
