@@ -23,7 +23,7 @@ import pyarrow as pa
 from . import _core
 
 __all__ = ["Trace", "TraceError", "load", "stats", "analyze", "diff", "roofline", "whatif", "memory", "convert",
-           "report", "run", "query", "help", "SCHEMA_VERSION", "__version__"]
+           "report", "run", "query", "SCHEMA_VERSION", "__version__"]
 __version__ = "0.1.0"
 
 # The "schema_version" of every result dict (docs/schema/ describes each).
