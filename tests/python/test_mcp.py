@@ -167,3 +167,22 @@ def test_the_agent_session_example_runs(tmp_path, capsys):
 def test_the_console_script_is_declared():
     with open(os.path.join(ROOT, "pyproject.toml")) as f:
         assert 'gpuscope-mcp = "gpuscope.mcp:main"' in f.read()
+
+
+def test_a_job_folder_is_analysed_as_the_cli_does(tmp_path, cli):
+    import glob
+    samples = os.path.normpath(os.path.join(ROOT, "..", "shared", "samples"))
+    ranks = glob.glob(os.path.join(samples, "kineto/hta/tests__data__trace_filter__sampled_rank-*.json.gz"))
+    if len(ranks) < 2:
+        pytest.skip("the HTA rank pair is not in the shared samples")
+    job = tmp_path / "job"
+    job.mkdir()
+    for r in ranks:
+        shutil.copy(r, job)
+
+    async def steps(s):
+        return [json.loads(text(await s.call_tool(name, {"trace": "job"}))) for name in ("analyze", "stats")]
+
+    analyzed, stats = over_stdio(tmp_path, steps)
+    assert analyzed == cli_json(cli, "analyze", "--format", "json", os.path.realpath(job))
+    assert stats == cli_json(cli, "stats", "--format", "json", os.path.realpath(job))
