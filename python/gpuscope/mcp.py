@@ -22,9 +22,16 @@ import threading
 import warnings
 from typing import Any, Dict, List, Optional
 
-from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import CallToolResult, TextContent
+try:
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+    from mcp.types import CallToolResult, TextContent
+    _MISSING = None
+except ImportError as e:  # the extra is not installed: main() says so in one line
+    _MISSING = e
+
+    class ToolError(Exception):
+        pass
 
 import gpuscope
 from gpuscope import _sql
@@ -231,6 +238,10 @@ def main(argv=None) -> int:
     p.add_argument("--root", default=os.getcwd(),
                    help="serve traces under this folder only (default: the working directory)")
     a = p.parse_args(argv)
+    if _MISSING is not None:
+        print(f"gpuscope-mcp: the MCP SDK is not installed ({_MISSING}): pip install 'gpuscope[mcp]'",
+              file=sys.stderr)
+        return 2
     if not os.path.isdir(a.root):
         print(f"gpuscope-mcp: --root {a.root}: not a folder", file=sys.stderr)
         return 2
