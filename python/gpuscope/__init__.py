@@ -4,6 +4,7 @@
     t = gpuscope.load("trace.json.gz")          # any format the CLI reads
     k = t.kernels().to_pandas()                 # event tables as pyarrow Tables
     report = gpuscope.analyze(t)                # the dict of `gpuscope analyze --format json`
+    top = gpuscope.query(t, "SELECT name, sum(dur_ns) AS ns FROM kernels GROUP BY name")  # DuckDB
 
 Every result dict is what the CLI prints with `--format json` for the same request (one
 serializer); tables are Arrow record batches pointing into the loaded trace where the column
@@ -22,8 +23,11 @@ import pyarrow as pa
 from . import _core
 
 __all__ = ["Trace", "TraceError", "load", "stats", "analyze", "diff", "roofline", "whatif", "memory", "convert",
-           "report", "run", "__version__"]
+           "report", "run", "query", "SCHEMA_VERSION", "__version__"]
 __version__ = "0.1.0"
+
+# The "schema_version" of every result dict (docs/schema/ describes each).
+SCHEMA_VERSION: int = _core.SCHEMA_VERSION
 
 TraceError = _core.TraceError
 TraceError.__doc__ = "A trace gpuscope cannot use: one line naming the file, what is wrong, what to do."
@@ -134,9 +138,13 @@ def load(path: str, threads: Optional[int] = None, merge: bool = False,
 
 
 def stats(t: Trace, steady: bool = False, by: Optional[str] = None, phase: Optional[str] = None,
-          capture: Sequence[str] = (), mangled: bool = False) -> Dict[str, Any]:
-    """`gpuscope stats --format json` ([--steady] [--by TABLE] [--phase P] [--capture F])."""
-    return json.loads(_core.stats(t._core, steady, by or "", phase or "", list(capture), mangled))
+          capture: Sequence[str] = (), mangled: bool = False, top: int = 0) -> Dict[str, Any]:
+    """`gpuscope stats --format json` ([--steady] [--by TABLE] [--phase P] [--capture F]
+    [--top N]; top=0: every row)."""
+    if top < 0:
+        raise ValueError("top must be 0 (every row) or more")
+    return json.loads(_core.stats(t._core, steady, by or "", phase or "", list(capture), mangled,
+                                  int(top)))
 
 
 def analyze(t: Trace, capture: Sequence[str] = (), phase: Optional[str] = None,
@@ -203,6 +211,20 @@ def report(t: Trace, path: str, device: Optional[str] = None, capture: Sequence[
     """Writes the HTML report (`gpuscope report TRACE -o PATH`)."""
     size = _core.report(t._core, _path(path), device or "", list(capture))
     return {"source": t.path, "path": os.fspath(path), "bytes": size}
+
+
+def query(t, sql: str) -> pa.Table:
+    """Runs `sql` (DuckDB) over the tables of a loaded trace (or a path) without copying them:
+    kernels, memops, api, cpu_ops, annotations, python_frames, iterations, memory, findings
+    (`gpuscope help tables` lists every column and its unit). Needs `pip install 'gpuscope[sql]'`."""
+    from ._sql import query as run_query
+    return run_query(t, sql)
+
+
+def help(topic: str, format: str = "json"):  # noqa: A001 - the CLI's word
+    """`gpuscope help TOPIC --format FORMAT`: a dict for json, else the text."""
+    text = _core.help(topic, format)
+    return json.loads(text) if format == "json" else text
 
 
 def run(cmd: Sequence[str], output: Optional[str] = None, backend: Optional[str] = None,

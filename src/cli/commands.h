@@ -62,6 +62,9 @@ CommandBody AddStatsCommand(CLI::App& app, const CommonOptions& common);
 CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common);
 CommandBody AddDiffCommand(CLI::App& app, const CommonOptions& common);
 CommandBody AddHelpCommand(CLI::App& app);
+// `gpuscope help TOPIC --format F` as text (the Python module and its MCP server serve it too);
+// an error naming the topics for an unknown one.
+base::StatusOr<std::string> HelpTopic(const std::string& topic, const std::string& format);
 CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common);
 CommandBody AddConvertCommand(CLI::App& app, const CommonOptions& common);
 CommandBody AddReportCommand(CLI::App& app, const CommonOptions& common);

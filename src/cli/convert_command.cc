@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "output/json_writer.h"
 #include "render/export.h"
+#include "render/schema_version.h"
 #include "session/load.h"
 #include "session/outputs.h"
 
@@ -69,7 +70,7 @@ CommandBody AddConvertCommand(CLI::App& app, const CommonOptions& common) {
     std::FILE* say = args->out == "-" ? stderr : stdout;
     if (args->format == "json") {
       output::JsonWriter w;
-      w.BeginObject().Key("source").String(args->in).Key("format").String(format);
+      render::BeginDocument(w).Key("source").String(args->in).Key("format").String(format);
       w.Key("files").BeginArray();
       for (const auto& f : files) {
         w.BeginObject().Key("path").String(f.path).Key("bytes").Uint(f.bytes);

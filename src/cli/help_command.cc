@@ -1,9 +1,11 @@
 // `gpuscope help [TOPIC]`: the analyze rules (docs/findings.md is the markdown output), the
 // formats gpuscope reads and writes (from the importer and writer registries), the roofline's
-// models and the words the outputs use; without a topic, the list of topics.
+// models, the event tables and the words the outputs use; without a topic, the list of topics
+// (every topic of kTopics).
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "base/text.h"
 #include "cli/commands.h"
@@ -11,6 +13,7 @@
 #include "output/text_table.h"
 #include "render/export.h"
 #include "render/help_view.h"
+#include "render/tables_help.h"
 #include "render/terms.h"
 #include "render/whatif_view.h"
 
@@ -22,20 +25,43 @@ std::string Fit(std::string text, const std::string& format) {
   return format == "table" ? base::WrapLongLines(text, output::TerminalWidth()) : text;
 }
 
-// The topics a render function writes, and whether their terminal text is wrapped to its width
-// (the roofline's tables are not).
+// The formats gpuscope reads and writes, from the importer and writer registries.
+std::string Formats(const std::string& format) {
+  std::vector<render::FormatEntry> formats;
+  for (const auto& importer : import::Importers()) {
+    formats.push_back({true, std::string(importer.name), "", std::string(importer.description)});
+  }
+  for (const auto& writer : render::Writers()) {
+    formats.push_back({false, std::string(writer.name), std::string(writer.names),
+                       std::string(writer.description)});
+  }
+  return render::FormatsHelp(formats, format);
+}
+
+// Every topic: what `help` lists, what the topic argument accepts, and the function writing it;
+// whether its terminal text is wrapped to the width (the roofline's tables are not).
 struct Topic {
   const char* name;
+  const char* what;
   std::string (*text)(const std::string& format);
   bool wrap;
 };
 const Topic kTopics[] = {
-    {"terms", [](const std::string& f) { return render::TermsHelp(f); }, true},
-    {"whatif", [](const std::string& f) { return render::WhatIfHelp(f); }, true},
-    {"roofline", [](const std::string& f) { return render::RooflineHelp(f); }, false},
-    {"problems", [](const std::string& f) { return render::ProblemsHelp(f); }, true},
-    {"findings", [](const std::string& f) { return render::FindingsHelp(f); }, true},
-    {"categories", [](const std::string& f) { return render::CategoriesHelp(f); }, false},
+    {"categories", "the kernel categories and the rules that decide them",
+     [](const std::string& f) { return render::CategoriesHelp(f); }, false},
+    {"findings", "every analyze rule: definition, limits, defaults, how its fix is priced",
+     [](const std::string& f) { return render::FindingsHelp(f); }, true},
+    {"formats", "the formats gpuscope reads (recognised by content) and writes", &Formats, false},
+    {"problems", "the recoverable problems counted while reading a trace, and what was done",
+     [](const std::string& f) { return render::ProblemsHelp(f); }, true},
+    {"roofline", "the work models (FLOPs and bytes per op) and the device peaks",
+     [](const std::string& f) { return render::RooflineHelp(f); }, false},
+    {"tables", "the event tables (Python, SQL queries): every column with its type and unit",
+     [](const std::string& f) { return render::TablesHelp(f); }, true},
+    {"terms", "every word the outputs use (verdicts, critical path, idle causes, ...)",
+     [](const std::string& f) { return render::TermsHelp(f); }, true},
+    {"whatif", "the scenarios gpuscope whatif replays, and what the replay assumes",
+     [](const std::string& f) { return render::WhatIfHelp(f); }, true},
 };
 
 }  // namespace
@@ -43,43 +69,36 @@ const Topic kTopics[] = {
 CommandBody AddHelpCommand(CLI::App& app) {
   auto topic = std::make_shared<std::string>();
   auto format = std::make_shared<std::string>("table");
+  std::vector<std::string> names;
+  for (const Topic& t : kTopics) names.emplace_back(t.name);
   app.add_option("topic", *topic, "What to explain (without one: the list of topics)")
-      ->check(CLI::IsMember(
-          {"categories", "findings", "formats", "problems", "roofline", "terms", "whatif"}));
+      ->check(CLI::IsMember(names));
   app.add_option("--format", *format, "Output format")
       ->check(CLI::IsMember({"table", "markdown", "json", "csv"}));
   return [topic, format]() -> base::StatusOr<int> {  // the lambda owns the option storage
     if (topic->empty()) {
-      std::fputs(
-          "gpuscope help TOPIC [--format table|markdown|json|csv]: the topics\n"
-          "  categories the kernel categories and the rules that decide them\n"
-          "  findings  every analyze rule: definition, limits, defaults, how its fix is priced\n"
-          "  formats   the formats gpuscope reads (recognised by content) and writes\n"
-          "  problems  the recoverable problems counted while reading a trace, and what was done\n"
-          "  roofline  the work models (FLOPs and bytes per op) and the device peaks\n"
-          "  terms     every word the outputs use (verdicts, critical path, idle causes, ...)\n"
-          "  whatif    the scenarios gpuscope whatif replays, and what the replay assumes\n"
-          "Each command's options: gpuscope COMMAND --help\n",
-          stdout);
+      std::string list = "gpuscope help TOPIC [--format table|markdown|json|csv]: the topics\n";
+      for (const Topic& t : kTopics) list += base::StrFormat("  %-10s %s\n", t.name, t.what);
+      list += "Each command's options: gpuscope COMMAND --help\n";
+      std::fputs(list.c_str(), stdout);
       return 0;
     }
-    for (const Topic& t : kTopics) {
-      if (*topic != t.name) continue;
-      std::string text = t.text(*format);
-      std::fputs((t.wrap ? Fit(std::move(text), *format) : text).c_str(), stdout);
-      return 0;
-    }
-    std::vector<render::FormatEntry> formats;
-    for (const auto& importer : import::Importers()) {
-      formats.push_back({true, std::string(importer.name), "", std::string(importer.description)});
-    }
-    for (const auto& writer : render::Writers()) {
-      formats.push_back({false, std::string(writer.name), std::string(writer.names),
-                         std::string(writer.description)});
-    }
-    std::fputs(render::FormatsHelp(formats, *format).c_str(), stdout);
+    GPUSCOPE_ASSIGN_OR_RETURN(std::string text, HelpTopic(*topic, *format));
+    std::fputs(text.c_str(), stdout);
     return 0;
   };
+}
+
+base::StatusOr<std::string> HelpTopic(const std::string& topic, const std::string& format) {
+  std::string names;
+  for (const Topic& t : kTopics) {
+    if (topic == t.name) {
+      std::string text = t.text(format);
+      return t.wrap ? Fit(std::move(text), format) : text;
+    }
+    names += std::string(names.empty() ? "" : ", ") + t.name;
+  }
+  return base::Status::Error("help: no topic '" + topic + "' (topics: " + names + ")");
 }
 
 }  // namespace gpuscope::cli

@@ -17,6 +17,7 @@
 #include "output/html_report.h"
 #include "output/json_writer.h"
 #include "render/report_data.h"
+#include "render/schema_version.h"
 #include "session/job_load.h"
 #include "session/load.h"
 #include "session/outputs.h"
@@ -73,7 +74,7 @@ CommandBody AddReportCommand(CLI::App& app, const CommonOptions& common) {
     std::FILE* say = args->out == "-" ? stderr : stdout;
     if (args->format == "json") {
       output::JsonWriter w;
-      w.BeginObject().Key("source").String(args->in).Key("path").String(args->out);
+      render::BeginDocument(w).Key("source").String(args->in).Key("path").String(args->out);
       w.Key("bytes").Uint(bytes).EndObject();
       std::fprintf(say, "%s\n", w.str().c_str());
     } else if (args->format == "csv") {

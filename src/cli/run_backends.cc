@@ -1,6 +1,7 @@
 #include "cli/run_backends.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -8,6 +9,7 @@
 #include <functional>
 #include <utility>
 
+#include "base/text.h"
 #include "cli/torch_hook.h"
 
 namespace gpuscope::cli {
@@ -105,49 +107,71 @@ class TorchBackend : public RunBackend {
 };
 
 // A profiler that wraps the program (`tool OPTIONS... program ARGS...`), usable when on PATH;
-// its own output files end in `native_suffix`.
+// its own output files end in `native_suffix`; `install` says how to get it.
 class WrappingBackend : public RunBackend {
  public:
-  WrappingBackend(std::string tool, std::string native_suffix)
-      : tool_(std::move(tool)), native_suffix_(std::move(native_suffix)) {}
+  WrappingBackend(std::string tool, std::string native_suffix, std::string install)
+      : tool_(std::move(tool)),
+        native_suffix_(std::move(native_suffix)),
+        install_(std::move(install)) {}
   std::string_view name() const override { return tool_; }
   bool Usable(const std::vector<std::string>&) const override { return OnPath(tool_); }
+  base::Status Check(const RunSettings&) const override {
+    if (OnPath(tool_)) return base::Status::Ok();
+    return base::Status::Error("run --backend " + tool_ + ": " + tool_ + " is not on PATH; " +
+                               install_);
+  }
   bool IsNativeOutput(const std::string& out) const override {
     return out.ends_with(native_suffix_);
   }
-  Launch Prepare(const std::vector<std::string>& cmd, const RunSettings&,
+  Launch Prepare(const std::vector<std::string>& cmd, const RunSettings& settings,
                  const std::string& dir) const override {
     Launch l{{tool_}, {}};
-    std::vector<std::string> options = ToolArgs(dir);
+    std::vector<std::string> options = ToolArgs(dir, settings);
     l.argv.insert(l.argv.end(), options.begin(), options.end());
     l.argv.insert(l.argv.end(), cmd.begin(), cmd.end());
     return l;
   }
 
  protected:
-  // The tool's options before the program, writing the trace under `dir`.
-  virtual std::vector<std::string> ToolArgs(const std::string& dir) const = 0;
+  // The tool's options before the program, writing the trace under `dir` and profiling the
+  // window of `settings`.
+  virtual std::vector<std::string> ToolArgs(const std::string& dir,
+                                            const RunSettings& settings) const = 0;
 
  private:
-  std::string tool_, native_suffix_;
+  std::string tool_, native_suffix_, install_;
 };
 
 // rocprofv3 with the kernel, copy, HIP runtime and marker traces, in its rocpd database format.
 class Rocprofv3Backend : public WrappingBackend {
  public:
-  Rocprofv3Backend() : WrappingBackend("rocprofv3", ".db") {}
-  std::vector<std::string> ToolArgs(const std::string& dir) const override {
-    return {"--kernel-trace",
-            "--memory-copy-trace",
-            "--hip-runtime-trace",
-            "--marker-trace",
-            "--output-format",
-            "rocpd",
-            "-d",
-            dir,
-            "-o",
-            "run",
-            "--"};
+  Rocprofv3Backend()
+      : WrappingBackend("rocprofv3", ".db",
+                        "install ROCm's rocprofiler-sdk (ROCm 6.2 or later; it is "
+                        "/opt/rocm/bin/rocprofv3: add /opt/rocm/bin to PATH), or use --backend "
+                        "torch for a PyTorch program") {}
+  std::vector<std::string> ToolArgs(const std::string& dir, const RunSettings& s) const override {
+    std::vector<std::string> a = {"--kernel-trace",
+                                  "--memory-copy-trace",
+                                  "--hip-runtime-trace",
+                                  "--marker-trace",
+                                  "--output-format",
+                                  "rocpd",
+                                  "-d",
+                                  dir,
+                                  "-o",
+                                  "run"};
+    if (s.delay_s > 0 || s.duration_s > 0) {
+      // DELAY:TIME:REPEAT in ms, once; without --duration a time past any run's end (11 days).
+      auto ms = [](double sec) { return std::to_string(std::llround(sec * 1000)); };
+      a.insert(a.end(),
+               {"--collection-period",
+                ms(s.delay_s) + ":" + (s.duration_s > 0 ? ms(s.duration_s) : "1000000000") + ":1",
+                "--collection-period-unit", "msec"});
+    }
+    a.push_back("--");
+    return a;
   }
   std::vector<std::string> Collect(const std::string& dir) const override {
     return FindTraces(dir, [](const fs::path& p) { return p.string().ends_with("_results.db"); });
@@ -157,9 +181,24 @@ class Rocprofv3Backend : public WrappingBackend {
 // Nsight Systems: CUDA, NVTX and OS runtime traces, exported to SQLite after the run.
 class NsysBackend : public WrappingBackend {
  public:
-  NsysBackend() : WrappingBackend("nsys", ".sqlite") {}
-  std::vector<std::string> ToolArgs(const std::string& dir) const override {
-    return {"profile", "-t", "cuda,nvtx,osrt", "--force-overwrite", "true", "-o", dir + "/report"};
+  NsysBackend()
+      : WrappingBackend("nsys", ".sqlite",
+                        "install Nsight Systems (the CUDA toolkit's nsight-systems package, or "
+                        "developer.nvidia.com/nsight-systems; add its bin folder to PATH), or use "
+                        "--backend torch for a PyTorch program") {}
+  base::Status Check(const RunSettings& s) const override {
+    GPUSCOPE_RETURN_IF_ERROR(WrappingBackend::Check(s));
+    if (s.delay_s != std::floor(s.delay_s) || s.duration_s != std::floor(s.duration_s))
+      return base::Status::Error(
+          "run --backend nsys: nsys takes whole seconds for --delay and --duration");
+    return base::Status::Ok();
+  }
+  std::vector<std::string> ToolArgs(const std::string& dir, const RunSettings& s) const override {
+    std::vector<std::string> a = {"profile", "-t", "cuda,nvtx,osrt", "--force-overwrite", "true"};
+    if (s.delay_s > 0) a.push_back("--delay=" + std::to_string(std::llround(s.delay_s)));
+    if (s.duration_s > 0) a.push_back("--duration=" + std::to_string(std::llround(s.duration_s)));
+    a.insert(a.end(), {"-o", dir + "/report"});  // the program follows the output name
+    return a;
   }
   std::vector<std::string> Collect(const std::string& dir) const override {
     std::error_code ec;
@@ -181,6 +220,8 @@ class NsysBackend : public WrappingBackend {
 };
 
 }  // namespace
+
+base::Status RunBackend::Check(const RunSettings&) const { return base::Status::Ok(); }
 
 void RunBackend::KeepBeside(const std::string&, const std::string&) const {}
 

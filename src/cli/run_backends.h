@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/status.h"
 #include "cli/spawn.h"
 
 namespace gpuscope::cli {
@@ -20,7 +21,8 @@ namespace gpuscope::cli {
 std::string DefaultTraceStem(const std::vector<std::string>& cmd);
 
 struct RunSettings {
-  double delay_s = 0, duration_s = 0;  // torch backend: profile a window of the run
+  double delay_s = 0,
+         duration_s = 0;  // profile a window of the run (0: from the start / to the end)
 };
 
 // The command to run (the program, or the tracer wrapping it) and the environment it gets.
@@ -35,6 +37,9 @@ class RunBackend {
   virtual std::string_view name() const = 0;
   // Whether `auto` picks this backend for `cmd` on this machine.
   virtual bool Usable(const std::vector<std::string>& cmd) const = 0;
+  // Before the program runs: an error saying what to do when this backend cannot run with
+  // `settings` here (its tool not installed, a window the tool cannot express).
+  virtual base::Status Check(const RunSettings& settings) const;
   // Output names in the tracer's own format, copied as written (anything else is converted).
   virtual bool IsNativeOutput(const std::string& out) const = 0;
   // How to run `cmd` so that the trace is written under `dir`.

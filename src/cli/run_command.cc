@@ -95,10 +95,11 @@ CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common) {
   app.add_flag("--stats", a->stats, "Print the stats tables at the end");
   app.add_flag("--analyze", a->analyze, "Print the findings at the end");
   app.add_option("--delay", a->delay,
-                 "Start profiling after this many seconds (torch backend; uses SIGALRM)")
+                 "Start profiling after this many seconds of the program's run (torch: uses "
+                 "SIGALRM; nsys: whole seconds)")
       ->check(Finite(0, 1e6));
   app.add_option("--duration", a->duration,
-                 "Profile this many seconds, then write the trace (torch backend)")
+                 "Profile this many seconds, then stop (the program runs on)")
       ->check(Finite(0, 1e6));
   app.add_option("command", a->cmd, "The program and its arguments, after --")
       ->required()
@@ -112,6 +113,12 @@ CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common) {
           "and it is not a Python program (the torch backend profiles Python programs "
           "that use PyTorch)");
     }
+    const RunSettings settings{a->delay, a->duration};
+    GPUSCOPE_RETURN_IF_ERROR(backend->Check(settings));
+    if (!Runnable(a->cmd[0])) {
+      return base::Status::Error("run: " + a->cmd[0] +
+                                 ": no such program (not an executable file, not on PATH)");
+    }
     std::string out = a->out.empty()
                           ? "gpuscope-" + DefaultTraceStem(a->cmd) + "-" + Timestamp() + ".rpd"
                           : a->out;
@@ -122,7 +129,7 @@ CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common) {
     }
     if (export_format != "csv") GPUSCOPE_RETURN_IF_ERROR(base::CheckOutputPath(out, {}));
     GPUSCOPE_ASSIGN_OR_RETURN(base::TempDir work, base::TempDir::Create("gpuscope-run"));
-    Launch launch = backend->Prepare(a->cmd, {a->delay, a->duration}, work.path());
+    Launch launch = backend->Prepare(a->cmd, settings, work.path());
     int rc = Spawn(launch.argv, launch.env);
     std::vector<std::string> traces = backend->Collect(work.path());
     if (traces.empty()) {

@@ -42,6 +42,11 @@ bool OnPath(const std::string& tool) {
   return false;
 }
 
+bool Runnable(const std::string& program) {
+  if (program.find('/') != std::string::npos) return access(program.c_str(), X_OK) == 0;
+  return OnPath(program);
+}
+
 int Spawn(const std::vector<std::string>& argv, const Environment& env) {
   pid_t pid = fork();
   if (pid < 0) return 127;

@@ -17,4 +17,8 @@ int Spawn(const std::vector<std::string>& argv, const Environment& env);
 // Whether `tool` is an executable on PATH.
 bool OnPath(const std::string& tool);
 
+// Whether `program` can be started: an executable file when it names a path (has a '/'), else
+// an executable on PATH.
+bool Runnable(const std::string& program);
+
 }  // namespace gpuscope::cli

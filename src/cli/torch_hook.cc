@@ -1,16 +1,18 @@
 #include "cli/torch_hook.h"
 
 namespace gpuscope::cli {
+namespace {
 
-std::string_view TorchSiteCustomize() {
-  // Starts torch.profiler when the interpreter starts (CPU + the GPU activity the build has:
-  // CUDA and ROCm builds both report through ProfilerActivity.CUDA), with shapes and Python
-  // stacks; exports at normal exit, sys.exit, an uncaught exception (atexit runs after the
-  // traceback), SIGINT and SIGTERM (the trace is written, then the signal's usual effect
-  // follows). Forked children (DataLoader workers) inherit the profiler object but never export:
-  // only the process that started it does. Any existing sitecustomize is imported first.
-  // --delay/--duration use SIGALRM (a program that sets its own alarms should not use them).
-  return R"PY(# gpuscope run: profile this Python process with torch.profiler (written by gpuscope; do not edit)
+// Starts torch.profiler when the interpreter starts (CPU + the GPU activity the build has:
+// CUDA and ROCm builds both report through ProfilerActivity.CUDA), with shapes and Python
+// stacks; exports at normal exit, sys.exit, an uncaught exception (atexit runs after the
+// traceback), SIGINT and SIGTERM (the trace is written, then the signal's usual effect
+// follows). Forked children (DataLoader workers) inherit the profiler object but never export:
+// only the process that started it does. Any existing sitecustomize is imported first.
+// --delay/--duration use SIGALRM (a program that sets its own alarms should not use them); the
+// alarm is cancelled and the program's own SIGALRM handler put back when the window ends.
+constexpr std::string_view kSiteCustomize =
+    R"PY(# gpuscope run: profile this Python process with torch.profiler (written by gpuscope; do not edit)
 import os
 import sys
 
@@ -42,6 +44,7 @@ def _start():
     import atexit
     import signal
     import threading
+    import time
 
     activities = [ProfilerActivity.CPU]
     try:
@@ -49,43 +52,54 @@ def _start():
             activities.append(ProfilerActivity.CUDA)
     except Exception:
         pass
-    state = {"prof": None, "done": False, "pid": os.getpid()}
-    lock = threading.Lock()
+    # The profiler is prepared now (Kineto's set-up takes seconds on a busy machine: done inside
+    # the window it would eat the window) and started now, or after --delay seconds of the
+    # program's run.
+    prof = profile(activities=activities, record_shapes=True, with_stack=True)
+    prof.prepare_trace()
+    state = {"started": None, "done": False, "pid": os.getpid()}
+    lock = threading.RLock()  # finish() may run in the alarm's handler inside finish()
+    born = time.time()
 
     def start():
         with lock:
-            if state["prof"] is None and not state["done"]:
-                state["prof"] = profile(activities=activities, record_shapes=True, with_stack=True)
-                state["prof"].__enter__()
+            if state["started"] is None and not state["done"]:
+                prof.start_trace()
+                state["started"] = time.time()
 
     def finish():
         with lock:
             if state["done"] or os.getpid() != state["pid"]:
                 return
             state["done"] = True
-            prof = state["prof"]
-            if prof is None:
+            if timed:  # no alarm may outlive the window (nor kill the exiting program)
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, previous_alarm or signal.SIG_DFL)
+            if state["started"] is None:
+                sys.stderr.write("gpuscope: the program ended %.1f s after it started, before "
+                                 "--delay %g: nothing was profiled\n" % (time.time() - born, delay))
                 return
             try:
-                prof.__exit__(None, None, None)
+                prof.stop_trace()
                 prof.export_chrome_trace(os.path.join(out_dir, "trace-%d.json" % os.getpid()))
             except Exception as e:  # report, never break the program's own exit
                 sys.stderr.write("gpuscope: could not write the trace: %s\n" % e)
 
     delay = float(os.environ.get("GPUSCOPE_DELAY_S", "0") or 0)
     duration = float(os.environ.get("GPUSCOPE_DURATION_S", "0") or 0)
+    timed = delay > 0 or duration > 0
     # A window is timed with SIGALRM: its handler runs in the main thread, where the profiler
     # must be started and stopped (from another thread, torch aborts).
-    if delay > 0 or duration > 0:
+    if timed:
         def on_alarm(signum, frame):
-            if state["prof"] is None:
+            if state["started"] is None:
                 start()
                 if duration > 0:
                     signal.setitimer(signal.ITIMER_REAL, duration)
             else:
                 finish()
 
-        signal.signal(signal.SIGALRM, on_alarm)
+        previous_alarm = signal.signal(signal.SIGALRM, on_alarm)
     if delay > 0:
         signal.setitimer(signal.ITIMER_REAL, delay)
     else:
@@ -117,6 +131,9 @@ def _start():
 _chain_previous_sitecustomize()
 _start()
 )PY";
-}
+
+}  // namespace
+
+std::string_view TorchSiteCustomize() { return kSiteCustomize; }
 
 }  // namespace gpuscope::cli

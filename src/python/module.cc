@@ -18,9 +18,11 @@
 #include "analysis/job/rank_timeline_codec.h"
 #include "base/allocator_tuning.h"
 #include "base/text.h"
+#include "cli/commands.h"
 #include "cli/gpuscope_main.h"
 #include "python/trace_tables.h"
 #include "render/export.h"
+#include "render/schema_version.h"
 #include "session/job_load.h"
 #include "session/load.h"
 #include "session/outputs.h"
@@ -89,11 +91,12 @@ std::string Info(const PyTrace& t) {
   return session::InfoOutput(*t.trace(), "json");
 }
 
+// top: rows per table, 0 for all (as `--top`).
 std::string Stats(const PyTrace& t, bool steady, const std::string& by, const std::string& phase,
-                  const std::vector<std::string>& captures, bool mangled) {
+                  const std::vector<std::string>& captures, bool mangled, size_t top) {
   session::StatsRequest r;
   r.path = t.path(), r.format = "json", r.steady = steady, r.by = by, r.phase = phase;
-  r.captures = captures, r.mangled = mangled;
+  r.captures = captures, r.mangled = mangled, r.top = top, r.top_given = top > 0;
   nb::gil_scoped_release release;
   return Take(session::StatsOutput(*t.trace(), r, Common(0, nullptr)));
 }
@@ -264,7 +267,8 @@ NB_MODULE(_core, m) {
         nb::arg("align_clocks") = false);
   m.def("table", &Table);
   m.def("info", &Info);
-  m.def("stats", &Stats);
+  m.def("stats", &Stats, nb::arg("t"), nb::arg("steady"), nb::arg("by"), nb::arg("phase"),
+        nb::arg("captures"), nb::arg("mangled"), nb::arg("top") = 0);
   m.def("analyze", &Analyze);
   m.def("diff", &Diff);
   m.def("job", &Job);
@@ -276,6 +280,12 @@ NB_MODULE(_core, m) {
   m.def("convert", &Convert);
   m.def("report", &Report);
   m.def("main", &Main);
+  // `gpuscope help TOPIC --format F` (TraceError for an unknown topic).
+  m.def("help", [](const std::string& topic, const std::string& format) {
+    return Take(gpuscope::cli::HelpTopic(topic, format));
+  });
+  // The "schema_version" every JSON document carries (render/schema_version.h).
+  m.attr("SCHEMA_VERSION") = gpuscope::render::kJsonSchemaVersion;
   // The name `gpuscope stats` shows for a recorded kernel name (Itanium names demangled).
   m.def("demangle", [](const std::string& name) { return gpuscope::base::Demangle(name); });
 }

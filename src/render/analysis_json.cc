@@ -1,6 +1,7 @@
 #include "render/analysis_json.h"
 
 #include "render/health_view.h"
+#include "render/schema_version.h"
 #include "render/source_json.h"
 #include "render/stats_tables.h"
 #include "render/stages_view.h"
@@ -155,7 +156,7 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
                        bool iteration_list) {
   const auto& s = r.summary;
   const auto& st = r.steady;
-  w.BeginObject();
+  BeginDocument(w);
   SourceJson(w, path, t.meta);
   HealthJson(w, r.health);
   w.Key("summary").BeginObject();

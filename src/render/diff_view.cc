@@ -11,6 +11,7 @@
 #include "render/analysis_json.h"
 #include "render/result_table.h"
 #include "render/stages_view.h"
+#include "render/schema_version.h"
 
 namespace gpuscope::render {
 namespace {
@@ -250,7 +251,7 @@ std::string DiffText(const analysis::DiffReport& r, const DiffView& a) {
 std::string DiffJson(const analysis::DiffReport& r, const DiffView& a) {
   std::string out;
   output::JsonWriter w;
-  w.BeginObject();
+  BeginDocument(w);
   w.Key("before").String(a.before).Key("after").String(a.after);
   w.Key("summary").BeginObject();
   JsonPair(w, "iterations", r.iterations, true);

@@ -13,6 +13,7 @@
 #include "output/json_writer.h"
 #include "output/text_table.h"
 #include "render/result_table.h"
+#include "render/schema_version.h"
 
 namespace gpuscope::render {
 namespace {
@@ -123,11 +124,7 @@ ResultTable RulesTable() {
 std::string FindingsHelp(std::string_view format) {
   if (format == "markdown") return FindingsMarkdown();
   if (format == "csv") return RulesTable().Csv();
-  if (format == "json") {
-    output::JsonWriter w;
-    RulesTable().Json(w);
-    return w.str();
-  }
+  if (format == "json") return HelpTopicJson("findings", "rules", RulesTable());
   return FindingsText();
 }
 
@@ -183,7 +180,7 @@ std::string RooflineHelp(std::string_view format) {
   if (format == "csv") return DevicesTable().Csv();
   if (format == "json") {
     output::JsonWriter w;
-    w.BeginObject();
+    BeginDocument(w).Key("topic").String("roofline");
     w.Key("models").BeginArray();
     for (const auto& m : analysis::WorkModels()) {
       w.BeginObject().Key("family").String(m.family).Key("ops").String(m.ops);
@@ -245,11 +242,7 @@ std::string ProblemsHelp(std::string_view format) {
               Cell::Text(std::string(k.what))});
   }
   if (format == "csv") return t.Csv();
-  if (format == "json") {
-    output::JsonWriter w;
-    t.Json(w);
-    return w.str();
-  }
+  if (format == "json") return HelpTopicJson("problems", "kinds", t);
   const char* intro =
       "Problems gpuscope recovers from: each is counted under its kind, its first example kept, "
       "and the import goes on; `info` lists them and the import prints a one-line summary. "
@@ -291,9 +284,7 @@ std::string FormatsHelp(const std::vector<FormatEntry>& formats, std::string_vie
                 Cell::Text(f.description)});
     }
     if (format == "csv") return t.Csv();
-    output::JsonWriter w;
-    t.Json(w);
-    return w.str();
+    return HelpTopicJson("formats", "formats", t);
   }
   // The terminal: readers (in detection order) and writers as two tables.
   for (bool reads : {true, false}) {

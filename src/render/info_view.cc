@@ -7,6 +7,7 @@
 #include "render/analysis_json.h"
 #include "render/health_view.h"
 #include "render/result_table.h"
+#include "render/schema_version.h"
 
 namespace gpuscope::render {
 namespace {
@@ -256,7 +257,7 @@ void ClocksAndProblemsJson(output::JsonWriter& w, const model::Trace& t,
 
 std::string InfoJson(const model::Trace& t, const analysis::TraceSummary& s) {
   output::JsonWriter w;
-  w.BeginObject();
+  BeginDocument(w);
   ContentsJson(w, t, s);
   StepsJson(w, s);
   ClocksAndProblemsJson(w, t, s);

@@ -8,6 +8,7 @@
 #include "render/analysis_json.h"
 #include "render/analyze_view.h"
 #include "render/result_table.h"
+#include "render/schema_version.h"
 
 namespace gpuscope::render {
 namespace {
@@ -146,7 +147,7 @@ std::string JobJson(const analysis::JobReport& r, const JobView& v) {
 }
 
 void WriteJobJson(output::JsonWriter& w, const analysis::JobReport& r, const JobView& v) {
-  w.BeginObject().Key("source").String(v.path);
+  BeginDocument(w).Key("source").String(v.path);
   w.Key("job").BeginObject();
   w.Key("ranks").Uint(r.ranks.size()).Key("world_size").Int(r.world_size);
   w.Key("reference_rank").Int(r.reference_rank).Key("matched_by").String(r.matched_by);

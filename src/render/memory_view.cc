@@ -6,6 +6,7 @@
 #include "output/json_writer.h"
 #include "output/text_table.h"
 #include "render/result_table.h"
+#include "render/schema_version.h"
 
 namespace gpuscope::render {
 
@@ -99,7 +100,7 @@ std::string MemoryText(const model::Trace& t, const std::string& path,
 std::string MemoryJson(const model::Trace& t, const std::string& path,
                        const analysis::MemoryTimeline& m) {
   output::JsonWriter w;
-  w.BeginObject().Key("source").String(path).Key("format").String(t.meta.format);
+  BeginDocument(w).Key("source").String(path).Key("format").String(t.meta.format);
   w.Key("devices").BeginArray();
   for (const auto& d : m.devices) {
     w.BeginObject().Key("device").Int(d.device).Key("events").Uint(d.events);

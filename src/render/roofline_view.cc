@@ -4,6 +4,7 @@
 
 #include "base/text.h"
 #include "render/result_table.h"
+#include "render/schema_version.h"
 #include "render/source_json.h"
 
 namespace gpuscope::render {
@@ -134,7 +135,7 @@ void WriteRooflineDevice(output::JsonWriter& w, const analysis::RooflineDevice& 
 
 std::string RooflineJson(const model::Trace& t, const RooflineReport& r, const RooflineView& v) {
   output::JsonWriter w;
-  w.BeginObject();
+  BeginDocument(w);
   SourceJson(w, v.path, t.meta);
   if (!v.window.empty()) w.Key("window").String(v.window);
   w.Key("device");

@@ -2,6 +2,7 @@
 
 #include "base/text.h"
 #include "output/json_writer.h"
+#include "render/schema_version.h"
 #include "render/source_json.h"
 #include "render/stats_tables.h"
 
@@ -97,7 +98,7 @@ std::string StatsText(const model::Trace& trace, const analysis::Stats& st, cons
 std::string StatsJson(const model::Trace& trace, const analysis::Stats& st, const StatsView& v) {
   output::JsonWriter w;
   if (v.stream) w.StreamTo(v.stream);
-  w.BeginObject();
+  BeginDocument(w);
   SourceJson(w, v.path, trace.meta, /*with_version=*/true);
   if (v.steady) w.Key("window").String(v.window);
   const size_t limit = v.top_given ? v.top : 0;

@@ -2,6 +2,7 @@
 
 #include "output/text_table.h"
 #include "render/result_table.h"
+#include "render/schema_version.h"
 
 namespace gpuscope::render {
 namespace {
@@ -164,11 +165,7 @@ std::string TermsHelp(std::string_view format) {
     t.AddRow({Cell::Text(term.group), Cell::Text(term.word), Cell::Text(term.meaning)});
   }
   if (format == "csv") return t.Csv();
-  if (format == "json") {
-    output::JsonWriter w;
-    t.Json(w);
-    return w.str();
-  }
+  if (format == "json") return HelpTopicJson("terms", "terms", t);
   if (format == "markdown") {
     std::string out = "# Terms\n\nEvery word gpuscope's outputs use (`gpuscope help terms`).\n";
     std::string group;

@@ -6,6 +6,7 @@
 #include "output/json_writer.h"
 #include "output/text_table.h"
 #include "render/result_table.h"
+#include "render/schema_version.h"
 
 namespace gpuscope::render {
 namespace {
@@ -69,7 +70,7 @@ std::string WhatIfText(const model::Trace& t, const std::string& path, const ana
 std::string WhatIfJson(const model::Trace& t, const std::string& path, const analysis::Scenario& s,
                        const analysis::ScenarioResult& r) {
   output::JsonWriter w;
-  w.BeginObject().Key("source").String(path).Key("format").String(t.meta.format);
+  BeginDocument(w).Key("source").String(path).Key("format").String(t.meta.format);
   w.Key("scenario").String(s.Text());
   w.Key("window").BeginObject().Key("source").String(r.window).Key("steps").Uint(r.steps);
   w.EndObject();
@@ -150,9 +151,7 @@ std::string WhatIfHelp(const std::string& format) {
     ResultTable table({{"option"}, {"change"}});
     for (const auto& h : kScenarios) table.AddRow({Cell::Text(h.option), Cell::Text(h.change)});
     if (format == "csv") return table.Csv();
-    output::JsonWriter w;
-    table.Json(w);
-    return w.str() + "\n";
+    return HelpTopicJson("whatif", "scenarios", table) + "\n";
   }
   std::string out =
       "gpuscope whatif TRACE [SCENARIO...] [--format table|csv|json]\n\n"

@@ -244,7 +244,7 @@ def analyze_report_and_contract():
 
 @test
 def help_formats_lists_every_importer_and_writer():
-    formats = json.loads(run("help", "formats", "--format", "json").stdout)
+    formats = json.loads(run("help", "formats", "--format", "json").stdout)["formats"]
     read = {f["name"] for f in formats if f["direction"] == "read"}
     wrote = {f["name"] for f in formats if f["direction"] == "write"}
     assert {"kineto", "nsys", "rpd", "rocpd", "rocprofv3-json", "rocprofv3-csv", "rocprof-db", "rocprof-csv",
@@ -274,7 +274,7 @@ def help_findings_is_the_documented_list():
     docs = os.path.join(os.path.dirname(DATA), "..", "docs", "findings.md")
     with open(docs) as f:
         assert f.read() == r.stdout, "docs/findings.md is stale: gpuscope help findings --format markdown > docs/findings.md"
-    rules = json.loads(run("help", "findings", "--format", "json").stdout)
+    rules = json.loads(run("help", "findings", "--format", "json").stdout)["rules"]
     assert [x["rule"] for x in rules] == ["warm-up", "host-sync", "memcpy-sync", "memcpy-pageable", "small-memcpy",
                                           "memcpy-in-loop", "allocator", "device-copy", "fusion", "data-loading", "comm-wait", "cpu-op-storm", "launch-bound",
                                           "kernel-outlier", "small-grid", "kernel-efficiency", "kernel-hotspot", "gpu-idle", "memory-growth", "low-utilization",

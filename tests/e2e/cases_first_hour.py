@@ -91,7 +91,7 @@ def help_terms_explains_every_critical_path_category_and_verdict():
 def help_problems_explains_every_kind_info_reports():
     # The kinds are declared once (model/problem_kinds.h): what info reports on a damaged trace
     # is listed by help problems, with what was done with the event.
-    listed = {k["kind"]: k["effect"] for k in json.loads(run("help", "problems", "--format", "json").stdout)}
+    listed = {k["kind"]: k["effect"] for k in json.loads(run("help", "problems", "--format", "json").stdout)["kinds"]}
     assert len(listed) >= 40 and set(listed.values()) == {"dropped", "repaired", "kept"}
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "damaged.json")

@@ -182,7 +182,7 @@ def stats_table_fits_and_full_names():
 def stats_mangled_top_and_by():
     r = run("stats", "--format", "json", "--mangled", "--top", "1", "--by", "kernels", data("kineto_cuda_small.json"))
     d = json.loads(r.stdout)
-    assert list(d) == ["source", "kernels"] and len(d["kernels"]) == 1
+    assert list(d) == ["schema_version", "source", "kernels"] and len(d["kernels"]) == 1
     assert d["kernels"][0]["name"] == "_Z10gemm_tile1PfS_i"
 
 

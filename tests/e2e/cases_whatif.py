@@ -71,7 +71,7 @@ def whatif_refuses_bad_scenarios_in_one_line():
         h = run("help", "whatif")
         words = " ".join(h.stdout.split())  # wrapped to the terminal's width
         assert h.returncode == 0 and "--no-syncs" in words and "keeps its share of the roof" in words, h.stdout
-        rows = json.loads(run("help", "whatif", "--format", "json").stdout)
+        rows = json.loads(run("help", "whatif", "--format", "json").stdout)["scenarios"]
         assert [x["option"].split()[0] for x in rows] == ["--gpu-speedup", "--kernels", "--copies", "--host-speedup",
                                                           "--no-syncs", "--graphs", "--device", "--fix"], rows
 

@@ -11,6 +11,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cases_import  # noqa: E402,F401 - registers its tests
 import cases_analysis  # noqa: E402,F401
 import cases_run  # noqa: E402,F401
+import cases_run_window  # noqa: E402,F401
 import cases_output  # noqa: E402,F401
 import cases_validation  # noqa: E402,F401
 import cases_roofline  # noqa: E402,F401
