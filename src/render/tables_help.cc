@@ -46,7 +46,9 @@ std::vector<TableDoc> MakeTables() {
                           {"block", "uint32[3]", "threads", "block size x, y, z"},
                           {"registers", "uint32", "count", "registers per thread"},
                           {"shared_mem", "uint32", "bytes", "shared memory per block"}}),
-                    LaunchLinks())});
+                    Join(LaunchLinks(),
+                         {{"category", "string", "text",
+                           "kernel category by the built-in table (gpuscope help categories)"}}))});
   t.push_back({"memops", "one per copy or memset on a GPU",
                Join(Join(Head("the copy's name as recorded"),
                          {{"kind", "string", "text", "HtoD, DtoH, DtoD, HtoH, PtoP, Memset, Other"},
