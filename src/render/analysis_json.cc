@@ -88,7 +88,7 @@ void ReplayJson(output::JsonWriter& w, const analysis::AnalysisSummary& s) {
   w.Key("replay").BeginObject().Key("observed_ns").Int(s.observed_ns);
   w.Key("replayed_ns").Int(s.replayed_ns);
   w.Key("replay_error_percent").Double(s.replay_error_percent);
-  w.Key("inferred_waits").Uint(s.inferred_waits);
+  w.Key("inferred_waits").Uint(s.inferred_waits).Key("inferred_polls").Uint(s.inferred_polls);
   w.Key("inferred_stream_waits").Uint(s.inferred_stream_waits);
   w.Key("recorded_stream_waits").Uint(s.recorded_stream_waits).EndObject();
   w.Key("combined")
@@ -169,6 +169,7 @@ void WriteAnalysisJson(output::JsonWriter& w, const model::Trace& t,
   GraphsAndClocksJson(w, r);
   w.Key("gpu_busy_pct");
   w.DoubleIf(s.gpu_busy_pct >= 0, s.gpu_busy_pct);
+  w.Key("host_wait_ns").Int(s.host_wait_ns).Key("gpu_work_ns").Int(s.gpu_work_ns);
   w.Key("devices").Int(s.devices).Key("kernel_ns").Int(s.kernel_ns);
   w.Key("memcpy_ns").Int(s.memcpy_ns).Key("api_ns").Int(s.api_ns);
   // The window the verdict and the findings are about: its steady part, one-time costs left out.

@@ -10,8 +10,9 @@ std::string HealthText(const std::vector<analysis::HealthNote>& notes) {
   std::string out = "\nHealth             " + base::FormatCount(notes.size()) +
                     " note(s) on how the trace was recorded\n";
   for (const auto& n : notes) {
-    out +=
-        "  " + n.id + ": " + n.seen + ". Effect: " + n.effect + ". Record it: " + n.record + "\n";
+    out += "  " + n.id + ": " + n.seen + ". Effect: " + n.effect +
+           (n.trusted.empty() ? "" : ". Still trusted: " + n.trusted) + ". Record it: " + n.record +
+           "\n";
   }
   return out;
 }
@@ -27,7 +28,13 @@ void HealthJson(output::JsonWriter& w, const std::vector<analysis::HealthNote>& 
   w.Key("health").BeginArray();
   for (const auto& n : notes) {
     w.BeginObject().Key("id").String(n.id).Key("seen").String(n.seen);
-    w.Key("effect").String(n.effect).Key("record").String(n.record).EndObject();
+    w.Key("effect").String(n.effect).Key("record").String(n.record);
+    // Where the note leaves the verdict unsupportable: what is still trusted (null: nothing
+    // lost), and the times no finding is priced on.
+    w.Key("trusted").StringIf(!n.trusted.empty(), n.trusted);
+    w.Key("impossible_ns").BeginArray();
+    for (const auto& [a, b] : n.impossible) w.BeginArray().Int(a).Int(b).EndArray();
+    w.EndArray().EndObject();
   }
   w.EndArray();
 }

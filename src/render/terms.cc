@@ -59,6 +59,10 @@ constexpr Term kTerms[] = {
     {"verdict", "no host event",
      "GPU work without any host event: the GPU's idle time is measured, its cause unknown"},
     {"verdict", "copies only", "the GPU ran copies but no kernels in the window"},
+    {"verdict", "incomplete trace",
+     "a health note says the trace lost or bent what a verdict would rest on (GPU work the host "
+     "waited for is missing, or times cannot be real): the verdict says which note and which "
+     "part of the trace can still be trusted; findings on the impossible times are not priced"},
     {"finding", "impact",
      "the time the run would save if the problem were fixed, priced by replay"},
     {"finding", "standalone saving", "what a finding's fix alone would save (before the cap)"},
@@ -87,6 +91,11 @@ constexpr Term kTerms[] = {
     {"critical path", "host work", "host time the trace does not name (no op, no Python frame)"},
     {"critical path", "data loading", "the host waiting for the next batch from a data loader"},
     {"critical path", "thread handoffs", "one host thread waiting for work of another"},
+    {"critical path", "untraced waits",
+     "the host waiting for GPU work without a call that says so: a thread in no op, frame or "
+     "call while the GPU ran the last work it launched on a stream, going on as that work ended "
+     "(a spin on a flag the kernel writes, an event poll, a sync the tracer did not record); "
+     "the GPU work it waited for is on the path, the rest of its wait is this"},
     {"critical path", "stream waits",
      "a GPU stream waiting for another stream's work: recorded (Kineto's stream-wait events, an "
      "nsys export's stream-wait syncs) or inferred (an op that started late, within 20 us after "

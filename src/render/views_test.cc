@@ -93,7 +93,8 @@ TEST(Views, EveryVerdictKindIsExplainedInTerms) {
        {analysis::VerdictKind::kGpuBound, analysis::VerdictKind::kCpuBound,
         analysis::VerdictKind::kMixed, analysis::VerdictKind::kCopyBound,
         analysis::VerdictKind::kCpuOnly, analysis::VerdictKind::kNoGpuWork,
-        analysis::VerdictKind::kCopiesOnly, analysis::VerdictKind::kNoHostEvent}) {
+        analysis::VerdictKind::kCopiesOnly, analysis::VerdictKind::kNoHostEvent,
+        analysis::VerdictKind::kIncompleteTrace}) {
     EXPECT_NE(terms.find("verdict," + std::string(analysis::VerdictKindName(k)) + ","),
               std::string::npos)
         << analysis::VerdictKindName(k);

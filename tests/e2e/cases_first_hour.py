@@ -209,7 +209,7 @@ def health_names_what_the_recording_left_out():
         assert "different-runs" in health_ids(path)
     # nsys: the profiler's own overhead records.
     with tempfile.TemporaryDirectory() as tmp:
-        assert "profiler-overhead" in health_ids(sql_fixture("nsys_small.sql", tmp))
+        assert "tracer-overhead" in health_ids(sql_fixture("nsys_small.sql", tmp))
     # analyze names the notes in its summary and JSON.
     r = run("analyze", data("kineto_cuda_small.json"))
     assert "Trace health" in r.stdout and "shapes-not-recorded" in r.stdout, r.stdout

@@ -18,6 +18,7 @@ import cases_roofline  # noqa: E402,F401
 import cases_job  # noqa: E402,F401
 import cases_first_hour  # noqa: E402,F401
 import cases_hostile  # noqa: E402,F401
+import cases_recording  # noqa: E402,F401
 import cases_whatif  # noqa: E402,F401
 import cases_memory  # noqa: E402,F401
 import cases_impossible  # noqa: E402,F401

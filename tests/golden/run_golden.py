@@ -479,6 +479,30 @@ def sample_traces():
                     yield path
 
 
+def collection2_traces():
+    """Every trace file of ../shared/samples/collection2 (its job folders file by file)."""
+    for root, _, files in os.walk(os.path.join(SAMPLES, "collection2")):
+        for fname in sorted(files):
+            if fname.endswith((".json", ".gz", ".sqlite", ".db", ".rpd", ".csv")):
+                yield os.path.join(root, fname)
+
+
+def recording_invariants(d, rel, check):
+    """What the recording lost or bent (issue 51), on one analyze JSON: a window whose host waits
+    exceed its GPU work by 2x is never GPU-bound; no finding is priced on times a health note
+    calls impossible. Returns 1 when the window's waits exceed its work 2x."""
+    s = d["summary"]
+    heavy = s["host_wait_ns"] > 2 * s["gpu_work_ns"]
+    check(not heavy or s["verdict_kind"] != "GPU-bound",
+          f"analyze {rel}: GPU-bound over host waits {s['host_wait_ns']} > 2x GPU work {s['gpu_work_ns']}")
+    spans = [x for n in d["health"] for x in n.get("impossible_ns", [])]
+    on_bad = [f["rule"] for f in d["findings"] if f["impact_ns"] > 0 and any(
+        a < e["start_ns"] + max(e["dur_ns"], 1) and e["start_ns"] < b
+        for e in f.get("evidence", []) for a, b in spans)]
+    check(not on_bad, f"analyze {rel}: findings priced on impossible times: {on_bad}")
+    return int(heavy)
+
+
 def same_as_expected(name, got, update):
     """Compares with expected/<name>.json (rewritten first with --update)."""
     path = os.path.join(HERE, "expected", name + ".json")
@@ -779,7 +803,7 @@ def main():
 
     # On every sample analyze reads: the findings' impacts add up to at most the combined saving,
     # which never exceeds the replayed window; the replay reproduces the observed window (< 2%).
-    storms = gpu_bound = one_time = 0
+    storms = gpu_bound = one_time = waits_heavy = 0
     busy = {}  # sample -> GPU busy % (None: no GPU)
     for path in sample_traces():
         r = run(a.gpuscope, "analyze", "--format", "json", "--evidence", "100000", path)
@@ -797,6 +821,7 @@ def main():
         over = [(f["rule"], f["standalone_ns"], f["pricing"]["edits_remove_ns"]) for f in d["findings"]
                 if "pricing" in f and f["standalone_ns"] > f["pricing"]["edits_remove_ns"]]
         check(not over, f"analyze {rel}: fixes save more than their edits remove: {over}")
+        waits_heavy += recording_invariants(d, rel, check)
         # A GPU that never idles is the critical path (issue 29): busy >= 95% of the window
         # -> GPU work >= 80% of the path.
         if (d["summary"]["gpu_busy_pct"] or 0) >= 95:
@@ -821,6 +846,12 @@ def main():
     print("ok   analyze: impacts within the combined saving, replays reproduce the window, no fix saves more "
           "than its edits remove, on every sample")
     print(f"ok   analyze: GPU work >= 80% of the critical path on the {gpu_bound} runs whose GPU is >= 95% busy")
+    for path in collection2_traces():  # the second collection: these invariants too
+        r = run(a.gpuscope, "analyze", "--format", "json", path)
+        if r.returncode == 0:
+            waits_heavy += recording_invariants(json.loads(r.stdout), os.path.relpath(path, SAMPLES), check)
+    print(f"ok   analyze: none of the {waits_heavy} windows whose host waits exceed their GPU work 2x is "
+          "GPU-bound; no finding priced on impossible times (every sample, collection2 too)")
 
     print(f"ok   analyze: {storms} cpu-op-storm findings on the samples, none on model code")
     print(f"ok   analyze: the window names what it left out on every sample ({one_time} with one-time "

@@ -11,8 +11,10 @@
 #include "analysis/findings/context.h"
 #include "analysis/findings/pricing.h"
 #include "analysis/findings/registry.h"
+#include "analysis/findings/unsupported.h"
 #include "analysis/findings/verdict.h"
 #include "analysis/replay/replay_graph.h"
+#include "analysis/timeline/recording_notes.h"
 #include "base/stage_timer.h"
 #include "base/text.h"
 
@@ -128,6 +130,9 @@ void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t 
                                    r.steady.end_ns, dispatch_pct});
   s.verdict_kind = verdict.kind;
   s.verdict = std::move(verdict.text);
+  s.host_wait_ns = MeasureHostWaits(t, r.steady.start_ns, r.steady.end_ns).wait_ns;
+  s.gpu_work_ns = c.busy_ns();
+  IncompleteVerdict(r.health, s);
   // Rules in registry order, specific root causes first: each leaves out the events an
   // earlier one claimed.
   Claims claims(t);
@@ -172,6 +177,7 @@ void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t 
   const std::optional<PhaseCut> cut =
       o.steady.phase.empty() ? CutOfPhases(r.steady, r.phases.size()) : std::nullopt;
   if (cut) graph->SetSteps(cut->steps);
+  UnpriceImpossible(t, r.health, cands);
   Pricing priced = PriceFindings(c, *graph, cands, cut ? &*cut : nullptr);
   if (cut) PhaseFindings(cands, priced, o, r.phases);
   timer.Lap("analyze: findings priced");
@@ -181,7 +187,8 @@ void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t 
       s.observed_ns > 0 ? 100.0 * std::abs(static_cast<double>(s.replayed_ns - s.observed_ns)) /
                               static_cast<double>(s.observed_ns)
                         : 0;
-  s.inferred_waits = graph->inferred_waits();
+  s.inferred_waits = graph->inferred_waits() + graph->inferred_polls();
+  s.inferred_polls = graph->inferred_polls();
   s.inferred_stream_waits = graph->inferred_stream_waits();
   s.recorded_stream_waits = graph->recorded_stream_waits();
   s.combined_ns = priced.combined_ns;
@@ -248,6 +255,7 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o, const SteadyStat
   r.phases = SummarisePhases(t, r.steady);
   timer.Lap("analyze: health, phases");
   r.graphs = c.graphs();
+  CaptureNote(r.graphs, r.health);
   r.clocks = CheckClocks(t);
   timer.Lap("analyze: clock check");
   // Stalls worth a line: at least the gpu-idle gap and 1% of the trace's span.

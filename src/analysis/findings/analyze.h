@@ -37,7 +37,10 @@ struct AnalysisSummary {
   int64_t api_ns = 0;        // runtime/driver call time in the window
   int devices = 0;           // GPUs with work
   double gpu_busy_pct = -1;  // steady-window share with GPU work (-1: no GPU work)
-  std::string verdict;       // the verdict's sentence, with the trace's figures
+  // The host's synchronizing calls that overlap the window (their union, whole) and the GPU's
+  // busy time in it (all devices): a window whose waits exceed its work by 2x is never GPU-bound.
+  int64_t host_wait_ns = 0, gpu_work_ns = 0;
+  std::string verdict;  // the verdict's sentence, with the trace's figures
   VerdictKind verdict_kind = VerdictKind::kCpuOnly;  // what it says (verdict.h)
   std::vector<IdleCause> idle;  // idle split (gaps of any length), largest first
   std::string host_pinning;     // "known" or why copies' pinning is unknown
@@ -47,7 +50,8 @@ struct AnalysisSummary {
   int64_t observed_ns = 0;                 // the window as observed over the replayed events
   int64_t replayed_ns = 0;                 // the unchanged graph replayed
   double replay_error_percent = 0;         // |replayed - observed| / observed
-  uint64_t inferred_waits = 0;             // host calls found waiting for GPU work
+  uint64_t inferred_waits = 0;             // host calls and gaps found waiting for GPU work
+  uint64_t inferred_polls = 0;             // of those, gaps without a call (untraced waits)
   uint64_t inferred_stream_waits = 0;      // GPU ops found waiting for another stream's op
   uint64_t recorded_stream_waits = 0;      // ... as the trace records it (event waits)
   int64_t combined_ns = 0;                 // replayed window with every reported fix applied

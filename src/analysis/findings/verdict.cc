@@ -28,10 +28,11 @@ CopyKinds CopiesIn(const model::Trace& t, int64_t w0, int64_t w1) {
   return c;
 }
 
-constexpr std::string_view kVerdictNames[] = {"GPU-bound",   "CPU-bound",    "mixed",
-                                              "copy-bound",  "CPU only",     "no GPU work recorded",
-                                              "copies only", "no host event"};
-static_assert(base::NamesEvery(kVerdictNames, VerdictKind::kNoHostEvent));
+constexpr std::string_view kVerdictNames[] = {
+    "GPU-bound",   "CPU-bound",     "mixed",
+    "copy-bound",  "CPU only",      "no GPU work recorded",
+    "copies only", "no host event", "incomplete trace"};
+static_assert(base::NamesEvery(kVerdictNames, VerdictKind::kIncompleteTrace));
 }  // namespace
 
 std::string_view VerdictKindName(VerdictKind k) { return base::NameOf(kVerdictNames, k, ""); }

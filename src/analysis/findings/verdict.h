@@ -33,9 +33,12 @@ enum class VerdictKind {
   kNoGpuWork,    // the GPU side was not recorded (nsys without the CUDA trace) or did not run
   kCopiesOnly,   // GPU copies but no kernels in the window
   kNoHostEvent,  // GPU work without any host event: what it waited for is unknown
+  // A health note (timeline/health.h, HealthNote::trusted) says the trace lost or bent what the
+  // verdict would rest on: GPU work missing, times that cannot be real.
+  kIncompleteTrace,
 };
 // "GPU-bound", "CPU-bound", "mixed", "copy-bound", "CPU only", "no GPU work recorded",
-// "copies only", "no host event": the words `help terms` explains.
+// "copies only", "no host event", "incomplete trace": the words `help terms` explains.
 std::string_view VerdictKindName(VerdictKind k);
 
 struct RunVerdict {

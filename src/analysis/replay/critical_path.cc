@@ -185,7 +185,13 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
       continue;
     }
     if (p.xdep[v] != kNone && end[p.xdep[v]] + xoff_[v] == s) {
-      add(lane_is_host_[lane_[v]] ? "thread handoffs" : "stream waits", {}, xoff_[v]);
+      const bool host = lane_is_host_[lane_[v]];
+      // A host thread that waited for a GPU op without a call (InferPolls) went on as it ended
+      // (or a little before: a flag the kernel writes on its way out).
+      const bool poll =
+          host && kind_[p.xdep[v]] != Kind::kCall && kind_[p.xdep[v]] != Kind::kHostEdge;
+      add(poll ? "untraced waits" : host ? "thread handoffs" : "stream waits", {}, xoff_[v]);
+      if (xoff_[v] < 0) at = end[p.xdep[v]];
       v = p.xdep[v];
       at_end = true;
       continue;

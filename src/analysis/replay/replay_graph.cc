@@ -20,6 +20,7 @@ ReplayGraph::ReplayGraph(const model::Trace& t, int64_t w0, int64_t w1)
   BuildHost(w0, w1);
   BuildGpu(w0, w1);
   InferWaits();
+  InferPolls();
   Order();
   // Threads that launch or wait for GPU work bound the window; without GPU work, all do.
   std::vector<uint8_t> lane_measured(lane_track_.size(), 0);

@@ -17,7 +17,10 @@
 //   - a thread that sat idle (in no range, frame or call) before a node resumes after the last
 //     node another thread ended before it (autograd's backward thread after the main thread);
 //   - a GPU op that found its stream idle yet started well after its launch, right as an op of
-//     another stream of its device ended, waited for it (an event wait between streams).
+//     another stream of its device ended, waited for it (an event wait between streams);
+//   - a thread that sat in no op, frame or call while the GPU ran, and went on as the last op it
+//     had launched on a stream ended, waited for that op (a poll, a spin on a flag the kernel
+//     writes, a sync the tracer did not record): the gap is a wait, not host work.
 // Traces rarely record the stream/event arguments these edges would need, so every wait and
 // handoff is inferred from times; the counts are reported.
 // Times before the window are fixed (floors). The window's end is the last end over the GPU
@@ -90,6 +93,8 @@ class ReplayGraph {
   // GPU ops waiting for another stream's event as the trace records it (Kineto's cuda_sync
   // "Stream Wait Event": the waiting stream, the event-record call and its stream).
   uint64_t recorded_stream_waits() const { return recorded_stream_waits_; }
+  // Host gaps found waiting for GPU work without a call that says so (InferPolls).
+  uint64_t inferred_polls() const { return inferred_polls_; }
   uint64_t broken_edges() const { return broken_; }  // dependency cycles left out (bad data)
 
   // Replays with `fix` applied (nullptr: as observed). `with_path` also walks the critical path.
@@ -134,6 +139,8 @@ class ReplayGraph {
   void BuildHost(int64_t w0, int64_t w1);
   void BuildGpu(int64_t w0, int64_t w1);
   void InferWaits();
+  // Host gaps that wait for a GPU op without a call (replay_polls.cc): a handoff edge each.
+  void InferPolls();
   // The device's launch queue, read off the launch calls it held (issue 29): per host thread its
   // depth Q (the median of the ops in flight when a held call returned, from at least 3 such
   // calls), and each launch call's wait for the op launched Q calls before it. Returns the calls
@@ -217,6 +224,7 @@ class ReplayGraph {
   int64_t w0_ = 0;
   int64_t observed_ = 0;
   uint64_t inferred_waits_ = 0, inferred_stream_waits_ = 0, recorded_stream_waits_ = 0, broken_ = 0;
+  uint64_t inferred_polls_ = 0;
   // Per node.
   std::vector<Kind> kind_;
   std::vector<uint32_t> lane_, row_;  // row: API / kernel / memop row (kNone for edges)

@@ -337,3 +337,50 @@ TEST(ReplayGraph, AnOpWaitingForAnotherStreamFollowsIt) {
 
 }  // namespace
 }  // namespace gpuscope::analysis
+
+namespace gpuscope::analysis {
+namespace {
+
+// Issue 51: per step, a thread launches a 2 ms kernel and then sits in an annotation with no op
+// and no call (a spin on a flag the kernel writes) until the kernel ends, then launches the next.
+// The gap is a wait for the kernel: the path is GPU work and untraced waits, not host work, and
+// the kernel 1 ms shorter moves the host with it.
+TEST(ReplayGraph, AHostGapWithoutAnOpWhileTheGpuRunsItsWorkIsAWait) {
+  Builder b;
+  for (int s = 0; s < 6; ++s) {
+    const int64_t t0 = s * 2100 * us;
+    b.Annotation("dispatch(F)", t0, 2100 * us);
+    b.Launch("k", t0 + 10 * us, 5 * us, t0 + 20 * us, 2000 * us);  // ends t0 + 2020
+    b.Op("aten::empty", t0 + 2025 * us, 5 * us);                   // the host goes on
+  }
+  model::Trace& t = b.Link();
+  ReplayGraph g(t, 0, 6 * 2100 * us);
+  EXPECT_GE(g.inferred_polls(), 5u);
+  const ReplayResult r = g.Replay(nullptr, true);
+  EXPECT_EQ(r.window_ns, g.observed_window_ns());
+  std::map<std::string, int64_t> path;
+  for (const auto& p : r.path) path[p.category] = p.ns;
+  EXPECT_LE(path["host work"], r.window_ns / 100) << r.path.front().category;
+  EXPECT_GT(path["untraced waits"], 0);
+  EXPECT_GE(path["GPU kernels"], r.window_ns * 9 / 10);
+  WhatIf faster;
+  faster.kernel_dur.emplace_back(2, 1000 * us);  // the third step's kernel
+  EXPECT_EQ(g.Replay(&faster).window_ns, r.window_ns - 1000 * us);
+}
+
+// The same gap with the GPU idle (the kernel ended long before): host work, no wait.
+TEST(ReplayGraph, AHostGapAfterTheGpuIdledIsHostWork) {
+  Builder b;
+  for (int s = 0; s < 6; ++s) {
+    const int64_t t0 = s * 2100 * us;
+    b.Annotation("dispatch(F)", t0, 2100 * us);
+    b.Launch("k", t0 + 10 * us, 5 * us, t0 + 20 * us, 200 * us);
+    b.Op("aten::empty", t0 + 2025 * us, 5 * us);
+  }
+  model::Trace& t = b.Link();
+  ReplayGraph g(t, 0, 6 * 2100 * us);
+  EXPECT_EQ(g.inferred_polls(), 0u);
+}
+
+}  // namespace
+}  // namespace gpuscope::analysis

@@ -5,6 +5,7 @@
 #include "analysis/attribution/graph_attribution.h"
 #include "analysis/common/call_names.h"
 #include "analysis/common/ecosystem.h"
+#include "analysis/timeline/recording_notes.h"
 #include "base/text.h"
 #include "model/plausibility.h"
 
@@ -210,32 +211,6 @@ void WindowNotes(const SteadyState& steady, Tool tool, std::vector<HealthNote>& 
   }
 }
 
-// The tracer's own cost.
-void OverheadNotes(const model::Trace& t, std::vector<HealthNote>& out) {
-  uint64_t overhead_records = 0;
-  for (const auto& [kind, n] : t.record_counts) {
-    if (kind.find("overhead") != std::string::npos) overhead_records += n;
-  }
-  if (overhead_records > 0) {
-    auto [first, last] = t.TimeSpan();
-    int64_t span = std::max<int64_t>(1, last - first);
-    std::string share =
-        t.meta.profiler_overhead_ns > 0
-            ? base::FormatDuration(t.meta.profiler_overhead_ns) + " (" +
-                  base::FormatFixed(100.0 * static_cast<double>(t.meta.profiler_overhead_ns) /
-                                        static_cast<double>(span),
-                                    1) +
-                  "% of the span)"
-            : "no durations given";
-    out.push_back({"profiler-overhead",
-                   base::FormatCount(overhead_records) + " profiler overhead records: " + share,
-                   "host time inflated where the tracer ran (buffer flushes, CUPTI/roctracer "
-                   "callbacks); a gap the overhead explains is not the program's",
-                   "profile a shorter window; PyTorch: fewer options (with_stack and "
-                   "profile_memory cost the most)"});
-  }
-}
-
 // Events of different runs in one trace.
 void RunsNotes(const model::Trace& t, std::vector<HealthNote>& out) {
   model::EventGap gap = model::LargestEventGap(t);
@@ -256,11 +231,11 @@ std::vector<HealthNote> CheckHealth(const model::Trace& t, const SteadyState& st
   if (t.summary_only()) return out;
   const Tool tool = ToolOf(t);
   ImpossibleNotes(t, out);
+  RecordingIntegrityNotes(t, out);
   RecordingNotes(t, tool, out);
   FrameworkNotes(t, out);
   GraphNotes(t, out);
   WindowNotes(steady, tool, out);
-  OverheadNotes(t, out);
   RunsNotes(t, out);
   return out;
 }

@@ -46,3 +46,95 @@ TEST(Health, NoImpossibleNoteWithoutTheProblem) {
 
 }  // namespace
 }  // namespace gpuscope::analysis
+
+namespace gpuscope::analysis {
+namespace {
+
+const HealthNote* Find(const std::vector<HealthNote>& notes, const std::string& id) {
+  for (const HealthNote& n : notes)
+    if (n.id == id) return &n;
+  return nullptr;
+}
+
+// Issue 51: the host waits 30 ms in a synchronize while 1 ms of kernels is recorded - the GPU
+// work it waited for is not in the trace; the verdict cannot rest on it.
+TEST(Health, HostWaitsLongerThanTheRecordedWorkAreGpuWorkMissing) {
+  Builder b;
+  for (int i = 0; i < 20; ++i) b.Launch("k", i * 60 * us, 5 * us, i * 60 * us + 10 * us, 50 * us);
+  b.Api("cudaStreamSynchronize", 1200 * us, 30'000 * us, 0);
+  b.Launch("k", 31'300 * us, 5 * us, 31'310 * us, 50 * us);
+  b.Api("cudaStreamSynchronize", 31'320 * us, 30'000 * us, 0);
+  model::Trace& t = b.Link();
+  const auto notes = CheckHealth(t, FindSteadyState(t));
+  const HealthNote* n = Find(notes, "gpu-work-missing");
+  ASSERT_NE(n, nullptr);
+  EXPECT_NE(n->seen.find("while no recorded GPU op runs"), std::string::npos) << n->seen;
+  EXPECT_FALSE(n->trusted.empty());
+  EXPECT_EQ(Find(notes, "times-inconsistent"), nullptr);
+}
+
+// A synchronize that waits for kernels running all along explains its wait: no note.
+TEST(Health, AWaitTheRecordedWorkExplainsIsNoNote) {
+  Builder b;
+  for (int i = 0; i < 20; ++i) b.Launch("k", i * us, 1 * us, 10 * us + i * 1600 * us, 1500 * us);
+  b.Api("cudaStreamSynchronize", 30 * us, 30'000 * us, 0);
+  model::Trace& t = b.Link();
+  const auto notes = CheckHealth(t, FindSteadyState(t));
+  EXPECT_EQ(Find(notes, "gpu-work-missing"), nullptr);
+}
+
+// Kernels written back to back (every gap 0-1 ns) although each was launched after the one
+// before it ended cannot be measured times: times-inconsistent, with the re-timed stream's span
+// as impossible; 2 us gaps are real.
+TEST(Health, KernelsBackToBackToTheNanosecondAreTimesInconsistent) {
+  for (int64_t gap : {int64_t{1}, int64_t{2000}}) {
+    Builder b;
+    int64_t at = 100 * us;
+    for (int i = 0; i < 150; ++i) {
+      b.Launch("k", at + 2 * us, 1 * us, at, 10 * us);
+      at += 10 * us + gap;
+    }
+    model::Trace& t = b.Link();
+    const auto notes = CheckHealth(t, FindSteadyState(t));
+    const HealthNote* n = Find(notes, "times-inconsistent");
+    if (gap > 1) {
+      EXPECT_EQ(n, nullptr);
+      continue;
+    }
+    ASSERT_NE(n, nullptr);
+    EXPECT_NE(n->seen.find("149 of 149 kernels launched after"), std::string::npos) << n->seen;
+    ASSERT_EQ(n->impossible.size(), 1u);
+    EXPECT_EQ(n->impossible[0].first, 100 * us);
+    EXPECT_FALSE(n->trusted.empty());
+  }
+}
+
+// rocprofv3 spacing a graph's kernels 5 us apart: tracer-overhead, with the run without it.
+TEST(Health, AGraphsKernelsEvenlySpacedByARocmTracerAreTracerOverhead) {
+  for (const char* format : {"rocprofv3", "kineto"}) {
+    Builder b;
+    int64_t at = 100 * us;
+    for (int g = 0; g < 4; ++g) {
+      const uint64_t corr = 1000 + static_cast<uint64_t>(g);
+      b.Api("hipGraphLaunch", g * 10 * us, 5 * us, corr);
+      for (int i = 0; i < 40; ++i) {
+        b.Kernel("k", at, 3 * us, corr);
+        at += 3 * us + 5 * us;
+      }
+    }
+    model::Trace& t = b.raw();
+    t.meta.format = format;
+    b.Link();
+    const auto notes = CheckHealth(t, FindSteadyState(t));
+    const HealthNote* n = Find(notes, "tracer-overhead");
+    if (std::string(format) == "kineto") {
+      EXPECT_EQ(n, nullptr);
+      continue;
+    }
+    ASSERT_NE(n, nullptr);
+    EXPECT_NE(n->seen.find("without the tracer the run takes about"), std::string::npos) << n->seen;
+  }
+}
+
+}  // namespace
+}  // namespace gpuscope::analysis
