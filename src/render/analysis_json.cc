@@ -3,8 +3,8 @@
 #include "render/health_view.h"
 #include "render/schema_version.h"
 #include "render/source_json.h"
-#include "render/stats_tables.h"
 #include "render/stages_view.h"
+#include "render/stats_tables.h"
 
 namespace gpuscope::render {
 

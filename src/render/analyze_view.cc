@@ -8,8 +8,8 @@
 #include "render/analysis_json.h"
 #include "render/health_view.h"
 #include "render/result_table.h"
-#include "render/stats_tables.h"
 #include "render/stages_view.h"
+#include "render/stats_tables.h"
 
 namespace gpuscope::render {
 namespace {

@@ -10,8 +10,8 @@
 #include "output/text_table.h"
 #include "render/analysis_json.h"
 #include "render/result_table.h"
-#include "render/stages_view.h"
 #include "render/schema_version.h"
+#include "render/stages_view.h"
 
 namespace gpuscope::render {
 namespace {
