@@ -92,9 +92,8 @@ void PhaseFindings(const std::vector<Candidate>& cands, const Pricing& priced,
 
 namespace {
 
-// What the context's window holds and costs: the summary, the rules' findings in registry order
-// priced by the replay, sorted for the report. r.steady is the context's window.
-void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t wall_ns,
+// The window's totals: its span, kernel, copy and API time, GPU time by kernel category.
+void MeasureWindow(const Trace& t, const AnalyzeOptions& o, const Context& c, int64_t wall_ns,
                    AnalysisReport& r) {
   auto& s = r.summary;
   s.wall_ns = wall_ns;
@@ -112,6 +111,14 @@ void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t 
   in_window.window_start = r.steady.start_ns, in_window.window_end = r.steady.end_ns;
   s.categories =
       GpuTimeByCategory(t, in_window, o.categories ? *o.categories : *BuiltInCategoryRules());
+}
+
+// What the context's window holds and costs: the summary, the rules' findings in registry order
+// priced by the replay, sorted for the report. r.steady is the context's window.
+void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t wall_ns,
+                   AnalysisReport& r) {
+  auto& s = r.summary;
+  MeasureWindow(t, o, c, wall_ns, r);
   base::StageTimer timer;
   ClassifyGaps(c);
   timer.Lap("analyze: idle gaps classified");

@@ -105,6 +105,14 @@ void SummarizePath(const std::map<std::string_view, int64_t>& share, PlaceSums& 
   out.top_places = places.Top(5);
 }
 
+// A runtime call's category on the critical path, by its name.
+const char* CallCategory(std::string_view n) {
+  if (IsSyncApi(n)) return "sync waits";
+  if (IsCopyApi(n)) return "copy calls";
+  if (IsLaunchApi(n)) return "launch calls";
+  return "other runtime calls";
+}
+
 }  // namespace
 
 // A launch call this long is its own time on the path, not launch latency.
@@ -139,12 +147,6 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
         return {};
     }
   };
-  auto call_category = [](std::string_view n) {
-    if (IsSyncApi(n)) return "sync waits";
-    if (IsCopyApi(n)) return "copy calls";
-    if (IsLaunchApi(n)) return "launch calls";
-    return "other runtime calls";
-  };
   uint32_t v = last;
   at = end[last];
   bool at_end = true;
@@ -154,14 +156,14 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
     if (at_end) {
       int64_t waited = p.wait[v] != kNone ? end[p.wait[v]] + post_[v] : kNoFloor;
       if (waited == end[v] && waited > start[v] + p.dur[v]) {
-        add(kind_[v] == Kind::kCall ? call_category(name_of(v)) : "sync waits", name_of(v),
+        add(kind_[v] == Kind::kCall ? CallCategory(name_of(v)) : "sync waits", name_of(v),
             post_[v]);
         v = p.wait[v];
         continue;
       }
       const char* cat = kind_[v] == Kind::kKernel ? "GPU kernels"
                         : kind_[v] == Kind::kCopy ? "GPU copies"
-                        : kind_[v] == Kind::kCall ? call_category(name_of(v))
+                        : kind_[v] == Kind::kCall ? CallCategory(name_of(v))
                                                   : "host work";
       add(cat, name_of(v), end[v] - start[v]);
       at_end = false;
@@ -177,7 +179,7 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
       if (in_call >= kLongLaunchCallNs) {
         add("launch latency", {}, p.lat[v] - in_call);
         on = call;
-        add(call_category(name_of(call)), name_of(call), in_call);
+        add(CallCategory(name_of(call)), name_of(call), in_call);
       } else {
         add("launch latency", {}, p.lat[v]);
       }
