@@ -9,6 +9,7 @@
 #include "output/json_writer.h"
 #include "render/help_view.h"
 #include "render/result_table.h"
+#include "render/schema_version.h"
 
 namespace gpuscope::render {
 namespace {
@@ -47,7 +48,7 @@ std::string CategoriesHelp(std::string_view format) {
   if (format == "csv") return RulesTable(*rules).Csv();
   if (format == "json") {
     output::JsonWriter w;
-    w.BeginObject().Key("categories").BeginArray();
+    BeginDocument(w).Key("topic").String("categories").Key("categories").BeginArray();
     for (size_t c = 0; c < analysis::kCategoryCount; ++c) {
       auto cat = static_cast<analysis::KernelCategory>(c);
       w.BeginObject().Key("category").String(analysis::CategoryName(cat));

@@ -248,7 +248,8 @@ def help_formats_lists_every_importer_and_writer():
     read = {f["name"] for f in formats if f["direction"] == "read"}
     wrote = {f["name"] for f in formats if f["direction"] == "write"}
     assert {"kineto", "nsys", "rpd", "rocpd", "rocprofv3-json", "rocprofv3-csv", "rocprof-db", "rocprof-csv",
-            "rocprof-json", "rocprof-raw", "rocprof-stats", "rpd2tracing-json", "gpuscope-csv"} == read, read
+            "rocprof-json", "rocprof-raw", "rocprof-stats", "rpd2tracing-json", "gpuscope-csv",
+            "rocprofv3-chrome-json"} == read, read
     assert wrote == {"json", "rpd", "nsys", "rocpd", "csv"}, wrote
     # Every reader's name is what `info` reports as the format of a file it read.
     for path, name in ((data("kineto_cuda_small.json"), "kineto"), (data("rocprofv3_small_results.json"), "rocprofv3-json")):

@@ -33,7 +33,7 @@ def stats_by_category_in_every_form():
     by = {c["category"]: c for c in d["categories"]}
     assert set(by) == {"gemm", "attention", "conv", "norm", "fused", "elementwise", "reduction", "copy",
                        "communication", "other"}
-    assert set(d) == {"source", "categories"}
+    assert set(d) == {"schema_version", "source", "categories"}
     assert (by["elementwise"]["calls"], by["gemm"]["calls"], by["copy"]["calls"]) == (6, 2, 6), by
     assert by["other"]["calls"] == 0
     assert abs(sum(c["percent"] for c in d["categories"]) - 100) < 1e-3

@@ -193,7 +193,8 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
       const bool poll =
           host && kind_[p.xdep[v]] != Kind::kCall && kind_[p.xdep[v]] != Kind::kHostEdge;
       add(poll ? "untraced waits" : host ? "thread handoffs" : "stream waits", {}, xoff_[v]);
-      if (xoff_[v] < 0) at = end[p.xdep[v]];
+      // (A poll that ended before its op did: the path stays contiguous, the op's stretch ends
+      // where the host's began.)
       v = p.xdep[v];
       at_end = true;
       continue;

@@ -47,6 +47,9 @@ struct Instance {
 struct Siblings {
   std::span<const uint32_t> rows;
   bool site_known = false, few = false;
+  // Recorded op shapes, the same for every sibling: the same work, so a slower instance is
+  // slower however regularly it recurs (issue 50: same op and shapes where recorded).
+  bool same_work = false;
 };
 
 // The window's kernel instances with the key of their group of siblings: one kernel, launch
@@ -183,7 +186,8 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
       const size_t n = e - b;
       const bool site = inst[b].op != 0 || inst[b].shapes != 0;
       if (n >= 5 || (site && n >= 3))
-        checked.push_back({std::span<const uint32_t>(rows.data() + b, n), site, n < 5});
+        checked.push_back(
+            {std::span<const uint32_t>(rows.data() + b, n), site, n < 5, inst[b].shapes != 0});
       if (n < 5) pooled_rows.insert(pooled_rows.end(), rows.begin() + b, rows.begin() + e);
       b = e;
     }
@@ -221,7 +225,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     for (size_t i = 0; i < g.rows.size(); ++i)
       slow += is_slow[i] = static_cast<double>(t.kernels.dur_ns[g.rows[i]]) > limit;
     if (slow == 0 || (!site_known && slow > 1 && slow * 10 > g.rows.size())) continue;
-    if (DropRecurring(c, g.rows, is_slow) == 0) continue;
+    if (!g.same_work && DropRecurring(c, g.rows, is_slow) == 0) continue;
     int64_t excess = 0;
     std::vector<uint32_t> outliers;
     Candidate cand{Make(c, "kernel-outlier", 0), {}};
