@@ -182,12 +182,15 @@ class Finder {
       auto it = first.find(key);
       if (it == first.end() || r < it->second) first[key] = r;
     }
-    for (const auto& [key, r] : first) {
+    for (const auto& entry : first) {
+      // (Not a structured binding: clang 14 lambdas cannot capture one.)
+      const model::TrackId track = entry.first.second;
+      const RowId r = entry.second;
       const int64_t s = t_.cpu.start_ns[r], e = t_.cpu.end_ns(r);
       int64_t before = w0_, inside = e;
       auto scan = [&](const model::SliceColumns& rows, size_t skip) {
         for (size_t i = 0; i < rows.size(); ++i) {
-          if (rows.track[i] != key.second || i == skip) continue;
+          if (rows.track[i] != track || i == skip) continue;
           if (rows.end_ns(i) <= s) before = std::max(before, rows.end_ns(i));
           if (rows.start_ns[i] >= s && rows.start_ns[i] < inside) inside = rows.start_ns[i];
         }
@@ -195,7 +198,7 @@ class Finder {
       scan(t_.cpu, r);
       scan(t_.api, SIZE_MAX);
       scan(t_.python, SIZE_MAX);
-      if (inside - before >= kMs && In(s)) Add(before, inside, key.second, "TorchScript first run");
+      if (inside - before >= kMs && In(s)) Add(before, inside, track, "TorchScript first run");
     }
   }
 
