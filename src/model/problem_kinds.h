@@ -46,6 +46,12 @@ enum class ProblemEffect : uint8_t { kDropped, kRepaired, kKept };
   X(kImpossibleCopyBandwidth, "impossible.copy_bandwidth", kKept,                                 \
     "a copy of 1 MB or more moved faster than 100 TB/s (no link does): its bytes or time are "    \
     "wrong")                                                                                      \
+  X(kImpossibleDeviceProperty, "impossible.device_property", kRepaired,                           \
+    "a device with more compute units than any GPU (4096), a warp size other than 32 or 64, or "  \
+    "more than 16 TiB of memory; the value is unknown")                                           \
+  X(kImpossibleLaunchShape, "impossible.launch_shape", kRepaired,                                 \
+    "a kernel with a block of more than 1024 threads, more than 512 registers per thread or "     \
+    "more than 1 MiB of shared memory per block; those values are unknown")                       \
   X(kImpossibleNestedSteps, "impossible.nested_steps", kKept,                                     \
     "steps of one run hold other steps; the outer ones are left out of the iterations")           \
   X(kInvalidCounterValue, "invalid.counter_value", kDropped,                                      \

@@ -11,6 +11,7 @@
 
 #include "base/shown_name.h"
 #include "base/text.h"
+#include "model/device_values.h"
 
 namespace gpuscope::model {
 namespace {
@@ -74,6 +75,7 @@ class Validator {
     Bandwidths();
     if (gpu_dropped_) PruneDevices();
     Names();
+    CheckDeviceValues(t_);
     result_.mostly_invalid =
         result_.checked > 0 && static_cast<double>(result_.dropped) >
                                    o_.max_invalid_fraction * static_cast<double>(result_.checked);

@@ -198,6 +198,28 @@ def sizes_that_cannot_be_real_are_problems_not_peaks():
 
 
 @test
+def device_and_launch_values_that_cannot_be_real_are_problems_not_figures():
+    # A billion SMs would scale the roofline's peaks a million-fold; a block of 2^20 threads or
+    # 2^32-1 registers per thread (a -1 read as unsigned) no GPU runs.
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(data("kineto_cuda_small.json")) as f:
+            d = json.load(f)
+        d["deviceProperties"][0].update(numSms=10 ** 9, warpSize=48)
+        k = next(e for e in d["traceEvents"] if e.get("cat") == "kernel")
+        k["args"].update(block=[1024, 1024, 1], **{"registers per thread": 2 ** 32 - 1})
+        t = os.path.join(tmp, "t.json")
+        with open(t, "w") as f:
+            json.dump(d, f)
+        info = json.loads(run("info", "--format", "json", t).stdout)
+        kinds = {p["kind"]: p["count"] for p in info["problems"]}
+        assert kinds.get("impossible.device_property") == 1, kinds
+        assert kinds.get("impossible.launch_shape") == 1, kinds
+        clean = json.loads(run("info", "--format", "json", data("kineto_cuda_small.json")).stdout)
+        assert not any(p["kind"].startswith("impossible.") for p in clean["problems"]), clean
+        assert "impossible.launch_shape" in run("help", "problems").stdout
+
+
+@test
 def a_folder_mixing_formats_is_refused_naming_them():
     import shutil
 

@@ -70,7 +70,8 @@ TEST(Analyze, WarmUpInAOnePassRunIsOneFindingNotAStorm) {
   // With steps of equal length (none of them slow enough to be warm-up), the module loading is
   // found inside the steady steps too; the long free is the allocator's there, not first growth.
   auto stepped = cold(true);
-  auto in_steps = Rule(Analyze(stepped->Link()), "warm-up");
+  AnalysisReport stepped_report = Analyze(stepped->Link());  // Rule points into it
+  auto in_steps = Rule(stepped_report, "warm-up");
   ASSERT_EQ(in_steps.size(), 1u);
   EXPECT_NE(in_steps[0]->detail.find("module loading"), std::string::npos);
   EXPECT_EQ(in_steps[0]->detail.find("first allocations"), std::string::npos);

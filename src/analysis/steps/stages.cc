@@ -252,8 +252,18 @@ std::vector<Stage> FindStages(const model::Trace& t, int64_t start, int64_t end,
   }
   once(at, n);
   // Times: from the first kernel's start on the GPU to the next stage's, the first from the
-  // window's start, the last to its end.
+  // window's start, the last to its end. An unbounded side (INT64_MIN / INT64_MAX: "the whole
+  // trace") is the kernels' own span, so that no duration overflows.
   const auto& k = t.kernels;
+  if (start == INT64_MIN || end == INT64_MAX) {
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (uint32_t row : q.rows) {
+      lo = std::min(lo, k.start_ns[row]);
+      hi = std::max(hi, k.start_ns[row] + std::max<int64_t>(k.dur_ns[row], 0));
+    }
+    if (start == INT64_MIN) start = lo;
+    if (end == INT64_MAX) end = std::max(hi, start);
+  }
   int64_t from = start;
   for (size_t i = 0; i < stages.size(); ++i) {
     int64_t to = end;
