@@ -53,3 +53,48 @@ def diff_without_steps_compares_the_iteration_period_of_the_kernels_repeats():
     assert s["period_kernels"][0] > 0 and s["period_kernels"][1] > 0, s
     mean = s["iteration_mean_ns"]
     assert 17.0e6 < mean[0] < 18.0e6 and mean[1] > mean[0] * 1.05, mean
+
+
+_BATCH_PROGRAM = r'''
+import sys
+import torch
+from torch.profiler import ProfilerActivity, profile, schedule
+
+out, batch = sys.argv[1], int(sys.argv[2])
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(256, 512), torch.nn.ReLU(), torch.nn.Linear(512, 256),
+                            torch.nn.LayerNorm(256))
+x = torch.randn(batch, 256)
+with torch.no_grad(), profile(activities=[ProfilerActivity.CPU], record_shapes=True,
+                              schedule=schedule(wait=0, warmup=1, active=8, repeat=1),
+                              on_trace_ready=lambda p: p.export_chrome_trace(out)) as prof:
+    for _ in range(9):
+        model(x)
+        prof.step()
+'''
+
+
+@test
+def diff_of_two_batch_sizes_compares_per_sample():
+    # The same model at batch 4 and 64 (a real PyTorch run on the CPU, record_shapes): 16x the
+    # samples per step. The verdict is per sample, with the batches named.
+    import subprocess
+    import sys
+    import tempfile
+
+    from harness import need_torch
+
+    need_torch()
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for batch in (4, 64):
+            p = os.path.join(tmp, f"b{batch}.json")
+            subprocess.run([sys.executable, "-c", _BATCH_PROGRAM, p, str(batch)], check=True)
+            paths.append(p)
+        s = diff(*paths)
+        assert s["batch"] == {"before": 4, "after": 64, "ratio": 16.0, "op": s["batch"]["op"]}, s
+        assert "per sample: batch 4 vs 64" in s["basis"], s["basis"]
+        text = run("diff", *paths).stdout
+        assert "per sample" in text, text
+        # The same batch on both sides: no batch, compared as is.
+        assert diff(paths[0], paths[0])["batch"] is None

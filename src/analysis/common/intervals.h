@@ -29,6 +29,15 @@ inline int64_t CoveredWithin(std::span<const Interval> merged, int64_t a, int64_
   return covered;
 }
 
+// The busy stretch of `merged` that runs up to b, from no earlier than a: how long the thread had
+// been working when b came (0: it was idle right before b).
+inline int64_t BusyRunBefore(std::span<const Interval> merged, int64_t a, int64_t b) {
+  auto it = std::lower_bound(merged.begin(), merged.end(), std::make_pair(b, INT64_MIN));
+  if (it == merged.begin()) return 0;
+  --it;  // the last interval starting before b
+  return it->second >= b ? b - std::max(it->first, a) : 0;
+}
+
 // Sorts and merges overlapping or touching intervals in place.
 inline void MergeIntervals(std::vector<Interval>& v) {
   std::sort(v.begin(), v.end());

@@ -1,7 +1,9 @@
 #include "analysis/diff/comparability.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
+#include <set>
 
 #include "base/text.h"
 
@@ -77,6 +79,49 @@ std::string Joined(const std::vector<std::string>& v) {
   return out;
 }
 
+// Per framework op name: the kernel time launched from inside it (the deepest op around the
+// launch call) in [start, end), and how many of its calls launched them.
+struct OpWork {
+  int64_t ns = 0;
+  uint64_t calls = 0;
+};
+std::map<std::string, OpWork> KernelTimeByOp(const model::Trace& t, int64_t start, int64_t end) {
+  std::map<std::string, OpWork> out;
+  std::set<model::RowId> counted;
+  const auto& k = t.kernels;
+  for (size_t i = 0; i < k.size(); ++i) {
+    if (k.start_ns[i] < start || k.start_ns[i] >= end) continue;
+    const model::RowId call = k.launch[i];
+    const model::RowId op = call < t.api.size() ? t.api.enclosing_op[call] : model::kNoRow;
+    if (op >= t.cpu.size()) continue;
+    OpWork& w = out[std::string(t.str(t.cpu.name[op]))];
+    w.ns += k.dur_ns[i];
+    w.calls += counted.insert(op).second;
+  }
+  return out;
+}
+
+// The share of each side's kernel time launched from ops both ran as often per iteration (within
+// 25%): fp32 and AMP runs of one program launch their GEMMs from the same aten::addmm, as many
+// times a step, under different kernel names. Kernels launched outside any op are not shared.
+SharedWork SharedOpKernelTime(const DiffReport& r, const model::Trace& before,
+                              const model::Trace& after) {
+  const auto b = KernelTimeByOp(before, r.before.steady.start_ns, r.before.steady.end_ns);
+  const auto a = KernelTimeByOp(after, r.after.steady.start_ns, r.after.steady.end_ns);
+  const double ib = std::max(1.0, r.iterations.before), ia = std::max(1.0, r.iterations.after);
+  double shared_b = 0, shared_a = 0;
+  for (const auto& [op, w] : b) {
+    auto it = a.find(op);
+    if (it == a.end()) continue;
+    const double cb = static_cast<double>(w.calls) / ib;
+    const double ca = static_cast<double>(it->second.calls) / ia;
+    if (std::abs(ca - cb) > 0.25 * std::max(ca, cb)) continue;
+    shared_b += static_cast<double>(w.ns), shared_a += static_cast<double>(it->second.ns);
+  }
+  return {r.kernel_ns.before > 0 ? shared_b / r.kernel_ns.before : 0,
+          r.kernel_ns.after > 0 ? shared_a / r.kernel_ns.after : 0};
+}
+
 }  // namespace
 
 std::string NotComparableReason(const DiffReport& r, const model::Trace& before,
@@ -92,6 +137,9 @@ std::string NotComparableReason(const DiffReport& r, const model::Trace& before,
   // One model on both sides is the same work, whatever its kernels are called on each GPU.
   if (same_model) return {};
   SharedWork shared = SharedKernelTime(r);
+  // Kernels renamed (another precision, library or GPU) but launched by the same ops: one program.
+  const SharedWork by_op = SharedOpKernelTime(r, before, after);
+  if (std::min(by_op.before, by_op.after) >= kMinSharedKernelShare) return {};
   if (r.kernel_ns.before > 0 && r.kernel_ns.after > 0 &&
       std::min(shared.before, shared.after) < kMinSharedKernelShare) {
     return "they share little work: " + base::FormatFixed(100 * shared.before, 0) +

@@ -32,8 +32,10 @@ SharedWork SharedKernelTime(const DiffReport& r);
 // its steady window: a finding gone from the after run's steady steps moved there.
 bool OnlyInWarmup(const model::Trace& t, const SteadyState& s, const Where& w);
 
-// Why the two runs cannot be compared; empty when they can. Runs of one model (ModelsOf) are
-// compared whatever their kernels are called (two GPUs' libraries name them differently). `r` holds
+// Why the two runs cannot be compared; empty when they can. Runs of one model (ModelsOf), or
+// whose kernel time comes mostly (kMinSharedKernelShare, each side) from framework ops both ran,
+// are compared whatever their kernels are called (two GPUs' libraries, fp32 and AMP, name them
+// differently). `r` holds
 // both analyses and the matched kernels.
 std::string NotComparableReason(const DiffReport& r, const model::Trace& before,
                                 const model::Trace& after);

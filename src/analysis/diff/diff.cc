@@ -25,8 +25,14 @@ struct Row {
 
 // The significance of the change in iteration times `db` -> `da` (stats `lb`, `la`): a rank
 // test with enough of them, else the mean's move against twice the larger spread.
-void TestIterations(DiffReport& r, const std::vector<int64_t>& db, const std::vector<int64_t>& da,
-                    const LatencyStats& lb, const LatencyStats& la) {
+void TestIterations(DiffReport& r, const std::vector<int64_t>& db, std::vector<int64_t> da,
+                    const LatencyStats& lb, LatencyStats la) {
+  // Per sample when the batch sizes differ: the after run's times as if it ran the before's batch.
+  const double per = r.batch.known() ? r.batch.ratio : 1.0;
+  if (per != 1) {
+    for (int64_t& v : da) v = static_cast<int64_t>(std::llround(static_cast<double>(v) / per));
+    la.stddev_ns = static_cast<int64_t>(std::llround(static_cast<double>(la.stddev_ns) / per));
+  }
   if (db.size() >= 5 && da.size() >= 5) {
     r.p_value = MannWhitneyP(db, da);
     r.significant = r.p_value < 0.05;
@@ -38,7 +44,7 @@ void TestIterations(DiffReport& r, const std::vector<int64_t>& db, const std::ve
     double spread = static_cast<double>(std::max(lb.stddev_ns, la.stddev_ns));
     if (spread == 0)
       spread = 0.01 * std::max(r.iteration_mean_ns.before, r.iteration_mean_ns.after);
-    double delta = std::abs(r.iteration_mean_ns.after - r.iteration_mean_ns.before);
+    double delta = std::abs(r.iteration_mean_ns.after / per - r.iteration_mean_ns.before);
     r.significant = delta > 2 * spread;
     r.test = "too few iterations for a rank test (" + std::to_string(db.size()) + " vs " +
              std::to_string(da.size()) + "): the mean moved " +
@@ -312,6 +318,8 @@ DiffReport Diff(const model::Trace& before, const model::Trace& after, const Dif
   };
   r.copy_bytes = pair(bytes(before, stb), bytes(after, sta));
   r.stages = PairStages(stb.stages, sta.stages);
+  Window wb = TableWindow(before, stb), wa = TableWindow(after, sta);
+  r.batch = FindBatchRatio(before, wb.start, wb.end, after, wa.start, wa.end);
 
   // Verdict: per-iteration latency when both runs have iterations (marked steps, else the
   // period their kernels repeat with), else kernel time per unit of work.
@@ -338,11 +346,11 @@ DiffReport Diff(const model::Trace& before, const model::Trace& after, const Dif
       return o.exact_names ? n : NormalizeKernelName(n);
     };
   };
-  Window wb = TableWindow(before, stb), wa = TableWindow(after, sta);
   r.kernels = Match(Group(before.kernels, wb, kernel_key(before)),
                     Group(after.kernels, wa, kernel_key(after)), ib, ia, o.changed_percent);
   bool comparable = true;
   if (!(ib && ia) && !by_period) change = KernelTimePerUnitOfWork(r, o, ib > 0, &comparable);
+  if (r.batch.known()) change = PerSampleChange(r, change, o.changed_percent);
   r.not_comparable_reason = NotComparableReason(r, before, after);
   if (!r.not_comparable_reason.empty()) {
     comparable = false;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/diff/batch_ratio.h"
 #include "analysis/findings/analyze.h"
 #include "analysis/stats/stats.h"
 #include "model/trace.h"
@@ -92,10 +93,18 @@ struct DiffReport {
   // The warm-up steps' total time on each side, compared apart from the steady steps.
   Pair warmup_ns;
   std::vector<StagePair> stages;  // before.steady.stages with after.steady.stages
+  // The runs' batch sizes from their recorded shapes; when known, the verdict's change and test
+  // are per sample (the after run's times divided by batch.ratio).
+  BatchRatio batch;
 };
 
 DiffReport Diff(const model::Trace& before, const model::Trace& after,
                 const DiffOptions& options = {});
+
+// `change` (percent, of the basis) per sample when r.batch is known (batch_ratio.cc): the after
+// run's figure divided by the batch ratio; says so in r.basis, and judges a kernel-time basis
+// again against changed_percent (the iteration test already ran per sample).
+double PerSampleChange(DiffReport& r, double change, double changed_percent);
 
 // "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>(int, ...)" ->
 // "at::native::vectorized_elementwise_kernel<>": template arguments, parameters, return type and

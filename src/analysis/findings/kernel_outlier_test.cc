@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <string>
 
 #include "analysis/common/test_model_builder.h"
 #include "analysis/findings/analyze.h"
@@ -21,7 +22,9 @@ using test_models::us;
 // of 260-262 us and, at position `slow_at` of each step, one of 473 us (the classifier's GEMM,
 // 1.8x the others: resnet50's sgemm_64x64_nt). `once_at` >= 0: only that step's instance is
 // slow, 3x.
-std::unique_ptr<Builder> StepsOfGemms(int slow_at, int once_at) {
+std::unique_ptr<Builder> StepsOfGemms(int slow_at, int once_at,
+                                      const std::string& kernel = "sgemm_64x64_nt",
+                                      const std::string& op = "aten::mm") {
   auto b = std::make_unique<Builder>();
   for (int s = 0; s < 6; ++s) {
     const int64_t t0 = s * 5000 * us;
@@ -31,8 +34,8 @@ std::unique_ptr<Builder> StepsOfGemms(int slow_at, int once_at) {
       int64_t dur = (260 + (k + s) % 3) * us;
       if (once_at < 0 && k == slow_at) dur = (471 + s % 5) * us;
       if (once_at == s && k == 3) dur = 3 * 261 * us;
-      b->Op("aten::mm", at, 30 * us);
-      b->Launch("sgemm_64x64_nt", at + 5 * us, 10 * us, at + 20 * us, dur);
+      b->Op(op, at, 30 * us);
+      b->Launch(kernel, at + 5 * us, 10 * us, at + 20 * us, dur);
     }
   }
   return b;
@@ -78,6 +81,16 @@ TEST(Analyze, KernelOutlierNeverComparesOneLayersGemmWithTheOthers) {
   auto f = Rule(r, "kernel-outlier");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0]->evidence.size(), 1u);
+}
+
+TEST(Analyze, KernelOutlierNeverCallsAWaitingCollectiveAnOutlier) {
+  // StepsOfGemms' single 3x instance, the kernel a collective (vLLM's custom all-reduce): the
+  // slow one waited for a peer rank. The same instance of a GEMM is an outlier (above).
+  auto b = StepsOfGemms(-1, 4, "void vllm::cross_device_reduce_1stage<float, 4>(...)",
+                        "vllm::all_reduce");
+  AnalyzeOptions all;
+  all.min_impact_percent = 0;
+  EXPECT_TRUE(Rule(Analyze(b->Link(), all), "kernel-outlier").empty());
 }
 
 }  // namespace

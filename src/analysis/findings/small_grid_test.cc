@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 
 #include "analysis/common/test_model_builder.h"
@@ -18,7 +19,7 @@ using test_models::us;
 
 // 100 kernels of 95 us launched back to back 5 us apart (the GPU is the bottleneck), each with
 // `grid` blocks of 256 threads, on a device of `sms` SMs; then one short kernel of 1 block.
-model::Trace& GpuBound(Builder& b, uint32_t grid, int sms) {
+model::Trace& Unlinked(Builder& b, uint32_t grid, int sms) {
   model::Device d;
   d.id = 0, d.name = "NVIDIA H100 80GB HBM3", d.vendor = model::Vendor::kNvidia;
   d.compute_units = sms;
@@ -31,6 +32,10 @@ model::Trace& GpuBound(Builder& b, uint32_t grid, int sms) {
     t.kernels.grid[i] = {i < 100 ? grid : 1, 1, 1};
     t.kernels.block[i] = {256, 1, 1};
   }
+  return t;
+}
+model::Trace& GpuBound(Builder& b, uint32_t grid, int sms) {
+  Unlinked(b, grid, sms);
   return b.Link();
 }
 
@@ -71,6 +76,34 @@ TEST(SmallGrid, WorkItemGridsOfHsaDispatchRecordsAreCountedInBlocks) {
   ASSERT_EQ(f.size(), 1u);
   EXPECT_NE(f[0]->detail.find("(33 blocks)"), std::string::npos) << f[0]->detail;
   EXPECT_NE(f[0]->detail.find("304 CUs: 271 CUs idle"), std::string::npos) << f[0]->detail;
+}
+
+// DeepSeek's pattern: 112-block GEMMs on 132 SMs while a 20-block communication kernel runs
+// beside each on another stream. The GEMM's spare SMs are the other kernel's: no finding. With
+// the second stream's kernels beside only a tenth of the GEMMs, the other nine tenths are found.
+TEST(SmallGrid, KernelsOfAnotherStreamBesideItTakeTheUnitsItLeaves) {
+  auto run = [](int every) {
+    auto b = std::make_unique<Builder>();
+    model::Trace& t = Unlinked(*b, 112, 132);
+    const model::TrackId side = t.InternTrack(model::TrackKind::kGpuStream, "0", "9");
+    for (int k = 0; k < 100; k += every) {
+      model::KernelRow r;
+      r.start_ns = 10 * us + k * 96 * us, r.dur_ns = 95 * us, r.track = side, r.device = 0;
+      r.name = t.strings.Intern("side_kernel");
+      r.grid = {20, 1, 1}, r.block = {256, 1, 1};
+      t.kernels.Append(r);
+    }
+    return b;
+  };
+  auto beside_all = run(1);
+  EXPECT_TRUE(Rule(Analyze(beside_all->Link()), "small-grid").empty());
+  auto beside_some = run(10);
+  AnalysisReport r = Analyze(beside_some->Link());
+  auto f = Rule(r, "small-grid");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->where.kernel, "my_kernel");
+  // The 90 without a kernel beside them, less the first (launched before the window opens).
+  EXPECT_NE(f[0]->detail.find("; 89 calls"), std::string::npos) << f[0]->detail;
 }
 
 }  // namespace

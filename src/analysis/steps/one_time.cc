@@ -137,7 +137,10 @@ class Finder {
     auto compile_range = [&](RowId r) { return IsCompileRange(t_.str(t_.cpu.name[r])); };
     const std::vector<uint8_t> range_once = OnceOfItsName(t_.cpu, compile_range);
     for (size_t i = 0; i < t_.cpu.size(); ++i) {
-      if (!range_once[i] || !In(t_.cpu.start_ns[i]) || t_.cpu.dur_ns[i] < kMs) continue;
+      // In a one-pass window every compile range is one-time: a JIT (nvFuser's
+      // FusionKernelRuntime::compileFusionParallel) names the compile of each new fusion alike.
+      const bool once = range_once[i] || (one_pass_ && compile_range(static_cast<RowId>(i)));
+      if (!once || !In(t_.cpu.start_ns[i]) || t_.cpu.dur_ns[i] < kMs) continue;
       if (t_.cpu.parent[i] != kNoRow && compile_range(t_.cpu.parent[i]))
         continue;  // inside a compile range already counted
       Add(t_.cpu.start_ns[i], t_.cpu.end_ns(i), t_.cpu.track[i], "compilation / autotuning");

@@ -111,3 +111,38 @@ TEST(OneTime, TheSteadyStateSaysWhatItsWindowLeftOut) {
 
 }  // namespace
 }  // namespace gpuscope::analysis
+
+namespace gpuscope::analysis {
+namespace {
+
+TEST(OneTime, EveryJitCompileOfAOnePassRunIsOneTime) {
+  // nvFuser compiles each new fusion under the same range name: in a one-pass run, each of the
+  // three compiles (300, 200, 100 ms) is one-time; in a stepped run only a first one far longer
+  // than the others (a compile in every step is the steady state's).
+  auto run = []() {
+    auto b = std::make_unique<Builder>();
+    int64_t at = 0;
+    for (int64_t ms : {300, 200, 100}) {
+      b->Annotation("FusionKernelRuntime::compileFusionParallel", at, ms * 1000 * us);
+      b->Launch("fusion" + std::to_string(ms), at + ms * 1000 * us + 10 * us, 5 * us,
+                at + ms * 1000 * us + 20 * us, 50 * us);
+      at += ms * 1000 * us + 100 * us;
+    }
+    return b;
+  };
+  auto one = run();
+  OneTime o = FindOneTime(one->Link(), 0, 700'000 * us, true);
+  int64_t compiled = 0;
+  for (const auto& p : o.parts)
+    if (p.what == "compilation / autotuning") compiled += p.end_ns - p.start_ns;
+  EXPECT_EQ(compiled, 600'000 * us) << o.Text();
+  auto stepped = run();
+  OneTime s = FindOneTime(stepped->Link(), 0, 700'000 * us, false);
+  int64_t in_steps = 0;
+  for (const auto& p : s.parts)
+    if (p.what == "compilation / autotuning") in_steps += p.end_ns - p.start_ns;
+  EXPECT_EQ(in_steps, 0) << s.Text();
+}
+
+}  // namespace
+}  // namespace gpuscope::analysis

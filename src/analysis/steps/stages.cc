@@ -176,26 +176,41 @@ bool HoldsLayers(const std::vector<model::StringId>& name, const Stretch& s, siz
   return internal::KernelPeriod(block, min_repeats) != 0;
 }
 
-// Aligns a stretch on the separators between its blocks (the phase where most boundaries hold
-// one) and says what separates them: the separator at most of its boundaries, or none.
+// Aligns a stretch on the separators between its blocks and says what separates them: of the
+// separators each at one phase of at least half its boundaries, step markers first (the
+// program's own), then the others by how many boundaries they hold; the first whose alignment
+// keeps min_repeats whole blocks. None: 0 (an .item() once per step beats the step marker on
+// count when the first step has kernels of its own, and aligning on it can lose a block).
 uint8_t AlignOnSeparators(const Sequence& q, Stretch& s, size_t min_repeats) {
-  size_t best = 0, phase = 0;
-  uint8_t bit = 0;
+  struct Candidate {
+    uint8_t bit = 0;
+    size_t count = 0, phase = 0;
+  };
+  std::vector<Candidate> candidates;
   for (uint8_t b = 1; b <= kHostGap; b <<= 1) {
     std::vector<size_t> count(s.period, 0);
     for (size_t i = std::max<size_t>(s.first, 1); i < s.limit; ++i)
       if (q.sep[i] & b) ++count[(i - s.first) % s.period];
+    Candidate c{b, 0, 0};
     for (size_t p = 0; p < s.period; ++p)
-      if (count[p] > best) best = count[p], phase = p, bit = b;
+      if (count[p] > c.count) c.count = count[p], c.phase = p;
+    // Boundaries between blocks: repeats - 1 inside the stretch, one more at its start.
+    if (2 * c.count >= s.repeats) candidates.push_back(c);
   }
-  // Boundaries between blocks: repeats - 1 inside the stretch, one more at its start.
-  if (2 * best < s.repeats) return 0;
-  // The blocks start after the separator: what the stretch held before it goes to the stage
-  // before, a last partial block to the stage after.
-  Stretch moved{s.period, s.first + phase, (s.limit - s.first - phase) / s.period, s.limit};
-  if (moved.repeats < min_repeats) return 0;
-  s = moved;
-  return bit;
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Candidate& a, const Candidate& b) {
+                     const bool ma = a.bit == kStepMarker, mb = b.bit == kStepMarker;
+                     return ma != mb ? ma : a.count > b.count;
+                   });
+  for (const Candidate& c : candidates) {
+    // The blocks start after the separator: what the stretch held before it goes to the stage
+    // before, a last partial block to the stage after.
+    Stretch moved{s.period, s.first + c.phase, (s.limit - s.first - c.phase) / s.period, s.limit};
+    if (moved.repeats < min_repeats) continue;
+    s = moved;
+    return c.bit;
+  }
+  return 0;
 }
 
 }  // namespace

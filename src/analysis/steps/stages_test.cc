@@ -107,6 +107,32 @@ TEST(Stages, OneGraphReplayOfAPolicyModelHasItsParts) {
   EXPECT_EQ(stages[2].start_ns, (50 + 78 * 10) * us);
 }
 
+TEST(Stages, StepMarkersComeBeforeASyncOnMoreBoundaries) {
+  // Three ProfilerSteps of a 52-kernel block, the first with 2 kernels more at its start (its
+  // markers fall at kernels 1, 55 and 107), and an .item() once per block at kernel 46, 98 and
+  // 150: the sync holds more boundaries, but aligning on it leaves two whole blocks. The steps
+  // are the markers' (an AMP training loop read as "3 x layer").
+  Builder b;
+  const int64_t at0 = 0;
+  for (int i = 0; i < 159; ++i) {
+    const int64_t at = at0 + i * 10 * us;
+    if (i == 1 || i == 55 || i == 107) {
+      const int step = i == 1 ? 0 : i == 55 ? 1 : 2;
+      const int64_t end = i == 107 ? at0 + 159 * 10 * us : at0 + (i == 1 ? 55 : 107) * 10 * us;
+      b.Step(step, at - 2 * us, end - (at - 2 * us) - 3 * us);
+    }
+    if (i % 52 == 46) b.Api("cudaStreamSynchronize", at - 4 * us, 2 * us, 0);
+    b.Launch(Name("k", i % 52), at, 1 * us, at + 2 * us, 5 * us);
+  }
+  const model::Trace& trace = b.Link();
+  auto [lo, hi] = trace.TimeSpan();
+  std::vector<Stage> stages = FindStages(trace, lo, hi + 1, 3);
+  std::vector<std::string> labels;
+  for (const Stage& st : stages) labels.push_back(st.label);
+  ASSERT_EQ(labels, (std::vector<std::string>{"prefix", "3 x step"}));
+  EXPECT_EQ(stages[1].separator, "a step marker");
+}
+
 TEST(Stages, NothingRepeatsIsOneStage) {
   Builder b;
   for (int k = 0; k < 20; ++k)

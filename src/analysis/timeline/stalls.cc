@@ -46,6 +46,14 @@ std::string HostDuring(const model::Trace& t, const Attributor& at, model::Track
     where->python = at.PythonOf(static_cast<model::RowId>(op));
     return "host in " + where->op;
   }
+  // Of the annotations, a data loader's says what the thread waited for: the next batch.
+  for (size_t i = 0; i < t.cpu.size() && t.cpu.start_ns[i] < b; ++i) {
+    if (t.cpu.track[i] != track || !IsDataLoaderRange(t.str(t.cpu.name[i])) ||
+        2 * Overlap(t.cpu.start_ns[i], t.cpu.end_ns(i), a, b) < len)
+      continue;
+    where->op = std::string(t.str(t.cpu.name[i]));
+    return "host waits in the data loader for the next batch";
+  }
   size_t frame = SIZE_MAX;
   for (size_t i = 0; i < t.python.size() && t.python.start_ns[i] < b; ++i) {
     if (t.python.track[i] != track) continue;

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "analysis/findings/rules/rule_checks.h"
+#include "analysis/work/kernel_categories.h"
 
 namespace gpuscope::analysis::internal {
 
@@ -66,9 +67,16 @@ std::vector<Instance> Instances(const Context& c) {
     if (c.GpuIn(t.kernels.start_ns[i], t.kernels.launch[i])) names.push_back(t.kernels.name[i]);
   std::sort(names.begin(), names.end());
   size_t w = 0, kept = 0;
+  // Collectives (NCCL/RCCL, a custom all-reduce) last as long as the slowest peer takes to
+  // arrive: a slow instance waited for another rank, which comm-wait prices; never an outlier.
+  const CategoryRules& rules = c.o().categories ? *c.o().categories : *BuiltInCategoryRules();
+  auto collective = [&](model::StringId n) {
+    return rules.OfName(base::AsciiLower(base::Demangle(t.str(n)))) ==
+           KernelCategory::kCommunication;
+  };
   for (size_t b = 0, e = 0; b < names.size(); b = e) {
     while (e < names.size() && names[e] == names[b]) ++e;
-    if (e - b >= 3) names[w++] = names[b], kept += e - b;
+    if (e - b >= 3 && !collective(names[b])) names[w++] = names[b], kept += e - b;
   }
   names.resize(w);
   names.shrink_to_fit();
@@ -291,7 +299,8 @@ const RuleInfo& KernelOutlierRule() {
           "median) of the median; a group of two populations without call-site records; a prefill "
           "step's instances against a decode step's (other shapes, recorded or not: phases are "
           "never siblings); slow instances recurring at one position of a repeated block or as "
-          "many in every steady step."};
+          "many in every steady step; collectives (the communication category: an instance "
+          "that waited for the slowest rank is slow by the job, not by itself)."};
   return rule;
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <tuple>
 
+#include "analysis/common/intervals.h"
 #include "analysis/findings/rules/rule_checks.h"
 #include "analysis/roofline/roofline.h"
 #include "analysis/work/kernel_categories.h"
@@ -14,6 +15,8 @@ namespace {
 
 // Findings listed at most (the kernels with the largest savings).
 constexpr size_t kMaxFindings = 5;
+// An instance with kernels of other streams beside it for this share of its time or more.
+constexpr double kBesideShare = 0.5;
 
 // A kernel's grid in blocks. Dispatch records of the HSA level (rocprofv3, rocpd) and HIP's
 // hipExtModuleLaunchKernel / hipHccModuleLaunchKernel (hipBLASLt and Tensile GEMMs in a Kineto
@@ -41,6 +44,35 @@ std::string DimText(const model::Dim3& d) {
   return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
 }
 
+// Kernels on other streams of each device, merged: what runs beside a kernel (DeepSeek's 20-SM
+// communication kernels run beside 112-block GEMMs on 132 SMs: the GEMM's spare SMs are busy).
+class Beside {
+ public:
+  explicit Beside(const Trace& t) : t_(t) {}
+  // The share of kernel k's time during which a kernel of another stream of its device ran.
+  double Share(size_t k) {
+    const auto key = std::make_pair(t_.kernels.device[k], t_.kernels.track[k]);
+    auto it = others_.find(key);
+    if (it == others_.end()) {
+      std::vector<Interval> v;
+      for (size_t i = 0; i < t_.kernels.size(); ++i)
+        if (t_.kernels.device[i] == key.first && t_.kernels.track[i] != key.second)
+          v.emplace_back(t_.kernels.start_ns[i], t_.kernels.end_ns(i));
+      MergeIntervals(v);
+      it = others_.emplace(key, std::move(v)).first;
+    }
+    const int64_t dur = t_.kernels.dur_ns[k];
+    if (dur <= 0) return 0;
+    return static_cast<double>(
+               CoveredWithin(it->second, t_.kernels.start_ns[k], t_.kernels.end_ns(k))) /
+           static_cast<double>(dur);
+  }
+
+ private:
+  const Trace& t_;
+  std::map<std::pair<int16_t, model::TrackId>, std::vector<Interval>> others_;
+};
+
 struct Group {
   std::vector<size_t> kernels;
   int64_t ns = 0, saving = 0;
@@ -60,6 +92,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
       CategorizeKernels(t, c.o().categories ? *c.o().categories : *BuiltInCategoryRules());
   // Per (name, grid, block, device): the window's instances whose grid leaves SMs idle.
   std::map<std::tuple<model::StringId, model::Dim3, model::Dim3, int>, Group> groups;
+  Beside beside(t);
   for (size_t k = 0; k < t.kernels.size(); ++k) {
     auto dev = devices.find(t.kernels.device[k]);
     if (dev == devices.end() || claims.KernelTaken(k) ||
@@ -69,6 +102,8 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     const uint64_t blocks = GridBlocks(t, k, work_items);
     const auto sms = static_cast<uint64_t>(dev->second->compute_units);
     if (blocks == 0 || blocks >= sms) continue;
+    // Work of other streams beside it most of its time takes the units its grid leaves.
+    if (beside.Share(k) >= kBesideShare) continue;
     Group& g =
         groups[{t.kernels.name[k], t.kernels.grid[k], t.kernels.block[k], t.kernels.device[k]}];
     g.kernels.push_back(k);
@@ -150,7 +185,11 @@ const RuleInfo& SmallGridRule() {
           "dimension or use a smaller tile; run independent kernels on other streams.",
       .limits =
           "collectives (the communication category: NCCL/RCCL channels and DeepEP kernels take "
-          "few SMs on purpose, leaving the rest to compute); traces that do not record the "
+          "few SMs on purpose, leaving the rest to compute); instances with kernels of other "
+          "streams of their device running beside them half their time or more (those take the "
+          "units the grid leaves); kernels already at the memory roof (their bytes are not "
+          "known here: a skinny GEMM moving its weights at HBM speed gains nothing); traces that "
+          "do not record the "
           "device's SM / CU count (rocprofv3 CSV, .rpd, legacy "
           "rocprof, nsys exports without TARGET_INFO_GPU, Kineto without deviceProperties) or "
           "the grid (0: unknown); kernels whose one block per unit would not fit anyway "
