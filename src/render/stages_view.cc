@@ -13,6 +13,8 @@ const char* StageKindName(analysis::StageKind kind) {
       return "passes";
     case analysis::StageKind::kLayers:
       return "layers";
+    case analysis::StageKind::kUpdates:
+      return "updates";
     default:
       return "once";
   }
@@ -53,7 +55,8 @@ std::string StagesTable(const std::vector<analysis::Stage>& stages, size_t width
     std::string what = s.kind == analysis::StageKind::kOnce     ? "runs once"
                        : s.kind == analysis::StageKind::kSteps  ? "steps, each after " + s.separator
                        : s.kind == analysis::StageKind::kPasses ? "passes, each holding layers"
-                                                                : "layers (a block in a row)";
+                       : s.kind == analysis::StageKind::kUpdates ? "per-parameter optimizer updates"
+                                                                 : "layers (a block in a row)";
     table.AddRow({s.label, base::FormatCount(s.kernels), base::FormatCount(s.repeats),
                   base::FormatDuration(PerRepeat(s)), base::FormatDuration(s.dur_ns),
                   base::FormatFixed(100.0 * static_cast<double>(s.dur_ns) /

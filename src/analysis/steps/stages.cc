@@ -213,6 +213,16 @@ uint8_t AlignOnSeparators(const Sequence& q, Stretch& s, size_t min_repeats) {
   return 0;
 }
 
+// Whether the stretch's first kernel was launched inside an optimizer's step (PyTorch's
+// "Optimizer.step#Adagrad.step" range around the update ops).
+bool InOptimizerStep(const model::Trace& t, const Sequence& q, const Stretch& s) {
+  const RowId call = t.kernels.launch[q.rows[s.first]];
+  if (call == kNoRow) return false;
+  for (RowId r = t.api.enclosing_op[call]; r != kNoRow; r = t.cpu.parent[r])
+    if (t.str(t.cpu.name[r]).starts_with("Optimizer.step#")) return true;
+  return false;
+}
+
 }  // namespace
 
 std::vector<Stage> FindStages(const model::Trace& t, int64_t start, int64_t end,
@@ -259,7 +269,9 @@ std::vector<Stage> FindStages(const model::Trace& t, int64_t start, int64_t end,
     if (sep) {
       st.kind = StageKind::kSteps, st.separator = SeparatorName(sep);
     } else {
-      st.kind = HoldsLayers(q.name, s, min_repeats) ? StageKind::kPasses : StageKind::kLayers;
+      st.kind = HoldsLayers(q.name, s, min_repeats) ? StageKind::kPasses
+                : InOptimizerStep(t, q, s)          ? StageKind::kUpdates
+                                                    : StageKind::kLayers;
     }
     stages.push_back(st);
     first_kernel.push_back(s.first);
@@ -291,9 +303,10 @@ std::vector<Stage> FindStages(const model::Trace& t, int64_t start, int64_t end,
     if (st.kind == StageKind::kOnce) {
       st.label = i == 0 ? "prefix" : i + 1 == stages.size() ? "suffix" : "between";
     } else {
-      const char* what = st.kind == StageKind::kSteps    ? "step"
-                         : st.kind == StageKind::kPasses ? "pass"
-                                                         : "layer";
+      const char* what = st.kind == StageKind::kSteps     ? "step"
+                         : st.kind == StageKind::kPasses  ? "pass"
+                         : st.kind == StageKind::kUpdates ? "update"
+                                                          : "layer";
       st.label = std::to_string(st.repeats) + " x " + what;
     }
   }

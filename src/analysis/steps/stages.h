@@ -17,11 +17,13 @@
 
 namespace gpuscope::analysis {
 
-enum class StageKind { kOnce, kSteps, kPasses, kLayers };
+// kUpdates: an optimizer's per-parameter update (Adam's, Adagrad's kernels for one parameter,
+// repeated for each) inside Optimizer.step - a block in a row that is not a model's layer.
+enum class StageKind { kOnce, kSteps, kPasses, kLayers, kUpdates };
 
 struct Stage {
   StageKind kind = StageKind::kOnce;
-  std::string label;      // "prefix", "10 x pass", "36 x layer", "suffix", "between"
+  std::string label;      // "prefix", "10 x pass", "36 x layer", "8 x update", "suffix", "between"
   std::string separator;  // what separates the repeats ("a graph launch", ...); "" none
   size_t kernels = 0;     // kernels per repeat (all of the stage's when run once)
   size_t repeats = 1;

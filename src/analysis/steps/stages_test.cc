@@ -133,6 +133,29 @@ TEST(Stages, StepMarkersComeBeforeASyncOnMoreBoundaries) {
   EXPECT_EQ(stages[1].separator, "a step marker");
 }
 
+TEST(Stages, AnOptimizersPerParameterUpdatesAreUpdatesNotLayers) {
+  // A forward of 12 distinct kernels, then Adagrad without foreach inside Optimizer.step: the
+  // same 4 kernels (addcmul_, sqrt, add_, addcdiv_) for each of 10 parameters (DLRM's).
+  Builder b;
+  int64_t at = 0;
+  for (int k = 0; k < 12; ++k, at += 20 * us)
+    b.Launch(Name("fwd", k), at, 5 * us, at + 8 * us, 9 * us);
+  const int64_t opt = at;
+  for (int p = 0; p < 10; ++p)
+    for (const char* op : {"aten::addcmul_", "aten::sqrt", "aten::add_", "aten::addcdiv_"}) {
+      b.Op(op, at, 12 * us);
+      b.Launch(std::string(op) + "_kernel", at + 2 * us, 5 * us, at + 8 * us, 4 * us);
+      at += 20 * us;
+    }
+  b.Annotation("Optimizer.step#Adagrad.step", opt - 1 * us, at - opt);
+  const model::Trace& trace = b.Link();
+  std::vector<Stage> stages = FindStages(trace, 0, at, 3);
+  std::vector<std::string> labels;
+  for (const Stage& st : stages) labels.push_back(st.label);
+  ASSERT_EQ(labels, (std::vector<std::string>{"prefix", "10 x update"}));
+  EXPECT_EQ(stages[1].kind, StageKind::kUpdates);
+}
+
 TEST(Stages, NothingRepeatsIsOneStage) {
   Builder b;
   for (int k = 0; k < 20; ++k)
