@@ -201,6 +201,7 @@ StatusOr<SqliteDb> SqliteDb::OpenReadOnly(const std::string& path, int busy_time
     for (const auto& [name, sql] : defined)
       if (!IsPlainView(sql, tables)) db.guard_->refused_views.insert(name);
     GPUSCOPE_ASSIGN_OR_RETURN(db.guard_->refused_generated, CostlyGeneratedColumns(db, tables));
+    GPUSCOPE_RETURN_IF_ERROR(ReadRefusedViewsFromBaseTables(db, *db.guard_, tables));
   }
   sqlite3_set_authorizer(db.db_, Authorize, db.guard_.get());
   return db;

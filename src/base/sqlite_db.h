@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/status.h"
@@ -49,6 +50,10 @@ struct SqliteReadGuard {
   // function per row, computed on every read): reading them is refused.
   std::set<std::string, std::less<>> refused_generated;
   std::string denied;  // the view (or "a recursive query") the last refusal was for
+  // Refused views read from their base table instead: (view, table). rocpd names a view's table
+  // `<view>_<uuid>`; where exactly one such table exists, a TEMP view of the same name (TEMP
+  // names are found before the file's) reads it whole, and the crafted definition is never run.
+  std::vector<std::pair<std::string, std::string>> replaced_views;
 };
 
 class SqliteDb {
@@ -96,6 +101,11 @@ class SqliteDb {
   bool Refused() const {
     return (guard_ && !guard_->denied.empty()) ||
            (budget_ && (budget_->exceeded || budget_->out_of_time));
+  }
+  // Refused views that read their base table instead (see SqliteReadGuard::replaced_views).
+  const std::vector<std::pair<std::string, std::string>>& replaced_views() const {
+    static const std::vector<std::pair<std::string, std::string>> kNone;
+    return guard_ ? guard_->replaced_views : kNone;
   }
   // One line: "<path>: <what the SQLite error means> (<sqlite message>)".
   std::string ErrorLine(int code, std::string_view doing) const;

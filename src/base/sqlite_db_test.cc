@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "base/sqlite_batch.h"
 #include "base/temp_dir.h"
@@ -121,6 +122,39 @@ TEST(SqliteDb, CostlyViewsAndGeneratedColumnsAreRefusedPlainOnesRead) {
   auto view = db->Query("SELECT x FROM call_view");
   ASSERT_FALSE(view.ok());
   EXPECT_NE(view.status().message().find("'call_view'"), std::string::npos);
+  EXPECT_TRUE(db->Refused());
+}
+
+// A refused view with one base table `<view>_<uuid>` (rocpd's naming) reads that table whole;
+// with none, or two, it stays refused.
+TEST(SqliteDb, ARefusedViewWithOneBaseTableReadsTheTable) {
+  auto dir = TempDir::Create("gpuscope-sqlite-test");
+  ASSERT_TRUE(dir.ok());
+  std::string path = dir->path() + "/v.db";
+  {
+    auto db = SqliteDb::Create(path);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db->Exec("CREATE TABLE k_0001aaaa_bbbb (a INTEGER); INSERT INTO k_0001aaaa_bbbb"
+                         " VALUES (1), (2), (3);"
+                         "CREATE VIEW k AS SELECT x.a FROM k_0001aaaa_bbbb x, k_0001aaaa_bbbb y;"
+                         "CREATE TABLE two_0000000a (a INTEGER); CREATE TABLE two_0000000b (a"
+                         " INTEGER); CREATE VIEW two AS SELECT abs(a) AS a FROM two_0000000a;"
+                         "CREATE TABLE rows (a INTEGER); CREATE VIEW alone AS SELECT abs(a) AS a"
+                         " FROM rows;")
+                    .ok());
+  }
+  auto db = SqliteDb::OpenReadOnly(path);
+  ASSERT_TRUE(db.ok()) << db.status().message();
+  // The joined definition would give 9 rows summing to 18; the base table gives 3 summing to 6.
+  EXPECT_EQ(db->QueryInt("SELECT count(*) FROM k", -1), 3);
+  EXPECT_EQ(db->QueryInt("SELECT sum(a) FROM k", -1), 6);
+  EXPECT_EQ(db->Columns("k"), std::vector<std::string>{"a"});
+  EXPECT_FALSE(db->Refused());
+  ASSERT_EQ(db->replaced_views().size(), 1u);
+  EXPECT_EQ(db->replaced_views()[0].first, "k");
+  EXPECT_EQ(db->replaced_views()[0].second, "k_0001aaaa_bbbb");
+  EXPECT_FALSE(db->Query("SELECT a FROM two").ok());
+  EXPECT_FALSE(db->Query("SELECT a FROM alone").ok());
   EXPECT_TRUE(db->Refused());
 }
 

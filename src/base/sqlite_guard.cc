@@ -129,4 +129,35 @@ StatusOr<std::set<std::string, std::less<>>> CostlyGeneratedColumns(
   return out;
 }
 
+namespace {
+// The id a rocpd table name ends with: a UUID written with '_' (hex digits and underscores).
+bool IsTableIdSuffix(std::string_view s) {
+  if (s.size() < 8) return false;
+  for (char c : s)
+    if (!std::isxdigit(static_cast<unsigned char>(c)) && c != '_') return false;
+  return true;
+}
+}  // namespace
+
+Status ReadRefusedViewsFromBaseTables(const SqliteDb& db, SqliteReadGuard& guard,
+                                      const std::set<std::string, std::less<>>& tables) {
+  for (auto it = guard.refused_views.begin(); it != guard.refused_views.end();) {
+    const std::string prefix = *it + "_";
+    const std::string* base = nullptr;
+    int found = 0;
+    for (auto t = tables.lower_bound(prefix); t != tables.end() && t->starts_with(prefix); ++t)
+      if (IsTableIdSuffix(std::string_view(*t).substr(prefix.size()))) base = &*t, ++found;
+    if (found != 1) {  // no base table, or two: which one the file meant is not known
+      ++it;
+      continue;
+    }
+    // TEMP names are found before the file's own: every read of the view's name reads this one.
+    GPUSCOPE_RETURN_IF_ERROR(
+        db.Exec("CREATE TEMP VIEW " + SqlIdent(*it) + " AS SELECT * FROM main." + SqlIdent(*base)));
+    guard.replaced_views.emplace_back(*it, *base);
+    it = guard.refused_views.erase(it);
+  }
+  return Status::Ok();
+}
+
 }  // namespace gpuscope::base

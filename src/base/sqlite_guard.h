@@ -27,4 +27,13 @@ bool CallsFunction(std::string_view sql);
 StatusOr<std::set<std::string, std::less<>>> CostlyGeneratedColumns(
     const SqliteDb& db, const std::set<std::string, std::less<>>& tables);
 
+struct SqliteReadGuard;
+
+// Replaces each of `guard`'s refused views that has exactly one base table `<view>_<id>` (rocpd's
+// naming, the id a UUID of hex digits and '_') by a TEMP view reading that table whole, and
+// records it in guard.replaced_views: the crafted definition is never run, the file's rows are
+// still read. A view with no such table, or two, stays refused.
+Status ReadRefusedViewsFromBaseTables(const SqliteDb& db, SqliteReadGuard& guard,
+                                      const std::set<std::string, std::less<>>& tables);
+
 }  // namespace gpuscope::base

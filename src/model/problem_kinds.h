@@ -136,7 +136,10 @@ enum class ProblemEffect : uint8_t { kDropped, kRepaired, kKept };
     "a packed row of Python frames of an .rpd breaks off; the frames before the break are kept")  \
   X(kSqliteReadError, "sqlite.read_error", kRepaired,                                             \
     "reading a row of an SQLite trace failed (a damaged page, an oversized value); a name it "    \
-    "held is shown as <unreadable string N>")
+    "held is shown as <unreadable string N>")                                                     \
+  X(kSqliteViewReplaced, "sqlite.view_replaced", kRepaired,                                       \
+    "a view of a rocpd database that is no plain read of its table (a crafted file's) is read "   \
+    "from its one base table <view>_<uuid> instead; its definition is never run")
 
 enum class ProblemKind : uint8_t {
 #define GPUSCOPE_PROBLEM_ENUM(id, name, effect, what) id,

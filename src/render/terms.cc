@@ -63,6 +63,11 @@ constexpr Term kTerms[] = {
      "a health note says the trace lost or bent what a verdict would rest on (GPU work the host "
      "waited for is missing, or times cannot be real): the verdict says which note and which "
      "part of the trace can still be trusted; findings on the impossible times are not priced"},
+    {"verdict", "one pass",
+     "no steps and no kernel that ran 3 times or more while the GPU idles most of the window: one "
+     "pass of one-off work (a benchmark of distinct kernels, set-up, compilation), so there is no "
+     "steady state to call CPU-bound; gpu-idle is shown but not priced. Profile several "
+     "iterations of the work to judge it"},
     {"finding", "impact",
      "the time the run would save if the problem were fixed, priced by replay"},
     {"finding", "standalone saving", "what a finding's fix alone would save (before the cap)"},

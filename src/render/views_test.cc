@@ -94,7 +94,7 @@ TEST(Views, EveryVerdictKindIsExplainedInTerms) {
         analysis::VerdictKind::kMixed, analysis::VerdictKind::kCopyBound,
         analysis::VerdictKind::kCpuOnly, analysis::VerdictKind::kNoGpuWork,
         analysis::VerdictKind::kCopiesOnly, analysis::VerdictKind::kNoHostEvent,
-        analysis::VerdictKind::kIncompleteTrace}) {
+        analysis::VerdictKind::kIncompleteTrace, analysis::VerdictKind::kOnePass}) {
     EXPECT_NE(terms.find("verdict," + std::string(analysis::VerdictKindName(k)) + ","),
               std::string::npos)
         << analysis::VerdictKindName(k);

@@ -379,3 +379,24 @@ def phase_over_interleaved_steps_says_so_and_prefill_is_no_outlier_of_decode():
         subprocess.run([sys.executable, gen, first, "10", "8"], check=True)  # one prefill block
         r = run("analyze", first, "--phase", "prefill")
         assert r.returncode == 0 and "steps of other phases" not in r.stderr, r.stderr
+
+
+@test
+def one_pass_of_one_off_kernels_is_no_steady_state():
+    # nvFuser's cross-entropy benchmark (collection2): 18 kernels, none run 3 times, the GPU idle
+    # 99% between them in set-up and compilation. Not "CPU-bound", gpu-idle not priced.
+    fuser = os.path.join(SAMPLES, "collection2", "nsys", "Fuser__report1.sqlite")
+    if not os.path.exists(fuser):
+        raise Skip("needs ../shared/samples (collection2/nsys/Fuser__report1.sqlite)")
+    d = json.loads(run("analyze", "--format", "json", fuser).stdout)
+    s = d["summary"]
+    assert s["verdict_kind"] == "one pass", s["verdict"]
+    assert "18 kernels of 16 names" in s["verdict"], s["verdict"]
+    idle = [f for f in d["findings"] if f["rule"] == "gpu-idle"]
+    assert idle and all(f["impact_ns"] == 0 and f["severity"] == "info" for f in idle), idle
+    # A stepped run with repeated kernels keeps its verdict and priced idle.
+    stepped = os.path.join(SAMPLES, "collection2", "pairs", "t4-mlp-fp32-vs-amp",
+                           "gpu-profiling-pytorch-lab__Level2_mixed_precision_profiling__fp32.pt.trace.json")
+    if os.path.exists(stepped):
+        d = json.loads(run("analyze", "--format", "json", stepped).stdout)
+        assert d["summary"]["verdict_kind"] == "CPU-bound", d["summary"]["verdict"]

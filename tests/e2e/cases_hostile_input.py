@@ -296,6 +296,34 @@ def an_sqlite_view_or_generated_column_computing_per_row_is_refused_at_once():
 
 
 @test
+def a_crafted_rocpd_view_is_read_from_its_base_table():
+    from harness import sql_fixture
+
+    uuid = "0000aaaa_bbbb_7ccc_8ddd_eeeeffff0001"
+    with tempfile.TemporaryDirectory() as tmp:
+        plain = sql_fixture("rocpd_small.sql", tmp)
+        good = json.loads(run("stats", "--format", "json", plain).stdout)["kernels"]
+        os.rename(plain, os.path.join(tmp, "plain.db"))
+        # The kernel view joined with an endless recursion: refused, and read from its one table.
+        crafted = sql_fixture("rocpd_small.sql", tmp, "DROP VIEW rocpd_kernel_dispatch; CREATE VIEW "
+                              "rocpd_kernel_dispatch AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL "
+                              "SELECT n + 1 FROM r) SELECT k.* FROM rocpd_kernel_dispatch_" + uuid + " k, r")
+        r = run("stats", "--format", "json", crafted)
+        assert r.returncode == 0, r.stderr[-500:]
+        assert json.loads(r.stdout)["kernels"] == good
+        info = json.loads(run("info", "--format", "json", crafted).stdout)
+        kinds = {p["kind"]: p["count"] for p in info["problems"]}
+        assert kinds.get("sqlite.view_replaced") == 1, kinds
+        # Two tables the view could stand for: which one is not known, so it stays refused.
+        os.rename(crafted, os.path.join(tmp, "one.db"))
+        two = sql_fixture("rocpd_small.sql", tmp, "CREATE TABLE rocpd_kernel_dispatch_ffff0000 AS SELECT * FROM "
+                          "rocpd_kernel_dispatch_" + uuid + "; DROP VIEW rocpd_kernel_dispatch; CREATE VIEW "
+                          "rocpd_kernel_dispatch AS SELECT k.* FROM rocpd_kernel_dispatch_" + uuid + " k, "
+                          "rocpd_kernel_dispatch_ffff0000")
+        assert "view 'rocpd_kernel_dispatch'" in _refused_fast(two)
+
+
+@test
 def a_refused_nsys_kernel_table_ends_like_the_other_formats():
     from harness import sql_fixture
 

@@ -134,7 +134,7 @@ void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t 
           100.0 * static_cast<double>(ic.ns) / (static_cast<double>(c.window()) * c.devices());
   }
   RunVerdict verdict = Verdict(t, {c.devices(), s.gpu_busy_pct, s.kernel_ns, r.steady.start_ns,
-                                   r.steady.end_ns, dispatch_pct});
+                                   r.steady.end_ns, dispatch_pct, r.steady.steady_count()});
   s.verdict_kind = verdict.kind;
   s.verdict = std::move(verdict.text);
   s.host_wait_ns = MeasureHostWaits(t, r.steady.start_ns, r.steady.end_ns).wait_ns;
@@ -185,6 +185,7 @@ void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t 
       o.steady.phase.empty() ? CutOfPhases(r.steady, r.phases.size()) : std::nullopt;
   if (cut) graph->SetSteps(cut->steps);
   UnpriceImpossible(t, r.health, cands);
+  UnpriceOnePassIdle(s, cands);
   Pricing priced = PriceFindings(c, *graph, cands, cut ? &*cut : nullptr);
   if (cut) PhaseFindings(cands, priced, o, r.phases);
   timer.Lap("analyze: findings priced");

@@ -28,7 +28,8 @@ using test_models::us;
 TEST(Analyze, EveryVerdictKindHasItsWord) {
   for (VerdictKind k : {VerdictKind::kGpuBound, VerdictKind::kCpuBound, VerdictKind::kMixed,
                         VerdictKind::kCopyBound, VerdictKind::kCpuOnly, VerdictKind::kNoGpuWork,
-                        VerdictKind::kCopiesOnly, VerdictKind::kNoHostEvent})
+                        VerdictKind::kCopiesOnly, VerdictKind::kNoHostEvent,
+                        VerdictKind::kIncompleteTrace, VerdictKind::kOnePass})
     EXPECT_FALSE(VerdictKindName(k).empty());
   EXPECT_EQ(VerdictKindName(VerdictKind::kGpuBound), "GPU-bound");
 }
@@ -232,6 +233,41 @@ TEST(Analyze, LowUtilizationSplitsIdleByCause) {
   EXPECT_NE(r.summary.verdict.find("CPU-bound"), std::string::npos);
   EXPECT_EQ(r.summary.verdict_kind, VerdictKind::kCpuBound);
   EXPECT_NEAR(r.summary.gpu_busy_pct, 10.0, 0.01);
+}
+
+// One pass of one-off kernels with untraced host work between them (an nvFuser benchmark: each
+// fusion runs once after its set-up): no steady state, so not CPU-bound and gpu-idle not priced.
+// The same run with a kernel launched 3 times is a loop's: CPU-bound, gpu-idle priced.
+TEST(Analyze, OnePassOfOneOffKernelsIsNoSteadyState) {
+  auto run = [](bool repeat) {
+    Builder b;
+    for (int k = 0; k < 6; ++k) {
+      int64_t t0 = k * 1000 * us;
+      std::string name = repeat && k % 2 == 0 ? "loop_kernel" : "fusion_" + std::to_string(k);
+      b.Launch(name, t0 + 800 * us, 5 * us, t0 + 810 * us, 100 * us);
+    }
+    return Analyze(b.Link());
+  };
+  AnalysisReport once = run(false);
+  EXPECT_EQ(once.summary.verdict_kind, VerdictKind::kOnePass) << once.summary.verdict;
+  EXPECT_EQ(once.summary.verdict.rfind("one pass: no steps and no kernel ran 3 times (6 kernels "
+                                       "of 6 names)",
+                                       0),
+            0u)
+      << once.summary.verdict;
+  auto idle = Rule(once, "gpu-idle");
+  ASSERT_FALSE(idle.empty());
+  for (const auto* f : idle) {
+    EXPECT_EQ(f->impact_ns, 0);
+    EXPECT_EQ(f->severity, Severity::kInfo);
+    EXPECT_EQ(f->detail.rfind("not priced: one pass", 0), 0u) << f->detail;
+  }
+  for (const auto* f : Rule(once, "low-utilization")) EXPECT_EQ(f->severity, Severity::kInfo);
+  AnalysisReport loop = run(true);
+  EXPECT_EQ(loop.summary.verdict_kind, VerdictKind::kCpuBound) << loop.summary.verdict;
+  auto priced = Rule(loop, "gpu-idle");
+  ASSERT_FALSE(priced.empty());
+  EXPECT_GT(priced[0]->impact_ns, 0);
 }
 
 TEST(Rules, EveryRuleIsDocumentedOnce) {

@@ -65,6 +65,21 @@ void UnpriceImpossible(const model::Trace& t, const std::vector<HealthNote>& not
   }
 }
 
+void UnpriceOnePassIdle(const AnalysisSummary& s, std::vector<internal::Candidate>& cands) {
+  if (s.verdict_kind != VerdictKind::kOnePass) return;
+  for (auto& c : cands) {
+    // Low utilization of one pass is no steady state's either: information, like its idle.
+    if (c.finding.rule == "low-utilization") c.finding.severity = Severity::kInfo;
+    if (c.finding.rule != "gpu-idle" || c.fix.empty()) continue;
+    c.fix = WhatIf{};
+    c.finding.severity = Severity::kInfo;
+    c.finding.detail =
+        "not priced: one pass, nothing repeats (the verdict): this idle is the pass's own host "
+        "work between one-off calls, not a steady state's cost; " +
+        c.finding.detail;
+  }
+}
+
 void CaptureNote(const GraphAttribution& g, std::vector<HealthNote>& notes) {
   if (g.captures == 0 || g.graph_kernels == 0) return;
   auto it = std::find_if(notes.begin(), notes.end(),

@@ -1,6 +1,9 @@
 #include "analysis/findings/verdict.h"
 
+#include <algorithm>
 #include <array>
+#include <string>
+#include <unordered_map>
 
 #include "base/enum_names.h"
 #include "base/text.h"
@@ -31,8 +34,26 @@ CopyKinds CopiesIn(const model::Trace& t, int64_t w0, int64_t w1) {
 constexpr std::string_view kVerdictNames[] = {
     "GPU-bound",   "CPU-bound",     "mixed",
     "copy-bound",  "CPU only",      "no GPU work recorded",
-    "copies only", "no host event", "incomplete trace"};
-static_assert(base::NamesEvery(kVerdictNames, VerdictKind::kIncompleteTrace));
+    "copies only", "no host event", "incomplete trace",
+    "one pass"};
+static_assert(base::NamesEvery(kVerdictNames, VerdictKind::kOnePass));
+
+// The kernels starting in [w0, w1): how many, of how many names, the most calls of one name.
+struct KernelRepeats {
+  size_t calls = 0, names = 0, most = 0;
+};
+
+KernelRepeats RepeatsIn(const model::Trace& t, int64_t w0, int64_t w1) {
+  KernelRepeats r;
+  std::unordered_map<model::StringId, size_t> by_name;
+  for (size_t i = 0; i < t.kernels.size(); ++i) {
+    if (t.kernels.start_ns[i] < w0 || t.kernels.start_ns[i] >= w1) continue;
+    ++r.calls;
+    r.most = std::max(r.most, ++by_name[t.kernels.name[i]]);
+  }
+  r.names = by_name.size();
+  return r;
+}
 }  // namespace
 
 std::string_view VerdictKindName(VerdictKind k) { return base::NameOf(kVerdictNames, k, ""); }
@@ -88,6 +109,17 @@ RunVerdict Verdict(const model::Trace& t, const VerdictInput& in) {
         K::kNoHostEvent,
         "the GPU idles " + idle +
             " of the steady state; no host event is recorded, so what it waited for is unknown"};
+  }
+  if (const KernelRepeats k = RepeatsIn(t, in.window_start, in.window_end);
+      in.steps < 2 && k.most < kOnePassRepeats) {
+    return {K::kOnePass,
+            "one pass: no steps and no kernel ran " + std::to_string(kOnePassRepeats) + " times (" +
+                base::FormatCount(k.calls) + " kernels of " + base::FormatCount(k.names) +
+                " names), so nothing here is a steady state; the GPU "
+                "idles " +
+                idle +
+                " of the window between one-off calls (set-up, compilation, "
+                "input preparation). Profile several iterations of the work to judge it"};
   }
   if (in.gpu_busy_pct + in.dispatch_gap_pct < 50)
     return {K::kCpuBound, "CPU-bound: the GPU waits for the host " + idle + " of the steady state"};

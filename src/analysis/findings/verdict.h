@@ -20,7 +20,13 @@ struct VerdictInput {
   // Idle share of the window between queued work (the GPU's dispatch gaps, all devices): the
   // GPU is not waiting for the host then.
   double dispatch_gap_pct = 0;
+  size_t steps = 0;  // steady steps found (0 or 1: none; the window is one span of GPU work)
 };
+
+// A window without steps whose kernels each ran fewer times than a loop repeats (min_repeats of
+// the steady state: 3) holds one pass of one-off work - a benchmark of distinct kernels, set-up,
+// compilation - and no steady state: its idle is that pass's host work, not a loop's cost.
+inline constexpr size_t kOnePassRepeats = 3;
 
 // What held the run back, as a kind (the contract: JSON "verdict_kind", `help terms`) and the
 // sentence that says it with the trace's figures.
@@ -36,9 +42,12 @@ enum class VerdictKind {
   // A health note (timeline/health.h, HealthNote::trusted) says the trace lost or bent what the
   // verdict would rest on: GPU work missing, times that cannot be real.
   kIncompleteTrace,
+  // No steps and no kernel that ran kOnePassRepeats times or more, the GPU mostly idle: one pass
+  // of one-off work, nothing to call CPU-bound (the idle is set-up, not a loop's).
+  kOnePass,
 };
 // "GPU-bound", "CPU-bound", "mixed", "copy-bound", "CPU only", "no GPU work recorded",
-// "copies only", "no host event", "incomplete trace": the words `help terms` explains.
+// "copies only", "no host event", "incomplete trace", "one pass": the words `help terms` explains.
 std::string_view VerdictKindName(VerdictKind k);
 
 struct RunVerdict {

@@ -47,6 +47,8 @@ class RocpdReader {
             " view; is it complete? (rocprofv3 writes it when the run ends)");
       }
     }
+    for (const auto& [view, table] : db_.replaced_views())
+      t_.problems.Add(model::ProblemKind::kSqliteViewReplaced, view + " read from " + table);
     ReadMetadata();
     ReadAgents();
     ReadProcesses();

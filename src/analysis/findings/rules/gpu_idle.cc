@@ -105,7 +105,8 @@ const RuleInfo& GpuIdleRule() {
           "of the device runs work (a compute stream waiting on a collective is comm-wait's); gaps "
           "before work that was already queued (the device's dispatch gaps between kernels: the "
           "GPU's own, counted in the idle split as 'dispatch gap'); causes under 1% of the "
-          "window."};
+          "window. Not priced (information) in a one-pass window (verdict 'one pass': no steps, "
+          "no kernel ran 3 times): the idle between one-off calls is set-up, not a loop's."};
   return rule;
 }
 

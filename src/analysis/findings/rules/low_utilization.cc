@@ -53,7 +53,9 @@ const RuleInfo& LowUtilizationRule() {
       .runtime_advice =
           "Find what the host does while the GPU waits (the idle split, gpu-idle, host-sync) and "
           "overlap it with GPU work: more streams, async copies, more work per launch.",
-      .limits = "GPUs busy at or above the threshold share of the steady window."};
+      .limits =
+          "GPUs busy at or above the threshold share of the steady window. Information only "
+          "in a one-pass window (verdict 'one pass'): one-off work has no steady state."};
   return rule;
 }
 
