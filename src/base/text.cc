@@ -13,7 +13,6 @@ extern "C" {
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 #include <memory>
 
 namespace gpuscope::base {
@@ -39,35 +38,6 @@ size_t DisplayWidth(std::string_view s) {
   return w;
 }
 
-namespace {
-
-// Replaces the contents of every outermost <...> and (...) with an ellipsis.
-std::string FoldBrackets(std::string_view name) {
-  std::string out;
-  out.reserve(name.size());
-  int depth = 0;
-  char open = 0;
-  for (char c : name) {
-    if (depth == 0) {
-      out.push_back(c);
-      if (c == '<' || c == '(') {
-        open = c;
-        depth = 1;
-        out += "\xE2\x80\xA6";  // …
-      }
-      continue;
-    }
-    char close = open == '<' ? '>' : ')';
-    if (c == open) {
-      ++depth;
-    } else if (c == close) {
-      if (--depth == 0) out.push_back(c);
-    }
-  }
-  return out;
-}
-
-// Byte offset of the first `cols` code points.
 size_t PrefixBytes(std::string_view s, size_t cols) {
   size_t seen = 0;
   for (size_t i = 0; i < s.size(); ++i) {
@@ -77,103 +47,6 @@ size_t PrefixBytes(std::string_view s, size_t cols) {
     }
   }
   return s.size();
-}
-
-}  // namespace
-
-std::string ShortenName(std::string_view name, size_t width) {
-  if (DisplayWidth(name) <= width) return std::string(name);
-  std::string folded = FoldBrackets(name);
-  if (DisplayWidth(folded) <= width) return folded;
-  if (width < 4) return folded.substr(0, PrefixBytes(folded, width));
-  // Keep the head (namespace, kernel family) and the tail (the distinguishing suffix).
-  size_t total = DisplayWidth(folded);
-  size_t keep = width - 1;
-  size_t head = (keep * 2 + 2) / 3;
-  size_t tail = keep - head;
-  std::string out = folded.substr(0, PrefixBytes(folded, head));
-  out += "\xE2\x80\xA6";
-  out += folded.substr(PrefixBytes(folded, total - tail));
-  return out;
-}
-
-namespace {
-
-// Display columns -> bytes within `s` from byte `from`.
-size_t BytesFor(std::string_view s, size_t from, size_t cols) {
-  return from + PrefixBytes(s.substr(from), cols);
-}
-
-// Start of the code point holding byte `i`.
-size_t CodePointStart(std::string_view s, size_t i) {
-  while (i > 0 && i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) --i;
-  return i;
-}
-
-// `name` in `width` columns showing the bytes from `at` on: a short head, "…", the window from a
-// few characters before `at`, "…" when the end is cut.
-std::string ShortenAround(std::string_view name, size_t width, size_t at) {
-  const std::string_view ell = "\xE2\x80\xA6";
-  size_t head_cols = std::min<size_t>(width / 4, DisplayWidth(name.substr(0, at)));
-  size_t head = PrefixBytes(name, head_cols);
-  size_t from = CodePointStart(name, at > 4 ? at - 4 : 0);
-  if (from < head) from = head;
-  std::string out(name.substr(0, head));
-  size_t used = head_cols;
-  if (from > head) out += ell, ++used;
-  if (used + 1 >= width) return ShortenName(name, width);
-  size_t rest = DisplayWidth(name.substr(from));
-  size_t room = width - used;
-  if (rest <= room) return out + std::string(name.substr(from));
-  out += name.substr(from, BytesFor(name, from, room - 1) - from);
-  out += ell;
-  return out;
-}
-
-size_t CommonPrefix(std::string_view a, std::string_view b) {
-  size_t n = 0;
-  while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
-  return n;
-}
-
-}  // namespace
-
-std::vector<std::string> ShortenNamesDistinct(const std::vector<std::string>& names, size_t width) {
-  std::vector<std::string> out;
-  out.reserve(names.size());
-  for (const auto& n : names) out.push_back(ShortenName(n, width));
-  // Rows whose shortened text collides while their names differ.
-  std::map<std::string, std::vector<size_t>> by_text;
-  for (size_t i = 0; i < out.size(); ++i) by_text[out[i]].push_back(i);
-  for (auto& [text, rows] : by_text) {
-    if (rows.size() < 2) continue;
-    for (size_t i : rows) {
-      size_t at = 0;  // where this name parts from its nearest neighbour in the group
-      for (size_t j : rows) {
-        if (names[j] != names[i]) at = std::max(at, CommonPrefix(names[i], names[j]));
-      }
-      out[i] = ShortenAround(names[i], width, at);
-    }
-  }
-  // What still collides is numbered, the number replacing the text's end: one number per
-  // distinct name, unique across the column, so numbered texts never meet each other.
-  std::map<std::string, std::vector<size_t>> again;
-  for (size_t i = 0; i < out.size(); ++i) again[out[i]].push_back(i);
-  std::map<std::string_view, int> number;
-  std::vector<size_t> tagged;
-  for (auto& [text, rows] : again) {
-    std::map<std::string_view, int> distinct;
-    for (size_t i : rows) distinct.emplace(names[i], 0);
-    if (distinct.size() < 2) continue;
-    tagged.insert(tagged.end(), rows.begin(), rows.end());
-  }
-  std::sort(tagged.begin(), tagged.end());  // numbered in row order
-  for (size_t i : tagged) {
-    int n = number.emplace(names[i], static_cast<int>(number.size()) + 1).first->second;
-    std::string tag = " #" + std::to_string(n);
-    out[i] = ShortenName(names[i], width > tag.size() + 4 ? width - tag.size() : 4) + tag;
-  }
-  return out;
 }
 
 std::string WrapHanging(std::string_view text, size_t width, size_t indent) {

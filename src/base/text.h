@@ -1,5 +1,5 @@
 #pragma once
-// Small text helpers shared by every layer: demangling, name shortening, number formatting.
+// Small text helpers shared by every layer: demangling, wrapping, number formatting.
 
 #include <cstdint>
 #include <string>
@@ -14,15 +14,10 @@ namespace gpuscope::base {
 std::string Demangle(std::string_view name);
 bool LooksMangled(std::string_view name);
 
-// Shortens `name` to at most `width` display columns: first folds template and argument lists
-// ("f<float, 4>(int)" -> "f<…>(…)"), then cuts the middle with "…". UTF-8 aware.
-std::string ShortenName(std::string_view name, size_t width);
+// Display columns of `s` (code points; names are shortened by base/short_name.h).
 size_t DisplayWidth(std::string_view s);
-// ShortenName over the rows of one column, keeping different names different: names that fold
-// to the same text show the region where they differ ("void f<…>(…)" twice becomes
-// "void f<float, …" and "void f<half, …"), and what still collides is numbered ("… #2").
-// Equal inputs stay equal.
-std::vector<std::string> ShortenNamesDistinct(const std::vector<std::string>& names, size_t width);
+// Byte offset of the first `cols` display columns of `s` (its size when it is narrower).
+size_t PrefixBytes(std::string_view s, size_t cols);
 // `text` wrapped at spaces to `width` display columns; lines after the first start with `indent`
 // spaces (a hanging indent). A word longer than a line is cut.
 std::string WrapHanging(std::string_view text, size_t width, size_t indent);

@@ -11,17 +11,6 @@ TEST(Demangle, ItaniumNames) {
   EXPECT_EQ(Demangle("_Znot_really"), "_Znot_really");  // invalid: kept as is
 }
 
-TEST(ShortenName, FoldsTemplatesThenCutsTheMiddle) {
-  std::string name =
-      "void at::native::vectorized_elementwise_kernel<4, at::native::relu>(int, float)";
-  EXPECT_EQ(ShortenName(name, 200), name);
-  EXPECT_EQ(ShortenName(name, 60),
-            "void at::native::vectorized_elementwise_kernel<\u2026>(\u2026)");
-  std::string cut = ShortenName(name, 30);
-  EXPECT_EQ(DisplayWidth(cut), 30u);
-  EXPECT_NE(cut.find("\u2026"), std::string::npos);
-}
-
 TEST(Format, CountsAndDurations) {
   EXPECT_EQ(FormatCount(0), "0");
   EXPECT_EQ(FormatCount(123456), "123,456");
@@ -33,30 +22,6 @@ TEST(Format, CountsAndDurations) {
   EXPECT_EQ(FormatDuration(1500), "1.500 us");
   EXPECT_EQ(FormatDuration(2500000000), "2.500 s");
   EXPECT_EQ(FormatBytes(1000000), "1.0 MB");
-}
-
-TEST(ShortenNamesDistinct, KeepsDifferentNamesDifferent) {
-  std::vector<std::string> names = {
-      "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_64x64_64x4_tn_align8>("
-      "Params)",
-      "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_128x128_32x3_tn_align8>"
-      "(Params)",
-      "void cutlass::Kernel2<cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_32x32_128x1_tn_align8>"
-      "(Params)",
-      "elementwise_kernel", "elementwise_kernel"};
-  for (size_t width : {24u, 30u, 40u, 60u}) {
-    auto out = ShortenNamesDistinct(names, width);
-    ASSERT_EQ(out.size(), names.size());
-    for (size_t i = 0; i < 3; ++i) {
-      EXPECT_LE(DisplayWidth(out[i]), width) << out[i];
-      for (size_t j = i + 1; j < 3; ++j) EXPECT_NE(out[i], out[j]) << width;
-    }
-    EXPECT_EQ(out[3], out[4]);  // equal names stay equal
-  }
-  // At 60 columns the differing tile shapes are what shows.
-  auto out = ShortenNamesDistinct(names, 60);
-  EXPECT_NE(out[0].find("64x64"), std::string::npos) << out[0];
-  EXPECT_NE(out[1].find("128x128"), std::string::npos) << out[1];
 }
 
 TEST(WrapHanging, WrapsAtSpacesWithIndent) {

@@ -27,9 +27,10 @@ struct AnalyzeArgs {
 
 }  // namespace
 
-void PrintAnalyzeReport(const model::Trace& trace, const std::string& path) {
+void PrintAnalyzeReport(const model::Trace& trace, const std::string& path, bool full_names) {
   std::fputs(
-      FitTerminal(render::AnalyzeText(trace, analysis::Analyze(trace), {path, false, {}}), false)
+      FitTerminal(render::AnalyzeText(trace, analysis::Analyze(trace), {path, full_names, {}}),
+                  full_names)
           .c_str(),
       stdout);
 }
@@ -45,7 +46,7 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
   app.add_option("--explain", a->request.explain,
                  "How the findings of this rule were priced: the replayed window without and "
                  "with the fix, and its edits")
-      ->check(CLI::IsMember(ids));
+      ->check(OneOf(ids));
   auto opts = std::make_shared<analysis::AnalyzeOptions>();
   // Every rule's thresholds, as its registry entry declares them.
   size_t count = 0;
@@ -67,13 +68,13 @@ CommandBody AddAnalyzeCommand(CLI::App& app, const CommonOptions& common) {
                  "its steps: with interleaved phases it holds the other phase's steps too; the "
                  "'in <phase> steps' lines of a whole analysis price each phase's own), findings "
                  "and latency")
-      ->check(CLI::IsMember({"prefill", "decode", "mixed", "other"}));
+      ->check(OneOf({"prefill", "decode", "mixed", "other"}));
   app.add_option("--device", opts->device,
                  "kernel-efficiency: the GPU the trace ran on, overriding what the trace says "
                  "(gpuscope help roofline lists them)");
   app.add_option("--evidence", opts->evidence, "Instances listed per finding")
       ->capture_default_str()
-      ->check(CLI::Range(0, 1000000));
+      ->check(WholeIn(0, 1000000));
   app.add_option("--min-impact-percent", opts->min_impact_percent,
                  "Findings whose fix saves less than this share of the window are left out "
                  "(0: every finding)")

@@ -3,12 +3,12 @@
 // of its run; none prints errors itself beyond what it returns through Status.
 
 #include <CLI/CLI.hpp>
-#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "base/status.h"
+#include "cli/option_checks.h"
 #include "model/trace.h"
 #include "session/options.h"
 
@@ -29,7 +29,7 @@ using session::CommonOptions;
 // --format: the terminal's table, CSV or JSON; `help` is what the option says it sets.
 inline CLI::Option* AddFormatOption(CLI::App& app, std::string* format,
                                     const char* help = "Output format") {
-  return app.add_option("--format", *format, help)->check(CLI::IsMember({"table", "csv", "json"}));
+  return app.add_option("--format", *format, help)->check(OneOf({"table", "csv", "json"}));
 }
 
 // --capture (repeatable): traces of the same program's graph captures; `use` ends the help.
@@ -38,20 +38,6 @@ inline CLI::Option* AddCaptureOption(CLI::App& app, std::vector<std::string>* ca
   return app
       .add_option("--capture", *captures, "A trace of the graph captures of the same program" + use)
       ->check(CLI::ExistingPath);
-}
-
-// A number option's range check: a finite number in [lo, hi], else one line naming the range
-// ("nan", "inf" and 1e308 are not thresholds anyone meant).
-inline CLI::Validator Finite(double lo, double hi) {
-  return CLI::Validator(
-      [lo, hi](std::string& in) -> std::string {
-        double x = 0;
-        if (!CLI::detail::lexical_cast(in, x) || !std::isfinite(x) || x < lo || x > hi)
-          return in + " is not a number from " + CLI::detail::to_string(lo) + " to " +
-                 CLI::detail::to_string(hi);
-        return "";
-      },
-      "NUMBER in [" + CLI::detail::to_string(lo) + ", " + CLI::detail::to_string(hi) + "]");
 }
 
 // A command's body: returns the exit code, or a Status whose message main prints (exit 2).
@@ -73,7 +59,7 @@ CommandBody AddWhatIfCommand(CLI::App& app, const CommonOptions& common);
 CommandBody AddMemoryCommand(CLI::App& app, const CommonOptions& common);
 
 // The default terminal output of `stats` and `analyze`, for `gpuscope run --stats --analyze`.
-void PrintStatsTables(const model::Trace& trace, const std::string& path);
-void PrintAnalyzeReport(const model::Trace& trace, const std::string& path);
+void PrintStatsTables(const model::Trace& trace, const std::string& path, bool full_names);
+void PrintAnalyzeReport(const model::Trace& trace, const std::string& path, bool full_names);
 
 }  // namespace gpuscope::cli

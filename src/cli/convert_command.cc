@@ -42,7 +42,7 @@ CommandBody AddConvertCommand(CLI::App& app, const CommonOptions& common) {
   std::vector<std::string> formats;
   for (const render::Writer& w : render::Writers()) formats.emplace_back(w.name);
   app.add_option("--to", args->to, "Output format when the name does not say it")
-      ->check(CLI::IsMember(formats));
+      ->check(OneOf(formats));
   AddFormatOption(app, &args->format, "How to report what was written");
   app.add_flag("--force", args->force,
                "CSV into a directory: replace files of the same name that gpuscope did not write");

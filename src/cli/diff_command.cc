@@ -38,7 +38,7 @@ CommandBody AddDiffCommand(CLI::App& app, const CommonOptions& common) {
                "Show names whole instead of fitting them to the terminal");
   app.add_option("--top", a->top, "Rows per table (0 = all)")
       ->capture_default_str()
-      ->check(CLI::Range(0, 1000000000));
+      ->check(WholeIn(0, 1000000000));
   app.add_option("--fail-if-slower", a->fail_if_slower,
                  "Exit 1 when the after run is significantly slower by more than PCT percent "
                  "(per-iteration latency; total kernel time without iterations)")

@@ -19,10 +19,12 @@ namespace gpuscope::cli {
 namespace {
 
 // A command as `gpuscope --help` lists it (in this order): its name, one line on what it does,
-// how its options are added, and whether it reads traces (then its help ends with the formats).
+// one example its help ends with, how its options are added, and whether it reads traces (then
+// its help ends with the formats).
 struct CommandSpec {
   const char* name;
   const char* what;
+  const char* example;
   CommandBody (*add)(CLI::App&, const CommonOptions&);
   bool reads_traces;
 };
@@ -30,26 +32,28 @@ struct CommandSpec {
 CommandBody AddHelp(CLI::App& app, const CommonOptions&) { return AddHelpCommand(app); }
 
 constexpr CommandSpec kCommands[] = {
-    {"info", "What a trace holds: format, devices, span, counts, problems", AddInfoCommand, true},
-    {"stats", "Per-kernel, memory-operation, API and CPU-op summary tables", AddStatsCommand, true},
+    {"info", "What a trace holds: format, devices, span, counts, problems",
+     "gpuscope info trace.json.gz", AddInfoCommand, true},
+    {"stats", "Per-kernel, memory-operation, API and CPU-op summary tables",
+     "gpuscope stats trace.json.gz --by kernels --top 10", AddStatsCommand, true},
     {"analyze", "Ranked findings: what slows the run, what it costs, where, the fix",
-     AddAnalyzeCommand, true},
+     "gpuscope analyze trace.json.gz --explain launch-bound", AddAnalyzeCommand, true},
     {"roofline", "Kernel efficiency: each op's FLOPs and bytes against the device's peaks",
-     AddRooflineCommand, true},
+     "gpuscope roofline trace.json.gz --device H100", AddRooflineCommand, true},
     {"whatif", "Replay the run with a change: faster kernels, copies or host, no syncs, graphs",
-     AddWhatIfCommand, true},
+     "gpuscope whatif trace.json.gz --graphs", AddWhatIfCommand, true},
     {"memory", "GPU memory over time: the peak, who held it, growth step after step",
-     AddMemoryCommand, true},
-    {"diff", "Compare two runs (before / after a change); gate regressions in CI", AddDiffCommand,
-     true},
-    {"convert", "Write a trace as Chrome/Perfetto JSON, .rpd or CSV tables", AddConvertCommand,
-     true},
+     "gpuscope memory trace.json.gz --top 5", AddMemoryCommand, true},
+    {"diff", "Compare two runs (before / after a change); gate regressions in CI",
+     "gpuscope diff before.json.gz after.json.gz --fail-if-slower 5", AddDiffCommand, true},
+    {"convert", "Write a trace as Chrome/Perfetto JSON, .rpd or CSV tables",
+     "gpuscope convert trace.json.gz -o trace.rpd", AddConvertCommand, true},
     {"report", "One self-contained HTML page: summary, findings, charts, timeline",
-     AddReportCommand, true},
+     "gpuscope report trace.json.gz -o report.html", AddReportCommand, true},
     {"run", "Profile a program unchanged: gpuscope run --stats --analyze -- python infer.py",
-     AddRunCommand, false},
+     "gpuscope run --stats --analyze -o run.rpd -- python infer.py", AddRunCommand, false},
     {"help", "Explain a topic: gpuscope help [findings | formats | roofline | terms | whatif]",
-     AddHelp, false},
+     "gpuscope help terms", AddHelp, false},
 };
 
 std::string Join(const std::vector<std::string>& words) {
@@ -154,13 +158,14 @@ int CheckStdout(int rc) {
 int Main(int argc, char** argv) {
   base::TuneAllocator();
   CLI::App app{"gpuscope: GPU profiler front end and trace analyzer"};
+  app.formatter(HelpFormatter());  // the commands added below inherit it
   app.require_subcommand(1);
   app.set_version_flag("--version", "gpuscope 0.1.0");
   CommonOptions common;
   app.fallthrough();  // global options (--threads, --align-clocks) also after the command
   app.add_option("--threads", common.threads,
                  "Threads (default: one per core, at most 8); 1: parse, replay and price on one")
-      ->check(CLI::Range(0, 64));
+      ->check(WholeIn(0, 64));
   app.add_flag("--align-clocks", common.align_clocks,
                "Where GPU ops start before the calls that launched them (CPU and GPU clocks "
                "disagree), shift that GPU's events so none does (see `gpuscope info`)");
@@ -171,7 +176,7 @@ int Main(int argc, char** argv) {
                  "The unit of a PyTorch/Chrome JSON trace's ts and dur when it is not the "
                  "format's microseconds (s, ms, us, ns); `info` says when the values look like "
                  "another unit")
-      ->check(CLI::IsMember({"s", "ms", "us", "ns"}));
+      ->check(OneOf({"s", "ms", "us", "ns"}));
   double sqlite_budget = 0;
   app.add_option("--sqlite-budget", sqlite_budget,
                  "Seconds one query of an SQLite trace may take, per MB of the file (default: 3, "
@@ -184,7 +189,8 @@ int Main(int argc, char** argv) {
   for (const CommandSpec& c : kCommands) {
     CLI::App* sub = app.add_subcommand(c.name, c.what);
     commands.emplace_back(sub, c.add(*sub, common));
-    if (c.reads_traces) sub->footer(kFormatsFooter);
+    sub->footer(std::string("Example: ") + c.example +
+                (c.reads_traces ? std::string("\n\n") + kFormatsFooter : ""));
   }
   if (argc == 1) {  // nothing asked: what there is to ask (a usage error all the same)
     std::fputs(app.help().c_str(), stdout);
@@ -203,7 +209,7 @@ int Main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return CheckStdout(app.exit(e));
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "gpuscope: %s (see gpuscope --help)\n", e.what());
+    std::fprintf(stderr, "gpuscope: %s\n", base::OneLine(UserMessage(app, e)).c_str());
     return 2;
   }
   base::SetSqliteSecondsPerMb(sqlite_budget);

@@ -39,7 +39,7 @@ std::string Formats(const std::string& format) {
 }
 
 // Every topic: what `help` lists, what the topic argument accepts, and the function writing it;
-// whether its terminal text is wrapped to the width (the roofline's tables are not).
+// whether its terminal text is wrapped to the width (the categories' text wraps itself).
 struct Topic {
   const char* name;
   const char* what;
@@ -51,11 +51,11 @@ const Topic kTopics[] = {
      [](const std::string& f) { return render::CategoriesHelp(f); }, false},
     {"findings", "every analyze rule: definition, limits, defaults, how its fix is priced",
      [](const std::string& f) { return render::FindingsHelp(f); }, true},
-    {"formats", "the formats gpuscope reads (recognised by content) and writes", &Formats, false},
+    {"formats", "the formats gpuscope reads (recognised by content) and writes", &Formats, true},
     {"problems", "the recoverable problems counted while reading a trace, and what was done",
      [](const std::string& f) { return render::ProblemsHelp(f); }, true},
     {"roofline", "the work models (FLOPs and bytes per op) and the device peaks",
-     [](const std::string& f) { return render::RooflineHelp(f); }, false},
+     [](const std::string& f) { return render::RooflineHelp(f); }, true},
     {"tables", "the event tables (Python, SQL queries): every column with its type and unit",
      [](const std::string& f) { return render::TablesHelp(f); }, true},
     {"terms", "every word the outputs use (verdicts, critical path, idle causes, ...)",
@@ -72,15 +72,20 @@ CommandBody AddHelpCommand(CLI::App& app) {
   std::vector<std::string> names;
   for (const Topic& t : kTopics) names.emplace_back(t.name);
   app.add_option("topic", *topic, "What to explain (without one: the list of topics)")
-      ->check(CLI::IsMember(names));
+      ->check(OneOf(names));
   app.add_option("--format", *format, "Output format")
-      ->check(CLI::IsMember({"table", "markdown", "json", "csv"}));
-  return [topic, format]() -> base::StatusOr<int> {  // the lambda owns the option storage
+      ->check(OneOf({"table", "markdown", "json", "csv"}));
+  const CLI::App* parent = app.get_parent();
+  return [topic, format, parent]() -> base::StatusOr<int> {  // the lambda owns the option storage
     if (topic->empty()) {
-      std::string list = "gpuscope help TOPIC [--format table|markdown|json|csv]: the topics\n";
+      std::string list = "gpuscope COMMAND [options]: the commands\n";
+      for (const CLI::App* c : parent->get_subcommands({}))
+        list +=
+            base::StrFormat("  %-10s %s\n", c->get_name().c_str(), c->get_description().c_str());
+      list += "Each command's options and an example: gpuscope COMMAND --help\n\n";
+      list += "gpuscope help TOPIC [--format table|markdown|json|csv]: the topics\n";
       for (const Topic& t : kTopics) list += base::StrFormat("  %-10s %s\n", t.name, t.what);
-      list += "Each command's options: gpuscope COMMAND --help\n";
-      std::fputs(list.c_str(), stdout);
+      std::fputs(Fit(list, "table").c_str(), stdout);
       return 0;
     }
     GPUSCOPE_ASSIGN_OR_RETURN(std::string text, HelpTopic(*topic, *format));
@@ -90,15 +95,18 @@ CommandBody AddHelpCommand(CLI::App& app) {
 }
 
 base::StatusOr<std::string> HelpTopic(const std::string& topic, const std::string& format) {
-  std::string names;
+  std::vector<std::string> names;
   for (const Topic& t : kTopics) {
     if (topic == t.name) {
       std::string text = t.text(format);
       return t.wrap ? Fit(std::move(text), format) : text;
     }
-    names += std::string(names.empty() ? "" : ", ") + t.name;
+    names.emplace_back(t.name);
   }
-  return base::Status::Error("help: no topic '" + topic + "' (topics: " + names + ")");
+  std::string list, near = base::ClosestWord(topic, names);
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  return base::Status::Error("help: no topic '" + topic + "' (topics: " + list + ")" +
+                             (near.empty() ? "" : "; did you mean '" + near + "'?"));
 }
 
 }  // namespace gpuscope::cli

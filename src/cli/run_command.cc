@@ -17,6 +17,7 @@
 #include "cli/commands.h"
 #include "cli/run_backends.h"
 #include "format/written_by.h"
+#include "import/registry.h"
 #include "render/export.h"
 #include "session/load.h"
 
@@ -33,6 +34,7 @@ struct RunArgs {
   std::string backend = "auto";
   bool stats = false;
   bool analyze = false;
+  bool full_names = false;
   double delay = 0, duration = 0;
 };
 
@@ -67,6 +69,9 @@ base::Status WriteOutput(const std::string& trace, const std::string& out, bool 
     // The file says so, not "convert" of a temporary file.
     t.meta.properties[std::string(format::kExportedByProperty)] = "gpuscope run";
     GPUSCOPE_RETURN_IF_ERROR(render::ExportTrace(t, out, export_format).status());
+    // Shown as what it now is (an .rpd says "rpd", as every later command reads it), not as the
+    // tracer's format it was converted from.
+    if (std::string written = import::FormatOf(out); !written.empty()) t.meta.format = written;
     converted->emplace(std::move(t));
     return base::Status::Ok();
   }
@@ -90,10 +95,12 @@ CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common) {
                  "backend's own format (torch .json/.json.gz, rocprofv3 .db, nsys .sqlite), or "
                  "anything `gpuscope convert` writes");
   app.add_option("--backend", a->backend, "Tracer")
-      ->check(CLI::IsMember({"auto", "torch", "rocprofv3", "nsys"}))
+      ->check(OneOf({"auto", "torch", "rocprofv3", "nsys"}))
       ->capture_default_str();
   app.add_flag("--stats", a->stats, "Print the stats tables at the end");
   app.add_flag("--analyze", a->analyze, "Print the findings at the end");
+  app.add_flag("--full-names", a->full_names,
+               "Show names whole in --stats and --analyze instead of fitting them to the terminal");
   app.add_option("--delay", a->delay,
                  "Start profiling after this many seconds of the program's run (torch: uses "
                  "SIGALRM; nsys: whole seconds)")
@@ -159,9 +166,9 @@ CommandBody AddRunCommand(CLI::App& app, const CommonOptions& common) {
         std::fprintf(stderr, "gpuscope: %s\n", t.status().message().c_str());
         return rc ? rc : 2;
       }
-      if (a->stats) PrintStatsTables(*t, out);
+      if (a->stats) PrintStatsTables(*t, out, a->full_names);
       if (a->stats && a->analyze) std::printf("\n");
-      if (a->analyze) PrintAnalyzeReport(*t, out);
+      if (a->analyze) PrintAnalyzeReport(*t, out, a->full_names);
       std::fflush(stdout);
     }
     return rc;

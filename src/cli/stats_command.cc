@@ -25,9 +25,10 @@ using StatsArgs = StatsRequest;
 
 }  // namespace
 
-void PrintStatsTables(const model::Trace& trace, const std::string& path) {
+void PrintStatsTables(const model::Trace& trace, const std::string& path, bool full_names) {
   StatsArgs a;
   a.path = path;
+  a.full_names = full_names;
   auto out = StatsOutput(trace, a, CommonOptions{});
   if (out.ok()) std::fputs(out->c_str(), stdout);
 }
@@ -39,11 +40,11 @@ CommandBody AddStatsCommand(CLI::App& app, const CommonOptions& common) {
                  "Rows per table (0 = all; tables default to 25/15, json/csv to all)")
       ->each([args](const std::string&) { args->top_given = true; });
   app.add_option("--by", args->by, "Only one table (csv defaults to kernels)")
-      ->check(CLI::IsMember(
-          {"kernels", "memops", "api", "os", "cpu", "counters", "op", "category", "memory"}));
+      ->check(
+          OneOf({"kernels", "memops", "api", "os", "cpu", "counters", "op", "category", "memory"}));
   app.add_option("--phase", args->phase,
                  "Only the steps of one phase of a serving trace (see gpuscope analyze)")
-      ->check(CLI::IsMember({"prefill", "decode", "mixed", "other"}));
+      ->check(OneOf({"prefill", "decode", "mixed", "other"}));
   AddCaptureOption(
       app, &args->captures,
       ", to attribute graph-replayed kernels to their captured ops with --by op (repeatable)");

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "base/short_name.h"
 #include "base/text.h"
 
 namespace gpuscope::output {
@@ -20,7 +21,7 @@ void TextTable::AddRow(std::vector<std::string> cells) {
   rows_.push_back(std::move(cells));
 }
 
-std::string TextTable::Render(size_t max_width, bool fit) const {
+std::string TextTable::Render(size_t max_width, bool fit, size_t name_floor) const {
   const size_t n = columns_.size();
   std::vector<size_t> width(n);
   for (size_t c = 0; c < n; ++c) {
@@ -29,17 +30,17 @@ std::string TextTable::Render(size_t max_width, bool fit) const {
   }
   size_t total = 0;
   for (size_t c = 0; c < n; ++c) total += width[c] + (c ? 2 : 0);
-  // The flexible columns give way, the widest first, each down to at least 16 columns.
+  // The flexible columns give way, the widest first, each down to at least `name_floor` columns.
   std::vector<bool> shorten(n, false);
   while (fit && total > max_width) {
     size_t flex = n;
     for (size_t c = 0; c < n; ++c) {
-      size_t floor = std::max<size_t>(16, base::DisplayWidth(columns_[c].header));
+      size_t floor = std::max(name_floor, base::DisplayWidth(columns_[c].header));
       if (columns_[c].flexible && width[c] > floor && (flex == n || width[c] > width[flex]))
         flex = c;
     }
     if (flex == n) break;
-    size_t floor = std::max<size_t>(16, base::DisplayWidth(columns_[flex].header));
+    size_t floor = std::max(name_floor, base::DisplayWidth(columns_[flex].header));
     size_t cut = std::min(total - max_width, width[flex] - floor);
     width[flex] -= cut, total -= cut;
     shorten[flex] = true;

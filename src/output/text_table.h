@@ -1,8 +1,8 @@
 #pragma once
 // TextTable: an aligned terminal table. Columns fit their widest cell; when the table is wider
-// than the terminal, the one flexible column (a name) is shortened to fit - template arguments
-// folded first, then the middle cut, names that would read alike keeping where they differ -
-// unless the caller asks for whole names.
+// than the terminal, the one flexible column (a name) is shortened to fit by base/short_name.h's
+// rule, names that would read alike keeping where they differ - unless the caller asks for whole
+// names.
 
 #include <string>
 #include <vector>
@@ -18,8 +18,8 @@ class TextTable {
   size_t rows() const { return rows_.size(); }
 
   // Renders with columns separated by two spaces, within `max_width` display columns when
-  // `fit` is set (the flexible column never shrinks below 16).
-  std::string Render(size_t max_width, bool fit) const;
+  // `fit` is set (the flexible column never shrinks below `name_floor`, nor below its header).
+  std::string Render(size_t max_width, bool fit, size_t name_floor = 16) const;
 
  private:
   struct Column {

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "base/short_name.h"
 #include "base/text.h"
 #include "output/json_writer.h"
 #include "output/text_table.h"
@@ -204,12 +205,19 @@ std::string FindingsText(const std::vector<analysis::Finding>& findings, int64_t
                              ? std::string()
                              : "  saves " + base::FormatDuration(f.impact_ns) + " (" +
                                    base::FormatFixed(f.impact_percent, 1) + "%)";
-    out += base::StrFormat("\n%2zu. [%s] %s: %s%s\n", ++n,
-                           std::string(analysis::SeverityName(f.severity)).c_str(), f.rule.c_str(),
-                           f.title.c_str(), impact.c_str());
+    // Names in the prose folded (never cut) when a line would not fit; what still does not wraps.
+    auto prose = [&](const std::string& text, size_t used) {
+      return full_names ? text : base::FoldNamesInText(text, width > used + 20 ? width - used : 20);
+    };
+    const std::string severity(analysis::SeverityName(f.severity));
+    out +=
+        base::StrFormat("\n%2zu. [%s] %s: %s%s\n", ++n, severity.c_str(), f.rule.c_str(),
+                        prose(f.title, 8 + severity.size() + f.rule.size() + impact.size()).c_str(),
+                        impact.c_str());
     out +=
         base::StrFormat("    where:    %s\n", WhereText(f.where, width - 14, full_names).c_str());
-    if (!f.detail.empty()) out += base::StrFormat("    measured: %s\n", f.detail.c_str());
+    if (!f.detail.empty())
+      out += base::StrFormat("    measured: %s\n", prose(f.detail, 14).c_str());
     for (size_t k = 0; k < f.evidence.size(); ++k) {
       const auto& e = f.evidence[k];
       std::string when =
@@ -219,7 +227,7 @@ std::string FindingsText(const std::vector<analysis::Finding>& findings, int64_t
                     ", " + base::FormatDuration(e.dur_ns) + ": "
               : std::string();
       out += base::StrFormat("    %-9s %s%s\n", k == 0 ? "evidence:" : "", when.c_str(),
-                             (full_names ? e.what : base::ShortenName(e.what, width - 40)).c_str());
+                             prose(e.what, 14 + base::DisplayWidth(when)).c_str());
     }
     if (!f.fix.empty()) out += base::StrFormat("    priced:   %s\n", f.fix.c_str());
     if (!explain.empty() && explain == f.rule && !f.changes.empty()) {

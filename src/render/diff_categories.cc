@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 
+#include "base/short_name.h"
 #include "base/text.h"
 #include "output/text_table.h"
 #include "render/diff_view.h"

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <tuple>
 
+#include "base/short_name.h"
 #include "base/text.h"
 #include "output/json_writer.h"
 #include "output/text_table.h"

@@ -228,7 +228,7 @@ std::string RooflineHelp(std::string_view format) {
     out += std::string(m.formula) + "\n";
   }
   out += "\nDevices (dense peaks in TFLOP/s; sources: --format csv or docs/roofline.md):\n\n";
-  out += DevicesTable().Text(output::TerminalWidth(), false);
+  out += DevicesTable().Text(output::TerminalWidth(), true);  // in parts when it is too wide
   return out;
 }
 
@@ -286,21 +286,18 @@ std::string FormatsHelp(const std::vector<FormatEntry>& formats, std::string_vie
     if (format == "csv") return t.Csv();
     return HelpTopicJson("formats", "formats", t);
   }
-  // The terminal: readers (in detection order) and writers as two tables.
+  // The terminal: readers (in detection order) and writers as two lists, each description after
+  // its format's name (wrapped by the caller).
   for (bool reads : {true, false}) {
     // Readers are recognised by their content (the registry's order), writers by the output name.
-    ResultTable part({{"name", "Format", Show::kText},
-                      {"files", reads ? "" : "Output names", Show::kText},
-                      {"description", "What", Show::kText}});
+    out += reads ? "gpuscope reads (any command; the format is recognised from the content):\n\n"
+                 : "\ngpuscope convert writes (the format from the output name, or --to NAME):\n\n";
     for (const auto& f : formats) {
-      if (f.reads == reads)
-        part.AddRow({Cell::Text(f.name), Cell::Text(f.files), Cell::Text(f.description)});
+      if (f.reads != reads) continue;
+      out += base::StrFormat("  %-16s %s%s\n", f.name.c_str(),
+                             f.files.empty() ? "" : ("(" + f.files + ") ").c_str(),
+                             f.description.c_str());
     }
-    out += base::StrFormat(
-        "%s\n\n%s%s",
-        reads ? "gpuscope reads (any command; the format is recognised from the content):"
-              : "gpuscope convert writes (the format from the output name, or --to NAME):",
-        part.Text(output::TerminalWidth(), false).c_str(), reads ? "\n" : "");
   }
   return out;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/short_name.h"
 #include "base/text.h"
 #include "output/json_writer.h"
 #include "output/text_table.h"

@@ -12,6 +12,7 @@
 #include "analysis/stats/stats.h"
 #include "analysis/steps/representative_iteration.h"
 #include "analysis/timeline/memory_timeline.h"
+#include "base/short_name.h"
 #include "base/shown_name.h"
 #include "output/json_writer.h"
 #include "output/track_layout.h"
@@ -154,11 +155,10 @@ void WriteTimeline(JsonWriter& w, const model::Trace& t, const analysis::SteadyS
   w.Key("names").BeginArray();
   size_t name_bytes = 0;
   for (model::StringId n : names) {
-    // Names are cut to kMaxTimelineName, and to 40 once kMaxTimelineNameBytes are spent
+    // Names are shortened to kMaxTimelineName, and to 40 once kMaxTimelineNameBytes are spent
     // (thousands of distinct long names must not blow up the page).
     size_t cap = name_bytes > kMaxTimelineNameBytes ? 40 : kMaxTimelineName;
-    std::string_view s = t.str(n);
-    std::string shown = s.size() > cap ? std::string(s.substr(0, cap)) + "..." : std::string(s);
+    std::string shown = base::ShortenName(base::ShownName(t.str(n)), cap);
     name_bytes += shown.size();
     w.String(shown);
   }
@@ -191,6 +191,7 @@ void WriteKernels(JsonWriter& w, const analysis::Stats& st) {
       continue;
     }
     w.BeginObject().Key("name").String(base::ShownName(k.name)).Key("calls").Uint(k.calls);
+    w.Key("shown").String(base::ShortenName(base::ShownName(k.name), kChartName));
     w.Key("total_ns").Int(k.total_ns).Key("avg_ns").Int(k.avg_ns).Key("percent").Double(k.percent);
     w.EndObject();
   }
@@ -204,6 +205,22 @@ void WriteKernels(JsonWriter& w, const analysis::Stats& st) {
     w.IntIf(m.calls_unknown_bytes != m.calls, m.bytes);
     w.Key("total_ns").Int(m.total_ns).Key("pageable").Uint(m.pageable).Key("pinned").Uint(m.pinned);
     w.Key("host_unknown").Uint(m.host_unknown).EndObject();
+  }
+  w.EndArray();
+}
+
+// The findings' where and evidence as the page shows them (base/short_name.h's rule; the page
+// keeps the whole names in tooltips).
+void WriteShownFindings(JsonWriter& w, const std::vector<analysis::Finding>& findings) {
+  w.Key("findings_shown").BeginArray();
+  for (const auto& f : findings) {
+    std::string where;
+    for (const std::string* part : {&f.where.python, &f.where.op, &f.where.kernel})
+      if (!part->empty())
+        where += (where.empty() ? "" : "  \u203a  ") + base::ShortenName(*part, kChartName * 2);
+    w.BeginObject().Key("where").String(where).Key("evidence").BeginArray();
+    for (const auto& e : f.evidence) w.String(base::FoldNamesInText(e.what, kEvidenceLine));
+    w.EndArray().EndObject();
   }
   w.EndArray();
 }
@@ -305,6 +322,7 @@ std::string ReportDataJson(const model::Trace& t, const std::string& path,
   w.Key("analysis");
   WriteAnalysisJson(w, t, report, path, /*iteration_list=*/false);
   WriteKernels(w, st);
+  WriteShownFindings(w, report.findings);
   WriteIterationChart(w, report.steady);
   WriteRoofline(w, t, report, options);
   WriteTimeline(w, t, report.steady);

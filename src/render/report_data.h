@@ -17,6 +17,9 @@ namespace gpuscope::render {
 
 inline constexpr size_t kMaxTimelineEvents = 40'000;
 inline constexpr size_t kMaxTimelineName = 240;
+// Columns of a kernel's name in the page's bar chart, and of a finding's evidence line.
+inline constexpr size_t kChartName = 58;
+inline constexpr size_t kEvidenceLine = 200;
 inline constexpr size_t kMaxTimelineNameBytes = 2 << 20;
 inline constexpr size_t kMaxIterations = 4'000;
 inline constexpr size_t kTopKernels = 15;

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cassert>
+#include <map>
 
+#include "base/short_name.h"
 #include "base/text.h"
 #include "output/csv_writer.h"
 #include "output/text_table.h"
@@ -86,28 +88,92 @@ size_t TotalWidth(const std::vector<size_t>& widths) {
 
 }  // namespace
 
+size_t ResultTable::BaseRoom(const std::vector<size_t>& order, size_t limit) const {
+  size_t need = 0;
+  for (size_t c : order) {
+    if (!columns_[c].flexible) continue;
+    // Each base name with the bracket after it; a base two different names share, with room
+    // for where they differ.
+    std::map<std::string, std::string, std::less<>> first;  // base -> its first name
+    for (size_t r = 0; r < Count(limit); ++r) {
+      const std::string& name = Row(r)[c].s();
+      const std::string_view base = base::BaseName(name);
+      auto [at, added] = first.emplace(std::string(base), name);
+      const bool shared = !added && at->second != name;
+      const size_t room = base::DisplayWidth(base) + (shared ? kDifferRoom : 1);
+      need = std::max(need, std::min(base::DisplayWidth(name), room));
+    }
+  }
+  return std::min(need, kBaseRoom);
+}
+
+std::string ResultTable::TextGivingWay(const std::vector<size_t>& order, size_t width, size_t limit,
+                                       size_t floor) const {
+  // The name column's width in a rendered table of the columns `kept`.
+  auto name_width = [&](const std::string& out, const std::vector<size_t>& kept) {
+    std::vector<size_t> widths = RuleWidths(out);
+    for (size_t k = 0; k < kept.size() && k < widths.size(); ++k)
+      if (columns_[kept[k]].flexible) return widths[k];
+    return size_t{0};
+  };
+  const size_t need = BaseRoom(order, limit);
+  std::string fitted;
+  for (Layout l : {Layout{3, false, floor}, Layout{3, true, floor}, Layout{1, true, floor},
+                   Layout{0, true, floor}}) {
+    std::string out = Text(order, order, width, true, limit, l);
+    if (TotalWidth(RuleWidths(out)) > width) continue;
+    if (name_width(out, order) >= need) return out;
+    if (fitted.empty()) fitted = std::move(out);  // fits, the base names cut: try fewer digits
+  }
+  // The last duration columns left out (a summary's StdDev, Max, Min, Med), at least two kept,
+  // until the base names are whole.
+  std::vector<size_t> kept = order;
+  std::string left_out;
+  for (;;) {
+    size_t durations = 0, last = kept.size();
+    for (size_t k = 0; k < kept.size(); ++k)
+      if (columns_[kept[k]].show == Show::kDuration) ++durations, last = k;
+    if (durations <= 2 || last == kept.size()) return fitted;
+    std::string header = columns_[kept[last]].header;
+    header = header.substr(0, header.find(" ({unit})"));
+    left_out = header + (left_out.empty() ? "" : ", " + left_out);
+    kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(last));
+    std::string out = Text(order, kept, width, true, limit, Layout{0, true, floor});
+    if (TotalWidth(RuleWidths(out)) > width) continue;
+    fitted = out + "(" + left_out + " left out at " + std::to_string(width) +
+             " columns; --full-names shows them)\n";
+    if (name_width(out, kept) >= need) return fitted;
+  }
+}
+
 std::string ResultTable::Text(size_t width, bool fit, size_t limit) const {
   std::vector<size_t> order = terminal_order_;
   if (order.empty()) {
     for (size_t c = 0; c < columns_.size(); ++c) order.push_back(c);
   }
   std::erase_if(order, [&](size_t c) { return columns_[c].header.empty(); });
+  const bool named =
+      std::any_of(order.begin(), order.end(), [&](size_t c) { return columns_[c].flexible; });
+  // The name keeps kNameFloor columns (half a narrow terminal) while the numbers give way.
+  const size_t floor = named ? std::min(kNameFloor, width / 2) : 16;
+  if (fit && named) {
+    if (std::string out = TextGivingWay(order, width, limit, floor); !out.empty()) return out;
+  }
   // Durations with 3 decimals (ns in us), fewer when that is what it takes to fit the width.
   std::string out;
   for (int decimals : {3, 1, 0}) {
-    out = Text(order, order, width, fit, limit, decimals);
+    out = Text(order, order, width, fit, limit, Layout{decimals, named, floor});
     if (!fit || TotalWidth(RuleWidths(out)) <= width) return out;
   }
   // Still too wide (many columns): the columns in parts that fit, one under the other, each led
-  // by the row's key - its name (the flexible column, given up to 24 columns), else the first.
+  // by the row's key - its name (the flexible column, given kNameFloor columns), else the first.
   std::vector<size_t> widths = RuleWidths(out);
   if (widths.size() != order.size() || order.size() < 3) return out;
   size_t key = 0;
   for (size_t k = 0; k < order.size(); ++k) {
     if (columns_[order[k]].flexible) key = k;
   }
-  const size_t key_width =
-      columns_[order[key]].flexible ? std::min<size_t>(widths[key], 24) : widths[key];
+  const size_t key_width = columns_[order[key]].flexible ? floor : widths[key];
   std::vector<std::vector<size_t>> parts{{order[key]}};
   size_t used = key_width;
   for (size_t k = 0; k < order.size(); ++k) {
@@ -122,13 +188,13 @@ std::string ResultTable::Text(size_t width, bool fit, size_t limit) const {
   out.clear();
   for (size_t p = 0; p < parts.size(); ++p) {
     if (p) out += '\n';
-    out += Text(order, parts[p], width, fit, limit, 0);
+    out += Text(order, parts[p], width, fit, limit, Layout{0, false, floor});
   }
   return out;
 }
 
 std::string ResultTable::Text(const std::vector<size_t>& all, const std::vector<size_t>& order,
-                              size_t width, bool fit, size_t limit, int decimals) const {
+                              size_t width, bool fit, size_t limit, Layout layout) const {
   const size_t n = Count(limit);
   int64_t largest = 0;  // over every shown column, so that the parts of a table share a unit
   for (size_t r = 0; r < n; ++r) {
@@ -139,9 +205,13 @@ std::string ResultTable::Text(const std::vector<size_t>& all, const std::vector<
   const Unit unit = PickUnit(largest);
   output::TextTable t;
   using A = output::TextTable::Align;
+  bool unit_shown = false;
   for (size_t c : order) {
     std::string header = columns_[c].header;
-    if (auto p = header.find("{unit}"); p != std::string::npos) header.replace(p, 6, unit.name);
+    if (auto p = header.find(" ({unit})"); p != std::string::npos && layout.compact && unit_shown)
+      header.erase(p);
+    if (auto p = header.find("{unit}"); p != std::string::npos)
+      header.replace(p, 6, unit.name), unit_shown = true;
     t.AddColumn(header, columns_[c].show == Show::kText ? A::kLeft : A::kRight,
                 columns_[c].flexible);
   }
@@ -167,7 +237,7 @@ std::string ResultTable::Text(const std::vector<size_t>& all, const std::vector<
           cells.push_back(base::FormatCount(v.u()));
           break;
         case Show::kDuration:
-          cells.push_back(unit.Format(v.i(), decimals));
+          cells.push_back(unit.Format(v.i(), layout.decimals));
           break;
         case Show::kFixed1:
           cells.push_back(base::FormatFixed(v.d(), 1));
@@ -183,7 +253,7 @@ std::string ResultTable::Text(const std::vector<size_t>& all, const std::vector<
     }
     t.AddRow(std::move(cells));
   }
-  return t.Render(width, fit);
+  return t.Render(width, fit, layout.name_floor);
 }
 
 std::string ResultTable::Csv(size_t limit, std::FILE* stream) const {

@@ -109,17 +109,35 @@ class ResultTable {
   void SetRows(size_t count, RowMaker make);
   size_t rows() const { return make_ ? made_rows_ : rows_.size(); }
 
-  // At most `limit` rows (0 = all). `fit`: shorten the flexible column to `width`, and show
-  // durations with fewer decimals when the numbers alone would not fit.
+  // At most `limit` rows (0 = all). `fit`: the table within `width`, the numbers giving way
+  // before a name does (the flexible column keeps kNameFloor columns while they can): durations
+  // with fewer decimals, the time unit in the first duration header only, then the last duration
+  // columns left out (a line below says which); only then the name shortened further.
   std::string Text(size_t width, bool fit, size_t limit = 0) const;
+  static constexpr size_t kNameFloor = 40;
   // `stream`: rows written there as they are made; the rest is returned.
   std::string Csv(size_t limit = 0, std::FILE* stream = nullptr) const;
   void Json(output::JsonWriter& w, size_t limit = 0) const;  // an array of objects
 
  private:
+  // How the numbers are shown: decimals of durations, the unit in the first duration header only
+  // (`compact`), and how narrow the name may get.
+  struct Layout {
+    int decimals = 3;
+    bool compact = false;
+    size_t name_floor = 16;
+  };
   // The terminal columns `order` (a part of `all`, which sets the time unit).
   std::string Text(const std::vector<size_t>& all, const std::vector<size_t>& order, size_t width,
-                   bool fit, size_t limit, int decimals) const;
+                   bool fit, size_t limit, Layout layout) const;
+  // The columns the shown rows' base names need (base/short_name.h) with kDifferRoom after a
+  // base that more follows, at most kBaseRoom.
+  size_t BaseRoom(const std::vector<size_t>& order, size_t limit) const;
+  static constexpr size_t kBaseRoom = 60, kDifferRoom = 12;
+  // The give-way steps of Text for a table with a name column, until the base names are whole
+  // (kBaseRoom) or at least two duration columns are left: "" when none fits `width`.
+  std::string TextGivingWay(const std::vector<size_t>& order, size_t width, size_t limit,
+                            size_t floor) const;
   size_t Count(size_t limit) const { return limit == 0 || limit > rows() ? rows() : limit; }
   // Row r's cells: held, or made into the scratch row (valid until the next call).
   const std::vector<Cell>& Row(size_t r) const;

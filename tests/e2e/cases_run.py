@@ -183,8 +183,10 @@ shutil.copy({nsys_db!r}, a[a.index("--output") + 1])
         assert "(nsys)" in r.stdout and "pageable" in r.stdout, r.stdout[:1500]
         # Any format convert writes: the nsys export converted to .rpd, read back the same.
         rpd = os.path.join(tmp, "run.rpd")
-        r = subprocess.run([harness.GPUSCOPE, "run", "-o", rpd, "--", "true"], capture_output=True, text=True, env=env)
+        r = subprocess.run([harness.GPUSCOPE, "run", "--stats", "-o", rpd, "--", "true"], capture_output=True, text=True, env=env)
         assert r.returncode == 0, r.stderr
+        # Labelled as the .rpd it now is, as every later command labels it - not as the export.
+        assert "run.rpd  (rpd)" in r.stdout and "(nsys)" not in r.stdout, r.stdout[:300]
         assert os.path.exists(os.path.join(tmp, "run.nsys-rep")) and "run.nsys-rep" in r.stderr, r.stderr
         assert json.loads(run("stats", "--format", "json", rpd).stdout)["kernels"] == \
             json.loads(run("stats", "--format", "json", out).stdout)["kernels"]

@@ -26,6 +26,7 @@ import cases_hostile_input  # noqa: E402,F401
 import cases_labels  # noqa: E402,F401
 import cases_comparable  # noqa: E402,F401
 import cases_categories  # noqa: E402,F401
+import cases_names  # noqa: E402,F401
 import harness  # noqa: E402
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "analysis/diff/diff.h"
+#include "base/short_name.h"
 #include "base/text.h"
 #include "model/op_args.h"
 

@@ -6,6 +6,7 @@
 
 #include "analysis/diff/comparability.h"
 #include "analysis/steps/kernel_period.h"
+#include "base/short_name.h"
 #include "base/text.h"
 
 namespace gpuscope::analysis {
@@ -200,13 +201,17 @@ std::string NormalizeKernelName(std::string_view n) {
       continue;
     }
     if (depth > 0) continue;
+    if (c == '(' && s.compare(i, 21, "(anonymous namespace)") == 0) {  // part of the name
+      out += s.substr(i, 21), i += 20;
+      continue;
+    }
     if (c == '(') break;
     out += c;
   }
-  // Return type ("void ", "float ") before a qualified name.
-  auto sp = out.rfind(' ');
-  if (sp != std::string::npos && out.find("::") != std::string::npos && sp < out.find("::"))
-    out = out.substr(sp + 1);
+  // Return type ("void ", "float ") before a qualified name; "void " before any.
+  const size_t qualified = out.find("::"), sp = out.rfind(' ', qualified);
+  if (qualified != std::string::npos && sp != std::string::npos) out.erase(0, sp + 1);
+  if (qualified == std::string::npos && out.starts_with("void ") && out.size() > 5) out.erase(0, 5);
   // Generated-kernel suffixes: "_123" counters, "_0x3fa9" / 16-hex hashes.
   while (!out.empty()) {
     size_t u = out.rfind('_');

@@ -16,6 +16,12 @@ TEST(NormalizeKernelName, FoldsTemplatesParametersReturnTypesAndGeneratedSuffixe
                 "at::detail::Array<char*, 1>>(int, at::native::FillFunctor<float>, "
                 "at::detail::Array<char*, 1>)"),
             "at::native::vectorized_elementwise_kernel<>");
+  // The name as the tables show it: without "void ", "(anonymous namespace)" kept.
+  EXPECT_EQ(NormalizeKernelName("void implicit_convolve_sgemm<float, float, 128>(int, float*)"),
+            "implicit_convolve_sgemm<>");
+  EXPECT_EQ(NormalizeKernelName("void at::native::(anonymous namespace)::max_pool_backward_nchw<"
+                                "float, float>(float const*, int)"),
+            "at::native::(anonymous namespace)::max_pool_backward_nchw<>");
   EXPECT_EQ(NormalizeKernelName("triton_poi_fused_add_mul_3"), "triton_poi_fused_add_mul");
   EXPECT_EQ(NormalizeKernelName("triton_poi_fused_add_mul_12"), "triton_poi_fused_add_mul");
   EXPECT_EQ(NormalizeKernelName("gemm_kernel_1a2b3c4d5e6f7a8b"), "gemm_kernel");

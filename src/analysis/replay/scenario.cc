@@ -1,5 +1,6 @@
 #include "analysis/replay/scenario.h"
 
+#include <cmath>
 #include <unordered_map>
 
 #include "analysis/common/call_names.h"
@@ -10,9 +11,11 @@
 namespace gpuscope::analysis {
 namespace {
 
-// 2, 1.50, 0.001 (a factor of 1e-6 is not "0.00").
+// 2, 1.50, 0.001 (a factor of 1e-6 is not "0.00"), 1e+300 (not 301 digits; no cast of a value
+// beyond int64_t).
 std::string Factor(double x) {
-  if (x == static_cast<double>(static_cast<int64_t>(x))) return base::FormatFixed(x, 0);
+  if (!(std::fabs(x) < 1e15)) return base::StrFormat("%g", x);
+  if (x == std::floor(x)) return base::FormatFixed(x, 0);
   return x >= 0.01 ? base::FormatFixed(x, 2) : base::StrFormat("%g", x);
 }
 
@@ -116,12 +119,24 @@ ScenarioResult RunScenario(const model::Trace& t, const SteadyState& steady, con
     ReplayResult rr = graph.Replay(f, true);
     ScenarioSide out;
     out.window_ns = rr.window_ns;
-    out.step_ns = r.steps ? rr.window_ns / static_cast<int64_t>(r.steps) : 0;
     out.path = std::move(rr.path);
     return out;
   };
   r.before = side(nullptr);
   r.after = side(&fix);
+  // Per step: the steps' measured mean before (the number analyze shows: one computation,
+  // Latencies), after it that mean changed as the replay changed the window. The replayed
+  // window over the step count would say another mean (gaps between steps, the replay's own
+  // approximation) for the same run.
+  if (r.steps) {
+    r.before.step_ns = steady.latency.mean_ns;
+    r.after.step_ns = r.before.window_ns > 0
+                          ? static_cast<int64_t>(static_cast<double>(r.before.step_ns) *
+                                                     static_cast<double>(r.after.window_ns) /
+                                                     static_cast<double>(r.before.window_ns) +
+                                                 0.5)
+                          : r.before.step_ns;
+  }
   return r;
 }
 

@@ -35,7 +35,8 @@ struct Scenario {
 
 struct ScenarioSide {
   int64_t window_ns = 0;  // replayed steady window
-  int64_t step_ns = 0;    // window / steps (0 without steps)
+  // The steps' measured mean (analyze's), after a change scaled as the window (0 without steps).
+  int64_t step_ns = 0;
   std::vector<PathShare> path;
 };
 

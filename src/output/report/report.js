@@ -105,7 +105,8 @@
   });
 
   // ---- findings (of the trace, or of a job) ----
-  function renderFindings(list, findings) {
+  // `shown`: each finding's where and evidence with long names shortened (base/short_name.h).
+  function renderFindings(list, findings, shown) {
     if (!findings.length) {
       list.append(el('div', { class: 'empty' }, 'No rule fired above its threshold.'));
       return;
@@ -122,16 +123,18 @@
       }
       box.append(head);
       const dl = el('dl');
-      const where = [f.where.python, f.where.op, f.where.kernel].filter((x) => x).join('  \u203a  ') +
-        (f.where.graph ? '  [' + f.where.graph + ']' : '');
-      dl.append(el('dt', {}, 'where'), el('dd', { class: 'mono' }, where || 'not attributed'));
+      const full = [f.where.python, f.where.op, f.where.kernel].filter((x) => x).join('  \u203a  ');
+      const sh = shown && shown[i];
+      const where = (sh ? sh.where : full) + (f.where.graph ? '  [' + f.where.graph + ']' : '');
+      dl.append(el('dt', {}, 'where'), el('dd', { class: 'mono', title: full }, where || 'not attributed'));
       if (f.detail) dl.append(el('dt', {}, 'measured'), el('dd', {}, f.detail));
       if (f.evidence.length) {
         const ul = el('ul');
-        for (const e of f.evidence) {
+        f.evidence.forEach((e, k) => {
           const when = e.dur_ns || e.start_ns ? (e.iteration >= 0 ? 'iteration ' + e.iteration + ', ' : '') + fmtDur(e.dur_ns) + ': ' : '';
-          ul.append(el('li', { class: 'mono' }, when + shorten(e.what, 200)));
-        }
+          const what = sh ? sh.evidence[k] : shorten(e.what, 200);
+          ul.append(el('li', { class: 'mono', title: e.what }, when + what));
+        });
         const dd = el('dd');
         dd.append(ul);
         dl.append(el('dt', {}, 'evidence'), dd);
@@ -141,7 +144,7 @@
       list.append(box);
     });
   }
-  section('findings', () => renderFindings(document.getElementById('findings-list'), A.findings));
+  section('findings', () => renderFindings(document.getElementById('findings-list'), A.findings, data.findings_shown));
 
   // ---- ranks of a distributed job: each rank's GPU time, its clock, the collectives ----
   section('ranks', () => {
@@ -235,7 +238,7 @@
       const w = Math.max(1, (W - labelW - valueW - 10) * r.total_ns / max);
       const g = svgEl('g');
       g.append(svgEl('title', {}, r.name + '\n' + fmtCount(r.calls) + ' calls, ' + fmtDur(r.total_ns) + ' total'));
-      g.append(svgEl('text', { x: labelW - 6, y: y + 15, 'text-anchor': 'end' }, shorten(r.name, 58)));
+      g.append(svgEl('text', { x: labelW - 6, y: y + 15, 'text-anchor': 'end' }, r.shown || shorten(r.name, 58)));
       g.append(svgEl('rect', { class: 'bar' + (r.other ? ' warmup' : ''), x: labelW, y: y + 3, width: w, height: rowH - 6, rx: 2 }));
       g.append(svgEl('text', { x: labelW + w + 6, y: y + 15 }, fmtDur(r.total_ns) + '  ' + r.percent.toFixed(1) + '%  \u00d7' + fmtCount(r.calls)));
       svg.append(g);

@@ -14,6 +14,7 @@
 #include "analysis/findings/rules/rule_checks.h"
 #include "analysis/roofline/roofline.h"
 #include "analysis/work/work_models.h"
+#include "base/short_name.h"
 #include "model/op_args.h"
 
 namespace gpuscope::analysis::internal {

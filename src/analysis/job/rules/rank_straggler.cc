@@ -5,6 +5,7 @@
 #include <string>
 
 #include "analysis/job/job_rule.h"
+#include "base/short_name.h"
 #include "base/text.h"
 
 namespace gpuscope::analysis::job_internal {
