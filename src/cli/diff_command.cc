@@ -54,10 +54,7 @@ CommandBody AddDiffCommand(CLI::App& app, const CommonOptions& common) {
       analysis::DiffReport r = analysis::Diff(before, after, o);
       const analysis::GateResult gate = analysis::CheckGate(r, a->fail_if_slower);
       std::fflush(stdout);
-      std::fprintf(stderr, "gpuscope: %s: %s by %s (%s); the gate allows +%s%%\n",
-                   gate.regression ? "FAIL" : "pass", r.verdict.c_str(),
-                   render::Pct(gate.change_percent).c_str(), r.basis.c_str(),
-                   base::FormatFixed(a->fail_if_slower, 1).c_str());
+      std::fprintf(stderr, "gpuscope: %s\n", gate.message.c_str());
       return gate.regression ? 1 : 0;
     }
     return 0;

@@ -10,7 +10,8 @@ namespace gpuscope::render {
 
 void WriteWhere(output::JsonWriter& w, const analysis::Where& where) {
   w.BeginObject().Key("python").String(where.python).Key("op").String(where.op);
-  w.Key("kernel").String(where.kernel).Key("graph").String(where.graph).EndObject();
+  w.Key("kernel").String(where.kernel).Key("graph").String(where.graph);
+  w.Key("caller").String(where.caller).EndObject();
 }
 
 void WriteLatencyJson(output::JsonWriter& w, const analysis::LatencyStats& l) {
@@ -206,7 +207,10 @@ void WriteFindingsJson(output::JsonWriter& w, const std::vector<analysis::Findin
     w.BeginObject().Key("rule").String(f.rule);
     w.Key("severity").String(analysis::SeverityName(f.severity)).Key("title").String(f.title);
     w.Key("impact_ns").Int(f.impact_ns).Key("impact_percent").Double(f.impact_percent);
-    w.Key("standalone_ns").Int(f.standalone_ns).Key("how_priced").String(f.fix);
+    w.Key("standalone_ns").Int(f.standalone_ns);
+    w.Key("standalone_percent").Double(f.standalone_percent).Key("priced_after").BeginArray();
+    for (int n : f.priced_after) w.Int(n);
+    w.EndArray().Key("how_priced").String(f.fix);
     w.Key("pricing").BeginObject().Key("baseline_ns").Int(f.baseline_ns);
     w.Key("fixed_ns").Int(f.fixed_ns).Key("changes").String(f.changes);
     w.Key("edits_remove_ns").Int(f.edits_remove_ns).EndObject();

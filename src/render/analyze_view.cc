@@ -8,6 +8,7 @@
 #include "output/text_table.h"
 #include "render/analysis_json.h"
 #include "render/health_view.h"
+#include "render/python_place.h"
 #include "render/result_table.h"
 #include "render/stages_view.h"
 #include "render/stats_tables.h"
@@ -27,11 +28,20 @@ std::string WhereText(const analysis::Where& w, size_t width, bool full) {
     if (s.empty()) return;
     out += (out.empty() ? "" : "  >  ") + (full ? s : base::ShortenName(s, width));
   };
-  add(w.python);
+  add(PythonPlace(w.python));  // its caller on a line of its own (CallerLine)
   add(w.op);
   add(w.kernel);
   if (!w.graph.empty()) out += "  [" + w.graph + "]";
   return out.empty() ? "(not attributed: no op, Python frame or kernel recorded around it)" : out;
+}
+
+// "              called from `main`, defined at line 27\n" under a where line whose Python frame's
+// caller the trace records ("" otherwise): on a line of its own, so that neither is cut.
+std::string CallerLine(const analysis::Where& w, size_t width, bool full) {
+  const std::string alone = PythonPlace(w.python), with = PythonPlace(w.python, w.caller);
+  if (w.caller.empty() || with.size() <= alone.size() + 2) return "";
+  const std::string called = with.substr(alone.size() + 2);  // past ", "
+  return "              " + (full ? called : base::ShortenName(called, width)) + "\n";
 }
 
 // One row per phase of a serving trace.
@@ -86,7 +96,31 @@ std::string StallsText(const std::vector<analysis::Stall>& stalls, int64_t origi
   return out;
 }
 
+// "1-6", "1, 3, 5-7": the numbers of the findings priced before one.
+std::string NumberRanges(const std::vector<int>& numbers) {
+  std::string out;
+  for (size_t i = 0; i < numbers.size();) {
+    size_t j = i;
+    while (j + 1 < numbers.size() && numbers[j + 1] == numbers[j] + 1) ++j;
+    out += (out.empty() ? "" : ", ") + std::to_string(numbers[i]);
+    if (j > i) out += (j == i + 1 ? ", " : "-") + std::to_string(numbers[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string SavingText(const analysis::Finding& f) {
+  if (f.severity == analysis::Severity::kInfo || f.standalone_ns == 0) return "";
+  std::string out = "  saves " + base::FormatDuration(f.standalone_ns) + " (" +
+                    base::FormatFixed(f.standalone_percent, 1) + "%)";
+  // What it adds on top of the fixes priced before it, when that is less.
+  if (f.impact_ns < f.standalone_ns && !f.priced_after.empty())
+    out += " alone; " + (f.impact_ns == 0 ? std::string("0") : base::FormatDuration(f.impact_ns)) +
+           " after " + NumberRanges(f.priced_after);
+  return out;
+}
 
 std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r,
                         const AnalyzeView& a) {
@@ -187,7 +221,7 @@ std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r
   out += StagesTable(st.stages, width);
   out += PhasesText(r.phases, width);
   out += StallsText(r.stalls, origin, width, a.full_names);
-  out += base::StrFormat("\nFindings (ranked by the time a fix would save in the steady window)\n");
+  out += "\nFindings (ranked by what each fix alone would save in the steady window)\n";
   if (r.findings.empty()) {
     out += base::StrFormat("\n  none: no rule fired above its threshold\n");
     return out;
@@ -201,10 +235,7 @@ std::string FindingsText(const std::vector<analysis::Finding>& findings, int64_t
   std::string out;
   size_t n = 0;
   for (const auto& f : findings) {
-    std::string impact = f.severity == analysis::Severity::kInfo || f.impact_ns == 0
-                             ? std::string()
-                             : "  saves " + base::FormatDuration(f.impact_ns) + " (" +
-                                   base::FormatFixed(f.impact_percent, 1) + "%)";
+    std::string impact = SavingText(f);
     // Names in the prose folded (never cut) when a line would not fit; what still does not wraps.
     auto prose = [&](const std::string& text, size_t used) {
       return full_names ? text : base::FoldNamesInText(text, width > used + 20 ? width - used : 20);
@@ -216,6 +247,7 @@ std::string FindingsText(const std::vector<analysis::Finding>& findings, int64_t
                         impact.c_str());
     out +=
         base::StrFormat("    where:    %s\n", WhereText(f.where, width - 14, full_names).c_str());
+    out += CallerLine(f.where, width - 14, full_names);
     if (!f.detail.empty())
       out += base::StrFormat("    measured: %s\n", prose(f.detail, 14).c_str());
     for (size_t k = 0; k < f.evidence.size(); ++k) {

@@ -26,6 +26,9 @@ std::string AnalyzeCsv(const analysis::AnalysisReport& r);
 // shared by analyze of one trace and of a job.
 std::string FindingsText(const std::vector<analysis::Finding>& findings, int64_t origin,
                          size_t width, bool full_names, const std::string& explain);
+// "  saves 95 ms (9.0%) alone; 0 after 1-6": what the finding's fix saves alone and, where less,
+// on top of the findings priced before it ("" for information).
+std::string SavingText(const analysis::Finding& f);
 std::string FindingsCsv(const std::vector<analysis::Finding>& findings);
 
 }  // namespace gpuscope::render

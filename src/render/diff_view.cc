@@ -10,6 +10,7 @@
 #include "output/json_writer.h"
 #include "output/text_table.h"
 #include "render/analysis_json.h"
+#include "render/python_place.h"
 #include "render/result_table.h"
 #include "render/schema_version.h"
 #include "render/stages_view.h"
@@ -234,12 +235,13 @@ std::string DiffText(const analysis::DiffReport& r, const DiffView& a) {
   auto priced = [](const auto& f) { return f.impact_before != 0 || f.impact_after != 0; };
   if (std::none_of(r.findings.begin(), r.findings.end(), priced))
     out += base::StrFormat("(none in either run)\n");
-  for (const char* status : {"resolved", "moved to warm-up", "persisting", "new"}) {
+  for (std::string_view status : analysis::kFindingStatuses) {
     for (const auto& f : r.findings) {
       if (f.status != status || !priced(f)) continue;
       std::string where = f.where.python.empty()
                               ? f.where.op
-                              : f.where.python + (f.where.op.empty() ? "" : " > " + f.where.op);
+                              : PythonPlace(f.where.python, f.where.caller) +
+                                    (f.where.op.empty() ? "" : " > " + f.where.op);
       out += base::StrFormat("  %-10s %-15s %s: %s -> %s  %s\n", f.status.c_str(), f.rule.c_str(),
                              f.title.c_str(), base::FormatDuration(f.impact_before).c_str(),
                              base::FormatDuration(f.impact_after).c_str(),
@@ -325,7 +327,7 @@ std::string DiffJson(const analysis::DiffReport& r, const DiffView& a) {
   JsonRows(w, "api", r.api);
   JsonRows(w, "cpu_ops", r.cpu_ops);
   w.Key("findings").BeginObject();
-  for (const char* status : {"resolved", "moved to warm-up", "persisting", "new"}) {
+  for (std::string_view status : analysis::kFindingStatuses) {
     w.Key(status).BeginArray();
     for (const auto& f : r.findings) {
       if (f.status != status) continue;

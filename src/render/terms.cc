@@ -70,12 +70,15 @@ constexpr Term kTerms[] = {
      "iterations of the work to judge it"},
     {"finding", "impact",
      "the time the run would save if the problem were fixed, priced by replay"},
-    {"finding", "standalone saving", "what a finding's fix alone would save (before the cap)"},
+    {"finding", "standalone saving",
+     "what a finding's fix alone would save (before the cap): findings are ranked and graded by "
+     "it; \"95 ms alone; 0 after 1-6\" adds what it saves on top of the fixes priced before it"},
     {"finding", "replay",
      "the run's dependency graph (host calls, launches, GPU streams, syncs) re-run with a fix "
      "applied; its length against the observed window is the replay error"},
     {"finding", "severity",
-     "high: impact at least 10% of the window; medium: at least 3%; low: less; info: not priced"},
+     "high: the fix alone saves at least 10% of the window; medium: at least 3%; low: less; "
+     "info: not priced"},
     {"finding", "where",
      "the place to change: Python line > op > kernel, as the trace records them"},
     {"critical path", "critical path",

@@ -7,6 +7,7 @@
 #include "render/analyze_view.h"
 #include "render/diff_view.h"
 #include "render/help_view.h"
+#include "render/python_place.h"
 #include "render/terms.h"
 
 namespace gpuscope::render {
@@ -24,10 +25,11 @@ analysis::AnalysisReport Report() {
   f.title = "Host synchronizations inside the steady state";
   f.impact_ns = 250'000;
   f.impact_percent = 25;
-  f.where = {"infer.py(12): step", "aten::item", "", ""};
+  f.where = {"infer.py(12): step", "aten::item", "", "", ""};
   f.detail = "8 syncs";
   f.advice = "Keep the value on the device.";
   f.standalone_ns = 250'000;
+  f.standalone_percent = 25;
   f.baseline_ns = 1'000'000;
   f.fixed_ns = 750'000;
   f.changes = "8 calls stop waiting for the GPU";
@@ -45,7 +47,9 @@ TEST(AnalyzeView, TextShowsEachFindingWithItsCostPlaceAndFix) {
                       "250.000 us (25.0%)"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("where:    infer.py(12): step  >  aten::item"), std::string::npos) << text;
+  EXPECT_NE(text.find("where:    in `step`, defined at infer.py:12  >  aten::item"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("fix:      Keep the value on the device."), std::string::npos) << text;
   EXPECT_EQ(text.find("edits:"), std::string::npos) << text;
   // --explain host-sync: the replayed windows and the fix's edits.
@@ -55,6 +59,47 @@ TEST(AnalyzeView, TextShowsEachFindingWithItsCostPlaceAndFix) {
       << explained;
   EXPECT_NE(explained.find("edits:    8 calls stop waiting for the GPU"), std::string::npos)
       << explained;
+}
+
+TEST(AnalyzeView, APythonFrameIsSaidAsTheFunctionAndTheLineItIsDefinedAt) {
+  // PyTorch names a frame by its def line (issue 56: "inference_slow.py(19): slow_activation"
+  // pointed at the def, the loop is below it; "prog.py(0): <module>" at line 0).
+  EXPECT_EQ(PythonPlace("inference_slow.py(19): slow_activation"),
+            "in `slow_activation`, defined at inference_slow.py:19");
+  EXPECT_EQ(PythonPlace("prog.py(0): <module>"), "module level of prog.py");
+  EXPECT_EQ(PythonPlace("inference_slow.py(19): slow_activation", "inference_slow.py(27): main"),
+            "in `slow_activation`, defined at inference_slow.py:19, called from `main`, defined at "
+            "line 27");
+  EXPECT_EQ(PythonPlace("lib/act.py(4): leaky", "train.py(0): <module>"),
+            "in `leaky`, defined at lib/act.py:4, called from module level of train.py");
+  EXPECT_EQ(PythonPlace("lib/act.py(4): leaky", "train.py(30): run"),
+            "in `leaky`, defined at lib/act.py:4, called from `run`, defined at train.py:30");
+  EXPECT_EQ(PythonPlace("step 3"), "step 3");  // a user range: as it is
+  EXPECT_EQ(PythonPlace("nn.Module: Linear_0"), "nn.Module: Linear_0");
+}
+
+TEST(AnalyzeView, TheCallerOfAFindingsFrameIsALineOfItsOwnUnderWhere) {
+  analysis::AnalysisReport r = Report();
+  r.findings[0].where.caller = "infer.py(30): main";
+  const std::string text = FindingsText(r.findings, 0, 100, false, "");
+  EXPECT_NE(text.find("where:    in `step`, defined at infer.py:12  >  aten::item\n"
+                      "              called from `main`, defined at line 30\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(AnalyzeView, AFindingShowsWhatItsFixSavesAloneAndAfterTheFixesPricedBeforeIt) {
+  analysis::Finding f;
+  f.severity = analysis::Severity::kMedium;
+  f.standalone_ns = 95'000'000, f.standalone_percent = 9.0, f.impact_ns = 0;
+  f.priced_after = {1, 2, 3, 4, 5, 6};
+  EXPECT_EQ(SavingText(f), "  saves 95.000 ms (9.0%) alone; 0 after 1-6");
+  f.impact_ns = 2'000'000, f.priced_after = {1, 3, 4};
+  EXPECT_EQ(SavingText(f), "  saves 95.000 ms (9.0%) alone; 2.000 ms after 1, 3, 4");
+  f.impact_ns = f.standalone_ns;
+  EXPECT_EQ(SavingText(f), "  saves 95.000 ms (9.0%)");
+  f.severity = analysis::Severity::kInfo;
+  EXPECT_EQ(SavingText(f), "");
 }
 
 TEST(AnalyzeView, CsvHasOneRowPerFinding) {

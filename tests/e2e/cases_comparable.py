@@ -1,6 +1,6 @@
 """End-to-end: `diff` on runs that cannot be compared says so with the reason, and compares runs
-without marked steps by the period their kernels repeat with (shared samples; skipped when
-absent)."""
+without marked steps by the period their kernels repeat with; analyze prices on those samples
+what a fix removes (shared samples; skipped when absent)."""
 import json
 import os
 
@@ -98,3 +98,18 @@ def diff_of_two_batch_sizes_compares_per_sample():
         assert "per sample" in text, text
         # The same batch on both sides: no batch, compared as is.
         assert diff(paths[0], paths[0])["batch"] is None
+
+
+@test
+def launch_bound_prices_what_launches_cost_not_the_idle_before_them():
+    """matmul_result.rpd (issue 56): 13 tiny kernels after launch calls that loaded modules were
+    priced at the 20.4 ms of GPU idle before them, what 13 launches cost is ~0.1 ms; a summary
+    without a fix to price (low-utilization) is info, not high."""
+    path = sample("rocm", "rocmProfileData", "matmul_result.rpd")
+    r = run("analyze", "--format", "json", "--min-impact-percent", "0", path)
+    assert r.returncode == 0, r.stderr
+    findings = json.loads(r.stdout)["findings"]
+    storms = [f for f in findings if f["rule"] == "launch-bound"]
+    assert all(f["standalone_ns"] < 1_000_000 for f in storms), storms
+    util = [f for f in findings if f["rule"] == "low-utilization"]
+    assert util and all(f["severity"] == "info" for f in util), util

@@ -30,6 +30,11 @@ def run_profiles_both_examples_unchanged():
             found[ex] = d["findings"]
         storm = [f for f in found["slow"] if f["rule"] == "cpu-op-storm"]
         assert storm and storm[0]["where"]["python"].endswith("slow_activation"), found["slow"]
+        # PyTorch names the frame by its def line: the caller narrows it (issue 56).
+        assert storm[0]["where"]["caller"].endswith(": main"), storm[0]["where"]
+        text = run("analyze", os.path.join(tmp, "slow.json")).stdout
+        assert re.search(r"where: +in `slow_activation`, defined at \S*inference_slow\.py:\d+ .*\n +called from "
+                         r"`main`, defined at line \d+\n", text), text[-3000:]
         per_step = [f for f in found["slow"] if f["rule"] == "host-sync" and f["where"]["python"].endswith(": main")]
         assert per_step and "1.0 per iteration" in per_step[0]["detail"], [(f["rule"], f["where"]) for f in found["slow"]]
         assert not [f for f in found["fast"] if f["rule"] in ("cpu-op-storm", "host-sync")], found["fast"]

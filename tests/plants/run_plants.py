@@ -175,10 +175,12 @@ def one(gpuscope, rel, kind, tmp):
                made[2] if kind in ("kernel_storm", "item_sync", "blocking_copy", "one_time_pause")
                else d_us)
     # A storm, a blocking copy or a loader fetch adds to the sample's own tiny kernels, blocking
-    # copies or loader ranges, which one finding prices together, an .item() to the sample's own
+    # copies or loader ranges, which one finding prices together, a host stall to the sample's
+    # own GPU idle (one gpu-idle finding prices every cause), an .item() to the sample's own
     # .item()s at that place: the plant's share is what the saving grew by.
     before_ns = 0
-    if kind in ("kernel_storm", "item_sync", "blocking_copy", "data_loading", "one_time_pause"):
+    if kind in ("kernel_storm", "item_sync", "blocking_copy", "data_loading", "one_time_pause",
+                "host_stall"):
         before_ns = sum(f["standalone_ns"] for f in unplanted(gpuscope, src)["findings"]
                         if f["rule"] == rule and (kind != "item_sync" or place(f)))
     out = []

@@ -107,4 +107,30 @@ Where Attributor::Memop(size_t m) const {
   return w;
 }
 
+std::vector<std::string> Attributor::Callers(const std::vector<std::string>& frame_names) const {
+  std::unordered_map<std::string_view, size_t> wanted;
+  for (size_t i = 0; i < frame_names.size(); ++i)
+    if (!frame_names[i].empty()) wanted.emplace(frame_names[i], i);
+  // per wanted name: caller name id -> calls
+  std::vector<std::unordered_map<model::StringId, size_t>> counts(frame_names.size());
+  const auto& py = t_.python;
+  for (size_t f = 0; f < py.size() && !wanted.empty(); ++f) {
+    auto it = wanted.find(t_.str(py.name[f]));
+    if (it == wanted.end()) continue;
+    const model::RowId p = py.parent[f];
+    const model::RowId u = p != model::kNoRow && p < f ? user_frame_[p] : model::kNoRow;
+    if (u != model::kNoRow) ++counts[it->second][py.name[u]];
+  }
+  std::vector<std::string> out(frame_names.size());
+  for (size_t i = 0; i < frame_names.size(); ++i) {
+    if (frame_names[i].empty()) continue;
+    const auto& c = counts[wanted.at(frame_names[i])];  // a name asked twice: its first ask's
+    const auto top = std::max_element(c.begin(), c.end(), [](auto& a, auto& b) {
+      return a.second != b.second ? a.second < b.second : a.first > b.first;
+    });
+    if (top != c.end()) out[i] = std::string(t_.str(top->first));
+  }
+  return out;
+}
+
 }  // namespace gpuscope::analysis

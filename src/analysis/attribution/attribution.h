@@ -15,6 +15,9 @@ struct Where {
   std::string op;      // deepest CPU op (or annotation) around the launch, "" if unknown
   std::string kernel;  // the GPU op's name, "" for host-side findings
   std::string graph;   // for a kernel replayed by a graph: "in graph (...)"; "" otherwise
+  // The user frame that calls `python` most often ("" unknown). PyTorch names a frame by its
+  // function's first line (the `def`), never by the line that calls: the caller narrows it.
+  std::string caller;
 };
 
 struct GraphAttribution;
@@ -43,6 +46,9 @@ class Attributor {
   void SetGraphs(const GraphAttribution* g) { graphs_ = g; }
   Where Kernel(size_t kernel_row) const;
   Where Memop(size_t memop_row) const;
+  // Per frame name, the user frame (its name) that calls it most often: the innermost user frame
+  // above each frame of that name ("" where none). One pass over the frames.
+  std::vector<std::string> Callers(const std::vector<std::string>& frame_names) const;
 
  private:
   const model::Trace& t_;

@@ -34,6 +34,7 @@ void TestIterations(DiffReport& r, const std::vector<int64_t>& db, std::vector<i
     for (int64_t& v : da) v = static_cast<int64_t>(std::llround(static_cast<double>(v) / per));
     la.stddev_ns = static_cast<int64_t>(std::llround(static_cast<double>(la.stddev_ns) / per));
   }
+  r.tested_before = db.size(), r.tested_after = da.size();
   if (db.size() >= 5 && da.size() >= 5) {
     r.p_value = MannWhitneyP(db, da);
     r.significant = r.p_value < 0.05;
@@ -259,30 +260,34 @@ double MannWhitneyP(const std::vector<int64_t>& a, const std::vector<int64_t>& b
 
 namespace {
 
-// The findings of the two runs matched by rule and place: resolved, persisting or new.
+// The findings of the two runs matched by rule and place: resolved, persisting or new; one the
+// after run still has, priced under the threshold, is not resolved.
 void MatchFindings(DiffReport& r, const model::Trace& after) {
   auto fkey = [](const Finding& f) {
     return f.rule + "\x1f" + f.title + "\x1f" + f.where.python + "\x1f" + f.where.op;
   };
-  std::map<std::string, const Finding*> fb, fa;
+  std::map<std::string, const Finding*> fb, fa, fa_under;
   for (const auto& f : r.before.findings) fb.emplace(fkey(f), &f);
   for (const auto& f : r.after.findings) fa.emplace(fkey(f), &f);
+  for (const auto& f : r.after.under_threshold) fa_under.emplace(fkey(f), &f);
   for (const auto& f : r.before.findings) {
     if (f.severity == Severity::kInfo) continue;
     auto it = fa.find(fkey(f));
-    FindingDiff d{it != fa.end()                                 ? "persisting"
-                  : OnlyInWarmup(after, r.after.steady, f.where) ? "moved to warm-up"
-                                                                 : "resolved",
-                  f.rule,
-                  f.title,
-                  f.impact_ns,
-                  it == fa.end() ? 0 : it->second->impact_ns,
-                  f.where};
+    auto under = fa_under.find(fkey(f));
+    const Finding* now = it != fa.end()            ? it->second
+                         : under != fa_under.end() ? under->second
+                                                   : nullptr;
+    const std::string_view status = it != fa.end()                                 ? kPersisting
+                                    : under != fa_under.end()                      ? kStillPresent
+                                    : OnlyInWarmup(after, r.after.steady, f.where) ? kMovedToWarmup
+                                                                                   : kResolved;
+    FindingDiff d{std::string(status),      f.rule, f.title, f.impact_ns,
+                  now ? now->impact_ns : 0, f.where};
     r.findings.push_back(std::move(d));
   }
   for (const auto& f : r.after.findings) {
     if (f.severity == Severity::kInfo || fb.count(fkey(f))) continue;
-    r.findings.push_back({"new", f.rule, f.title, 0, f.impact_ns, f.where});
+    r.findings.push_back({std::string(kNew), f.rule, f.title, 0, f.impact_ns, f.where});
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/diff/batch_ratio.h"
@@ -48,10 +49,19 @@ struct CategoryDiff {
   int64_t delta() const { return total_after - total_before; }
 };
 
+// A finding's status across the two runs (FindingDiff::status), in the order they are listed.
+inline constexpr std::string_view kResolved = "resolved";  // gone from the after run
+// gone from the after run's steady steps but its op still runs in its warm-up (moved, not removed)
+inline constexpr std::string_view kMovedToWarmup = "moved to warm-up";
+// still found in the after run, its fix priced under the minimum impact: not resolved
+inline constexpr std::string_view kStillPresent = "still present (under the threshold)";
+inline constexpr std::string_view kPersisting = "persisting";
+inline constexpr std::string_view kNew = "new";
+inline constexpr std::string_view kFindingStatuses[] = {kResolved, kMovedToWarmup, kStillPresent,
+                                                        kPersisting, kNew};
+
 struct FindingDiff {
-  // resolved, persisting, new; "moved to warm-up": gone from the after run's steady steps but
-  // its op still runs in the after run's warm-up (a cost moved, not removed)
-  std::string status;
+  std::string status;  // one of kFindingStatuses
   std::string rule, title;
   int64_t impact_before = 0, impact_after = 0;
   Where where;
@@ -69,8 +79,9 @@ struct DiffReport {
   AnalysisReport before, after;
   Pair wall_ns, iterations, iteration_mean_ns, iteration_median_ns, iteration_p95_ns, gpu_busy_pct,
       kernel_ns, memcpy_ns, api_ns, copy_bytes;
-  std::string test;     // which test decided, in words
-  double p_value = -1;  // of the rank test; -1 when none ran
+  std::string test;                            // which test decided, in words
+  double p_value = -1;                         // of the rank test; -1 when none ran
+  size_t tested_before = 0, tested_after = 0;  // the steady steps the test compared
   bool significant = false;
   enum class Verdict { kNoChange, kFaster, kSlower };
   enum class Basis { kIterationLatency, kKernelTime };

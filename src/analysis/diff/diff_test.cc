@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "analysis/common/test_model_builder.h"
 #include "analysis/diff/comparability.h"
 #include "model/linker.h"
 
@@ -209,6 +212,41 @@ TEST(Diff, RunsOfDifferentModelsAreNotComparable) {
   EXPECT_EQ(r.not_comparable_reason, "they ran different models (BertModel vs TimesformerModel)");
   EXPECT_EQ(Diff(with_model("BertModel"), with_model("BertModel")).verdict,
             "no significant change");
+}
+
+// GPU-bound steps: an input copy of `copy_ns` (0: none) from pinned memory, a GEMM queued behind
+// it on the same stream, then a synchronize; the next step starts when it returns.
+model::Trace& CopyThenGemm(test_models::Builder& b, int64_t copy_ns) {
+  using test_models::us;
+  int64_t t0 = 0;
+  for (int s = 0; s < 6; ++s) {
+    b.Op("aten::copy_", t0 + 5 * us, 10 * us);
+    if (copy_ns > 0)
+      b.Copy(model::MemopKind::kHtoD, "cudaMemcpyAsync", t0 + 6 * us, 5 * us, t0 + 12 * us, copy_ns,
+             1 << 20, model::MemoryKind::kPinned);
+    const int64_t gemm = std::max(t0 + 14 * us + copy_ns, t0 + 26 * us);
+    b.Launch("gemm", t0 + 20 * us, 4 * us, gemm, 500 * us);
+    b.Api("cudaDeviceSynchronize", t0 + 30 * us, gemm + 505 * us - (t0 + 30 * us), 0);
+    const int64_t end = gemm + 510 * us;
+    b.Step(s, t0, end - t0);
+    t0 = end;
+  }
+  return b.Link();
+}
+
+TEST(Diff, AFindingPricedUnderTheThresholdIsStillPresentNotResolved) {
+  // Issue 56: memcpy-in-loop "resolved" while the copies were still there, each saving less.
+  test_models::Builder before, after, before2, gone;
+  DiffReport r = Diff(CopyThenGemm(before, 300 * test_models::us), CopyThenGemm(after, 300));
+  auto status = [](const DiffReport& d) {
+    for (const auto& f : d.findings)
+      if (f.rule == "memcpy-in-loop") return f.status;
+    return std::string("none");
+  };
+  ASSERT_FALSE(r.after.under_threshold.empty());
+  EXPECT_EQ(status(r), kStillPresent);
+  EXPECT_EQ(status(Diff(CopyThenGemm(before2, 300 * test_models::us), CopyThenGemm(gone, 0))),
+            kResolved);
 }
 
 TEST(Diff, ACostThatMovedIntoWarmupIsNotResolved) {

@@ -63,5 +63,24 @@ TEST(DiffGate, FailsOnlyOnASignificantSlowdownBeyondTheAllowance) {
   EXPECT_DOUBLE_EQ(CheckGate(Report(DiffReport::Verdict::kSlower, 12.0), 5).change_percent, 12.0);
 }
 
+TEST(DiffGate, TheMessageSaysTheChangeWhetherItIsSignificantItsPAndTheSteps) {
+  // Issue 56: "pass: no significant change by +25.6%" read as a contradiction.
+  DiffReport r = Report(DiffReport::Verdict::kNoChange, 25.6);
+  r.basis = "per-iteration latency";
+  r.p_value = 0.0728, r.tested_before = 8, r.tested_after = 8;
+  EXPECT_EQ(CheckGate(r, 5).message,
+            "pass: +25.6% in per-iteration latency, not significant (p = 0.0728 on 8 vs 8 steady "
+            "steps: more steps may tell); the gate fails only a significant slowdown above +5.0%");
+  r.verdict_kind = DiffReport::Verdict::kSlower, r.significant = true, r.p_value = 0.0002;
+  r.tested_before = r.tested_after = 30;
+  EXPECT_EQ(CheckGate(r, 5).message,
+            "FAIL: slower by +25.6% in per-iteration latency, significant (p = 0.0002 on 30 vs 30 "
+            "steady steps); the gate allows +5.0%");
+  // Without a rank test the message says what decided.
+  r.p_value = -1, r.test = "too few iterations for a rank test (3 vs 3)";
+  EXPECT_NE(CheckGate(r, 50).message.find("significant (too few iterations for a rank test"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpuscope::analysis

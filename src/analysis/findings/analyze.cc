@@ -9,6 +9,7 @@
 
 #include "analysis/common/copies.h"
 #include "analysis/findings/context.h"
+#include "analysis/findings/place_advice.h"
 #include "analysis/findings/pricing.h"
 #include "analysis/findings/registry.h"
 #include "analysis/findings/unsupported.h"
@@ -171,6 +172,7 @@ void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t 
     rule.detect(c, claims, cands);
     if (timer.on()) timer.Lap(("rule " + std::string(rule.id)).c_str());
   }
+  AdviseByPlace(c, cands);
   s.host_pinning = HostPinning(c);
   if (builder.joinable()) builder.join();
   if (graph_failed) std::rethrow_exception(graph_failed);  // out of memory: one line in main
@@ -217,15 +219,21 @@ void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t 
     if (always ||
         std::max(x.impact_percent, priced.Percent(x.standalone_ns)) >= o.min_impact_percent)
       r.findings.push_back(std::move(x));
+    else
+      r.under_threshold.push_back(std::move(x));
   }
-  // By impact; the utilization summary and pure information after the measured costs.
-  auto rank = [&](const Finding& x) {
-    return x.severity == Severity::kInfo ? 2 : listing(x) == RuleInfo::Listing::kSummary ? 1 : 0;
-  };
-  std::stable_sort(r.findings.begin(), r.findings.end(), [&](const Finding& a, const Finding& b) {
-    if (rank(a) != rank(b)) return rank(a) < rank(b);
-    return a.impact_ns > b.impact_ns;
-  });
+  RankFindings(r.findings);
+}
+
+// Each place's caller (Where::caller): the user frame that calls its Python frame most often.
+void NameCallers(const Attributor& at, AnalysisReport& r) {
+  std::vector<std::string> names;
+  for (const auto& f : r.findings) names.push_back(f.where.python);
+  for (const auto& s : r.stalls) names.push_back(s.where.python);
+  std::vector<std::string> callers = at.Callers(names);
+  size_t k = 0;
+  for (auto& f : r.findings) f.where.caller = std::move(callers[k++]);
+  for (auto& s : r.stalls) s.where.caller = std::move(callers[k++]);
 }
 
 }  // namespace
@@ -271,6 +279,7 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o, const SteadyStat
                         std::max<int64_t>(o.idle_gap_ns, wall_ns / 100), r.steady.one_time);
   timer.Lap("analyze: stalls");
   AnalyzeWindow(t, o, c, wall_ns, r);
+  NameCallers(c.at(), r);
   return r;
 }
 

@@ -68,7 +68,10 @@ struct AnalysisReport {
   ClockCheck clocks;                 // launch-to-start sanity per device (clock_check.h)
   AnalysisSummary summary;
   std::vector<HealthNote> health;  // how the trace was recorded (health.h)
-  std::vector<Finding> findings;   // by impact, largest first; information last
+  std::vector<Finding> findings;   // by standalone saving, largest first; information last
+  // Findings whose fix saves less than the minimum impact (not listed): the problem is still
+  // there, priced under the threshold (diff says so instead of "resolved").
+  std::vector<Finding> under_threshold;
 };
 
 AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& options = {});

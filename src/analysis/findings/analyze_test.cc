@@ -154,6 +154,30 @@ TEST(Analyze, LaunchBoundStormOfTinyKernels) {
   EXPECT_TRUE(Rule(Analyze(healthy.Link()), "launch-bound").empty());
 }
 
+TEST(Analyze, LaunchBoundIsPricedByWhatLaunchesCostNotByTheHostWorkBeforeThem) {
+  // Issue 56: 13 tiny kernels after launch calls of milliseconds (module loading, the host's own
+  // work) were priced at the GPU idle before them; 13 launches cost ~0.1 ms.
+  Builder b;
+  for (int s = 0; s < 4; ++s) {
+    int64_t t0 = s * 11'000 * us;
+    b.Step(s, t0, 11'000 * us);
+    b.Op("aten::add_", t0, 900 * us);
+    for (int k = 0; k < 100; ++k)
+      b.Launch("tiny_add", t0 + k * 9 * us, 8 * us, t0 + k * 9 * us + 8 * us, 2 * us);
+    for (int k = 0; k < 5; ++k) {
+      int64_t at = t0 + 1000 * us + k * 2000 * us;
+      b.Launch("tiny_cat", at, 1990 * us, at + 1995 * us, 2 * us);
+    }
+  }
+  AnalysisReport r = Analyze(b.Link());
+  auto f = Rule(r, "launch-bound");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->where.kernel, "tiny_add");
+  EXPECT_NE(f[0]->detail.find(" launch calls over 32.000 us"), std::string::npos) << f[0]->detail;
+  // The 100 launch calls of 8 us a step, not the 5 of 2 ms.
+  EXPECT_NEAR(static_cast<double>(f[0]->standalone_ns), 4 * 100 * 8 * us, 4 * 10 * us);
+}
+
 TEST(Analyze, HostSyncPairsTheItemWithItsCopyAndCostsTheGpuIdle) {
   Builder b;
   for (int s = 0; s < 4; ++s) {

@@ -49,10 +49,10 @@ void Context::BuildTimeline() {
       if (it != masked_.begin()) --it;  // the one starting before `a` may cover it
       for (; it != masked_.end() && it->first < b; ++it) {
         if (it->second <= a) continue;
-        if (it->first > a) gaps_.push_back({a, it->first, launch, dev, 0, {}});
+        if (it->first > a) gaps_.push_back({a, it->first, launch, dev, 0, {}, kNoRow});
         a = std::max(a, it->second);
       }
-      if (b > a) gaps_.push_back({a, b, launch, dev, 0, {}});
+      if (b > a) gaps_.push_back({a, b, launch, dev, 0, {}, kNoRow});
     };
     auto busy = [&](int64_t a, int64_t b) { busy_ += b - a; };
     gap(w0_, cur_s, ops[0].launch);
@@ -190,6 +190,7 @@ void ClassifyGaps(Context& c) {
     if (c.Text(g.cause).starts_with("Python: ")) {
       g.where.python = c.Intern(t.str(t.python.name[frame]));
     } else if (best != SIZE_MAX) {
+      g.op = static_cast<RowId>(best);
       g.where.op = c.Intern(t.str(t.cpu.name[best]));
       g.where.python = c.Intern(c.at().PythonOf(static_cast<RowId>(best)));
     } else if (g.next_launch != kNoRow) {

@@ -41,6 +41,7 @@ struct Gap {
   struct {
     base::StringId python = 0, op = 0;  // as Where's: innermost user frame, deepest op
   } where;
+  RowId op = kNoRow;  // the op row behind where.op (kNoRow: none)
 };
 static_assert(sizeof(Gap) <= 40, "a trace can hold millions of gaps");
 

@@ -229,7 +229,8 @@ TEST(Analyze, LowUtilizationSplitsIdleByCause) {
   AnalysisReport r = Analyze(b.Link());
   auto f = Rule(r, "low-utilization");
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0]->severity, Severity::kHigh);
+  // A summary without a fix to price is information (issue 56: unpriced "[high]").
+  EXPECT_EQ(f[0]->severity, Severity::kInfo);
   EXPECT_NE(r.summary.verdict.find("CPU-bound"), std::string::npos);
   EXPECT_EQ(r.summary.verdict_kind, VerdictKind::kCpuBound);
   EXPECT_NEAR(r.summary.gpu_busy_pct, 10.0, 0.01);

@@ -20,7 +20,8 @@ namespace gpuscope::analysis {
 // what is reported without a fix to price (a hotspot, a summary). Words only in render
 // (SeverityName).
 enum class Severity { kHigh, kMedium, kLow, kInfo };
-// Severity from impact: >= 10% of the window high, >= 3% medium, else low.
+// Severity from a fix's standalone saving (what fixing that one problem alone saves): >= 10% of
+// the window high, >= 3% medium, else low. A finding without a fix to price is info.
 Severity SeverityFor(double impact_percent);
 // "high", "medium", "low", "info": the JSON's and the table's word.
 std::string_view SeverityName(Severity s);
@@ -79,9 +80,14 @@ struct Finding {
   // it and capped at its own saving, so that two findings never claim the same time and the
   // impacts add up to at most "combined" (fixes together may save more than their sum).
   int64_t impact_ns = 0;
-  double impact_percent = 0;  // of the steady window
-  int64_t standalone_ns = 0;  // the saving of this fix alone (replayed)
-  std::string fix;            // what the replay changed to price it ("" for information)
+  double impact_percent = 0;      // of the steady window
+  int64_t standalone_ns = 0;      // the saving of this fix alone (replayed): ranks and grades it
+  double standalone_percent = 0;  // of the steady window
+  // Its place in the pricing order (-1: not priced in it), and the findings priced before it
+  // (1-based numbers in the report's list): impact_ns is what it adds on top of those.
+  int price_order = -1;
+  std::vector<int> priced_after;
+  std::string fix;  // what the replay changed to price it ("" for information)
   // The pricing, for `--explain` and the JSON: the replayed window without and with this fix
   // alone, the edits it made (counts) and the time they remove (the most the fix can save:
   // ReplayGraph::EditsRemoveNs).
@@ -92,6 +98,12 @@ struct Finding {
   std::string detail;  // one line of measured facts (counts, bytes, per-iteration rates)
   std::string advice;
 };
+
+// Sorts a report's findings by standalone saving (what fixing each problem alone saves), the
+// summaries and information after the measured costs, and names the findings priced before each.
+void RankFindings(std::vector<Finding>& findings);
+// Sets each finding's priced_after from the price_order of the findings listed (in list order).
+void NamePricedBefore(std::vector<Finding>& findings);
 
 namespace internal {
 class Context;

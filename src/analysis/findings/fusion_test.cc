@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -25,9 +26,10 @@ struct Op {
 };
 
 // GPU-bound steps: a gemm, then `ops` launched one after another from the Python line of each
-// (a 4 us dispatch gap between queued kernels), then a synchronize.
+// (a 4 us dispatch gap between queued kernels), then a synchronize. `host_gap`: host work before
+// each op (the GPU then waits for its launch).
 model::Trace& Build(Builder& b, const std::vector<Op>& ops, const std::vector<std::string>& lines,
-                    int steps = 10) {
+                    int steps = 10, int64_t host_gap = 0) {
   int64_t t = 0;
   for (int s = 0; s < steps; ++s) {
     int64_t t0 = t, host = t0 + 5 * us;
@@ -35,11 +37,13 @@ model::Trace& Build(Builder& b, const std::vector<Op>& ops, const std::vector<st
     int64_t gpu_free = host + 306 * us;
     host += 5 * us;
     for (size_t i = 0; i < ops.size(); ++i) {
+      host += i ? host_gap : 0;
       b.Frame(lines[i % lines.size()], host, 8 * us);
       b.Op(ops[i].name, host + 1 * us, 6 * us, model::EncodeOpArgs(ops[i].dims, ops[i].types, ""));
-      b.Launch("void at::native::vectorized_elementwise_kernel<4>", host + 2 * us, 4 * us,
-               gpu_free + 4 * us, ops[i].ns);
-      gpu_free += 4 * us + ops[i].ns;
+      const int64_t start = std::max(gpu_free + 4 * us, host + 8 * us);
+      b.Launch("void at::native::vectorized_elementwise_kernel<4>", host + 2 * us, 4 * us, start,
+               ops[i].ns);
+      gpu_free = start + ops[i].ns;
       host += 9 * us;
     }
     int64_t sync_end = gpu_free + 5 * us;
@@ -101,6 +105,21 @@ TEST(Fusion, OtherSizesOtherLinesAndShortChainsAreNotChains) {
   Builder gemm;
   EXPECT_TRUE(
       Rule(Analyze(Build(gemm, with_gemm, {"model.py(31): activation"})), "fusion").empty());
+}
+
+TEST(Fusion, KernelsThatDoNotFollowEachOtherAreNotAChain) {
+  // The same ops from the same line, 2 ms of other host work before each (issue 56: a "chain"
+  // whose evidence spanned 274 ms): fusing them would not remove the time between them.
+  Builder apart;
+  EXPECT_TRUE(
+      Rule(Analyze(Build(apart, kChain, {"model.py(31): activation"}, 10, 2000 * us)), "fusion")
+          .empty());
+  // 100 us of host work before each: they still follow each other.
+  Builder close;
+  EXPECT_EQ(
+      Rule(Analyze(Build(close, kChain, {"model.py(31): activation"}, 10, 100 * us)), "fusion")
+          .size(),
+      1u);
 }
 
 }  // namespace

@@ -49,7 +49,7 @@ void PriceOneTime(const Pricing& p, Candidate& cand) {
   Finding& f = cand.finding;
   const int64_t saves = std::max<int64_t>(0, p.as_run_ns - p.baseline_ns);
   f.impact_ns = f.standalone_ns = saves;
-  f.impact_percent =
+  f.impact_percent = f.standalone_percent =
       100.0 * static_cast<double>(saves) / static_cast<double>(std::max<int64_t>(1, p.as_run_ns));
   f.severity = SeverityFor(f.impact_percent);
   f.baseline_ns = p.as_run_ns;
@@ -121,17 +121,24 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
   const std::vector<int64_t>& impact = r.impact_ns;
   p.combined_ns = r.combined_ns;
   if (cut) PricePhases(*cut, unchanged.steps_ns, r, steps, p);
+  for (size_t k = 0; k < r.order.size(); ++k)
+    cands[r.order[k]].finding.price_order = static_cast<int>(k);
   for (size_t i = 0; i < cands.size(); ++i) {
     Finding& f = cands[i].finding;
-    // Information and summaries (no fix to price) keep the severity their rule gave them.
-    if (f.severity == Severity::kInfo || cands[i].fix.empty()) continue;
+    // What has no fix to price (information, summaries, a fix on impossible times) is info.
+    if (f.severity == Severity::kInfo || cands[i].fix.empty()) {
+      f.severity = Severity::kInfo;
+      continue;
+    }
     if (f.rule == "warm-up") {
       PriceOneTime(p, cands[i]);
       continue;
     }
     f.impact_ns = impact[i];
     f.impact_percent = p.Percent(impact[i]);
-    f.severity = SeverityFor(f.impact_percent);
+    // Graded by what fixing this problem alone saves, not by what the fixes before it leave.
+    f.standalone_percent = p.Percent(alone[i]);
+    f.severity = SeverityFor(f.standalone_percent);
     f.standalone_ns = alone[i];
     f.baseline_ns = p.baseline_ns;
     f.fixed_ns = p.baseline_ns - alone[i];

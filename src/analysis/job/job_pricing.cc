@@ -218,10 +218,15 @@ void PriceFindings(const std::vector<RankData>& ranks, const std::vector<Instanc
     }
     f.impact_ns = r.impact_ns[i];
     f.impact_percent = 100.0 * static_cast<double>(f.impact_ns) / span;
-    f.severity = SeverityFor(f.impact_percent);
+    // Graded and kept by what its fix alone saves, as a single trace's findings are.
+    f.standalone_percent = 100.0 * static_cast<double>(f.standalone_ns) / span;
+    f.severity = SeverityFor(f.standalone_percent);
     f.changes = base::FormatDuration(f.standalone_ns) + " alone";
-    if (f.impact_percent >= options.min_impact_percent) rep.findings.push_back(std::move(f));
+    for (size_t o = 0; o < r.order.size(); ++o)
+      if (r.order[o] == i) f.price_order = static_cast<int>(o);
+    if (f.standalone_percent >= options.min_impact_percent) rep.findings.push_back(std::move(f));
   }
+  NamePricedBefore(rep.findings);
   rep.combined_ns = r.combined_ns;
 }
 

@@ -118,8 +118,13 @@
       const head = el('summary', { class: 'head' });
       head.append(el('span', { class: 'rank' }, (i + 1) + '.'), el('span', { class: 'badge ' + f.severity }, f.severity),
         el('span', { class: 'title' }, f.title), el('span', { class: 'rule' }, f.rule));
-      if (f.severity !== 'info' && f.impact_ns > 0) {
-        head.append(el('span', { class: 'impact' }, 'saves ' + fmtDur(f.impact_ns) + ' (' + f.impact_percent.toFixed(1) + '%)'));
+      // Ranked by what the fix alone saves; what it adds after the fixes priced before it beside.
+      if (f.severity !== 'info' && f.standalone_ns > 0) {
+        let saves = 'saves ' + fmtDur(f.standalone_ns) + ' (' + f.standalone_percent.toFixed(1) + '%)';
+        if (f.impact_ns < f.standalone_ns && f.priced_after.length) {
+          saves += ' alone; ' + (f.impact_ns ? fmtDur(f.impact_ns) : '0') + ' after ' + f.priced_after.join(', ');
+        }
+        head.append(el('span', { class: 'impact' }, saves));
       }
       box.append(head);
       const dl = el('dl');

@@ -26,6 +26,10 @@ constexpr size_t kMaxChains = 5;
 // A run of more fusable kernels than this is a loop over many tensors (an optimizer's
 // per-parameter updates), a storm for cpu-op-storm and launch-bound, not a chain to fuse.
 constexpr size_t kMaxChainKernels = 32;
+// A kernel that starts longer than this after the one before it ends does not follow it: the
+// host did other work between the two ops (another step, another layer), and a fused kernel
+// would not remove that time.
+constexpr int64_t kMaxChainGapNs = 500'000;
 
 // The work model families whose kernels are memory-bound and fuse into their neighbours.
 bool FusableFamily(std::string_view family) {
@@ -246,8 +250,9 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
       // Kernels of one op are its implementation (a foreach op's storm: launch-bound's), not a
       // chain of ops.
       bool same_op = m.op != kNoRow && m.op == last.op;
+      bool follows = t.kernels.start_ns[k] - t.kernels.end_ns(last.kernel) <= kMaxChainGapNs;
       if (m.python != last.python || !same_thread || (m.op == kNoRow) != (last.op == kNoRow) ||
-          !passes || same_op)
+          !passes || same_op || !follows)
         close(chain);
     }
     chain.push_back(m);
@@ -278,8 +283,9 @@ const RuleInfo& FusionRule() {
           "memory-bound framework op (the elementwise, activation-and-mul, normalization and "
           "softmax work models: add, mul, gelu, silu, rsqrt, layer_norm, softmax ...; without ops, "
           "PyTorch's elementwise kernels by name), from one thread and one user Python line, with "
-          "no other kernel between them on the stream and, where shapes are recorded, tensors of "
-          "one size (a chain passes one tensor along). Chains of the same ops from the same line "
+          "no other kernel between them on the stream, each starting at most 500 us after the one "
+          "before it ends, and, where shapes are recorded, tensors of one size (a chain passes "
+          "one tensor along). Chains of the same ops from the same line "
           "are one finding when their GPU time reaches --fusion-share percent of the GPU's busy "
           "time (the five largest). Bytes come from the recorded shapes: a fused kernel moves "
           "every member's bytes less each intermediate result written and read back.",
@@ -307,7 +313,9 @@ const RuleInfo& FusionRule() {
           "op's storm is launch-bound's), runs of more than 32 kernels (a loop over many tensors, "
           "an optimizer's per-parameter updates: cpu-op-storm's and launch-bound's), GEMMs, "
           "convolutions, attention, reductions and copies (device-copy's); chains broken by "
-          "another kernel on the stream or launched from two Python lines; it reads adjacency and "
+          "another kernel on the stream, a gap of more than 500 us (the host did other work "
+          "between the ops: kernels that do not follow each other) or launched from two Python "
+          "lines; it reads adjacency and "
           "sizes, not data flow: two independent elementwise ops on tensors of one size from one "
           "line count as a chain, and without recorded shapes any neighbours do (an optimizer's "
           "per-parameter updates: a foreach or fused optimizer is their fix); a chain split across "

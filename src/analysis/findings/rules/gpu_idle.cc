@@ -3,64 +3,87 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/findings/place_advice.h"
 #include "analysis/findings/rules/rule_checks.h"
 
 namespace gpuscope::analysis::internal {
 
 namespace {
 
-void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
-  std::map<std::string_view, std::vector<const Gap*>> by_cause;  // views into the gaps
+// The gaps of one cause ("CPU op: aten::nonzero", "launch late", ...).
+struct Cause {
+  std::string_view name;  // a view into the Context's causes
+  int64_t ns = 0;
+  std::vector<const Gap*> gaps;
+};
+
+// Every gap no finding above explains, by cause, the costliest first.
+std::vector<Cause> CausesOfGaps(const Context& c, Claims& claims) {
+  std::map<std::string_view, Cause> by_cause;
   for (const auto& g : c.gaps()) {
     // A gap inside a sync, a blocking copy, the loader or a storming loop is that finding's;
     // one before queued work is the GPU's own (no host work to remove).
-    if (g.end - g.start >= c.o().idle_gap_ns && c.Text(g.cause) != kDispatchGapCause &&
-        !claims.Explains(g.start, g.end))
-      by_cause[c.Text(g.cause)].push_back(&g);
+    if (g.end - g.start < c.o().idle_gap_ns || c.Text(g.cause) == kDispatchGapCause ||
+        claims.Explains(g.start, g.end))
+      continue;
+    Cause& cause = by_cause[c.Text(g.cause)];
+    cause.name = c.Text(g.cause);
+    cause.ns += g.end - g.start;
+    cause.gaps.push_back(&g);
   }
-  // The causes that cost at least 1% of the window, at most 5 (the full split is in the summary).
-  std::vector<std::pair<int64_t, std::string_view>> ranked;
-  for (auto& [cause, gaps] : by_cause) {
-    int64_t total = 0;
-    for (const Gap* g : gaps) total += g->end - g->start;
-    ranked.emplace_back(total, cause);
-  }
-  std::sort(ranked.rbegin(), ranked.rend());
-  for (size_t k = 0; k < ranked.size(); ++k) {
-    if (k >= 5 || c.Percent(ranked[k].first) < 1.0) by_cause.erase(ranked[k].second);
-  }
+  std::vector<Cause> out;
+  for (auto& [name, cause] : by_cause) out.push_back(std::move(cause));
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Cause& a, const Cause& b) { return a.ns > b.ns; });
+  return out;
+}
+
+// One finding for every cause: the fix removes the host work of all their gaps (each cause is
+// priced); the costliest causes are listed, each at its largest gap with its total and count.
+void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
+  const std::vector<Cause> causes = CausesOfGaps(c, claims);
+  if (causes.empty()) return;
   const Trace& t = c.t();
-  for (auto& [cause, gaps] : by_cause) {
-    int64_t total = 0;
-    std::map<std::pair<std::string_view, std::string_view>, int64_t> where;
-    Candidate cand{Make(c, "gpu-idle", 0), {}};
-    for (const Gap* g : gaps) {
-      total += g->end - g->start,
-          where[{c.Text(g->where.python), c.Text(g->where.op)}] += g->end - g->start;
+  Candidate cand{Make(c, "gpu-idle", 0), {}};
+  Finding& f = cand.finding;
+  int64_t total = 0;
+  size_t gaps = 0;
+  // place (user frame, op) -> (idle, an op row of it)
+  std::map<std::pair<std::string_view, std::string_view>, std::pair<int64_t, RowId>> where;
+  for (const Cause& cause : causes) {
+    for (const Gap* g : cause.gaps) {
+      total += g->end - g->start, ++gaps;
+      auto& place = where[{c.Text(g->where.python), c.Text(g->where.op)}];
+      place.first += g->end - g->start;
+      if (place.second == kNoRow) place.second = g->op;
       // The host work during the gap, on the thread that launched the work ending it, goes away.
       if (g->next_launch != kNoRow)
         cand.fix.host_scale.push_back({t.api.track[g->next_launch], g->start, g->end, 0.0});
     }
-    cand.fix.what = "the host work during these gaps leaves the thread that feeds the GPU";
-    Finding& f = cand.finding;
-    f.title = "GPU idle: " + std::string(cause);
-    auto top = std::max_element(where.begin(), where.end(),
-                                [](auto& a, auto& b) { return a.second < b.second; });
-    f.where.python = std::string(top->first.first);
-    f.where.op = std::string(top->first.second);
-    f.detail = base::Counted(gaps.size(), "gap", "gaps") +
-               " >= " + base::FormatDuration(c.o().idle_gap_ns) + " (" +
-               c.PerIterationText(static_cast<double>(gaps.size())) + "), " +
-               base::FormatDuration(total) + " in total";
-    std::sort(gaps.begin(), gaps.end(),
-              [](const Gap* a, const Gap* b) { return a->end - a->start > b->end - b->start; });
-    for (const Gap* g : gaps) {
-      AddEvidence(c, f, g->start, g->end - g->start,
-                  "GPU " + std::to_string(g->device) + " idle" +
-                      (g->where.op == 0 ? "" : " during " + std::string(c.Text(g->where.op))));
-    }
-    out.push_back(std::move(cand));
   }
+  cand.fix.what = "the host work during these gaps leaves the thread that feeds the GPU";
+  f.title = "GPU idle: " + std::string(causes.front().name);
+  const auto top = std::max_element(
+      where.begin(), where.end(), [](auto& a, auto& b) { return a.second.first < b.second.first; });
+  f.where.python = std::string(top->first.first);
+  f.where.op = std::string(top->first.second);
+  AdviseAt(c, f, top->second.second);
+  f.detail = base::Counted(gaps, "gap", "gaps") + " >= " + base::FormatDuration(c.o().idle_gap_ns) +
+             " (" + c.PerIterationText(static_cast<double>(gaps)) + "), " +
+             base::FormatDuration(total) + " in total, " +
+             base::Counted(causes.size(), "cause", "causes") +
+             (causes.size() > c.o().evidence ? " (the costliest listed)" : "");
+  for (const Cause& cause : causes) {
+    const Gap* largest = *std::max_element(
+        cause.gaps.begin(), cause.gaps.end(),
+        [](const Gap* a, const Gap* b) { return a->end - a->start < b->end - b->start; });
+    // The numbers first: a renderer that shortens the line cuts into the cause's name, not them.
+    AddEvidence(c, f, largest->start, largest->end - largest->start,
+                base::FormatDuration(cause.ns) + " in " +
+                    base::Counted(cause.gaps.size(), "gap", "gaps") + ", GPU " +
+                    std::to_string(largest->device) + ": " + std::string(cause.name));
+  }
+  out.push_back(std::move(cand));
 }
 
 }  // namespace
@@ -76,8 +99,9 @@ const RuleInfo& GpuIdleRule() {
           "(cuda/hipStreamSynchronize, DeviceSynchronize, EventSynchronize, aten::item), in a "
           "memory-copy call, in a CPU op (named), in Python code between ops (the innermost user "
           "frame), before work already queued (a dispatch gap: the GPU's own), or launching late "
-          "(the next GPU op's launch call started after the GPU went idle); one finding per cause, "
-          "for the (at most 5) causes that cost at least 1% of the window.",
+          "(the next GPU op's launch call started after the GPU went idle). One finding for every "
+          "cause, priced together; it lists the costliest causes (as many as --evidence, 5) with "
+          "each one's time, gaps and largest gap, and advises for the place that costs most.",
       .impact =
           "replayed: the host work during those gaps (on the thread that launched the work ending "
           "them) removed. Gaps that lie mostly inside a sync, a blocking copy, the data loader or "
@@ -104,9 +128,10 @@ const RuleInfo& GpuIdleRule() {
           "finding explains (a sync, a loader range, a storm, warm-up); time in which any stream "
           "of the device runs work (a compute stream waiting on a collective is comm-wait's); gaps "
           "before work that was already queued (the device's dispatch gaps between kernels: the "
-          "GPU's own, counted in the idle split as 'dispatch gap'); causes under 1% of the "
-          "window. Not priced (information) in a one-pass window (verdict 'one pass': no steps, "
-          "no kernel ran 3 times): the idle between one-off calls is set-up, not a loop's."};
+          "GPU's own, counted in the idle split as 'dispatch gap'); it does not price each cause "
+          "apart (one replay removes the host work of all of them). Not priced (information) in "
+          "a one-pass window (verdict 'one pass': no steps, no kernel ran 3 times): the idle "
+          "between one-off calls is set-up, not a loop's."};
   return rule;
 }
 

@@ -1,18 +1,42 @@
 // launch-bound: storms of tiny kernels whose launch cost keeps the GPU waiting.
 
 #include <algorithm>
+#include <cstddef>
 #include <map>
+#include <vector>
 
+#include "analysis/findings/place_advice.h"
 #include "analysis/findings/rules/rule_checks.h"
 
 namespace gpuscope::analysis::internal {
 
 namespace {
 
+// A launch call longer than this many typical ones (the window's median kernel launch call), and
+// than kSlowLaunchFloorNs, does other work than launching (loading a module, waiting for a full
+// queue): not launch cost that capture or fusion removes.
+constexpr int64_t kSlowLaunchFactor = 4;
+constexpr int64_t kSlowLaunchFloorNs = 20'000;
+
+// The most a launch call of the window may take to count as launch cost.
+int64_t LaunchCostLimit(const Context& c) {
+  const Trace& t = c.t();
+  std::vector<int64_t> calls;
+  for (size_t i = 0; i < t.kernels.size(); ++i) {
+    RowId l = t.kernels.launch[i];
+    if (l != kNoRow && c.GpuIn(t.kernels.start_ns[i], l)) calls.push_back(t.api.dur_ns[l]);
+  }
+  if (calls.empty()) return kSlowLaunchFloorNs;
+  auto mid = calls.begin() + static_cast<std::ptrdiff_t>(calls.size() / 2);
+  std::nth_element(calls.begin(), mid, calls.end());
+  return std::max(kSlowLaunchFloorNs, kSlowLaunchFactor * *mid);
+}
+
 void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   const Trace& t = c.t();
+  const int64_t launch_limit = LaunchCostLimit(c);
   int64_t idle = 0;
-  size_t count = 0, idle_kernels = 0;
+  size_t count = 0, idle_kernels = 0, slow_launches = 0;
   std::map<model::StringId, std::pair<int64_t, size_t>> kernels;  // name -> (idle before, count)
   // place (user frame name, op name) -> (idle before its kernels, their launch-call time)
   std::map<std::pair<RowId, RowId>, std::pair<int64_t, int64_t>> from;
@@ -29,6 +53,10 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
       continue;
     RowId l = t.kernels.launch[i];
     if (l == kNoRow || t.api.dur_ns[l] <= t.kernels.dur_ns[i]) continue;
+    if (t.api.dur_ns[l] > launch_limit) {  // the GPU waited for other host work, not a launch
+      ++slow_launches;
+      continue;
+    }
     // Kernels a graph replays have no launch call of their own: the fix is already in place.
     if (c.graphs().kernel_origin[i] >= 0) continue;
     // Every launch-dominated tiny kernel is part of the storm; the GPU idle before them says
@@ -71,6 +99,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     f.where.op = std::string(t.str(t.cpu.name[top_op]));
     f.where.python = c.at().PythonOf(top_op);
   }
+  AdviseAt(c, f, top_op);
   std::vector<std::tuple<int64_t, size_t, std::string>> ranked;
   for (auto& [n, k] : kernels) ranked.emplace_back(k.first, k.second, std::string(t.str(n)));
   std::sort(ranked.rbegin(), ranked.rend());
@@ -81,6 +110,10 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
              " of GPU idle before them; " +
              (f.where.op.empty() ? std::string("(no op)") : f.where.op) +
              " launches the costliest share";
+  if (slow_launches)
+    f.detail += "; " + base::Counted(slow_launches, "launch call", "launch calls") + " over " +
+                base::FormatDuration(launch_limit) +
+                " (4x the typical one) left out: they did other work than launching";
   cand.fix.what =
       "graph-captured / fused: their launch calls cost nothing and they run back to back";
   for (const auto& [ns, k, n] : ranked) {
@@ -99,11 +132,13 @@ const RuleInfo& LaunchBoundRule() {
       .title = "Storms of tiny kernels bound by their launch cost",
       .definition =
           "Kernels shorter than the threshold whose launch call took longer than the kernel "
-          "itself, in the steady state, when the GPU idled right before them. Names the ops/frames "
-          "that launch them and the kernels with the most calls per iteration.",
+          "itself, but at most 4x the window's median launch call (and at least 20 us), in the "
+          "steady state, when the GPU idled right before them. Names the ops/frames that launch "
+          "them and the kernels with the most calls per iteration.",
       .impact =
           "replayed: those kernels' launch calls cost nothing and the kernels follow each other "
-          "without launch latency (graph capture / fusion); kernel time kept.",
+          "without launch latency (graph capture / fusion); kernel time kept. What launches cost, "
+          "not the GPU idle that host work between them causes (that is gpu-idle's).",
       .advice =
           "Fuse the small ops: torch.compile, fused/foreach optimizers, vectorised tensor ops "
           "instead of per-element ones, larger batches; CUDA/HIP graphs remove the per-launch "
@@ -123,8 +158,9 @@ const RuleInfo& LaunchBoundRule() {
           "(cudaStreamBeginCapture / cudaGraphInstantiate / cudaGraphLaunch).",
       .limits =
           "kernels the GPU had queued work before (their launch cost is hidden); kernels at least "
-          "--tiny-kernel-us long; first launches that warm-up holds; launches an earlier rule "
-          "holds."};
+          "--tiny-kernel-us long; launch calls longer than 4x the window's median one (and 20 us): "
+          "they load a module or wait for a full queue, work that capture does not remove; first "
+          "launches that warm-up holds; launches an earlier rule holds."};
   return rule;
 }
 
