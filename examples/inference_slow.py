@@ -11,9 +11,9 @@ its own per-step latency. inference_fast.py is the same computation done right.
 import time
 
 import torch
-from tinynet import TinyNet
+from tinynet import TinyNet, pick_device
 
-STEPS = 8
+STEPS = 30
 
 
 def slow_activation(y):
@@ -25,7 +25,7 @@ def slow_activation(y):
 
 
 def main():
-    device = "cuda" if torch.cuda.is_available() else "cpu"
+    device = pick_device()
     torch.manual_seed(0)
     model = TinyNet().to(device).eval()
     batches = [torch.randn(32, 512) for _ in range(STEPS)]  # pageable host memory

@@ -46,7 +46,14 @@ std::string StatsText(const model::Trace& trace, const analysis::Stats& st, cons
                     (v.window.empty() ? "" : "  [" + v.window + "]") + "\n\n";
   const bool all = v.by.empty();
   const bool fit = !v.full_names;
-  if (Shows(v, "kernels")) {
+  // A trace without GPU work (a CPU-only run) gets one line for its three empty GPU tables.
+  const bool no_gpu = all && st.kernels.empty() && st.memops.empty() && st.api.empty();
+  if (no_gpu) {
+    out +=
+        "No GPU work recorded: no kernels, copies or runtime API calls in this trace (a "
+        "CPU-only run).\n";
+  }
+  if (Shows(v, "kernels", !no_gpu)) {
     if (st.kernels.empty()) {
       out += "GPU kernels:\n\n(none in this trace)\n";
     } else {
@@ -61,11 +68,11 @@ std::string StatsText(const model::Trace& trace, const analysis::Stats& st, cons
       }
     }
   }
-  if (all) out += "\n";
-  if (Shows(v, "memops"))
+  if (all && !no_gpu) out += "\n";
+  if (Shows(v, "memops", !no_gpu))
     Section(out, "GPU memory operations", MemopTable(st), st.memops.size(), 0, width, true, "");
-  if (all) out += "\n";
-  if (Shows(v, "api"))
+  if (all && !no_gpu) out += "\n";
+  if (Shows(v, "api", !no_gpu))
     Section(out, "Runtime / driver API calls", ApiTable(st.api, Limit(v, 15)), st.api_names,
             Limit(v, 15), width, fit, " more");
   if (Shows(v, "os", !st.os_runtime.empty())) {

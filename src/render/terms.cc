@@ -95,6 +95,9 @@ constexpr Term kTerms[] = {
     {"critical path", "op dispatch",
      "the host inside a framework op (aten::...) outside runtime calls: argument checks, "
      "allocation, dispatch"},
+    {"critical path", "CPU op compute",
+     "the host inside a framework op (aten::...) in a run without GPU work (a CPU-only run): the "
+     "op's own computation"},
     {"critical path", "Python", "host time under Python frames that ran no op"},
     {"critical path", "host work", "host time the trace does not name (no op, no Python frame)"},
     {"critical path", "data loading", "the host waiting for the next batch from a data loader"},

@@ -4,10 +4,13 @@
 
 #include <string>
 
+#include "analysis/common/test_model_builder.h"
+#include "analysis/stats/stats.h"
 #include "render/analyze_view.h"
 #include "render/diff_view.h"
 #include "render/help_view.h"
 #include "render/python_place.h"
+#include "render/stats_view.h"
 #include "render/terms.h"
 
 namespace gpuscope::render {
@@ -107,6 +110,34 @@ TEST(AnalyzeView, CsvHasOneRowPerFinding) {
             "rule,severity,title,impact_ns,impact_percent,python,op,kernel,detail\n"
             "host-sync,high,Host synchronizations inside the steady state,250000,25.0000,"
             "infer.py(12): step,aten::item,,8 syncs\n");
+}
+
+TEST(StatsView, ACpuOnlyTraceSaysInOneLineThatItHasNoGpuWork) {
+  // Issue 56: not three empty GPU tables first, one line, then the CPU ops.
+  analysis::test_models::Builder cpu;
+  cpu.Op("aten::addmm", 0, 500'000);
+  cpu.Op("aten::relu", 600'000, 100'000);
+  model::Trace& t = cpu.Link();
+  std::string text = StatsText(t, analysis::ComputeStats(t, {}), StatsView{}, 100);
+  EXPECT_NE(text.find("No GPU work recorded: no kernels, copies or runtime API calls"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("GPU kernels:"), std::string::npos) << text;
+  EXPECT_EQ(text.find("GPU memory operations:"), std::string::npos) << text;
+  EXPECT_EQ(text.find("Runtime / driver API calls:"), std::string::npos) << text;
+  EXPECT_LT(text.find("No GPU work recorded"), text.find("CPU ops:")) << text;
+  // One table asked for by name is shown, empty or not; a trace with GPU work has its tables.
+  StatsView kernels_only;
+  kernels_only.by = "kernels";
+  EXPECT_NE(StatsText(t, analysis::ComputeStats(t, {}), kernels_only, 100).find("GPU kernels:"),
+            std::string::npos);
+  analysis::test_models::Builder gpu;
+  gpu.Op("aten::addmm", 0, 500'000);
+  gpu.Launch("gemm", 10'000, 5'000, 20'000, 100'000);
+  model::Trace& g = gpu.Link();
+  std::string with_gpu = StatsText(g, analysis::ComputeStats(g, {}), StatsView{}, 100);
+  EXPECT_EQ(with_gpu.find("No GPU work recorded"), std::string::npos) << with_gpu;
+  EXPECT_NE(with_gpu.find("GPU kernels:"), std::string::npos) << with_gpu;
 }
 
 TEST(DiffView, CsvHasOneHeaderForEveryTable) {

@@ -12,7 +12,7 @@ import sys
 import tempfile
 
 import harness
-from harness import DATA, EXAMPLES, PLANTED, SAMPLES, Skip, data, need_torch, run, sql_fixture, test
+from harness import DATA, EXAMPLES, PLANTED, SAMPLES, Skip, data, need_torch, program, run, sql_fixture, test
 
 
 @test
@@ -180,6 +180,43 @@ def analyze_real_pytorch_cpu_runs():
         per_step = [f for f in found["slow"] if f["rule"] == "host-sync" and f["where"]["python"].endswith(": main")]
         assert per_step and "1.0 per iteration" in per_step[0]["detail"], [f["where"] for f in found["slow"]]
         assert not [f for f in found["fast"] if f["rule"] in ("cpu-op-storm", "host-sync")], found["fast"]
+
+
+@test
+def cpu_only_run_has_steps_compute_and_syncs_that_would_block_on_a_gpu():
+    """Issue 56: a program run under `gpuscope run` on the CPU, 20 calls of infer_step with no
+    annotation: the steps are the repeated frame, the ops' time is CPU op compute, the .item()
+    is information that would block on a GPU, and stats says in one line that no GPU work was
+    recorded instead of printing three empty GPU tables."""
+    need_torch()
+    with tempfile.TemporaryDirectory() as tmp:
+        prog = program(tmp, "import torch\n"
+                            "w = torch.randn(256, 256)\n"
+                            "def infer_step(x):\n"
+                            "    y = torch.relu(x @ w) @ w\n"
+                            "    return y.sum().item()\n"
+                            "total = 0.0\n"
+                            "for _ in range(20):\n"
+                            "    total += infer_step(torch.randn(64, 256))\n"
+                            "print(f'total {total:.1f}')\n")
+        out = os.path.join(tmp, "cpu.json")
+        r = run("run", "-o", out, "--", sys.executable, prog)
+        assert r.returncode == 0, r.stderr[-2000:]
+        d = json.loads(run("analyze", "--format", "json", out).stdout)
+        s = d["summary"]
+        assert s["iteration_source"].startswith("repeated Python frame") and "infer_step" in s["iteration_source"], s["iteration_source"]
+        assert s["iterations_total"] == 20, s
+        path = {p["category"] for p in s["critical_path"]}
+        assert "CPU op compute" in path and "op dispatch" not in path, path
+        syncs = [f for f in d["findings"] if f["rule"] == "host-sync"]
+        assert syncs and all(f["severity"] == "info" and f["impact_ns"] == 0 for f in syncs), syncs
+        assert all("would block on a GPU" in f["title"] + f["detail"] for f in syncs), syncs
+        text = run("analyze", out, env={"COLUMNS": "100"}).stdout
+        assert "host synchronization" not in text.lower(), text
+        stats = run("stats", out).stdout
+        assert stats.count("No GPU work recorded") == 1 and "CPU ops:" in stats, stats[:2000]
+        for table in ("GPU kernels:", "GPU memory operations:", "Runtime / driver API calls:"):
+            assert table not in stats, (table, stats[:2000])
 
 
 @test

@@ -11,7 +11,7 @@ import sys
 import tempfile
 
 import harness
-from harness import DATA, EXAMPLES, PLANTED, SAMPLES, Skip, data, need_torch, run, sql_fixture, test
+from harness import DATA, EXAMPLES, PLANTED, SAMPLES, Skip, data, need_torch, program, run, sql_fixture, test
 
 
 @test
@@ -51,19 +51,41 @@ def run_profiles_both_examples_unchanged():
 
 
 @test
+def demo_runs_its_examples_long_enough_that_diff_is_significant():
+    """Issue 56: scripts/demo (with a built binary: GPUSCOPE_DEMO_BINARY skips the set-up) prints
+    the time of each stage and runs the examples with enough steps (30 or more) that its diff
+    finds the fixed run significantly faster, on a loaded machine too."""
+    need_torch()
+    demo = os.path.join(os.path.dirname(EXAMPLES), "scripts", "demo")
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, GPUSCOPE_DEMO_BINARY=harness.GPUSCOPE, GPUSCOPE_DEMO_OUT=tmp, COLUMNS="100",
+                   PATH=os.path.dirname(sys.executable) + ":" + os.environ["PATH"])
+        r = subprocess.run([demo], env=env, capture_output=True, text=True, timeout=900)
+        assert r.returncode == 0, (r.returncode, r.stdout[-2000:], r.stderr[-2000:])
+        stages = dict(re.findall(r"^\[stage\] (.+?)\s+(\d+) s$", r.stdout, re.M))
+        for name in ("run the slow example", "run the fast example", "diff", "report", "convert",
+                     "scripts/demo total"):
+            assert name in stages, (name, stages)
+        d = json.loads(run("diff", "--format", "json", os.path.join(tmp, "slow.rpd"), os.path.join(tmp, "fast.rpd")).stdout)
+        s = d["summary"]
+        assert min(s["iterations"]) >= 25, s["iterations"]  # 30 steps each, warm-up left out
+        assert s["verdict"] == "faster" and s["p_value"] is not None and s["p_value"] < 0.001, s
+        shown = r.stdout[r.stdout.index("=== gpuscope diff"):r.stdout.index("=== gpuscope report")]
+        assert "faster" in shown and "Mann-Whitney rank test" in shown, shown[-3000:]
+
+
+@test
 def run_passes_exit_codes_exceptions_and_signals_through():
     need_torch()
     with tempfile.TemporaryDirectory() as tmp:
-        prog = os.path.join(tmp, "prog.py")
-        with open(prog, "w") as f:
-            f.write("import sys, time, torch\n"
-                    "x = torch.ones(8)\n"
-                    "for _ in range(20): x = x * 2\n"
-                    "mode = sys.argv[1]\n"
-                    "print('started', flush=True)\n"
-                    "if mode == 'exit3': sys.exit(3)\n"
-                    "if mode == 'raise': raise RuntimeError('boom')\n"
-                    "while mode == 'forever': time.sleep(0.05); x = x + 1\n")
+        prog = program(tmp, "import sys, time, torch\n"
+                            "x = torch.ones(8)\n"
+                            "for _ in range(20): x = x * 2\n"
+                            "mode = sys.argv[1]\n"
+                            "print('started', flush=True)\n"
+                            "if mode == 'exit3': sys.exit(3)\n"
+                            "if mode == 'raise': raise RuntimeError('boom')\n"
+                            "while mode == 'forever': time.sleep(0.05); x = x + 1\n")
         for mode, want in (("exit3", 3), ("raise", 1)):
             out = os.path.join(tmp, mode + ".json")
             r = run("run", "-o", out, "--", sys.executable, prog, mode)

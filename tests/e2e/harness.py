@@ -48,6 +48,14 @@ def sql_fixture(name, tmp, edit=""):
     return path
 
 
+def program(tmp, source, name="prog.py"):
+    """Writes a Python program (the source text) into `tmp`; returns its path."""
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write(source)
+    return path
+
+
 def need_torch():
     try:
         import torch  # noqa: F401

@@ -205,6 +205,27 @@ TEST(Analyze, HostSyncPairsTheItemWithItsCopyAndCostsTheGpuIdle) {
   EXPECT_TRUE(Rule(Analyze(healthy.Link()), "host-sync").empty());
 }
 
+TEST(Analyze, ItemOnACpuOnlyRunIsInformationThatWouldBlockOnAGpu) {
+  // Issue 56: a CPU-only run's .item() waits for nothing (no GPU, no runtime call inside it):
+  // info, unpriced, said to block on a GPU; never a synchronization priced as such.
+  Builder b;
+  for (int s = 0; s < 4; ++s) {
+    int64_t t0 = s * 1000 * us;
+    b.Step(s, t0, 1000 * us);
+    b.Op("aten::addmm", t0 + 10 * us, 600 * us);
+    b.Op("aten::item", t0 + 700 * us, 20 * us);
+    b.Op("aten::_local_scalar_dense", t0 + 705 * us, 10 * us);
+  }
+  AnalysisReport r = Analyze(b.Link());
+  auto f = Rule(r, "host-sync");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->severity, Severity::kInfo);
+  EXPECT_EQ(f[0]->impact_ns, 0);
+  EXPECT_TRUE(f[0]->fix.empty()) << f[0]->fix;
+  EXPECT_NE(f[0]->title.find("would block on a GPU"), std::string::npos) << f[0]->title;
+  EXPECT_NE(f[0]->detail.find("would block on a GPU"), std::string::npos) << f[0]->detail;
+}
+
 TEST(Analyze, DataLoaderWorkersThatFallBehindAreWaitsPricedByWhatTheGpuLost) {
   // Worker processes load the batches; the main thread waits 400 us per step for the next one.
   // Starved: the GPU has nothing queued during the wait, which is then the saving. Ahead: the

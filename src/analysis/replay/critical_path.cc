@@ -25,7 +25,12 @@ std::pair<std::string_view, std::string_view> ReplayGraph::GapCategory(uint32_t 
     if (IsDataLoaderRange(t_.str(cpu.name[r]))) return {"data loading", t_.str(cpu.name[r])};
     if (op == model::kNoRow && cpu.kind[r] == model::CpuRangeKind::kOp) op = r;
   }
-  if (op != model::kNoRow) return {"op dispatch", t_.str(cpu.name[op])};
+  // Without GPU work in the trace (a CPU-only run) an op's time is its own computation, not the
+  // dispatch of work it hands to a GPU.
+  if (op != model::kNoRow) {
+    const bool gpu_work = t_.kernels.size() + t_.memops.size() > 0;
+    return {gpu_work ? "op dispatch" : "CPU op compute", t_.str(cpu.name[op])};
+  }
   return {t_.python.size() ? "Python" : "host work", {}};
 }
 

@@ -384,3 +384,33 @@ TEST(ReplayGraph, AHostGapAfterTheGpuIdledIsHostWork) {
 
 }  // namespace
 }  // namespace gpuscope::analysis
+
+namespace gpuscope::analysis {
+namespace {
+
+// Issue 56: in a run without GPU work (a CPU-only run) an op's time on the path is its own
+// computation ("CPU op compute"); with GPU work in the trace it is the dispatch of that work.
+TEST(ReplayGraph, AnOpOfACpuOnlyRunIsComputeNotDispatch) {
+  auto path_of = [](bool with_gpu) {
+    Builder b;
+    for (int s = 0; s < 4; ++s) {
+      const int64_t t0 = s * 1000 * us;
+      b.Op("aten::addmm", t0, 900 * us);
+      if (with_gpu) b.Launch("k", t0 + 900 * us, 5 * us, t0 + 910 * us, 20 * us);
+    }
+    model::Trace& t = b.Link();
+    ReplayGraph g(t, 0, 4 * 1000 * us);
+    std::map<std::string, int64_t> path;
+    for (const auto& p : g.Replay(nullptr, true).path) path[p.category] = p.ns;
+    return path;
+  };
+  std::map<std::string, int64_t> cpu = path_of(false);
+  EXPECT_GE(cpu["CPU op compute"], 3 * 900 * us);
+  EXPECT_EQ(cpu.count("op dispatch"), 0u);
+  std::map<std::string, int64_t> gpu = path_of(true);
+  EXPECT_GE(gpu["op dispatch"], 3 * 800 * us);
+  EXPECT_EQ(gpu.count("CPU op compute"), 0u);
+}
+
+}  // namespace
+}  // namespace gpuscope::analysis

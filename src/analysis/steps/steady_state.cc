@@ -206,7 +206,7 @@ SteadyState FindSteps(const model::Trace& t, const SteadyStateOptions& o) {
       found.spans.push_back({it.start_ns, it.dur_ns, label, 0});
     }
   } else {
-    internal::LaunchIndex launches(t);
+    internal::WorkIndex launches(t);
     found = internal::ServingSteps(t, launches);
     if (found.spans.empty()) found = internal::RepeatedAnnotationSteps(t, launches, o.min_repeats);
     if (found.spans.empty()) {

@@ -11,7 +11,8 @@
 //      trace has any;
 //   4. a repeated Python frame of the serving loop (the shallowest frame that repeats at least
 //      min_repeats times on one thread, each instance launching GPU work, together launching
-//      most of it);
+//      most of it; in a trace without GPU launches - a CPU-only run - each instance running CPU
+//      ops, together most of the CPU ops' time);
 //   5. kernel blocks the host splits (step_sources.h, BlockSteps): a data-loader call, a
 //      synchronization or a new graph launch between blocks of alike kernels that are passes
 //      over the model (most opened by the loader, or one graph replay each, or holding layers);

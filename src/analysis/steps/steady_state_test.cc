@@ -198,6 +198,43 @@ TEST(SteadyState, LibraryFramesAreNeverTheLoopAndGraphLaunchesWeighByTheirKernel
   EXPECT_EQ(st.iterations.size(), 3u);
 }
 
+TEST(SteadyState, RepeatedPythonFrameOfACpuOnlyRunIsTheLoopThatHoldsTheOpTime) {
+  // A CPU-only run (no GPU launch at all): 20 calls of infer_step at module level, each running
+  // ops; before them 20 calls of make_batch (as shallow, little op time) and the model's set-up;
+  // inside each step a deeper user frame that repeats as often. The steps are infer_step's.
+  Builder b;
+  b.Frame("prog.py(1): <module>", 0, 30000 * us);
+  b.Op("aten::uniform_", 10 * us, 2000 * us);  // the model's set-up
+  for (int s = 0; s < 20; ++s) {
+    b.Frame("prog.py(3): make_batch", 2100 * us + s * 20 * us, 15 * us);
+    b.Op("aten::randn", 2101 * us + s * 20 * us, 10 * us);
+  }
+  for (int s = 0; s < 20; ++s) {
+    int64_t t = 3000 * us + s * 1000 * us;
+    b.Frame("prog.py(6): infer_step", t, 950 * us);
+    b.Op("aten::linear", t + 10 * us, 400 * us);
+    b.Op("aten::addmm", t + 20 * us, 380 * us);  // inside aten::linear: counted once
+    b.Frame("prog.py(10): activation", t + 420 * us, 500 * us);
+    b.Op("aten::relu", t + 430 * us, 480 * us);
+  }
+  SteadyState st = FindSteadyState(b.Link());
+  EXPECT_EQ(st.source,
+            "repeated Python frame 'prog.py(6): infer_step'; a step runs to the next one's start");
+  ASSERT_EQ(st.iterations.size(), 20u);
+  EXPECT_EQ(st.iterations[0].start_ns, 3000 * us);
+  EXPECT_EQ(st.latency.median_ns, 1000 * us);
+  // Frames that run no op, or hold less than half the ops' time, are not the loop.
+  Builder few;
+  few.Frame("prog.py(1): <module>", 0, 30000 * us);
+  few.Op("aten::uniform_", 10 * us, 20000 * us);
+  for (int s = 0; s < 5; ++s) {
+    few.Frame("prog.py(6): infer_step", 21000 * us + s * 1000 * us, 950 * us);
+    few.Op("aten::relu", 21010 * us + s * 1000 * us, 400 * us);
+    few.Frame("prog.py(9): log", 21960 * us + s * 1000 * us, 30 * us);
+  }
+  EXPECT_EQ(FindSteadyState(few.Link()).source.rfind("whole trace as one step", 0), 0u);
+}
+
 TEST(SteadyState, KernelPeriodIsStructureNeverIterations) {
   Builder k;
   for (int s = 0; s < 5; ++s) {

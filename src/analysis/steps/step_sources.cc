@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -87,25 +88,51 @@ ServingLabel ParseServingLabel(std::string_view n) {
   return l;
 }
 
-LaunchIndex::LaunchIndex(const model::Trace& t) {
-  // GPU ops per launch call: a graph launch weighs as much as the kernels it replays.
-  std::vector<uint32_t> ops(t.api.size(), 0);
-  for (model::RowId l : t.kernels.launch)
-    if (l != model::kNoRow) ++ops[l];
-  for (model::RowId l : t.memops.launch)
-    if (l != model::kNoRow) ++ops[l];
+WorkIndex::WorkIndex(const model::Trace& t, Work work) {
   by_track_.resize(t.tracks.size());
   prefix_.resize(t.tracks.size());
-  for (size_t i = 0; i < ops.size(); ++i) {  // API rows are sorted by start
-    if (!ops[i] || t.api.track[i] >= by_track_.size()) continue;
-    by_track_[t.api.track[i]].push_back(t.api.start_ns[i]);
-    auto& p = prefix_[t.api.track[i]];
-    p.push_back((p.empty() ? 0 : p.back()) + ops[i]);
-    total_ += ops[i];
+  // Each track's starts in order, with their weights.
+  std::vector<std::vector<std::pair<int64_t, size_t>>> added(t.tracks.size());
+  if (work == Work::kGpuLaunches) {
+    // GPU ops per launch call: a graph launch weighs as much as the kernels it replays.
+    std::vector<uint32_t> ops(t.api.size(), 0);
+    for (model::RowId l : t.kernels.launch)
+      if (l != model::kNoRow) ++ops[l];
+    for (model::RowId l : t.memops.launch)
+      if (l != model::kNoRow) ++ops[l];
+    for (size_t i = 0; i < ops.size(); ++i)
+      if (ops[i] && t.api.track[i] < added.size())
+        added[t.api.track[i]].emplace_back(t.api.start_ns[i], ops[i]);
+  } else {
+    // An op inside another op is part of the outer one's time (parents come first after the
+    // linker's sort; a parent after its child is walked up to).
+    const auto& cpu = t.cpu;
+    std::vector<uint8_t> in_op(cpu.size(), 0);
+    for (size_t i = 0; i < cpu.size(); ++i) {
+      model::RowId p = cpu.parent[i];
+      for (int guard = 0; p != model::kNoRow && !in_op[i] && guard < 256; ++guard) {
+        in_op[i] = cpu.kind[p] == model::CpuRangeKind::kOp || (p < i && in_op[p]);
+        if (p < i) break;
+        p = cpu.parent[p];
+      }
+      if (!in_op[i] && cpu.kind[i] == model::CpuRangeKind::kOp && cpu.track[i] < added.size())
+        added[cpu.track[i]].emplace_back(cpu.start_ns[i],
+                                         static_cast<size_t>(std::max<int64_t>(0, cpu.dur_ns[i])));
+    }
+  }
+  for (size_t track = 0; track < added.size(); ++track) {
+    auto& v = added[track];
+    std::stable_sort(v.begin(), v.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [start, weight] : v) {
+      by_track_[track].push_back(start);
+      prefix_[track].push_back((prefix_[track].empty() ? 0 : prefix_[track].back()) + weight);
+      total_ += weight;
+    }
   }
 }
 
-size_t LaunchIndex::CountIn(model::TrackId track, int64_t start, int64_t end) const {
+size_t WorkIndex::CountIn(model::TrackId track, int64_t start, int64_t end) const {
   if (track >= by_track_.size()) return 0;
   const auto& v = by_track_[track];
   const auto& p = prefix_[track];
@@ -115,7 +142,7 @@ size_t LaunchIndex::CountIn(model::TrackId track, int64_t start, int64_t end) co
   return p[b - 1] - (a ? p[a - 1] : 0);
 }
 
-StepSource ServingSteps(const model::Trace& t, const LaunchIndex& launches) {
+StepSource ServingSteps(const model::Trace& t, const WorkIndex& launches) {
   const auto& cpu = t.cpu;
   std::map<std::pair<std::string, model::TrackId>, std::vector<size_t>> groups;
   std::unordered_map<model::StringId, std::string> family;  // "" = not a serving annotation
@@ -147,7 +174,7 @@ StepSource ServingSteps(const model::Trace& t, const LaunchIndex& launches) {
   return FromRows(t, cpu, *best, "serving steps (" + best_family + " annotations)");
 }
 
-StepSource RepeatedAnnotationSteps(const model::Trace& t, const LaunchIndex& launches,
+StepSource RepeatedAnnotationSteps(const model::Trace& t, const WorkIndex& launches,
                                    size_t min_repeats) {
   const auto& cpu = t.cpu;
   std::map<std::pair<std::string, model::TrackId>, std::vector<size_t>> groups;
@@ -186,9 +213,15 @@ StepSource RepeatedAnnotationSteps(const model::Trace& t, const LaunchIndex& lau
   return FromRows(t, cpu, *best, "repeated annotation '" + best_name + "'");
 }
 
-StepSource PythonLoopSteps(const model::Trace& t, const LaunchIndex& launches, size_t min_repeats) {
+StepSource PythonLoopSteps(const model::Trace& t, const WorkIndex& gpu_launches,
+                           size_t min_repeats) {
   const auto& py = t.python;
-  if (py.size() == 0 || launches.total() == 0) return {};
+  if (py.size() == 0) return {};
+  // No GPU launches (a CPU-only run): the loop is the frame that encloses the CPU ops' time.
+  std::optional<WorkIndex> cpu_ops;
+  if (gpu_launches.total() == 0) cpu_ops.emplace(t, WorkIndex::Work::kCpuOpTime);
+  const WorkIndex& launches = cpu_ops ? *cpu_ops : gpu_launches;
+  if (launches.total() == 0) return {};
   // Depth of each frame (parents come first after the linker's sort).
   std::vector<uint32_t> depth(py.size(), 0);
   for (size_t f = 0; f < py.size(); ++f) {

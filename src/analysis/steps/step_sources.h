@@ -32,24 +32,29 @@ struct ServingLabel {
 };
 ServingLabel ParseServingLabel(std::string_view name);
 
-// Host calls that launched GPU work, per host track, sorted by start, each weighted by the GPU
-// ops it launched (a graph launch by its kernels): the test of "encloses the GPU work".
-class LaunchIndex {
+// Work started on each host track, sorted by start, with its weight summed: the test of "a step
+// encloses the work". kGpuLaunches: the host calls that launched GPU work, each weighted by the
+// GPU ops it launched (a graph launch by its kernels). kCpuOpTime: the outermost CPU ops (in no
+// other op), each weighted by its time in ns (a run without GPU work: a CPU-only run).
+class WorkIndex {
  public:
-  explicit LaunchIndex(const model::Trace& t);
+  enum class Work { kGpuLaunches, kCpuOpTime };
+  explicit WorkIndex(const model::Trace& t, Work work = Work::kGpuLaunches);
   size_t CountIn(model::TrackId track, int64_t start, int64_t end) const;
   size_t total() const { return total_; }
 
  private:
   std::vector<std::vector<int64_t>> by_track_;
-  std::vector<std::vector<size_t>> prefix_;  // GPU ops launched by the first k calls
+  std::vector<std::vector<size_t>> prefix_;  // the weight of the first k on the track
   size_t total_ = 0;
 };
 
-StepSource ServingSteps(const model::Trace& t, const LaunchIndex& launches);
-StepSource RepeatedAnnotationSteps(const model::Trace& t, const LaunchIndex& launches,
+StepSource ServingSteps(const model::Trace& t, const WorkIndex& launches);
+StepSource RepeatedAnnotationSteps(const model::Trace& t, const WorkIndex& launches,
                                    size_t min_repeats);
-StepSource PythonLoopSteps(const model::Trace& t, const LaunchIndex& launches, size_t min_repeats);
+// Without GPU launches in the trace (a CPU-only run), the frames are weighed by the CPU op time
+// they enclose instead (WorkIndex::Work::kCpuOpTime).
+StepSource PythonLoopSteps(const model::Trace& t, const WorkIndex& launches, size_t min_repeats);
 // Starts of the host events that can end a step or a pass, per host track, sorted by start: the
 // data loader's calls and blocking calls (a synchronize, a copy that is not asynchronous).
 struct HostMarks {

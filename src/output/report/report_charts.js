@@ -160,7 +160,7 @@
     // tracks, each stretch also outlined on the row where it is spent.
     const CP = TL.critical_path || [], PC = TL.path_categories || [];
     const pathColor = (c) => /GPU kernels/.test(c) ? '#4e79a7' : /GPU copies/.test(c) ? '#e15759'
-      : /calls|sync/.test(c) ? '#76b7b2' : /Python|op dispatch|host work|data loading/.test(c) ? '#59a14f'
+      : /calls|sync/.test(c) ? '#76b7b2' : /Python|op dispatch|CPU op compute|host work|data loading/.test(c) ? '#59a14f'
         : '#98a2b3';
     const trackY = [];
     let y = 4 + (CP.length ? ROW + GAP : 0);

@@ -97,6 +97,17 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
                           : "") +
                ", host held " + base::FormatDuration(held);
     cand.fix.what = "the host no longer waits in these calls (the value stays on the device)";
+    // A CPU-only run (no GPU work, no runtime call inside these reads): they wait for nothing
+    // here, so they are information, not a synchronization to price; on a GPU they would block.
+    const bool cpu_only = c.devices() == 0 && std::all_of(list.begin(), list.end(), [](auto* s) {
+                            return s->calls.empty() && s->op != kNoRow;
+                          });
+    if (cpu_only) {
+      f.severity = Severity::kInfo;
+      f.title = "Host reads of a tensor's value (would block on a GPU; CPU-only run)";
+      f.detail += "; would block on a GPU until the work queued before it finishes";
+      cand.fix = {};
+    }
     std::vector<const Sync*> by_len(list.begin(), list.end());
     std::sort(by_len.begin(), by_len.end(),
               [](const Sync* a, const Sync* b) { return a->e - a->s > b->e - b->s; });
@@ -120,7 +131,8 @@ const RuleInfo& HostSyncRule() {
           "explicit synchronizations (cuda/hipStreamSynchronize, cuda/hipDeviceSynchronize, "
           "cuda/hipEventSynchronize) inside the steady window, paired with the small "
           "device-to-host copy launched inside them. Listed even when cheap (on a CPU-only run an "
-          ".item() costs microseconds; on a GPU it drains the pipeline).",
+          ".item() costs microseconds; on a GPU it drains the pipeline); on a run without GPU "
+          "work they are information (info, unpriced): they would block on a GPU.",
       .impact =
           "replayed: the calls no longer wait for the GPU (the value stays on the device). A sync "
           "that waited for nothing (a double-buffered event sync) saves nothing.",
