@@ -110,4 +110,13 @@ double PerSampleChange(DiffReport& r, double change, double changed_percent) {
   return change;
 }
 
+void BatchRatio::PerSample(std::vector<int64_t>& times, int64_t& stddev_ns) const {
+  if (!known()) return;
+  auto scale = [&](int64_t v) {
+    return static_cast<int64_t>(std::llround(static_cast<double>(v) / ratio));
+  };
+  for (int64_t& v : times) v = scale(v);
+  stddev_ns = scale(stddev_ns);
+}
+
 }  // namespace gpuscope::analysis

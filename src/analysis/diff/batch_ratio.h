@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "model/trace.h"
 
@@ -19,6 +20,9 @@ struct BatchRatio {
   std::string op;                 // the op with the most calls among those agreeing
   uint64_t agreeing_calls = 0, compared_calls = 0;
   bool known() const { return before > 0 && after > 0 && before != after; }
+  // The after run's step times and their spread as if it ran the before run's batch (per
+  // sample); unchanged when the ratio is not known.
+  void PerSample(std::vector<int64_t>& times, int64_t& stddev_ns) const;
 };
 
 // For each op name both runs called in their windows ([start, end) of each) with a tensor input

@@ -24,16 +24,10 @@ struct Row {
   int64_t total = 0;
 };
 
-// The significance of the change in iteration times `db` -> `da` (stats `lb`, `la`): a rank
-// test with enough of them, else the mean's move against twice the larger spread.
+// Iteration times `db` -> `da`: a rank test with enough, else the mean's move vs 2x the spread.
 void TestIterations(DiffReport& r, const std::vector<int64_t>& db, std::vector<int64_t> da,
                     const LatencyStats& lb, LatencyStats la) {
-  // Per sample when the batch sizes differ: the after run's times as if it ran the before's batch.
-  const double per = r.batch.known() ? r.batch.ratio : 1.0;
-  if (per != 1) {
-    for (int64_t& v : da) v = static_cast<int64_t>(std::llround(static_cast<double>(v) / per));
-    la.stddev_ns = static_cast<int64_t>(std::llround(static_cast<double>(la.stddev_ns) / per));
-  }
+  r.batch.PerSample(da, la.stddev_ns);  // per sample when the batch sizes differ
   r.tested_before = db.size(), r.tested_after = da.size();
   if (db.size() >= 5 && da.size() >= 5) {
     r.p_value = MannWhitneyP(db, da);
@@ -46,6 +40,7 @@ void TestIterations(DiffReport& r, const std::vector<int64_t>& db, std::vector<i
     double spread = static_cast<double>(std::max(lb.stddev_ns, la.stddev_ns));
     if (spread == 0)
       spread = 0.01 * std::max(r.iteration_mean_ns.before, r.iteration_mean_ns.after);
+    const double per = r.batch.known() ? r.batch.ratio : 1.0;
     double delta = std::abs(r.iteration_mean_ns.after / per - r.iteration_mean_ns.before);
     r.significant = delta > 2 * spread;
     r.test = "too few iterations for a rank test (" + std::to_string(db.size()) + " vs " +
