@@ -59,7 +59,8 @@ TEST(PlaceAdvice, AStormOfTinyKernelsInsideTheOptimizerStepIsToldForeachOrFused)
                2 * us);
   }
   b.Frame("train.py(3): <module>", 0, 4000 * us);  // a framework program
-  auto f = Rule(Analyze(b.Link()), "launch-bound");
+  auto r = Analyze(b.Link());                      // kept: Rule points into it
+  auto f = Rule(r, "launch-bound");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_NE(f[0]->advice.find("foreach=True"), std::string::npos) << f[0]->advice;
   EXPECT_EQ(f[0]->advice.find("Fuse the small ops"), std::string::npos) << f[0]->advice;
