@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/numbers.h"
+#include "base/stage_timer.h"
 #include "base/text.h"
 #include "model/clock_alignment.h"
 #include "model/plausibility.h"
@@ -144,23 +145,31 @@ void LinkLaunches(Trace& trace) {
   link(trace.memops);
 }
 
-// A frame's Python id -> its row (the first row holding it). Profilers number frames from 0, so
-// a table indexed by id is the common case (4 bytes per id); ids spread wider are looked up in
-// sorted (id, row) pairs. A hash map here cost ~40 bytes per frame (2 M frames: 86 MB).
+// A frame's Python id -> its row (the first row holding it). A trace's ids fill a range, so a
+// table indexed by id less the least is the common case (4 bytes per id); ids spread wider are
+// looked up in sorted (id, row) pairs. A hash map here cost ~40 bytes per frame (2 M frames: 86
+// MB).
 class PythonIdIndex {
  public:
   explicit PythonIdIndex(const std::vector<int64_t>& ids) {
-    int64_t max_id = -1;
+    int64_t min_id = INT64_MAX, max_id = -1;
     size_t valid = 0;
     for (int64_t id : ids) {
       if (id < 0) continue;
+      min_id = std::min(min_id, id);
       max_id = std::max(max_id, id);
       ++valid;
     }
-    if (max_id >= 0 && static_cast<uint64_t>(max_id) < 2 * valid + 1024) {
-      dense_.assign(static_cast<size_t>(max_id) + 1, kNoRow);
-      for (size_t i = 0; i < ids.size(); ++i)
-        if (ids[i] >= 0 && dense_[ids[i]] == kNoRow) dense_[ids[i]] = static_cast<RowId>(i);
+    // Dense over [min_id, max_id]: ids count up from where the profiler's counter stood (29.9
+    // million in one trace), so a table from 0 would rarely be dense.
+    if (max_id >= 0 && static_cast<uint64_t>(max_id - min_id) < 2 * valid + 1024) {
+      base_ = min_id;
+      dense_.assign(static_cast<size_t>(max_id - min_id) + 1, kNoRow);
+      for (size_t i = 0; i < ids.size(); ++i) {
+        if (ids[i] < 0) continue;
+        RowId& slot = dense_[static_cast<size_t>(ids[i] - base_)];
+        if (slot == kNoRow) slot = static_cast<RowId>(i);
+      }
       return;
     }
     sorted_.reserve(valid);
@@ -170,12 +179,17 @@ class PythonIdIndex {
   }
   RowId Find(int64_t id) const {
     if (id < 0) return kNoRow;
-    if (!dense_.empty()) return static_cast<uint64_t>(id) < dense_.size() ? dense_[id] : kNoRow;
+    if (!dense_.empty()) {
+      return id >= base_ && static_cast<uint64_t>(id - base_) < dense_.size()
+                 ? dense_[static_cast<size_t>(id - base_)]
+                 : kNoRow;
+    }
     auto it = std::lower_bound(sorted_.begin(), sorted_.end(), std::make_pair(id, RowId{0}));
     return it != sorted_.end() && it->first == id ? it->second : kNoRow;
   }
 
  private:
+  int64_t base_ = 0;  // the id of dense_[0]
   std::vector<RowId> dense_;
   std::vector<std::pair<int64_t, RowId>> sorted_;
 };
@@ -280,13 +294,18 @@ static void DropLaunchArgsThatRan(Trace& trace) {
 }
 
 void LinkTrace(Trace& trace, const LinkOptions& options) {
+  base::StageTimer timer;  // GPUSCOPE_TIMING=1: where the linking time goes
   SortTablesByTime(trace);
+  timer.Lap("link: sort");
   DropDuplicateEvents(trace);
+  timer.Lap("link: drop duplicates");
   LinkLaunches(trace);
   DropLaunchArgsThatRan(trace);
+  timer.Lap("link: launches");
   // Every check compares events of one clock, so none changes with a device's shift; run first,
   // they say whether the launch links can be trusted to align by.
   CheckPlausibility(trace);
+  timer.Lap("link: plausibility");
   if (options.align_clocks && trace.problems.Count(kLaunchOrder) == 0) {
     trace.meta.clock_shifts = LaunchClockShifts(trace);
     if (ShiftGpuClocks(trace, trace.meta.clock_shifts) > 0) {
@@ -300,6 +319,7 @@ void LinkTrace(Trace& trace, const LinkOptions& options) {
   uint64_t overlaps = Nest(trace.cpu, tracks, trace.cpu.parent, [&](RowId r, size_t depth) {
     trace.cpu.depth[r] = static_cast<uint16_t>(std::min<size_t>(depth, UINT16_MAX));
   });
+  timer.Lap("link: nest CPU ranges");
   if (overlaps > 0) {
     trace.problems.Add(ProblemKind::kLinkCpuRangesOverlap,
                        "CPU ranges on one thread overlap without nesting; each was treated as "
@@ -308,8 +328,11 @@ void LinkTrace(Trace& trace, const LinkOptions& options) {
   }
   Enclose(trace.cpu, trace.api, tracks, trace.api.enclosing_op);
   Enclose(trace.python, trace.cpu, tracks, trace.cpu.python_frame);
+  timer.Lap("link: enclose");
   LinkPythonParents(trace);
+  timer.Lap("link: python parents");
   FindIterations(trace);
+  timer.Lap("link: steps");
 }
 
 }  // namespace gpuscope::model

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <climits>
+#include <utility>
 
 #include "model/plausibility.h"
 
@@ -186,10 +187,13 @@ TEST_F(LinkerTest, PythonFramesEncloseOpsAndChainToParents) {
 }
 
 // A frame's recorded parent id wins over containment (here the frame between them); an id not
-// in the trace falls back to containment. Profilers number frames from 0 (a table by id) but
-// ids may be anything (sorted pairs): both give the same links.
+// in the trace falls back to containment. Ids in a range (a table by id less the least, from 0
+// or from where the profiler's counter stood) or spread wide (sorted pairs): the same links.
 TEST_F(LinkerTest, PythonParentsByIdDenseOrSparse) {
-  for (int64_t scale : {int64_t{1}, int64_t{1000000000000}}) {
+  for (auto [scale, base] : {std::pair<int64_t, int64_t>{1, 0},
+                             {1, 29937668},
+                             {1000000000000, 0},
+                             {1000000000000, 29937668}}) {
     Trace t;
     TrackId thread = t.InternTrack(TrackKind::kCpuThread, "100", "100");
     auto frame = [&](const char* name, int64_t start, int64_t dur, int64_t id, int64_t parent) {
@@ -198,10 +202,11 @@ TEST_F(LinkerTest, PythonParentsByIdDenseOrSparse) {
       r.python_id = id, r.python_parent_id = parent;
       t.python.Append(r);
     };
-    frame("a", 0, 1000, 1 * scale, -1);
-    frame("c", 50, 500, 2 * scale, 1 * scale);
-    frame("b", 100, 100, 3 * scale, 1 * scale);  // inside c, but its parent is a
-    frame("d", 300, 10, 4 * scale, 99 * scale);  // a parent the trace does not hold
+    frame("a", 0, 1000, base + 1 * scale, -1);
+    frame("c", 50, 500, base + 2 * scale, base + 1 * scale);
+    frame("b", 100, 100, base + 3 * scale, base + 1 * scale);  // inside c, but its parent is a
+    frame("d", 300, 10, base + 4 * scale, base + 99 * scale);  // a parent the trace lacks
+    frame("e", 320, 10, base + 5 * scale, base > 0 ? base - 1 : 0);  // one below the least id
     LinkTrace(t);
     auto parent_of = [&](const char* name) {
       for (size_t i = 0; i < t.python.size(); ++i)
@@ -213,6 +218,7 @@ TEST_F(LinkerTest, PythonParentsByIdDenseOrSparse) {
     EXPECT_EQ(parent_of("c"), "a") << scale;
     EXPECT_EQ(parent_of("b"), "a") << scale;
     EXPECT_EQ(parent_of("d"), "c") << scale;
+    EXPECT_EQ(parent_of("e"), "c") << scale << " " << base;
   }
 }
 

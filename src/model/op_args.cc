@@ -7,12 +7,26 @@
 namespace gpuscope::model {
 namespace {
 
-// Copies a JSON value without the whitespace between tokens (strings kept as written).
+// Copies a JSON value without the whitespace between tokens (strings kept as written). Writes
+// each byte and advances past the kept ones without a branch; a value without strings (shapes,
+// strides: most of them) needs no string tracking. Byte appends were 4% of a Kineto ingest.
 void AppendMinified(std::string& out, std::string_view json) {
-  base::JsonStringTracker strings;
-  for (char ch : json) {
-    if (strings.Step(ch) || !base::IsJsonSpace(ch)) out += ch;
+  const size_t at = out.size();
+  out.resize(at + json.size());
+  char* w = out.data() + at;
+  if (json.find('"') == std::string_view::npos) {
+    for (char ch : json) {
+      *w = ch;
+      w += base::IsJsonSpace(ch) ? 0 : 1;
+    }
+  } else {
+    base::JsonStringTracker strings;
+    for (char ch : json) {
+      *w = ch;
+      w += strings.Step(ch) || !base::IsJsonSpace(ch) ? 1 : 0;
+    }
   }
+  out.resize(static_cast<size_t>(w - out.data()));
 }
 
 // A minimal reader over the stored text: nested arrays of integers and strings is all the

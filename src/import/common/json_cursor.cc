@@ -8,11 +8,6 @@
 namespace gpuscope::import {
 namespace {
 
-inline bool IsAtomChar(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' ||
-         c == '+' || c == '.';
-}
-
 // What a one-letter escape stands for: \n \t \r \b \f; \" \\ \/ and, leniently, any other
 // letter, itself.
 char Unescaped(char c) {
@@ -48,32 +43,18 @@ int HexValue(char c) {
 
 }  // namespace
 
-Scan JsonCursor::Peek(char* c) {
-  while (base::IsJsonSpace(*p_)) ++p_;
-  *c = *p_;
-  if (*p_ == 0) return p_ >= end_ ? Scan::kNeedMore : Fail("NUL byte in JSON text");
-  return Scan::kOk;
-}
-
-Scan JsonCursor::Expect(char c) {
-  char got;
-  Scan s = Peek(&got);
-  if (s != Scan::kOk) return s;
-  if (got != c) {
-    static thread_local char what[32];
-    std::snprintf(what, sizeof(what), "expected '%c'", c);
-    return Fail(what);
-  }
-  ++p_;
-  return Scan::kOk;
+Scan JsonCursor::ExpectedChar(char c) {
+  static thread_local char what[32];
+  std::snprintf(what, sizeof(what), "expected '%c'", c);
+  return Fail(what);
 }
 
 Scan JsonCursor::SkipString() {
-  // Most strings are short keys and names: a byte loop beats memchr's call overhead there.
-  // The window's NUL padding stops the loop at the end without a bounds check.
+  // The window's NUL padding stops the scan at the end without a bounds check.
   const char* q = p_ + 1;
   while (true) {
-    char c = *q;
+    q = FindStringStop(q);
+    const char c = *q;
     if (c == '"') {
       p_ = q + 1;
       return Scan::kOk;
@@ -83,27 +64,15 @@ Scan JsonCursor::SkipString() {
       q += 2;
       continue;
     }
-    if (c == 0 && q >= end_) return Scan::kNeedMore;
+    if (q >= end_) return Scan::kNeedMore;  // a NUL: the window's end, or a byte to pass over
     ++q;
   }
 }
 
-Scan JsonCursor::String(std::string_view* out, std::deque<std::string>* arena) {
-  char c;
-  Scan s = Peek(&c);
-  if (s != Scan::kOk) return s;
-  if (c != '"') return Fail("expected a string");
-  const char* begin = p_ + 1;
-  // Fast path: no escape before the closing quote.
-  const char* q = begin;
-  while (*q != '"' && *q != '\\' && *q != 0) ++q;
-  if (*q == '"') {
-    *out = std::string_view(begin, static_cast<size_t>(q - begin));
-    p_ = q + 1;
-    return Scan::kOk;
-  }
-  if (*q == 0 && q >= end_) return Scan::kNeedMore;
-  s = SkipString();
+Scan JsonCursor::EscapedString(const char* begin, const char* stop, std::string_view* out,
+                               std::deque<std::string>* arena) {
+  if (*stop == 0 && stop >= end_) return Scan::kNeedMore;
+  Scan s = SkipString();
   if (s != Scan::kOk) return s;
   const char* close = p_ - 1;
   std::string& buf = arena->emplace_back();
@@ -148,27 +117,6 @@ Scan JsonCursor::String(std::string_view* out, std::deque<std::string>* arena) {
   return Scan::kOk;
 }
 
-Scan JsonCursor::Atom(std::string_view* out) {
-  char c;
-  Scan s = Peek(&c);
-  if (s != Scan::kOk) return s;
-  const char* begin = p_;
-  while (IsAtomChar(*p_)) ++p_;
-  if (p_ == begin) return Fail("expected a value");
-  if (*p_ == 0 && p_ >= end_) return Scan::kNeedMore;  // the token may continue
-  *out = std::string_view(begin, static_cast<size_t>(p_ - begin));
-  return Scan::kOk;
-}
-
-Scan JsonCursor::Scalar(std::string_view* out, bool* is_string, std::deque<std::string>* arena) {
-  char c;
-  Scan s = Peek(&c);
-  if (s != Scan::kOk) return s;
-  *is_string = c == '"';
-  if (c == '{' || c == '[') return Fail("expected a scalar");
-  return *is_string ? String(out, arena) : Atom(out);
-}
-
 Scan JsonCursor::SkipValue() {
   char c;
   Scan s = Peek(&c);
@@ -178,10 +126,11 @@ Scan JsonCursor::SkipValue() {
     std::string_view ignored;
     return Atom(&ignored);
   }
+  // A byte loop: values skipped here are short and dense in brackets (shapes, strides); a
+  // 16-byte scan for the next bracket or quote measured slower (8.8% of an ingest against 5%).
   int depth = 0;
   while (true) {
-    char b = *p_;
-    switch (b) {
+    switch (*p_) {
       case '{':
       case '[':
         ++depth;
