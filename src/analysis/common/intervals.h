@@ -40,7 +40,9 @@ inline int64_t BusyRunBefore(std::span<const Interval> merged, int64_t a, int64_
 
 // Sorts and merges overlapping or touching intervals in place.
 inline void MergeIntervals(std::vector<Interval>& v) {
-  std::sort(v.begin(), v.end());
+  // Most callers collect from tables sorted by time: checking costs one pass, sorting anyway was
+  // 8% of `analyze` on a 1 GB trace.
+  if (!std::is_sorted(v.begin(), v.end())) std::sort(v.begin(), v.end());
   size_t out = 0;
   for (size_t i = 0; i < v.size(); ++i) {
     if (out > 0 && v[i].first <= v[out - 1].second)
