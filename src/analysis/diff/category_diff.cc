@@ -11,17 +11,26 @@
 namespace gpuscope::analysis {
 namespace {
 
-// The category of each kernel key (Diff's row name) of `t`, decided per distinct name id.
+// GPU time of each kernel key (Diff's row name) by category, over both runs. A name's
+// instances can fall in different categories (a name rule missed, the launching op decides:
+// cuDNN's volta_scudnn_* kernels are conv when aten::cudnn_convolution launches them, other
+// where no launch is linked); the key takes the category holding most of its time. (It took its
+// first instance's: a first call without a linked op put a resnet50's cuDNN kernels, 87 ms of
+// 640, in 'other' in diff while stats put them in conv.)
+using KeyTimes = std::unordered_map<std::string, std::array<int64_t, kCategoryCount>>;
 void AddKeys(const model::Trace& t, const DiffOptions& o, const CategoryRules& rules,
-             std::unordered_map<std::string, KernelCategory>* out) {
+             KeyTimes* out) {
   const std::vector<KernelCategory> of = CategorizeKernels(t, rules);
-  std::vector<bool> seen(t.strings.size(), false);
+  std::unordered_map<model::StringId, std::array<int64_t, kCategoryCount>*> key_of;
   for (size_t i = 0; i < t.kernels.size(); ++i) {
     const model::StringId id = t.kernels.name[i];
-    if (id < seen.size() && seen[id]) continue;
-    if (id < seen.size()) seen[id] = true;
-    std::string n = base::Demangle(t.str(id));
-    out->emplace(o.exact_names ? n : NormalizeKernelName(n), of[i]);
+    auto it = key_of.find(id);
+    if (it == key_of.end()) {
+      std::string n = base::Demangle(t.str(id));
+      auto& times = (*out)[o.exact_names ? n : NormalizeKernelName(n)];  // zeroed when new
+      it = key_of.emplace(id, &times).first;
+    }
+    (*it->second)[static_cast<size_t>(of[i])] += std::max<int64_t>(1, t.kernels.dur_ns[i]);
   }
 }
 
@@ -30,9 +39,14 @@ void AddKeys(const model::Trace& t, const DiffOptions& o, const CategoryRules& r
 std::vector<CategoryDiff> DiffByCategory(const model::Trace& before, const model::Trace& after,
                                          const DiffReport& r, const DiffOptions& o) {
   const auto& rules = o.analyze.categories ? *o.analyze.categories : *BuiltInCategoryRules();
+  KeyTimes times;
+  AddKeys(before, o, rules, &times);
+  AddKeys(after, o, rules, &times);
   std::unordered_map<std::string, KernelCategory> category;
-  AddKeys(before, o, rules, &category);
-  AddKeys(after, o, rules, &category);
+  for (const auto& [key, by_category] : times) {
+    const auto most = std::max_element(by_category.begin(), by_category.end());
+    category.emplace(key, static_cast<KernelCategory>(most - by_category.begin()));
+  }
   std::array<CategoryDiff, kCategoryCount> by;
   for (size_t c = 0; c < kCategoryCount; ++c) by[c].category = static_cast<KernelCategory>(c);
   auto add = [&](KernelCategory c, const NamedDiff& d, bool kernel) {

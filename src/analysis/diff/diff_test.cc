@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 
 #include "analysis/common/test_model_builder.h"
 #include "analysis/diff/comparability.h"
@@ -300,6 +301,30 @@ TEST(Diff, GrowthByCategoryWithTheKernelsBehindIt) {
   EXPECT_EQ(r.categories[0].top[0].delta(), steps * 100000);
   EXPECT_EQ(r.categories[1].category, KernelCategory::kGemm);
   EXPECT_EQ(r.categories[1].delta(), 0);
+}
+
+// A kernel whose name no rule knows is a convolution where aten::cudnn_convolution launches it;
+// its first call, launched outside any op, must not make the whole name 'other' in diff (it did:
+// the key took its first instance's category), as stats counts it by each instance.
+TEST(Diff, AKernelNameTakesTheCategoryOfMostOfItsTime) {
+  constexpr int64_t us = 1000;
+  auto run = [&](int64_t conv_us) {
+    auto b = std::make_unique<test_models::Builder>();
+    b->Launch("volta_s884_tile_128x64_nn_v1", 0, 5 * us, 10 * us, 20 * us);  // no op
+    for (int s = 0; s < 6; ++s) {
+      const int64_t t0 = 1000 * us + s * 1000 * us;
+      b->Step(s, t0, 1000 * us);
+      b->Op("aten::cudnn_convolution", t0 + 10 * us, 100 * us);
+      b->Launch("volta_s884_tile_128x64_nn_v1", t0 + 20 * us, 10 * us, t0 + 40 * us, conv_us * us);
+    }
+    b->Link();
+    return b;
+  };
+  auto before = run(300), after = run(400);
+  DiffReport r = Diff(before->raw(), after->raw());
+  ASSERT_FALSE(r.categories.empty());
+  EXPECT_EQ(r.categories[0].category, KernelCategory::kConv);
+  for (const auto& c : r.categories) EXPECT_NE(c.category, KernelCategory::kOther);
 }
 
 }  // namespace
