@@ -30,6 +30,8 @@ void AddKeys(const model::Trace& t, const DiffOptions& o, const CategoryRules& r
       auto& times = (*out)[o.exact_names ? n : NormalizeKernelName(n)];  // zeroed when new
       it = key_of.emplace(id, &times).first;
     }
+    // At least 1 ns each: a name whose instances all took 0 ns still has a category with time
+    // (all zeros would make the first category, gemm, win the tie).
     (*it->second)[static_cast<size_t>(of[i])] += std::max<int64_t>(1, t.kernels.dur_ns[i]);
   }
 }
