@@ -56,7 +56,8 @@ std::string StagesTable(const std::vector<analysis::Stage>& stages, size_t width
                        : s.kind == analysis::StageKind::kSteps  ? "steps, each after " + s.separator
                        : s.kind == analysis::StageKind::kPasses ? "passes, each holding layers"
                        : s.kind == analysis::StageKind::kUpdates ? "per-parameter optimizer updates"
-                                                                 : "layers (a block in a row)";
+                       : s.separator.empty()                     ? "layers (a block in a row)"
+                                             : "layers, each after " + s.separator;
     table.AddRow({s.label, base::FormatCount(s.kernels), base::FormatCount(s.repeats),
                   base::FormatDuration(PerRepeat(s)), base::FormatDuration(s.dur_ns),
                   base::FormatFixed(100.0 * static_cast<double>(s.dur_ns) /

@@ -80,10 +80,19 @@ void Context::BuildTimeline() {
   });
 }
 
-WhatIf Context::OneTimeFix() const {
+WhatIf Context::OneTimeFix(bool program_only) const {
   WhatIf fix;
   fix.what = "the one-time costs leave the window (done before it)";
   for (const OneTimePart& p : steady_.one_time.parts) {
+    if (p.before_trace) {
+      if (program_only) continue;
+      // The first op runs at the usual latency; a host wait before any recorded work ends.
+      if (p.first_kernel != SIZE_MAX) fix.typical_latency.push_back(p.first_kernel);
+      if (p.first_memop != SIZE_MAX) fix.typical_latency_memops.push_back(p.first_memop);
+      if (p.first_kernel == SIZE_MAX && p.first_memop == SIZE_MAX)
+        fix.host_scale.push_back({p.track, p.start_ns, p.end_ns, 0.0});
+      continue;
+    }
     if (p.call != kNoRow) {
       fix.api_dur.emplace_back(p.call, 0);
       if (p.first_kernel != SIZE_MAX) fix.typical_latency.push_back(p.first_kernel);

@@ -81,8 +81,9 @@ class Context {
   int64_t window() const { return std::max<int64_t>(1, w1_ - w0_ - masked_ns_); }
   // The one-time costs' fix: their calls take no time, their host time leaves its thread, a
   // kernel whose launch loaded its module starts a typical launch latency after it (the
-  // replay's baseline for every other finding, and the warm-up finding's own fix).
-  WhatIf OneTimeFix() const;
+  // replay's baseline for every other finding; with `program_only`, without the recording's
+  // parts (OneTimePart::before_trace): the warm-up finding's own fix).
+  WhatIf OneTimeFix(bool program_only = false) const;
   double PerIteration(double count) const {
     return iterations_ ? count / static_cast<double>(iterations_) : count;
   }

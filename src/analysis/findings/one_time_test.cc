@@ -129,5 +129,66 @@ TEST(OneTime, APlantedOneTimePauseLeavesTheVerdictAsItWas) {
   }
 }
 
+// Six steps: a blocking input copy, ten 800 us kernels launched ahead, a sync at the step's end.
+// `first_wait`: how long the first step's copy waits before it runs (the GPU still runs work from
+// before the trace: a profiler started mid-step); `offset`: how much later every GPU op starts
+// (host and GPU clocks that disagree).
+void SteppedCopies(Builder& b, int64_t first_wait, int64_t offset) {
+  int64_t t0 = 0;
+  for (int s = 0; s < 6; ++s) {
+    const int64_t wait = s == 0 ? first_wait : 20 * us;
+    const int64_t copy = t0 + 10 * us + wait;
+    b.Copy(MemopKind::kHtoD, "cudaMemcpy", t0 + 10 * us, wait + 520 * us, copy + offset, 500 * us,
+           1 << 20, MemoryKind::kPageable);
+    int64_t gpu = copy + 520 * us;
+    for (int k = 0; k < 10; ++k) {
+      b.Launch("gemm", copy + 600 * us + k * 10 * us, 5 * us, gpu + offset, 800 * us);
+      gpu += 810 * us;
+    }
+    const int64_t sync = copy + 800 * us;
+    b.Api("cudaStreamSynchronize", sync, gpu - sync + 10 * us, 0);
+    b.Step(s, t0, gpu + 50 * us - t0);
+    t0 = gpu + 50 * us;
+  }
+}
+
+TEST(OneTime, AFirstCopyWaitingForWorkFromBeforeTheTraceIsLeftOutNotPriced) {
+  // The profiler started mid-step: the first step's input copy waits 4 ms for GPU work the trace
+  // does not hold (a resnet50's waits 36 ms; its step is under the warm-up factor). The wait is
+  // left out of the window and named, no finding prices it, and warm-up does not claim it.
+  Builder b;
+  SteppedCopies(b, 4'000 * us, 0);
+  AnalysisReport r = Analyze(b.Link());
+  const std::string window = r.steady.WindowText();
+  EXPECT_NE(window.find("waiting for GPU work from before the trace"), std::string::npos) << window;
+  EXPECT_NEAR(static_cast<double>(r.steady.one_time.ns), 4'000.0 * us, 50.0 * us);
+  EXPECT_TRUE(Rule(r, "warm-up").empty());
+  // Without the wait, nothing is left out; with it, every finding is priced as without it and
+  // the verdict is the same.
+  Builder plain;
+  SteppedCopies(plain, 20 * us, 0);
+  AnalysisReport a = Analyze(plain.Link());
+  EXPECT_TRUE(a.steady.one_time.empty());
+  EXPECT_EQ(a.summary.verdict_kind, r.summary.verdict_kind) << r.summary.verdict;
+  ASSERT_EQ(a.findings.size(), r.findings.size());
+  for (size_t i = 0; i < a.findings.size(); ++i) {
+    EXPECT_EQ(a.findings[i].rule, r.findings[i].rule);
+    EXPECT_NEAR(static_cast<double>(r.findings[i].impact_ns),
+                static_cast<double>(a.findings[i].impact_ns),
+                0.05 * static_cast<double>(a.findings[i].impact_ns) + 50.0 * us)
+        << a.findings[i].rule;
+  }
+}
+
+TEST(OneTime, ClocksThatDisagreeAreNoWaitForWorkFromBeforeTheTrace) {
+  // Every GPU op starts 6 ms after its launch (the clocks disagree), the first 10 ms: not 20x
+  // the device's least wait, so nothing is taken for work from before the trace.
+  Builder b;
+  SteppedCopies(b, 4'000 * us, 6'000 * us);
+  AnalysisReport r = Analyze(b.Link());
+  for (const OneTimePart& p : r.steady.one_time.parts)
+    EXPECT_FALSE(p.before_trace) << p.what << " " << p.start_ns << " " << p.end_ns;
+}
+
 }  // namespace
 }  // namespace gpuscope::analysis

@@ -67,6 +67,10 @@ void ReplayGraph::Apply(const WhatIf& f, Params& p, Undo& undo) const {
     if (uint32_t n = gpu(kernel_node_, r); n != kNone)
       set(p.lat[n], std::min(p.lat[n], UsualLat(n)));
   }
+  for (size_t r : f.typical_latency_memops) {
+    if (uint32_t n = gpu(memop_node_, r); n != kNone)
+      set(p.lat[n], std::min(p.lat[n], UsualLat(n)));
+  }
   std::vector<uint8_t> moved;
   for (size_t r : f.prefetch_memops) {
     uint32_t n = gpu(memop_node_, r);

@@ -14,6 +14,7 @@ void WhatIf::Merge(const WhatIf& o) {
   cat(graph_kernels, o.graph_kernels);
   cat(host_scale, o.host_scale);
   cat(typical_latency, o.typical_latency);
+  cat(typical_latency_memops, o.typical_latency_memops);
   cat(stream_waits_dropped, o.stream_waits_dropped);
   cat(kernels_removed, o.kernels_removed);
   cat(memops_removed, o.memops_removed);
@@ -35,7 +36,7 @@ std::string WhatIf::Describe() const {
   part(prefetch_memops.size(), "copies prefetched on a side stream");
   part(graph_kernels.size(), "kernels launched back to back");
   part(host_scale.size(), "host spans scaled");
-  part(typical_latency.size(), "launches at the typical latency");
+  part(typical_latency.size() + typical_latency_memops.size(), "launches at the typical latency");
   part(stream_waits_dropped.size(), "kernels stop waiting for another stream");
   part(kernels_removed.size(), "kernels removed");
   part(memops_removed.size(), "copies removed");

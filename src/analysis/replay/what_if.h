@@ -37,6 +37,7 @@ struct WhatIf {
   // Kernels whose launch-to-start time becomes the device's typical launch latency (a first
   // launch that loaded its module, done before the window).
   std::vector<size_t> typical_latency;
+  std::vector<size_t> typical_latency_memops;  // the same, copies and memsets
   // Kernels that no longer wait for an op of another stream (the event wait between streams the
   // replay inferred, replay_graph_internal.h kLateStartNs): they run beside it.
   std::vector<size_t> stream_waits_dropped;
@@ -48,8 +49,8 @@ struct WhatIf {
   bool empty() const {
     return unblock_api.empty() && api_dur.empty() && kernel_dur.empty() && memop_dur.empty() &&
            prefetch_memops.empty() && graph_kernels.empty() && host_scale.empty() &&
-           typical_latency.empty() && stream_waits_dropped.empty() && kernels_removed.empty() &&
-           memops_removed.empty();
+           typical_latency.empty() && typical_latency_memops.empty() &&
+           stream_waits_dropped.empty() && kernels_removed.empty() && memops_removed.empty();
   }
   // Adds every change of `other` (for the combined what-if of several fixes).
   void Merge(const WhatIf& other);

@@ -7,6 +7,7 @@
 
 #include "analysis/common/call_names.h"
 #include "analysis/common/intervals.h"
+#include "analysis/steps/before_trace.h"
 #include "base/text.h"
 
 namespace gpuscope::analysis {
@@ -260,6 +261,11 @@ class Finder {
     }
   }
 
+  // The recording's start (before_trace.h).
+  void BeforeTrace() {
+    for (auto& p : FindWaitsBeforeTrace(t_, w0_, w1_)) Add(std::move(p));
+  }
+
   OneTime Done() {
     OneTime o;
     std::sort(parts_.begin(), parts_.end(),
@@ -316,7 +322,8 @@ std::vector<OneTime::Kind> OneTime::Kinds() const {
                                                 "compilation / autotuning",
                                                 "TorchScript first run",
                                                 "ops' first calls",
-                                                "start-up before the first GPU call"};
+                                                "start-up before the first GPU call",
+                                                kBeforeTraceWhat};
   auto rank = [](std::string_view what) {
     return static_cast<size_t>(std::find(std::begin(kOrder), std::end(kOrder), what) -
                                std::begin(kOrder));
@@ -348,6 +355,18 @@ std::string OneTime::Text() const {
   return out;
 }
 
+OneTime OneTime::ProgramOnly() const {
+  OneTime o;
+  if (spans.empty()) return o;
+  const int64_t end = spans.back().second;  // the window's end where a part ran past it
+  for (const auto& p : parts)
+    if (!p.before_trace)
+      o.parts.push_back(p), o.spans.emplace_back(p.start_ns, std::min(p.end_ns, end));
+  MergeIntervals(o.spans);
+  for (auto [s, e] : o.spans) o.ns += e - s;
+  return o;
+}
+
 OneTime FindOneTime(const Trace& t, int64_t start, int64_t end, bool one_pass) {
   Finder f(t, start, end, one_pass);
   f.Calls();
@@ -355,6 +374,7 @@ OneTime FindOneTime(const Trace& t, int64_t start, int64_t end, bool one_pass) {
   f.TorchScript();
   if (one_pass) f.FirstCalls();
   f.StartUp();
+  f.BeforeTrace();
   return f.Done();
 }
 

@@ -22,7 +22,11 @@
 //     op's other calls (cuDNN/MIOpen set-up and benchmark runs, lazy initialisation, a first
 //     allocation), unless it waits for the GPU (a sync or blocking copy inside);
 //   - without GPU ops recorded (the window is the whole trace): the host's start-up before its
-//     first launch or copy call (building the model, initialising its parameters).
+//     first launch or copy call (building the model, initialising its parameters);
+//   - (the recording's, not the program's: `before_trace`) a device's first recorded op that
+//     waited 1 ms or more and 20x the device's usual wait for an idle GPU, and the host's waits
+//     (syncs, blocking copies) before any recorded GPU op: the GPU ran work issued before the
+//     trace began (a profiler started mid-step) or the tracer's own start.
 
 #include <cstddef>
 #include <cstdint>
@@ -41,6 +45,11 @@ struct OneTimePart {
   std::string op;                     // first calls: the op (empty otherwise)
   model::RowId call = model::kNoRow;  // the runtime call it is (kNoRow: host time on `track`)
   size_t first_kernel = SIZE_MAX;     // module loading: the kernel the call loaded
+  // Not the program's cost but the recording's: the trace began while the GPU still ran work it
+  // does not hold, and the device's first recorded op (kernel row or memop row) waited for it.
+  // Left out of the window like the rest, not reported as warm-up.
+  bool before_trace = false;
+  size_t first_memop = SIZE_MAX;
 };
 
 struct OneTime {
@@ -61,6 +70,8 @@ struct OneTime {
   std::vector<Kind> Kinds() const;
   // "628.8 ms of module loading and a 295 ms TorchScript first run" (empty: none).
   std::string Text() const;
+  // The program's own one-time costs: the parts that are not the recording's (before_trace).
+  OneTime ProgramOnly() const;
 };
 
 // The one-time parts of [start, end): first calls are first in the whole trace. Allocation calls

@@ -223,6 +223,26 @@ bool InOptimizerStep(const model::Trace& t, const Sequence& q, const Stretch& s)
   return false;
 }
 
+// Whether the stretch's blocks all run inside one call of a module: a Python frame
+// "file.py(N): forward" or an "nn.Module: X" frame on the launching thread that holds the launches
+// of its first and last kernels. Blocks separated by a per-layer synchronization or host gap
+// inside one forward pass are its layers, not steps (a Switch Transformer's layers, each ending in
+// an .item()).
+bool InOneModuleCall(const model::Trace& t, const Sequence& q, const Stretch& s) {
+  if (s.repeats == 0) return false;
+  const RowId first = t.kernels.launch[q.rows[s.first]];
+  const RowId last = t.kernels.launch[q.rows[s.end() - 1]];
+  if (first == kNoRow || last == kNoRow || t.api.track[first] != t.api.track[last]) return false;
+  const int64_t from = t.api.start_ns[first], to = t.api.end_ns(last);
+  const auto& py = t.python;
+  for (size_t f = 0; f < py.size() && py.start_ns[f] <= from; ++f) {
+    if (py.track[f] != t.api.track[first] || py.end_ns(f) < to) continue;
+    std::string_view name = t.str(py.name[f]);
+    if (name.ends_with(": forward") || name.starts_with("nn.Module: ")) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<Stage> FindStages(const model::Trace& t, int64_t start, int64_t end,
@@ -266,8 +286,9 @@ std::vector<Stage> FindStages(const model::Trace& t, int64_t start, int64_t end,
     once(at, s.first);
     Stage st;
     st.kernels = s.period, st.repeats = s.repeats;
-    if (sep) {
-      st.kind = StageKind::kSteps, st.separator = SeparatorName(sep);
+    if (sep) st.separator = SeparatorName(sep);
+    if (sep && (sep == kStepMarker || !InOneModuleCall(t, q, s))) {
+      st.kind = StageKind::kSteps;
     } else {
       st.kind = HoldsLayers(q.name, s, min_repeats) ? StageKind::kPasses
                 : InOptimizerStep(t, q, s)          ? StageKind::kUpdates

@@ -156,6 +156,43 @@ TEST(Stages, AnOptimizersPerParameterUpdatesAreUpdatesNotLayers) {
   EXPECT_EQ(stages[1].kind, StageKind::kUpdates);
 }
 
+// Ten blocks of 8 kernels, each ending in a cudaStreamSynchronize (an .item() per block), in one
+// call of `frame` when it is not empty.
+model::Trace& BlocksEachAfterASync(Builder& b, const std::string& frame) {
+  int64_t at = 10 * us;
+  for (int block = 0; block < 10; ++block) {
+    for (int k = 0; k < 8; ++k, at += 20 * us)
+      b.Launch(Name("blk", k), at, 5 * us, at + 8 * us, 9 * us);
+    b.Api("cudaStreamSynchronize", at, 30 * us, 0);
+    at += 40 * us;
+  }
+  if (!frame.empty()) b.Frame(frame, 0, at + 10 * us);
+  return b.Link();
+}
+
+TEST(Stages, SyncedBlocksInsideOneForwardAreLayersNotSteps) {
+  // A Switch Transformer's forward (one call of model.py(343): forward) whose ten blocks each
+  // end in a sync: its layers, not ten steps ("9 x step, each after a synchronization").
+  Builder b;
+  std::vector<Stage> stages = FindStages(
+      BlocksEachAfterASync(b, "switch_transformers/model.py(343): forward"), 0, 10'000 * us, 3);
+  bool layers = false;
+  for (const Stage& st : stages) {
+    EXPECT_NE(st.kind, StageKind::kSteps) << st.label;
+    if (st.kind == StageKind::kLayers) {
+      layers = true;
+      EXPECT_EQ(st.separator, "a synchronization");
+    }
+  }
+  EXPECT_TRUE(layers);
+  // The same blocks called from a script's loop (no forward around them) are steps.
+  Builder loop;
+  std::vector<Stage> steps = FindStages(BlocksEachAfterASync(loop, ""), 0, 10'000 * us, 3);
+  bool any_steps = false;
+  for (const Stage& st : steps) any_steps |= st.kind == StageKind::kSteps;
+  EXPECT_TRUE(any_steps);
+}
+
 TEST(Stages, NothingRepeatsIsOneStage) {
   Builder b;
   for (int k = 0; k < 20; ++k)

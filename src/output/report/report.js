@@ -54,7 +54,8 @@
     const total = stages.reduce((a, x) => a + x.window_ns, 0) || 1;
     const what = (x) => x.kind === 'once' ? 'runs once' : x.kind === 'steps' ? 'steps, each after ' + x.separator
       : x.kind === 'passes' ? 'passes, each holding layers'
-      : x.kind === 'updates' ? "per-parameter optimizer updates" : 'layers (a block in a row)';
+      : x.kind === 'updates' ? "per-parameter optimizer updates"
+      : x.separator ? 'layers, each after ' + x.separator : 'layers (a block in a row)';
     document.getElementById('stages').append(barTable('stages-table',
       ['Stage', 'Kernels', 'Repeats', 'Each', 'Time', 'Share', 'What it is'], stages, (x) => [
         el('td', {}, x.label), el('td', {}, fmtCount(x.kernels)), el('td', {}, fmtCount(x.repeats)),

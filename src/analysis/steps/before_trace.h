@@ -1,0 +1,28 @@
+#pragma once
+// The recording's start (issue 50): a trace that began while the GPU still ran work it does not
+// hold (a profiler started mid-step) shows the device's first recorded op waiting, and the host
+// waiting in syncs, with nothing recorded running. That wait is no cost of the program: it is
+// left out of the window with the one-time costs (OneTimePart::before_trace), named by the
+// window line, priced by no finding.
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "analysis/steps/one_time.h"
+#include "model/trace.h"
+
+namespace gpuscope::analysis {
+
+inline constexpr std::string_view kBeforeTraceWhat = "waiting for GPU work from before the trace";
+
+// The parts in [start, end), each before_trace: a device's first recorded op that waited 1 ms or
+// more and 20x the device's usual wait for an idle GPU (the median wait of the ops launched onto
+// an idle device, at least the least wait of any op: clocks that disagree lift every wait), from
+// its launch call's start (a blocking call: one nanosecond after, so that the call stays the
+// steady state's) or end (a call that returned before its op ran); and the host's syncs and
+// blocking copies of 1 ms or more before any recorded GPU op ran (on the host's clock). None
+// when no GPU op is recorded: then the whole GPU side is missing, not its beginning.
+std::vector<OneTimePart> FindWaitsBeforeTrace(const model::Trace& t, int64_t start, int64_t end);
+
+}  // namespace gpuscope::analysis
