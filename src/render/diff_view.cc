@@ -311,10 +311,13 @@ std::string DiffJson(const analysis::DiffReport& r, const DiffView& a) {
   w.Key("period_kernels").BeginArray().Uint(r.period_kernels_before).Uint(r.period_kernels_after);
   w.EndArray();
   JsonPair(w, "warmup_ns", r.warmup_ns, true);
-  w.Key("batch");  // the batch sizes the verdict is per sample of; null when the same or unknown
+  // The batch sizes (or tokens per step) the verdict is per sample (per token) of; null when the
+  // same or unknown.
+  w.Key("batch");
   if (r.batch.known()) {
     w.BeginObject().Key("before").Int(r.batch.before).Key("after").Int(r.batch.after);
-    w.Key("ratio").Double(r.batch.ratio).Key("op").String(r.batch.op).EndObject();
+    w.Key("ratio").Double(r.batch.ratio).Key("op").String(r.batch.op);
+    w.Key("unit").String(r.batch.unit).EndObject();
   } else {
     w.Null();
   }

@@ -97,14 +97,40 @@ BatchRatio FindBatchRatio(const model::Trace& before, int64_t before_start, int6
   return r;
 }
 
+BatchRatio FindTokenRatio(const SteadyState& before, const SteadyState& after) {
+  auto mean_tokens = [](const SteadyState& s) {
+    double sum = 0;
+    size_t n = 0;
+    for (size_t i = s.warmup; i < s.iterations.size(); ++i) {
+      const IterationSpan& it = s.iterations[i];
+      if (it.warmup) continue;
+      if (it.tokens <= 0) return -1.0;  // a step without its count: the ratio is not known
+      sum += static_cast<double>(it.tokens), ++n;
+    }
+    return n ? sum / static_cast<double>(n) : -1.0;
+  };
+  BatchRatio r;
+  const double b = mean_tokens(before), a = mean_tokens(after);
+  if (b <= 0 || a <= 0 || std::abs(a / b - 1) < kMinTokenChange) return r;
+  r.unit = "token", r.op = "the serving steps' annotations";
+  r.before = std::max<int64_t>(1, std::llround(b)), r.after = std::max<int64_t>(1, std::llround(a));
+  r.ratio = a / b;
+  return r;
+}
+
 // The change per sample when the runs' batch sizes differ (the iteration test already ran per
 // sample; a kernel-time basis is judged again on the per-sample change). Says so in the basis.
 double PerSampleChange(DiffReport& r, double change, double changed_percent) {
   const BatchRatio& b = r.batch;
   change = 100.0 * ((1 + change / 100.0) / b.ratio - 1);
-  r.basis += ", per sample: batch " + std::to_string(b.before) + " vs " + std::to_string(b.after) +
-             " (the leading dimension of " + base::ShortenName(b.op, 40) +
-             "'s input and of most ops' both runs called)";
+  if (b.unit == "token") {
+    r.basis += ", per token: " + std::to_string(b.before) + " vs " + std::to_string(b.after) +
+               " tokens per step (" + b.op + ")";
+  } else {
+    r.basis += ", per sample: batch " + std::to_string(b.before) + " vs " +
+               std::to_string(b.after) + " (the leading dimension of " +
+               base::ShortenName(b.op, 40) + "'s input and of most ops' both runs called)";
+  }
   if (r.basis_kind == DiffReport::Basis::kKernelTime)
     r.significant = std::abs(change) >= changed_percent;
   return change;

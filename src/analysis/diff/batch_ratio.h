@@ -9,15 +9,19 @@
 #include <string>
 #include <vector>
 
+#include "analysis/steps/steady_state.h"
 #include "model/trace.h"
 
 namespace gpuscope::analysis {
 
-// The ratio of the two runs' batch sizes, after / before; known() only when the shapes agree.
+// The ratio of the two runs' batch sizes, after / before; known() only when the shapes agree. In
+// serving, the ratio of the tokens each step processed (unit "token").
 struct BatchRatio {
   double ratio = 1;
   int64_t before = 0, after = 0;  // the leading dimension of `op`'s first tensor input, each run
+                                  // (unit "token": the mean tokens per step)
   std::string op;                 // the op with the most calls among those agreeing
+  std::string unit = "sample";    // what the verdict is per: "sample" or "token"
   uint64_t agreeing_calls = 0, compared_calls = 0;
   bool known() const { return before > 0 && after > 0 && before != after; }
   // The after run's step times and their spread as if it ran the before run's batch (per
@@ -34,5 +38,12 @@ inline constexpr double kMinAgreeingShare = 0.6;
 inline constexpr size_t kMinAgreeingOps = 3;
 BatchRatio FindBatchRatio(const model::Trace& before, int64_t before_start, int64_t before_end,
                           const model::Trace& after, int64_t after_start, int64_t after_end);
+
+// Serving runs of different loads (32 against 64 concurrent requests) do different work per step:
+// the ratio of their mean tokens per step (the serving steps' annotations), unit "token", when
+// every steady step of both gives its count and the means differ by kMinTokenChange or more;
+// else unknown.
+inline constexpr double kMinTokenChange = 0.1;
+BatchRatio FindTokenRatio(const SteadyState& before, const SteadyState& after);
 
 }  // namespace gpuscope::analysis

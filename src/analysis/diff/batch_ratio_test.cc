@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "analysis/common/test_model_builder.h"
 #include "analysis/diff/diff.h"
 #include "model/linker.h"
 #include "model/op_args.h"
@@ -83,6 +84,41 @@ TEST(Diff, ALargerBatchIsComparedPerSample) {
   EXPECT_NE(r.basis.find("per sample: batch 2 vs 8"), std::string::npos) << r.basis;
   // The same batch sizes: compared as they are.
   DiffReport same = Diff(before, BatchRun(8, 30'000, 2, 3000));
+  EXPECT_FALSE(same.batch.known());
+  EXPECT_EQ(same.verdict, "slower");
+}
+
+// A serving run: 8 SGLang decode steps of `step_ns` at `batch` requests (one token each), each
+// launching 5 kernels that fill it.
+const model::Trace& ServingRun(test_models::Builder& b, int64_t batch, int64_t step_ns) {
+  using test_models::us;
+  for (int s = 0; s < 8; ++s) {
+    const int64_t t0 = s * (step_ns + 100 * us);
+    b.Annotation("step[DECODE bs=" + std::to_string(batch) + "]", t0, step_ns);
+    for (int k = 0; k < 5; ++k)
+      b.Launch("decode_k" + std::to_string(k), t0 + (1 + k) * us, 5 * us,
+               t0 + 10 * us + k * (step_ns / 5), step_ns / 5 - 20 * us);
+  }
+  return b.Link();
+}
+
+TEST(Diff, ServingStepsOfMoreTokensAreComparedPerToken) {
+  // 64 concurrent requests take 14 ms a step where 32 took 10 ms: each step is slower, each
+  // token 30% faster. The verdict is per token, not "slower (+40%)".
+  using test_models::us;
+  test_models::Builder b32, b64;
+  const model::Trace& before = ServingRun(b32, 32, 10'000 * us);
+  const model::Trace& after = ServingRun(b64, 64, 14'000 * us);
+  DiffReport r = Diff(before, after);
+  ASSERT_TRUE(r.batch.known()) << r.basis;
+  EXPECT_EQ(r.batch.unit, "token");
+  EXPECT_DOUBLE_EQ(r.batch.ratio, 2);
+  EXPECT_NEAR(r.change_percent, -30, 1);
+  EXPECT_EQ(r.verdict, "faster") << r.basis;
+  EXPECT_NE(r.basis.find("per token: 32 vs 64 tokens per step"), std::string::npos) << r.basis;
+  // The same load: compared per step.
+  test_models::Builder again;
+  DiffReport same = Diff(before, ServingRun(again, 32, 14'000 * us));
   EXPECT_FALSE(same.batch.known());
   EXPECT_EQ(same.verdict, "slower");
 }

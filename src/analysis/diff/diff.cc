@@ -301,16 +301,14 @@ DiffReport Diff(const model::Trace& before, const model::Trace& after, const Dif
          ia = sta.iterations.empty() ? 0 : sta.steady_count();
   r.wall_ns = pair(static_cast<double>(sb.wall_ns), static_cast<double>(sa.wall_ns));
   r.iterations = pair(static_cast<double>(ib), static_cast<double>(ia));
-  r.iteration_mean_ns =
-      pair(static_cast<double>(stb.latency.mean_ns), static_cast<double>(sta.latency.mean_ns));
-  r.iteration_median_ns =
-      pair(static_cast<double>(stb.latency.median_ns), static_cast<double>(sta.latency.median_ns));
-  r.iteration_p95_ns =
-      pair(static_cast<double>(stb.latency.p95_ns), static_cast<double>(sta.latency.p95_ns));
+  auto d = [](int64_t v) { return static_cast<double>(v); };
+  r.iteration_mean_ns = pair(d(stb.latency.mean_ns), d(sta.latency.mean_ns));
+  r.iteration_median_ns = pair(d(stb.latency.median_ns), d(sta.latency.median_ns));
+  r.iteration_p95_ns = pair(d(stb.latency.p95_ns), d(sta.latency.p95_ns));
   r.gpu_busy_pct = pair(sb.gpu_busy_pct, sa.gpu_busy_pct);
-  r.kernel_ns = pair(static_cast<double>(sb.kernel_ns), static_cast<double>(sa.kernel_ns));
-  r.memcpy_ns = pair(static_cast<double>(sb.memcpy_ns), static_cast<double>(sa.memcpy_ns));
-  r.api_ns = pair(static_cast<double>(sb.api_ns), static_cast<double>(sa.api_ns));
+  r.kernel_ns = pair(d(sb.kernel_ns), d(sa.kernel_ns));
+  r.memcpy_ns = pair(d(sb.memcpy_ns), d(sa.memcpy_ns));
+  r.api_ns = pair(d(sb.api_ns), d(sa.api_ns));
   auto bytes = [](const model::Trace& t, const SteadyState& s) {
     int64_t n = 0;
     for (size_t i = 0; i < t.memops.size(); ++i) {
@@ -324,7 +322,8 @@ DiffReport Diff(const model::Trace& before, const model::Trace& after, const Dif
   r.copy_bytes = pair(bytes(before, stb), bytes(after, sta));
   r.stages = PairStages(stb.stages, sta.stages);
   Window wb = TableWindow(before, stb), wa = TableWindow(after, sta);
-  r.batch = FindBatchRatio(before, wb.start, wb.end, after, wa.start, wa.end);
+  r.batch = FindTokenRatio(stb, sta);  // serving: per token; else per sample from the shapes
+  if (!r.batch.known()) r.batch = FindBatchRatio(before, wb.start, wb.end, after, wa.start, wa.end);
 
   // Verdict: per-iteration latency when both runs have iterations (marked steps, else the
   // period their kernels repeat with), else kernel time per unit of work.
