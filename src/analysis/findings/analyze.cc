@@ -100,10 +100,13 @@ void MeasureWindow(const Trace& t, const AnalyzeOptions& o, const Context& c, in
   s.wall_ns = wall_ns;
   s.window_ns = c.window();
   s.devices = c.devices();
+  // GPU work that ran during a one-time cost (queued before it) is the steady part's, as the
+  // busy share counts it (Context: only the GPU's idle time in one-time costs is left out).
+  auto in = [&](int64_t ts) { return ts >= r.steady.start_ns && ts < r.steady.end_ns; };
   for (size_t i = 0; i < t.kernels.size(); ++i)
-    s.kernel_ns += c.In(t.kernels.start_ns[i]) ? t.kernels.dur_ns[i] : 0;
+    s.kernel_ns += in(t.kernels.start_ns[i]) ? t.kernels.dur_ns[i] : 0;
   for (size_t i = 0; i < t.memops.size(); ++i)
-    s.memcpy_ns += c.In(t.memops.start_ns[i]) ? t.memops.dur_ns[i] : 0;
+    s.memcpy_ns += in(t.memops.start_ns[i]) ? t.memops.dur_ns[i] : 0;
   for (size_t i = 0; i < t.api.size(); ++i) {
     if (t.api.domain[i] != model::ApiDomain::kOs && c.In(t.api.start_ns[i]))
       s.api_ns += t.api.dur_ns[i];

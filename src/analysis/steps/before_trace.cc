@@ -82,6 +82,11 @@ std::vector<OneTimePart> FindWaitsBeforeTrace(const model::Trace& t, int64_t sta
     OneTimePart p = Part(from, first.start, t.api.track[l]);
     (first.memop ? p.first_memop : p.first_kernel) = first.row;
     out.push_back(std::move(p));
+    // The launching thread's work before the call ran beside the GPU work the trace does not
+    // hold, for all the trace can tell: what it would cost without that work is unknowable (a
+    // resnet50's first data-loader wait, 4.3 ms where later steps wait 1.3 ms).
+    const int64_t lo = std::max(start, t.TimeSpan().first);  // an unbounded window: the trace's
+    if (lo < t.api.start_ns[l]) out.push_back(Part(lo, t.api.start_ns[l], t.api.track[l]));
   }
   // The host's waits before any recorded GPU op ran, on the host's clock.
   if (least_all != INT64_MAX) first_gpu -= std::max<int64_t>(0, least_all);

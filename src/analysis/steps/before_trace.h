@@ -20,8 +20,9 @@ inline constexpr std::string_view kBeforeTraceWhat = "waiting for GPU work from 
 // more and 20x the device's usual wait for an idle GPU (the median wait of the ops launched onto
 // an idle device, at least the least wait of any op: clocks that disagree lift every wait), from
 // its launch call's start (a blocking call: one nanosecond after, so that the call stays the
-// steady state's) or end (a call that returned before its op ran); and the host's syncs and
-// blocking copies of 1 ms or more before any recorded GPU op ran (on the host's clock). None
+// steady state's) or end (a call that returned before its op ran), with the launching thread's
+// time from the window's start to the call (it ran beside the unseen work); and the host's syncs
+// and blocking copies of 1 ms or more before any recorded GPU op ran (on the host's clock). None
 // when no GPU op is recorded: then the whole GPU side is missing, not its beginning.
 std::vector<OneTimePart> FindWaitsBeforeTrace(const model::Trace& t, int64_t start, int64_t end);
 

@@ -243,6 +243,16 @@ bool InOneModuleCall(const model::Trace& t, const Sequence& q, const Stretch& s)
   return false;
 }
 
+// The start of the last marked step that began at or before `at` (INT64_MIN: none). Steps marked
+// by the program start at their marker: a step's data-loader wait before its first kernel is the
+// step's, not a stage that runs once.
+int64_t StepStartBefore(const model::Trace& t, int64_t at) {
+  int64_t out = INT64_MIN;
+  for (const auto& it : t.iterations)
+    if (it.start_ns <= at) out = std::max(out, it.start_ns);
+  return out;
+}
+
 }  // namespace
 
 std::vector<Stage> FindStages(const model::Trace& t, int64_t start, int64_t end,
@@ -272,22 +282,30 @@ std::vector<Stage> FindStages(const model::Trace& t, int64_t start, int64_t end,
   // The stages in kernel order: repeated ones and what runs once between them.
   std::vector<Stage> stages;
   std::vector<size_t> first_kernel;
+  std::vector<int64_t> begin;  // a stage's start when known from the host (its first step's
+                               // marker), else INT64_MIN: its first kernel's start on the GPU
   auto once = [&](size_t a, size_t b) {
     if (b <= a) return;
     stages.push_back({StageKind::kOnce, "", "", b - a, 1, 0, 0});
     first_kernel.push_back(a);
+    begin.push_back(INT64_MIN);
   };
   size_t at = 0;
   for (size_t k = 0; k < kept.size(); ++k) {
     Stretch s = kept[k];
     // Its region ends where the next stretch begins.
     s.limit = std::min(s.limit, k + 1 < kept.size() ? kept[k + 1].first : n);
-    uint8_t sep = AlignOnSeparators(q, s, min_repeats);
+    Stretch aligned = s;
+    const uint8_t sep = AlignOnSeparators(q, aligned, min_repeats);
+    // Steps start after what separates them; layers of one forward keep the blocks the names
+    // repeat with (a sync at each layer's end cuts none of them off).
+    const bool steps = sep && (sep == kStepMarker || !InOneModuleCall(t, q, aligned));
+    if (steps) s = aligned;
     once(at, s.first);
     Stage st;
     st.kernels = s.period, st.repeats = s.repeats;
     if (sep) st.separator = SeparatorName(sep);
-    if (sep && (sep == kStepMarker || !InOneModuleCall(t, q, s))) {
+    if (steps) {
       st.kind = StageKind::kSteps;
     } else {
       st.kind = HoldsLayers(q.name, s, min_repeats) ? StageKind::kPasses
@@ -296,6 +314,7 @@ std::vector<Stage> FindStages(const model::Trace& t, int64_t start, int64_t end,
     }
     stages.push_back(st);
     first_kernel.push_back(s.first);
+    begin.push_back(steps && sep == kStepMarker ? StepStartBefore(t, q.at[s.first]) : INT64_MIN);
     at = s.end();
   }
   once(at, n);
@@ -315,10 +334,19 @@ std::vector<Stage> FindStages(const model::Trace& t, int64_t start, int64_t end,
   int64_t from = start;
   for (size_t i = 0; i < stages.size(); ++i) {
     int64_t to = end;
-    if (i + 1 < stages.size()) to = std::clamp(k.start_ns[q.rows[first_kernel[i + 1]]], from, end);
+    if (i + 1 < stages.size()) {
+      const int64_t next =
+          begin[i + 1] != INT64_MIN ? begin[i + 1] : k.start_ns[q.rows[first_kernel[i + 1]]];
+      to = std::clamp(next, from, end);
+    }
     stages[i].start_ns = from, stages[i].dur_ns = to - from;
     from = to;
   }
+  // Kernels that ran once but take none of the window's time (launched before the first marked
+  // step, run as it began) make no stage.
+  if (stages.size() > 1)
+    std::erase_if(stages,
+                  [](const Stage& s) { return s.kind == StageKind::kOnce && s.dur_ns == 0; });
   for (size_t i = 0; i < stages.size(); ++i) {
     Stage& st = stages[i];
     if (st.kind == StageKind::kOnce) {

@@ -182,6 +182,8 @@ TEST(Stages, SyncedBlocksInsideOneForwardAreLayersNotSteps) {
     if (st.kind == StageKind::kLayers) {
       layers = true;
       EXPECT_EQ(st.separator, "a synchronization");
+      EXPECT_EQ(st.repeats, 10u);  // no block cut off at the first sync
+      EXPECT_EQ(st.kernels, 8u);
     }
   }
   EXPECT_TRUE(layers);
@@ -191,6 +193,29 @@ TEST(Stages, SyncedBlocksInsideOneForwardAreLayersNotSteps) {
   bool any_steps = false;
   for (const Stage& st : steps) any_steps |= st.kind == StageKind::kSteps;
   EXPECT_TRUE(any_steps);
+}
+
+TEST(Stages, MarkedStepsStartAtTheirMarkerNotTheirFirstKernel) {
+  // Three ProfilerSteps of 50 ms that each wait 40 ms for the data loader before their 20 kernels
+  // (an AMP MLP on a T4), and two kernels of the step before the trace launched before the first
+  // marker: the steps take 50 ms each; no 40 ms "prefix that runs once".
+  Builder b;
+  b.Launch("tail_k0", 0, 5 * us, 50 * us, 30 * us);
+  b.Launch("tail_k1", 10 * us, 5 * us, 90 * us, 30 * us);
+  for (int s = 0; s < 3; ++s) {
+    const int64_t t0 = 20 * us + s * 50'000 * us;
+    b.Step(s, t0, 50'000 * us);
+    for (int k = 0; k < 20; ++k) {
+      const int64_t at = t0 + 40'000 * us + k * 100 * us;
+      b.Launch(Name("k", k), at, 5 * us, at + 10 * us, 80 * us);
+    }
+  }
+  const model::Trace& trace = b.Link();
+  std::vector<Stage> stages = FindStages(trace, 20 * us, 150'020 * us, 3);
+  ASSERT_EQ(stages.size(), 1u) << stages[0].label;
+  EXPECT_EQ(stages[0].label, "3 x step");
+  EXPECT_EQ(stages[0].start_ns, 20 * us);
+  EXPECT_EQ(stages[0].dur_ns, 150'000 * us);
 }
 
 TEST(Stages, NothingRepeatsIsOneStage) {
