@@ -92,7 +92,8 @@ def diff_of_two_batch_sizes_compares_per_sample():
             subprocess.run([sys.executable, "-c", _BATCH_PROGRAM, p, str(batch)], check=True)
             paths.append(p)
         s = diff(*paths)
-        assert s["batch"] == {"before": 4, "after": 64, "ratio": 16.0, "op": s["batch"]["op"]}, s
+        assert s["batch"] == {"before": 4, "after": 64, "ratio": 16.0, "op": s["batch"]["op"],
+                              "unit": "sample"}, s
         assert "per sample: batch 4 vs 64" in s["basis"], s["basis"]
         text = run("diff", *paths).stdout
         assert "per sample" in text, text

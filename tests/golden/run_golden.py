@@ -469,6 +469,20 @@ def one_time_left_out(d, rel, check):
     return int(has)
 
 
+def stage_invariants(d, rel, check):
+    """The run's stages (issue 50): they follow each other without gap or overlap, and a window
+    of 3 or more steps the program marked (ProfilerStep#N) has a stage of steps - whatever its
+    kernels, never 'layers'. 1 when the window has marked steps."""
+    s = d["summary"]
+    st = s["stages"]
+    check(all(a["start_ns"] + a["window_ns"] == b["start_ns"] for a, b in zip(st, st[1:])),
+          f"analyze {rel}: stages with gaps or overlaps: {[(x['label'], x['start_ns']) for x in st]}")
+    marked = "ProfilerStep" in s["iteration_source"] and s["iterations"] >= 3
+    check(not marked or any(x["kind"] == "steps" for x in st),
+          f"analyze {rel}: {s['iterations']} marked steps but stages {[x['label'] for x in st]}")
+    return int(marked)
+
+
 def sample_traces():
     """Every sample file under kineto/, nsys/ and rocm/ up to 200 MB (not all are traces)."""
     for top in ("kineto", "nsys", "rocm"):
@@ -803,7 +817,7 @@ def main():
 
     # On every sample analyze reads: the findings' impacts add up to at most the combined saving,
     # which never exceeds the replayed window; the replay reproduces the observed window (< 2%).
-    storms = gpu_bound = one_time = waits_heavy = 0
+    storms = gpu_bound = one_time = waits_heavy = marked_runs = 0
     busy = {}  # sample -> GPU busy % (None: no GPU)
     for path in sample_traces():
         r = run(a.gpuscope, "analyze", "--format", "json", "--evidence", "100000", path)
@@ -843,6 +857,7 @@ def main():
             check(not model_code, f"analyze {rel}: cpu-op-storm on model code: {place}: {f['detail'][:120]}")
             storms += 1
         one_time += one_time_left_out(d, rel, check)
+        marked_runs += stage_invariants(d, rel, check)
     print("ok   analyze: impacts within the combined saving, replays reproduce the window, no fix saves more "
           "than its edits remove, on every sample")
     print(f"ok   analyze: GPU work >= 80% of the critical path on the {gpu_bound} runs whose GPU is >= 95% busy")
@@ -854,6 +869,8 @@ def main():
           "GPU-bound; no finding priced on impossible times (every sample, collection2 too)")
 
     print(f"ok   analyze: {storms} cpu-op-storm findings on the samples, none on model code")
+    print(f"ok   analyze: stages follow each other on every sample; the {marked_runs} runs of 3+ "
+          "marked steps have a stage of steps")
     print(f"ok   analyze: the window names what it left out on every sample ({one_time} with one-time "
           "costs); no finding but warm-up, and no stall, is priced on them")
 

@@ -359,6 +359,12 @@ std::vector<Stage> FindStages(const model::Trace& t, int64_t start, int64_t end,
       st.label = std::to_string(st.repeats) + " x " + what;
     }
   }
+  // Marked steps are steps even when their kernels repeat no block at one period.
+  if (std::none_of(stages.begin(), stages.end(),
+                   [](const Stage& s) { return s.kind == StageKind::kSteps; })) {
+    std::vector<Stage> marked = MarkedStepStages(t, start, end, min_repeats);
+    if (!marked.empty()) return marked;
+  }
   return stages;
 }
 

@@ -34,7 +34,15 @@ struct Stage {
 // The stages of [start, end) (kernels by the time of the call that launched them), covering it;
 // empty when no kernel was launched there. A block repeats at least min_repeats times.
 // About 30 linear passes over the window's kernels.
+// When the program marked min_repeats steps or more (ProfilerStep#N) and no stage of steps is
+// found from the kernels' names, the markers' steps: kernels per repeat is the median per step.
 std::vector<Stage> FindStages(const model::Trace& trace, int64_t start, int64_t end,
                               size_t min_repeats);
+
+// The stages of marked steps alone (stages_marked.cc): what was launched before the first marker
+// in [start, end) ("prefix"), then "N x step" from the first marker to the window's end; empty
+// when fewer than min_repeats markers fall in the window.
+std::vector<Stage> MarkedStepStages(const model::Trace& trace, int64_t start, int64_t end,
+                                    size_t min_repeats);
 
 }  // namespace gpuscope::analysis

@@ -218,6 +218,29 @@ TEST(Stages, MarkedStepsStartAtTheirMarkerNotTheirFirstKernel) {
   EXPECT_EQ(stages[0].dur_ns, 150'000 * us);
 }
 
+TEST(Stages, MarkedStepsWhoseKernelsDifferAreStillSteps) {
+  // Four ProfilerSteps whose kernels differ from step to step (an activation-checkpointed
+  // resnet's recomputation varies; no block of names repeats at one period): the markers' steps,
+  // not "3 x layer" inside them.
+  Builder b;
+  for (int s = 0; s < 4; ++s) {
+    const int64_t t0 = s * 10'000 * us;
+    b.Step(s, t0, 10'000 * us);
+    std::string step = "s";
+    step += std::to_string(s);
+    for (int k = 0; k < 30 + 5 * s; ++k) {
+      const int64_t at = t0 + 100 * us + k * 200 * us;
+      b.Launch(Name(step, k), at, 5 * us, at + 10 * us, 150 * us);
+    }
+  }
+  std::vector<Stage> stages = FindStages(b.Link(), 0, 40'000 * us, 3);
+  ASSERT_EQ(stages.size(), 1u);
+  EXPECT_EQ(stages[0].label, "4 x step");
+  EXPECT_EQ(stages[0].separator, "a step marker");
+  EXPECT_EQ(stages[0].kernels, 40u);  // the median step's
+  EXPECT_EQ(stages[0].dur_ns, 40'000 * us);
+}
+
 TEST(Stages, NothingRepeatsIsOneStage) {
   Builder b;
   for (int k = 0; k < 20; ++k)
