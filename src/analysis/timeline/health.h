@@ -31,8 +31,9 @@ struct HealthNote {
   // Set where the note leaves the run's verdict unsupportable (the verdict is then "incomplete
   // trace"): the part of the trace that can still be trusted.
   std::string trusted;
-  // Times the note calls impossible, [start, end) on the trace's clock: no finding is priced on
-  // a fix that touches them.
+  // Times the note calls impossible (times-inconsistent) or holding GPU work the trace lacks
+  // (gpu-work-missing), [start, end) on the trace's clock: no finding is priced on a fix that
+  // touches them.
   std::vector<std::pair<int64_t, int64_t>> impossible;
 };
 
