@@ -29,6 +29,8 @@ CommandBody AddWhatIfCommand(CLI::App& app, const CommonOptions& common) {
   app.add_flag("--no-syncs", a->scenario.no_syncs, "Synchronize calls no longer wait for the GPU");
   app.add_flag("--graphs", a->scenario.graphs,
                "Kernels replayed as a CUDA/HIP graph: no per-launch host cost or latency");
+  app.add_flag("--without-tracer", a->scenario.without_tracer,
+               "The tracer's spacing of graph-replayed kernels (ROCm tracers) taken out");
   app.add_option("--device", a->scenario.device,
                  "NAME: kernels projected onto that GPU through the roofline's work models "
                  "(gpuscope help whatif; help roofline lists the devices)");

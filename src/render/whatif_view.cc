@@ -132,6 +132,11 @@ constexpr ScenarioHelp kScenarios[] = {
     {"--graphs",
      "kernels replayed as one graph: per-kernel launch calls cost nothing and kernels start "
      "behind the one before at the device's dispatch gap, without launch latency"},
+    {"--without-tracer",
+     "the run as it would go without the tracer's spacing: the kernels a graph launch replays, "
+     "which a ROCm tracer spaced evenly to time them (health note tracer-overhead), start 1 us "
+     "behind the one before; the tracer's overhead records are not placed on a thread, so they "
+     "stay (their total is in the note)"},
     {"--device NAME",
      "kernels projected onto that GPU (gpuscope help roofline lists them) through the roofline's "
      "work models: a modelled op keeps its share of the roof (compute-bound work scales with the "

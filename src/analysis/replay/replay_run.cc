@@ -67,6 +67,12 @@ void ReplayGraph::Apply(const WhatIf& f, Params& p, Undo& undo) const {
     if (uint32_t n = gpu(kernel_node_, r); n != kNone)
       set(p.lat[n], std::min(p.lat[n], UsualLat(n)));
   }
+  for (const auto& [r, gap] : f.kernel_gap) {
+    if (uint32_t n = gpu(kernel_node_, r); n != kNone) {
+      set(p.lat[n], int64_t{0});
+      set(p.gap[n], std::max<int64_t>(0, gap));
+    }
+  }
   for (size_t r : f.typical_latency_memops) {
     if (uint32_t n = gpu(memop_node_, r); n != kNone)
       set(p.lat[n], std::min(p.lat[n], UsualLat(n)));

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "analysis/common/call_names.h"
+#include "analysis/common/tracer_spacing.h"
 #include "analysis/replay/what_if.h"
 #include "base/pattern.h"
 #include "base/text.h"
@@ -56,6 +57,10 @@ WhatIf Edits(const model::Trace& t, int64_t w0, int64_t w1, const Scenario& s) {
     if (x != 1) f.kernel_dur.emplace_back(i, Scaled(k.dur_ns[i], x));
     if (s.graphs) f.graph_kernels.push_back(i);
   }
+  if (s.without_tracer) {
+    for (size_t i : FindTracerSpacing(t).spaced)
+      if (in(k.start_ns[i], k.launch[i])) f.kernel_gap.emplace_back(i, kGraphDispatchNs);
+  }
   const auto& m = t.memops;
   for (size_t i = 0; s.copies != 1 && i < m.size(); ++i)
     if (in(m.start_ns[i], m.launch[i])) f.memop_dur.emplace_back(i, Scaled(m.dur_ns[i], s.copies));
@@ -87,6 +92,7 @@ std::string Scenario::Text() const {
   if (host_speedup != 1) add("--host-speedup " + Factor(host_speedup));
   if (no_syncs) add("--no-syncs");
   if (graphs) add("--graphs");
+  if (without_tracer) add("--without-tracer");
   for (const auto& rule : fixes) add("--fix " + rule);
   if (!device.empty()) add("--device " + device);
   return out.empty() ? "nothing changed" : out;
@@ -94,7 +100,7 @@ std::string Scenario::Text() const {
 
 bool Scenario::empty() const {
   return gpu_speedup == 1 && kernels.empty() && copies == 1 && host_speedup == 1 && !no_syncs &&
-         !graphs && fixes.empty() && device.empty();
+         !graphs && !without_tracer && fixes.empty() && device.empty();
 }
 
 std::string RegexError(const Scenario& s) {

@@ -22,6 +22,9 @@ struct Scenario {
   double host_speedup = 1;                              // host work between runtime calls / X
   bool no_syncs = false;  // synchronize calls no longer wait for the GPU
   bool graphs = false;    // kernels launched as a graph replay: no launch cost or latency
+  // The tracer's spacing of graph-replayed kernels taken out (common/tracer_spacing.h): they run
+  // behind each other at a graph's own dispatch gap.
+  bool without_tracer = false;
   // analyze's fixes of these rules (--fix RULE): their edits come from the findings layer
   // (FixOf), passed to RunScenario; named here for the scenario's text.
   std::vector<std::string> fixes;

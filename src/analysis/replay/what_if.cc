@@ -15,6 +15,7 @@ void WhatIf::Merge(const WhatIf& o) {
   cat(host_scale, o.host_scale);
   cat(typical_latency, o.typical_latency);
   cat(typical_latency_memops, o.typical_latency_memops);
+  cat(kernel_gap, o.kernel_gap);
   cat(stream_waits_dropped, o.stream_waits_dropped);
   cat(kernels_removed, o.kernels_removed);
   cat(memops_removed, o.memops_removed);
@@ -37,6 +38,7 @@ std::string WhatIf::Describe() const {
   part(graph_kernels.size(), "kernels launched back to back");
   part(host_scale.size(), "host spans scaled");
   part(typical_latency.size() + typical_latency_memops.size(), "launches at the typical latency");
+  part(kernel_gap.size(), "kernel gaps changed");
   part(stream_waits_dropped.size(), "kernels stop waiting for another stream");
   part(kernels_removed.size(), "kernels removed");
   part(memops_removed.size(), "copies removed");

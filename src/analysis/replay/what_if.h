@@ -38,6 +38,9 @@ struct WhatIf {
   // launch that loaded its module, done before the window).
   std::vector<size_t> typical_latency;
   std::vector<size_t> typical_latency_memops;  // the same, copies and memsets
+  // Kernels that follow the one before them on their stream after `gap` (a tracer's spacing of a
+  // graph's kernels taken out), with no launch latency of their own: kernel row -> gap.
+  std::vector<std::pair<size_t, int64_t>> kernel_gap;
   // Kernels that no longer wait for an op of another stream (the event wait between streams the
   // replay inferred, replay_graph_internal.h kLateStartNs): they run beside it.
   std::vector<size_t> stream_waits_dropped;
@@ -49,7 +52,7 @@ struct WhatIf {
   bool empty() const {
     return unblock_api.empty() && api_dur.empty() && kernel_dur.empty() && memop_dur.empty() &&
            prefetch_memops.empty() && graph_kernels.empty() && host_scale.empty() &&
-           typical_latency.empty() && typical_latency_memops.empty() &&
+           typical_latency.empty() && typical_latency_memops.empty() && kernel_gap.empty() &&
            stream_waits_dropped.empty() && kernels_removed.empty() && memops_removed.empty();
   }
   // Adds every change of `other` (for the combined what-if of several fixes).
