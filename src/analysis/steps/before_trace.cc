@@ -33,8 +33,9 @@ int64_t Median(std::vector<int64_t> v) {
   return *mid;
 }
 
-OneTimePart Part(int64_t s, int64_t e, model::TrackId track) {
-  OneTimePart p{s, e, track, std::string(kBeforeTraceWhat), {}, kNoRow, SIZE_MAX};
+OneTimePart Part(int64_t s, int64_t e, model::TrackId track,
+                 std::string_view what = kBeforeTraceWhat) {
+  OneTimePart p{s, e, track, std::string(what), {}, kNoRow, SIZE_MAX};
   p.before_trace = true;
   return p;
 }
@@ -86,7 +87,8 @@ std::vector<OneTimePart> FindWaitsBeforeTrace(const model::Trace& t, int64_t sta
     // hold, for all the trace can tell: what it would cost without that work is unknowable (a
     // resnet50's first data-loader wait, 4.3 ms where later steps wait 1.3 ms).
     const int64_t lo = std::max(start, t.TimeSpan().first);  // an unbounded window: the trace's
-    if (lo < t.api.start_ns[l]) out.push_back(Part(lo, t.api.start_ns[l], t.api.track[l]));
+    if (lo < t.api.start_ns[l])
+      out.push_back(Part(lo, t.api.start_ns[l], t.api.track[l], kBesideBeforeTraceWhat));
   }
   // The host's waits before any recorded GPU op ran, on the host's clock.
   if (least_all != INT64_MAX) first_gpu -= std::max<int64_t>(0, least_all);

@@ -15,6 +15,9 @@
 namespace gpuscope::analysis {
 
 inline constexpr std::string_view kBeforeTraceWhat = "waiting for GPU work from before the trace";
+// The launching thread's own work before that wait (it ran beside the work the trace lacks).
+inline constexpr std::string_view kBesideBeforeTraceWhat =
+    "host work beside GPU work from before the trace";
 
 // The parts in [start, end), each before_trace: a device's first recorded op that waited 1 ms or
 // more and 20x the device's usual wait for an idle GPU (the median wait of the ops launched onto

@@ -323,7 +323,8 @@ std::vector<OneTime::Kind> OneTime::Kinds() const {
                                                 "TorchScript first run",
                                                 "ops' first calls",
                                                 "start-up before the first GPU call",
-                                                kBeforeTraceWhat};
+                                                kBeforeTraceWhat,
+                                                kBesideBeforeTraceWhat};
   auto rank = [](std::string_view what) {
     return static_cast<size_t>(std::find(std::begin(kOrder), std::end(kOrder), what) -
                                std::begin(kOrder));
