@@ -83,6 +83,10 @@ struct TraceMetadata {
   // Kinds of events the file could hold but does not because they were not collected
   // (e.g. "memory copies (no CUPTI_ACTIVITY_KIND_MEMCPY table)"): `info` lists them.
   std::vector<std::string> not_collected;
+  // The tracer's own warnings and errors about the traced processes that ran GPU work, each
+  // text once, as written ("Not all CUDA events might have been collected."; nsys's
+  // DIAGNOSTIC_EVENT): what it says it did not record. Health turns them into notes.
+  std::vector<std::string> tracer_messages;
   // What --align-clocks shifted (empty: not asked, or no op started before its launch).
   std::vector<ClockShift> clock_shifts;
 };

@@ -73,7 +73,7 @@ def whatif_refuses_bad_scenarios_in_one_line():
         assert h.returncode == 0 and "--no-syncs" in words and "keeps its share of the roof" in words, h.stdout
         rows = json.loads(run("help", "whatif", "--format", "json").stdout)["scenarios"]
         assert [x["option"].split()[0] for x in rows] == ["--gpu-speedup", "--kernels", "--copies", "--host-speedup",
-                                                          "--no-syncs", "--graphs", "--device", "--fix"], rows
+                                                          "--no-syncs", "--graphs", "--without-tracer", "--device", "--fix"], rows
 
 
 @test

@@ -97,6 +97,28 @@ TEST(Health, ShortUnexplainedWaitsInALongBusyRunAreNoNote) {
   EXPECT_EQ(Find(CheckHealth(t, FindSteadyState(t)), "gpu-work-missing"), nullptr);
 }
 
+// The tracer's own word: a message that it lost events makes gpu-work-missing (the verdict
+// cannot rest on the recorded part alone) without any unexplained wait; its other warnings are
+// tracer-warnings, which leave the verdict standing.
+TEST(Health, TheTracersWordThatItLostEventsIsGpuWorkMissing) {
+  Builder b;
+  for (int i = 0; i < 20; ++i) b.Launch("k", i * 60 * us, 5 * us, i * 60 * us + 10 * us, 50 * us);
+  model::Trace& t = b.Link();
+  EXPECT_EQ(Find(CheckHealth(t, FindSteadyState(t)), "gpu-work-missing"), nullptr);
+  t.meta.tracer_messages = {"Not all CUDA events might have been collected.",
+                            "CUDA device 0: Unified Memory cannot be traced. (error)"};
+  const auto notes = CheckHealth(t, FindSteadyState(t));
+  const HealthNote* lost = Find(notes, "gpu-work-missing");
+  ASSERT_NE(lost, nullptr);
+  EXPECT_NE(lost->seen.find("'Not all CUDA events might have been collected.'"), std::string::npos)
+      << lost->seen;
+  EXPECT_FALSE(lost->trusted.empty());
+  const HealthNote* other = Find(notes, "tracer-warnings");
+  ASSERT_NE(other, nullptr);
+  EXPECT_NE(other->seen.find("Unified Memory"), std::string::npos) << other->seen;
+  EXPECT_TRUE(other->trusted.empty());
+}
+
 // Kernels written back to back (every gap 0-1 ns) although each was launched after the one
 // before it ended cannot be measured times: times-inconsistent, with the re-timed stream's span
 // as impossible; 2 us gaps are real.

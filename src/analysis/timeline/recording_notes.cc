@@ -105,25 +105,56 @@ void TimesNotes(const model::Trace& t, const HostWaits& w, std::vector<HealthNot
   out.push_back(std::move(n));
 }
 
+std::string Joined(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : ", ") + p;
+  return out;
+}
+
+// Whether a message of the tracer says it did not record events it saw: dropped or lost
+// records, a full buffer, events not all collected.
+bool SaysLost(std::string_view m) {
+  const std::string lower = base::AsciiLower(m);
+  for (std::string_view s : {"dropped", "lost", "overflow", "not all", "might have been collected"})
+    if (lower.find(s) != std::string::npos) return true;
+  return false;
+}
+
+// Whether the host's waits no recorded GPU work explains leave the timeline incomplete: two or
+// more long ones (one alone may be a module load or a trace cut mid-wait), not explained by
+// re-timed kernels (times-inconsistent) alone, and - without graph launches to explain them -
+// holding a tenth of the trace or more than all the recorded GPU work (two event waits holding
+// 11 ms of a 5.9 s resnet50 run with 10,000 GPU ops recorded leave its timeline trustworthy).
+bool WaitsMissWork(const model::Trace& t, const HostWaits& w, bool times_noted, uint64_t graphs) {
+  if (w.idle_waits.size() < 2) return false;
+  if (times_noted && w.unexplained <= w.late_tail + kWaitSlackNs) return false;
+  auto [first, last] = t.TimeSpan();
+  return graphs > 0 || 10 * w.unexplained >= last - first || w.unexplained >= w.gpu_busy_ns;
+}
+
 void MissingWorkNotes(const model::Trace& t, const HostWaits& w, bool times_noted,
                       std::vector<HealthNote>& out) {
-  // Two or more long waits with the GPU idle most of the time: one alone may be a module load
-  // or a trace cut mid-wait.
-  if (w.idle_waits.size() < 2) return;
-  // Explained by re-timed kernels (times-inconsistent) when nothing else is missing.
-  if (times_noted && w.unexplained <= w.late_tail + kWaitSlackNs) return;
   const uint64_t graphs = CountGraphLaunches(t);
-  // Without graph launches to explain it, the missing work must matter to the verdicts: a tenth
-  // of the trace, or more than all the recorded GPU work (two event waits holding 11 ms of a
-  // 5.9 s resnet50 run with 10,000 GPU ops recorded leave its timeline trustworthy).
-  auto [first, last] = t.TimeSpan();
-  if (graphs == 0 && 10 * w.unexplained < last - first && w.unexplained < w.gpu_busy_ns) return;
+  const bool waits = WaitsMissWork(t, w, times_noted, graphs);
+  std::vector<std::string> lost;  // the tracer's own word that it lost events
+  for (const std::string& m : t.meta.tracer_messages)
+    if (SaysLost(m)) lost.push_back("'" + m + "'");
+  if (!waits && lost.empty()) return;
   HealthNote n;
   n.id = "gpu-work-missing";
-  n.seen = base::FormatCount(w.idle_waits.size()) + " host waits (syncs, device-to-host copies) " +
-           "of " + Ms(w.wait_ns) + " hold " + Ms(w.unexplained) +
-           " while no recorded GPU op runs (" + Ms(w.gpu_busy_ns) + " of GPU work in all)";
-  if (graphs > 0) {
+  if (waits) {
+    n.seen = base::FormatCount(w.idle_waits.size()) + " host waits (syncs, device-to-host " +
+             "copies) of " + Ms(w.wait_ns) + " hold " + Ms(w.unexplained) +
+             " while no recorded GPU op runs (" + Ms(w.gpu_busy_ns) + " of GPU work in all)";
+    // The waits no recorded work explains: the GPU ran what the trace lacks there, so no finding
+    // is priced on them (an idle GPU there is not idle).
+    n.impossible = w.idle_waits;
+  }
+  if (!lost.empty())
+    n.seen += (n.seen.empty() ? "the tracer says it did not record all events: "
+                              : "; the tracer says: ") +
+              Joined(lost);
+  if (graphs > 0 && waits) {
     uint64_t graph_kernels = 0;
     for (model::RowId l : t.kernels.launch)
       graph_kernels += l != model::kNoRow && IsGraphLaunchApi(t.str(t.api.name[l]));
@@ -144,12 +175,29 @@ void MissingWorkNotes(const model::Trace& t, const HostWaits& w, bool times_note
         "see only the recorded part";
     n.record =
         "a larger tracer buffer or a shorter window (PyTorch: schedule(active=...) of fewer "
-        "steps; rocprofv3: a --collection-period; nsys: a shorter --duration)";
+        "steps; rocprofv3: a --collection-period; nsys: a shorter --duration, and the report's "
+        "diagnostics)";
   }
   n.trusted = "the recorded kernels' names and durations, and the host's calls and ops";
-  // The waits no recorded work explains: the GPU ran what the trace lacks there, so no finding
-  // is priced on them (an idle GPU there is not idle).
-  n.impossible = w.idle_waits;
+  out.push_back(std::move(n));
+}
+
+// The tracer's other warnings and errors about the traced processes (nsys: "Unified Memory
+// cannot be traced on devices that don't support peer-to-peer transfers"): what it says it did
+// not record, which the analysis then does not see; the verdict stands.
+void TracerMessageNotes(const model::Trace& t, std::vector<HealthNote>& out) {
+  std::vector<std::string> other;
+  for (const std::string& m : t.meta.tracer_messages)
+    if (!SaysLost(m)) other.push_back("'" + m + "'");
+  if (other.empty()) return;
+  HealthNote n;
+  n.id = "tracer-warnings";
+  n.seen = "the tracer wrote " + base::Counted(other.size(), "warning", "warnings") +
+           " about the traced process: " + Joined(other);
+  n.effect = "what they name was not recorded: the analysis does not see it";
+  n.record =
+      "the tracer's own diagnostics say how to record it (nsys: the report's Diagnostics "
+      "Summary)";
   out.push_back(std::move(n));
 }
 
@@ -249,6 +297,7 @@ void RecordingIntegrityNotes(const model::Trace& t, std::vector<HealthNote>& out
     MissingWorkNotes(t, w, out.size() > before, out);
   }
   OverheadNotes(t, out);
+  TracerMessageNotes(t, out);
 }
 
 }  // namespace gpuscope::analysis

@@ -28,7 +28,9 @@ struct HostWaits {
 // Over [w0, w1): the synchronizing calls that overlap it, whole; GPU work anywhere.
 HostWaits MeasureHostWaits(const model::Trace& t, int64_t w0, int64_t w1);
 
-// The notes, appended in this order: times-inconsistent, gpu-work-missing, tracer-overhead.
+// The notes, appended in this order: times-inconsistent, gpu-work-missing (also from the tracer's
+// own word that it lost events: model::TraceMetadata::tracer_messages), tracer-overhead,
+// tracer-warnings (its other warnings about the traced processes).
 void RecordingIntegrityNotes(const model::Trace& t, std::vector<HealthNote>& out);
 
 }  // namespace gpuscope::analysis

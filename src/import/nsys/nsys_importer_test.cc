@@ -245,6 +245,30 @@ std::string ImportError(const std::string& path) {
   return r.status().message();
 }
 
+// DIAGNOSTIC_EVENT: the tracer's warnings and errors about the process that ran GPU work are
+// kept, once each, on one line; its notes about unused APIs, its info lines and what it says of
+// other processes are not (issue 51: the tracer's own word that it lost events).
+TEST(NsysImporter, TheTracersWarningsAboutTheGpuProcessAreKept) {
+  model::Trace t = Load(
+      "CREATE TABLE DIAGNOSTIC_EVENT (timestamp INTEGER, timestampType INTEGER, source INTEGER, "
+      "severity INTEGER, text TEXT, globalPid INTEGER);"
+      "INSERT INTO DIAGNOSTIC_EVENT VALUES (1, 1, 1, 2, 'Not all CUDA events might have been\n"
+      "collected.', 281546145660928);"
+      "INSERT INTO DIAGNOSTIC_EVENT VALUES (2, 1, 1, 2, 'Not all CUDA events might have been\n"
+      "collected.', 281546145660928);"
+      "INSERT INTO DIAGNOSTIC_EVENT VALUES (3, 1, 1, 3, 'CUDA device 0: Unified Memory cannot be "
+      "traced.', 281546145660928);"
+      "INSERT INTO DIAGNOSTIC_EVENT VALUES (4, 1, 1, 2, 'No NVTX events collected. Does the "
+      "process use NVTX?', 281546145660928);"
+      "INSERT INTO DIAGNOSTIC_EVENT VALUES (5, 1, 1, 1, 'Profiling has started.', "
+      "281546145660928);"
+      "INSERT INTO DIAGNOSTIC_EVENT VALUES (6, 1, 1, 2, 'Not all OS runtime events might have "
+      "been collected.', 999);");
+  EXPECT_EQ(t.meta.tracer_messages,
+            (std::vector<std::string>{"Not all CUDA events might have been collected.",
+                                      "CUDA device 0: Unified Memory cannot be traced. (error)"}));
+}
+
 TEST(NsysBadInput, SqliteThatIsNotATrace) {
   std::string path = MakeDb("", "CREATE TABLE users (id INTEGER, name TEXT);", "app.db");
   std::string msg = ImportError(path);

@@ -38,6 +38,7 @@ base::Status NsysReader::Read() {
   GPUSCOPE_RETURN_IF_ERROR(ReadNvtx());
   GPUSCOPE_RETURN_IF_ERROR(ReadOsRuntime());
   CountOtherRecords();
+  ReadDiagnostics();
   return base::Status::Ok();
 }
 
