@@ -21,8 +21,9 @@ constexpr Term kTerms[] = {
     {"run", "steady part",
      "the window less its one-time costs (module loading, a TorchScript first run, ops' first "
      "calls, set-up calls, compilation) and the recording's start when the GPU still ran work "
-     "from before the trace (a profiler started mid-step: the first op's wait and the host's "
-     "work beside it): what the verdict, the critical path, the stalls and every finding but "
+     "the trace does not hold (a profiler started mid-step, a stream waiting on an event "
+     "recorded elsewhere: the early op's wait and the host's work beside it): what the "
+     "verdict, the critical path, the stalls and every finding but "
      "warm-up are about; `analyze` says what it left out"},
     {"run", "steady state",
      "the iterations after warm-up (first calls, compilation, caches filling); --steady keeps only "

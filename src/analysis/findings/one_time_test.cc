@@ -160,7 +160,8 @@ TEST(OneTime, AFirstCopyWaitingForWorkFromBeforeTheTraceIsLeftOutNotPriced) {
   SteppedCopies(b, 4'000 * us, 0);
   AnalysisReport r = Analyze(b.Link());
   const std::string window = r.steady.WindowText();
-  EXPECT_NE(window.find("waiting for GPU work from before the trace"), std::string::npos) << window;
+  EXPECT_NE(window.find("waiting for GPU work the trace does not hold"), std::string::npos)
+      << window;
   EXPECT_NEAR(static_cast<double>(r.steady.one_time.ns), 4'000.0 * us, 50.0 * us);
   EXPECT_TRUE(Rule(r, "warm-up").empty());
   // Without the wait, nothing is left out; with it, every finding is priced as without it and
@@ -182,7 +183,7 @@ TEST(OneTime, AFirstCopyWaitingForWorkFromBeforeTheTraceIsLeftOutNotPriced) {
 
 TEST(OneTime, ClocksThatDisagreeAreNoWaitForWorkFromBeforeTheTrace) {
   // Every GPU op starts 6 ms after its launch (the clocks disagree), the first 10 ms: not 20x
-  // the device's least wait, so nothing is taken for work from before the trace.
+  // the device's least wait, so nothing is taken for work the trace does not hold.
   Builder b;
   SteppedCopies(b, 4'000 * us, 6'000 * us);
   AnalysisReport r = Analyze(b.Link());

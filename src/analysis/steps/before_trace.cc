@@ -1,4 +1,4 @@
-// Waits for GPU work from before the trace (before_trace.h).
+// Waits for GPU work the trace does not hold, at the recording's start (before_trace.h).
 
 #include "analysis/steps/before_trace.h"
 
@@ -33,6 +33,13 @@ int64_t Median(std::vector<int64_t> v) {
   return *mid;
 }
 
+// Where an op's wait on the GPU begins: its launch call's end when the call returned before the
+// op ran, else the call's start (a blocking call held the host while the op waited).
+int64_t WaitFrom(const model::Trace& t, const Op& o) {
+  const RowId l = o.launch;
+  return t.api.end_ns(l) <= o.start ? t.api.end_ns(l) : t.api.start_ns[l];
+}
+
 OneTimePart Part(int64_t s, int64_t e, model::TrackId track,
                  std::string_view what = kBeforeTraceWhat) {
   OneTimePart p{s, e, track, std::string(what), {}, kNoRow, SIZE_MAX};
@@ -55,15 +62,35 @@ std::vector<OneTimePart> FindWaitsBeforeTrace(const model::Trace& t, int64_t sta
   if (by_device.empty()) return out;
   int64_t first_gpu = INT64_MAX, least_all = INT64_MAX;
   std::unordered_set<RowId> first_launches;
+  const int64_t trace_start = t.TimeSpan().first;
   for (auto& [device, ops] : by_device) {
     std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) { return a.start < b.start; });
     first_gpu = std::min(first_gpu, ops.front().start);
-    // The device's usual wait for an idle GPU (the first op aside), and the least wait of any.
-    std::vector<int64_t> idle_waits;
-    int64_t busy_to = ops.front().end, least = INT64_MAX;
-    for (size_t i = 1; i < ops.size(); ++i) {
+    // The op that waited at the recording's start: launched onto the idle device, which stayed
+    // idle, 1 ms or more, its wait beginning within its own length of the trace's start (a
+    // resnet50's first input copy; SGLang's second kernel, held 463 ms by a stream wait on an
+    // event recorded outside the trace). The first such op of the device.
+    size_t pick = SIZE_MAX;
+    int64_t busy_to = INT64_MIN;
+    for (size_t i = 0; i < ops.size() && pick == SIZE_MAX; ++i) {
       const Op& o = ops[i];
       if (o.launch != kNoRow) {
+        // A call that returned before its op ran waited nothing on the host (a long launch call
+        // is its own: module loading); one that held the host waited from its start.
+        const int64_t at = WaitFrom(t, o), wait = o.start - at;
+        if (t.api.start_ns[o.launch] >= busy_to && wait >= kMinWaitNs && at - trace_start <= wait)
+          pick = i;
+      }
+      busy_to = std::max(busy_to, o.end);
+    }
+    // The device's usual wait for an idle GPU and the least wait of any op, from the ops launched
+    // once that op (else the first) ran: those launched before it share its wait.
+    const int64_t after = ops[pick == SIZE_MAX ? 0 : pick].start;
+    std::vector<int64_t> idle_waits;
+    int64_t least = INT64_MAX;
+    busy_to = INT64_MIN;
+    for (const Op& o : ops) {
+      if (o.launch != kNoRow && t.api.start_ns[o.launch] >= after) {
         const int64_t w = o.start - t.api.start_ns[o.launch];
         least = std::min(least, w);
         if (t.api.start_ns[o.launch] >= busy_to) idle_waits.push_back(w);
@@ -71,22 +98,24 @@ std::vector<OneTimePart> FindWaitsBeforeTrace(const model::Trace& t, int64_t sta
       busy_to = std::max(busy_to, o.end);
     }
     least_all = std::min(least_all, least);
-    const Op& first = ops.front();
-    if (first.launch == kNoRow) continue;
+    if (ops.front().launch != kNoRow) first_launches.insert(ops.front().launch);
+    if (pick == SIZE_MAX) continue;
+    const Op& first = ops[pick];
     const RowId l = first.launch;
     first_launches.insert(l);  // judged here, not as a host wait below
-    const int64_t from = t.api.end_ns(l) <= first.start ? t.api.end_ns(l) : t.api.start_ns[l] + 1;
-    const int64_t wait = first.start - t.api.start_ns[l];
+    // A blocking call stays the steady state's from its first nanosecond (Context::In reads a
+    // call by its start): only its wait is left out.
+    const int64_t wait = first.start - WaitFrom(t, first);
+    const int64_t from = WaitFrom(t, first) + (t.api.end_ns(l) <= first.start ? 0 : 1);
     const int64_t usual = std::max(Median(std::move(idle_waits)), least == INT64_MAX ? 0 : least);
-    if (!in(from) || first.start > end || wait < kMinWaitNs || wait < kUsualFactor * usual)
-      continue;
+    if (!in(from) || first.start > end || wait < kUsualFactor * usual) continue;
     OneTimePart p = Part(from, first.start, t.api.track[l]);
     (first.memop ? p.first_memop : p.first_kernel) = first.row;
     out.push_back(std::move(p));
     // The launching thread's work before the call ran beside the GPU work the trace does not
     // hold, for all the trace can tell: what it would cost without that work is unknowable (a
     // resnet50's first data-loader wait, 4.3 ms where later steps wait 1.3 ms).
-    const int64_t lo = std::max(start, t.TimeSpan().first);  // an unbounded window: the trace's
+    const int64_t lo = std::max(start, trace_start);  // an unbounded window: the trace's
     if (lo < t.api.start_ns[l])
       out.push_back(Part(lo, t.api.start_ns[l], t.api.track[l], kBesideBeforeTraceWhat));
   }

@@ -8,11 +8,15 @@
 #include "analysis/common/call_names.h"
 #include "analysis/common/intervals.h"
 #include "analysis/steps/before_trace.h"
+#include "analysis/steps/one_time_names.h"
 #include "base/text.h"
 
 namespace gpuscope::analysis {
 namespace {
 
+using internal::IsCompileRange;
+using internal::IsCompilerFrame;
+using internal::IsSetUpCall;
 using model::kNoRow;
 using model::RowId;
 using model::Trace;
@@ -25,52 +29,18 @@ constexpr int64_t kSetUpNs = 100'000;
 // A first launch this many times the median launch call loads its module.
 constexpr int64_t kModuleLoadFactor = 20;
 
-// Runtime calls that only set up: the context, modules, streams, library handles.
-bool IsSetUpCall(std::string_view n) {
-  for (std::string_view s :
-       {"ModuleLoad", "LibraryLoad", "StreamCreate", "FuncGetAttributes", "DeviceSetLimit",
-        "CtxCreate", "PrimaryCtx", "RegisterFatBinary", "RegisterFunction", "cuInit", "hipInit",
-        "cudnnCreate", "cublasCreate", "cublasLtCreate", "miopenCreate", "rocblas_create",
-        "hipblasCreate", "hipblasLtCreate"}) {
-    if (n.find(s) != std::string_view::npos) return true;
-  }
-  return false;
-}
-
-// Compilation and autotuning ranges (torch.compile, Triton, nvFuser, cuDNN benchmark) - not the
-// runs of compiled code ("## Call CompiledFxGraph ##", "Torch-Compiled Region"), which compile
-// nothing after their first call.
-bool IsCompileRange(std::string_view n) {
-  if (IsCompiledRegion(n)) return false;
-  std::string lower = base::AsciiLower(n.substr(0, 200));
-  for (std::string_view s : {"compile", "autotun", "nvfuser", "codegen", "cudnn_find",
-                             "benchmark_conv", "triton_heuristics", "jit_"}) {
-    if (lower.find(s) != std::string::npos) return true;
-  }
-  return false;
-}
-
-// A Python frame of the compilers: Dynamo's frame conversion, Inductor's compile_fx functions
-// that compile, an autotuner's benchmarking. The compiled graph's runner (compile_fx's `run`)
-// and an autotuner's `run` are every step's calls: their first call counts only in a one-pass
-// window (`first_calls`), as an op's first call does (its autotuning and warm-up runs).
-bool IsCompilerFrame(std::string_view n, bool first_calls) {
-  const size_t colon = n.rfind("): ");
-  const std::string_view function = colon == std::string_view::npos ? n : n.substr(colon + 3);
-  auto has = [](std::string_view s, std::string_view part) {
-    return s.find(part) != std::string_view::npos;
-  };
-  if (has(n, "torch/_dynamo/convert_frame")) return true;
-  if (has(n, "torch/_inductor/compile_fx")) return first_calls || has(function, "compile");
-  return has(n, "autotune") && (first_calls || has(function, "bench") ||
-                                has(function, "autotune") || has(function, "precompile"));
-}
-
 int64_t Median(std::vector<int64_t> v) {
   if (v.empty()) return 0;
   auto mid = v.begin() + static_cast<ptrdiff_t>(v.size() / 2);
   std::nth_element(v.begin(), mid, v.end());
   return *mid;
+}
+
+// The median of `v` without one instance of `own` (0 when nothing else is left).
+int64_t MedianOfOthers(std::vector<int64_t> v, int64_t own) {
+  auto it = std::find(v.begin(), v.end(), own);
+  if (it != v.end()) v.erase(it);
+  return Median(std::move(v));
 }
 
 class Finder {
@@ -89,6 +59,11 @@ class Finder {
     std::unordered_map<RowId, size_t> kernel_of_launch;  // launch call -> its (first) kernel
     for (size_t k = 0; k < t_.kernels.size(); ++k)
       if (t_.kernels.launch[k] != kNoRow) kernel_of_launch.emplace(t_.kernels.launch[k], k);
+    // Per kernel name, its launch calls' durations: a first launch as long as the later ones is
+    // no module load (a full launch queue holds every launch: nsys's "command buffer full").
+    std::unordered_map<model::StringId, std::vector<int64_t>> launch_durs;
+    for (const auto& [call, k] : kernel_of_launch)
+      launch_durs[t_.kernels.name[k]].push_back(t_.api.dur_ns[call]);
     std::unordered_set<model::StringId> launched;  // kernels whose first launch was seen
     std::unordered_set<model::StringId> set_up;    // set-up calls whose first call was seen
     for (size_t i = 0; i < t_.api.size(); ++i) {
@@ -102,7 +77,12 @@ class Finder {
         // First in the whole trace: a kernel launched before the window is loaded already.
         bool first =
             it != kernel_of_launch.end() && launched.insert(t_.kernels.name[it->second]).second;
-        if (first && d >= kMs && d >= kModuleLoadFactor * median_launch)
+        // A graph launch's call submits its nodes: its length is the graph's, not a module's. A
+        // call held by a full launch queue returns long before its kernel runs (queued behind
+        // 400 ms of work); one that loaded the kernel's module, about when the GPU can run it.
+        if (first && !IsGraphLaunchApi(n) && d >= kMs && d >= kModuleLoadFactor * median_launch &&
+            d >= kModuleLoadFactor * MedianOfOthers(launch_durs[t_.kernels.name[it->second]], d) &&
+            t_.kernels.start_ns[it->second] - t_.api.end_ns(i) <= d)
           what = "module loading", first_kernel = it->second;
       } else if (IsSetUpCall(n) &&
                  ((set_up.insert(t_.api.name[i]).second && d >= kSetUpNs) || d >= kMs)) {
@@ -284,14 +264,23 @@ class Finder {
   void Add(int64_t s, int64_t e, model::TrackId track, std::string what) {
     Add(OneTimePart{s, e, track, std::move(what), {}, kNoRow, SIZE_MAX});
   }
-  // Whether half of [s, e) on the thread is in syncs or blocking copies (waiting for the GPU).
-  bool WaitsForGpu(model::TrackId track, int64_t s, int64_t e) const {
+  // Whether half of [s, e) on the thread is in syncs, blocking copies or launch calls held by a
+  // full launch queue (their kernel ran long after they returned): waiting for the GPU.
+  bool WaitsForGpu(model::TrackId track, int64_t s, int64_t e) {
+    if (kernel_start_.empty()) {
+      kernel_start_.assign(t_.api.size(), -1);
+      for (size_t k = 0; k < t_.kernels.size(); ++k)
+        if (t_.kernels.launch[k] != kNoRow)
+          kernel_start_[t_.kernels.launch[k]] = t_.kernels.start_ns[k];
+    }
     auto first = std::lower_bound(t_.api.start_ns.begin(), t_.api.start_ns.end(), s);
     int64_t waits = 0;
     for (size_t i = static_cast<size_t>(first - t_.api.start_ns.begin());
          i < t_.api.size() && t_.api.start_ns[i] < e; ++i) {
       std::string_view n = t_.str(t_.api.name[i]);
-      if (t_.api.track[i] == track && (IsSyncApi(n) || IsBlockingCopyApi(n)))
+      const bool held = IsLaunchApi(n) && kernel_start_[i] >= 0 &&
+                        kernel_start_[i] - t_.api.end_ns(i) > t_.api.dur_ns[i];
+      if (t_.api.track[i] == track && (IsSyncApi(n) || IsBlockingCopyApi(n) || held))
         waits += std::min(e, t_.api.end_ns(i)) - t_.api.start_ns[i];
     }
     return 2 * waits >= e - s;
@@ -301,6 +290,7 @@ class Finder {
   int64_t w0_, w1_;
   bool one_pass_;
   std::vector<OneTimePart> parts_;
+  std::vector<int64_t> kernel_start_;  // per runtime call, the start of the kernel it launched
 };
 
 }  // namespace

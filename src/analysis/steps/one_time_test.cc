@@ -109,6 +109,43 @@ TEST(OneTime, TheSteadyStateSaysWhatItsWindowLeftOut) {
       << s.WindowText();
 }
 
+TEST(OneTime, AnEarlyKernelHeldByWorkTheTraceLacksIsTheRecordings) {
+  // SGLang decode: the first kernel runs at once, then a stream waits on an event recorded
+  // outside the trace: the kernels launched next start 400 ms later on a GPU that stayed idle.
+  // Later kernels start 10 us after their launch. The wait is the recording's part.
+  Builder b;
+  b.Launch("k0", 0, 5 * us, 10 * us, 5 * us);
+  for (int k = 1; k < 4; ++k)
+    b.Launch("held", k * 50 * us, 5 * us, 400'000 * us + k * 10 * us, 5 * us);
+  for (int k = 0; k < 30; ++k) {
+    const int64_t at = 401'000 * us + k * 100 * us;
+    b.Launch("k", at, 5 * us, at + 10 * us, 50 * us);
+  }
+  const model::Trace& t = b.Link();
+  OneTime o = FindOneTime(t, 0, 404'100 * us, true);
+  ASSERT_FALSE(o.parts.empty()) << o.Text();
+  EXPECT_TRUE(o.parts.front().before_trace);
+  EXPECT_NEAR(static_cast<double>(o.ns), 400'000.0 * us, 100.0 * us) << o.Text();
+}
+
+TEST(OneTime, LaunchesHeldByAFullLaunchQueueAreNoModuleLoading) {
+  // Launch calls of 3 ms, each kernel starting 400 ms after its call returned (nsys's "command
+  // buffer full": the queue ahead of it is long): back-pressure of the steady state, not the
+  // first launch loading its module.
+  Builder b;
+  int64_t gpu = 10 * us;
+  for (int k = 0; k < 200; ++k) {
+    const int64_t at = k * 3'010 * us;
+    const bool slow = k % 10 == 0;
+    b.Launch(slow ? "big_" + std::to_string(k) : "k", at, slow ? 3'000 * us : 5 * us,
+             std::max(gpu, at + 400'000 * us), 3'000 * us);
+    gpu = std::max(gpu, at + 400'000 * us) + 3'000 * us;
+  }
+  const model::Trace& t = b.Link();
+  OneTime o = FindOneTime(t, 0, 610'000 * us, false);
+  EXPECT_FALSE(Has(o, "module loading")) << o.Text();
+}
+
 }  // namespace
 }  // namespace gpuscope::analysis
 

@@ -269,6 +269,25 @@ TEST(NsysImporter, TheTracersWarningsAboutTheGpuProcessAreKept) {
                                       "CUDA device 0: Unified Memory cannot be traced. (error)"}));
 }
 
+// CUPTI's overhead records: the profiler's own are its overhead, with their time; the driver's
+// ("Command buffer full (CUDA)": a full launch queue) are the program's, counted apart.
+TEST(NsysImporter, OnlyTheProfilersOwnOverheadRecordsAreItsOverhead) {
+  model::Trace t = Load(
+      "CREATE TABLE ENUM_CUPTI_OVERHEAD_TYPE (id INTEGER PRIMARY KEY, name TEXT, label TEXT);"
+      "INSERT INTO ENUM_CUPTI_OVERHEAD_TYPE VALUES (3, 'OVERHEAD_CUPTI_BUFFER_FLUSH', "
+      "'Buffer flush (Profiler)');"
+      "INSERT INTO ENUM_CUPTI_OVERHEAD_TYPE VALUES (8, 'OVERHEAD_COMMAND_BUFFER_FULL', "
+      "'Command buffer full (CUDA)');"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_OVERHEAD (start INTEGER, end INTEGER, eventClass INTEGER, "
+      "globalTid INTEGER, correlationId INTEGER, nameId INTEGER, overheadType INTEGER);"
+      "INSERT INTO CUPTI_ACTIVITY_KIND_OVERHEAD VALUES (1000, 3000, 103, 1, 0, 0, 3);"
+      "INSERT INTO CUPTI_ACTIVITY_KIND_OVERHEAD VALUES (5000, 905000, 103, 1, 0, 0, 8);"
+      "INSERT INTO CUPTI_ACTIVITY_KIND_OVERHEAD VALUES (6000, 906000, 103, 1, 0, 0, 8);");
+  EXPECT_EQ(t.record_counts["CUPTI overhead ranges"], 1u);
+  EXPECT_EQ(t.record_counts["CUDA driver ranges (JIT, module loading, command buffer full)"], 2u);
+  EXPECT_EQ(t.meta.profiler_overhead_ns, 2000);
+}
+
 TEST(NsysBadInput, SqliteThatIsNotATrace) {
   std::string path = MakeDb("", "CREATE TABLE users (id INTEGER, name TEXT);", "app.db");
   std::string msg = ImportError(path);

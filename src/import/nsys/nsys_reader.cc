@@ -2,6 +2,8 @@
 
 #include "import/nsys/nsys_reader.h"
 
+#include <algorithm>
+
 #include "format/written_by.h"
 
 namespace gpuscope::import::nsys {
@@ -170,7 +172,6 @@ model::TrackId NsysReader::GpuTrack(int64_t device, int64_t stream, int64_t glob
 void NsysReader::CountOtherRecords() {
   for (auto [table, label] :
        {std::pair{"PROFILER_OVERHEAD", "nsys profiler overhead ranges"},
-        std::pair{"CUPTI_ACTIVITY_KIND_OVERHEAD", "CUPTI overhead ranges"},
         std::pair{"SCHED_EVENTS", "thread scheduling events"},
         std::pair{"COMPOSITE_EVENTS", "CPU sampling events"},
         std::pair{"GPU_METRICS", "GPU metrics samples"},
@@ -180,6 +181,37 @@ void NsysReader::CountOtherRecords() {
     int64_t n = db_.QueryInt(std::string("SELECT COUNT(*) FROM ") + table, 0);
     if (n > 0) t_.record_counts[label] = static_cast<uint64_t>(n);
   }
+  CountCuptiOverhead();
+}
+
+// CUPTI's overhead records are of two kinds (ENUM_CUPTI_OVERHEAD_TYPE): the profiler's own
+// ("Buffer flush (Profiler)", "Instrumentation (Profiler)", ...), its cost, with their time; and
+// the CUDA driver's (JIT compilation, module loading, lazy function loading, "Command buffer full
+// (CUDA)": a full launch queue), which are the program's and no tracer overhead.
+void NsysReader::CountCuptiOverhead() {
+  const char* table = "CUPTI_ACTIVITY_KIND_OVERHEAD";
+  if (!db_.Has(table)) return;
+  const std::vector<std::string> cols = db_.Columns(table);
+  auto has = [&](std::string_view c) {
+    return std::find(cols.begin(), cols.end(), c) != cols.end();
+  };
+  const bool typed = has("overheadType") && db_.Has("ENUM_CUPTI_OVERHEAD_TYPE");
+  const std::string profiler =
+      typed ? "overheadType IN (SELECT id FROM ENUM_CUPTI_OVERHEAD_TYPE WHERE label LIKE "
+              "'%(Profiler)%')"
+            : "1";
+  const int64_t all = db_.QueryInt(std::string("SELECT COUNT(*) FROM ") + table, 0);
+  const int64_t own =
+      db_.QueryInt(std::string("SELECT COUNT(*) FROM ") + table + " WHERE " + profiler, 0);
+  if (own > 0) {
+    t_.record_counts["CUPTI overhead ranges"] = static_cast<uint64_t>(own);
+    if (has("start") && has("end"))
+      t_.meta.AddOverhead(db_.QueryInt(
+          std::string("SELECT SUM(MAX(0, end - start)) FROM ") + table + " WHERE " + profiler, 0));
+  }
+  if (all > own)
+    t_.record_counts["CUDA driver ranges (JIT, module loading, command buffer full)"] =
+        static_cast<uint64_t>(all - own);
 }
 
 }  // namespace gpuscope::import::nsys

@@ -95,6 +95,7 @@ class NsysReader {
   // Records that are not events of the model but are part of the file: counted so that
   // `info` accounts for them.
   void CountOtherRecords();
+  void CountCuptiOverhead();
   // The tracer's warnings and errors about the processes with GPU work (nsys_diagnostics.cc).
   void ReadDiagnostics();
 

@@ -14,7 +14,7 @@ namespace {
 void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   // The one-time costs were found with the window (steps/one_time.h) and are left out of what
   // the other rules see (Context::In, the gaps); here they are reported, once, with their parts.
-  // The recording's parts (a wait for work from before the trace) are left out of the window too,
+  // The recording's parts (a wait for GPU work the trace does not hold) are left out of the window,
   // but they are no cost of the program: `analyze`'s window line names them, not this finding.
   const OneTime one = c.steady().one_time.ProgramOnly();
   if (one.empty()) return;
@@ -96,11 +96,11 @@ const RuleInfo& WarmUpRule() {
           "each part under 1 ms; a first call whose op has no other call to compare it with; "
           "the later calls of compiled code, which compile nothing; a window with marked steps "
           "already leaves its leading slow steps out (only one-time costs inside its steady "
-          "steps are found). A wait for GPU work from before the trace (a device's first "
-          "recorded op that waited 1 ms or more and 20x the device's usual wait for an idle GPU; "
-          "the host's waits before any recorded GPU op) is left out of the window too but is "
-          "the recording's, not the program's: the window line names it, this finding does "
-          "not."};
+          "steps are found). A wait for GPU work the trace does not hold at the recording's "
+          "start (an early op launched onto the idle GPU that waited 1 ms or more and 20x the "
+          "device's usual wait; the host's waits before any recorded GPU op) is left out of the "
+          "window too but is the recording's, not the program's: the window line names it, "
+          "this finding does not."};
   return rule;
 }
 
