@@ -98,8 +98,11 @@ def run_passes_exit_codes_exceptions_and_signals_through():
         for sig in (signal.SIGINT, signal.SIGTERM):
             # Forwarded to the program, which stops; the trace is still written.
             out = os.path.join(tmp, f"signal{int(sig)}.json")
+            # SIGINT at its default in the run: a suite started in the background (`cmd &` in a
+            # script) inherits it ignored, and the program then rightly ignores it too.
             p = subprocess.Popen([harness.GPUSCOPE, "run", "-o", out, "--", sys.executable, prog, "forever"],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
             assert p.stdout.readline().strip() == "started"
             time.sleep(0.5)
             p.send_signal(sig)

@@ -108,10 +108,11 @@ ANALYZE_CASES = [
     # model's forward.
     ("bert_h100", "kineto/tracelens/tests__traces__h100__gaunernst_bert-small-uncased__1016001.json.gz",
      [("launch-bound", "aten::addmm"), ("host-sync", "aten::item"), ("gpu-idle", "aten::linear")], [("cpu-op-storm", "")]),
-    # One decode step whose GPU sits idle ~98% of it (the host blocked in a copy held by a stream
-    # wait): low utilization is the truth here, not a GPU-bound verdict.
+    # One decode step whose GPU sits idle 463 ms of it: a stream waits on an event recorded outside
+    # the trace, the host blocked in a copy behind it. The wait is the recording's (left out); the
+    # step's own 10.5 ms keep the GPU busy, so no low utilization (an independent judge's reading).
     ("sglang_decode_graphs", "kineto/tracelens/tests__traces__inference__sglang_decode__sglang_Qwen3-8B_decode.json.gz",
-     [("kernel-hotspot", ""), ("low-utilization", "")], []),
+     [("kernel-hotspot", "")], [("low-utilization", "")]),
     ("rpd_matmul", "rocm/rocmProfileData/matmul_result.rpd", [("memcpy-sync", ""), ("gpu-idle", "")], []),
     ("rocpd_ck_bmm", "rocm/batched_gemm/rocpd-ck_bmm/28_results.db", [("kernel-hotspot", "ck_tile")], []),
     # The pageable copies block the host: one root cause (memcpy-sync, priced with pinned speed).

@@ -37,8 +37,9 @@ struct AnalysisSummary {
   int64_t api_ns = 0;        // runtime/driver call time in the window
   int devices = 0;           // GPUs with work
   double gpu_busy_pct = -1;  // steady-window share with GPU work (-1: no GPU work)
-  // The host's synchronizing calls that overlap the window (their union, whole) and the GPU's
-  // busy time in it (all devices): a window whose waits exceed its work by 2x is never GPU-bound.
+  // The host's synchronizing calls that overlap the window (their union, whole, less its one-time
+  // costs) and the GPU's busy time in it (all devices): a window whose waits exceed its work by
+  // 2x is never GPU-bound.
   int64_t host_wait_ns = 0, gpu_work_ns = 0;
   std::string verdict;  // the verdict's sentence, with the trace's figures
   VerdictKind verdict_kind = VerdictKind::kCpuOnly;  // what it says (verdict.h)

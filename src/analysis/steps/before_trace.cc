@@ -17,6 +17,8 @@ using model::RowId;
 constexpr int64_t kMinWaitNs = 1'000'000;
 // A first op's wait this many times the device's usual one is for work the trace does not hold.
 constexpr int64_t kUsualFactor = 20;
+// Ops launched after that op ran needed to know the device's usual wait.
+constexpr size_t kMinMeasured = 3;
 
 // A GPU op of one device: a kernel or a copy/memset row.
 struct Op {
@@ -88,18 +90,23 @@ std::vector<OneTimePart> FindWaitsBeforeTrace(const model::Trace& t, int64_t sta
     const int64_t after = ops[pick == SIZE_MAX ? 0 : pick].start;
     std::vector<int64_t> idle_waits;
     int64_t least = INT64_MAX;
+    size_t measured = 0;
     busy_to = INT64_MIN;
     for (const Op& o : ops) {
       if (o.launch != kNoRow && t.api.start_ns[o.launch] >= after) {
         const int64_t w = o.start - t.api.start_ns[o.launch];
         least = std::min(least, w);
+        ++measured;
         if (t.api.start_ns[o.launch] >= busy_to) idle_waits.push_back(w);
       }
       busy_to = std::max(busy_to, o.end);
     }
     least_all = std::min(least_all, least);
     if (ops.front().launch != kNoRow) first_launches.insert(ops.front().launch);
-    if (pick == SIZE_MAX) continue;
+    // Without ops launched after it ran, the device's usual wait is unknown: a wait for unseen
+    // work and clocks that disagree look alike (a vLLM trace whose every op starts 6-8 ms after
+    // its launch, all launched before the first ran); the clock check says so.
+    if (pick == SIZE_MAX || measured < kMinMeasured) continue;
     const Op& first = ops[pick];
     const RowId l = first.launch;
     first_launches.insert(l);  // judged here, not as a host wait below
@@ -119,8 +126,11 @@ std::vector<OneTimePart> FindWaitsBeforeTrace(const model::Trace& t, int64_t sta
     if (lo < t.api.start_ns[l])
       out.push_back(Part(lo, t.api.start_ns[l], t.api.track[l], kBesideBeforeTraceWhat));
   }
-  // The host's waits before any recorded GPU op ran, on the host's clock.
-  if (least_all != INT64_MAX) first_gpu -= std::max<int64_t>(0, least_all);
+  // The host's waits before any recorded GPU op ran, on the host's clock: the GPU's clock less
+  // the least wait of an op launched once GPU work ran. Without such an op the clocks cannot be
+  // told apart from unseen work (a serving step whose ops were all launched before the first ran).
+  if (least_all == INT64_MAX) return out;
+  first_gpu -= std::max<int64_t>(0, least_all);
   for (size_t i = 0; i < t.api.size() && t.api.start_ns[i] < first_gpu; ++i) {
     std::string_view n = t.str(t.api.name[i]);
     if (!in(t.api.start_ns[i]) || !(IsSyncApi(n) || IsBlockingCopyApi(n)) ||

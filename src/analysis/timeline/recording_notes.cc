@@ -275,6 +275,7 @@ HostWaits MeasureHostWaits(const model::Trace& t, int64_t w0, int64_t w1) {
       syncs.emplace_back(api.start_ns[i], std::min(copy_start[i], api.end_ns(i)));
   }
   MergeIntervals(syncs);
+  w.waits = syncs;
   for (const auto& [a, b] : syncs) {
     w.wait_ns += b - a;
     const int64_t idle = (b - a) - CoveredWithin(busy, a, b);

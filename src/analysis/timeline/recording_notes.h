@@ -24,6 +24,7 @@ struct HostWaits {
   int64_t last_gpu_end = 0;  // the last GPU op's end
   int64_t late_tail = 0;     // the longest time a synchronizing call ran past the last GPU op
   std::vector<std::pair<int64_t, int64_t>> idle_waits;  // the unexplained stretches
+  std::vector<std::pair<int64_t, int64_t>> waits;       // the synchronizing calls' union
 };
 // Over [w0, w1): the synchronizing calls that overlap it, whole; GPU work anywhere.
 HostWaits MeasureHostWaits(const model::Trace& t, int64_t w0, int64_t w1);
