@@ -99,9 +99,11 @@ void ReplayJson(output::JsonWriter& w, const analysis::AnalysisSummary& s) {
       .Key("saving_ns")
       .Int(s.combined_saving_ns)
       .Key("saving_percent")
-      .Double(s.replayed_ns > 0 ? 100.0 * static_cast<double>(s.combined_saving_ns) /
-                                      static_cast<double>(s.replayed_ns)
-                                : 0)
+      // Of the window as the program ran it (the recording's parts done before it).
+      .Double(s.combined_ns + s.combined_saving_ns > 0
+                  ? 100.0 * static_cast<double>(s.combined_saving_ns) /
+                        static_cast<double>(s.combined_ns + s.combined_saving_ns)
+                  : 0)
       .EndObject();
   int64_t path_ns = 0;
   for (const auto& p : s.critical_path) path_ns += p.ns;

@@ -187,13 +187,13 @@ std::string AnalyzeText(const model::Trace& t, const analysis::AnalysisReport& r
                      (s.recorded_stream_waits ? ", " + base::FormatCount(s.recorded_stream_waits) +
                                                     " stream waits recorded"
                                               : std::string()));
-    kv("All fixes",
-       "window " + base::FormatDuration(s.combined_ns) + ", saves " +
-           base::FormatDuration(s.combined_saving_ns) + " (" +
-           base::FormatFixed(100.0 * static_cast<double>(s.combined_saving_ns) /
-                                 static_cast<double>(std::max<int64_t>(1, s.replayed_ns)),
-                             1) +
-           "%)");
+    kv("All fixes", "window " + base::FormatDuration(s.combined_ns) + ", saves " +
+                        base::FormatDuration(s.combined_saving_ns) + " (" +
+                        base::FormatFixed(100.0 * static_cast<double>(s.combined_saving_ns) /
+                                              static_cast<double>(std::max<int64_t>(
+                                                  1, s.combined_ns + s.combined_saving_ns)),
+                                          1) +
+                        "%)");
   }
   if (!s.critical_path.empty()) {
     int64_t total = 0;

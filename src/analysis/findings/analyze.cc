@@ -208,7 +208,8 @@ void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t 
   s.inferred_stream_waits = graph->inferred_stream_waits();
   s.recorded_stream_waits = graph->recorded_stream_waits();
   s.combined_ns = priced.combined_ns;
-  s.combined_saving_ns = priced.as_run_ns - priced.combined_ns;  // warm-up's saving too
+  // warm-up's saving too, not the recording's parts (no fix saves a wait for unseen work)
+  s.combined_saving_ns = std::max<int64_t>(0, priced.program_run_ns - priced.combined_ns);
   s.critical_path = std::move(observed.path);
   s.critical_places = std::move(observed.top_places);
   std::vector<Finding> f;

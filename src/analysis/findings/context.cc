@@ -80,10 +80,11 @@ void Context::BuildTimeline() {
   });
 }
 
-WhatIf Context::OneTimeFix(bool program_only) const {
+WhatIf Context::OneTimeFix(bool program_only, bool recording_only) const {
   WhatIf fix;
   fix.what = "the one-time costs leave the window (done before it)";
   for (const OneTimePart& p : steady_.one_time.parts) {
+    if (recording_only && !p.before_trace) continue;
     if (p.before_trace) {
       if (program_only) continue;
       // The first op runs at the usual latency; a host wait before any recorded work ends.

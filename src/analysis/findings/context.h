@@ -82,8 +82,9 @@ class Context {
   // The one-time costs' fix: their calls take no time, their host time leaves its thread, a
   // kernel whose launch loaded its module starts a typical launch latency after it (the
   // replay's baseline for every other finding; with `program_only`, without the recording's
-  // parts (OneTimePart::before_trace): the warm-up finding's own fix).
-  WhatIf OneTimeFix(bool program_only = false) const;
+  // parts (OneTimePart::before_trace): the warm-up finding's own fix; with `recording_only`,
+  // those parts alone: the window as the program ran it, no fix's saving).
+  WhatIf OneTimeFix(bool program_only = false, bool recording_only = false) const;
   double PerIteration(double count) const {
     return iterations_ ? count / static_cast<double>(iterations_) : count;
   }

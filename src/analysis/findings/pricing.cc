@@ -73,6 +73,8 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
   const ReplayResult unchanged = graph.Replay(base);
   p.baseline_ns = unchanged.window_ns;
   if (!base) p.as_run_ns = p.baseline_ns;
+  const WhatIf recording = c.OneTimeFix(false, true);
+  p.program_run_ns = recording.empty() ? p.as_run_ns : graph.Replay(&recording).window_ns;
   p.percent_of_ns = std::max(p.baseline_ns, c.window());
   std::vector<PriceCandidate<WhatIf>> in(cands.size());
   std::vector<WhatIf> with_base(base ? cands.size() : 0);  // each fix on top of the baseline's

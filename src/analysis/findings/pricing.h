@@ -23,6 +23,9 @@ struct PhaseCut {
 struct Pricing {
   int64_t baseline_ns = 0;  // the unchanged graph replayed, its one-time costs done before it
   int64_t as_run_ns = 0;    // ... with its one-time costs (the window as it ran)
+  // ... as the program ran it: the recording's parts (a wait for GPU work the trace does not
+  // hold) done before it, which no fix saves; as_run_ns when there are none.
+  int64_t program_run_ns = 0;
   int64_t combined_ns = 0;  // with every fix that saves something
   // Savings are shares of the replayed window (it runs past the steady window when the GPU
   // finishes work the host queued ahead), never of less than the steady window.
