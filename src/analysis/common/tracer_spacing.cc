@@ -6,6 +6,7 @@
 #include <map>
 
 #include "analysis/common/call_names.h"
+#include "analysis/common/median.h"
 
 namespace gpuscope::analysis {
 namespace {
@@ -36,11 +37,9 @@ TracerSpacing FindTracerSpacing(const model::Trace& t) {
     }
   }
   if (gaps.size() < kMinSpacedGaps) return sp;
-  std::vector<int64_t> sorted;
-  for (const auto& g : gaps) sorted.push_back(g.first);
-  std::nth_element(sorted.begin(), sorted.begin() + static_cast<long>(sorted.size() / 2),
-                   sorted.end());
-  const int64_t m = sorted[sorted.size() / 2];
+  std::vector<int64_t> values;
+  for (const auto& g : gaps) values.push_back(g.first);
+  const int64_t m = UpperMedian(std::move(values));
   if (m < kMinSpacingNs) return sp;
   uint64_t regular = 0;
   for (const auto& g : gaps) regular += g.first >= m / 2 && g.first <= m + m / 2;

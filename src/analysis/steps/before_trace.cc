@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "analysis/common/call_names.h"
+#include "analysis/common/median.h"
 
 namespace gpuscope::analysis {
 namespace {
@@ -27,13 +28,6 @@ struct Op {
   size_t row;
   bool memop;
 };
-
-int64_t Median(std::vector<int64_t> v) {
-  if (v.empty()) return 0;
-  auto mid = v.begin() + static_cast<ptrdiff_t>(v.size() / 2);
-  std::nth_element(v.begin(), mid, v.end());
-  return *mid;
-}
 
 // Where an op's wait on the GPU begins: its launch call's end when the call returned before the
 // op ran, else the call's start (a blocking call held the host while the op waited).
@@ -114,7 +108,8 @@ std::vector<OneTimePart> FindWaitsBeforeTrace(const model::Trace& t, int64_t sta
     // call by its start): only its wait is left out.
     const int64_t wait = first.start - WaitFrom(t, first);
     const int64_t from = WaitFrom(t, first) + (t.api.end_ns(l) <= first.start ? 0 : 1);
-    const int64_t usual = std::max(Median(std::move(idle_waits)), least == INT64_MAX ? 0 : least);
+    const int64_t usual =
+        std::max(UpperMedian(std::move(idle_waits)), least == INT64_MAX ? 0 : least);
     if (!in(from) || first.start > end || wait < kUsualFactor * usual) continue;
     OneTimePart p = Part(from, first.start, t.api.track[l]);
     (first.memop ? p.first_memop : p.first_kernel) = first.row;

@@ -7,6 +7,7 @@
 
 #include "analysis/common/call_names.h"
 #include "analysis/common/intervals.h"
+#include "analysis/common/median.h"
 #include "analysis/steps/before_trace.h"
 #include "analysis/steps/one_time_names.h"
 #include "base/text.h"
@@ -29,18 +30,11 @@ constexpr int64_t kSetUpNs = 100'000;
 // A first launch this many times the median launch call loads its module.
 constexpr int64_t kModuleLoadFactor = 20;
 
-int64_t Median(std::vector<int64_t> v) {
-  if (v.empty()) return 0;
-  auto mid = v.begin() + static_cast<ptrdiff_t>(v.size() / 2);
-  std::nth_element(v.begin(), mid, v.end());
-  return *mid;
-}
-
 // The median of `v` without one instance of `own` (0 when nothing else is left).
 int64_t MedianOfOthers(std::vector<int64_t> v, int64_t own) {
   auto it = std::find(v.begin(), v.end(), own);
   if (it != v.end()) v.erase(it);
-  return Median(std::move(v));
+  return UpperMedian(std::move(v));
 }
 
 class Finder {
@@ -55,7 +49,7 @@ class Finder {
     for (size_t i = 0; i < t_.api.size(); ++i)
       if (In(t_.api.start_ns[i]) && IsLaunchApi(t_.str(t_.api.name[i])))
         launches.push_back(t_.api.dur_ns[i]);
-    const int64_t median_launch = std::max<int64_t>(1, Median(std::move(launches)));
+    const int64_t median_launch = std::max<int64_t>(1, UpperMedian(std::move(launches)));
     std::unordered_map<RowId, size_t> kernel_of_launch;  // launch call -> its (first) kernel
     for (size_t k = 0; k < t_.kernels.size(); ++k)
       if (t_.kernels.launch[k] != kNoRow) kernel_of_launch.emplace(t_.kernels.launch[k], k);
@@ -154,7 +148,7 @@ class Finder {
     for (const auto& [name, i] : first) {
       auto o = others.find(name);
       out[i] = o == others.end() ||
-               rows.dur_ns[i] >= kFirstCallFactor * std::max<int64_t>(1, Median(o->second));
+               rows.dur_ns[i] >= kFirstCallFactor * std::max<int64_t>(1, UpperMedian(o->second));
     }
     return out;
   }
@@ -213,7 +207,7 @@ class Finder {
         others[c.name[i]].push_back(c.dur_ns[i]);
     }
     std::unordered_map<model::StringId, int64_t> median;
-    for (auto& [name, d] : others) median[name] = std::max<int64_t>(1, Median(std::move(d)));
+    for (auto& [name, d] : others) median[name] = std::max<int64_t>(1, UpperMedian(std::move(d)));
     std::vector<uint8_t> inner_taken(c.size(), 0);  // a descendant was taken
     std::vector<OneTimePart> found;
     for (size_t i = c.size(); i-- > 0;) {  // children after their parents: innermost first

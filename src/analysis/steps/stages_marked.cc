@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "analysis/common/median.h"
 #include "analysis/steps/stages.h"
 #include "analysis/steps/steady_state.h"
 
@@ -33,9 +34,6 @@ std::vector<Stage> MarkedStepStages(const model::Trace& t, int64_t start, int64_
     }
   }
   if (end == INT64_MAX) end = last_end;  // an unbounded window: to the last kernel's end
-  std::vector<size_t> sorted = per_step;
-  std::nth_element(sorted.begin(), sorted.begin() + static_cast<long>(sorted.size() / 2),
-                   sorted.end());
   std::vector<Stage> out;
   const int64_t first = std::max(start, marks.front());
   if (before > 0 && first > start && start != INT64_MIN)
@@ -43,7 +41,7 @@ std::vector<Stage> MarkedStepStages(const model::Trace& t, int64_t start, int64_
   Stage steps{StageKind::kSteps,
               "",
               "a step marker",
-              sorted[sorted.size() / 2],
+              UpperMedian(per_step),
               marks.size(),
               first,
               std::max<int64_t>(0, end - first)};
