@@ -40,7 +40,11 @@ int64_t MedianOfOthers(std::vector<int64_t> v, int64_t own) {
 class Finder {
  public:
   Finder(const Trace& t, int64_t start, int64_t end, bool one_pass)
-      : t_(t), w0_(start), w1_(end), one_pass_(one_pass) {}
+      : t_(t), w0_(start), w1_(end), one_pass_(one_pass), kernel_of_(t.api.size(), SIZE_MAX) {
+    // Kernels are in time order: a call's first kernel is the first met (a graph launch's).
+    for (size_t k = t.kernels.size(); k-- > 0;)
+      if (t.kernels.launch[k] != kNoRow) kernel_of_[t.kernels.launch[k]] = k;
+  }
   bool In(int64_t ts) const { return ts >= w0_ && ts < w1_; }
 
   // Set-up calls, first growths of the allocator, module-loading first launches.
@@ -50,14 +54,12 @@ class Finder {
       if (In(t_.api.start_ns[i]) && IsLaunchApi(t_.str(t_.api.name[i])))
         launches.push_back(t_.api.dur_ns[i]);
     const int64_t median_launch = std::max<int64_t>(1, UpperMedian(std::move(launches)));
-    std::unordered_map<RowId, size_t> kernel_of_launch;  // launch call -> its (first) kernel
-    for (size_t k = 0; k < t_.kernels.size(); ++k)
-      if (t_.kernels.launch[k] != kNoRow) kernel_of_launch.emplace(t_.kernels.launch[k], k);
     // Per kernel name, its launch calls' durations: a first launch as long as the later ones is
     // no module load (a full launch queue holds every launch: nsys's "command buffer full").
     std::unordered_map<model::StringId, std::vector<int64_t>> launch_durs;
-    for (const auto& [call, k] : kernel_of_launch)
-      launch_durs[t_.kernels.name[k]].push_back(t_.api.dur_ns[call]);
+    for (size_t call = 0; call < kernel_of_.size(); ++call)
+      if (kernel_of_[call] != SIZE_MAX)
+        launch_durs[t_.kernels.name[kernel_of_[call]]].push_back(t_.api.dur_ns[call]);
     std::unordered_set<model::StringId> launched;  // kernels whose first launch was seen
     std::unordered_set<model::StringId> set_up;    // set-up calls whose first call was seen
     for (size_t i = 0; i < t_.api.size(); ++i) {
@@ -67,17 +69,16 @@ class Finder {
       std::string what;
       size_t first_kernel = SIZE_MAX;
       if (IsLaunchApi(n)) {
-        auto it = kernel_of_launch.find(static_cast<RowId>(i));
+        const size_t k = kernel_of_[i];
         // First in the whole trace: a kernel launched before the window is loaded already.
-        bool first =
-            it != kernel_of_launch.end() && launched.insert(t_.kernels.name[it->second]).second;
+        const bool first = k != SIZE_MAX && launched.insert(t_.kernels.name[k]).second;
         // A graph launch's call submits its nodes: its length is the graph's, not a module's. A
         // call held by a full launch queue returns long before its kernel runs (queued behind
         // 400 ms of work); one that loaded the kernel's module, about when the GPU can run it.
         if (first && !IsGraphLaunchApi(n) && d >= kMs && d >= kModuleLoadFactor * median_launch &&
-            d >= kModuleLoadFactor * MedianOfOthers(launch_durs[t_.kernels.name[it->second]], d) &&
-            t_.kernels.start_ns[it->second] - t_.api.end_ns(i) <= d)
-          what = "module loading", first_kernel = it->second;
+            d >= kModuleLoadFactor * MedianOfOthers(launch_durs[t_.kernels.name[k]], d) &&
+            t_.kernels.start_ns[k] - t_.api.end_ns(i) <= d)
+          what = "module loading", first_kernel = k;
       } else if (IsSetUpCall(n) &&
                  ((set_up.insert(t_.api.name[i]).second && d >= kSetUpNs) || d >= kMs)) {
         // The first of its name (100 us or more), or a long one: a set-up call repeated in every
@@ -260,20 +261,15 @@ class Finder {
   }
   // Whether half of [s, e) on the thread is in syncs, blocking copies or launch calls held by a
   // full launch queue (their kernel ran long after they returned): waiting for the GPU.
-  bool WaitsForGpu(model::TrackId track, int64_t s, int64_t e) {
-    if (kernel_start_.empty()) {
-      kernel_start_.assign(t_.api.size(), -1);
-      for (size_t k = 0; k < t_.kernels.size(); ++k)
-        if (t_.kernels.launch[k] != kNoRow)
-          kernel_start_[t_.kernels.launch[k]] = t_.kernels.start_ns[k];
-    }
+  bool WaitsForGpu(model::TrackId track, int64_t s, int64_t e) const {
     auto first = std::lower_bound(t_.api.start_ns.begin(), t_.api.start_ns.end(), s);
     int64_t waits = 0;
     for (size_t i = static_cast<size_t>(first - t_.api.start_ns.begin());
          i < t_.api.size() && t_.api.start_ns[i] < e; ++i) {
       std::string_view n = t_.str(t_.api.name[i]);
-      const bool held = IsLaunchApi(n) && kernel_start_[i] >= 0 &&
-                        kernel_start_[i] - t_.api.end_ns(i) > t_.api.dur_ns[i];
+      const size_t k = kernel_of_[i];
+      const bool held = IsLaunchApi(n) && k != SIZE_MAX &&
+                        t_.kernels.start_ns[k] - t_.api.end_ns(i) > t_.api.dur_ns[i];
       if (t_.api.track[i] == track && (IsSyncApi(n) || IsBlockingCopyApi(n) || held))
         waits += std::min(e, t_.api.end_ns(i)) - t_.api.start_ns[i];
     }
@@ -284,7 +280,7 @@ class Finder {
   int64_t w0_, w1_;
   bool one_pass_;
   std::vector<OneTimePart> parts_;
-  std::vector<int64_t> kernel_start_;  // per runtime call, the start of the kernel it launched
+  std::vector<size_t> kernel_of_;  // per runtime call, the first kernel it launched (SIZE_MAX)
 };
 
 }  // namespace

@@ -23,10 +23,10 @@
 //     allocation), unless it waits for the GPU (a sync or blocking copy inside);
 //   - without GPU ops recorded (the window is the whole trace): the host's start-up before its
 //     first launch or copy call (building the model, initialising its parameters);
-//   - (the recording's, not the program's: `before_trace`) a device's first recorded op that
-//     waited 1 ms or more and 20x the device's usual wait for an idle GPU, and the host's waits
-//     (syncs, blocking copies) before any recorded GPU op: the GPU ran work issued before the
-//     trace began (a profiler started mid-step) or the tracer's own start.
+//   - (the recording's, not the program's: `before_trace`, steps/before_trace.h) an early op
+//     launched onto the idle GPU that waited 1 ms or more and 20x the device's usual wait, the
+//     host's work before it, and the host's waits before any recorded GPU op: the GPU ran work
+//     the trace does not hold (a profiler started mid-step, an event recorded elsewhere).
 
 #include <cstddef>
 #include <cstdint>
@@ -45,9 +45,9 @@ struct OneTimePart {
   std::string op;                     // first calls: the op (empty otherwise)
   model::RowId call = model::kNoRow;  // the runtime call it is (kNoRow: host time on `track`)
   size_t first_kernel = SIZE_MAX;     // module loading: the kernel the call loaded
-  // Not the program's cost but the recording's: the trace began while the GPU still ran work it
-  // does not hold, and the device's first recorded op (kernel row or memop row) waited for it.
-  // Left out of the window like the rest, not reported as warm-up.
+  // Not the program's cost but the recording's: the trace began while the GPU ran work it does
+  // not hold, and an early op (kernel row or memop row) waited for it. Left out of the window
+  // like the rest, not reported as warm-up.
   bool before_trace = false;
   size_t first_memop = SIZE_MAX;
 };
