@@ -1,7 +1,6 @@
 // The tracer's own diagnostics (DIAGNOSTIC_EVENT): its warnings and errors about the processes
 // whose GPU work the export holds, kept as written for health (analysis/timeline).
 
-#include <algorithm>
 #include <set>
 
 #include "import/nsys/nsys_reader.h"
@@ -30,22 +29,19 @@ std::string OneLine(std::string_view s) {
 
 void NsysReader::ReadDiagnostics() {
   if (!db_.Has("DIAGNOSTIC_EVENT")) return;
-  auto has = [&](std::string_view table, std::string_view col) {
-    const std::vector<std::string> cols = db_.Columns(table);
-    return std::find(cols.begin(), cols.end(), col) != cols.end();
-  };
-  if (!has("DIAGNOSTIC_EVENT", "severity") || !has("DIAGNOSTIC_EVENT", "text")) return;
+  const ColumnSet diagnostics(db_, "DIAGNOSTIC_EVENT");
+  if (!diagnostics.Has("severity") || !diagnostics.Has("text")) return;
   // The processes that ran GPU work: messages about the others (a shell, a compiler the program
   // started) say nothing of what this trace lacks.
   std::set<int64_t> gpu_pids;
   for (const char* table : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY"}) {
-    if (!db_.Has(table) || !has(table, "globalPid")) continue;
+    if (!db_.Has(table) || !ColumnSet(db_, table).Has("globalPid")) continue;
     auto q = db_.Query(std::string("SELECT DISTINCT globalPid FROM ") + table);
     if (!q.ok()) continue;
     while (q->Step())
       if (auto pid = q->Integer(0)) gpu_pids.insert(*pid);
   }
-  const bool by_pid = has("DIAGNOSTIC_EVENT", "globalPid");
+  const bool by_pid = diagnostics.Has("globalPid");
   auto q = db_.Query(std::string("SELECT severity, text") + (by_pid ? ", globalPid" : "") +
                      " FROM DIAGNOSTIC_EVENT WHERE severity IN (2, 3)");
   if (!q.ok()) return;

@@ -2,8 +2,6 @@
 
 #include "import/nsys/nsys_reader.h"
 
-#include <algorithm>
-
 #include "format/written_by.h"
 
 namespace gpuscope::import::nsys {
@@ -191,11 +189,8 @@ void NsysReader::CountOtherRecords() {
 void NsysReader::CountCuptiOverhead() {
   const char* table = "CUPTI_ACTIVITY_KIND_OVERHEAD";
   if (!db_.Has(table)) return;
-  const std::vector<std::string> cols = db_.Columns(table);
-  auto has = [&](std::string_view c) {
-    return std::find(cols.begin(), cols.end(), c) != cols.end();
-  };
-  const bool typed = has("overheadType") && db_.Has("ENUM_CUPTI_OVERHEAD_TYPE");
+  const ColumnSet cols(db_, table);
+  const bool typed = cols.Has("overheadType") && db_.Has("ENUM_CUPTI_OVERHEAD_TYPE");
   const std::string profiler =
       typed ? "overheadType IN (SELECT id FROM ENUM_CUPTI_OVERHEAD_TYPE WHERE label LIKE "
               "'%(Profiler)%')"
@@ -205,7 +200,7 @@ void NsysReader::CountCuptiOverhead() {
       db_.QueryInt(std::string("SELECT COUNT(*) FROM ") + table + " WHERE " + profiler, 0);
   if (own > 0) {
     t_.record_counts["CUPTI overhead ranges"] = static_cast<uint64_t>(own);
-    if (has("start") && has("end"))
+    if (cols.Has("start") && cols.Has("end"))
       t_.meta.AddOverhead(db_.QueryInt(
           std::string("SELECT SUM(MAX(0, end - start)) FROM ") + table + " WHERE " + profiler, 0));
   }
