@@ -60,10 +60,10 @@ void UnpriceImpossible(const model::Trace& t, const std::vector<HealthNote>& not
       if (c.fix.empty() || !FixTouches(t, c.fix, n.impossible)) continue;
       c.fix = WhatIf{};
       c.finding.detail =
-          (n.id == "gpu-work-missing"
-               ? "not priced: the GPU ran work the trace lacks at its times (" + n.id + "); "
-               : "not priced: its times are ones " + n.id + " calls impossible; ") +
-          c.finding.detail;
+          "not priced: " +
+          (n.unpriced_why.empty() ? "its times are ones " + n.id + " calls impossible"
+                                  : n.unpriced_why) +
+          "; " + c.finding.detail;
     }
   }
 }

@@ -35,6 +35,9 @@ struct HealthNote {
   // (gpu-work-missing), [start, end) on the trace's clock: no finding is priced on a fix that
   // touches them.
   std::vector<std::pair<int64_t, int64_t>> impossible;
+  // Why a finding whose fix touches `impossible` is not priced, in words ("its times are ones
+  // times-inconsistent calls impossible" when empty).
+  std::string unpriced_why;
 };
 
 std::vector<HealthNote> CheckHealth(const model::Trace& t, const SteadyState& steady);

@@ -149,6 +149,7 @@ void MissingWorkNotes(const model::Trace& t, const HostWaits& w, bool times_note
     // The waits no recorded work explains: the GPU ran what the trace lacks there, so no finding
     // is priced on them (an idle GPU there is not idle).
     n.impossible = w.idle_waits;
+    n.unpriced_why = "the GPU ran work the trace lacks at its times (gpu-work-missing)";
   }
   if (!lost.empty())
     n.seen += (n.seen.empty() ? "the tracer says it did not record all events: "
