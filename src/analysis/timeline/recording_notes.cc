@@ -233,7 +233,9 @@ void OverheadNotes(const model::Trace& t, std::vector<HealthNote>& out) {
     without += sp.extra_ns;
   }
   for (const std::string& s : seen) n.seen += (n.seen.empty() ? "" : "; ") + s;
-  if (without > 0) n.seen += "; without the tracer the run takes about " + Ms(span - without);
+  // Overhead records of several threads may overlap: past the span, no estimate is given.
+  if (without > 0 && without < span)
+    n.seen += "; without the tracer the run takes about " + Ms(span - without);
   n.effect =
       "time the tracer spent (buffer flushes, callbacks, kernels serialised to time them) shows "
       "as the program's host time or GPU idle time; a gap the tracer explains is not the "

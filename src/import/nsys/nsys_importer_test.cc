@@ -280,12 +280,24 @@ TEST(NsysImporter, OnlyTheProfilersOwnOverheadRecordsAreItsOverhead) {
       "'Command buffer full (CUDA)');"
       "CREATE TABLE CUPTI_ACTIVITY_KIND_OVERHEAD (start INTEGER, end INTEGER, eventClass INTEGER, "
       "globalTid INTEGER, correlationId INTEGER, nameId INTEGER, overheadType INTEGER);"
-      "INSERT INTO CUPTI_ACTIVITY_KIND_OVERHEAD VALUES (1000, 3000, 103, 1, 0, 0, 3);"
+      "INSERT INTO CUPTI_ACTIVITY_KIND_OVERHEAD VALUES (110000, 112000, 103, 1, 0, 0, 3);"
+      "INSERT INTO CUPTI_ACTIVITY_KIND_OVERHEAD VALUES ('abc', x'00ff', 103, 1, 0, 0, 3);"
       "INSERT INTO CUPTI_ACTIVITY_KIND_OVERHEAD VALUES (5000, 905000, 103, 1, 0, 0, 8);"
       "INSERT INTO CUPTI_ACTIVITY_KIND_OVERHEAD VALUES (6000, 906000, 103, 1, 0, 0, 8);");
-  EXPECT_EQ(t.record_counts["CUPTI overhead ranges"], 1u);
+  EXPECT_EQ(t.record_counts["CUPTI overhead ranges"], 2u);
   EXPECT_EQ(t.record_counts["CUDA driver ranges (JIT, module loading, command buffer full)"], 2u);
   EXPECT_EQ(t.meta.profiler_overhead_ns, 2000);
+  // A range the file stretches over the whole clock counts only the trace's span (it had read
+  // "9223372036.855 s of overhead; without the tracer the run takes about -9223372036.855 s").
+  model::Trace wide = Load(
+      "CREATE TABLE ENUM_CUPTI_OVERHEAD_TYPE (id INTEGER PRIMARY KEY, name TEXT, label TEXT);"
+      "INSERT INTO ENUM_CUPTI_OVERHEAD_TYPE VALUES (3, 'B', 'Buffer flush (Profiler)');"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_OVERHEAD (start INTEGER, end INTEGER, overheadType "
+      "INTEGER);"
+      "INSERT INTO CUPTI_ACTIVITY_KIND_OVERHEAD VALUES (-9223372036854775807, "
+      "9223372036854775807, 3);");
+  const auto [lo, hi] = wide.TimeSpan();
+  EXPECT_EQ(wide.meta.profiler_overhead_ns, hi - lo);
 }
 
 TEST(NsysBadInput, SqliteThatIsNotATrace) {

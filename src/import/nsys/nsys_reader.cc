@@ -200,9 +200,17 @@ void NsysReader::CountCuptiOverhead() {
       db_.QueryInt(std::string("SELECT COUNT(*) FROM ") + table + " WHERE " + profiler, 0);
   if (own > 0) {
     t_.record_counts["CUPTI overhead ranges"] = static_cast<uint64_t>(own);
-    if (cols.Has("start") && cols.Has("end"))
-      t_.meta.AddOverhead(db_.QueryInt(
-          std::string("SELECT SUM(MAX(0, end - start)) FROM ") + table + " WHERE " + profiler, 0));
+    if (cols.Has("start") && cols.Has("end")) {
+      // Each range counted within the trace's span, on the same clock as its events: a range
+      // the file stretches past it (or gives times that are no integers) adds no more than that.
+      const auto [lo, hi] = t_.TimeSpan();
+      auto q = db_.Query(std::string("SELECT start, end FROM ") + table + " WHERE " + profiler);
+      while (q.ok() && q->Step()) {
+        const auto s = q->Integer(0), e = q->Integer(1);
+        if (s && e && std::min(*e, hi) > std::max(*s, lo))
+          t_.meta.AddOverhead(std::min(*e, hi) - std::max(*s, lo));
+      }
+    }
   }
   if (all > own)
     t_.record_counts["CUDA driver ranges (JIT, module loading, command buffer full)"] =
