@@ -14,6 +14,7 @@
 #include "base/temp_dir.h"
 
 namespace gpuscope::base {
+namespace atomic_output_test {  // this file's helpers, apart in a unity build
 namespace {
 
 namespace fs = std::filesystem;
@@ -109,4 +110,5 @@ TEST(AtomicOutput, ATerminatedWriteLeavesNoTemporaryFile) {
 }
 
 }  // namespace
+}  // namespace atomic_output_test
 }  // namespace gpuscope::base

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace gpuscope::base {
+namespace enum_names_test {  // this file's helpers, apart in a unity build
 namespace {
 
 enum class Colour { kRed, kGreen, kBlue };
@@ -28,4 +29,5 @@ TEST(EnumNames, ValueNamedReadsExactNamesOnly) {
 }
 
 }  // namespace
+}  // namespace enum_names_test
 }  // namespace gpuscope::base

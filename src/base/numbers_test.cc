@@ -8,6 +8,7 @@
 #include <string>
 
 namespace gpuscope::base {
+namespace numbers_test {  // this file's helpers, apart in a unity build
 namespace {
 
 TEST(ParseMicrosToNs, IntegerMicroseconds) {
@@ -159,4 +160,5 @@ TEST(ParseHexUint64, AcceptsDigitsAfterAnOptionalPrefix) {
 }
 
 }  // namespace
+}  // namespace numbers_test
 }  // namespace gpuscope::base

@@ -6,6 +6,7 @@
 #include <string>
 
 namespace gpuscope::base {
+namespace pattern_test {  // this file's helpers, apart in a unity build
 namespace {
 
 // What std::regex could not: a name of 100,000 characters (recursion per character) and a
@@ -37,4 +38,5 @@ TEST(Pattern, BadAndOverlongPatternsAreOneLine) {
 }
 
 }  // namespace
+}  // namespace pattern_test
 }  // namespace gpuscope::base

@@ -7,6 +7,7 @@
 #include "base/text.h"
 
 namespace gpuscope::base {
+namespace short_name_test {  // this file's helpers, apart in a unity build
 namespace {
 
 const std::string kDgrad =
@@ -129,4 +130,5 @@ TEST(FoldNamesInText, FoldsNamesNotProse) {
 }
 
 }  // namespace
+}  // namespace short_name_test
 }  // namespace gpuscope::base

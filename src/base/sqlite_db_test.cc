@@ -11,6 +11,7 @@
 #include "base/temp_dir.h"
 
 namespace gpuscope::base {
+namespace sqlite_db_test {  // this file's helpers, apart in a unity build
 namespace {
 
 // A database of one 200-row table `t`, a plain view of it and the views no format writes.
@@ -222,4 +223,5 @@ TEST(SqliteBatchInsert, WritesEveryRowOnceInOrder) {
 }
 
 }  // namespace
+}  // namespace sqlite_db_test
 }  // namespace gpuscope::base

@@ -6,6 +6,7 @@
 #include <vector>
 
 namespace gpuscope::base {
+namespace string_pool_test {  // this file's helpers, apart in a unity build
 namespace {
 
 TEST(StringPool, IdsAreDenseStableAndFound) {
@@ -91,4 +92,5 @@ TEST(StringPool, AbsorbMapsSharedNamesAndKeepsNewOnes) {
 }
 
 }  // namespace
+}  // namespace string_pool_test
 }  // namespace gpuscope::base

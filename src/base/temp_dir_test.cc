@@ -7,6 +7,7 @@
 #include <string>
 
 namespace gpuscope::base {
+namespace temp_dir_test {  // this file's helpers, apart in a unity build
 namespace {
 
 TEST(TempDir, GoesUnderTmpdirAndIsRemoved) {
@@ -35,4 +36,5 @@ TEST(TempDir, GoesUnderTmpdirAndIsRemoved) {
 }
 
 }  // namespace
+}  // namespace temp_dir_test
 }  // namespace gpuscope::base

@@ -49,6 +49,11 @@ std::string FormatFixed(double v, int decimals);
 std::string AsciiLower(std::string_view s);
 std::string AsciiUpper(std::string_view s);
 
+// The fields of a tab-separated line (an empty line is one empty field).
+std::vector<std::string_view> SplitTabs(std::string_view line);
+// Words joined by ", ": {"a", "b"} -> "a, b".
+std::string JoinWords(const std::vector<std::string>& words);
+
 // A message as one line: line breaks and tabs become spaces (runs folded), and a message longer
 // than `max` loses its middle ("..."), so a library's multi-line error (SQLite's schema SQL)
 // stays one line on stderr.

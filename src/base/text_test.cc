@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace gpuscope::base {
+namespace text_test {  // this file's helpers, apart in a unity build
 namespace {
 
 TEST(Demangle, ItaniumNames) {
@@ -73,4 +74,5 @@ TEST(EscapeControl, EscapesEveryControlVisiblyAndKeepsTheRest) {
 }
 
 }  // namespace
+}  // namespace text_test
 }  // namespace gpuscope::base

@@ -56,12 +56,6 @@ constexpr CommandSpec kCommands[] = {
      "gpuscope help terms", AddHelp, false},
 };
 
-std::string Join(const std::vector<std::string>& words) {
-  std::string out;
-  for (const auto& w : words) out += (out.empty() ? "" : ", ") + w;
-  return out;
-}
-
 // The option names `app` accepts ("--format", "-o"), its parents' included.
 std::vector<std::string> OptionNames(const CLI::App* app) {
   std::vector<std::string> names;
@@ -126,7 +120,7 @@ std::string CheckWords(const CLI::App& app, int argc, char** argv) {
       std::string near = base::ClosestWord(a, commands);
       return "unknown command '" + a + "'" +
              (near.empty() ? "" : "; did you mean '" + near + "'?") +
-             " Commands: " + Join(commands) + " (gpuscope --help)";
+             " Commands: " + base::JoinWords(commands) + " (gpuscope --help)";
     }
     if (!LooksLikeOption(a)) continue;
     std::string name = a.substr(0, a.find('='));

@@ -12,12 +12,6 @@
 namespace gpuscope::cli {
 namespace {
 
-std::string Join(const std::vector<std::string>& words) {
-  std::string out;
-  for (const auto& w : words) out += (out.empty() ? "" : ", ") + w;
-  return out;
-}
-
 // The command `app` parsed (the innermost), or `app` itself.
 const CLI::App* ParsedCommand(const CLI::App& app) {
   for (const CLI::App* sub : app.get_subcommands({}))
@@ -86,7 +80,7 @@ CLI::Validator Finite(double lo, double hi) {
 std::string NotOneOf(const std::string& what, const std::string& word,
                      const std::vector<std::string>& words) {
   std::string near = base::ClosestWord(word, words);
-  return "'" + word + "' is not " + what + ": " + Join(words) +
+  return "'" + word + "' is not " + what + ": " + base::JoinWords(words) +
          (near.empty() ? "" : "; did you mean '" + near + "'?");
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace gpuscope::cli {
+namespace option_checks_test {  // this file's helpers, apart in a unity build
 namespace {
 
 std::string Check(const CLI::Validator& v, std::string in) { return v(in); }
@@ -43,4 +44,5 @@ TEST(OptionChecks, MissingArgumentsNamedAsTheUsageNamesThem) {
 }
 
 }  // namespace
+}  // namespace option_checks_test
 }  // namespace gpuscope::cli

@@ -10,6 +10,7 @@
 #include "base/temp_dir.h"
 
 namespace gpuscope::cli {
+namespace run_backends_test {  // this file's helpers, apart in a unity build
 namespace {
 
 namespace fs = std::filesystem;
@@ -114,4 +115,5 @@ TEST(DefaultTraceStem, NamesTheScriptModuleOrInterpreterNeverCode) {
 }
 
 }  // namespace
+}  // namespace run_backends_test
 }  // namespace gpuscope::cli

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace gpuscope::model {
+namespace device_values_test {  // this file's helpers, apart in a unity build
 namespace {
 
 uint64_t Count(const Trace& t, const char* kind) {
@@ -50,4 +51,5 @@ TEST(DeviceValues, ImpossibleValuesBecomeUnknownAndAreCounted) {
 }
 
 }  // namespace
+}  // namespace device_values_test
 }  // namespace gpuscope::model

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace gpuscope::model {
+namespace enums_test {  // this file's helpers, apart in a unity build
 namespace {
 
 TEST(Enums, MemopKindNamesReadBack) {
@@ -44,4 +45,5 @@ TEST(Enums, ApiDomainsAndVendors) {
 }
 
 }  // namespace
+}  // namespace enums_test
 }  // namespace gpuscope::model

@@ -8,6 +8,7 @@
 #include "model/plausibility.h"
 
 namespace gpuscope::model {
+namespace linker_test {  // this file's helpers, apart in a unity build
 namespace {
 
 // Builds traces by hand: the linker must not depend on any importer.
@@ -232,4 +233,5 @@ TEST_F(LinkerTest, DuplicateCorrelationIsCounted) {
 }
 
 }  // namespace
+}  // namespace linker_test
 }  // namespace gpuscope::model

@@ -5,6 +5,7 @@
 #include <string>
 
 namespace gpuscope::model {
+namespace merge_test {  // this file's helpers, apart in a unity build
 namespace {
 
 // A trace of `n` kernels named `prefix<i % 3>` on stream "0/7" and one CPU op, as a parallel
@@ -69,4 +70,5 @@ TEST(ShrinkToFit, LeavesNoColumnLargerThanItsRows) {
 }
 
 }  // namespace
+}  // namespace merge_test
 }  // namespace gpuscope::model

@@ -7,6 +7,7 @@
 #include "model/linker.h"
 
 namespace gpuscope::model {
+namespace plausibility_test {  // this file's helpers, apart in a unity build
 namespace {
 
 constexpr int64_t kEpoch = 1'700'000'000'000'000'000;
@@ -162,4 +163,5 @@ TEST(Plausibility, AStepHoldingOthersIsLeftOutOfTheIterations) {
 }
 
 }  // namespace
+}  // namespace plausibility_test
 }  // namespace gpuscope::model

@@ -11,6 +11,7 @@
 #include "model/problems.h"
 
 namespace gpuscope::model {
+namespace problem_kinds_test {  // this file's helpers, apart in a unity build
 namespace {
 
 TEST(ProblemKinds, EachEnumeratorHasItsEntryAndAUniqueWellFormedName) {
@@ -43,4 +44,5 @@ TEST(ProblemKinds, TheLogCountsUnderTheDeclaredNameAndMergesByIt) {
 }
 
 }  // namespace
+}  // namespace problem_kinds_test
 }  // namespace gpuscope::model

@@ -6,6 +6,7 @@
 #include <limits>
 
 namespace gpuscope::model {
+namespace validate_test {  // this file's helpers, apart in a unity build
 namespace {
 
 constexpr int64_t kEpoch = 1'700'000'000'000'000'000;  // an epoch-ns clock, as Kineto/rpd write
@@ -172,4 +173,5 @@ TEST(Validate, DurationBetweenNeverOverflows) {
 }
 
 }  // namespace
+}  // namespace validate_test
 }  // namespace gpuscope::model

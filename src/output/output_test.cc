@@ -9,6 +9,7 @@
 #include "output/text_table.h"
 
 namespace gpuscope::output {
+namespace output_test {  // this file's helpers, apart in a unity build
 namespace {
 
 TEST(TextTable, AlignsAndFitsTheFlexibleColumn) {
@@ -103,4 +104,5 @@ TEST(CsvWriter, StreamedRowsEqualTheHeldTableAndNeverHoldMoreThanAMebibyte) {
 }
 
 }  // namespace
+}  // namespace output_test
 }  // namespace gpuscope::output

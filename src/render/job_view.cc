@@ -66,7 +66,7 @@ ResultTable CollectivesTable(const analysis::JobReport& r) {
   return t;
 }
 
-std::string Pct(int64_t part, int64_t whole) {
+std::string SharePct(int64_t part, int64_t whole) {
   return base::FormatFixed(
              100.0 * static_cast<double>(part) / static_cast<double>(std::max<int64_t>(1, whole)),
              1) +
@@ -96,12 +96,12 @@ std::string JobText(const analysis::JobReport& r, const JobView& v) {
   kv("Collectives", base::FormatCount(r.instances) + " instances matched by " + r.matched_by +
                         "; " + base::FormatCount(r.unmatched_calls) + " calls on one rank only");
   kv("Span", base::FormatDuration(r.span_ns) + " (first to last GPU work, aligned clocks)");
-  kv("Collective time", "waiting for the last rank " + base::FormatDuration(r.wait_ns) +
-                            ", transfer " + base::FormatDuration(r.transfer_ns) +
-                            " (summed over ranks): " + Pct(r.wait_ns, r.wait_ns + r.transfer_ns) +
-                            " waiting");
-  kv("Overlap",
-     Pct(r.overlapped_comm_ns, r.comm_ns) + " of communication kernel time runs beside compute");
+  kv("Collective time",
+     "waiting for the last rank " + base::FormatDuration(r.wait_ns) + ", transfer " +
+         base::FormatDuration(r.transfer_ns) +
+         " (summed over ranks): " + SharePct(r.wait_ns, r.wait_ns + r.transfer_ns) + " waiting");
+  kv("Overlap", SharePct(r.overlapped_comm_ns, r.comm_ns) +
+                    " of communication kernel time runs beside compute");
   if (r.replayed_ns > 0) {
     kv("Replay", "job " + base::FormatDuration(r.replayed_ns) + " replayed vs " +
                      base::FormatDuration(r.observed_ns) + " observed");

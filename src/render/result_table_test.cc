@@ -5,6 +5,7 @@
 #include "render/stats_tables.h"
 
 namespace gpuscope::render {
+namespace result_table_test {  // this file's helpers, apart in a unity build
 namespace {
 
 std::vector<Column> SampleColumns() {
@@ -112,4 +113,5 @@ TEST(StatsTables, OneRowPerStatInEveryFormat) {
 }
 
 }  // namespace
+}  // namespace result_table_test
 }  // namespace gpuscope::render

@@ -205,7 +205,8 @@ std::string TermsHelp(std::string_view format) {
   std::string group;
   for (const Term& term : kTerms) {
     if (group != term.group) {
-      out += (group.empty() ? "" : "\n") + std::string(term.group) + ":\n";
+      if (!group.empty()) out += '\n';  // not "" + string: GCC 12 misreads it (-Wrestrict)
+      out += std::string(term.group) + ":\n";
       group = term.group;
     }
     out += "  " + std::string(term.word) + ": " + term.meaning + "\n";

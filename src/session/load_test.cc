@@ -5,6 +5,7 @@
 #include "base/text.h"
 
 namespace gpuscope::session {
+namespace load_test {  // this file's helpers, apart in a unity build
 namespace {
 
 TEST(PartialReadWarning, NamesThePathOnceOnOneLine) {
@@ -27,4 +28,5 @@ TEST(OneLine, FoldsBreaksAndCutsTheMiddle) {
 }
 
 }  // namespace
+}  // namespace load_test
 }  // namespace gpuscope::session

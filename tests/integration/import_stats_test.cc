@@ -13,6 +13,7 @@
 #include "import/registry.h"
 
 namespace gpuscope {
+namespace import_stats_test {  // this file's helpers, apart in a unity build
 namespace {
 
 const std::string kData = GPUSCOPE_TEST_DATA_DIR;
@@ -144,4 +145,5 @@ TEST(RpdImporter, StatsCountBlitKernelsAsKernels) {
 }
 
 }  // namespace
+}  // namespace import_stats_test
 }  // namespace gpuscope

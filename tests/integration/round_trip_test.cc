@@ -27,6 +27,7 @@
 #include "output/rpd_writer.h"
 
 namespace gpuscope::output {
+namespace round_trip_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using model::ApiDomain;
@@ -417,4 +418,5 @@ TEST(HtmlReport, EmbedsDataThatCannotCloseTheScript) {
 }
 
 }  // namespace
+}  // namespace round_trip_test
 }  // namespace gpuscope::output

@@ -16,21 +16,28 @@ rm -rf "$work" && mkdir -p "$work"
 "$py" -m pip wheel "$root" -w "$work/dist" --no-deps --no-build-isolation -q \
   -C cmake.define.GPUSCOPE_WERROR=ON -C cmake.define.CMAKE_COLOR_DIAGNOSTICS=OFF
 # The wheel compiles the package's sources once each and no test code (issue 54): every object
-# of its build directory comes from a distinct source outside tests/ and is not a *_test.cc.
-python3 - "$root/build/wheel" <<'PY'
+# of its build directory comes from a distinct source outside tests/ and is not a *_test.cc. A
+# unity object (GPUSCOPE_UNITY) stands for the sources its generated .cxx includes.
+python3 - "$root/build/wheel" "$root" <<'PY'
 import collections, os, re, sys
-objs = [os.path.relpath(os.path.join(d, f), sys.argv[1]) for d, _, fs in os.walk(sys.argv[1])
+build, root = sys.argv[1], sys.argv[2]
+objs = [os.path.join(d, f) for d, _, fs in os.walk(build)
         for f in fs if f.endswith(".o") and "CMakeFiles" in d and "CompilerId" not in d]
-# CMake names a source outside the target's folder with "__" for ".." (src/python/__/x.cc.o).
-src = [os.path.normpath("/".join(".." if c == "__" else c
-                                 for c in re.sub(r"CMakeFiles/[^/]+\.dir/", "", o).split("/")))
-       for o in objs]
-tests = [o for o in src if o.startswith("tests/") or re.search(r"_test\.cc\.o$", o)]
+src = []
+for o in objs:
+    if "/Unity/" in o:
+        with open(o[:-2]) as unity:
+            src += [os.path.relpath(m, root) for m in re.findall(r'#include "([^"]+)"', unity.read())]
+        continue
+    # CMake names a source outside the target's folder with "__" for ".." (src/python/__/x.cc.o).
+    rel = re.sub(r"CMakeFiles/[^/]+\.dir/", "", os.path.relpath(o, build))[:-2]
+    src.append(os.path.normpath("/".join(".." if c == "__" else c for c in rel.split("/"))))
+tests = [s for s in src if s.startswith("tests/") or re.search(r"_test\.cc$", s)]
 twice = [s for s, n in collections.Counter(src).items() if n > 1]
 assert objs, "check_wheel: no objects under build/wheel"
 assert not tests, f"check_wheel: the wheel's build compiles test code: {tests[:5]}"
 assert not twice, f"check_wheel: the wheel's build compiles sources twice: {twice[:5]}"
-print(f"check_wheel: {len(objs)} objects, each source once, no test code")
+print(f"check_wheel: {len(objs)} objects of {len(src)} sources, each once, no test code")
 PY
 "$py" -m venv "$work/venv"
 wheel=$(ls "$work"/dist/gpuscope-*.whl)

@@ -11,6 +11,7 @@
 #include "analysis/common/test_model_builder.h"
 
 namespace gpuscope::analysis {
+namespace graph_attribution_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using test_models::Builder;
@@ -164,4 +165,5 @@ TEST(GraphAttribution, WithoutACaptureKernelsGoToTheGraphLaunchFrame) {
 }
 
 }  // namespace
+}  // namespace graph_attribution_test
 }  // namespace gpuscope::analysis

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 namespace gpuscope::analysis {
+namespace data_movement_test {  // this file's helpers, apart in a unity build
 namespace {
 
 TEST(DataMovement, OpsSayTheirKind) {
@@ -56,4 +57,5 @@ TEST(DataMovement, TritonKernelsCountOnlyWhenFusedFromMovementAlone) {
 }
 
 }  // namespace
+}  // namespace data_movement_test
 }  // namespace gpuscope::analysis

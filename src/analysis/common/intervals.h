@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -51,6 +52,17 @@ inline void MergeIntervals(std::vector<Interval>& v) {
       v[out++] = v[i];
   }
   v.resize(out);
+}
+
+// MergeIntervals of two runs, v[0, mid) and v[mid, end), each usually sorted already (a thread's
+// ops, then its Python frames): the runs are merged in linear time instead of sorting the whole
+// (a sort of a 1 GB trace's millions of host intervals was 6% of `analyze`).
+inline void MergeIntervalRuns(std::vector<Interval>& v, size_t mid) {
+  const auto m = v.begin() + static_cast<std::ptrdiff_t>(std::min(mid, v.size()));
+  if (!std::is_sorted(v.begin(), m)) std::sort(v.begin(), m);
+  if (!std::is_sorted(m, v.end())) std::sort(m, v.end());
+  std::inplace_merge(v.begin(), m, v.end());
+  MergeIntervals(v);
 }
 
 }  // namespace gpuscope::analysis

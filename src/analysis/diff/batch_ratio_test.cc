@@ -10,6 +10,7 @@
 #include "model/op_args.h"
 
 namespace gpuscope::analysis {
+namespace batch_ratio_test {  // this file's helpers, apart in a unity build
 namespace {
 
 // `steps` ProfilerSteps of step_ns, each running a conv2d, a relu and a linear on a batch of
@@ -124,4 +125,5 @@ TEST(Diff, ServingStepsOfMoreTokensAreComparedPerToken) {
 }
 
 }  // namespace
+}  // namespace batch_ratio_test
 }  // namespace gpuscope::analysis

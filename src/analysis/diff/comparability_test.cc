@@ -10,6 +10,7 @@
 #include "analysis/diff/diff.h"
 
 namespace gpuscope::analysis {
+namespace comparability_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using test_models::Builder;
@@ -55,4 +56,5 @@ TEST(Comparability, RenamedKernelsOfTheSameOpsAreOneProgram) {
 }
 
 }  // namespace
+}  // namespace comparability_test
 }  // namespace gpuscope::analysis

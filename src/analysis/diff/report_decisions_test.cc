@@ -6,6 +6,7 @@
 #include "analysis/steps/representative_iteration.h"
 
 namespace gpuscope::analysis {
+namespace report_decisions_test {  // this file's helpers, apart in a unity build
 namespace {
 
 SteadyState Steady(std::initializer_list<int64_t> durations, size_t warmup, int64_t median) {
@@ -83,4 +84,5 @@ TEST(DiffGate, TheMessageSaysTheChangeWhetherItIsSignificantItsPAndTheSteps) {
 }
 
 }  // namespace
+}  // namespace report_decisions_test
 }  // namespace gpuscope::analysis

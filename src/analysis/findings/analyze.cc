@@ -117,10 +117,56 @@ void MeasureWindow(const Trace& t, const AnalyzeOptions& o, const Context& c, in
       GpuTimeByCategory(t, in_window, o.categories ? *o.categories : *BuiltInCategoryRules());
 }
 
+// The window's replay graph and its critical path (the unchanged replay, the one-time costs done
+// before the window), made on a second core (when there is one) from the moment the window is
+// known, beside everything else analyze does before pricing (health, clocks, stalls, gaps,
+// rules: all of them, like the graph, only read the trace).
+class GraphBuilder {
+ public:
+  GraphBuilder(const Trace& t, int64_t start_ns, int64_t end_ns, WhatIf one_time, bool background)
+      : t_(t), start_ns_(start_ns), end_ns_(end_ns), one_time_(std::move(one_time)) {
+    if (background) thread_ = std::thread([this] { Build(); });
+  }
+  ~GraphBuilder() {  // an analysis that throws (out of memory) still waits for the builder
+    if (thread_.joinable()) thread_.join();
+  }
+  GraphBuilder(const GraphBuilder&) = delete;
+  GraphBuilder& operator=(const GraphBuilder&) = delete;
+  // The graph, once built (here, without a second core); rethrows what building it threw.
+  ReplayGraph* Get() {
+    if (thread_.joinable())
+      thread_.join();
+    else if (!graph_ && !failed_)
+      Build();
+    if (failed_) std::rethrow_exception(failed_);  // out of memory: one line in main
+    return &*graph_;
+  }
+  // The unchanged replay with its critical path (after Get).
+  ReplayResult& observed() { return observed_; }
+
+ private:
+  void Build() {
+    try {
+      graph_.emplace(t_, start_ns_, end_ns_);
+      // A module-loading launch call is warm-up's, not the steady path's.
+      observed_ = graph_->Replay(one_time_.empty() ? nullptr : &one_time_, true);
+    } catch (...) {
+      failed_ = std::current_exception();
+    }
+  }
+  const Trace& t_;
+  int64_t start_ns_, end_ns_;
+  WhatIf one_time_;
+  std::optional<ReplayGraph> graph_;
+  ReplayResult observed_;
+  std::exception_ptr failed_;
+  std::thread thread_;  // joined by the destructor before the members it uses go
+};
+
 // What the context's window holds and costs: the summary, the rules' findings in registry order
 // priced by the replay, sorted for the report. r.steady is the context's window.
 void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t wall_ns,
-                   AnalysisReport& r) {
+                   GraphBuilder& graph_builder, AnalysisReport& r) {
   auto& s = r.summary;
   MeasureWindow(t, o, c, wall_ns, r);
   base::StageTimer timer;
@@ -152,42 +198,16 @@ void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t 
   Claims claims(t);
   std::vector<Candidate> cands;
   timer.Lap("analyze: verdict");
-  // The replay graph is built beside the rules when there is a second core (both only read the
-  // trace).
-  std::optional<ReplayGraph> graph;
-  std::exception_ptr graph_failed;
-  auto build = [&] {
-    try {
-      graph.emplace(t, r.steady.start_ns, r.steady.end_ns);
-    } catch (...) {
-      graph_failed = std::current_exception();
-    }
-  };
-  std::thread builder;
-  struct JoinAtExit {  // a rule that throws (out of memory) still waits for the builder
-    std::thread& th;
-    ~JoinAtExit() {
-      if (th.joinable()) th.join();
-    }
-  } join_at_exit{builder};
-  if (o.threads != 1 && std::thread::hardware_concurrency() > 1)
-    builder = std::thread(build);
-  else
-    build();
   for (const auto& rule : Rules()) {
     rule.detect(c, claims, cands);
     if (timer.on()) timer.Lap(("rule " + std::string(rule.id)).c_str());
   }
   AdviseByPlace(c, cands);
   s.host_pinning = HostPinning(c);
-  if (builder.joinable()) builder.join();
-  if (graph_failed) std::rethrow_exception(graph_failed);  // out of memory: one line in main
-  timer.Lap("analyze: replay graph built");
-  // The critical path first: pricing starts from the same unchanged replay, the one-time costs
-  // done before the window (a module-loading launch call is warm-up's, not the steady path's).
-  const WhatIf one_time = c.OneTimeFix();
-  ReplayResult observed = graph->Replay(one_time.empty() ? nullptr : &one_time, true);
-  timer.Lap("analyze: critical path");
+  // The critical path first (made with the graph): pricing starts from the same unchanged replay.
+  ReplayGraph* graph = graph_builder.Get();
+  ReplayResult& observed = graph_builder.observed();
+  timer.Lap("analyze: replay graph and critical path");
   // Several phases: priced in each phase's steps by the same replays.
   const std::optional<PhaseCut> cut =
       o.steady.phase.empty() ? CutOfPhases(r.steady, r.phases.size()) : std::nullopt;
@@ -274,6 +294,8 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o, const SteadyStat
   Context c(t, o, ChooseWindow(t, steps, o.steady));
   timer.Lap("analyze: context (window, attribution)");
   r.steady = c.steady();
+  GraphBuilder graph_builder(t, r.steady.start_ns, r.steady.end_ns, c.OneTimeFix(),
+                             o.threads != 1 && std::thread::hardware_concurrency() > 1);
   r.health = CheckHealth(t, r.steady);
   r.phases = SummarisePhases(t, r.steady);
   timer.Lap("analyze: health, phases");
@@ -285,7 +307,7 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o, const SteadyStat
   r.stalls = FindStalls(t, c.at(), r.steady.start_ns, r.steady.end_ns, o.stalls,
                         std::max<int64_t>(o.idle_gap_ns, wall_ns / 100), r.steady.one_time);
   timer.Lap("analyze: stalls");
-  AnalyzeWindow(t, o, c, wall_ns, r);
+  AnalyzeWindow(t, o, c, wall_ns, graph_builder, r);
   NameCallers(c.at(), r);
   return r;
 }

@@ -15,6 +15,7 @@
 #include "model/op_args.h"
 
 namespace gpuscope::analysis {
+namespace analyze_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using model::MemopKind;
@@ -324,4 +325,5 @@ TEST(Analyze, CommWaitOnTheHostIsTheRangesOwnTimePricedByWhatTheGpuLost) {
 }
 
 }  // namespace
+}  // namespace analyze_test
 }  // namespace gpuscope::analysis

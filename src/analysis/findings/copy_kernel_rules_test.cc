@@ -15,6 +15,7 @@
 #include "model/op_args.h"
 
 namespace gpuscope::analysis {
+namespace copy_kernel_rules_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using model::MemopKind;
@@ -391,4 +392,5 @@ TEST(Analyze, EachPhaseIsPricedInItsOwnSteps) {
 }
 
 }  // namespace
+}  // namespace copy_kernel_rules_test
 }  // namespace gpuscope::analysis

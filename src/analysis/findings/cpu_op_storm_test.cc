@@ -12,6 +12,7 @@
 #include "analysis/findings/analyze_test_util.h"
 
 namespace gpuscope::analysis {
+namespace cpu_op_storm_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using test_models::Builder;
@@ -180,4 +181,5 @@ TEST(Analyze, CpuOpStormNeverNamesAnnotatedModelPhasesOrAnOptimizer) {
 }
 
 }  // namespace
+}  // namespace cpu_op_storm_test
 }  // namespace gpuscope::analysis

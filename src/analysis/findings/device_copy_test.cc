@@ -13,6 +13,7 @@
 #include "model/op_args.h"
 
 namespace gpuscope::analysis {
+namespace device_copy_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using test_models::Builder;
@@ -132,4 +133,5 @@ TEST(DeviceCopy, DeviceToDeviceCopiesWithoutOpsAreFoundBySize) {
 }
 
 }  // namespace
+}  // namespace device_copy_test
 }  // namespace gpuscope::analysis

@@ -14,6 +14,7 @@
 #include "model/op_args.h"
 
 namespace gpuscope::analysis {
+namespace fusion_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using test_models::Builder;
@@ -123,4 +124,5 @@ TEST(Fusion, KernelsThatDoNotFollowEachOtherAreNotAChain) {
 }
 
 }  // namespace
+}  // namespace fusion_test
 }  // namespace gpuscope::analysis

@@ -12,6 +12,7 @@
 #include "analysis/findings/analyze_test_util.h"
 
 namespace gpuscope::analysis {
+namespace kernel_outlier_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using test_models::Builder;
@@ -94,4 +95,5 @@ TEST(Analyze, KernelOutlierNeverCallsAWaitingCollectiveAnOutlier) {
 }
 
 }  // namespace
+}  // namespace kernel_outlier_test
 }  // namespace gpuscope::analysis

@@ -6,6 +6,7 @@
 #include "analysis/findings/analyze_test_util.h"
 
 namespace gpuscope::analysis {
+namespace one_time_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using namespace test_models;  // NOLINT: the builder and its units
@@ -192,4 +193,5 @@ TEST(OneTime, ClocksThatDisagreeAreNoWaitForWorkFromBeforeTheTrace) {
 }
 
 }  // namespace
+}  // namespace one_time_test
 }  // namespace gpuscope::analysis

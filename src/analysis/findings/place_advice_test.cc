@@ -12,6 +12,7 @@
 #include "analysis/findings/analyze_test_util.h"
 
 namespace gpuscope::analysis {
+namespace place_advice_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using internal::KnownPlace;
@@ -94,4 +95,5 @@ TEST(GpuIdle, EveryCauseIsOneFindingPricedWholeAndListedByItsCostliest) {
 }
 
 }  // namespace
+}  // namespace place_advice_test
 }  // namespace gpuscope::analysis

@@ -11,6 +11,7 @@
 #include "analysis/findings/analyze_test_util.h"
 
 namespace gpuscope::analysis {
+namespace small_grid_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using test_models::Builder;
@@ -107,4 +108,5 @@ TEST(SmallGrid, KernelsOfAnotherStreamBesideItTakeTheUnitsItLeaves) {
 }
 
 }  // namespace
+}  // namespace small_grid_test
 }  // namespace gpuscope::analysis

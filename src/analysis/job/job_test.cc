@@ -8,6 +8,7 @@
 #include "analysis/job/job_rules.h"
 
 namespace gpuscope::analysis {
+namespace job_test {  // this file's helpers, apart in a unity build
 namespace {
 
 // Two ranks, one all-reduce: rank 1 arrives 20 later; the instance ends at its arrival + 5.
@@ -218,4 +219,5 @@ TEST(JobRules, EveryJobRuleSaysWhatItNeverFiresOn) {
 }
 
 }  // namespace
+}  // namespace job_test
 }  // namespace gpuscope::analysis

@@ -9,6 +9,7 @@
 #include "analysis/job/rank_timeline_codec.h"
 
 namespace gpuscope::analysis {
+namespace rank_timeline_test {  // this file's helpers, apart in a unity build
 namespace {
 
 const std::string kArgs = R"({"Collective name":"allreduce","dtype":"Float","In msg nelems":256,)"
@@ -126,4 +127,5 @@ TEST(RankTimeline, AJobOfDecodedSummariesEqualsTheJobOfTraces) {
 }
 
 }  // namespace
+}  // namespace rank_timeline_test
 }  // namespace gpuscope::analysis

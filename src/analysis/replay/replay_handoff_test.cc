@@ -9,6 +9,7 @@
 #include "analysis/replay/replay_graph.h"
 
 namespace gpuscope::analysis {
+namespace replay_handoff_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using test_models::Builder;
@@ -51,4 +52,5 @@ TEST(ReplayHandoff, WorkAfterTheThreadResumedIsNotAHandoffDelay) {
 }
 
 }  // namespace
+}  // namespace replay_handoff_test
 }  // namespace gpuscope::analysis

@@ -46,6 +46,8 @@ void ReplayGraph::InferPolls() {
     for (uint32_t r : lane_cpu_[lane])
       if (t_.cpu.kind[r] == model::CpuRangeKind::kOp)
         work[lane].emplace_back(t_.cpu.start_ns[r], t_.cpu.end_ns(r));
+  std::vector<size_t> ops_end(work.size());  // where each lane's Python frames begin
+  for (size_t lane = 0; lane < work.size(); ++lane) ops_end[lane] = work[lane].size();
   std::map<model::TrackId, uint32_t> host_lane;
   for (uint32_t lane = 0; lane < lane_track_.size(); ++lane)
     if (lane_is_host_[lane]) host_lane[lane_track_[lane]] = lane;
@@ -56,7 +58,7 @@ void ReplayGraph::InferPolls() {
   }
   for (uint32_t lane = 0; lane < lane_track_.size(); ++lane) {
     if (!lane_is_host_[lane] || launched[lane].empty()) continue;
-    MergeIntervals(work[lane]);
+    MergeIntervalRuns(work[lane], ops_end[lane]);
     auto& ops = launched[lane];
     std::sort(ops.begin(), ops.end(), [&](uint32_t a, uint32_t b) {
       return obs_start_[launch_[a]] != obs_start_[launch_[b]]

@@ -9,6 +9,7 @@
 #include "analysis/steps/steady_state.h"
 
 namespace gpuscope::analysis {
+namespace scenario_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using test_models::Builder;
@@ -50,4 +51,5 @@ TEST(Scenario, WithoutTheTracerAGraphsKernelsRunAtItsOwnGap) {
 }
 
 }  // namespace
+}  // namespace scenario_test
 }  // namespace gpuscope::analysis

@@ -14,6 +14,7 @@
 #include "model/op_args.h"
 
 namespace gpuscope::analysis {
+namespace work_models_test {  // this file's helpers, apart in a unity build
 namespace {
 
 // Stored args from JSON pieces, as an importer would write them.
@@ -341,4 +342,5 @@ TEST(Roofline, ProjectsKernelsOntoAnotherDevice) {
 }
 
 }  // namespace
+}  // namespace work_models_test
 }  // namespace gpuscope::analysis

@@ -4,6 +4,7 @@
 #include "analysis/stats/stats.h"
 
 namespace gpuscope::analysis {
+namespace category_stats_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using test_models::Builder;
@@ -40,4 +41,5 @@ TEST(CategoryStats, KernelTimeByCategoryWithCopies) {
 }
 
 }  // namespace
+}  // namespace category_stats_test
 }  // namespace gpuscope::analysis

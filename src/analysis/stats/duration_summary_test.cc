@@ -6,6 +6,7 @@
 #include <limits>
 
 namespace gpuscope::analysis {
+namespace duration_summary_test {  // this file's helpers, apart in a unity build
 namespace {
 
 TEST(DurationSummary, NsysDefinitions) {
@@ -33,4 +34,5 @@ TEST(DurationSummary, NoOverflowNearTheInt64Limit) {
 }
 
 }  // namespace
+}  // namespace duration_summary_test
 }  // namespace gpuscope::analysis

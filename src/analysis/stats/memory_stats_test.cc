@@ -8,6 +8,7 @@
 #include "analysis/stats/stats.h"
 
 namespace gpuscope::analysis {
+namespace memory_stats_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using test_models::Builder;
@@ -98,4 +99,5 @@ TEST(MemoryByOp, NoEventsNoRows) {
 }
 
 }  // namespace
+}  // namespace memory_stats_test
 }  // namespace gpuscope::analysis

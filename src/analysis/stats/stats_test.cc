@@ -5,6 +5,7 @@
 #include "model/linker.h"
 
 namespace gpuscope::analysis {
+namespace stats_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using namespace gpuscope::model;
@@ -158,4 +159,5 @@ TEST_F(StatsTest, CpuSelfTimeSubtractsDirectChildrenAndApiCalls) {
 }
 
 }  // namespace
+}  // namespace stats_test
 }  // namespace gpuscope::analysis

@@ -13,6 +13,7 @@
 #include "analysis/steps/steady_state.h"
 
 namespace gpuscope::analysis {
+namespace stages_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using test_models::Builder;
@@ -253,4 +254,5 @@ TEST(Stages, NothingRepeatsIsOneStage) {
 }
 
 }  // namespace
+}  // namespace stages_test
 }  // namespace gpuscope::analysis

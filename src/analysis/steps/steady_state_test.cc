@@ -11,6 +11,7 @@
 #include "analysis/steps/step_sources.h"
 
 namespace gpuscope::analysis {
+namespace steady_state_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using test_models::Builder;
@@ -401,4 +402,5 @@ TEST(PhaseSummary, InterleavedStepsCountsOtherPhasesBetweenAPhasesFirstAndLastSt
 }
 
 }  // namespace
+}  // namespace steady_state_test
 }  // namespace gpuscope::analysis

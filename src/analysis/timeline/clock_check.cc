@@ -15,7 +15,7 @@ std::string_view ClockVerdictName(ClockVerdict v) {
 }
 namespace {
 
-struct Op {
+struct LinkedOp {
   int64_t start, end, launch_start, launch_end;
 };
 
@@ -85,7 +85,7 @@ std::string OkExplanation(const DeviceClockCheck& d) {
 }  // namespace
 
 ClockCheck CheckClocks(const model::Trace& t) {
-  std::map<int, std::vector<Op>> per_device;
+  std::map<int, std::vector<LinkedOp>> per_device;
   auto add = [&](const model::SliceColumns& ops, const std::vector<model::RowId>& launch,
                  const std::vector<int16_t>& device) {
     for (size_t i = 0; i < ops.size(); ++i) {

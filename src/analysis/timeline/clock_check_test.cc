@@ -8,6 +8,7 @@
 #include "analysis/common/test_model_builder.h"
 
 namespace gpuscope::analysis {
+namespace clock_check_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using test_models::Builder;
@@ -101,4 +102,5 @@ TEST(ClockCheck, WorkWithoutALaunchCallKeepsTheGpuBusy) {
 }
 
 }  // namespace
+}  // namespace clock_check_test
 }  // namespace gpuscope::analysis

@@ -10,6 +10,7 @@
 #include "analysis/common/test_model_builder.h"
 
 namespace gpuscope::analysis {
+namespace memory_timeline_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using test_models::Builder;
@@ -96,4 +97,5 @@ TEST(MemoryTimeline, NoGrowthWhenStepsGiveBackWhatTheyTake) {
 }
 
 }  // namespace
+}  // namespace memory_timeline_test
 }  // namespace gpuscope::analysis

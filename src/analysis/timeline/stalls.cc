@@ -13,7 +13,7 @@ namespace {
 // A stream wait this close before the launch of the op that ended a stall is named as its cause.
 constexpr int64_t kWaitLookback = 1'000'000;
 
-struct Op {
+struct LaunchedOp {
   int64_t start, end;
   model::RowId launch;
 };
@@ -72,7 +72,7 @@ std::string HostDuring(const model::Trace& t, const Attributor& at, model::Track
 
 std::vector<Stall> FindStalls(const model::Trace& t, const Attributor& at, int64_t w0, int64_t w1,
                               size_t count, int64_t min_ns, const OneTime& one_time) {
-  std::map<int, std::vector<Op>> per_device;
+  std::map<int, std::vector<LaunchedOp>> per_device;
   for (size_t i = 0; i < t.kernels.size(); ++i)
     per_device[t.kernels.device[i]].push_back(
         {t.kernels.start_ns[i], t.kernels.end_ns(i), t.kernels.launch[i]});
@@ -86,7 +86,8 @@ std::vector<Stall> FindStalls(const model::Trace& t, const Attributor& at, int64
   };
   std::vector<Candidate> gaps;
   for (auto& [dev, ops] : per_device) {
-    std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) { return a.start < b.start; });
+    std::sort(ops.begin(), ops.end(),
+              [](const LaunchedOp& a, const LaunchedOp& b) { return a.start < b.start; });
     // Before its first op: idle from the end of that op's launch call.
     if (ops[0].launch != model::kNoRow) {
       int64_t launched = t.api.end_ns(ops[0].launch);

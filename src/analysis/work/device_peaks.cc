@@ -87,14 +87,6 @@ constexpr std::string_view kLeadingColumns[] = {
     "compute_units", "clock_mhz", "memory_gb", "hbm_tbps", "vector_fp32_tflops"};
 constexpr size_t kColumnCount = std::size(kLeadingColumns) + std::size(kPrecisionNames) + 1;
 
-std::vector<std::string_view> SplitTabs(std::string_view line) {
-  std::vector<std::string_view> fields;
-  for (size_t tab; (tab = line.find('\t')) != std::string_view::npos; line.remove_prefix(tab + 1))
-    fields.push_back(line.substr(0, tab));
-  fields.push_back(line);
-  return fields;
-}
-
 bool IsHeader(const std::vector<std::string_view>& f) {
   if (f.size() != kColumnCount || f.back() != "source") return false;
   return std::equal(std::begin(kLeadingColumns), std::end(kLeadingColumns), f.begin()) &&
@@ -135,7 +127,7 @@ base::StatusOr<std::vector<DevicePeaks>> ParseDeviceTable(std::string_view tsv) 
     std::string_view line = tsv.substr(0, tsv.find('\n'));
     tsv.remove_prefix(std::min(tsv.size(), line.size() + 1));
     if (line.empty() || line.front() == '#') continue;
-    std::vector<std::string_view> fields = SplitTabs(line);
+    std::vector<std::string_view> fields = base::SplitTabs(line);
     auto where = "line " + std::to_string(line_no) + ": ";
     if (!header) {
       if (!IsHeader(fields)) return base::Status::Error(where + "not the expected header");

@@ -8,6 +8,7 @@
 #include <string>
 
 namespace gpuscope::analysis {
+namespace device_peaks_test {  // this file's helpers, apart in a unity build
 namespace {
 
 const std::string kHeader =
@@ -81,4 +82,5 @@ TEST(DeviceTable, TheCompiledInTable) {
 }
 
 }  // namespace
+}  // namespace device_peaks_test
 }  // namespace gpuscope::analysis

@@ -33,14 +33,6 @@ static_assert(base::NamesEvery(kCategoryDescriptions, KernelCategory::kOther));
 
 constexpr std::string_view kHeader[] = {"category", "field", "pattern", "note"};
 
-std::vector<std::string_view> SplitTabs(std::string_view line) {
-  std::vector<std::string_view> fields;
-  for (size_t tab; (tab = line.find('\t')) != std::string_view::npos; line.remove_prefix(tab + 1))
-    fields.push_back(line.substr(0, tab));
-  fields.push_back(line);
-  return fields;
-}
-
 // A rule from a line's fields; an empty string when it reads, else what is wrong.
 std::string ReadRule(const std::vector<std::string_view>& f, CategoryRule* r) {
   if (!CategoryNamed(f[0], &r->category)) return "unknown category '" + std::string(f[0]) + "'";
@@ -88,7 +80,7 @@ base::StatusOr<CategoryRules> ParseCategoryRules(std::string_view tsv) {
     tsv.remove_prefix(std::min(tsv.size(), line.size() + 1));
     if (line.ends_with('\r')) line.remove_suffix(1);
     if (line.empty() || line.front() == '#') continue;
-    std::vector<std::string_view> fields = SplitTabs(line);
+    std::vector<std::string_view> fields = base::SplitTabs(line);
     auto where = "line " + std::to_string(line_no) + ": ";
     if (!header) {
       if (!std::equal(fields.begin(), fields.end(), std::begin(kHeader), std::end(kHeader)))

@@ -6,6 +6,7 @@
 #include "base/text.h"
 
 namespace gpuscope::analysis {
+namespace kernel_categories_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using test_models::Builder;
@@ -116,4 +117,5 @@ TEST(KernelCategories, LaunchingOpDecidesWhenTheNameSaysNothing) {
 }
 
 }  // namespace
+}  // namespace kernel_categories_test
 }  // namespace gpuscope::analysis

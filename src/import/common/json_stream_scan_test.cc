@@ -5,6 +5,7 @@
 #include <string>
 
 namespace gpuscope::import {
+namespace json_stream_scan_test {  // this file's helpers, apart in a unity build
 namespace {
 
 // Squeezes `item` fed in pieces of `piece` bytes, as a reader's refills would.
@@ -81,4 +82,5 @@ TEST(JsonValueSkipper, AnUnfinishedValueConsumesEverything) {
 }
 
 }  // namespace
+}  // namespace json_stream_scan_test
 }  // namespace gpuscope::import

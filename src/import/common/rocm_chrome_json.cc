@@ -20,18 +20,19 @@ struct JsonEvent {
 
 // The members kept of an event and of its args, each into a JsonEvent string (read as text,
 // numbers included; parsed once the event is whole).
-using Field = std::pair<std::string_view, std::string JsonEvent::*>;
-constexpr Field kEventFields[] = {{"ph", &JsonEvent::ph},   {"name", &JsonEvent::name},
-                                  {"pid", &JsonEvent::pid}, {"tid", &JsonEvent::tid},
-                                  {"ts", &JsonEvent::ts},   {"dur", &JsonEvent::dur},
-                                  {"id", &JsonEvent::id}};
-constexpr Field kArgFields[] = {{"BeginNs", &JsonEvent::begin}, {"EndNs", &JsonEvent::end},
-                                {"dev-id", &JsonEvent::dev},    {"queue-id", &JsonEvent::queue},
-                                {"pid", &JsonEvent::os_pid},    {"tid", &JsonEvent::os_tid},
-                                {"args", &JsonEvent::args},     {"desc", &JsonEvent::desc}};
+using MemberField = std::pair<std::string_view, std::string JsonEvent::*>;
+constexpr MemberField kEventFields[] = {{"ph", &JsonEvent::ph},   {"name", &JsonEvent::name},
+                                        {"pid", &JsonEvent::pid}, {"tid", &JsonEvent::tid},
+                                        {"ts", &JsonEvent::ts},   {"dur", &JsonEvent::dur},
+                                        {"id", &JsonEvent::id}};
+constexpr MemberField kArgFields[] = {
+    {"BeginNs", &JsonEvent::begin},  {"EndNs", &JsonEvent::end},  {"dev-id", &JsonEvent::dev},
+    {"queue-id", &JsonEvent::queue}, {"pid", &JsonEvent::os_pid}, {"tid", &JsonEvent::os_tid},
+    {"args", &JsonEvent::args},      {"desc", &JsonEvent::desc}};
 
 // Reads the member named `key` into its field, or skips it when `fields` has none.
-bool ReadField(JsonWalker& w, std::span<const Field> fields, std::string_view key, JsonEvent* e) {
+bool ReadField(JsonWalker& w, std::span<const MemberField> fields, std::string_view key,
+               JsonEvent* e) {
   for (const auto& [name, member] : fields) {
     if (key == name) return w.Str(&(e->*member));
   }

@@ -16,6 +16,7 @@
 #include "model/linker.h"
 
 namespace gpuscope::import::kineto {
+namespace kineto_importer_test {  // this file's helpers, apart in a unity build
 namespace {
 
 const std::string kData = GPUSCOPE_TEST_DATA_DIR;
@@ -470,4 +471,5 @@ TEST(KinetoBadInput, GzipAndPlainAreTheSame) {
 }
 
 }  // namespace
+}  // namespace kineto_importer_test
 }  // namespace gpuscope::import::kineto

@@ -16,6 +16,7 @@
 #include "import/registry.h"
 
 namespace gpuscope::import::nsys {
+namespace nsys_importer_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using model::MemopKind;
@@ -354,4 +355,5 @@ TEST(NsysBadInput, ReportFileNeedsExport) {
 }
 
 }  // namespace
+}  // namespace nsys_importer_test
 }  // namespace gpuscope::import::nsys

@@ -15,6 +15,7 @@
 #include "model/op_args.h"
 
 namespace gpuscope::import::rocm {
+namespace rocpd_importer_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using testing::Find;
@@ -176,4 +177,5 @@ TEST(RocpdBadInput, EmptyDatabase) {
 }
 
 }  // namespace
+}  // namespace rocpd_importer_test
 }  // namespace gpuscope::import::rocm

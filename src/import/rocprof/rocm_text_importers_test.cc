@@ -13,6 +13,7 @@
 #include "import/registry.h"
 
 namespace gpuscope::import::rocm {
+namespace rocm_text_importers_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using testing::Load;
@@ -129,4 +130,5 @@ TEST(RocprofDb, EmptyTablesAreRefused) {
 }
 
 }  // namespace
+}  // namespace rocm_text_importers_test
 }  // namespace gpuscope::import::rocm

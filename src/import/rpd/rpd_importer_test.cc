@@ -12,6 +12,7 @@
 #include "import/registry.h"
 
 namespace gpuscope::import::rpd {
+namespace rpd_importer_test {  // this file's helpers, apart in a unity build
 namespace {
 
 using model::MemopKind;
@@ -149,4 +150,5 @@ TEST(RpdBadInput, NonNumericMonitorValueIsCounted) {
 }
 
 }  // namespace
+}  // namespace rpd_importer_test
 }  // namespace gpuscope::import::rpd

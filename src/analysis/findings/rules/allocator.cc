@@ -13,6 +13,8 @@
 
 namespace gpuscope::analysis::internal {
 
+// The rule's own helpers, apart from every other rule's in a unity build.
+namespace allocator_rule {
 namespace {
 
 void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
@@ -74,6 +76,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 }
 
 }  // namespace
+}  // namespace allocator_rule
 
 const RuleInfo& AllocatorRule() {
   static const RuleInfo rule{
@@ -94,7 +97,7 @@ const RuleInfo& AllocatorRule() {
           "Warm up with the largest shapes before the steady state, drop torch.cuda.empty_cache() "
           "from the loop, set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against "
           "fragmentation, and keep shapes static (pad or bucket sequence lengths and batch sizes).",
-      .detect = &Detect,
+      .detect = &allocator_rule::Detect,
       .runtime_advice =
           "Allocate once, outside the loop: reuse buffers (a pool or cudaMallocAsync with a "
           "stream-ordered memory pool and a release threshold), never cudaFree inside the steady "

@@ -16,6 +16,8 @@
 
 namespace gpuscope::analysis::internal {
 
+// The rule's own helpers, apart from every other rule's in a unity build.
+namespace comm_wait_rule {
 namespace {
 
 struct CommEnd {
@@ -203,6 +205,7 @@ void DetectStreamWaits(const Context& c, Claims& claims, std::vector<Candidate>&
 }
 
 }  // namespace
+}  // namespace comm_wait_rule
 
 const RuleInfo& CommWaitRule() {
   static const RuleInfo rule{
@@ -231,7 +234,7 @@ const RuleInfo& CommWaitRule() {
           "(async_op=True, wait on its work handle later), let DDP/FSDP bucket and prefetch, split "
           "the compute into chunks that overlap the transfers (async tensor parallelism, "
           "torch.compile micro-pipelining), or send less (bf16/fp8 communication).",
-      .detect = &Detect,
+      .detect = &comm_wait_rule::Detect,
       .limits =
           "traces without collective kernels or waiting ranges; a kernel queued behind work of its "
           "own stream; waits for anything but communication (wait_for_batch is the loader's)."};

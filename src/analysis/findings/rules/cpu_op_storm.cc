@@ -10,6 +10,8 @@
 
 namespace gpuscope::analysis::internal {
 
+// The rule's own helpers, apart from every other rule's in a unity build.
+namespace cpu_op_storm_rule {
 namespace {
 
 bool EndsWith(std::string_view s, std::string_view end) {
@@ -255,6 +257,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 }
 
 }  // namespace
+}  // namespace cpu_op_storm_rule
 
 const RuleInfo& CpuOpStormRule() {
   static const RuleInfo rule{
@@ -296,7 +299,7 @@ const RuleInfo& CpuOpStormRule() {
                    [](AnalyzeOptions& o, double v) {
                      o.tiny_op_ns = static_cast<int64_t>(v * 1e3);
                    }}},
-      .detect = &Detect,
+      .detect = &cpu_op_storm_rule::Detect,
       .limits =
           "model code (a module's forward, a compiled region, an autograd node, an optimizer, "
           "model.to()); without stacks, a user range of more than 4 op names or fewer ops per "

@@ -7,6 +7,8 @@
 
 namespace gpuscope::analysis::internal {
 
+// The rule's own helpers, apart from every other rule's in a unity build.
+namespace data_loading_rule {
 namespace {
 
 constexpr const char* kWorkersAdvice =
@@ -61,6 +63,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 }
 
 }  // namespace
+}  // namespace data_loading_rule
 
 const RuleInfo& DataLoadingRule() {
   static const RuleInfo rule{
@@ -78,7 +81,7 @@ const RuleInfo& DataLoadingRule() {
       .advice =
           "DataLoader(num_workers>0, pin_memory=True, persistent_workers=True, "
           "prefetch_factor=2..4); move decoding/augmentation to the workers or the GPU.",
-      .detect = &Detect,
+      .detect = &data_loading_rule::Detect,
       .limits =
           "loader ranges outside the steady window or inside another loader range (counted once); "
           "waits for input under another name (a user's own wait_for_batch range is not "

@@ -17,6 +17,8 @@
 
 namespace gpuscope::analysis::internal {
 
+// The rule's own helpers, apart from every other rule's in a unity build.
+namespace device_copy_rule {
 namespace {
 
 // At most this many places get a finding of their own; smaller ones share one.
@@ -257,6 +259,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 }
 
 }  // namespace
+}  // namespace device_copy_rule
 
 const RuleInfo& DeviceCopyRule() {
   static const RuleInfo rule{
@@ -286,7 +289,7 @@ const RuleInfo& DeviceCopyRule() {
       .options = {{"--copy-share",
                    "GPU time of a place that is reported (% of the GPU's busy time)", 1,
                    [](AnalyzeOptions& o, double v) { o.device_copy_share = v; }}},
-      .detect = &Detect,
+      .detect = &device_copy_rule::Detect,
       .runtime_advice =
           "Move data once: fuse the conversion or transpose into the kernel that produces or "
           "consumes it, keep one layout and precision across kernels, and let kernels read a "

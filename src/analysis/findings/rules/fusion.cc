@@ -19,6 +19,8 @@
 
 namespace gpuscope::analysis::internal {
 
+// The rule's own helpers, apart from every other rule's in a unity build.
+namespace fusion_rule {
 namespace {
 
 // At most this many chains (by their GPU time) get a finding each.
@@ -273,6 +275,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 }
 
 }  // namespace
+}  // namespace fusion_rule
 
 const RuleInfo& FusionRule() {
   static const RuleInfo rule{
@@ -304,7 +307,7 @@ const RuleInfo& FusionRule() {
                   {"--fusion-share",
                    "GPU time of a chain that is reported (% of the GPU's busy time)", 1,
                    [](AnalyzeOptions& o, double v) { o.fusion_share = v; }}},
-      .detect = &Detect,
+      .detect = &fusion_rule::Detect,
       .runtime_advice =
           "Fuse the kernels: one kernel that reads the chain's inputs once, does its arithmetic in "
           "registers and writes the result once (a CUTLASS epilogue, a hand-written fused kernel).",

@@ -8,6 +8,8 @@
 
 namespace gpuscope::analysis::internal {
 
+// The rule's own helpers, apart from every other rule's in a unity build.
+namespace gpu_idle_rule {
 namespace {
 
 // The gaps of one cause ("CPU op: aten::nonzero", "launch late", ...).
@@ -87,6 +89,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 }
 
 }  // namespace
+}  // namespace gpu_idle_rule
 
 const RuleInfo& GpuIdleRule() {
   static const RuleInfo rule{
@@ -115,7 +118,7 @@ const RuleInfo& GpuIdleRule() {
                    [](AnalyzeOptions& o, double v) {
                      o.idle_gap_ns = static_cast<int64_t>(v * 1e3);
                    }}},
-      .detect = &Detect,
+      .detect = &gpu_idle_rule::Detect,
       .listing = RuleInfo::Listing::kCatchAll,
       .runtime_advice =
           "Keep the GPU fed: launch the next work before waiting, synchronize "

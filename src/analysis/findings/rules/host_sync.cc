@@ -10,6 +10,8 @@
 
 namespace gpuscope::analysis::internal {
 
+// The rule's own helpers, apart from every other rule's in a unity build.
+namespace host_sync_rule {
 namespace {
 
 void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
@@ -121,6 +123,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 }
 
 }  // namespace
+}  // namespace host_sync_rule
 
 const RuleInfo& HostSyncRule() {
   static const RuleInfo rule{
@@ -140,7 +143,7 @@ const RuleInfo& HostSyncRule() {
           "Keep values on the device (compare tensors instead of calling .item()), move "
           "logging/metrics off the step or do them every N steps, and replace explicit synchronize "
           "calls by stream events.",
-      .detect = &Detect,
+      .detect = &host_sync_rule::Detect,
       .listing = RuleInfo::Listing::kAlwaysListed,
       .runtime_advice =
           "Synchronize less: wait on an event for the work the host needs (cudaEventRecord + "

@@ -8,6 +8,8 @@
 #include "analysis/roofline/roofline.h"
 
 namespace gpuscope::analysis::internal {
+// The rule's own helpers, apart from every other rule's in a unity build.
+namespace kernel_efficiency_rule {
 namespace {
 
 // Findings listed at most (the op signatures with the largest savings).
@@ -103,6 +105,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 }
 
 }  // namespace
+}  // namespace kernel_efficiency_rule
 
 const RuleInfo& KernelEfficiencyRule() {
   static const RuleInfo rule{
@@ -123,7 +126,7 @@ const RuleInfo& KernelEfficiencyRule() {
       .options = {{"--attainable-percent",
                    "kernel-efficiency: share of the roof a tuned kernel reaches", 60,
                    [](AnalyzeOptions& o, double v) { o.attainable_fraction = v / 100; }}},
-      .detect = &Detect,
+      .detect = &kernel_efficiency_rule::Detect,
       .runtime_advice =
           "Depends on the kernel: a tuned library (cuBLASLt, CUTLASS) and tile-friendly shapes for "
           "matrix work, fused kernels for memory-bound work.",

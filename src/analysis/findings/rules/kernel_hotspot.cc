@@ -8,6 +8,8 @@
 #include "analysis/findings/rules/rule_checks.h"
 
 namespace gpuscope::analysis::internal {
+// The rule's own helpers, apart from every other rule's in a unity build.
+namespace kernel_hotspot_rule {
 namespace {
 
 void Detect(const Context& c, Claims&, std::vector<Candidate>& out) {
@@ -59,6 +61,7 @@ void Detect(const Context& c, Claims&, std::vector<Candidate>& out) {
 }
 
 }  // namespace
+}  // namespace kernel_hotspot_rule
 
 const RuleInfo& KernelHotspotRule() {
   static const RuleInfo rule{
@@ -74,7 +77,7 @@ const RuleInfo& KernelHotspotRule() {
           "torch.compile.",
       .options = {{"--hotspot-percent", "kernel-hotspot: share of kernel time", 10,
                    [](AnalyzeOptions& o, double v) { o.hotspot_share = v / 100; }}},
-      .detect = &Detect,
+      .detect = &kernel_hotspot_rule::Detect,
       .runtime_advice =
           "Check these kernels' throughput against the device's peaks (gpuscope roofline) and "
           "against a tuned library (cuBLASLt, cuDNN, CUTLASS).",

@@ -11,6 +11,8 @@
 
 namespace gpuscope::analysis::internal {
 
+// The rule's own helpers, apart from every other rule's in a unity build.
+namespace kernel_outlier_rule {
 namespace {
 
 // How much slower than the next slowest the slowest of a call site's 3-4 instances must be.
@@ -267,6 +269,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 }
 
 }  // namespace
+}  // namespace kernel_outlier_rule
 
 const RuleInfo& KernelOutlierRule() {
   static const RuleInfo rule{
@@ -292,7 +295,7 @@ const RuleInfo& KernelOutlierRule() {
           "memory allocation or autotuning inside the step); pin clocks when benchmarking.",
       .options = {{"--outlier-mads", "kernel-outlier: MADs above the median", 5,
                    [](AnalyzeOptions& o, double v) { o.outlier_mads = v; }}},
-      .detect = &Detect,
+      .detect = &kernel_outlier_rule::Detect,
       .limits =
           "kernels with fewer than 5 instances of one name, grid and block in the steady state (3 "
           "from one known call site, one 10x slower); slow instances within max(5 MADs, half the "

@@ -10,6 +10,8 @@
 
 namespace gpuscope::analysis::internal {
 
+// The rule's own helpers, apart from every other rule's in a unity build.
+namespace launch_bound_rule {
 namespace {
 
 // A launch call longer than this many typical ones (the window's median kernel launch call), and
@@ -125,6 +127,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 }
 
 }  // namespace
+}  // namespace launch_bound_rule
 
 const RuleInfo& LaunchBoundRule() {
   static const RuleInfo rule{
@@ -151,7 +154,7 @@ const RuleInfo& LaunchBoundRule() {
                    "launch-bound: tiny launch-bound kernels per iteration that make a storm "
                    "without GPU idle before them",
                    50, [](AnalyzeOptions& o, double v) { o.storm_kernels_per_iteration = v; }}},
-      .detect = &Detect,
+      .detect = &launch_bound_rule::Detect,
       .runtime_advice =
           "Fewer, larger launches: fuse the small kernels, give each launch more work (larger "
           "grids, batching), and capture the launch sequence in a CUDA graph "

@@ -7,6 +7,8 @@
 #include "analysis/findings/rules/rule_checks.h"
 
 namespace gpuscope::analysis::internal {
+// The rule's own helpers, apart from every other rule's in a unity build.
+namespace low_utilization_rule {
 namespace {
 
 void Detect(const Context& c, Claims&, std::vector<Candidate>& out) {
@@ -34,6 +36,7 @@ void Detect(const Context& c, Claims&, std::vector<Candidate>& out) {
 }
 
 }  // namespace
+}  // namespace low_utilization_rule
 
 const RuleInfo& LowUtilizationRule() {
   static const RuleInfo rule{
@@ -48,7 +51,7 @@ const RuleInfo& LowUtilizationRule() {
           "cpu-op-storm) and overlap it with GPU work; batch more work per launch.",
       .options = {{"--low-utilization-percent", "low-utilization: GPU busy share below this", 50,
                    [](AnalyzeOptions& o, double v) { o.low_utilization = v / 100; }}},
-      .detect = &Detect,
+      .detect = &low_utilization_rule::Detect,
       .listing = RuleInfo::Listing::kSummary,
       .runtime_advice =
           "Find what the host does while the GPU waits (the idle split, gpu-idle, host-sync) and "

@@ -5,6 +5,8 @@
 #include "analysis/findings/rules/copy_helpers.h"
 
 namespace gpuscope::analysis::internal {
+// The rule's own helpers, apart from every other rule's in a unity build.
+namespace memcpy_in_loop_rule {
 namespace {
 
 void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
@@ -25,6 +27,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 }
 
 }  // namespace
+}  // namespace memcpy_in_loop_rule
 
 const RuleInfo& MemcpyInLoopRule() {
   static const RuleInfo rule{
@@ -38,7 +41,7 @@ const RuleInfo& MemcpyInLoopRule() {
           "Move data once: keep model inputs/weights on the device, prefetch the next batch while "
           "this one runs (DataLoader(pin_memory=True) + .to(device, non_blocking=True) on a side "
           "stream).",
-      .detect = &Detect,
+      .detect = &memcpy_in_loop_rule::Detect,
       .runtime_advice =
           "Move data once: keep inputs and buffers resident on the device across iterations, and "
           "stream the next input on a second stream with cudaMemcpyAsync from pinned memory "

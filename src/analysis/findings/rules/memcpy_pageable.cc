@@ -6,6 +6,8 @@
 #include "analysis/findings/rules/copy_helpers.h"
 
 namespace gpuscope::analysis::internal {
+// The rule's own helpers, apart from every other rule's in a unity build.
+namespace memcpy_pageable_rule {
 namespace {
 
 void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
@@ -30,6 +32,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 }
 
 }  // namespace
+}  // namespace memcpy_pageable_rule
 
 const RuleInfo& MemcpyPageableRule() {
   static const RuleInfo rule{
@@ -46,7 +49,7 @@ const RuleInfo& MemcpyPageableRule() {
       .advice =
           "Pin the host buffers: DataLoader(pin_memory=True), tensor.pin_memory(), "
           "cudaHostAlloc/hipHostMalloc.",
-      .detect = &Detect,
+      .detect = &memcpy_pageable_rule::Detect,
       .runtime_advice =
           "Pin the host buffers: allocate them with cudaHostAlloc (cudaMallocHost), or register "
           "existing ones with cudaHostRegister.",

@@ -6,6 +6,8 @@
 #include "analysis/findings/rules/copy_helpers.h"
 
 namespace gpuscope::analysis::internal {
+// The rule's own helpers, apart from every other rule's in a unity build.
+namespace memcpy_sync_rule {
 namespace {
 
 void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
@@ -53,6 +55,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 }
 
 }  // namespace
+}  // namespace memcpy_sync_rule
 
 const RuleInfo& MemcpySyncRule() {
   static const RuleInfo rule{
@@ -69,7 +72,7 @@ const RuleInfo& MemcpySyncRule() {
       .advice =
           "Use pinned host memory and async copies: tensor.pin_memory() / "
           "DataLoader(pin_memory=True) and .to(device, non_blocking=True).",
-      .detect = &Detect,
+      .detect = &memcpy_sync_rule::Detect,
       .runtime_advice =
           "Use cudaMemcpyAsync on a non-default stream from pinned memory (cudaHostAlloc / "
           "cudaHostRegister), and wait on an event only where the host needs the data.",

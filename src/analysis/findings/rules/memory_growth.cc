@@ -9,6 +9,8 @@
 
 namespace gpuscope::analysis::internal {
 
+// The rule's own helpers, apart from every other rule's in a unity build.
+namespace memory_growth_rule {
 namespace {
 
 void Detect(const Context& c, Claims&, std::vector<Candidate>& out) {
@@ -43,6 +45,7 @@ void Detect(const Context& c, Claims&, std::vector<Candidate>& out) {
 }
 
 }  // namespace
+}  // namespace memory_growth_rule
 
 const RuleInfo& MemoryGrowthRule() {
   static const RuleInfo rule{
@@ -65,7 +68,7 @@ const RuleInfo& MemoryGrowthRule() {
           "without .detach() / .item(), caches keyed by ever-new shapes, tensors stored on the "
           "module; torch.cuda.memory._record_memory_history() and a memory snapshot name each "
           "block's stack. In serving, preallocate the KV cache instead of growing it.",
-      .detect = &Detect,
+      .detect = &memory_growth_rule::Detect,
       .listing = RuleInfo::Listing::kSummary,
       .runtime_advice =
           "Free what each iteration allocates: every cudaMalloc / hipMalloc of the loop needs its "

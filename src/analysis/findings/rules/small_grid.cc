@@ -11,6 +11,8 @@
 #include "analysis/work/kernel_categories.h"
 
 namespace gpuscope::analysis::internal {
+// The rule's own helpers, apart from every other rule's in a unity build.
+namespace small_grid_rule {
 namespace {
 
 // Findings listed at most (the kernels with the largest savings).
@@ -157,6 +159,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 }
 
 }  // namespace
+}  // namespace small_grid_rule
 
 const RuleInfo& SmallGridRule() {
   static const RuleInfo rule{
@@ -179,7 +182,7 @@ const RuleInfo& SmallGridRule() {
           "beside it on another stream.",
       .options = {{"--small-grid-percent", "small-grid: share of the window a kernel holds", 1,
                    [](AnalyzeOptions& o, double v) { o.small_grid_share = v / 100; }}},
-      .detect = &Detect,
+      .detect = &small_grid_rule::Detect,
       .runtime_advice =
           "Launch more blocks than the device has SMs / CUs: split the work along another "
           "dimension or use a smaller tile; run independent kernels on other streams.",

@@ -6,6 +6,8 @@
 #include "analysis/findings/rules/copy_helpers.h"
 
 namespace gpuscope::analysis::internal {
+// The rule's own helpers, apart from every other rule's in a unity build.
+namespace small_memcpy_rule {
 namespace {
 
 void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
@@ -37,6 +39,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 }
 
 }  // namespace
+}  // namespace small_memcpy_rule
 
 const RuleInfo& SmallMemcpyRule() {
   static const RuleInfo rule{
@@ -55,7 +58,7 @@ const RuleInfo& SmallMemcpyRule() {
                    [](AnalyzeOptions& o, double v) {
                      o.small_copy_bytes = static_cast<int64_t>(v * 1024);
                    }}},
-      .detect = &Detect,
+      .detect = &small_memcpy_rule::Detect,
       .runtime_advice =
           "Pack the small transfers into one pinned buffer (cudaHostAlloc) and move it with one "
           "cudaMemcpyAsync.",

@@ -9,6 +9,8 @@
 
 namespace gpuscope::analysis::internal {
 
+// The rule's own helpers, apart from every other rule's in a unity build.
+namespace warm_up_rule {
 namespace {
 
 void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
@@ -53,6 +55,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
 }
 
 }  // namespace
+}  // namespace warm_up_rule
 
 const RuleInfo& WarmUpRule() {
   static const RuleInfo rule{
@@ -87,7 +90,7 @@ const RuleInfo& WarmUpRule() {
           "prof.step() per step, or run the model once before profiling; keep compiled kernels in "
           "a cache (TORCHINDUCTOR_CACHE_DIR, Triton's cache); a cold start that matters in "
           "production is its own problem (CUDA_MODULE_LOADING=EAGER loads modules at start-up).",
-      .detect = &Detect,
+      .detect = &warm_up_rule::Detect,
       .runtime_advice =
           "Profile after warm-up: run the work once before the profiled region (cudaProfilerStart "
           "after it, nsys --capture-range=cudaProfilerApi); CUDA_MODULE_LOADING=EAGER loads "

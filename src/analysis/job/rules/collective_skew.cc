@@ -8,6 +8,8 @@
 #include "base/text.h"
 
 namespace gpuscope::analysis::job_internal {
+// The rule's own helpers, apart from every other rule's in a unity build.
+namespace collective_skew_rule {
 namespace {
 
 void Detect(const JobContext& c, std::vector<JobCandidate>& out) {
@@ -45,6 +47,7 @@ void Detect(const JobContext& c, std::vector<JobCandidate>& out) {
 }
 
 }  // namespace
+}  // namespace collective_skew_rule
 
 const JobRuleEntry& CollectiveSkewRule() {
   static const JobRuleEntry rule{
@@ -68,7 +71,7 @@ const JobRuleEntry& CollectiveSkewRule() {
            .limits =
                "a single trace; ranks whose clocks the collectives cannot align; the straggler's "
                "share of the waiting (rank-straggler's)."},
-      .job_detect = &Detect};
+      .job_detect = &collective_skew_rule::Detect};
   return rule;
 }
 

@@ -8,6 +8,8 @@
 #include "base/text.h"
 
 namespace gpuscope::analysis::job_internal {
+// The rule's own helpers, apart from every other rule's in a unity build.
+namespace comm_exposed_rule {
 namespace {
 
 void Detect(const JobContext& c, std::vector<JobCandidate>& out) {
@@ -39,6 +41,7 @@ void Detect(const JobContext& c, std::vector<JobCandidate>& out) {
 }
 
 }  // namespace
+}  // namespace comm_exposed_rule
 
 const JobRuleEntry& CommExposedRule() {
   static const JobRuleEntry rule{
@@ -67,7 +70,7 @@ const JobRuleEntry& CommExposedRule() {
                "collectives that run beside compute (their own stream, overlapped); a step's last "
                "collective (the step's end waits for it); the waiting for a late rank inside a "
                "collective (collective-skew's and rank-straggler's)."},
-      .job_detect = &Detect};
+      .job_detect = &comm_exposed_rule::Detect};
   return rule;
 }
 

@@ -9,6 +9,8 @@
 #include "base/text.h"
 
 namespace gpuscope::analysis::job_internal {
+// The rule's own helpers, apart from every other rule's in a unity build.
+namespace rank_straggler_rule {
 namespace {
 
 void Detect(const JobContext& c, std::vector<JobCandidate>& out) {
@@ -64,6 +66,7 @@ void Detect(const JobContext& c, std::vector<JobCandidate>& out) {
 }
 
 }  // namespace
+}  // namespace rank_straggler_rule
 
 const JobRuleEntry& RankStragglerRule() {
   static const JobRuleEntry rule{
@@ -93,7 +96,7 @@ const JobRuleEntry& RankStragglerRule() {
                "a single trace; ranks whose clocks the collectives cannot align; a truncated "
                "rank; a job where no rank holds half the late charges and twice the next rank's "
                "(random skew is collective-skew's)."},
-      .job_detect = &Detect};
+      .job_detect = &rank_straggler_rule::Detect};
   return rule;
 }
 
