@@ -13,8 +13,10 @@ py="${2:-python3}"
 [[ -n "${3:-}" ]] && export CXX="$3"  # else scikit-build-core takes Python's (g++ for c++)
 rm -rf "$work" && mkdir -p "$work"
 # The build tools are the calling environment's (scripts/install-deps put them there).
+# (--config-settings spelled out: Debian 12's pip 23.0 has no -C.)
 "$py" -m pip wheel "$root" -w "$work/dist" --no-deps --no-build-isolation -q \
-  -C cmake.define.GPUSCOPE_WERROR=ON -C cmake.define.CMAKE_COLOR_DIAGNOSTICS=OFF
+  --config-settings=cmake.define.GPUSCOPE_WERROR=ON \
+  --config-settings=cmake.define.CMAKE_COLOR_DIAGNOSTICS=OFF
 # The wheel compiles the package's sources once each and no test code (issue 54): every object
 # of its build directory comes from a distinct source outside tests/ and is not a *_test.cc. A
 # unity object (GPUSCOPE_UNITY) stands for the sources its generated .cxx includes.
