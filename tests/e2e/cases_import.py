@@ -323,8 +323,8 @@ def broken_files_keep_what_was_read():
 @test
 def threads_do_not_change_results():
     # A 20 MB trace made from the fixture, with a profiler overhead record per copy, parsed with
-    # 1 and 4 threads (parallel segments): every output the same (the merge once dropped the
-    # later segments' overhead time, which `analyze`'s health note reports).
+    # 1 and 4 threads (8 parallel segments, two per thread): every output the same (the merge
+    # once dropped the later segments' overhead time, which `analyze`'s health note reports).
     src = json.load(open(data("kineto_cuda_small.json")))
     events = src["traceEvents"]
     big = []
@@ -345,7 +345,7 @@ def threads_do_not_change_results():
         one = run("--threads", "1", "stats", "--format", "json", path)
         four = run("--threads", "4", "stats", "--format", "json", path, env={"GPUSCOPE_TIMING": "1"})
         assert one.returncode == 0 and four.returncode == 0
-        assert "4 segments" in four.stderr, four.stderr
+        assert "8 segments" in four.stderr, four.stderr
         assert json.loads(one.stdout) == json.loads(four.stdout)
         for cmd in (["analyze"], ["info"]):
             one = run("--threads", "1", *cmd, "--format", "json", path)

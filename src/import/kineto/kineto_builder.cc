@@ -30,25 +30,6 @@ Row SliceRow(model::Trace& t, const KinetoEvent& ev, int64_t ts, int64_t dur,
   return model::MakeSlice<Row>(ts, dur, t.strings.Intern(ev.name), track);
 }
 
-// An op or user annotation of the CPU, with its recorded call arguments.
-void AppendCpuRange(model::Trace& t, const KinetoEvent& ev, int64_t ts, int64_t dur,
-                    model::TrackId track, bool op) {
-  auto row = SliceRow<model::CpuRangeRow>(t, ev, ts, dur, track);
-  row.external_id = ev.external_id;
-  row.kind = op ? CpuRangeKind::kOp : CpuRangeKind::kAnnotation;
-  // The collective's description only on ops that name their collective.
-  std::span<const model::RawArg> collective(ev.collective.data(), ev.collective_count);
-  bool names_collective = false;
-  for (const auto& a : collective) names_collective |= a.key == model::kArgCollectiveName;
-  if (!names_collective) collective = {};
-  if (!ev.input_dims.empty() || !ev.input_types.empty() || !ev.concrete_inputs.empty() ||
-      !collective.empty()) {
-    row.args = t.strings.Intern(
-        model::EncodeOpArgs(ev.input_dims, ev.input_types, ev.concrete_inputs, collective));
-  }
-  t.cpu.Append(row);
-}
-
 }  // namespace
 
 void KinetoBuilder::Problem(model::ProblemKind kind, uint64_t offset, std::string_view what) {
@@ -71,6 +52,24 @@ model::TrackId KinetoBuilder::TrackCache::Get(model::Trace& trace, model::TrackK
 
 model::TrackId KinetoBuilder::CpuTrack(const KinetoEvent& ev) {
   return cpu_cache_.Get(*trace_, TrackKind::kCpuThread, ev.pid, ev.tid);
+}
+
+void KinetoBuilder::AddCpuRange(const KinetoEvent& ev, int64_t ts, int64_t dur, bool op) {
+  model::Trace& t = *trace_;
+  auto row = SliceRow<model::CpuRangeRow>(t, ev, ts, dur, CpuTrack(ev));
+  row.external_id = ev.external_id;
+  row.kind = op ? CpuRangeKind::kOp : CpuRangeKind::kAnnotation;
+  // The collective's description only on ops that name their collective.
+  std::span<const model::RawArg> collective(ev.collective.data(), ev.collective_count);
+  bool names_collective = false;
+  for (const auto& a : collective) names_collective |= a.key == model::kArgCollectiveName;
+  if (names_collective) {
+    row.args = t.strings.Intern(
+        model::EncodeOpArgs(ev.input_dims, ev.input_types, ev.concrete_inputs, collective));
+  } else if (!ev.input_dims.empty() || !ev.input_types.empty() || !ev.concrete_inputs.empty()) {
+    row.args = op_args_.Get(t.strings, ev.input_dims, ev.input_types, ev.concrete_inputs);
+  }
+  t.cpu.Append(row);
 }
 
 template <typename Row>
@@ -223,7 +222,7 @@ void KinetoBuilder::AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur) {
     }
     case Category::kCpuOp:
     case Category::kAnnotation:
-      AppendCpuRange(t, ev, ts, dur, CpuTrack(ev), cat == Category::kCpuOp);
+      AddCpuRange(ev, ts, dur, cat == Category::kCpuOp);
       return;
     case Category::kPython: {
       auto row = SliceRow<model::PythonFrameRow>(t, ev, ts, dur, CpuTrack(ev));

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "import/kineto/kineto_event.h"
+#include "import/kineto/op_args_cache.h"
 #include "model/trace.h"
 
 namespace gpuscope::import::kineto {
@@ -46,6 +47,8 @@ class KinetoBuilder {
 
  private:
   void AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur);
+  // An op or user annotation of the CPU, with its recorded call arguments.
+  void AddCpuRange(const KinetoEvent& ev, int64_t ts, int64_t dur, bool op);
   void AddMetadata(const KinetoEvent& ev);
   // A [memory] event of a device allocator: a row of the memory table (false: not one; it stays
   // an instant).
@@ -75,6 +78,7 @@ class KinetoBuilder {
                        std::string_view tid);
   };
   TrackCache cpu_cache_, gpu_cache_;
+  OpArgsCache op_args_;
 };
 
 // Applies what the side info knows (thread/process names, flows, clamped ts) to the merged
