@@ -83,6 +83,9 @@ enum class ProblemEffect : uint8_t { kDropped, kRepaired, kKept };
     "a complete ('X') event without 'dur'; duration 0")                                           \
   X(kKinetoEventMissingTs, "kineto.event_missing_ts", kDropped,                                   \
     "a complete ('X') event without 'ts'")                                                        \
+  X(kKinetoInvalidEvent, "kineto.invalid_event", kDropped,                                        \
+    "an event that is not valid JSON (PyTorch leaves quotes in some Python frame names "          \
+    "unescaped); skipped up to the next event")                                                   \
   X(kKinetoNegativeDur, "kineto.negative_dur", kRepaired, "a negative 'dur'; duration 0")         \
   X(kKinetoTsClampedToZero, "kineto.ts_clamped_to_zero", kKept,                                   \
     "events at ts 0 with duration 0 (Kineto clamps times before its base); left out of spans")    \

@@ -321,6 +321,28 @@ def broken_files_keep_what_was_read():
 
 
 @test
+def kineto_unescaped_name_costs_its_event_only():
+    """PyTorch writes some Python frame names with their quotes unescaped: that event is
+    counted and skipped, and every event after it is read (it once ended the read there)."""
+    with open(data("kineto_cuda_small.json")) as f:
+        events = json.load(f)["traceEvents"]
+    text = json.dumps({"traceEvents": events}, indent=2)
+    at = text.index('"name": "inference.py(12): forward"')
+    text = text[:at] + '"name": "tinynet.py(0):     """", ' + text[at:]
+    with tempfile.TemporaryDirectory() as tmp:
+        bad, good = os.path.join(tmp, "bad.json"), os.path.join(tmp, "good.json")
+        open(bad, "w").write(text)
+        first = next(i for i, e in enumerate(events) if e.get("name") == "inference.py(12): forward")
+        json.dump({"traceEvents": events[:first] + events[first + 1:]}, open(good, "w"))
+        r = run("info", "--format", "json", bad)
+        assert r.returncode == 0 and "kineto.invalid_event x1" in r.stderr, r.stderr
+        d = json.loads(r.stdout)
+        assert d["import_error"] is None, d["import_error"]
+        assert [p["count"] for p in d["problems"] if p["kind"] == "kineto.invalid_event"] == [1], d["problems"]
+        assert d["counts"] == json.loads(run("info", "--format", "json", good).stdout)["counts"], d["counts"]
+
+
+@test
 def threads_do_not_change_results():
     # A 20 MB trace made from the fixture, with a profiler overhead record per copy, parsed with
     # 1 and 4 threads (8 parallel segments, two per thread): every output the same (the merge

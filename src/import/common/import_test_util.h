@@ -1,14 +1,17 @@
 #pragma once
 // Test helpers of the importers' tests: a file imported whole (a failure fails the test and gives
-// an empty trace), a row found by its name.
+// an empty trace), a row found by its name, bytes served in reads of a chosen size.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
 
+#include "base/byte_source.h"
 #include "import/registry.h"
 #include "model/trace.h"
 
@@ -28,5 +31,28 @@ inline size_t Find(const model::Trace& t, const model::SliceColumns& table, std:
   }
   return SIZE_MAX;
 }
+
+// Serves a string in reads of at most `chunk` bytes, to split input at every possible place.
+class ChunkedSource : public base::ByteSource {
+ public:
+  ChunkedSource(std::string data, size_t chunk) : data_(std::move(data)), chunk_(chunk) {}
+  long long Read(char* dst, size_t cap) override {
+    size_t n = std::min({cap, chunk_, data_.size() - pos_});
+    std::memcpy(dst, data_.data() + pos_, n);
+    pos_ += n;
+    return static_cast<long long>(n);
+  }
+  bool Seek(uint64_t off) override {
+    pos_ = std::min<size_t>(off, data_.size());
+    return true;
+  }
+  bool seekable() const override { return true; }
+  uint64_t size() const override { return data_.size(); }
+
+ private:
+  std::string data_;
+  size_t chunk_;
+  size_t pos_ = 0;
+};
 
 }  // namespace gpuscope::import::testing

@@ -93,6 +93,12 @@ std::optional<int64_t> KinetoBuilder::PointTime(const KinetoEvent& ev, uint64_t 
   return std::nullopt;
 }
 
+void KinetoBuilder::AddInvalid(uint64_t offset, std::string_view what) {
+  ++events_;
+  Problem(model::ProblemKind::kKinetoInvalidEvent, offset,
+          std::string(what) + "; skipped to the next event");
+}
+
 void KinetoBuilder::Add(const KinetoEvent& ev, uint64_t offset) {
   ++events_;
   if (!ev.bad_field.empty()) {

@@ -43,6 +43,9 @@ class KinetoBuilder {
 
   // `offset` is the byte offset of the event in the (decompressed) file, for messages.
   void Add(const KinetoEvent& ev, uint64_t offset);
+  // An event that is not valid JSON (at `offset`, `what` says how): counted as a record and a
+  // problem; the reader skips to the next event.
+  void AddInvalid(uint64_t offset, std::string_view what);
   uint64_t events() const { return events_; }
 
  private:

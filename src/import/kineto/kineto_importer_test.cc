@@ -4,11 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <string>
 
 #include "base/json_bytes.h"
+#include "import/common/import_test_util.h"
 #include "import/common/sqlite_test_util.h"
 #include "import/formats.h"
 #include "import/kineto/kineto_reader.h"
@@ -21,29 +21,6 @@ namespace {
 
 const std::string kData = GPUSCOPE_TEST_DATA_DIR;
 
-// Serves a string in reads of at most `chunk` bytes, to split input at every possible place.
-class ChunkedSource : public base::ByteSource {
- public:
-  ChunkedSource(std::string data, size_t chunk) : data_(std::move(data)), chunk_(chunk) {}
-  long long Read(char* dst, size_t cap) override {
-    size_t n = std::min({cap, chunk_, data_.size() - pos_});
-    std::memcpy(dst, data_.data() + pos_, n);
-    pos_ += n;
-    return static_cast<long long>(n);
-  }
-  bool Seek(uint64_t off) override {
-    pos_ = std::min<size_t>(off, data_.size());
-    return true;
-  }
-  bool seekable() const override { return true; }
-  uint64_t size() const override { return data_.size(); }
-
- private:
-  std::string data_;
-  size_t chunk_;
-  size_t pos_ = 0;
-};
-
 struct Parsed {
   model::Trace trace;
   KinetoReader::Outcome outcome;
@@ -55,7 +32,7 @@ Parsed ParseString(const std::string& json, size_t chunk = 1 << 20,
   Parsed p;
   KinetoSideInfo side;
   TopLevelInfo top;
-  ChunkedSource src(json, chunk);
+  import::testing::ChunkedSource src(json, chunk);
   KinetoBuilder builder(&p.trace, &side);
   KinetoReader reader(&src, 0, KinetoReader::Mode::kTopLevel, &builder, &top,
                       std::numeric_limits<uint64_t>::max(), window);
@@ -131,7 +108,7 @@ TEST(KinetoReader, AnEventLargerThanTheWindowLosesItsWhitespaceNotItsOffsets) {
   KinetoSideInfo side;
   TopLevelInfo top;
   model::Trace t;
-  ChunkedSource src(json, 1 << 20);
+  import::testing::ChunkedSource src(json, 1 << 20);
   KinetoBuilder builder(&t, &side);
   KinetoReader reader(&src, 0, KinetoReader::Mode::kTopLevel, &builder, &top, second);
   EXPECT_EQ(reader.Run(), KinetoReader::Outcome::kHandoff) << reader.error();

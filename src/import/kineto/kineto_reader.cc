@@ -104,6 +104,10 @@ KinetoReader::Outcome KinetoReader::Run() {
     const char* p = buf_.data() + pos_;
     while (p < buf_.data() + len_ && base::IsJsonSpace(*p)) ++p;
     if (state_ == State::kDone && p == buf_.data() + len_) return Outcome::kDone;
+    if (state_ == State::kResync) {
+      error_ = invalid_event_ + ", and no event after it could be read";
+      return Outcome::kError;
+    }
     if (state_ == State::kStart && p == buf_.data() + len_) {
       error_ = "the file is empty";
       return Outcome::kError;
@@ -144,6 +148,8 @@ Scan KinetoReader::Step(JsonCursor& c, bool* finished, Outcome* outcome) {
     case State::kEventsFirst:
     case State::kEventsNext:
       return EventItem(c, state_ == State::kEventsFirst, finished, outcome);
+    case State::kResync:
+      return ResyncStep(c);
     case State::kDone: {
       char ch;
       Scan s = c.Peek(&ch);
@@ -294,7 +300,8 @@ Scan KinetoReader::EventItem(JsonCursor& c, bool first, bool* finished, Outcome*
     return Scan::kOk;
   }
   if (!first) {
-    if ((s = c.Expect(',')) != Scan::kOk) return s;
+    if ((s = c.Expect(',')) != Scan::kOk)
+      return s == Scan::kError ? SkipInvalidEvent(c, OffsetOf(c.pos())) : s;
     if ((s = c.Peek(&ch)) != Scan::kOk) return s;
     if (ch == ']') {  // a trailing comma: lenient, as Chrome's viewer is
       return Scan::kOk;
@@ -314,9 +321,50 @@ Scan KinetoReader::EventItem(JsonCursor& c, bool first, bool* finished, Outcome*
   }
   KinetoEvent ev;
   arena_.clear();
-  if ((s = ParseKinetoEvent(c, &ev, &arena_)) != Scan::kOk) return s;
+  if ((s = ParseKinetoEvent(c, &ev, &arena_)) != Scan::kOk)
+    return s == Scan::kError ? SkipInvalidEvent(c, offset) : s;
   builder_->Add(ev, offset);
   state_ = State::kEventsNext;
+  return Scan::kOk;
+}
+
+Scan KinetoReader::SkipInvalidEvent(JsonCursor& c, uint64_t offset) {
+  invalid_event_ = "invalid JSON at byte " + std::to_string(OffsetOf(c.error_at())) + " (" +
+                   c.error_what() + ")";
+  builder_->AddInvalid(offset, invalid_event_);
+  c.set_pos(c.error_at());
+  state_ = State::kResync;
+  return Scan::kOk;
+}
+
+// The next event after a damaged one: after a '}', either ',' and '{' (an event starts there)
+// or ']' followed by ',' or '}' (the end of "traceEvents" in its object). A '}' whose
+// followers run past the window is kept for the refill; everything before it is consumed.
+Scan KinetoReader::ResyncStep(JsonCursor& c) {
+  const char* const end = buf_.data() + len_;
+  auto skip_space = [end](const char* q) {
+    while (q < end && base::IsJsonSpace(*q)) ++q;
+    return q;
+  };
+  if (c.pos() >= end) return Scan::kNeedMore;
+  for (const char* p = c.pos(); p < end;) {
+    const char* close = static_cast<const char*>(std::memchr(p, '}', static_cast<size_t>(end - p)));
+    if (close == nullptr) break;
+    const char* q = skip_space(close + 1);
+    const char* r = q < end && (*q == ',' || *q == ']') ? skip_space(q + 1) : q;
+    if (r >= end) {  // undecided until the window is refilled
+      if (close == c.pos()) return Scan::kNeedMore;
+      c.set_pos(close);
+      return Scan::kOk;
+    }
+    if ((*q == ',' && *r == '{') || (*q == ']' && (*r == ',' || *r == '}'))) {
+      c.set_pos(*q == ',' ? r : q);
+      state_ = *q == ',' ? State::kEventsFirst : State::kEventsNext;
+      return Scan::kOk;
+    }
+    p = close + 1;
+  }
+  c.set_pos(end);
   return Scan::kOk;
 }
 

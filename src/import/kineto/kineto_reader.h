@@ -13,6 +13,11 @@
 // offset exactly, the next segment's guess is proven right (kHandoff); if it steps over it,
 // the guess was wrong (the '{' was inside a string or a nested value) and the reader simply
 // carries on to the end, so the result is always the sequential one.
+//
+// Damaged events: an element of "traceEvents" that is not valid JSON (PyTorch writes some
+// Python frame names with their quotes unescaped) is counted (kineto.invalid_event) and
+// skipped: the reader looks for the next '}' followed by ',' and '{' (or by the ']' that ends
+// the array) and goes on from there. Only a file that ends while it looks is an error.
 
 #include <cstdint>
 #include <deque>
@@ -63,12 +68,22 @@ class KinetoReader {
   uint64_t end_offset() const { return end_offset_; }
   const std::string& error() const { return error_; }
   bool in_events_array() const {
-    return state_ == State::kEventsFirst || state_ == State::kEventsNext;
+    return state_ == State::kEventsFirst || state_ == State::kEventsNext ||
+           state_ == State::kResync;
   }
   bool resync_failed() const { return resync_failed_; }
 
  private:
-  enum class State { kStart, kKeyFirst, kKeyNext, kSkipValue, kEventsFirst, kEventsNext, kDone };
+  enum class State {
+    kStart,
+    kKeyFirst,
+    kKeyNext,
+    kSkipValue,
+    kEventsFirst,
+    kEventsNext,
+    kResync,  // after a damaged event: looking for the next one
+    kDone
+  };
 
   Scan Step(JsonCursor& c, bool* finished, Outcome* outcome);
   Scan TopLevelKey(JsonCursor& c, bool first, bool* finished);
@@ -76,6 +91,9 @@ class KinetoReader {
   Scan ReadDevices(JsonCursor& c);
   Scan ReadDistributedInfo(JsonCursor& c);
   Scan SkipValueStep(JsonCursor& c);
+  // Counts the event at `offset` that `c` failed on and starts looking for the next one.
+  Scan SkipInvalidEvent(JsonCursor& c, uint64_t offset);
+  Scan ResyncStep(JsonCursor& c);
   bool Refill();  // false at the end of input or on a read error
   // The file offset of buf_[index]: exact before the squeezed bytes of the item being read
   // and after them, approximate inside them (only error messages ask there).
@@ -105,6 +123,7 @@ class KinetoReader {
   bool resync_failed_ = false;
   uint64_t end_offset_ = 0;
   std::string error_;
+  std::string invalid_event_;  // what was wrong with the damaged event being skipped
   std::deque<std::string> arena_;
   JsonSqueezer squeezer_;     // the item at buf_[0] when it outgrows the window
   JsonValueSkipper skipper_;  // State::kSkipValue
