@@ -80,10 +80,10 @@ void Context::BuildTimeline() {
   });
 }
 
-WhatIf Context::OneTimeFix(bool program_only, bool recording_only) const {
+WhatIf Context::OneTimeFixOf(const SteadyState& steady, bool program_only, bool recording_only) {
   WhatIf fix;
   fix.what = "the one-time costs leave the window (done before it)";
-  for (const OneTimePart& p : steady_.one_time.parts) {
+  for (const OneTimePart& p : steady.one_time.parts) {
     if (recording_only && !p.before_trace) continue;
     if (p.before_trace) {
       if (program_only) continue;
@@ -128,15 +128,15 @@ void ClassifyGaps(Context& c) {
     model::TrackId thread = g.next_launch != kNoRow ? t.api.track[g.next_launch] : UINT32_MAX;
     auto on_thread = [&](model::TrackId tr) { return thread == UINT32_MAX || tr == thread; };
     int64_t sync = 0, copy = 0;
-    std::string sync_name, copy_name;
+    std::string_view sync_name, copy_name;  // names in the trace's pool
     for (size_t r : apis.Overlapping(g.start, g.end)) {
       if (t.api.domain[r] == model::ApiDomain::kOs || !on_thread(t.api.track[r])) continue;
       std::string_view n = t.str(t.api.name[r]);
       int64_t o = Overlap(t.api.start_ns[r], t.api.end_ns(r), g.start, g.end);
       if (IsSyncApi(n) && o > sync)
-        sync = o, sync_name = std::string(n);
+        sync = o, sync_name = n;
       else if (IsCopyApi(n) && o > copy)
-        copy = o, copy_name = std::string(n);
+        copy = o, copy_name = n;
     }
     size_t best = SIZE_MAX;
     int64_t best_overlap = 0;
@@ -181,11 +181,11 @@ void ClassifyGaps(Context& c) {
     if (queued) {
       g.cause = c.Intern(kDispatchGapCause);
     } else if (2 * sync >= len) {
-      g.cause = c.Intern("host sync: " + sync_name);
+      g.cause = c.Intern("host sync: " + std::string(sync_name));
     } else if (best != SIZE_MAX && IsItemOp(t.str(t.cpu.name[best])) && 2 * best_overlap >= len) {
       g.cause = c.Intern("host sync: " + std::string(t.str(t.cpu.name[best])));
     } else if (2 * copy >= len) {
-      g.cause = c.Intern("memory copy: " + copy_name);
+      g.cause = c.Intern("memory copy: " + std::string(copy_name));
     } else if (best != SIZE_MAX && 2 * best_overlap >= len) {
       g.cause = c.Intern("CPU op: " + std::string(t.str(t.cpu.name[best])));
     } else if (frame != SIZE_MAX && !IsOuterFrame(c, frame, g)) {

@@ -84,7 +84,12 @@ class Context {
   // replay's baseline for every other finding; with `program_only`, without the recording's
   // parts (OneTimePart::before_trace): the warm-up finding's own fix; with `recording_only`,
   // those parts alone: the window as the program ran it, no fix's saving).
-  WhatIf OneTimeFix(bool program_only = false, bool recording_only = false) const;
+  WhatIf OneTimeFix(bool program_only = false, bool recording_only = false) const {
+    return OneTimeFixOf(steady_, program_only, recording_only);
+  }
+  // The same, of a window before its context is made (analyze starts the replay graph with it).
+  static WhatIf OneTimeFixOf(const SteadyState& steady, bool program_only = false,
+                             bool recording_only = false);
   double PerIteration(double count) const {
     return iterations_ ? count / static_cast<double>(iterations_) : count;
   }
@@ -186,11 +191,11 @@ class Sweep {
   // Rows overlapping [a, b); queries must come with non-decreasing a.
   const std::vector<size_t>& Overlapping(int64_t a, int64_t b) {
     while (next_ < t_.size() && t_.start_ns[next_] < b) active_.push_back(next_++);
-    std::vector<size_t> keep;
+    size_t kept = 0;  // in place: a query allocates nothing
     for (size_t r : active_) {
-      if (t_.end_ns(r) > a) keep.push_back(r);
+      if (t_.end_ns(r) > a) active_[kept++] = r;
     }
-    active_.swap(keep);
+    active_.resize(kept);
     out_.clear();
     for (size_t r : active_) {
       if (t_.start_ns[r] < b) out_.push_back(r);

@@ -218,6 +218,30 @@ TEST(WorkModels, SaysWhyWhenItCannot) {
       EstimateWork("aten::mm", Args("[[128, 256], [256, 512]]", R"(["Weird", "float"])")).ok);
 }
 
+TEST(WorkModels, CacheAnswersAsEstimateWorkPerNameAndArguments) {
+  test_models::Builder b;
+  const std::string small = Args("[[128, 256], [256, 512]]", R"(["float", "float"])");
+  const std::string large = Args("[[1024, 256], [256, 512]]", R"(["float", "float"])");
+  b.Op("aten::mm", 0, 10, small);
+  b.Op("aten::mm", 20, 10, large);
+  b.Op("aten::mm", 40, 10, small);   // the first call again: its entry
+  b.Op("aten::bmm", 60, 10, small);  // same arguments, another op: another entry
+  b.Op("aten::mm", 80, 10);          // no shapes recorded
+  const model::Trace& t = b.raw();
+  OpWorkCache cache(t);
+  for (model::RowId r = 0; r < t.cpu.size(); ++r) {
+    const WorkEstimate want = EstimateWork(t.str(t.cpu.name[r]), t.str(t.cpu.args[r]));
+    const WorkEstimate& got = cache.Of(r);
+    EXPECT_EQ(got.ok, want.ok) << r;
+    EXPECT_EQ(got.work.bytes, want.work.bytes) << r;
+    EXPECT_EQ(got.work.flops, want.work.flops) << r;
+    EXPECT_EQ(got.why, want.why) << r;
+  }
+  EXPECT_EQ(&cache.Of(0), &cache.Of(2));
+  EXPECT_NE(cache.Of(0).work.flops, cache.Of(1).work.flops);
+  EXPECT_FALSE(cache.Of(4).ok);
+}
+
 model::Device Dev(std::string name, model::Vendor v, int cus, double gb) {
   model::Device d;
   d.name = std::move(name), d.vendor = v, d.compute_units = cus;

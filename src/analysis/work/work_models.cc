@@ -187,6 +187,15 @@ model::RowId ModelledOpAround(const model::Trace& t, model::RowId row) {
   return model::kNoRow;
 }
 
+const WorkEstimate& OpWorkCache::Of(model::RowId row) {
+  const uint64_t key = (static_cast<uint64_t>(t_.cpu.name[row]) << 32) | t_.cpu.args[row];
+  auto it = cache_.find(key);
+  if (it == cache_.end())
+    it =
+        cache_.emplace(key, EstimateWork(t_.str(t_.cpu.name[row]), t_.str(t_.cpu.args[row]))).first;
+  return it->second;
+}
+
 WorkEstimate EstimateWork(std::string_view op, std::string_view args_text) {
   const WorkModel* m = FindWorkModel(op);
   if (!m) return Fail("no work model for " + std::string(op));

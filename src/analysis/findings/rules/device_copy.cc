@@ -65,10 +65,10 @@ struct Place {
 
 // The bytes one launching op moves, from its recorded shapes (the innermost movement op with a
 // work model: copy_ reads its source and writes its destination); 0 when not recorded.
-double BytesOf(const Trace& t, const Launcher& l) {
+double BytesOf(const Trace& t, const Launcher& l, OpWorkCache& work) {
   for (RowId r = l.inner; r != kNoRow; r = t.cpu.parent[r]) {
     if (t.cpu.args[r] != 0) {
-      WorkEstimate e = EstimateWork(t.str(t.cpu.name[r]), t.str(t.cpu.args[r]));
+      const WorkEstimate& e = work.Of(r);
       if (e.ok) return e.work.bytes;
     }
     if (r == l.outer) break;
@@ -177,6 +177,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   const Trace& t = c.t();
   std::map<std::tuple<model::StringId, std::string, model::StringId>, Place> places;
   std::vector<uint8_t> counted_op;  // launching ops whose bytes are counted (once per op)
+  OpWorkCache work(t);
   // The place of a GPU op launched by `launch`; `size` is the op's own size (a copy's bytes), for
   // a launch whose op recorded no shapes.
   auto add = [&](RowId launch, const Launcher& l, model::StringId gpu_name, Where w, double size,
@@ -201,7 +202,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     }
     if (first_of_call) {
       ++p.calls;
-      double b = l.outer != kNoRow ? BytesOf(t, l) : 0;
+      double b = l.outer != kNoRow ? BytesOf(t, l, work) : 0;
       if (b <= 0) b = size;
       if (b > 0) p.bytes += b, ++p.sized;
     }

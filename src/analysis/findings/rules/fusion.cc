@@ -66,7 +66,7 @@ double LargestTensor(std::string_view args_text) {
 }
 
 // The member a kernel would be, or false when it is not memory-bound work that fuses.
-bool Classify(const Context& c, size_t k, Member* m) {
+bool Classify(const Context& c, size_t k, OpWorkCache& work, Member* m) {
   const Trace& t = c.t();
   m->kernel = k;
   RowId launch = t.kernels.launch[k];
@@ -78,7 +78,7 @@ bool Classify(const Context& c, size_t k, Member* m) {
     RowId frame = c.at().UserFrameOfCpu(r);
     m->python = frame == kNoRow ? 0 : t.python.name[frame];
     if (t.cpu.args[r] != 0) {
-      WorkEstimate e = EstimateWork(t.str(t.cpu.name[r]), t.str(t.cpu.args[r]));
+      const WorkEstimate& e = work.Of(r);
       if (e.ok) m->bytes = e.work.bytes, m->written = e.work.written;
       m->numel = LargestTensor(t.str(t.cpu.args[r]));
     }
@@ -217,6 +217,7 @@ void Emit(const Context& c, Claims& claims, const std::string& python, const Gro
 
 void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   const Trace& t = c.t();
+  OpWorkCache work(t);
   const size_t min_kernels = static_cast<size_t>(std::max(2.0, c.o().fusion_min_kernels));
   std::map<std::pair<model::StringId, std::vector<model::StringId>>, Group> groups;
   std::unordered_map<model::TrackId, std::vector<Member>> open;  // per stream
@@ -239,7 +240,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     Member m;
     RowId launch = t.kernels.launch[k];
     if (claims.KernelTaken(k) || (launch != kNoRow && claims.ApiTaken(launch)) ||
-        !Classify(c, k, &m)) {
+        !Classify(c, k, work, &m)) {
       close(chain);
       continue;
     }
