@@ -189,10 +189,8 @@ model::RowId ModelledOpAround(const model::Trace& t, model::RowId row) {
 
 const WorkEstimate& OpWorkCache::Of(model::RowId row) {
   const uint64_t key = (static_cast<uint64_t>(t_.cpu.name[row]) << 32) | t_.cpu.args[row];
-  auto it = cache_.find(key);
-  if (it == cache_.end())
-    it =
-        cache_.emplace(key, EstimateWork(t_.str(t_.cpu.name[row]), t_.str(t_.cpu.args[row]))).first;
+  auto [it, fresh] = cache_.try_emplace(key);
+  if (fresh) it->second = EstimateWork(t_.str(t_.cpu.name[row]), t_.str(t_.cpu.args[row]));
   return it->second;
 }
 
