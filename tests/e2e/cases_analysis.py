@@ -12,7 +12,7 @@ import sys
 import tempfile
 
 import harness
-from harness import DATA, EXAMPLES, PLANTED, SAMPLES, Skip, data, need_torch, program, run, sql_fixture, test
+from harness import DATA, EXAMPLES, PLANTED, SAMPLES, Skip, data, need_torch, program, run, runs_programs, sql_fixture, test
 
 
 @test
@@ -141,6 +141,7 @@ def analyze_prices_simulated_fixes_at_the_measured_saving():
 
 
 @test
+@runs_programs
 def analyze_real_pytorch_cpu_runs():
     """Real PyTorch 2.x runs on the CPU: the per-element loop and the per-step .item() are found
     in the slow program, nothing in the vectorised one."""
@@ -183,6 +184,7 @@ def analyze_real_pytorch_cpu_runs():
 
 
 @test
+@runs_programs
 def cpu_only_run_has_steps_compute_and_syncs_that_would_block_on_a_gpu():
     """Issue 56: a program run under `gpuscope run` on the CPU, 20 calls of infer_step with no
     annotation: the steps are the repeated frame, the ops' time is CPU op compute, the .item()

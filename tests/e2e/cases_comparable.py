@@ -4,7 +4,7 @@ what a fix removes (shared samples; skipped when absent)."""
 import json
 import os
 
-from harness import SAMPLES, Skip, run, test
+from harness import SAMPLES, Skip, run, runs_programs, test
 
 
 def sample(*parts):
@@ -75,6 +75,7 @@ with torch.no_grad(), profile(activities=[ProfilerActivity.CPU], record_shapes=T
 
 
 @test
+@runs_programs
 def diff_of_two_batch_sizes_compares_per_sample():
     # The same model at batch 4 and 64 (a real PyTorch run on the CPU, record_shapes): 16x the
     # samples per step. The verdict is per sample, with the batches named.

@@ -9,7 +9,7 @@ import shutil
 import tempfile
 
 import harness
-from harness import Skip, data, need_torch, run, sql_fixture, test
+from harness import Skip, data, need_torch, run, runs_programs, sql_fixture, test
 
 NARROW = {"COLUMNS": "100"}
 
@@ -260,6 +260,7 @@ def diff_leaves_out_empty_rows_and_never_prints_a_zero_ratio():
 
 
 @test
+@runs_programs
 def run_names_the_trace_after_the_interpreter_not_the_code():
     need_torch()
     import sys

@@ -11,10 +11,11 @@ import sys
 import tempfile
 
 import harness
-from harness import DATA, EXAMPLES, PLANTED, SAMPLES, Skip, data, need_torch, program, run, sql_fixture, test
+from harness import DATA, EXAMPLES, PLANTED, SAMPLES, Skip, data, need_torch, program, run, runs_programs, sql_fixture, test
 
 
 @test
+@runs_programs
 def run_profiles_both_examples_unchanged():
     need_torch()
     with tempfile.TemporaryDirectory() as tmp:
@@ -51,6 +52,7 @@ def run_profiles_both_examples_unchanged():
 
 
 @test
+@runs_programs
 def demo_runs_its_examples_long_enough_that_diff_is_significant():
     """Issue 56: scripts/demo (with a built binary: GPUSCOPE_DEMO_BINARY skips the set-up) prints
     the time of each stage and runs the examples with enough steps (30 or more) that its diff
@@ -75,6 +77,7 @@ def demo_runs_its_examples_long_enough_that_diff_is_significant():
 
 
 @test
+@runs_programs
 def run_passes_exit_codes_exceptions_and_signals_through():
     need_torch()
     with tempfile.TemporaryDirectory() as tmp:
@@ -112,6 +115,7 @@ def run_passes_exit_codes_exceptions_and_signals_through():
 
 
 @test
+@runs_programs
 def run_removes_its_work_directory_on_every_path():
     # The work directory goes to a private $TMPDIR: other gpuscope runs on the machine (another
     # test suite) cannot be mistaken for leftovers.
@@ -133,6 +137,7 @@ def run_removes_its_work_directory_on_every_path():
 
 
 @test
+@runs_programs
 def run_profiles_a_window_and_every_python_process():
     need_torch()
     with tempfile.TemporaryDirectory() as tmp:
@@ -170,6 +175,7 @@ def stand_in(tmp, tool, script):
 
 
 @test
+@runs_programs
 def run_rocprofv3_and_nsys_backends_with_stand_ins():
     with tempfile.TemporaryDirectory() as tmp:
         rocpd = os.path.join(SAMPLES, "rocm", "batched_gemm", "rocpd-ck_bmm", "28_results.db")

@@ -10,7 +10,7 @@ import tempfile
 
 import harness
 from cases_run import stand_in
-from harness import need_torch, run, test
+from harness import need_torch, run, runs_programs, test
 
 # Labels each stretch of its run with a record_function named after the second it falls in,
 # then exits with the code it is given.
@@ -28,6 +28,7 @@ sys.exit(int(sys.argv[2]))
 
 
 @test
+@runs_programs
 def run_delay_starts_the_torch_profiler_inside_the_run():
     need_torch()
     with tempfile.TemporaryDirectory() as tmp:
@@ -55,6 +56,7 @@ def run_delay_starts_the_torch_profiler_inside_the_run():
 
 
 @test
+@runs_programs
 def run_delay_and_duration_reach_rocprofv3_and_nsys():
     with tempfile.TemporaryDirectory() as tmp:
         got = os.path.join(tmp, "args.json")
@@ -90,6 +92,7 @@ if a[0] == "profile":
 
 
 @test
+@runs_programs
 def run_names_a_missing_tracer_and_how_to_install_it():
     with tempfile.TemporaryDirectory() as tmp:
         env = {"PATH": tmp + ":/usr/bin:/bin"}  # no nsys, no rocprofv3

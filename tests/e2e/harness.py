@@ -1,10 +1,17 @@
 """The end-to-end tests' harness: the registry of tests, how the gpuscope binary is run, the
-paths of the fixtures, and the runner that prints 'N passed, N failed'. Stdlib only."""
+paths of the fixtures, and the runner that prints 'N passed, N failed'. Stdlib only.
+
+Two groups, so that CI can run them differently (tests/CMakeLists.txt): the tests marked
+@runs_programs profile real programs (`gpuscope run`, the demo) and some compare the analysis'
+predictions with timed runs, so they run alone; every other test reads files, and its result
+does not depend on what else the machine is doing, so it runs beside other tests. A test that
+is not marked and still starts `gpuscope run` through run() fails, naming the marker."""
 import argparse
 import os
 import sqlite3
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(os.path.dirname(HERE), "data")
@@ -13,6 +20,7 @@ EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(HERE)), "examples")
 SAMPLES = os.path.join(os.path.dirname(os.path.dirname(HERE)), "..", "shared", "samples")
 GPUSCOPE = None  # the binary under test (--gpuscope)
 TESTS = []
+_current = None  # the test now running (the guard in run() reads its marker)
 
 
 class Skip(Exception):
@@ -24,7 +32,18 @@ def test(fn):
     return fn
 
 
+def runs_programs(fn):
+    """Marks a test that profiles a real program (its timings depend on the machine's load): it
+    belongs to the group that runs alone. Stack it with @test."""
+    fn.runs_programs = True
+    return fn
+
+
 def run(*args, env=None):
+    if args and args[0] == "run" and _current is not None and not _runs_programs(_current):
+        # Only the option errors of `run` (exit 2 before any program starts) are file-like.
+        if "--" in args:
+            raise AssertionError(f"{_current.__name__} starts `gpuscope run`: mark it @runs_programs")
     e = dict(os.environ, COLUMNS="120")
     e.update(env or {})
     return subprocess.run([GPUSCOPE, *args], capture_output=True, text=True, env=e)
@@ -63,26 +82,37 @@ def need_torch():
         raise Skip("PyTorch is not installed (scripts/install-deps installs torch==2.13.0)")
 
 
+def _runs_programs(fn):
+    return getattr(fn, "runs_programs", False)
+
+
 def main():
-    global GPUSCOPE
+    global GPUSCOPE, _current
     ap = argparse.ArgumentParser()
     ap.add_argument("--gpuscope", required=True)
     ap.add_argument("--only", default="", help="run only the tests whose name contains this")
+    ap.add_argument("--group", choices=("all", "programs", "files"), default="all",
+                    help="programs: the tests marked @runs_programs; files: all the others")
     args = ap.parse_args()
     GPUSCOPE = os.path.abspath(args.gpuscope)
     passed = failed = skipped = 0
     for t in TESTS:
         if args.only not in t.__name__:
             continue
+        if args.group != "all" and _runs_programs(t) != (args.group == "programs"):
+            continue
+        _current = t
+        start = time.monotonic()
         try:
             t()
             passed += 1
-            print(f"ok   {t.__name__}")
+            print(f"ok   {t.__name__} ({time.monotonic() - start:.1f} s)")
         except Skip as e:
             skipped += 1
             print(f"SKIP {t.__name__}: {e}")
         except Exception as e:  # noqa: BLE001 - report every failure, keep going
             failed += 1
             print(f"FAIL {t.__name__}: {type(e).__name__}: {str(e)[:800]}")
+        sys.stdout.flush()
     print(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
     return 1 if failed else 0
