@@ -50,9 +50,10 @@ be exact (the caller skips that sample for that plant, saying so).
                op's. None unless every steady step has such a place.
   bare_loop    python_loop in a trace recorded without Python stacks: the ops alone, between the
                step's framework ops.
-  one_time_pause  where host_stall stalls, the launch call there made D longer and its kernel
-               renamed to one launched nowhere else: the first launch of a kernel, loading its
-               module (a one-time cost, issue 50). host_stall's edit: everything from the call's
+  one_time_pause  where host_stall stalls (a kernel's launch call, never a graph's: a graph's
+               kernels load when it is captured), the launch call there made D longer and its
+               kernel renamed to one launched nowhere else: the first launch of a kernel, loading
+               its module (a one-time cost, issue 50). host_stall's edit: everything from the call's
                start on moves D later, the call starts where it did and returns D later. The
                warm-up finding prices it (the call done before the window) at D plus the call's
                own time; the steady part, its verdict and GPU busy share stay as they were.
@@ -328,12 +329,14 @@ def op_category(e):
     return str(e.get("cat", "")).lower() in ("cpu_op", "operator")
 
 
-def _idle_launch(events, window, between_ops=False):
+def _idle_launch(events, window, between_ops=False, kernel_launch=False):
     """(the launching thread, the start of one of its launch calls made while the GPU is idle
     with nothing launched in flight): from the middle of its launches on, then before, inside
     `window` ((start, end) in us: where the analysis looks) or, without one, inside a profiler
     step; None where there is none. `between_ops`: the start of the outermost framework op
-    around the call instead (where the program's own code runs between ops), idle there too."""
+    around the call instead (where the program's own code runs between ops), idle there too.
+    `kernel_launch`: a call that launches one kernel, never a graph's (whose kernels were loaded
+    when it was captured and instantiated: a graph launch loads no module)."""
     ops = gpu_ops(events)
     calls = sorted(runtime_calls(events), key=lambda e: float(e["ts"]))
     launches = collections.Counter((e.get("pid"), e.get("tid")) for e in calls if "Launch" in e["name"])
@@ -348,6 +351,8 @@ def _idle_launch(events, window, between_ops=False):
     outer = sorted((float(e["ts"]), end(e)) for e in events if is_x(e) and op_category(e)
                    and (e.get("pid"), e.get("tid")) == thread)
     for c in mine[len(mine) // 2:] + mine[:len(mine) // 2]:
+        if kernel_launch and "Graph" in c["name"]:
+            continue
         p = float(c["ts"])
         if between_ops:  # the first-starting op that holds the call
             k = bisect.bisect_right(outer, (p, float("inf")))
@@ -523,6 +528,8 @@ def _drain_at(events, window):
     issued = [(float(launch_of[e["args"]["correlation"]]["ts"]) if e.get("args", {}).get("correlation") in launch_of
                else None, e) for e in ops]
     for c in mine[len(mine) // 2:] + mine[:len(mine) // 2]:
+        if kernel_launch and "Graph" in c["name"]:
+            continue
         p = float(c["ts"])
         if window and not window[0] < p < window[1]:
             continue
@@ -699,7 +706,7 @@ def one_time_pause(src, dst, d_us, window=None):
     """Writes the planted trace; returns (the kernel's name, the call's start, the call's new
     duration) or None where _idle_launch finds no place."""
     doc, events = load(src)
-    found = _idle_launch(events, window)
+    found = _idle_launch(events, window, kernel_launch=True)
     if found is None:
         return None
     _, at, call = found
