@@ -4,6 +4,7 @@ that cannot be real. Every fixture is generated here, small, in a temporary dire
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -360,14 +361,30 @@ def a_damaged_string_table_is_counted_never_silently_replaced():
         assert any(k["name"].startswith("<unreadable string") for k in d["kernels"]), [k["name"] for k in d["kernels"]]
 
 
+# Forks gpuscope and prints its exit code, peak RSS (KiB) and stdout bytes. A child's ru_maxrss
+# counts the pages it had when forked, so the test's own interpreter (its 40 MB name, and ~600 MB
+# once another test imported torch) would hide any peak below its size: a bare interpreter forks.
+_PEAK_RSS = """
+import os, sys, tempfile
+out = tempfile.TemporaryFile()
+pid = os.fork()
+if pid == 0:
+    os.dup2(out.fileno(), 1)
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+    os.execv(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+print(os.waitstatus_to_exitcode(status), usage.ru_maxrss, out.seek(0, os.SEEK_END))
+"""
+
+
 def _peak_rss_mb(*args):
-    """Runs gpuscope with `args`; (exit code, peak resident memory in MB, stdout bytes)."""
-    with tempfile.TemporaryFile() as out:
-        p = subprocess.Popen([harness.GPUSCOPE, *args], stdout=out, stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(p.pid, 0)
-        p.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0, os.SEEK_END)
-        return p.returncode, usage.ru_maxrss / 1024, out.tell()
+    """Runs gpuscope with `args`; (exit code, its peak resident memory in MB, stdout bytes). ASan's
+    quarantine of freed memory (256 MB) is off: the bound is on what gpuscope holds."""
+    env = dict(os.environ, ASAN_OPTIONS="quarantine_size_mb=0")
+    r = subprocess.run([sys.executable, "-S", "-c", _PEAK_RSS, harness.GPUSCOPE, *args],
+                       capture_output=True, text=True, env=env, check=True)
+    rc, kib, written = (int(x) for x in r.stdout.split())
+    return rc, kib / 1024, written
 
 
 @test

@@ -63,7 +63,8 @@ base::StatusOr<CategoryRules> ParseCategoryRules(std::string_view tsv);
 std::shared_ptr<const CategoryRules> BuiltInCategoryRules();
 
 // The category of every kernel row of `t`: decided once per distinct kernel name (and, for
-// names no name line matches, once per distinct launching op), never per dispatch.
+// names no name line matches, once per distinct launching op), never per dispatch; a name
+// longer than 64 KiB by its first 64 KiB (base::kMaxShownName).
 std::vector<KernelCategory> CategorizeKernels(const model::Trace& t, const CategoryRules& rules);
 
 }  // namespace gpuscope::analysis

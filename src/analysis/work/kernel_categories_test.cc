@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/common/test_model_builder.h"
+#include "base/shown_name.h"
 #include "base/text.h"
 
 namespace gpuscope::analysis {
@@ -114,6 +115,20 @@ TEST(KernelCategories, LaunchingOpDecidesWhenTheNameSaysNothing) {
   c = CategorizeKernels(t, *names_only);
   EXPECT_EQ(c[0], KernelCategory::kGemm);
   EXPECT_EQ(c[1], KernelCategory::kOther);
+}
+
+TEST(KernelCategories, ANameLongerThanAnyShownOneIsJudgedByItsShownPart) {
+  // invalid.name_length's names (crafted traces): the first 64 KiB decide, as they are shown.
+  const std::string filler(base::kMaxShownName, 'x');
+  Builder b;
+  b.Kernel("gemm_" + filler, 0, 1 * us);
+  b.Kernel(filler + "gemm", 10 * us, 1 * us);
+  b.Kernel(filler.substr(4) + "gemm", 20 * us, 1 * us);  // its last byte is the 64 KiB'th
+  std::vector<KernelCategory> c = CategorizeKernels(b.Link(), *BuiltInCategoryRules());
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_EQ(c[0], KernelCategory::kGemm);
+  EXPECT_EQ(c[1], KernelCategory::kOther);  // its "gemm" lies past the shown part
+  EXPECT_EQ(c[2], KernelCategory::kGemm);
 }
 
 }  // namespace
