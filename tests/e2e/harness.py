@@ -93,14 +93,15 @@ def main():
     ap.add_argument("--only", default="", help="run only the tests whose name contains this")
     ap.add_argument("--group", choices=("all", "programs", "files"), default="all",
                     help="programs: the tests marked @runs_programs; files: all the others")
+    ap.add_argument("--shard", default="0/1",
+                    help="K/N: of the selected tests, every N-th from the K-th (CI runs N at once)")
     args = ap.parse_args()
+    shard, shards = (int(x) for x in args.shard.split("/"))
     GPUSCOPE = os.path.abspath(args.gpuscope)
     passed = failed = skipped = 0
-    for t in TESTS:
-        if args.only not in t.__name__:
-            continue
-        if args.group != "all" and _runs_programs(t) != (args.group == "programs"):
-            continue
+    selected = [t for t in TESTS if args.only in t.__name__ and
+                (args.group == "all" or _runs_programs(t) == (args.group == "programs"))]
+    for t in selected[shard::shards]:
         _current = t
         start = time.monotonic()
         try:
