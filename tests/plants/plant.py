@@ -528,8 +528,6 @@ def _drain_at(events, window):
     issued = [(float(launch_of[e["args"]["correlation"]]["ts"]) if e.get("args", {}).get("correlation") in launch_of
                else None, e) for e in ops]
     for c in mine[len(mine) // 2:] + mine[:len(mine) // 2]:
-        if kernel_launch and "Graph" in c["name"]:
-            continue
         p = float(c["ts"])
         if window and not window[0] < p < window[1]:
             continue
