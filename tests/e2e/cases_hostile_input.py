@@ -363,7 +363,8 @@ def a_damaged_string_table_is_counted_never_silently_replaced():
 
 # Forks gpuscope and prints its exit code, peak RSS (KiB) and stdout bytes. A child's ru_maxrss
 # counts the pages it had when forked, so the test's own interpreter (its 40 MB name, and 220 MB
-# more once another test imported torch) would hide any peak below its size: a bare interpreter forks.
+# more once another test imported torch) would hide any peak below its size: a bare interpreter
+# forks instead.
 _PEAK_RSS = """
 import os, sys, tempfile
 out = tempfile.TemporaryFile()
