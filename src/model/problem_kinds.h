@@ -68,7 +68,7 @@ enum class ProblemEffect : uint8_t { kDropped, kRepaired, kKept };
     "a name holds control characters or bidirectional overrides; shown escaped in text and CSV")  \
   X(kInvalidNameLength, "invalid.name_length", kKept,                                             \
     "a name longer than 64 KiB; cut in text, CSV and JSON views and the report, categorised "     \
-    "by its first 64 KiB, whole in converted traces")                                             \
+    "by its first 64 KiB as written, whole in converted traces")                                  \
   X(kInvalidNegativeSize, "invalid.negative_size", kRepaired,                                     \
     "a copy's byte count is negative (and not -1, not recorded); its size is unknown")            \
   X(kInvalidTimeOutOfRange, "invalid.time_out_of_range", kDropped,                                \

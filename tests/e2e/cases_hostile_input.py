@@ -372,7 +372,10 @@ pid = os.fork()
 if pid == 0:
     os.dup2(out.fileno(), 1)
     os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
-    os.execv(sys.argv[1], sys.argv[1:])
+    try:
+        os.execv(sys.argv[1], sys.argv[1:])
+    finally:
+        os._exit(127)  # not started: an exit code gpuscope never gives
 _, status, usage = os.wait4(pid, 0)
 print(os.waitstatus_to_exitcode(status), usage.ru_maxrss, out.seek(0, os.SEEK_END))
 """
@@ -381,10 +384,12 @@ print(os.waitstatus_to_exitcode(status), usage.ru_maxrss, out.seek(0, os.SEEK_EN
 def _peak_rss_mb(*args):
     """Runs gpuscope with `args`; (exit code, its peak resident memory in MB, stdout bytes). ASan's
     quarantine of freed memory (256 MB) is off: the bound is on what gpuscope holds."""
-    env = dict(os.environ, ASAN_OPTIONS="quarantine_size_mb=0")
+    asan = ":".join(x for x in (os.environ.get("ASAN_OPTIONS"), "quarantine_size_mb=0") if x)
     r = subprocess.run([sys.executable, "-S", "-c", _PEAK_RSS, harness.GPUSCOPE, *args],
-                       capture_output=True, text=True, env=env, check=True)
+                       capture_output=True, text=True, env=dict(os.environ, ASAN_OPTIONS=asan),
+                       check=True, timeout=300)
     rc, kib, written = (int(x) for x in r.stdout.split())
+    assert rc != 127, f"{harness.GPUSCOPE} did not start"
     return rc, kib / 1024, written
 
 

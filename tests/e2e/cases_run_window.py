@@ -92,7 +92,6 @@ if a[0] == "profile":
 
 
 @test
-@runs_programs
 def run_names_a_missing_tracer_and_how_to_install_it():
     with tempfile.TemporaryDirectory() as tmp:
         env = {"PATH": tmp + ":/usr/bin:/bin"}  # no nsys, no rocprofv3

@@ -5,7 +5,8 @@ Two groups, so that CI can run them differently (tests/CMakeLists.txt): the test
 @runs_programs profile real programs (`gpuscope run`, the demo) and some compare the analysis'
 predictions with timed runs, so they run alone; every other test reads files, and its result
 does not depend on what else the machine is doing, so it runs beside other tests. A test that
-is not marked and still starts `gpuscope run` through run() fails, naming the marker."""
+is not marked and still starts a program with `gpuscope run` through run() fails, naming the
+marker; one that starts it with subprocess is marked by hand."""
 import argparse
 import os
 import sqlite3
@@ -40,13 +41,20 @@ def runs_programs(fn):
 
 
 def run(*args, env=None):
-    if args and args[0] == "run" and _current is not None and not _runs_programs(_current):
-        # Only the option errors of `run` (exit 2 before any program starts) are file-like.
-        if "--" in args:
-            raise AssertionError(f"{_current.__name__} starts `gpuscope run`: mark it @runs_programs")
     e = dict(os.environ, COLUMNS="120")
     e.update(env or {})
-    return subprocess.run([GPUSCOPE, *args], capture_output=True, text=True, env=e)
+    r = subprocess.run([GPUSCOPE, *args], capture_output=True, text=True, env=e)
+    # `gpuscope run` (the command word before any "--") that did not stop at its options (exit 2
+    # before any program starts) ran a program. The guard sees what goes through run() only: a
+    # test that starts gpuscope or a program with subprocess is marked by hand.
+    ended = args.index("--") if "--" in args else len(args)
+    command = [a for a in args[:ended] if not a.startswith("-")]
+    asks = {"-h", "--help", "--version"} & set(args[:ended])
+    if (command[:1] != ["help"] and "run" in command and not asks and r.returncode != 2
+            and _current is not None and not _runs_programs(_current)):
+        raise AssertionError(f"{_current.__name__} started a program with `gpuscope run` "
+                             f"(exit {r.returncode}): mark it @runs_programs")
+    return r
 
 
 def data(name):
@@ -96,7 +104,12 @@ def main():
     ap.add_argument("--shard", default="0/1",
                     help="K/N: of the selected tests, every N-th from the K-th (CI runs N at once)")
     args = ap.parse_args()
-    shard, shards = (int(x) for x in args.shard.split("/"))
+    try:
+        shard, shards = (int(x) for x in args.shard.split("/"))
+    except ValueError:
+        ap.error(f"--shard {args.shard}: not K/N")
+    if not 0 <= shard < shards:
+        ap.error(f"--shard {args.shard}: K must be at least 0 and below N")
     GPUSCOPE = os.path.abspath(args.gpuscope)
     passed = failed = skipped = 0
     selected = [t for t in TESTS if args.only in t.__name__ and

@@ -50,10 +50,10 @@ be exact (the caller skips that sample for that plant, saying so).
                op's. None unless every steady step has such a place.
   bare_loop    python_loop in a trace recorded without Python stacks: the ops alone, between the
                step's framework ops.
-  one_time_pause  where host_stall stalls (a kernel's launch call, never a graph's: a graph's
-               kernels load when it is captured), the launch call there made D longer and its
-               kernel renamed to one launched nowhere else: the first launch of a kernel, loading
-               its module (a one-time cost, issue 50). host_stall's edit: everything from the call's
+  one_time_pause  at the first place host_stall would take whose launch call is no graph's (a
+               graph's kernels load when it is captured and instantiated), the launch call made
+               D longer and its kernel renamed to one launched nowhere else: the first launch of
+               a kernel, loading its module (a one-time cost, issue 50). host_stall's edit: everything from the call's
                start on moves D later, the call starts where it did and returns D later. The
                warm-up finding prices it (the call done before the window) at D plus the call's
                own time; the steady part, its verdict and GPU busy share stay as they were.
@@ -335,8 +335,8 @@ def _idle_launch(events, window, between_ops=False, kernel_launch=False):
     `window` ((start, end) in us: where the analysis looks) or, without one, inside a profiler
     step; None where there is none. `between_ops`: the start of the outermost framework op
     around the call instead (where the program's own code runs between ops), idle there too.
-    `kernel_launch`: a call that launches one kernel, never a graph's (whose kernels were loaded
-    when it was captured and instantiated: a graph launch loads no module)."""
+    `kernel_launch`: a call whose name is no graph launch's (a graph's kernels were loaded when it
+    was captured and instantiated: its launch loads no module)."""
     ops = gpu_ops(events)
     calls = sorted(runtime_calls(events), key=lambda e: float(e["ts"]))
     launches = collections.Counter((e.get("pid"), e.get("tid")) for e in calls if "Launch" in e["name"])

@@ -52,6 +52,10 @@ struct CategoryRules {
   std::string source;  // "built in (categories.tsv)" or the file given
   // The category of a demangled, lower-cased kernel name; kOther when no name line matches.
   KernelCategory OfName(std::string_view lower_name) const;
+  // The category of a kernel's name as the trace holds it: its first 64 KiB as written
+  // (base::kMaxShownName; a longer name is a crafted trace's, invalid.name_length), demangled
+  // and lower-cased. Each copy is at most that long, whatever the name's size.
+  KernelCategory OfKernel(std::string_view name) const;
   // The category of a lower-cased op name by the op lines; kOther when none matches.
   KernelCategory OfOp(std::string_view lower_op) const;
 };
@@ -63,8 +67,8 @@ base::StatusOr<CategoryRules> ParseCategoryRules(std::string_view tsv);
 std::shared_ptr<const CategoryRules> BuiltInCategoryRules();
 
 // The category of every kernel row of `t`: decided once per distinct kernel name (and, for
-// names no name line matches, once per distinct launching op), never per dispatch; a name
-// longer than 64 KiB by its first 64 KiB (base::kMaxShownName).
+// names no name line matches, once per distinct launching op), never per dispatch; names as
+// OfKernel judges them, op names by their first 64 KiB.
 std::vector<KernelCategory> CategorizeKernels(const model::Trace& t, const CategoryRules& rules);
 
 }  // namespace gpuscope::analysis

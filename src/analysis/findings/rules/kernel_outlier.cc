@@ -73,8 +73,7 @@ std::vector<Instance> Instances(const Context& c) {
   // arrive: a slow instance waited for another rank, which comm-wait prices; never an outlier.
   const CategoryRules& rules = c.o().categories ? *c.o().categories : *BuiltInCategoryRules();
   auto collective = [&](model::StringId n) {
-    return rules.OfName(base::AsciiLower(base::Demangle(t.str(n)))) ==
-           KernelCategory::kCommunication;
+    return rules.OfKernel(t.str(n)) == KernelCategory::kCommunication;
   };
   for (size_t b = 0, e = 0; b < names.size(); b = e) {
     while (e < names.size() && names[e] == names[b]) ++e;
