@@ -53,10 +53,11 @@ be exact (the caller skips that sample for that plant, saying so).
   one_time_pause  at the first place host_stall would take whose launch call is no graph's (a
                graph's kernels load when it is captured and instantiated), the launch call made
                D longer and its kernel renamed to one launched nowhere else: the first launch of
-               a kernel, loading its module (a one-time cost, issue 50). host_stall's edit: everything from the call's
-               start on moves D later, the call starts where it did and returns D later. The
-               warm-up finding prices it (the call done before the window) at D plus the call's
-               own time; the steady part, its verdict and GPU busy share stay as they were.
+               a kernel, loading its module (a one-time cost, issue 50). host_stall's edit:
+               everything from the call's start on moves D later, the call starts where it did
+               and returns D later. The warm-up finding prices it (the call done before the
+               window) at D plus the call's own time; the steady part, its verdict and GPU busy
+               share stay as they were.
   blocking_copy  where item_sync waits, a synchronous 4-byte cudaMemcpy to the host (an op of its
                own) that waits the same way; the fix memcpy-sync prices (the host no longer waits)
                saves H less the call's return.

@@ -74,8 +74,8 @@ KernelCategory CategoryRules::OfKernel(std::string_view name) const {
   // 40 MB name's size in `report` (a cut mangled name stays as written: Demangle refuses it).
   return OfName(base::AsciiLower(base::Demangle(name.substr(0, base::kMaxShownName))));
 }
-KernelCategory CategoryRules::OfOp(std::string_view lower_op) const {
-  return FirstMatch(rules, true, lower_op);
+KernelCategory CategoryRules::OfOp(std::string_view op) const {
+  return FirstMatch(rules, true, base::AsciiLower(op.substr(0, base::kMaxShownName)));
 }
 
 base::StatusOr<CategoryRules> ParseCategoryRules(std::string_view tsv) {
@@ -133,9 +133,7 @@ std::vector<KernelCategory> CategorizeKernels(const model::Trace& t, const Categ
     if (id >= cache.size()) return KernelCategory::kOther;
     if (cache[id] == kUnset) {
       std::string_view name = t.str(id);
-      cache[id] = static_cast<uint8_t>(
-          op ? rules.OfOp(base::AsciiLower(name.substr(0, base::kMaxShownName)))
-             : rules.OfKernel(name));
+      cache[id] = static_cast<uint8_t>(op ? rules.OfOp(name) : rules.OfKernel(name));
     }
     return static_cast<KernelCategory>(cache[id]);
   };

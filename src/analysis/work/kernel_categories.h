@@ -56,8 +56,9 @@ struct CategoryRules {
   // (base::kMaxShownName; a longer name is a crafted trace's, invalid.name_length), demangled
   // and lower-cased. Each copy is at most that long, whatever the name's size.
   KernelCategory OfKernel(std::string_view name) const;
-  // The category of a lower-cased op name by the op lines; kOther when none matches.
-  KernelCategory OfOp(std::string_view lower_op) const;
+  // The category of an op's name as the trace holds it (its first 64 KiB, lower-cased) by the
+  // op lines; kOther when none matches.
+  KernelCategory OfOp(std::string_view op) const;
 };
 
 // Reads a table in categories.tsv's form (lines starting with '#' and empty ones skipped, then
@@ -67,8 +68,8 @@ base::StatusOr<CategoryRules> ParseCategoryRules(std::string_view tsv);
 std::shared_ptr<const CategoryRules> BuiltInCategoryRules();
 
 // The category of every kernel row of `t`: decided once per distinct kernel name (and, for
-// names no name line matches, once per distinct launching op), never per dispatch; names as
-// OfKernel judges them, op names by their first 64 KiB.
+// names no name line matches, once per distinct launching op), never per dispatch; as OfKernel
+// and OfOp judge them.
 std::vector<KernelCategory> CategorizeKernels(const model::Trace& t, const CategoryRules& rules);
 
 }  // namespace gpuscope::analysis

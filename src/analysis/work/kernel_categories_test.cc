@@ -4,7 +4,6 @@
 
 #include "analysis/common/test_model_builder.h"
 #include "base/shown_name.h"
-#include "base/text.h"
 
 namespace gpuscope::analysis {
 namespace kernel_categories_test {  // this file's helpers, apart in a unity build
@@ -13,9 +12,7 @@ namespace {
 using test_models::Builder;
 using test_models::us;
 
-KernelCategory Of(std::string_view name) {
-  return BuiltInCategoryRules()->OfName(base::AsciiLower(base::Demangle(name)));
-}
+KernelCategory Of(std::string_view name) { return BuiltInCategoryRules()->OfKernel(name); }
 
 TEST(KernelCategories, BuiltInTableReadsAndNamesEveryCategory) {
   auto rules = BuiltInCategoryRules();
