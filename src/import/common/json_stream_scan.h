@@ -3,6 +3,8 @@
 // what a reader does not keep costs it no memory:
 // - JsonSqueezer removes whitespace outside strings from an unfinished item in place (the item
 //   means the same without it), before the window has to grow to hold the rest of the item.
+//   After a number or a literal it leaves one space, so that damage stays damage ("10 1" is
+//   not "101").
 // - JsonValueSkipper consumes one value whose bytes are not kept (a top-level member nobody
 //   reads), however long it is, a window at a time.
 // Neither validates: the bytes they see are either parsed later by JsonCursor (squeezed) or

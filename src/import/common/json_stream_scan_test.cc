@@ -23,7 +23,7 @@ std::string SqueezeInPieces(const std::string& item, size_t piece, size_t keep_b
 
 TEST(JsonSqueezer, RemovesWhitespaceOutsideStringsOnly) {
   const std::string item = ", { \"a b\" :\t[1 ,\n 2],\r\n \"c\\\" d\" : \"x \\\\\" , \"e\": 3 }";
-  const std::string want = ",{\"a b\":[1,2],\"c\\\" d\":\"x \\\\\",\"e\":3}";
+  const std::string want = ",{\"a b\":[1 ,2],\"c\\\" d\":\"x \\\\\",\"e\":3 }";
   for (size_t piece : {1, 2, 3, 5, 1000}) {
     JsonSqueezer sq;
     EXPECT_EQ(SqueezeInPieces(item, piece, 0, &sq), want) << piece;
@@ -36,10 +36,23 @@ TEST(JsonSqueezer, KeepsTheFirstBytesAsRead) {
   JsonSqueezer sq;
   std::string item = ", { \"a\" : 1 }";
   size_t len = sq.Squeeze(item.data(), item.size(), 6);
-  EXPECT_EQ(item.substr(0, len), ", { \"a\":1}");
+  EXPECT_EQ(item.substr(0, len), ", { \"a\":1 }");
   EXPECT_EQ(sq.first_removed_at(), 7u);  // the byte after `"a"`, where the removed space was
   sq.Reset();
   EXPECT_EQ(sq.removed(), 0u);
+}
+
+TEST(JsonSqueezer, LeavesOneSpaceAfterAScalar) {
+  // Damage a squeeze must not mend: a missing comma between numbers or literals, a number cut by
+  // a space. The run's first byte stays after a scalar (the next byte may not be read yet).
+  const std::string item = "[10 \n 1, true\tfalse, 1\n-2, 1  e5, nul l, 3 ] , 4 \"s\"]";
+  const std::string want = "[10 1,true\tfalse,1\n-2,1 e5,nul l,3 ],4 \"s\"]";
+  for (size_t piece : {1, 2, 3, 5, 1000}) {
+    JsonSqueezer sq;
+    EXPECT_EQ(SqueezeInPieces(item, piece, 0, &sq), want) << piece;
+    EXPECT_EQ(sq.removed(), item.size() - want.size()) << piece;
+    EXPECT_EQ(sq.first_removed_at(), 4u) << piece;  // "10 " kept; the '\n' after it removed
+  }
 }
 
 const char* SkipInPieces(const std::string& text, size_t piece) {

@@ -121,6 +121,30 @@ TEST(KinetoDamaged, AMissingCommaOrAStrayValueCostsOneEvent) {
   EXPECT_EQ(Invalid(r.trace), 2u);
 }
 
+TEST(KinetoDamaged, ALostCommaBetweenNumbersIsDamageInEveryWindow) {
+  // "block": [256, 10\n1] in "args" (found by fuzz_kineto). An event longer than the window is
+  // squeezed as it is read; when a refill ends just after the whitespace, the squeeze must not
+  // join the two numbers into a valid "101". Where refills end depends on the window and on how
+  // much each read returns, so many of both are tried.
+  for (const char* gap : {"\n", " ", "\n        "}) {
+    std::string json = Trace(6, {}, "");
+    const std::string k3 = Kernel(3);
+    std::string damaged = k3;
+    damaged.insert(
+        damaged.find("\"correlation\""),
+        "\"grid\": [\n64,\n1,\n1\n],\n\"block\": [\n256,\n10" + std::string(gap) + "1\n],\n");
+    json.replace(json.find(k3), k3.size(), damaged);
+    for (size_t chunk : {1, 2, 3, 5, 7, 1 << 20}) {
+      for (size_t window = 64; window <= 640; window += 4) {
+        Read r = ReadString(json, chunk, window);
+        ASSERT_EQ(r.outcome, KinetoReader::Outcome::kDone) << window << r.error;
+        EXPECT_EQ(r.trace.kernels.size(), 5u) << chunk << " " << window;
+        EXPECT_EQ(Invalid(r.trace), 1u) << chunk << " " << window;
+      }
+    }
+  }
+}
+
 TEST(KinetoDamaged, NoEventAfterTheDamageIsTheOneErrorAndNeverAHang) {
   for (const std::string& rest :
        {std::string("{\"ph\": \"X\", \"name\": \"a\"\"b\"}}}} ,, ]"), std::string("{\"ph\": }"),
