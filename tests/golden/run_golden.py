@@ -23,6 +23,7 @@ import argparse
 import csv
 import decimal
 import gzip
+import heapq
 import math
 import json
 import os
@@ -339,14 +340,31 @@ def memory_by_op_case(a, check, rel):
                 (ts, ts + decimal.Decimal(str(e.get("dur", 0))), e["name"]))
     for v in ops.values():
         v.sort(key=lambda o: o[0])
+    mem = [e for e in events
+           if e.get("name") == "[memory]" and int(e.get("args", {}).get("Device Type", 0)) > 0]
+    # Each event's op: the latest start holding it, the first in start order among equal starts
+    # (what max() over the ops holding it picks). A sweep in time order per thread: the ops
+    # started so far in a heap by (latest start, first index); one that ended before an event
+    # ended before every later one too, so it leaves for good.
+    on_thread = {}
+    for i, e in enumerate(mem):
+        on_thread.setdefault((str(e.get("pid")), str(e.get("tid"))), []).append(
+            (decimal.Decimal(str(e["ts"])), i))
+    held = {}
+    for key, v in ops.items():
+        heap, k = [], 0
+        for ts, i in sorted(on_thread.get(key, [])):
+            while k < len(v) and v[k][0] <= ts:
+                heapq.heappush(heap, (-v[k][0], k))
+                k += 1
+            while heap and v[heap[0][1]][1] < ts:
+                heapq.heappop(heap)
+            if heap:
+                held[i] = v[heap[0][1]][2]
     want = {}
-    for e in events:
-        x = e.get("args", {})
-        if e.get("name") != "[memory]" or int(x.get("Device Type", 0)) <= 0:
-            continue
-        ts = decimal.Decimal(str(e["ts"]))
-        inside = [o for o in ops.get((str(e.get("pid")), str(e.get("tid"))), []) if o[0] <= ts <= o[1]]
-        op = max(inside, key=lambda o: o[0])[2] if inside else "(outside any op)"
+    for i, e in enumerate(mem):
+        x = e["args"]
+        op = held.get(i, "(outside any op)")
         w = want.setdefault((int(x["Device Id"]), op), [0, 0, 0, 0])
         b = int(x["Bytes"])
         if b > 0:
