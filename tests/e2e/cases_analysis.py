@@ -12,7 +12,7 @@ import sys
 import tempfile
 
 import harness
-from harness import DATA, EXAMPLES, PLANTED, SAMPLES, Skip, data, need_torch, program, run, runs_programs, sql_fixture, test
+from harness import DATA, EXAMPLES, PLANTED, SAMPLES, Skip, data, need_torch, program, run, runs_programs, sql_fixture, test, timed
 
 
 @test
@@ -142,6 +142,7 @@ def analyze_prices_simulated_fixes_at_the_measured_saving():
 
 @test
 @runs_programs
+@timed
 def analyze_real_pytorch_cpu_runs():
     """Real PyTorch 2.x runs on the CPU: the per-element loop and the per-step .item() are found
     in the slow program, nothing in the vectorised one."""

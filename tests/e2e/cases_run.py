@@ -11,7 +11,7 @@ import sys
 import tempfile
 
 import harness
-from harness import DATA, EXAMPLES, PLANTED, SAMPLES, Skip, data, need_torch, program, run, runs_programs, sql_fixture, test
+from harness import DATA, EXAMPLES, PLANTED, SAMPLES, Skip, data, need_torch, program, run, runs_programs, sql_fixture, test, timed
 
 
 @test
@@ -53,6 +53,7 @@ def run_profiles_both_examples_unchanged():
 
 @test
 @runs_programs
+@timed
 def demo_runs_its_examples_long_enough_that_diff_is_significant():
     """Issue 56: scripts/demo (with a built binary: GPUSCOPE_DEMO_BINARY skips the set-up) prints
     the time of each stage and runs the examples with enough steps (30 or more) that its diff
@@ -138,6 +139,7 @@ def run_removes_its_work_directory_on_every_path():
 
 @test
 @runs_programs
+@timed
 def run_profiles_a_window_and_every_python_process():
     need_torch()
     with tempfile.TemporaryDirectory() as tmp:

@@ -10,7 +10,7 @@ import tempfile
 
 import harness
 from cases_run import stand_in
-from harness import need_torch, run, runs_programs, test
+from harness import need_torch, run, runs_programs, test, timed
 
 # Labels each stretch of its run with a record_function named after the second it falls in,
 # then exits with the code it is given.
@@ -29,6 +29,7 @@ sys.exit(int(sys.argv[2]))
 
 @test
 @runs_programs
+@timed
 def run_delay_starts_the_torch_profiler_inside_the_run():
     need_torch()
     with tempfile.TemporaryDirectory() as tmp:

@@ -1,12 +1,13 @@
 """The end-to-end tests' harness: the registry of tests, how the gpuscope binary is run, the
 paths of the fixtures, and the runner that prints 'N passed, N failed'. Stdlib only.
 
-Two groups, so that CI can run them differently (tests/CMakeLists.txt): the tests marked
-@runs_programs profile real programs (`gpuscope run`, the demo) and some compare the analysis'
-predictions with timed runs, so they run alone; every other test reads files, and its result
-does not depend on what else the machine is doing, so it runs beside other tests. A test that
-is not marked and still starts a program with `gpuscope run` through run() fails, naming the
-marker; one that starts it with subprocess is marked by hand."""
+Three groups, so that CI can run them differently (tests/CMakeLists.txt): the tests marked
+@runs_programs profile real programs (`gpuscope run`, the demo); those also marked @timed judge
+wall-clock time (the analysis' predictions against timed runs, a profiling window in seconds),
+so they run alone; every other test reads files. The tests of the first two groups run beside
+other tests: their results do not depend on what else the machine is doing. A test that is not
+marked and still starts a program with `gpuscope run` through run() fails, naming the marker;
+one that starts it with subprocess is marked by hand."""
 import argparse
 import os
 import sqlite3
@@ -34,10 +35,19 @@ def test(fn):
 
 
 def runs_programs(fn):
-    """Marks a test that profiles a real program (its timings depend on the machine's load): it
-    belongs to the group that runs alone. Stack it with @test."""
+    """Marks a test that profiles a real program (it is slower on a loaded machine, and its
+    result the same). Stack it with @test."""
     fn.runs_programs = True
     return fn
+
+
+def timed(fn):
+    """Marks a test that profiles a real program and judges wall-clock time (a timing compared
+    with a prediction or with another run, a window of seconds): it belongs to the group that
+    runs alone, since another process on the cores would move its timings. Stack it with @test
+    and @runs_programs."""
+    fn.timed = True
+    return runs_programs(fn)
 
 
 def run(*args, env=None):
@@ -94,13 +104,18 @@ def _runs_programs(fn):
     return getattr(fn, "runs_programs", False)
 
 
+def _group(fn):
+    return "timed" if getattr(fn, "timed", False) else "programs" if _runs_programs(fn) else "files"
+
+
 def main():
     global GPUSCOPE, _current
     ap = argparse.ArgumentParser()
     ap.add_argument("--gpuscope", required=True)
     ap.add_argument("--only", default="", help="run only the tests whose name contains this")
-    ap.add_argument("--group", choices=("all", "programs", "files"), default="all",
-                    help="programs: the tests marked @runs_programs; files: all the others")
+    ap.add_argument("--group", choices=("all", "timed", "programs", "files"), default="all",
+                    help="timed: the tests marked @timed; programs: the other tests marked "
+                         "@runs_programs; files: all the others")
     ap.add_argument("--shard", default="0/1",
                     help="K/N: of the selected tests, every N-th from the K-th (CI runs N at once)")
     args = ap.parse_args()
@@ -113,7 +128,7 @@ def main():
     GPUSCOPE = os.path.abspath(args.gpuscope)
     passed = failed = skipped = 0
     selected = [t for t in TESTS if args.only in t.__name__ and
-                (args.group == "all" or _runs_programs(t) == (args.group == "programs"))]
+                args.group in ("all", _group(t))]
     for t in selected[shard::shards]:
         _current = t
         start = time.monotonic()
