@@ -4,10 +4,10 @@ paths of the fixtures, and the runner that prints 'N passed, N failed'. Stdlib o
 Three groups, so that CI can run them differently (tests/CMakeLists.txt): the tests marked
 @runs_programs profile real programs (`gpuscope run`, the demo); those also marked @timed judge
 wall-clock time (the analysis' predictions against timed runs, a profiling window in seconds),
-so they run alone; every other test reads files. The tests of the first two groups run beside
-other tests: their results do not depend on what else the machine is doing. A test that is not
-marked and still starts a program with `gpuscope run` through run() fails, naming the marker;
-one that starts it with subprocess is marked by hand."""
+so they run alone; every other test reads files. The file tests and the program tests that are
+not @timed run beside other tests: their results do not depend on what else the machine is
+doing. A test that is not marked and still starts a program with `gpuscope run` through run()
+fails, naming the marker; one that starts it with subprocess is marked by hand."""
 import argparse
 import os
 import sqlite3
