@@ -1,38 +1,22 @@
 #include "import/common/json_stream_scan.h"
 
+#include "import/common/json_cursor.h"
+
 namespace gpuscope::import {
 
 using base::IsJsonSpace;
 
 void JsonSqueezer::Reset() { *this = JsonSqueezer(); }
 
-namespace {
-// A byte of a number or a literal (true, false, null): two of them with only whitespace between
-// are two tokens, which the squeeze must not join into one ("10 1" is not "101").
-bool IsScalarByte(char c) {
-  switch (c) {
-    case '{':
-    case '}':
-    case '[':
-    case ']':
-    case ',':
-    case ':':
-    case '"':
-      return false;
-    default:
-      return !IsJsonSpace(c);
-  }
-}
-}  // namespace
-
 size_t JsonSqueezer::Squeeze(char* buf, size_t len, size_t keep_below) {
   size_t w = scanned_;
   for (size_t r = scanned_; r < len; ++r) {
     const char c = buf[r];
-    // The first whitespace byte after a scalar stays: whether a scalar comes next is not known
-    // yet (it may be in the next refill), and "10 1" must not become "101".
+    // The first whitespace byte after a number's or a literal's byte stays (JsonCursor::Atom's
+    // bytes): whether another comes next is not known yet (it may be in the next refill), and
+    // "10 1" must not become "101".
     if (!strings_.Step(c) && IsJsonSpace(c) && r >= keep_below &&
-        !(w > 0 && IsScalarByte(buf[w - 1]))) {
+        !(w > 0 && IsAtomChar(buf[w - 1]))) {
       if (removed_ == 0) first_removed_at_ = w;
       ++removed_;
       continue;

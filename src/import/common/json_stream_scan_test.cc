@@ -21,15 +21,22 @@ std::string SqueezeInPieces(const std::string& item, size_t piece, size_t keep_b
   return buf.substr(0, len);
 }
 
-TEST(JsonSqueezer, RemovesWhitespaceOutsideStringsOnly) {
-  const std::string item = ", { \"a b\" :\t[1 ,\n 2],\r\n \"c\\\" d\" : \"x \\\\\" , \"e\": 3 }";
-  const std::string want = ",{\"a b\":[1 ,2],\"c\\\" d\":\"x \\\\\",\"e\":3 }";
+// Squeezes `item` in pieces of several sizes: each gives `want`, the removed bytes' count and the
+// index of the first removed byte.
+void ExpectSqueezedInEveryPiece(const std::string& item, const std::string& want,
+                                size_t first_removed_at) {
   for (size_t piece : {1, 2, 3, 5, 1000}) {
     JsonSqueezer sq;
     EXPECT_EQ(SqueezeInPieces(item, piece, 0, &sq), want) << piece;
     EXPECT_EQ(sq.removed(), item.size() - want.size()) << piece;
-    EXPECT_EQ(sq.first_removed_at(), 1u) << piece;
+    EXPECT_EQ(sq.first_removed_at(), first_removed_at) << piece;
   }
+}
+
+TEST(JsonSqueezer, RemovesWhitespaceOutsideStringsOnly) {
+  const std::string item = ", { \"a b\" :\t[1 ,\n 2],\r\n \"c\\\" d\" : \"x \\\\\" , \"e\": 3 }";
+  const std::string want = ",{\"a b\":[1 ,2],\"c\\\" d\":\"x \\\\\",\"e\":3 }";
+  ExpectSqueezedInEveryPiece(item, want, 1);
 }
 
 TEST(JsonSqueezer, KeepsTheFirstBytesAsRead) {
@@ -47,12 +54,7 @@ TEST(JsonSqueezer, LeavesOneSpaceAfterAScalar) {
   // a space. The run's first byte stays after a scalar (the next byte may not be read yet).
   const std::string item = "[10 \n 1, true\tfalse, 1\n-2, 1  e5, nul l, 3 ] , 4 \"s\"]";
   const std::string want = "[10 1,true\tfalse,1\n-2,1 e5,nul l,3 ],4 \"s\"]";
-  for (size_t piece : {1, 2, 3, 5, 1000}) {
-    JsonSqueezer sq;
-    EXPECT_EQ(SqueezeInPieces(item, piece, 0, &sq), want) << piece;
-    EXPECT_EQ(sq.removed(), item.size() - want.size()) << piece;
-    EXPECT_EQ(sq.first_removed_at(), 4u) << piece;  // "10 " kept; the '\n' after it removed
-  }
+  ExpectSqueezedInEveryPiece(item, want, 4);  // "10 " kept; the '\n' after it removed
 }
 
 const char* SkipInPieces(const std::string& text, size_t piece) {
