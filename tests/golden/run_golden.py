@@ -292,10 +292,9 @@ def memory_cases(a, check):
     """`gpuscope memory` against Python's reading of the same events: per device the counts, the
     peak of the totals (or of the running sum without them) and the largest reserved total."""
     for rel in MEMORY_CASES:
+        events = cross_load(os.path.join(SAMPLES, rel))
         want = {}
-        for e in sorted((e for e in cross_load(os.path.join(SAMPLES, rel))
-                         if e.get("name") == "[memory]" and int(e.get("args", {}).get("Device Type", 0)) > 0),
-                        key=lambda e: decimal.Decimal(e["ts"])):
+        for e in sorted(device_memory_events(events), key=lambda e: decimal.Decimal(e["ts"])):
             x = e["args"]
             w = want.setdefault(int(x["Device Id"]), {"events": 0, "allocations": 0, "frees": 0, "sum": 0,
                                                       "peak": None, "reserved": -1, "totals": True})
@@ -323,13 +322,19 @@ def memory_cases(a, check):
             theirs = (w["events"], w["allocations"], w["frees"], w["peak"], w["reserved"], w["totals"])
             check(mine == theirs, f"memory {rel} GPU {dev}: {mine} vs Python's {theirs}")
         print(f"ok   memory {os.path.basename(rel)[:60]}: {len(want)} device(s) as Python reads them")
-        memory_by_op_case(a, check, rel)
+        memory_by_op_case(a, check, rel, events)
 
 
-def memory_by_op_case(a, check, rel):
-    """`stats --by memory` against Python: each [memory] event counted at the deepest cpu_op on
-    its thread whose [start, end] holds it; allocations, bytes and frees per (device, op)."""
-    events = cross_load(os.path.join(SAMPLES, rel))
+def device_memory_events(events):
+    """The allocator's [memory] events of a GPU (Device Type above 0: not the host's)."""
+    return [e for e in events
+            if e.get("name") == "[memory]" and int(e.get("args", {}).get("Device Type", 0)) > 0]
+
+
+def memory_by_op_case(a, check, rel, events):
+    """`stats --by memory` against Python: each [memory] event of `events` (the trace at `rel`)
+    counted at the deepest cpu_op on its thread whose [start, end] holds it; allocations, bytes
+    and frees per (device, op)."""
     ops = {}  # (pid, tid) -> [(start, end, name)] sorted by start
     for e in events:
         # "Operator": 2021 Kineto, where the steps (ProfilerStep#N, not an op) were ops too.
@@ -340,8 +345,7 @@ def memory_by_op_case(a, check, rel):
                 (ts, ts + decimal.Decimal(str(e.get("dur", 0))), e["name"]))
     for v in ops.values():
         v.sort(key=lambda o: o[0])
-    mem = [e for e in events
-           if e.get("name") == "[memory]" and int(e.get("args", {}).get("Device Type", 0)) > 0]
+    mem = device_memory_events(events)
     # Each event's op: the latest start holding it, the first in start order among equal starts
     # (what max() over the ops holding it picks). A sweep in time order per thread: the ops
     # started so far in a heap by (latest start, first index); one that ended before an event

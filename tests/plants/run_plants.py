@@ -71,10 +71,10 @@ UNPRICED_IN_FORMAT = {
     for fmt in ("nsys", "rocpd")}
 
 
-def steps_from_python(gpuscope, src):
+def steps_from_python(src):
     """Whether analyze marks the sample's steps by a repeated Python frame (which nsys and rocpd
     do not record: there the plant's steady window is not the same)."""
-    j = unplanted(gpuscope, src)
+    j = unplanted(src)
     return bool(j) and j["summary"]["iteration_source"].startswith("repeated Python frame")
 
 
@@ -144,7 +144,7 @@ def expected(kind, made):
     return "gpu-idle", at_stall
 
 
-def unplanted(gpuscope, src):
+def unplanted(src):
     """analyze's JSON of the unplanted trace, as read before the plants (SAMPLE_FACTS)."""
     return SAMPLE_FACTS[src][0]
 
@@ -158,20 +158,20 @@ def unplanted_analysis(gpuscope, src):
     return json.loads(r.stdout) if r.returncode == 0 else None
 
 
-def steady_window_us(gpuscope, src):
+def steady_window_us(src):
     """The steady window analyze finds in the unplanted trace, (start, end) in us: the plants go
     inside it (a problem outside is not the steady state's)."""
-    j = unplanted(gpuscope, src)
+    j = unplanted(src)
     steps = [x for x in j["summary"]["iteration_list"] if not x["warmup"]] if j else []
     if not steps:
         return None
     return steps[0]["start_ns"] / 1000, (steps[-1]["start_ns"] + steps[-1]["dur_ns"]) / 1000
 
 
-def same_steady_part(gpuscope, src, got):
+def same_steady_part(src, got):
     """A one-time pause leaves the steady part as it was: its verdict, and the GPU's busy share
     within 2 points."""
-    before = unplanted(gpuscope, src)["summary"]
+    before = unplanted(src)["summary"]
     after = got["summary"]
     busy = (before["gpu_busy_pct"] or 0, after["gpu_busy_pct"] or 0)
     return before["verdict_kind"] == after["verdict_kind"] and abs(busy[0] - busy[1]) <= 2
@@ -184,7 +184,7 @@ def one(gpuscope, rel, kind, tmp):
     d_us = planted_cost_us(src)
     # memory_growth plants bytes, not time: 64 MiB per step.
     made = getattr(plant, kind)(src, planted, 64 << 20 if kind == "memory_growth" else d_us,
-                                steady_window_us(gpuscope, src))
+                                steady_window_us(src))
     if made is None:
         return [(kind, rel, None, "skip", "no place where this plant's cost is exact")]
     rule, place = expected(kind, made)
@@ -199,7 +199,7 @@ def one(gpuscope, rel, kind, tmp):
     before_ns = 0
     if kind in ("kernel_storm", "item_sync", "blocking_copy", "data_loading", "one_time_pause",
                 "host_stall"):
-        before_ns = sum(f["standalone_ns"] for f in unplanted(gpuscope, src)["findings"]
+        before_ns = sum(f["standalone_ns"] for f in unplanted(src)["findings"]
                         if f["rule"] == rule and (kind != "item_sync" or place(f)))
     out = []
     for fmt, ext in FORMATS:
@@ -207,7 +207,7 @@ def one(gpuscope, rel, kind, tmp):
         if kind in NOT_IN_FORMAT.get(fmt, ()):
             out.append((kind, rel, fmt, "skip", NOT_IN_FORMAT[fmt][kind]))
             continue
-        if fmt in NO_PYTHON and steps_from_python(gpuscope, src):
+        if fmt in NO_PYTHON and steps_from_python(src):
             out.append((kind, rel, fmt, "skip", "its steps are a Python frame's, not in this format"))
             continue
         if fmt != "json":
@@ -225,7 +225,7 @@ def one(gpuscope, rel, kind, tmp):
             continue
         got = json.loads(r.stdout)
         found = [f for f in got["findings"] if f["rule"] == rule and place(f)]
-        if kind == "one_time_pause" and not same_steady_part(gpuscope, src, got):
+        if kind == "one_time_pause" and not same_steady_part(src, got):
             out.append((kind, rel, fmt, "fail", "the steady part's verdict moved: "
                         + got["summary"]["verdict"][:100]))
             continue
