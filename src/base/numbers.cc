@@ -91,16 +91,26 @@ const char* ReadDigits(const char* p, const char* end, uint64_t* v) {
   while (end - p >= 8) {
     uint64_t chunk;
     std::memcpy(&chunk, p, 8);
-    // All eight are '0'..'9': each byte's high nibble is 3, and adding 6 keeps it 3.
+    // A digit's high nibble is 3, and stays 3 when 6 is added. The first byte that breaks
+    // either is the run's end (a carry out of a later byte cannot reach an earlier one).
     constexpr uint64_t kHigh = 0xF0F0F0F0F0F0F0F0, kThrees = 0x3030303030303030;
-    if ((chunk & kHigh) != kThrees || ((chunk + 0x0606060606060606) & kHigh) != kThrees) break;
-    chunk -= kThrees;                   // the first digit in the lowest byte
+    const uint64_t wrong =
+        ((chunk & kHigh) ^ kThrees) | (((chunk + 0x0606060606060606) & kHigh) ^ kThrees);
+    const int digits = wrong == 0 ? 8 : __builtin_ctzll(wrong) / 8;
+    if (digits == 0) break;
+    chunk -= kThrees;  // the first digit in the lowest byte; no borrow leaves a digit
+    // Fewer than 8: the digits move to the top bytes, the bytes below them are leading zeros.
+    if (digits < 8) chunk <<= 8 * (8 - digits);
     chunk = chunk * 10 + (chunk >> 8);  // pairs: the low byte of each 16 bits
     chunk = (((chunk & 0x000000FF000000FF) * (100 + (1000000ULL << 32))) +
              (((chunk >> 16) & 0x000000FF000000FF) * (1 + (10000ULL << 32)))) >>
             32;
-    acc = acc * 100000000 + chunk;
-    p += 8;
+    acc = acc * static_cast<uint64_t>(kPow10[digits]) + chunk;
+    p += digits;
+    if (digits < 8) {
+      *v = acc;
+      return p;
+    }
   }
 #endif
   for (; p < end && IsDigit(*p); ++p) acc = acc * 10 + static_cast<uint64_t>(*p - '0');

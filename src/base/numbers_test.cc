@@ -138,6 +138,30 @@ TEST(ParseMicrosToNs, RandomSpellingsMatchADigitByDigitReference) {
   }
 }
 
+// The eight-digit reader stops inside a chunk at the first byte that is not a digit, whatever
+// its value: bytes below '0' borrow and bytes from 0xFA carry when the chunk is converted, and
+// neither may change the digits before them.
+TEST(ParseIntegers, AStopByteOfAnyValueEndsTheDigitsBeforeIt) {
+  const std::string digits = "9876543210987654";
+  for (int b = 0; b < 256; ++b) {
+    const char stop = static_cast<char>(b);
+    if (stop >= '0' && stop <= '9') continue;
+    for (size_t k = 1; k <= 12; ++k) {
+      std::string text = digits.substr(0, k);
+      text += stop;
+      text += "75";
+      EXPECT_FALSE(ParseUint64(text)) << k << " digits, then byte " << b;
+      if (stop != '.') {
+        EXPECT_FALSE(ParseInt64(text)) << k << " digits, then byte " << b;
+        continue;
+      }
+      // "ddd.75": k digits read whole, then the decimals.
+      const int64_t whole = std::stoll(digits.substr(0, k));
+      EXPECT_EQ(ParseMicrosToNs(text)->ns, whole * 1000 + 750) << text;
+    }
+  }
+}
+
 TEST(ParseIntegers, Uint64AboveInt64Max) {
   EXPECT_EQ(*ParseUint64("18446744073709551615"), UINT64_MAX);
   EXPECT_EQ(*ParseUint64("10159970886766084423"), 10159970886766084423ULL);

@@ -1,7 +1,8 @@
 #include "base/string_pool.h"
 
 #include <cstring>
-#include <functional>
+
+#include "base/hash.h"
 
 namespace gpuscope::base {
 
@@ -11,7 +12,7 @@ constexpr size_t kChunk = 1 << 20;
 
 namespace {
 uint32_t HashOf(std::string_view s) {
-  uint64_t h = std::hash<std::string_view>{}(s);
+  uint64_t h = HashBytes(s);
   return static_cast<uint32_t>(h ^ (h >> 32));
 }
 }  // namespace

@@ -1,6 +1,7 @@
 #include "model/linker.h"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <string>
 #include <unordered_map>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "base/numbers.h"
+#include "base/parallel.h"
 #include "base/stage_timer.h"
 #include "base/text.h"
 #include "model/clock_alignment.h"
@@ -315,22 +317,29 @@ void LinkTrace(Trace& trace, const LinkOptions& options) {
       SortTable(trace.gpu_ranges);
     }
   }
+  // The Python frames' parents read and write only the python table; the CPU ranges' nesting
+  // and enclosures never touch it: on a large trace both run at once.
   const size_t tracks = trace.tracks.size();
-  uint64_t overlaps = Nest(trace.cpu, tracks, trace.cpu.parent, [&](RowId r, size_t depth) {
-    trace.cpu.depth[r] = static_cast<uint16_t>(std::min<size_t>(depth, UINT16_MAX));
-  });
-  timer.Lap("link: nest CPU ranges");
+  uint64_t overlaps = 0;
+  std::vector<std::function<void()>> jobs = {
+      [&] {
+        overlaps = Nest(trace.cpu, tracks, trace.cpu.parent, [&](RowId r, size_t depth) {
+          trace.cpu.depth[r] = static_cast<uint16_t>(std::min<size_t>(depth, UINT16_MAX));
+        });
+        Enclose(trace.cpu, trace.api, tracks, trace.api.enclosing_op);
+        Enclose(trace.python, trace.cpu, tracks, trace.cpu.python_frame);
+      },
+      [&] { LinkPythonParents(trace); }};
+  constexpr size_t kParallelRows = 1 << 18;
+  const bool both = trace.python.size() >= kParallelRows && trace.cpu.size() >= kParallelRows / 4;
+  base::RunJobs(jobs, both ? 2 : 1);
   if (overlaps > 0) {
     trace.problems.Add(ProblemKind::kLinkCpuRangesOverlap,
                        "CPU ranges on one thread overlap without nesting; each was treated as "
                        "a sibling of the range it overlaps",
                        overlaps);
   }
-  Enclose(trace.cpu, trace.api, tracks, trace.api.enclosing_op);
-  Enclose(trace.python, trace.cpu, tracks, trace.cpu.python_frame);
-  timer.Lap("link: enclose");
-  LinkPythonParents(trace);
-  timer.Lap("link: python parents");
+  timer.Lap("link: nest CPU ranges, enclose, python parents");
   FindIterations(trace);
   timer.Lap("link: steps");
 }

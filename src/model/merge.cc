@@ -1,8 +1,11 @@
 #include "model/merge.h"
 
+#include <algorithm>
+#include <functional>
 #include <type_traits>
 
 #include "base/allocator_tuning.h"
+#include "base/parallel.h"
 
 namespace gpuscope::model {
 namespace {
@@ -22,27 +25,42 @@ void RemapIds(Trace& src, const std::vector<StringId>& names, const std::vector<
   for (auto& [pid, name] : src.process_names) name = names[name];
 }
 
-// Appends one table of every source to `dst`'s, a column at a time across the sources.
+// A column of `dst` and the same column of every source: appending them is one job.
+struct ColumnJob {
+  size_t bytes = 0;  // what the job copies: the longest jobs start first
+  std::function<void()> run;
+};
+
+// One job per column of a table: the column grows once, to its total, takes every source's
+// column in order, and frees each as soon as it is copied.
 template <typename Table>
-void AppendColumns(Table& dst, const std::vector<Trace*>& srcs, Table Trace::*table) {
+void AddColumnJobs(Table& dst, const std::vector<Trace*>& srcs, Table Trace::*table,
+                   std::vector<ColumnJob>* jobs) {
   std::vector<std::vector<void*>> cols(srcs.size());
   for (size_t s = 0; s < srcs.size(); ++s)
     (srcs[s]->*table).ForEachColumn([&](auto& col) { cols[s].push_back(&col); });
   size_t k = 0;
   dst.ForEachColumn([&](auto& col) {
     using Col = std::decay_t<decltype(col)>;
+    std::vector<Col*> from;
     size_t total = col.size();
-    for (const auto& c : cols) total += static_cast<Col*>(c[k])->size();
-    col.reserve(total);
     for (const auto& c : cols) {
-      auto* from = static_cast<Col*>(c[k]);
-      col.insert(col.end(), from->begin(), from->end());
-      Col().swap(*from);
+      from.push_back(static_cast<Col*>(c[k]));
+      total += from.back()->size();
     }
+    jobs->push_back({(total - col.size()) * sizeof(typename Col::value_type), [&col, from, total] {
+                       col.reserve(total);
+                       for (Col* f : from) {
+                         col.insert(col.end(), f->begin(), f->end());
+                         Col().swap(*f);
+                       }
+                     }});
     ++k;
   });
-  base::ReleaseFreedMemory();  // the sources' columns came from their threads' arenas
 }
+
+// Below this many bytes to copy, the columns are appended on this thread alone.
+constexpr size_t kParallelBytes = 16 << 20;
 
 }  // namespace
 
@@ -65,15 +83,28 @@ void AppendTraces(Trace& dst, const std::vector<Trace*>& srcs) {
     RemapIds(*src, names, tracks);
     base::ReleaseFreedMemory();  // its pool's index and views
   }
-  AppendColumns(dst.kernels, srcs, &Trace::kernels);
-  AppendColumns(dst.memops, srcs, &Trace::memops);
-  AppendColumns(dst.api, srcs, &Trace::api);
-  AppendColumns(dst.cpu, srcs, &Trace::cpu);
-  AppendColumns(dst.python, srcs, &Trace::python);
-  AppendColumns(dst.gpu_ranges, srcs, &Trace::gpu_ranges);
-  AppendColumns(dst.counters, srcs, &Trace::counters);
-  AppendColumns(dst.instants, srcs, &Trace::instants);
-  AppendColumns(dst.memory, srcs, &Trace::memory);
+  // Every column is a job of its own: on a large merge (a 1 GB file's segments) the copies run
+  // on every core, with the longest first.
+  std::vector<ColumnJob> jobs;
+  AddColumnJobs(dst.kernels, srcs, &Trace::kernels, &jobs);
+  AddColumnJobs(dst.memops, srcs, &Trace::memops, &jobs);
+  AddColumnJobs(dst.api, srcs, &Trace::api, &jobs);
+  AddColumnJobs(dst.cpu, srcs, &Trace::cpu, &jobs);
+  AddColumnJobs(dst.python, srcs, &Trace::python, &jobs);
+  AddColumnJobs(dst.gpu_ranges, srcs, &Trace::gpu_ranges, &jobs);
+  AddColumnJobs(dst.counters, srcs, &Trace::counters, &jobs);
+  AddColumnJobs(dst.instants, srcs, &Trace::instants, &jobs);
+  AddColumnJobs(dst.memory, srcs, &Trace::memory, &jobs);
+  std::stable_sort(jobs.begin(), jobs.end(),
+                   [](const ColumnJob& a, const ColumnJob& b) { return a.bytes > b.bytes; });
+  size_t bytes = 0;
+  std::vector<std::function<void()>> runs;
+  for (ColumnJob& j : jobs) {
+    bytes += j.bytes;
+    runs.push_back(std::move(j.run));
+  }
+  base::RunJobs(runs, bytes >= kParallelBytes ? base::DefaultThreads() : 1);
+  base::ReleaseFreedMemory();  // the sources' columns came from their threads' arenas
   for (Trace* src : srcs) {
     dst.launch_args.insert(dst.launch_args.end(), src->launch_args.begin(), src->launch_args.end());
     for (const auto& [pid, name] : src->process_names) dst.process_names.emplace(pid, name);

@@ -11,7 +11,9 @@ namespace gpuscope::model {
 
 // The sources are appended in order (as if one by one) and left empty. Each column of `dst`
 // grows once, to its exact total, and each source column is freed as soon as it is copied: the
-// merge holds one column's copy beyond its inputs (a million distinct names, issue 33).
+// merge holds one column's copy per thread beyond its inputs (a million distinct names, issue
+// 33). A large merge copies its columns on every core (base::RunJobs), a small one on this
+// thread.
 void AppendTraces(Trace& dst, const std::vector<Trace*>& srcs);
 inline void AppendTrace(Trace& dst, Trace&& src) { AppendTraces(dst, {&src}); }
 

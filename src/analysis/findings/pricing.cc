@@ -1,10 +1,10 @@
 #include "analysis/findings/pricing.h"
 
 #include <algorithm>
-#include <thread>
 
 #include "analysis/findings/price_in_order.h"
 #include "analysis/findings/registry.h"
+#include "base/parallel.h"
 
 namespace gpuscope::analysis::internal {
 
@@ -104,9 +104,7 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
   }
   // The fixes replayed side by side, one thread each up to --threads (default: the cores, at
   // most 8).
-  const int threads =
-      c.o().threads > 0 ? c.o().threads
-                        : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
+  const int threads = c.o().threads > 0 ? c.o().threads : base::DefaultThreads();
   std::vector<std::vector<int64_t>> steps;  // per replay made, in PriceInOrder's order
   const PriceResult r = PriceInOrder(
       p.baseline_ns, in, base ? one_time : WhatIf{},

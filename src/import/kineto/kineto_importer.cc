@@ -5,15 +5,14 @@
 // (see kineto_reader.h); gzip is inflated on a second thread while the first parses.
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstring>
-#include <exception>
+#include <functional>
 #include <memory>
-#include <thread>
 #include <vector>
 
 #include "base/json_bytes.h"
+#include "base/parallel.h"
 #include "format/chrome_trace.h"
 #include "format/written_by.h"
 #include "import/formats.h"
@@ -25,16 +24,11 @@ namespace {
 
 namespace ct = format::chrome_trace;
 
-// Guesses where an event starts near `offset`: a '{' after "}," (whitespace allowed).
+// Guesses where an event starts in `bytes`: the index of a '{' after "}," (whitespace allowed).
 // A wrong guess only costs parallelism (the reader proves or refutes it).
-std::optional<uint64_t> GuessEventStart(const std::string& path, uint64_t offset) {
-  auto src = base::OpenByteSource(path);
-  if (!src.ok() || !(*src)->Seek(offset)) return std::nullopt;
-  std::vector<char> buf(4 << 20);
-  long long n = (*src)->Read(buf.data(), buf.size());
-  if (n <= 0) return std::nullopt;
-  const char* b = buf.data();
-  const char* e = b + n;
+std::optional<uint64_t> GuessEventStartIn(std::string_view bytes) {
+  const char* b = bytes.data();
+  const char* e = b + bytes.size();
   for (const char* p = b; p < e; ++p) {
     if (*p != '}') continue;
     const char* q = p + 1;
@@ -42,9 +36,28 @@ std::optional<uint64_t> GuessEventStart(const std::string& path, uint64_t offset
     if (q >= e || *q != ',') continue;
     ++q;
     while (q < e && base::IsJsonSpace(*q)) ++q;
-    if (q < e && *q == '{') return offset + static_cast<uint64_t>(q - b);
+    if (q < e && *q == '{') return static_cast<uint64_t>(q - b);
   }
   return std::nullopt;
+}
+
+// The same near `offset`, in the mapped file or else read from it.
+constexpr size_t kGuessBytes = 4 << 20;
+std::optional<uint64_t> GuessEventStart(const std::string& path, const base::MappedFile* mapped,
+                                        uint64_t offset) {
+  if (mapped != nullptr) {
+    if (offset >= mapped->size()) return std::nullopt;
+    auto at = GuessEventStartIn(std::string_view(
+        mapped->data() + offset, std::min<uint64_t>(kGuessBytes, mapped->size() - offset)));
+    return at ? std::optional<uint64_t>(offset + *at) : std::nullopt;
+  }
+  auto src = base::OpenByteSource(path);
+  if (!src.ok() || !(*src)->Seek(offset)) return std::nullopt;
+  std::vector<char> buf(kGuessBytes);
+  long long n = (*src)->Read(buf.data(), buf.size());
+  if (n <= 0) return std::nullopt;
+  auto at = GuessEventStartIn(std::string_view(buf.data(), static_cast<size_t>(n)));
+  return at ? std::optional<uint64_t>(offset + *at) : std::nullopt;
 }
 
 // One parallel segment: its own source, trace and side info.
@@ -56,9 +69,8 @@ struct Segment {
   std::unique_ptr<KinetoBuilder> builder;
   std::unique_ptr<KinetoReader> reader;
   KinetoReader::Outcome outcome = KinetoReader::Outcome::kDone;
-  uint64_t end_offset = 0;    // the reader's, kept when a later segment's reader is released
-  std::string error;          // likewise
-  std::exception_ptr thrown;  // what its worker thread threw (out of memory), rethrown after join
+  uint64_t end_offset = 0;  // the reader's, kept when a later segment's reader is released
+  std::string error;        // likewise
 
   // A later segment, once read: its window and file go, and its columns' growth slack, before
   // every segment is held at once for the merge.
@@ -215,18 +227,22 @@ base::StatusOr<ImportResult> ReadKineto(const std::string& path, const ImportOpt
   GPUSCOPE_ASSIGN_OR_RETURN(auto opened, base::OpenByteSource(path));
   std::unique_ptr<base::ByteSource> source = std::move(opened);
 
-  int threads =
-      options.threads > 0
-          ? options.threads
-          : static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
+  const int threads = options.threads > 0 ? options.threads : base::DefaultThreads();
   // Twice as many segments as threads, each thread taking the next unread one: the threads
   // rarely run at one speed (a busy sibling core, page faults), and with one segment each the
   // faster thread idled for up to a third of the parse (measured on the 1 GB trace, 2 cores).
   const int segments = threads > 1 ? 2 * threads : 1;
+  // A plain file is parsed in place, mapped (no copy into windows), unless a test asked for a
+  // window size; where it cannot be mapped it is read through the window.
+  std::unique_ptr<base::MappedFile> mapped;
+  if (source->seekable() && options.json_window_bytes == 0) {
+    if (auto m = base::MappedFile::Open(path, kJsonPadding); m.ok()) mapped = std::move(*m);
+  }
   std::vector<uint64_t> starts;  // segment k >= 1 starts at starts[k-1]
   if (source->seekable() && source->size() >= options.parallel_min_bytes && threads > 1) {
     for (int k = 1; k < segments; ++k) {
-      auto g = GuessEventStart(path, source->size() * static_cast<uint64_t>(k) / segments);
+      auto g =
+          GuessEventStart(path, mapped.get(), source->size() * static_cast<uint64_t>(k) / segments);
       if (g && (starts.empty() || *g > starts.back())) starts.push_back(*g);
     }
   }
@@ -235,20 +251,24 @@ base::StatusOr<ImportResult> ReadKineto(const std::string& path, const ImportOpt
   std::vector<Segment> segs(starts.size() + 1);
   for (size_t k = 0; k < segs.size(); ++k) {
     Segment& s = segs[k];
+    s.builder = std::make_unique<KinetoBuilder>(
+        &s.trace, &s.side, options.time_unit_digits >= 0 ? options.time_unit_digits : 3);
+    uint64_t begin = k == 0 ? 0 : starts[k - 1];
+    uint64_t stop = k < starts.size() ? starts[k] : std::numeric_limits<uint64_t>::max();
+    const auto mode = k == 0 ? KinetoReader::Mode::kTopLevel : KinetoReader::Mode::kEventsArray;
+    if (mapped != nullptr) {
+      s.reader =
+          std::make_unique<KinetoReader>(mapped.get(), begin, mode, s.builder.get(), &s.top, stop);
+      continue;
+    }
     if (k == 0) {
       s.source = std::move(source);
     } else {
       GPUSCOPE_ASSIGN_OR_RETURN(auto src, base::OpenByteSource(path));
       s.source = std::move(src);
     }
-    s.builder = std::make_unique<KinetoBuilder>(
-        &s.trace, &s.side, options.time_unit_digits >= 0 ? options.time_unit_digits : 3);
-    uint64_t begin = k == 0 ? 0 : starts[k - 1];
-    uint64_t stop = k < starts.size() ? starts[k] : std::numeric_limits<uint64_t>::max();
     s.reader = std::make_unique<KinetoReader>(
-        s.source.get(), begin,
-        k == 0 ? KinetoReader::Mode::kTopLevel : KinetoReader::Mode::kEventsArray, s.builder.get(),
-        &s.top, stop,
+        s.source.get(), begin, mode, s.builder.get(), &s.top, stop,
         options.json_window_bytes > 0 ? options.json_window_bytes : KinetoReader::kDefaultWindow);
   }
   ImportResult result;
@@ -259,26 +279,16 @@ base::StatusOr<ImportResult> ReadKineto(const std::string& path, const ImportOpt
     t0 = now;
   };
   // Segment 0 reads the top level and is kept whole for the merge; the others release their
-  // windows and files as soon as they are read.
-  std::atomic<size_t> next_segment{0};
-  auto work = [&segs, &next_segment] {
-    for (size_t k; (k = next_segment.fetch_add(1)) < segs.size();) {
-      try {
-        segs[k].outcome = segs[k].reader->Run();
-        if (k > 0) segs[k].Release();
-      } catch (...) {
-        segs[k].thrown = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::thread> workers;
-  const size_t helpers = std::min(segs.size(), static_cast<size_t>(threads)) - 1;
-  for (size_t i = 0; i < helpers; ++i) workers.emplace_back(work);
-  work();
-  for (auto& w : workers) w.join();
-  // Out of memory on any thread ends the import on this one, where Main turns it into one line.
-  for (auto& s : segs)
-    if (s.thrown) std::rethrow_exception(s.thrown);
+  // windows and files as soon as they are read. Out of memory on any thread ends the import on
+  // this one (RunJobs rethrows it), where Main turns it into one line.
+  std::vector<std::function<void()>> jobs;
+  for (size_t k = 0; k < segs.size(); ++k) {
+    jobs.push_back([&segs, k] {
+      segs[k].outcome = segs[k].reader->Run();
+      if (k > 0) segs[k].Release();
+    });
+  }
+  base::RunJobs(jobs, threads);
   lap("parse (" + std::to_string(segs.size()) + " segments)");
 
   // Chain the segments: each is valid only if the one before handed off exactly at its start.

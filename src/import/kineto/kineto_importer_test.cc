@@ -395,6 +395,37 @@ TEST(KinetoParallel, TruncatedFileInParallelKeepsTheSameEvents) {
   EXPECT_EQ(many.EventCount(), one.EventCount());
 }
 
+// A plain file is parsed in place, mapped; a window size (tests, the fuzz target) reads it
+// through the window instead. Both give the same model, whole, in segments and cut short.
+TEST(KinetoParallel, TheMappedFileAndTheWindowGiveTheSameModel) {
+  for (const char* name : {"/kineto_cuda_small.json", "/kineto_rocm_small.json",
+                           "/kineto_pt18_legacy.json", "/kineto_cuda_small.json:cut"}) {
+    std::string file = name;
+    const bool cut = file.ends_with(":cut");
+    std::string json = ReadFile(kData + file.substr(0, file.find(':')));
+    if (cut) json.resize(json.size() * 2 / 3);
+    std::string path = import::testing::TempDir() + "/mapped.json";
+    std::ofstream(path, std::ios::binary) << json;
+    for (int threads : {1, 3}) {
+      ImportOptions o;
+      o.threads = threads;
+      o.parallel_min_bytes = 0;
+      auto mapped = ImportTrace(path, o);
+      o.json_window_bytes = 1000;
+      auto windowed = ImportTrace(path, o);
+      ASSERT_TRUE(mapped.ok() && windowed.ok()) << name;
+      EXPECT_EQ(mapped->meta.import_error, windowed->meta.import_error) << name;
+      EXPECT_EQ(cut, !mapped->meta.import_error.empty()) << name;
+      EXPECT_EQ(mapped->EventCount(), windowed->EventCount()) << name;
+      EXPECT_EQ(mapped->kernels.start_ns, windowed->kernels.start_ns) << name;
+      EXPECT_EQ(mapped->cpu.dur_ns, windowed->cpu.dur_ns) << name;
+      EXPECT_EQ(mapped->memops.bytes, windowed->memops.bytes) << name;
+      EXPECT_EQ(mapped->devices.size(), windowed->devices.size()) << name;
+      EXPECT_EQ(mapped->meta.producer, windowed->meta.producer) << name;
+    }
+  }
+}
+
 TEST(KinetoBadInput, EachCaseIsOneClearError) {
   struct Case {
     const char* file;

@@ -13,6 +13,10 @@ namespace {
 // compare it) and the offsets of errors near it stay exact; and the length past which a
 // top-level scalar is nobody's property, skipped instead of buffered.
 size_t MarginOf(size_t window) { return std::min<size_t>(64 << 10, window / 4); }
+
+// A mapped reader hands back the pages behind it each time it has read this much: fewer
+// madvise calls than events by far, and a few MiB resident per reader.
+constexpr uint64_t kReleaseStep = 8 << 20;
 }  // namespace
 
 KinetoReader::KinetoReader(base::ByteSource* source, uint64_t start_offset, Mode mode,
@@ -27,23 +31,41 @@ KinetoReader::KinetoReader(base::ByteSource* source, uint64_t start_offset, Mode
       window_offset_(start_offset),
       margin_(MarginOf(window)) {
   buf_.Resize(window + kJsonPadding);
+  data_ = buf_.data();
   std::memset(buf_.data(), 0, kJsonPadding);
   if (start_offset > 0) source_->Seek(start_offset);
 }
 
+KinetoReader::KinetoReader(const base::MappedFile* mapped, uint64_t start_offset, Mode mode,
+                           KinetoBuilder* builder, TopLevelInfo* top, uint64_t stop_at)
+    : KinetoReader(nullptr, 0, mode, builder, top, stop_at, 0) {
+  data_ = mapped->data();
+  mapped_ = mapped;
+  len_ = static_cast<size_t>(mapped->size());
+  pos_ = static_cast<size_t>(start_offset);
+  released_ = start_offset;
+  margin_ = MarginOf(kDefaultWindow);
+  eof_ = true;
+}
+
 void KinetoReader::ResumeAfterEventsArray(uint64_t offset) {
+  state_ = events_in_object_ ? State::kKeyNext : State::kDone;
+  stop_at_ = std::numeric_limits<uint64_t>::max();
+  if (mapped_ != nullptr) {
+    pos_ = static_cast<size_t>(offset);
+    released_ = offset;
+    return;
+  }
   source_->Seek(offset);
   window_offset_ = offset;
   len_ = pos_ = 0;
   squeezer_.Reset();
   eof_ = false;
   std::memset(buf_.data(), 0, kJsonPadding);
-  state_ = events_in_object_ ? State::kKeyNext : State::kDone;
-  stop_at_ = std::numeric_limits<uint64_t>::max();
 }
 
 bool KinetoReader::Refill() {
-  if (eof_ || read_error_) return false;
+  if (eof_ || read_error_) return false;  // always so on a mapped file: it is all there
   // Keep the unfinished item: move it to the front of the window. pos_ only moves past whole
   // items, so an item squeezed before is behind it: its removed bytes count in the offset.
   if (pos_ > 0) {
@@ -59,6 +81,7 @@ bool KinetoReader::Refill() {
     len_ = squeezer_.Squeeze(buf_.data(), len_, margin_);
     std::memset(buf_.data() + len_, 0, kJsonPadding);
     if (len_ + kJsonPadding + margin_ > buf_.size()) buf_.Resize(buf_.size() * 2);
+    data_ = buf_.data();
   }
   size_t room = buf_.size() - kJsonPadding - len_;
   long long n = source_->Read(buf_.data() + len_, room);
@@ -78,12 +101,16 @@ bool KinetoReader::Refill() {
 
 KinetoReader::Outcome KinetoReader::Run() {
   while (true) {
-    JsonCursor c(buf_.data() + pos_, buf_.data() + len_);
+    JsonCursor c(data_ + pos_, data_ + len_);
     bool finished = false;
     Outcome outcome = Outcome::kDone;
     Scan s = Step(c, &finished, &outcome);
     if (s == Scan::kOk) {
-      pos_ = static_cast<size_t>(c.pos() - buf_.data());
+      pos_ = static_cast<size_t>(c.pos() - data_);
+      if (mapped_ != nullptr && pos_ - released_ >= kReleaseStep) {
+        mapped_->Release(released_, pos_);
+        released_ = pos_;
+      }
       if (finished) return outcome;
       continue;
     }
@@ -94,21 +121,21 @@ KinetoReader::Outcome KinetoReader::Run() {
     }
     // kNeedMore: the item runs past the window. Whitespace before it is dropped first (pos_ is
     // always between items, never inside one): a run of whitespace costs no memory.
-    while (pos_ < len_ && base::IsJsonSpace(buf_[pos_])) ++pos_;
+    while (pos_ < len_ && base::IsJsonSpace(data_[pos_])) ++pos_;
     if (Refill()) continue;
     if (read_error_) {
       error_ = "read failed at byte " + std::to_string(FileOffsetAt(len_)) + " (" + error_ + ")";
       return Outcome::kError;
     }
     // End of input. Only trailing whitespace is fine, and only once the document is complete.
-    const char* p = buf_.data() + pos_;
-    while (p < buf_.data() + len_ && base::IsJsonSpace(*p)) ++p;
-    if (state_ == State::kDone && p == buf_.data() + len_) return Outcome::kDone;
+    const char* p = data_ + pos_;
+    while (p < data_ + len_ && base::IsJsonSpace(*p)) ++p;
+    if (state_ == State::kDone && p == data_ + len_) return Outcome::kDone;
     if (state_ == State::kResync) {
       error_ = invalid_event_ + ", and no event after it could be read";
       return Outcome::kError;
     }
-    if (state_ == State::kStart && p == buf_.data() + len_) {
+    if (state_ == State::kStart && p == data_ + len_) {
       error_ = "the file is empty";
       return Outcome::kError;
     }
@@ -200,7 +227,7 @@ Scan KinetoReader::TopLevelKey(JsonCursor& c, bool first, bool* finished) {
   bool is_string = false;
   const char* value_start = c.pos();
   s = c.Scalar(&value, &is_string, &arena_);
-  if (s == Scan::kNeedMore && static_cast<size_t>(buf_.data() + len_ - value_start) >= margin_) {
+  if (s == Scan::kNeedMore && static_cast<size_t>(data_ + len_ - value_start) >= margin_) {
     c.set_pos(value_start);
     skipper_.Start();
     state_ = State::kSkipValue;
@@ -222,7 +249,7 @@ Scan KinetoReader::TopLevelKey(JsonCursor& c, bool first, bool* finished) {
 // One window's worth of a skipped value: consumed without being kept; the state stays until
 // the value ends (the end of input inside it is a truncated file).
 Scan KinetoReader::SkipValueStep(JsonCursor& c) {
-  const char* end = buf_.data() + len_;
+  const char* end = data_ + len_;
   if (c.pos() >= end) return Scan::kNeedMore;
   const char* after = skipper_.Feed(c.pos(), end);
   if (after == nullptr) {
@@ -341,7 +368,7 @@ Scan KinetoReader::SkipInvalidEvent(JsonCursor& c, uint64_t offset) {
 // or ']' followed by ',' or '}' (the end of "traceEvents" in its object). A '}' whose
 // followers run past the window is kept for the refill; everything before it is consumed.
 Scan KinetoReader::ResyncStep(JsonCursor& c) {
-  const char* const end = buf_.data() + len_;
+  const char* const end = data_ + len_;
   auto skip_space = [end](const char* q) {
     while (q < end && base::IsJsonSpace(*q)) ++q;
     return q;

@@ -8,6 +8,9 @@
 // reads is skipped a window at a time (JsonValueSkipper), and an event larger than the window
 // loses its whitespace (JsonSqueezer) before the window grows (by realloc, never holding two).
 //
+// Mapped files: a plain file is rather parsed in place, mapped whole (base::MappedFile): no
+// copy into a window, no refill; the pages behind the reader are released as it goes.
+//
 // Parallel segments: a reader can start at any '{' believed to begin an event (mode
 // kEventsArray) and stop when it reaches the next segment's start offset. If it reaches that
 // offset exactly, the next segment's guess is proven right (kHandoff); if it steps over it,
@@ -27,6 +30,7 @@
 
 #include "base/byte_buffer.h"
 #include "base/byte_source.h"
+#include "base/mapped_file.h"
 #include "import/common/json_stream_scan.h"
 #include "import/kineto/kineto_builder.h"
 
@@ -60,6 +64,10 @@ class KinetoReader {
   KinetoReader(base::ByteSource* source, uint64_t start_offset, Mode mode, KinetoBuilder* builder,
                TopLevelInfo* top, uint64_t stop_at = std::numeric_limits<uint64_t>::max(),
                size_t window = kDefaultWindow);
+  // Reads the mapped file in place (`mapped` outlives the reader; several readers may share it).
+  KinetoReader(const base::MappedFile* mapped, uint64_t start_offset, Mode mode,
+               KinetoBuilder* builder, TopLevelInfo* top,
+               uint64_t stop_at = std::numeric_limits<uint64_t>::max());
 
   Outcome Run();
   // After kHandoff on a top-level reader: continue after the events array at `offset`.
@@ -101,9 +109,7 @@ class KinetoReader {
     const bool after_squeeze = squeezer_.removed() > 0 && index >= squeezer_.first_removed_at();
     return window_offset_ + index + (after_squeeze ? squeezer_.removed() : 0);
   }
-  uint64_t OffsetOf(const char* p) const {
-    return FileOffsetAt(static_cast<size_t>(p - buf_.data()));
-  }
+  uint64_t OffsetOf(const char* p) const { return FileOffsetAt(static_cast<size_t>(p - data_)); }
 
   base::ByteSource* source_;
   Mode mode_;
@@ -113,10 +119,13 @@ class KinetoReader {
   State state_;
   bool events_in_object_ = true;  // traceEvents is inside a top-level object (else bare array)
 
-  base::ByteBuffer buf_;
-  size_t len_ = 0;          // valid bytes in buf_
+  base::ByteBuffer buf_;  // the window (not used on a mapped file)
+  const char* data_;      // the bytes read: buf_ or the whole mapped file
+  const base::MappedFile* mapped_ = nullptr;
+  uint64_t released_ = 0;   // (mapped) the pages before this offset are handed back
+  size_t len_ = 0;          // valid bytes at data_
   size_t pos_ = 0;          // next unread byte
-  uint64_t window_offset_;  // file offset of buf_[0]
+  uint64_t window_offset_;  // file offset of data_[0]
   size_t margin_;           // MarginOf(window) in kineto_reader.cc
   bool eof_ = false;
   bool read_error_ = false;

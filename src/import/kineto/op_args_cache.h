@@ -10,6 +10,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "base/hash.h"
 #include "base/string_pool.h"
 
 namespace gpuscope::import::kineto {
@@ -26,11 +27,7 @@ class OpArgsCache {
   // stays bounded and a miss costs what no cache costs.
   static constexpr size_t kMaxEntries = 1 << 16;
 
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  std::unordered_map<std::string, base::StringId, Hash, std::equal_to<>> ids_;
+  std::unordered_map<std::string, base::StringId, base::BytesHash, std::equal_to<>> ids_;
   std::string key_;  // scratch: the three texts, each after its length
 };
 

@@ -1,0 +1,41 @@
+#pragma once
+// RunJobs: runs independent jobs on up to `threads` threads (this one included), each thread
+// taking the next job not yet taken, in the order given (put the longest first). The first
+// exception a job throws (out of memory) is rethrown here, after every thread has stopped.
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <functional>
+#include <thread>
+#include <vector>
+
+namespace gpuscope::base {
+
+// One thread per core, at most `cap` (the machines this runs on have 2 to 64 cores; past 8,
+// the memory bandwidth, not the cores, bounds every parallel stage measured).
+inline int DefaultThreads(unsigned cap = 8) {
+  return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, cap));
+}
+
+inline void RunJobs(const std::vector<std::function<void()>>& jobs, int threads) {
+  std::atomic<size_t> next{0};
+  std::vector<std::exception_ptr> failed(static_cast<size_t>(std::max(threads, 1)));
+  auto work = [&](size_t t) {
+    try {
+      for (size_t j; (j = next.fetch_add(1)) < jobs.size();) jobs[j]();
+    } catch (...) {
+      failed[t] = std::current_exception();
+      next = jobs.size();  // the others stop after their current job
+    }
+  };
+  std::vector<std::thread> helpers;
+  const size_t n = std::min(failed.size(), jobs.size());
+  for (size_t t = 1; t < n; ++t) helpers.emplace_back(work, t);
+  work(0);
+  for (auto& h : helpers) h.join();
+  for (auto& f : failed)
+    if (f) std::rethrow_exception(f);
+}
+
+}  // namespace gpuscope::base
