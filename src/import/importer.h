@@ -30,8 +30,9 @@ struct ImportOptions {
   // `--align-clocks`: a GPU clock whose ops start before their launch calls is shifted by the
   // linker (model/clock_alignment.h); TraceMetadata::clock_shifts says what moved.
   bool align_clocks = false;
-  // The bytes a streaming JSON reader holds at a time; 0: its default (4 MiB). Tests and the
-  // fuzz target make it small, so that every event takes the oversize-item paths.
+  // The bytes a streaming JSON reader holds at a time; 0: its default (256 KiB), and a plain
+  // Kineto file is then mapped and parsed in place instead. Tests and the fuzz target set it
+  // (small, so that every event takes the oversize-item paths), which reads through the window.
   size_t json_window_bytes = 0;
 };
 
