@@ -172,7 +172,7 @@ def analyze_real_pytorch_cpu_runs():
             predicted = d["slow"]["summary"]["combined"]["saving_ns"] / d["slow"]["summary"]["iterations"]
             measured = d["slow"]["summary"]["iteration_median_ns"] - d["fast"]["summary"]["iteration_median_ns"]
             attempts.append((predicted, measured))
-            if 0.5 * measured <= predicted <= 1.25 * measured:
+            if not harness.timings_judged() or 0.5 * measured <= predicted <= 1.25 * measured:
                 break
         else:
             raise AssertionError(f"predicted vs measured saving per iteration (ns): {attempts}")

@@ -4,7 +4,8 @@ paths of the fixtures, and the runner that prints 'N passed, N failed'. Stdlib o
 Three groups, so that CI can run them differently (tests/CMakeLists.txt): the tests marked
 @runs_programs profile real programs (`gpuscope run`, the demo); those also marked @timed judge
 wall-clock time (the analysis' predictions against timed runs, a profiling window in seconds),
-so they run alone; every other test reads files. The file tests and the program tests that are
+so they run alone (in the sanitizers' build they run beside the others, their timings not
+judged: timings_judged()); every other test reads files. The file tests and the program tests that are
 not @timed run beside other tests: their results do not depend on what else the machine is
 doing. A test that is not marked and still starts a program with `gpuscope run` through run()
 fails, naming the marker; one that starts it with subprocess is marked by hand."""
@@ -48,6 +49,13 @@ def timed(fn):
     and @runs_programs."""
     fn.timed = True
     return runs_programs(fn)
+
+
+def timings_judged():
+    """False where the @timed tests run for their commands only (GPUSCOPE_E2E_UNTIMED=1: the
+    sanitizers' build, whose job is memory errors in the same commands; there they run beside
+    other tests, and what they measure of the programs' time is not judged)."""
+    return os.environ.get("GPUSCOPE_E2E_UNTIMED", "0") != "1"
 
 
 def run(*args, env=None):
