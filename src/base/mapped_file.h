@@ -4,8 +4,11 @@
 // window. Pages behind the reader are handed back (Release) so that resident memory stays a
 // few MiB per reader, not the file (mapped pages count in a process's RSS).
 //
-// The limit: a file truncated by another process while it is mapped makes the pages past its
-// new end unreadable (SIGBUS); a file still being written is read through the window instead.
+// The file's last partial page is copied, not mapped, so the bytes after its end stay zeros if
+// it grows meanwhile (a trace still being written: the bytes read are those of the size seen at
+// Open). The limit: a file that shrinks while mapped, or whose pages cannot be read (a failing
+// disk, a network file system), makes the pages past that point unreadable: the process gets
+// SIGBUS, which the command line turns into one line naming the file (InstallBusErrorLine).
 
 #include <cstddef>
 #include <cstdint>
@@ -25,6 +28,12 @@ class MappedFile {
   // Maps `path` when it is a regular, non-empty file; an error otherwise (the caller reads it
   // through a ByteSource instead).
   static StatusOr<std::unique_ptr<MappedFile>> Open(const std::string& path, size_t padding);
+  // Turns SIGBUS into one line on stderr naming the file mapped last and exit code 2 (for a
+  // program that reads one mapped file at a time: the command line; not the Python module).
+  static void InstallBusErrorLine();
+  // Whether the process's address space is limited (`ulimit -v`): a mapping takes the file's
+  // size of it, a window 256 KiB, so a limited process reads through the window.
+  static bool AddressSpaceLimited();
 
   const char* data() const { return data_; }
   uint64_t size() const { return size_; }

@@ -146,7 +146,7 @@ TEST(ParseIntegers, AStopByteOfAnyValueEndsTheDigitsBeforeIt) {
   for (int b = 0; b < 256; ++b) {
     const char stop = static_cast<char>(b);
     if (stop >= '0' && stop <= '9') continue;
-    for (size_t k = 1; k <= 12; ++k) {
+    for (size_t k = 1; k <= digits.size(); ++k) {  // past a whole chunk too: 9 - 16
       std::string text = digits.substr(0, k);
       text += stop;
       text += "75";
@@ -155,9 +155,13 @@ TEST(ParseIntegers, AStopByteOfAnyValueEndsTheDigitsBeforeIt) {
         EXPECT_FALSE(ParseInt64(text)) << k << " digits, then byte " << b;
         continue;
       }
-      // "ddd.75": k digits read whole, then the decimals.
-      const int64_t whole = std::stoll(digits.substr(0, k));
-      EXPECT_EQ(ParseMicrosToNs(text)->ns, whole * 1000 + 750) << text;
+      // "ddd.75": k digits read whole, then the decimals (16 digits of us are past int64 ns).
+      const __int128 ns = static_cast<__int128>(std::stoll(digits.substr(0, k))) * 1000 + 750;
+      auto got = ParseMicrosToNs(text);
+      ASSERT_EQ(got.has_value(), ns <= INT64_MAX) << text;
+      if (got) {
+        EXPECT_EQ(got->ns, static_cast<int64_t>(ns)) << text;
+      }
     }
   }
 }

@@ -1,12 +1,15 @@
 #pragma once
 // RunJobs: runs independent jobs on up to `threads` threads (this one included), each thread
-// taking the next job not yet taken, in the order given (put the longest first). The first
-// exception a job throws (out of memory) is rethrown here, after every thread has stopped.
+// taking the next job not yet taken, in the order given (put the longest first). When a job
+// throws (out of memory), the others stop after their current job, and once every thread has
+// stopped the exception is rethrown here (the first thread's, if several threw). A thread that
+// cannot be started leaves its share to those that were.
 
 #include <algorithm>
 #include <atomic>
 #include <exception>
 #include <functional>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -31,7 +34,12 @@ inline void RunJobs(const std::vector<std::function<void()>>& jobs, int threads)
   };
   std::vector<std::thread> helpers;
   const size_t n = std::min(failed.size(), jobs.size());
-  for (size_t t = 1; t < n; ++t) helpers.emplace_back(work, t);
+  try {
+    for (size_t t = 1; t < n; ++t) helpers.emplace_back(work, t);
+  } catch (const std::system_error&) {
+    // No more threads here (a limit on threads or address space): the started ones and this
+    // one take every job.
+  }
   work(0);
   for (auto& h : helpers) h.join();
   for (auto& f : failed)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/allocator_tuning.h"
+#include "base/mapped_file.h"
 #include "base/sqlite_db.h"
 #include "base/text.h"
 #include "cli/commands.h"
@@ -151,6 +152,7 @@ int CheckStdout(int rc) {
 
 int Main(int argc, char** argv) {
   base::TuneAllocator();
+  base::MappedFile::InstallBusErrorLine();
   CLI::App app{"gpuscope: GPU profiler front end and trace analyzer"};
   app.formatter(HelpFormatter());  // the commands added below inherit it
   app.require_subcommand(1);

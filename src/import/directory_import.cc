@@ -85,7 +85,7 @@ base::StatusOr<model::Trace> ImportDirectory(const std::string& dir, const Impor
   }
   if (!dbs.empty()) {
     GPUSCOPE_RETURN_IF_ERROR(CheckOneFormat(dir, files, "rocpd"));
-    GPUSCOPE_ASSIGN_OR_RETURN(auto read, rocpd::ReadRocpdFiles(dbs, dir));
+    GPUSCOPE_ASSIGN_OR_RETURN(auto read, rocpd::ReadRocpdFiles(dbs, dir, options));
     return OneRun(dir, FinishImport(*FindImporter("rocpd"), dir, std::move(read), options),
                   options);
   }

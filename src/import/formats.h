@@ -43,7 +43,7 @@ bool RecognizesRocpd(const base::FileSniff& sniff);
 base::StatusOr<ImportResult> ReadRocpd(const std::string& path, const ImportOptions& options);
 // Reads and merges the databases of one run (one per process) into one trace.
 base::StatusOr<ImportResult> ReadRocpdFiles(const std::vector<std::string>& paths,
-                                            const std::string& label);
+                                            const std::string& label, const ImportOptions& options);
 }  // namespace rocpd
 
 namespace rocprofv3 {

@@ -34,6 +34,9 @@ struct ImportOptions {
   // Kineto file is then mapped and parsed in place instead. Tests and the fuzz target set it
   // (small, so that every event takes the oversize-item paths), which reads through the window.
   size_t json_window_bytes = 0;
+  // A plain Kineto file is mapped and parsed in place (base::MappedFile); false reads it through
+  // the window (a process without MappedFile's SIGBUS line: the Python module).
+  bool map_files = true;
 };
 
 // What an importer read, before the registry finishes it.

@@ -89,7 +89,8 @@ base::StatusOr<model::Trace> FinishImport(const Importer& importer, const std::s
     return base::Status::Error(path + ": " + result.empty_reason);
   }
   auto t0 = std::chrono::steady_clock::now();
-  if (!trace.summary_only()) model::LinkTrace(trace, {.align_clocks = options.align_clocks});
+  if (!trace.summary_only())
+    model::LinkTrace(trace, {.align_clocks = options.align_clocks, .threads = options.threads});
   result.laps.emplace_back(
       "link", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   // GPUSCOPE_TIMING=1 prints where import time goes (for bench/, not for users).

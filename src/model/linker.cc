@@ -330,8 +330,9 @@ void LinkTrace(Trace& trace, const LinkOptions& options) {
         Enclose(trace.python, trace.cpu, tracks, trace.cpu.python_frame);
       },
       [&] { LinkPythonParents(trace); }};
-  constexpr size_t kParallelRows = 1 << 18;
-  const bool both = trace.python.size() >= kParallelRows && trace.cpu.size() >= kParallelRows / 4;
+  const int threads = options.threads > 0 ? options.threads : base::DefaultThreads();
+  const bool both = threads > 1 && trace.python.size() >= options.parallel_min_rows &&
+                    trace.cpu.size() >= options.parallel_min_rows / 4;
   base::RunJobs(jobs, both ? 2 : 1);
   if (overlaps > 0) {
     trace.problems.Add(ProblemKind::kLinkCpuRangesOverlap,

@@ -17,12 +17,17 @@
 // LinkOptions::align_clocks a GPU clock behind the host's is shifted (clock_alignment.h) and the
 // GPU tables sorted again, before the steps that follow read any time.
 
+#include <cstddef>
+
 #include "model/trace.h"
 
 namespace gpuscope::model {
 
 struct LinkOptions {
   bool align_clocks = false;  // --align-clocks (clock_alignment.h)
+  int threads = 0;            // --threads: 1 links on the calling thread only; 0: as the cores
+  // Python frames from which the CPU ranges' nesting and the frames' parents run at once.
+  size_t parallel_min_rows = 1 << 18;
 };
 
 void LinkTrace(Trace& trace, const LinkOptions& options = {});

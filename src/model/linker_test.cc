@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <climits>
+#include <string>
 #include <utility>
 
 #include "model/plausibility.h"
@@ -221,6 +222,43 @@ TEST_F(LinkerTest, PythonParentsByIdDenseOrSparse) {
     EXPECT_EQ(parent_of("d"), "c") << scale;
     EXPECT_EQ(parent_of("e"), "c") << scale << " " << base;
   }
+}
+
+// On a large trace the CPU ranges' nesting and enclosures run while the Python frames' parents
+// are linked: the same links as on one thread (thresholds lowered so that a small trace takes
+// both paths), and `threads = 1` keeps it to one.
+TEST(LinkerThreads, BothJobsAtOnceLinkAsOneThreadDoes) {
+  auto build = [] {
+    Trace t;
+    TrackId thread = t.InternTrack(TrackKind::kCpuThread, "100", "100");
+    for (int64_t i = 0; i < 300; ++i) {
+      PythonFrameRow f;
+      f.start_ns = i * 100, f.dur_ns = i % 3 == 0 ? 250 : 40, f.track = thread;
+      f.name = t.strings.Intern("frame" + std::to_string(i % 7));
+      f.python_id = i + 1, f.python_parent_id = i % 3 == 0 ? -1 : i - i % 3 + 1;
+      t.python.Append(f);
+      CpuRangeRow op;
+      op.start_ns = i * 100 + 5, op.dur_ns = i % 2 == 0 ? 60 : 10, op.track = thread;
+      op.name = t.strings.Intern("aten::op"), op.kind = CpuRangeKind::kOp;
+      t.cpu.Append(op);
+      ApiRow call;
+      call.start_ns = i * 100 + 7, call.dur_ns = 2, call.track = thread;
+      call.name = t.strings.Intern("cudaLaunchKernel"), call.correlation = static_cast<uint64_t>(i);
+      t.api.Append(call);
+    }
+    return t;
+  };
+  Trace one = build(), two = build();
+  LinkTrace(one, {.threads = 1, .parallel_min_rows = 0});
+  LinkTrace(two, {.threads = 2, .parallel_min_rows = 0});
+  EXPECT_EQ(two.python.parent, one.python.parent);
+  EXPECT_EQ(two.cpu.parent, one.cpu.parent);
+  EXPECT_EQ(two.cpu.depth, one.cpu.depth);
+  EXPECT_EQ(two.cpu.python_frame, one.cpu.python_frame);
+  EXPECT_EQ(two.api.enclosing_op, one.api.enclosing_op);
+  size_t linked = 0;
+  for (RowId p : one.python.parent) linked += p != kNoRow;
+  EXPECT_EQ(linked, 200u);  // every frame whose parent id is in the trace
 }
 
 TEST_F(LinkerTest, DuplicateCorrelationIsCounted) {

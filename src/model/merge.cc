@@ -59,9 +59,6 @@ void AddColumnJobs(Table& dst, const std::vector<Trace*>& srcs, Table Trace::*ta
   });
 }
 
-// Below this many bytes to copy, the columns are appended on this thread alone.
-constexpr size_t kParallelBytes = 16 << 20;
-
 }  // namespace
 
 void ShrinkToFit(Trace& t) {
@@ -70,7 +67,7 @@ void ShrinkToFit(Trace& t) {
   shrink(t.gpu_ranges), shrink(t.counters), shrink(t.instants), shrink(t.memory);
 }
 
-void AppendTraces(Trace& dst, const std::vector<Trace*>& srcs) {
+void AppendTraces(Trace& dst, const std::vector<Trace*>& srcs, const MergeOptions& options) {
   for (Trace* src : srcs) {
     std::vector<StringId> names = dst.strings.Absorb(std::move(src->strings));
     std::vector<TrackId> tracks(src->tracks.size());
@@ -103,7 +100,8 @@ void AppendTraces(Trace& dst, const std::vector<Trace*>& srcs) {
     bytes += j.bytes;
     runs.push_back(std::move(j.run));
   }
-  base::RunJobs(runs, bytes >= kParallelBytes ? base::DefaultThreads() : 1);
+  const int threads = options.threads > 0 ? options.threads : base::DefaultThreads();
+  base::RunJobs(runs, bytes >= options.parallel_min_bytes ? threads : 1);
   base::ReleaseFreedMemory();  // the sources' columns came from their threads' arenas
   for (Trace* src : srcs) {
     dst.launch_args.insert(dst.launch_args.end(), src->launch_args.begin(), src->launch_args.end());

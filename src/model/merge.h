@@ -3,6 +3,7 @@
 // Used by importers that parse one file in parallel segments, each into its own Trace, and by
 // those that read several files into one. Call before LinkTrace (links are not remapped).
 
+#include <cstddef>
 #include <vector>
 
 #include "model/trace.h"
@@ -14,8 +15,15 @@ namespace gpuscope::model {
 // merge holds one column's copy per thread beyond its inputs (a million distinct names, issue
 // 33). A large merge copies its columns on every core (base::RunJobs), a small one on this
 // thread.
-void AppendTraces(Trace& dst, const std::vector<Trace*>& srcs);
-inline void AppendTrace(Trace& dst, Trace&& src) { AppendTraces(dst, {&src}); }
+struct MergeOptions {
+  int threads = 0;  // the most threads that copy columns (--threads); 0: one per core
+  // Below this many bytes to copy, the columns are appended on the calling thread alone.
+  size_t parallel_min_bytes = 16 << 20;
+};
+void AppendTraces(Trace& dst, const std::vector<Trace*>& srcs, const MergeOptions& options = {});
+inline void AppendTrace(Trace& dst, Trace&& src, const MergeOptions& options = {}) {
+  AppendTraces(dst, {&src}, options);
+}
 
 // Frees every column's growth slack (capacity beyond its size), one column at a time.
 void ShrinkToFit(Trace& t);

@@ -69,6 +69,30 @@ TEST(ShrinkToFit, LeavesNoColumnLargerThanItsRows) {
   EXPECT_EQ(t.str(t.kernels.name[999]), "k0");
 }
 
+// Every column's append is a job; on a large merge they run on several threads (the threshold
+// lowered here so that a small one does): the result is the one thread's, column by column.
+TEST(AppendTraces, ColumnsAppendedOnSeveralThreadsAsOnOne) {
+  auto merged = [](int threads) {
+    Trace dst = Segment("k", 40, 0, "first");
+    Trace a = Segment("k", 50, 1000, "second");
+    Trace b = Segment("q", 60, 2000, "third");
+    AppendTraces(dst, {&a, &b}, {.threads = threads, .parallel_min_bytes = 0});
+    return dst;
+  };
+  Trace one = merged(1), four = merged(4);
+  ASSERT_EQ(four.kernels.size(), 150u);
+  EXPECT_EQ(four.kernels.start_ns, one.kernels.start_ns);
+  EXPECT_EQ(four.kernels.dur_ns, one.kernels.dur_ns);
+  EXPECT_EQ(four.kernels.correlation, one.kernels.correlation);
+  EXPECT_EQ(four.kernels.name, one.kernels.name);
+  EXPECT_EQ(four.kernels.track, one.kernels.track);
+  EXPECT_EQ(four.cpu.start_ns, one.cpu.start_ns);
+  EXPECT_EQ(four.cpu.name, one.cpu.name);
+  for (size_t i = 0; i < four.kernels.size(); ++i)
+    EXPECT_EQ(four.str(four.kernels.name[i]), one.str(one.kernels.name[i])) << i;
+  EXPECT_EQ(four.kernels.correlation.capacity(), four.kernels.size());  // grown once
+}
+
 }  // namespace
 }  // namespace merge_test
 }  // namespace gpuscope::model

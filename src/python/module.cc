@@ -63,6 +63,7 @@ session::CommonOptions Common(int threads, std::vector<std::string>* messages) {
   session::CommonOptions c;
   c.threads = threads;
   c.messages = messages;
+  c.map_files = false;
   return c;
 }
 

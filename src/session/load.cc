@@ -33,6 +33,7 @@ base::StatusOr<model::Trace> LoadTrace(const std::string& path, const CommonOpti
   options.threads = common.threads;
   options.merge_runs = common.merge_runs;
   options.align_clocks = common.align_clocks;
+  options.map_files = common.map_files;
   if (!common.time_unit.empty()) {
     options.time_unit_digits = common.time_unit == "s"    ? 9
                                : common.time_unit == "ms" ? 6

@@ -16,6 +16,11 @@ struct CommonOptions {
   // Where loading's warnings and notes go: stderr when null, else appended here (the Python
   // module turns them into warnings.warn).
   std::vector<std::string>* messages = nullptr;
+  // Plain files mapped and parsed in place (ImportOptions::map_files): the command line, whose
+  // SIGBUS line covers a file that shrinks under the mapping. The Python module reads through
+  // the window: a file rewritten under a notebook's read must end in an error, not the
+  // interpreter.
+  bool map_files = true;
 };
 
 }  // namespace gpuscope::session

@@ -233,10 +233,13 @@ base::StatusOr<ImportResult> ReadKineto(const std::string& path, const ImportOpt
   // segment. With one segment each it idled for up to a third of the parse; with two, the parse
   // took ~4% longer than with four (the 1 GB trace, 2 cores; a mapped segment costs no window).
   const int segments = threads > 1 ? 4 * threads : 1;
-  // A plain file is parsed in place, mapped (no copy into windows), unless a test asked for a
-  // window size; where it cannot be mapped it is read through the window.
+  // A plain file is parsed in place, mapped (no copy into windows), unless the caller reads
+  // through the window (map_files: the Python module; a window size: tests) or the address
+  // space is limited (the mapping takes the file's size of it); where it cannot be mapped it is
+  // read through the window.
   std::unique_ptr<base::MappedFile> mapped;
-  if (source->seekable() && options.json_window_bytes == 0) {
+  if (source->seekable() && options.map_files && options.json_window_bytes == 0 &&
+      !base::MappedFile::AddressSpaceLimited()) {
     if (auto m = base::MappedFile::Open(path, kJsonPadding); m.ok()) mapped = std::move(*m);
   }
   std::vector<uint64_t> starts;  // segment k >= 1 starts at starts[k-1]
@@ -290,7 +293,8 @@ base::StatusOr<ImportResult> ReadKineto(const std::string& path, const ImportOpt
     });
   }
   base::RunJobs(jobs, threads);
-  lap("parse (" + std::to_string(segs.size()) + " segments)");
+  lap("parse (" + std::to_string(segs.size()) + " segments, " +
+      (mapped != nullptr ? "mapped" : "through a window") + ")");
 
   // Chain the segments: each is valid only if the one before handed off exactly at its start.
   Segment& head = segs[0];
@@ -311,7 +315,7 @@ base::StatusOr<ImportResult> ReadKineto(const std::string& path, const ImportOpt
       if (s.outcome == KinetoReader::Outcome::kError) error = s.error;
       break;
     }
-    model::AppendTraces(head.trace, chained);  // in one pass: each column grows once
+    model::AppendTraces(head.trace, chained, {.threads = threads});  // each column grows once
     if (resume) {
       head.reader->ResumeAfterEventsArray(*resume);
       head.outcome = head.reader->Run();

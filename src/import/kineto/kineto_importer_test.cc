@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "base/json_bytes.h"
 #include "import/common/import_test_util.h"
@@ -395,6 +396,14 @@ TEST(KinetoParallel, TruncatedFileInParallelKeepsTheSameEvents) {
   EXPECT_EQ(many.EventCount(), one.EventCount());
 }
 
+// The names of a table's rows, as text (ids differ between two reads' pools).
+template <typename Table>
+std::vector<std::string> Names(const model::Trace& t, const Table& table) {
+  std::vector<std::string> names;
+  for (base::StringId id : table.name) names.emplace_back(t.str(id));
+  return names;
+}
+
 // A plain file is parsed in place, mapped; a window size (tests, the fuzz target) reads it
 // through the window instead. Both give the same model, whole, in segments and cut short.
 TEST(KinetoParallel, TheMappedFileAndTheWindowGiveTheSameModel) {
@@ -410,18 +419,43 @@ TEST(KinetoParallel, TheMappedFileAndTheWindowGiveTheSameModel) {
       ImportOptions o;
       o.threads = threads;
       o.parallel_min_bytes = 0;
+      ImportOptions w = o;
+      w.json_window_bytes = 1000;
+      // How each read went, from its laps; then the finished (linked) models.
+      auto read = [&](const ImportOptions& options) {
+        auto r = kineto::ReadKineto(path, options);
+        EXPECT_TRUE(r.ok()) << name;
+        std::string laps;
+        if (r.ok())
+          for (const auto& [what, seconds] : r->laps) laps += what + "; ";
+        return laps;
+      };
+      EXPECT_NE(read(o).find("mapped)"), std::string::npos) << name;
+      EXPECT_NE(read(w).find("through a window)"), std::string::npos) << name;
       auto mapped = ImportTrace(path, o);
-      o.json_window_bytes = 1000;
-      auto windowed = ImportTrace(path, o);
+      auto windowed = ImportTrace(path, w);
       ASSERT_TRUE(mapped.ok() && windowed.ok()) << name;
-      EXPECT_EQ(mapped->meta.import_error, windowed->meta.import_error) << name;
-      EXPECT_EQ(cut, !mapped->meta.import_error.empty()) << name;
-      EXPECT_EQ(mapped->EventCount(), windowed->EventCount()) << name;
-      EXPECT_EQ(mapped->kernels.start_ns, windowed->kernels.start_ns) << name;
-      EXPECT_EQ(mapped->cpu.dur_ns, windowed->cpu.dur_ns) << name;
-      EXPECT_EQ(mapped->memops.bytes, windowed->memops.bytes) << name;
-      EXPECT_EQ(mapped->devices.size(), windowed->devices.size()) << name;
-      EXPECT_EQ(mapped->meta.producer, windowed->meta.producer) << name;
+      const model::Trace &m = *mapped, &v = *windowed;
+      EXPECT_EQ(m.meta.import_error, v.meta.import_error) << name;
+      EXPECT_EQ(cut, !m.meta.import_error.empty()) << name;
+      EXPECT_EQ(m.EventCount(), v.EventCount()) << name;
+      EXPECT_EQ(m.strings.size(), v.strings.size()) << name;
+      EXPECT_EQ(m.kernels.start_ns, v.kernels.start_ns) << name;
+      EXPECT_EQ(m.kernels.correlation, v.kernels.correlation) << name;
+      EXPECT_EQ(Names(m, m.kernels), Names(v, v.kernels)) << name;
+      EXPECT_EQ(m.memops.bytes, v.memops.bytes) << name;
+      EXPECT_EQ(m.api.start_ns, v.api.start_ns) << name;
+      EXPECT_EQ(m.api.enclosing_op, v.api.enclosing_op) << name;
+      EXPECT_EQ(Names(m, m.api), Names(v, v.api)) << name;
+      EXPECT_EQ(m.cpu.dur_ns, v.cpu.dur_ns) << name;
+      EXPECT_EQ(m.cpu.parent, v.cpu.parent) << name;
+      EXPECT_EQ(Names(m, m.cpu), Names(v, v.cpu)) << name;
+      EXPECT_EQ(m.python.start_ns, v.python.start_ns) << name;
+      EXPECT_EQ(m.python.parent, v.python.parent) << name;
+      EXPECT_EQ(Names(m, m.python), Names(v, v.python)) << name;
+      EXPECT_EQ(m.devices.size(), v.devices.size()) << name;
+      EXPECT_EQ(m.meta.producer, v.meta.producer) << name;
+      EXPECT_EQ(m.meta.format_version, v.meta.format_version) << name;
     }
   }
 }

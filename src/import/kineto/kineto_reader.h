@@ -93,6 +93,7 @@ class KinetoReader {
     kDone
   };
 
+  Outcome RunSteps();  // Run, before the pages behind the reader are released
   Scan Step(JsonCursor& c, bool* finished, Outcome* outcome);
   Scan TopLevelKey(JsonCursor& c, bool first, bool* finished);
   Scan EventItem(JsonCursor& c, bool first, bool* finished, Outcome* outcome);
@@ -103,7 +104,7 @@ class KinetoReader {
   Scan SkipInvalidEvent(JsonCursor& c, uint64_t offset);
   Scan ResyncStep(JsonCursor& c);
   bool Refill();  // false at the end of input or on a read error
-  // The file offset of buf_[index]: exact before the squeezed bytes of the item being read
+  // The file offset of data_[index]: exact before the squeezed bytes of the item being read
   // and after them, approximate inside them (only error messages ask there).
   uint64_t FileOffsetAt(size_t index) const {
     const bool after_squeeze = squeezer_.removed() > 0 && index >= squeezer_.first_removed_at();

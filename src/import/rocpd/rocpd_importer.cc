@@ -337,12 +337,13 @@ bool RecognizesRocpd(const base::FileSniff& sniff) {
   return sniff.sqlite && sniff.Has("rocpd_kernel_dispatch") && sniff.Has("rocpd_region");
 }
 
-base::StatusOr<ImportResult> ReadRocpd(const std::string& path, const ImportOptions&) {
-  return ReadRocpdFiles({path}, path);
+base::StatusOr<ImportResult> ReadRocpd(const std::string& path, const ImportOptions& options) {
+  return ReadRocpdFiles({path}, path, options);
 }
 
 base::StatusOr<ImportResult> ReadRocpdFiles(const std::vector<std::string>& paths,
-                                            const std::string& label) {
+                                            const std::string& label,
+                                            const ImportOptions& options) {
   ImportResult result;
   Trace& merged = result.trace;
   for (size_t i = 0; i < paths.size(); ++i) {
@@ -363,7 +364,7 @@ base::StatusOr<ImportResult> ReadRocpdFiles(const std::vector<std::string>& path
         merged.meta.not_collected.push_back(w);
       }
     }
-    model::AppendTrace(merged, std::move(one));
+    model::AppendTrace(merged, std::move(one), {.threads = options.threads});
   }
   // The same GPU appears in every process's database.
   std::set<int32_t> seen;
