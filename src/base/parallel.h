@@ -21,6 +21,9 @@ inline int DefaultThreads(unsigned cap = 8) {
   return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, cap));
 }
 
+// What a `--threads` option asks for: its value, or 0 for one per core (DefaultThreads).
+inline int ThreadsFor(int requested) { return requested > 0 ? requested : DefaultThreads(); }
+
 inline void RunJobs(const std::vector<std::function<void()>>& jobs, int threads) {
   std::atomic<size_t> next{0};
   std::vector<std::exception_ptr> failed(static_cast<size_t>(std::max(threads, 1)));

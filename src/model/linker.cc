@@ -330,7 +330,7 @@ void LinkTrace(Trace& trace, const LinkOptions& options) {
         Enclose(trace.python, trace.cpu, tracks, trace.cpu.python_frame);
       },
       [&] { LinkPythonParents(trace); }};
-  const int threads = options.threads > 0 ? options.threads : base::DefaultThreads();
+  const int threads = base::ThreadsFor(options.threads);
   const bool both = threads > 1 && trace.python.size() >= options.parallel_min_rows &&
                     trace.cpu.size() >= options.parallel_min_rows / 4;
   base::RunJobs(jobs, both ? 2 : 1);

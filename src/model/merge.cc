@@ -100,7 +100,7 @@ void AppendTraces(Trace& dst, const std::vector<Trace*>& srcs, const MergeOption
     bytes += j.bytes;
     runs.push_back(std::move(j.run));
   }
-  const int threads = options.threads > 0 ? options.threads : base::DefaultThreads();
+  const int threads = base::ThreadsFor(options.threads);
   base::RunJobs(runs, bytes >= options.parallel_min_bytes ? threads : 1);
   base::ReleaseFreedMemory();  // the sources' columns came from their threads' arenas
   for (Trace* src : srcs) {

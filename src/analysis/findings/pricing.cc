@@ -104,7 +104,7 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
   }
   // The fixes replayed side by side, one thread each up to --threads (default: the cores, at
   // most 8).
-  const int threads = c.o().threads > 0 ? c.o().threads : base::DefaultThreads();
+  const int threads = base::ThreadsFor(c.o().threads);
   std::vector<std::vector<int64_t>> steps;  // per replay made, in PriceInOrder's order
   const PriceResult r = PriceInOrder(
       p.baseline_ns, in, base ? one_time : WhatIf{},

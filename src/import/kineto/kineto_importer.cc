@@ -227,7 +227,7 @@ base::StatusOr<ImportResult> ReadKineto(const std::string& path, const ImportOpt
   GPUSCOPE_ASSIGN_OR_RETURN(auto opened, base::OpenByteSource(path));
   std::unique_ptr<base::ByteSource> source = std::move(opened);
 
-  const int threads = options.threads > 0 ? options.threads : base::DefaultThreads();
+  const int threads = base::ThreadsFor(options.threads);
   // Two segments per thread, each thread taking the next unread one: the threads rarely run at
   // one speed (a busy sibling core, page faults), and with one segment each the faster thread
   // idled for up to a third of the parse. Four per thread were no faster in 8 alternated runs

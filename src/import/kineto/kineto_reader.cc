@@ -103,10 +103,7 @@ KinetoReader::Outcome KinetoReader::Run() {
   const Outcome outcome = RunSteps();
   // What is behind the reader is no longer needed (a head that resumes after the events array
   // reads on from there): not kept resident while the segments merge.
-  if (mapped_ != nullptr && pos_ > released_) {
-    mapped_->Release(released_, pos_);
-    released_ = pos_;
-  }
+  ReleaseBehind(1);
   return outcome;
 }
 
@@ -118,10 +115,7 @@ KinetoReader::Outcome KinetoReader::RunSteps() {
     Scan s = Step(c, &finished, &outcome);
     if (s == Scan::kOk) {
       pos_ = static_cast<size_t>(c.pos() - data_);
-      if (mapped_ != nullptr && pos_ - released_ >= kReleaseStep) {
-        mapped_->Release(released_, pos_);
-        released_ = pos_;
-      }
+      ReleaseBehind(kReleaseStep);
       if (finished) return outcome;
       continue;
     }

@@ -94,6 +94,13 @@ class KinetoReader {
   };
 
   Outcome RunSteps();  // Run, before the pages behind the reader are released
+  // (Mapped file) hands back the pages before pos_ once at least `min_bytes` lie behind the
+  // last release; a window reader holds nothing to hand back.
+  void ReleaseBehind(uint64_t min_bytes) {
+    if (mapped_ == nullptr || pos_ - released_ < min_bytes) return;
+    mapped_->Release(released_, pos_);
+    released_ = pos_;
+  }
   Scan Step(JsonCursor& c, bool* finished, Outcome* outcome);
   Scan TopLevelKey(JsonCursor& c, bool first, bool* finished);
   Scan EventItem(JsonCursor& c, bool first, bool* finished, Outcome* outcome);
