@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <functional>
+#include <future>
 #include <map>
 #include <optional>
 #include <thread>
@@ -122,30 +124,45 @@ struct WindowNotes {
   std::vector<CategoryStat> categories;
 };
 
-// The window's replay graph and its critical path (the unchanged replay, the one-time costs done
-// before the window), then the window's notes (health, phases, clocks, categories), made on a
-// second core (when there is one) from the moment the window is known, beside everything else
-// analyze does before pricing (stalls, gaps, rules: all of them, like the graph and the notes, only
-// read the trace). The notes follow the graph there: the graph takes less time than the gaps and
-// rules (measured on the 1 GB B200 trace: 0.28 s against 0.45 s on one core).
+// The window, then its replay graph and critical path (the unchanged replay, the one-time costs
+// done before the window), then the window's notes (health, phases, clocks, categories), made on a
+// second core (when there is one) beside what analyze does meanwhile: the attribution while the
+// window is sought (it does not need the window), then the stalls, gaps and rules (which, like
+// the graph and the notes, only read the trace). The notes follow the graph there: the graph
+// takes less time than the gaps and rules (measured on the 1 GB B200 trace: 0.28 s against
+// 0.45 s on one core).
 class GraphBuilder {
  public:
-  GraphBuilder(const Trace& t, const SteadyState& steady, WhatIf one_time,
-               const CategoryRules& categories, bool background)
-      : t_(t), steady_(steady), one_time_(std::move(one_time)), categories_(categories) {
-    if (background) thread_ = std::thread([this] { Build(); });
+  GraphBuilder(const Trace& t, std::function<SteadyState()> seek, const CategoryRules& categories,
+               bool background)
+      : t_(t), seek_(std::move(seek)), found_(window_ready_.get_future()), categories_(categories) {
+    if (background)
+      thread_ = std::thread([this] {
+        Seek();
+        if (!window_failed_) Build();
+      });
   }
   ~GraphBuilder() {  // an analysis that throws (out of memory) still waits for the builder
     if (thread_.joinable()) thread_.join();
   }
   GraphBuilder(const GraphBuilder&) = delete;
   GraphBuilder& operator=(const GraphBuilder&) = delete;
+  // The window, once sought (here, without a second core); rethrows what seeking it threw.
+  SteadyState Window() {
+    if (thread_.joinable())
+      found_.wait();
+    else if (!sought_)
+      Seek();
+    if (window_failed_) std::rethrow_exception(window_failed_);
+    return steady_;
+  }
   // The graph, once built (here, without a second core); rethrows what building it threw.
   ReplayGraph* Get() {
     if (thread_.joinable())
       thread_.join();
     else if (!graph_ && !failed_)
       Build();
+    if (window_failed_) std::rethrow_exception(window_failed_);
     if (failed_) std::rethrow_exception(failed_);  // out of memory: one line in main
     return &*graph_;
   }
@@ -154,6 +171,17 @@ class GraphBuilder {
   WindowNotes& notes() { return notes_; }
 
  private:
+  // Written before the window is said to be ready, only read after.
+  void Seek() {
+    sought_ = true;
+    try {
+      steady_ = seek_();
+      one_time_ = Context::OneTimeFixOf(steady_);
+    } catch (...) {
+      window_failed_ = std::current_exception();
+    }
+    window_ready_.set_value();
+  }
   void Build() {
     try {
       graph_.emplace(t_, steady_.start_ns, steady_.end_ns);
@@ -172,8 +200,13 @@ class GraphBuilder {
     }
   }
   const Trace& t_;
-  const SteadyState steady_;  // a copy: the thread never shares what the analysis writes
+  std::function<SteadyState()> seek_;
+  SteadyState steady_;  // the thread's own: the analysis gets a copy (Window)
   WhatIf one_time_;
+  bool sought_ = false;
+  std::exception_ptr window_failed_;
+  std::promise<void> window_ready_;
+  std::future<void> found_;
   const CategoryRules& categories_;
   WindowNotes notes_;
   std::optional<ReplayGraph> graph_;
@@ -315,14 +348,13 @@ AnalysisReport Analyze(const Trace& t, const AnalyzeOptions& o, const SteadyStat
   const int64_t wall_ns = hi - lo;
   AnalysisReport r;
   base::StageTimer timer;
-  SteadyState window = ChooseWindow(t, steps, o.steady);
-  timer.Lap("analyze: window");
-  // The graph from the moment the window is known, the context (attribution) made beside it.
-  GraphBuilder graph_builder(t, window, Context::OneTimeFixOf(window),
-                             o.categories ? *o.categories : *BuiltInCategoryRules(),
-                             o.threads != 1 && std::thread::hardware_concurrency() > 1);
-  Context c(t, o, std::move(window));
-  timer.Lap("analyze: context (attribution)");
+  // The window sought, then the graph built, beside the context's attribution.
+  GraphBuilder graph_builder(
+      t, [&t, &steps, &o] { return ChooseWindow(t, steps, o.steady); },
+      o.categories ? *o.categories : *BuiltInCategoryRules(),
+      o.threads != 1 && std::thread::hardware_concurrency() > 1);
+  Context c(t, o, [&graph_builder] { return graph_builder.Window(); });
+  timer.Lap("analyze: window and context (attribution), side by side");
   r.steady = c.steady();
   r.graphs = c.graphs();
   // Stalls worth a line: at least the gpu-idle gap and 1% of the trace's span.

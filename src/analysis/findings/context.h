@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -57,6 +58,14 @@ class Context {
   Context(const Trace& t, const AnalyzeOptions& o, SteadyState steady)
       : t_(t), o_(o), steady_(std::move(steady)), at_(t) {
     graphs_ = AttributeGraphKernels(t, at_, o.captures);
+    Init();
+  }
+  // The same, asking `window` for the window only once the attribution, which does not need it,
+  // is made: analyze seeks the window on a second core meanwhile.
+  Context(const Trace& t, const AnalyzeOptions& o, const std::function<SteadyState()>& window)
+      : t_(t), o_(o), at_(t) {
+    graphs_ = AttributeGraphKernels(t, at_, o.captures);
+    steady_ = window();
     Init();
   }
 
