@@ -36,8 +36,10 @@ SAMPLE = os.path.join(HERE, "..", "..", "shared", "samples", "kineto", "tracelen
 # table): 238.8 M / 109.1 M = 2.19. Lowered again 2026-12-07 (names hashed 16 bytes per
 # multiply, numbers scanned 16 bytes at a time, a digit run ending inside an 8-byte chunk
 # converted at once; the hot files' jumps padded within 32-byte blocks, ~1% of nops):
-# 232.7 M / 109.1 M = 2.13 (ci build).
-BUDGET = 2.3
+# 232.7 M / 109.1 M = 2.13 (ci build). Lowered again 2026-12-07, later (the bytes between an
+# event's members learnt and matched whole, the args' keys classified once per learnt spelling):
+# 210.9 M / 109.1 M = 1.93 (ci build).
+BUDGET = 2.1
 
 
 def perf_counts():

@@ -92,17 +92,52 @@ constexpr IntArg<int64_t> kInt64Args[] = {
 constexpr IntArg<uint32_t> kLaunchArgs[] = {{"registers per thread", &KinetoEvent::registers},
                                             {"shared memory", &KinetoEvent::shared_mem}};
 
-// Calls f(field) with the integer field that the arg `key` sets; false for any other key.
-template <typename F>
-bool ForIntArg(std::string_view key, KinetoEvent* ev, F&& f) {
-  auto in = [&](const auto& table) {
-    for (const auto& arg : table) {
-      if (key == arg.key) return f(&(ev->*arg.field)), true;
+// What an arg is to the parser: one of the kinds below, or an integer arg as its table's base plus
+// its index there. Found from the key once per learnt spelling of the member (its tag, 0 until
+// then; see ForEachMember), not once per event.
+enum ArgTag : uint8_t {
+  kTagUnclassified = 0,
+  kTagOther,  // skipped
+  kTagGrid,
+  kTagBlock,
+  kTagCopyKind,
+  kTagSrcKind,
+  kTagDstKind,
+  kTagDomain,
+  kTagKernel,
+  kTagInputDims,
+  kTagInputTypes,
+  kTagConcreteInputs,
+  kTagCollective,
+  kTagIdArg = 32,      // + index in kIdArgs
+  kTagInt64Arg = 64,   // + index in kInt64Args
+  kTagLaunchArg = 96,  // + index in kLaunchArgs
+};
+
+uint8_t ClassifyArg(std::string_view key) {
+  auto in = [&](const auto& table, uint8_t base) -> uint8_t {
+    for (size_t i = 0; i < std::size(table); ++i) {
+      if (key == table[i].key) return static_cast<uint8_t>(base + i);
     }
-    return false;
+    return kTagUnclassified;
   };
-  return in(kIdArgs) || in(kInt64Args) || in(kLaunchArgs);
+  if (key == "grid") return kTagGrid;
+  if (key == "block") return kTagBlock;
+  if (uint8_t t = in(kIdArgs, kTagIdArg)) return t;
+  if (uint8_t t = in(kInt64Args, kTagInt64Arg)) return t;
+  if (uint8_t t = in(kLaunchArgs, kTagLaunchArg)) return t;
+  if (key == ct::kArgCopyKind) return kTagCopyKind;
+  if (key == ct::kArgSrcKind) return kTagSrcKind;
+  if (key == ct::kArgDstKind) return kTagDstKind;
+  if (key == ct::kArgDomain) return kTagDomain;
+  if (key == ct::kArgKernel) return kTagKernel;
+  if (key == model::kArgInputDims) return kTagInputDims;
+  if (key == model::kArgInputTypes) return kTagInputTypes;
+  if (key == model::kArgConcreteInputs) return kTagConcreteInputs;
+  if (model::IsCollectiveArgKey(key)) return kTagCollective;
+  return kTagOther;
 }
+static_assert(std::size(kIdArgs) < 32 && std::size(kInt64Args) < 32 && std::size(kLaunchArgs) < 32);
 
 // An integer arg's value into *out; an object or array there is skipped and marked bad.
 template <typename Int>
@@ -121,58 +156,94 @@ Scan ReadIntArg(JsonCursor& c, std::deque<std::string>* arena, Int* out, bool* b
   return Scan::kOk;
 }
 
-Scan ParseArgs(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena) {
-  return ForEachMember(c, arena, [&](std::string_view key, char ch) {
+// A string arg's text into *out; anything but a string there is marked bad.
+Scan ReadStringArg(JsonCursor& c, char first, std::deque<std::string>* arena, std::string_view* out,
+                   bool* bad) {
+  if (first == '{' || first == '[') {
+    *bad = true;
+    return c.SkipValue();
+  }
+  std::string_view text;
+  bool is_string = false;
+  if (Scan s = c.Scalar(&text, &is_string, arena); s != Scan::kOk) return s;
+  if (is_string)
+    *out = text;
+  else
+    *bad = true;
+  return Scan::kOk;
+}
+
+// An op-argument list ("Input Dims", ...) as written, a span of the window like the name (the
+// builder copies it); anything but an array there is skipped and marked bad.
+Scan ReadRawList(JsonCursor& c, char first, std::string_view* out, bool* bad) {
+  const char* begin = c.pos();
+  if (Scan s = c.SkipValue(); s != Scan::kOk) return s;
+  if (first != '[')
+    *bad = true;
+  else
+    *out = std::string_view(begin, static_cast<size_t>(c.pos() - begin));
+  return Scan::kOk;
+}
+
+Scan ParseArgs(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena,
+               MemberPatterns* learnt) {
+  return ForEachMember(c, arena, learnt, [&](std::string_view key, char ch, uint8_t& tag) {
+    if (tag == kTagUnclassified) tag = ClassifyArg(key);
     Scan s = Scan::kOk;
     bool bad = false;
-    if (key == "grid" || key == "block") {
-      if ((s = ReadDims(c, key == "grid" ? ev->grid : ev->block, &bad)) != Scan::kOk) return s;
-    } else if (Scan r = Scan::kOk;
-               ForIntArg(key, ev, [&](auto* field) { r = ReadIntArg(c, arena, field, &bad); })) {
-      if (r != Scan::kOk) return r;
-      if (key == "correlation") ev->has_correlation = !bad;
-    } else if (key == ct::kArgCopyKind || key == ct::kArgSrcKind || key == ct::kArgDstKind ||
-               key == ct::kArgDomain || key == ct::kArgKernel) {
-      std::string_view text;
-      bool is_string = false;
-      if ((s = c.Peek(&ch)) != Scan::kOk) return s;
-      if (ch == '{' || ch == '[') {
-        bad = true;
-        if ((s = c.SkipValue()) != Scan::kOk) return s;
-      } else {
-        if ((s = c.Scalar(&text, &is_string, arena)) != Scan::kOk) return s;
-        std::string_view* out = key == ct::kArgCopyKind  ? &ev->copy_kind
-                                : key == ct::kArgSrcKind ? &ev->src_kind
-                                : key == ct::kArgDstKind ? &ev->dst_kind
-                                : key == ct::kArgKernel  ? &ev->kernel
-                                                         : &ev->domain;
-        if (is_string)
-          *out = text;
-        else
-          bad = true;
-      }
-    } else if (key == model::kArgInputDims || key == model::kArgInputTypes ||
-               key == model::kArgConcreteInputs) {
-      // Kept as written (a span of the window, like the name); the builder copies it.
-      if ((s = c.Peek(&ch)) != Scan::kOk) return s;
-      const char* begin = c.pos();
-      if ((s = c.SkipValue()) != Scan::kOk) return s;
-      std::string_view raw(begin, static_cast<size_t>(c.pos() - begin));
-      if (ch != '[') {
-        bad = true;
-      } else {
-        (key == model::kArgInputDims    ? ev->input_dims
-         : key == model::kArgInputTypes ? ev->input_types
-                                        : ev->concrete_inputs) = raw;
-      }
-    } else if (model::IsCollectiveArgKey(key) && ev->collective_count < ev->collective.size()) {
-      const char* begin = c.pos();
-      if ((s = c.SkipValue()) != Scan::kOk) return s;
-      ev->collective[ev->collective_count++] = {
-          key, std::string_view(begin, static_cast<size_t>(c.pos() - begin))};
+    if (tag >= kTagLaunchArg) {
+      s = ReadIntArg(c, arena, &(ev->*kLaunchArgs[tag - kTagLaunchArg].field), &bad);
+    } else if (tag >= kTagInt64Arg) {
+      s = ReadIntArg(c, arena, &(ev->*kInt64Args[tag - kTagInt64Arg].field), &bad);
+    } else if (tag >= kTagIdArg) {
+      s = ReadIntArg(c, arena, &(ev->*kIdArgs[tag - kTagIdArg].field), &bad);
+      if (tag == kTagIdArg) ev->has_correlation = !bad;  // kIdArgs[0]: "correlation"
     } else {
-      if ((s = c.SkipValue()) != Scan::kOk) return s;
+      switch (tag) {
+        case kTagGrid:
+        case kTagBlock:
+          s = ReadDims(c, tag == kTagGrid ? ev->grid : ev->block, &bad);
+          break;
+        case kTagCopyKind:
+          s = ReadStringArg(c, ch, arena, &ev->copy_kind, &bad);
+          break;
+        case kTagSrcKind:
+          s = ReadStringArg(c, ch, arena, &ev->src_kind, &bad);
+          break;
+        case kTagDstKind:
+          s = ReadStringArg(c, ch, arena, &ev->dst_kind, &bad);
+          break;
+        case kTagDomain:
+          s = ReadStringArg(c, ch, arena, &ev->domain, &bad);
+          break;
+        case kTagKernel:
+          s = ReadStringArg(c, ch, arena, &ev->kernel, &bad);
+          break;
+        case kTagInputDims:
+          s = ReadRawList(c, ch, &ev->input_dims, &bad);
+          break;
+        case kTagInputTypes:
+          s = ReadRawList(c, ch, &ev->input_types, &bad);
+          break;
+        case kTagConcreteInputs:
+          s = ReadRawList(c, ch, &ev->concrete_inputs, &bad);
+          break;
+        case kTagCollective:
+          if (ev->collective_count < ev->collective.size()) {
+            const char* begin = c.pos();
+            if ((s = c.SkipValue()) != Scan::kOk) return s;
+            ev->collective[ev->collective_count++] = {
+                key, std::string_view(begin, static_cast<size_t>(c.pos() - begin))};
+          } else {
+            s = c.SkipValue();
+          }
+          break;
+        default:
+          s = c.SkipValue();
+          break;
+      }
     }
+    if (s != Scan::kOk) return s;
     if (bad && !ev->bad_arg) {
       ev->bad_arg = true;
       ev->bad_arg_key = key;
@@ -183,74 +254,78 @@ Scan ParseArgs(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena) {
 
 }  // namespace
 
-Scan ParseKinetoEvent(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena) {
-  return ForEachMember(c, arena, [&](std::string_view key, char ch) {
-    Scan s = Scan::kOk;
-    bool is_string = false;
-    // Every field read below is a string or a scalar; anything else is skipped and marks the
-    // event (ph and cat must be strings).
-    bool container = ch == '{' || ch == '[';
-    auto wrong_type = [&](std::string_view field) {
-      if (ev->bad_field.empty()) ev->bad_field = field;
-      return c.SkipValue();
-    };
-    // A time ("ts", "dur"): its number text; a string there is kept and noted (never a time).
-    auto time = [&](std::string_view field, std::string_view* text, bool* was_string) {
-      if (container) return wrong_type(field);
-      if ((s = c.Scalar(text, &is_string, arena)) != Scan::kOk) return s;
-      if (is_string) *was_string = true;
-      return Scan::kOk;
-    };
-    switch (key.size()) {
-      case 2:
-        if (key == "ph") {
-          if (ch != '"') return wrong_type("ph");
-          std::string_view v;
-          if ((s = c.String(&v, arena)) != Scan::kOk) return s;
-          ev->ph = v.empty() ? '?' : v[0];
+Scan ParseKinetoEvent(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena,
+                      EventPatterns* learnt) {
+  return ForEachMember(
+      c, arena, learnt != nullptr ? &learnt->event : nullptr, [&](std::string_view key, char ch) {
+        Scan s = Scan::kOk;
+        bool is_string = false;
+        // Every field read below is a string or a scalar; anything else is skipped and marks the
+        // event (ph and cat must be strings).
+        bool container = ch == '{' || ch == '[';
+        auto wrong_type = [&](std::string_view field) {
+          if (ev->bad_field.empty()) ev->bad_field = field;
+          return c.SkipValue();
+        };
+        // A time ("ts", "dur"): its number text; a string there is kept and noted (never a time).
+        auto time = [&](std::string_view field, std::string_view* text, bool* was_string) {
+          if (container) return wrong_type(field);
+          if ((s = c.Scalar(text, &is_string, arena)) != Scan::kOk) return s;
+          if (is_string) *was_string = true;
           return Scan::kOk;
+        };
+        switch (key.size()) {
+          case 2:
+            if (key == "ph") {
+              if (ch != '"') return wrong_type("ph");
+              std::string_view v;
+              if ((s = c.String(&v, arena)) != Scan::kOk) return s;
+              ev->ph = v.empty() ? '?' : v[0];
+              return Scan::kOk;
+            }
+            if (key == "ts") return time("ts", &ev->ts, &ev->ts_is_string);
+            if (key == "id") {
+              if (container) return wrong_type("id");
+              return c.Scalar(&ev->id, &is_string, arena);
+            }
+            break;
+          case 3:
+            if (key == "cat") {
+              if (ch != '"') return wrong_type("cat");
+              return c.String(&ev->cat, arena);
+            }
+            if (key == "pid" || key == "tid") {
+              if (container) return wrong_type(key == "pid" ? "pid" : "tid");
+              bool pid = key == "pid";
+              if ((s = IdText(c, pid ? &ev->pid : &ev->tid, arena)) != Scan::kOk) return s;
+              (pid ? ev->has_pid : ev->has_tid) = true;
+              return Scan::kOk;
+            }
+            if (key == "dur") return time("dur", &ev->dur, &ev->dur_is_string);
+            break;
+          case 4:
+            if (key == "name") {
+              if (ch != '"') return wrong_type("name");
+              return c.Scalar(&ev->name, &is_string, arena);
+            }
+            if (key == "args") {
+              ev->args_begin = c.pos();
+              if (ch == '{') {
+                if ((s = ParseArgs(c, ev, arena, learnt != nullptr ? &learnt->args : nullptr)) !=
+                    Scan::kOk)
+                  return s;
+              } else if ((s = c.SkipValue()) != Scan::kOk) {
+                return s;
+              }
+              ev->args_end = c.pos();
+              return Scan::kOk;
+            }
+            break;
+          default:
+            break;
         }
-        if (key == "ts") return time("ts", &ev->ts, &ev->ts_is_string);
-        if (key == "id") {
-          if (container) return wrong_type("id");
-          return c.Scalar(&ev->id, &is_string, arena);
-        }
-        break;
-      case 3:
-        if (key == "cat") {
-          if (ch != '"') return wrong_type("cat");
-          return c.String(&ev->cat, arena);
-        }
-        if (key == "pid" || key == "tid") {
-          if (container) return wrong_type(key == "pid" ? "pid" : "tid");
-          bool pid = key == "pid";
-          if ((s = IdText(c, pid ? &ev->pid : &ev->tid, arena)) != Scan::kOk) return s;
-          (pid ? ev->has_pid : ev->has_tid) = true;
-          return Scan::kOk;
-        }
-        if (key == "dur") return time("dur", &ev->dur, &ev->dur_is_string);
-        break;
-      case 4:
-        if (key == "name") {
-          if (ch != '"') return wrong_type("name");
-          return c.Scalar(&ev->name, &is_string, arena);
-        }
-        if (key == "args") {
-          ev->args_begin = c.pos();
-          if (ch == '{') {
-            if ((s = ParseArgs(c, ev, arena)) != Scan::kOk) return s;
-          } else if ((s = c.SkipValue()) != Scan::kOk) {
-            return s;
-          }
-          ev->args_end = c.pos();
-          return Scan::kOk;
-        }
-        break;
-      default:
-        break;
-    }
-    return c.SkipValue();
-  });
+        return c.SkipValue();
+      });
 }
 
 }  // namespace gpuscope::import::kineto

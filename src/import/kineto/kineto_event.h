@@ -61,7 +61,15 @@ struct KinetoEvent {
   std::string_view bad_field;
 };
 
-// Parses one event object starting at the cursor ('{'). Unknown keys are skipped.
-Scan ParseKinetoEvent(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena);
+// What one reader learnt of its events' spelling (MemberPatterns): the members of the event
+// objects and those of their "args".
+struct EventPatterns {
+  MemberPatterns event, args;
+};
+
+// Parses one event object starting at the cursor ('{'). Unknown keys are skipped. `learnt` may
+// be null.
+Scan ParseKinetoEvent(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena,
+                      EventPatterns* learnt);
 
 }  // namespace gpuscope::import::kineto

@@ -303,7 +303,7 @@ Scan KinetoReader::EventItem(JsonCursor& c, bool first, bool* finished, Outcome*
   }
   KinetoEvent ev;
   arena_.clear();
-  if ((s = ParseKinetoEvent(c, &ev, &arena_)) != Scan::kOk)
+  if ((s = ParseKinetoEvent(c, &ev, &arena_, &learnt_)) != Scan::kOk)
     return s == Scan::kError ? SkipInvalidEvent(c, offset) : s;
   builder_->Add(ev, offset);
   state_ = State::kEventsNext;

@@ -142,6 +142,7 @@ class KinetoReader {
   std::string error_;
   std::string invalid_event_;  // what was wrong with the damaged event being skipped
   std::deque<std::string> arena_;
+  EventPatterns learnt_;      // how this reader's events are spelt, as far as seen
   JsonSqueezer squeezer_;     // the item at buf_[0] when it outgrows the window
   JsonValueSkipper skipper_;  // State::kSkipValue
 };
