@@ -156,12 +156,15 @@ class GraphBuilder {
     if (window_failed_) std::rethrow_exception(window_failed_);
     return steady_;
   }
-  // The graph, once built (here, without a second core); rethrows what building it threw.
+  // The graph, once built (here, without a second core, on the window sought first); rethrows
+  // what seeking the window or building the graph threw.
   ReplayGraph* Get() {
-    if (thread_.joinable())
+    if (thread_.joinable()) {
       thread_.join();
-    else if (!graph_ && !failed_)
-      Build();
+    } else {
+      if (!sought_) Seek();
+      if (!window_failed_ && !graph_ && !failed_) Build();
+    }
     if (window_failed_) std::rethrow_exception(window_failed_);
     if (failed_) std::rethrow_exception(failed_);  // out of memory: one line in main
     return &*graph_;

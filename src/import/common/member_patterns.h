@@ -64,7 +64,9 @@ class MemberPatterns {
     if (position >= kPositions) return;
     Pattern& p = patterns_[position];
     const size_t len = static_cast<size_t>(value - begin);
-    const bool inside = key.data() >= begin && key.data() + key.size() <= value;
+    // (As addresses: a key decoded into an arena is another object than the window.)
+    const auto at = [](const char* q) { return reinterpret_cast<uintptr_t>(q); };
+    const bool inside = at(key.data()) >= at(begin) && at(key.data() + key.size()) <= at(value);
     if (len == 0 || len > kMaxBytes || !inside) {
       p.len = 0;
       return;
