@@ -56,10 +56,7 @@ class Context {
   // A window (cut from steps found before: ChooseWindow); the graph attribution is the whole
   // trace's.
   Context(const Trace& t, const AnalyzeOptions& o, SteadyState steady)
-      : t_(t), o_(o), steady_(std::move(steady)), at_(t) {
-    graphs_ = AttributeGraphKernels(t, at_, o.captures);
-    Init();
-  }
+      : Context(t, o, [&steady] { return std::move(steady); }) {}
   // The same, asking `window` for the window only once the attribution, which does not need it,
   // is made: analyze seeks the window on a second core meanwhile.
   Context(const Trace& t, const AnalyzeOptions& o, const std::function<SteadyState()>& window)

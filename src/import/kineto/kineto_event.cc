@@ -70,17 +70,17 @@ void SetInt(std::string_view text, bool is_string, Int* out, bool* bad) {
   }
 }
 
-// The integer args an event keeps, by key (with the spellings of other PyTorch versions), by the
-// type of their field.
-template <typename Int>
-struct IntArg {
+// The args an event keeps, by key (with the spellings of other PyTorch versions), by the type of
+// their field: integers, strings, and op-argument lists kept as written.
+template <typename T>
+struct ArgField {
   std::string_view key;
-  Int KinetoEvent::*field;
+  T KinetoEvent::*field;
 };
-constexpr IntArg<uint64_t> kIdArgs[] = {{"correlation", &KinetoEvent::correlation},
-                                        {"External id", &KinetoEvent::external_id},
-                                        {"external id", &KinetoEvent::external_id}};
-constexpr IntArg<int64_t> kInt64Args[] = {
+constexpr ArgField<uint64_t> kIdArgs[] = {{"correlation", &KinetoEvent::correlation},
+                                          {"External id", &KinetoEvent::external_id},
+                                          {"external id", &KinetoEvent::external_id}};
+constexpr ArgField<int64_t> kInt64Args[] = {
     {"bytes", &KinetoEvent::bytes},
     {"size", &KinetoEvent::bytes},
     {"device", &KinetoEvent::device},
@@ -89,30 +89,36 @@ constexpr IntArg<int64_t> kInt64Args[] = {
     {"Python parent id", &KinetoEvent::python_parent_id},
     {"wait_on_cuda_event_record_corr_id", &KinetoEvent::wait_on_record},
     {"wait_on_stream", &KinetoEvent::wait_on_stream}};
-constexpr IntArg<uint32_t> kLaunchArgs[] = {{"registers per thread", &KinetoEvent::registers},
-                                            {"shared memory", &KinetoEvent::shared_mem}};
+constexpr ArgField<uint32_t> kLaunchArgs[] = {{"registers per thread", &KinetoEvent::registers},
+                                              {"shared memory", &KinetoEvent::shared_mem}};
+constexpr ArgField<std::string_view> kStringArgs[] = {{ct::kArgCopyKind, &KinetoEvent::copy_kind},
+                                                      {ct::kArgSrcKind, &KinetoEvent::src_kind},
+                                                      {ct::kArgDstKind, &KinetoEvent::dst_kind},
+                                                      {ct::kArgDomain, &KinetoEvent::domain},
+                                                      {ct::kArgKernel, &KinetoEvent::kernel}};
+constexpr ArgField<std::string_view> kRawListArgs[] = {
+    {model::kArgInputDims, &KinetoEvent::input_dims},
+    {model::kArgInputTypes, &KinetoEvent::input_types},
+    {model::kArgConcreteInputs, &KinetoEvent::concrete_inputs}};
 
-// What an arg is to the parser: one of the kinds below, or an integer arg as its table's base plus
-// its index there. Found from the key once per learnt spelling of the member (its tag, 0 until
-// then; see ForEachMember), not once per event.
+// What an arg is to the parser: one of the kinds below, or a table's base plus the arg's index
+// there. Found from the key once per learnt spelling of the member (its tag, 0 until then; see
+// ForEachMember), not once per event.
 enum ArgTag : uint8_t {
   kTagUnclassified = 0,
   kTagOther,  // skipped
   kTagGrid,
   kTagBlock,
-  kTagCopyKind,
-  kTagSrcKind,
-  kTagDstKind,
-  kTagDomain,
-  kTagKernel,
-  kTagInputDims,
-  kTagInputTypes,
-  kTagConcreteInputs,
   kTagCollective,
-  kTagIdArg = 32,      // + index in kIdArgs
-  kTagInt64Arg = 64,   // + index in kInt64Args
-  kTagLaunchArg = 96,  // + index in kLaunchArgs
+  kTagStringArg = 16,   // + index in kStringArgs
+  kTagRawListArg = 24,  // + index in kRawListArgs
+  kTagIdArg = 32,       // + index in kIdArgs
+  kTagInt64Arg = 64,    // + index in kInt64Args
+  kTagLaunchArg = 96,   // + index in kLaunchArgs
 };
+static_assert(std::size(kStringArgs) <= 8 && std::size(kRawListArgs) <= 8 &&
+              std::size(kIdArgs) <= 32 && std::size(kInt64Args) <= 32 &&
+              std::size(kLaunchArgs) <= 32);
 
 uint8_t ClassifyArg(std::string_view key) {
   auto in = [&](const auto& table, uint8_t base) -> uint8_t {
@@ -123,21 +129,14 @@ uint8_t ClassifyArg(std::string_view key) {
   };
   if (key == "grid") return kTagGrid;
   if (key == "block") return kTagBlock;
-  if (uint8_t t = in(kIdArgs, kTagIdArg)) return t;
-  if (uint8_t t = in(kInt64Args, kTagInt64Arg)) return t;
-  if (uint8_t t = in(kLaunchArgs, kTagLaunchArg)) return t;
-  if (key == ct::kArgCopyKind) return kTagCopyKind;
-  if (key == ct::kArgSrcKind) return kTagSrcKind;
-  if (key == ct::kArgDstKind) return kTagDstKind;
-  if (key == ct::kArgDomain) return kTagDomain;
-  if (key == ct::kArgKernel) return kTagKernel;
-  if (key == model::kArgInputDims) return kTagInputDims;
-  if (key == model::kArgInputTypes) return kTagInputTypes;
-  if (key == model::kArgConcreteInputs) return kTagConcreteInputs;
+  for (uint8_t t :
+       {in(kIdArgs, kTagIdArg), in(kInt64Args, kTagInt64Arg), in(kLaunchArgs, kTagLaunchArg),
+        in(kStringArgs, kTagStringArg), in(kRawListArgs, kTagRawListArg)}) {
+    if (t != kTagUnclassified) return t;
+  }
   if (model::IsCollectiveArgKey(key)) return kTagCollective;
   return kTagOther;
 }
-static_assert(std::size(kIdArgs) < 32 && std::size(kInt64Args) < 32 && std::size(kLaunchArgs) < 32);
 
 // An integer arg's value into *out; an object or array there is skipped and marked bad.
 template <typename Int>
@@ -198,50 +197,19 @@ Scan ParseArgs(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena,
     } else if (tag >= kTagIdArg) {
       s = ReadIntArg(c, arena, &(ev->*kIdArgs[tag - kTagIdArg].field), &bad);
       if (tag == kTagIdArg) ev->has_correlation = !bad;  // kIdArgs[0]: "correlation"
+    } else if (tag >= kTagRawListArg) {
+      s = ReadRawList(c, ch, &(ev->*kRawListArgs[tag - kTagRawListArg].field), &bad);
+    } else if (tag >= kTagStringArg) {
+      s = ReadStringArg(c, ch, arena, &(ev->*kStringArgs[tag - kTagStringArg].field), &bad);
+    } else if (tag == kTagGrid || tag == kTagBlock) {
+      s = ReadDims(c, tag == kTagGrid ? ev->grid : ev->block, &bad);
+    } else if (tag == kTagCollective && ev->collective_count < ev->collective.size()) {
+      const char* begin = c.pos();
+      if ((s = c.SkipValue()) != Scan::kOk) return s;
+      ev->collective[ev->collective_count++] = {
+          key, std::string_view(begin, static_cast<size_t>(c.pos() - begin))};
     } else {
-      switch (tag) {
-        case kTagGrid:
-        case kTagBlock:
-          s = ReadDims(c, tag == kTagGrid ? ev->grid : ev->block, &bad);
-          break;
-        case kTagCopyKind:
-          s = ReadStringArg(c, ch, arena, &ev->copy_kind, &bad);
-          break;
-        case kTagSrcKind:
-          s = ReadStringArg(c, ch, arena, &ev->src_kind, &bad);
-          break;
-        case kTagDstKind:
-          s = ReadStringArg(c, ch, arena, &ev->dst_kind, &bad);
-          break;
-        case kTagDomain:
-          s = ReadStringArg(c, ch, arena, &ev->domain, &bad);
-          break;
-        case kTagKernel:
-          s = ReadStringArg(c, ch, arena, &ev->kernel, &bad);
-          break;
-        case kTagInputDims:
-          s = ReadRawList(c, ch, &ev->input_dims, &bad);
-          break;
-        case kTagInputTypes:
-          s = ReadRawList(c, ch, &ev->input_types, &bad);
-          break;
-        case kTagConcreteInputs:
-          s = ReadRawList(c, ch, &ev->concrete_inputs, &bad);
-          break;
-        case kTagCollective:
-          if (ev->collective_count < ev->collective.size()) {
-            const char* begin = c.pos();
-            if ((s = c.SkipValue()) != Scan::kOk) return s;
-            ev->collective[ev->collective_count++] = {
-                key, std::string_view(begin, static_cast<size_t>(c.pos() - begin))};
-          } else {
-            s = c.SkipValue();
-          }
-          break;
-        default:
-          s = c.SkipValue();
-          break;
-      }
+      s = c.SkipValue();
     }
     if (s != Scan::kOk) return s;
     if (bad && !ev->bad_arg) {
@@ -256,76 +224,75 @@ Scan ParseArgs(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena,
 
 Scan ParseKinetoEvent(JsonCursor& c, KinetoEvent* ev, std::deque<std::string>* arena,
                       EventPatterns* learnt) {
-  return ForEachMember(
-      c, arena, learnt != nullptr ? &learnt->event : nullptr, [&](std::string_view key, char ch) {
-        Scan s = Scan::kOk;
-        bool is_string = false;
-        // Every field read below is a string or a scalar; anything else is skipped and marks the
-        // event (ph and cat must be strings).
-        bool container = ch == '{' || ch == '[';
-        auto wrong_type = [&](std::string_view field) {
-          if (ev->bad_field.empty()) ev->bad_field = field;
-          return c.SkipValue();
-        };
-        // A time ("ts", "dur"): its number text; a string there is kept and noted (never a time).
-        auto time = [&](std::string_view field, std::string_view* text, bool* was_string) {
-          if (container) return wrong_type(field);
-          if ((s = c.Scalar(text, &is_string, arena)) != Scan::kOk) return s;
-          if (is_string) *was_string = true;
+  MemberPatterns* const members = learnt != nullptr ? &learnt->event : nullptr;
+  MemberPatterns* const args = learnt != nullptr ? &learnt->args : nullptr;
+  return ForEachMember(c, arena, members, [&](std::string_view key, char ch) {
+    Scan s = Scan::kOk;
+    bool is_string = false;
+    // Every field read below is a string or a scalar; anything else is skipped and marks the
+    // event (ph and cat must be strings).
+    bool container = ch == '{' || ch == '[';
+    auto wrong_type = [&](std::string_view field) {
+      if (ev->bad_field.empty()) ev->bad_field = field;
+      return c.SkipValue();
+    };
+    // A time ("ts", "dur"): its number text; a string there is kept and noted (never a time).
+    auto time = [&](std::string_view field, std::string_view* text, bool* was_string) {
+      if (container) return wrong_type(field);
+      if ((s = c.Scalar(text, &is_string, arena)) != Scan::kOk) return s;
+      if (is_string) *was_string = true;
+      return Scan::kOk;
+    };
+    switch (key.size()) {
+      case 2:
+        if (key == "ph") {
+          if (ch != '"') return wrong_type("ph");
+          std::string_view v;
+          if ((s = c.String(&v, arena)) != Scan::kOk) return s;
+          ev->ph = v.empty() ? '?' : v[0];
           return Scan::kOk;
-        };
-        switch (key.size()) {
-          case 2:
-            if (key == "ph") {
-              if (ch != '"') return wrong_type("ph");
-              std::string_view v;
-              if ((s = c.String(&v, arena)) != Scan::kOk) return s;
-              ev->ph = v.empty() ? '?' : v[0];
-              return Scan::kOk;
-            }
-            if (key == "ts") return time("ts", &ev->ts, &ev->ts_is_string);
-            if (key == "id") {
-              if (container) return wrong_type("id");
-              return c.Scalar(&ev->id, &is_string, arena);
-            }
-            break;
-          case 3:
-            if (key == "cat") {
-              if (ch != '"') return wrong_type("cat");
-              return c.String(&ev->cat, arena);
-            }
-            if (key == "pid" || key == "tid") {
-              if (container) return wrong_type(key == "pid" ? "pid" : "tid");
-              bool pid = key == "pid";
-              if ((s = IdText(c, pid ? &ev->pid : &ev->tid, arena)) != Scan::kOk) return s;
-              (pid ? ev->has_pid : ev->has_tid) = true;
-              return Scan::kOk;
-            }
-            if (key == "dur") return time("dur", &ev->dur, &ev->dur_is_string);
-            break;
-          case 4:
-            if (key == "name") {
-              if (ch != '"') return wrong_type("name");
-              return c.Scalar(&ev->name, &is_string, arena);
-            }
-            if (key == "args") {
-              ev->args_begin = c.pos();
-              if (ch == '{') {
-                if ((s = ParseArgs(c, ev, arena, learnt != nullptr ? &learnt->args : nullptr)) !=
-                    Scan::kOk)
-                  return s;
-              } else if ((s = c.SkipValue()) != Scan::kOk) {
-                return s;
-              }
-              ev->args_end = c.pos();
-              return Scan::kOk;
-            }
-            break;
-          default:
-            break;
         }
-        return c.SkipValue();
-      });
+        if (key == "ts") return time("ts", &ev->ts, &ev->ts_is_string);
+        if (key == "id") {
+          if (container) return wrong_type("id");
+          return c.Scalar(&ev->id, &is_string, arena);
+        }
+        break;
+      case 3:
+        if (key == "cat") {
+          if (ch != '"') return wrong_type("cat");
+          return c.String(&ev->cat, arena);
+        }
+        if (key == "pid" || key == "tid") {
+          if (container) return wrong_type(key == "pid" ? "pid" : "tid");
+          bool pid = key == "pid";
+          if ((s = IdText(c, pid ? &ev->pid : &ev->tid, arena)) != Scan::kOk) return s;
+          (pid ? ev->has_pid : ev->has_tid) = true;
+          return Scan::kOk;
+        }
+        if (key == "dur") return time("dur", &ev->dur, &ev->dur_is_string);
+        break;
+      case 4:
+        if (key == "name") {
+          if (ch != '"') return wrong_type("name");
+          return c.Scalar(&ev->name, &is_string, arena);
+        }
+        if (key == "args") {
+          ev->args_begin = c.pos();
+          if (ch == '{') {
+            if ((s = ParseArgs(c, ev, arena, args)) != Scan::kOk) return s;
+          } else if ((s = c.SkipValue()) != Scan::kOk) {
+            return s;
+          }
+          ev->args_end = c.pos();
+          return Scan::kOk;
+        }
+        break;
+      default:
+        break;
+    }
+    return c.SkipValue();
+  });
 }
 
 }  // namespace gpuscope::import::kineto
