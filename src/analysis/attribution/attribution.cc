@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "analysis/attribution/graph_attribution.h"
+#include "analysis/common/name_memo.h"
 
 namespace gpuscope::analysis {
 
@@ -28,15 +29,14 @@ bool IsUserFrame(std::string_view n) {
 }
 
 Attributor::Attributor(const model::Trace& t) : t_(t), user_frame_(t.python.size(), model::kNoRow) {
-  std::unordered_map<model::StringId, bool> user_name;
+  NameMemo user_name(t, IsUserFrame);
   const auto& py = t.python;
   // Parents start before their children, so after the linker's sort they come first.
   for (size_t f = 0; f < py.size(); ++f) {
-    auto [it, inserted] = user_name.emplace(py.name[f], false);
-    if (inserted) it->second = IsUserFrame(t.str(py.name[f]));
     model::RowId p = py.parent[f];
-    user_frame_[f] = it->second ? static_cast<model::RowId>(f)
-                                : (p != model::kNoRow && p < f ? user_frame_[p] : model::kNoRow);
+    user_frame_[f] = user_name(py.name[f])
+                         ? static_cast<model::RowId>(f)
+                         : (p != model::kNoRow && p < f ? user_frame_[p] : model::kNoRow);
   }
 }
 

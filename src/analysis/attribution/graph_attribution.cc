@@ -4,6 +4,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "analysis/common/call_names.h"
 #include "analysis/work/work_models.h"
 #include "base/text.h"
 
@@ -88,11 +89,6 @@ uint64_t CountGraphLaunches(const model::Trace& t) {
       seen[l] = true, ++n;
   }
   return n;
-}
-
-bool IsGraphLaunchApi(std::string_view n) {
-  return n == "cudaGraphLaunch" || n == "hipGraphLaunch" || n == "cuGraphLaunch" ||
-         n == "cudaGraphLaunch_v10000" || n == "cuGraphLaunch_ptsz" || n == "cudaGraphLaunch_ptsz";
 }
 
 std::string GraphAttribution::Summary() const {

@@ -61,8 +61,6 @@ struct GraphAttribution {
 GraphAttribution AttributeGraphKernels(const model::Trace& t, const Attributor& at,
                                        const std::vector<CapturedGraph>& given);
 
-// True for cudaGraphLaunch / hipGraphLaunch / cuGraphLaunch.
-bool IsGraphLaunchApi(std::string_view name);
 // The graph launch calls that replayed kernels in `t` (each counted once).
 uint64_t CountGraphLaunches(const model::Trace& t);
 

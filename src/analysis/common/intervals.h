@@ -54,6 +54,17 @@ inline void MergeIntervals(std::vector<Interval>& v) {
   v.resize(out);
 }
 
+// Appends [a, b) to intervals collected in start order from `run` on: merged into the last one
+// when it starts inside it (a Python frame nested in the one before costs no entry: millions of
+// frames collapse to a few outer ones). Out of order, appended as is; MergeIntervals (or
+// MergeIntervalRuns) makes the union the same either way.
+inline void AppendMerged(std::vector<Interval>& v, size_t run, int64_t a, int64_t b) {
+  if (v.size() > run && a >= v.back().first && a <= v.back().second)
+    v.back().second = std::max(v.back().second, b);
+  else
+    v.emplace_back(a, b);
+}
+
 // MergeIntervals of two runs, v[0, mid) and v[mid, end), each usually sorted already (a thread's
 // ops, then its Python frames): the runs are merged in linear time instead of sorting the whole
 // (a sort of a 1 GB trace's millions of host intervals was 6% of `analyze`).

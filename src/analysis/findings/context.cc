@@ -2,6 +2,7 @@
 
 #include "analysis/common/call_names.h"
 #include "analysis/common/intervals.h"
+#include "analysis/common/name_memo.h"
 #include "analysis/findings/registry.h"
 #include "analysis/replay/replay_graph.h"
 
@@ -123,6 +124,7 @@ void ClassifyGaps(Context& c) {
   Sweep<model::ApiTable> apis(t.api);
   Sweep<model::CpuRangeTable> ops(t.cpu);
   Sweep<model::PythonFrameTable> frames(t.python);
+  NameMemo sync_api(t, IsSyncApi), copy_api(t, IsCopyApi);  // once per distinct name
   for (Gap& g : c.gaps()) {
     int64_t len = g.end - g.start;
     model::TrackId thread = g.next_launch != kNoRow ? t.api.track[g.next_launch] : UINT32_MAX;
@@ -131,12 +133,12 @@ void ClassifyGaps(Context& c) {
     std::string_view sync_name, copy_name;  // names in the trace's pool
     for (size_t r : apis.Overlapping(g.start, g.end)) {
       if (t.api.domain[r] == model::ApiDomain::kOs || !on_thread(t.api.track[r])) continue;
-      std::string_view n = t.str(t.api.name[r]);
+      const model::StringId n = t.api.name[r];
       int64_t o = Overlap(t.api.start_ns[r], t.api.end_ns(r), g.start, g.end);
-      if (IsSyncApi(n) && o > sync)
-        sync = o, sync_name = n;
-      else if (IsCopyApi(n) && o > copy)
-        copy = o, copy_name = n;
+      if (sync_api(n) && o > sync)
+        sync = o, sync_name = t.str(n);
+      else if (copy_api(n) && o > copy)
+        copy = o, copy_name = t.str(n);
     }
     size_t best = SIZE_MAX;
     int64_t best_overlap = 0;

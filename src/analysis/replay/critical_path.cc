@@ -16,13 +16,13 @@ model::RowId ReplayGraph::RangeAt(uint32_t lane, int64_t ts) const {
   return DeepestRangeAt(t_, lane_cpu_[lane], ts, /*end_inclusive=*/false);
 }
 
-std::pair<std::string_view, std::string_view> ReplayGraph::GapCategory(uint32_t v,
-                                                                       int64_t ts) const {
+std::pair<std::string_view, std::string_view> ReplayGraph::GapCategory(uint32_t v, int64_t ts,
+                                                                       LoaderNames& loader) const {
   const auto& cpu = t_.cpu;
   model::RowId deepest = RangeAt(lane_[v], ts);
   model::RowId op = model::kNoRow;
   for (model::RowId r = deepest; r != model::kNoRow; r = cpu.parent[r]) {
-    if (IsDataLoaderRange(t_.str(cpu.name[r]))) return {"data loading", t_.str(cpu.name[r])};
+    if (loader(cpu.name[r])) return {"data loading", t_.str(cpu.name[r])};
     if (op == model::kNoRow && cpu.kind[r] == model::CpuRangeKind::kOp) op = r;
   }
   // Without GPU work in the trace (a CPU-only run) an op's time is its own computation, not the
@@ -129,8 +129,8 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
   // Categories are literals and places views into the trace's names: both outlive the walk.
   std::map<std::string_view, int64_t> share;
   PlaceSums places;
-  // The walk goes back in time: each stretch ends where the one after it (added before) began,
-  // on the row of the node being walked.
+  LoaderNames loader(t_, IsDataLoaderRange);
+  // Back in time: each stretch ends where the one after it (added before) began, on `on`'s row.
   int64_t at = 0;
   uint32_t on = last;
   auto add = [&](std::string_view cat, std::string_view name, int64_t ns) {
@@ -232,7 +232,7 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
         int64_t slices = std::clamp<int64_t>(len / 50'000, 1, 256);
         for (int64_t k = slices - 1; k >= 0; --k) {  // back in time, as the walk goes
           int64_t a = len * k / slices, b = len * (k + 1) / slices;
-          auto [cat, place] = GapCategory(v, obs_start_[v] - len + (a + b) / 2);
+          auto [cat, place] = GapCategory(v, obs_start_[v] - len + (a + b) / 2, loader);
           add(cat, place, b - a);
         }
       }

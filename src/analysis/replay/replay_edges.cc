@@ -36,10 +36,11 @@ void ReplayGraph::InferWaits() {
   // A launch call far longer than the thread's usual one was held by a full launch queue: it
   // returned when a queued GPU op finished (a GPU-bound run whose host ran ahead).
   std::vector<int64_t> usual_launch(lane_track_.size(), 0);
+  NameMemo launch(t_, IsLaunchApi);  // by name, once per distinct name (name_memo.h)
   {
     std::vector<std::vector<int64_t>> d(lane_track_.size());
     for (uint32_t n = 0; n < nodes(); ++n) {
-      if (kind_[n] == Kind::kCall && IsLaunchApi(t_.str(t_.api.name[row_[n]])))
+      if (kind_[n] == Kind::kCall && launch(t_.api.name[row_[n]]))
         d[lane_[n]].push_back(obs_end_[n] - obs_start_[n]);
     }
     for (size_t l = 0; l < d.size(); ++l) {
@@ -49,12 +50,17 @@ void ReplayGraph::InferWaits() {
     }
   }
   std::vector<uint8_t> queued = InferLaunchQueue(gpu, usual_launch);
+  NameMemo may_wait(t_, [](std::string_view name) {
+    return IsSyncApi(name) || IsCopyApi(name) || IsDeviceFreeApi(name);
+  });
   for (uint32_t n = 0; n < nodes(); ++n) {
     if (kind_[n] != Kind::kCall || queued[n]) continue;
-    std::string_view name = t_.str(t_.api.name[row_[n]]);
-    bool held_launch = IsLaunchApi(name) && usual_launch[lane_[n]] > 0 &&
-                       obs_end_[n] - obs_start_[n] > 4 * usual_launch[lane_[n]] + kQueuedSlackNs;
-    if (!held_launch && !IsSyncApi(name) && !IsCopyApi(name) && !IsDeviceFreeApi(name)) continue;
+    const model::StringId id = t_.api.name[row_[n]];
+    bool held_launch = usual_launch[lane_[n]] > 0 &&
+                       obs_end_[n] - obs_start_[n] > 4 * usual_launch[lane_[n]] + kQueuedSlackNs &&
+                       launch(id);
+    if (!held_launch && !may_wait(id)) continue;
+    std::string_view name = t_.str(id);
     if (nonblocking[n] && name.find("Async") != std::string_view::npos) continue;
     // The last op that ended inside the call and was launched before the call returned (from
     // this thread: no later than the call itself, so that the graph stays acyclic); else one
@@ -103,10 +109,11 @@ std::vector<uint8_t> ReplayGraph::InferLaunchQueue(const std::vector<uint32_t>& 
   using Entry = QueueEntry;
   std::vector<std::vector<Entry>> entries(lane_track_.size());
   std::vector<int64_t> entry_of(nodes(), -1);  // launch call -> index in its lane's entries
+  NameMemo launch(t_, IsLaunchApi);
   for (uint32_t v = 0; v < nodes(); ++v) {
     if ((kind_[v] != Kind::kKernel && kind_[v] != Kind::kCopy) || launch_[v] == kNone) continue;
     uint32_t n = launch_[v];
-    if (!IsLaunchApi(t_.str(t_.api.name[row_[n]]))) continue;
+    if (!launch(t_.api.name[row_[n]])) continue;
     auto& list = entries[lane_[n]];
     if (entry_of[n] < 0) {
       entry_of[n] = static_cast<int64_t>(list.size());

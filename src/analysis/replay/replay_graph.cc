@@ -17,6 +17,7 @@ using namespace replay_internal;  // NOLINT: the graph's shared constants and he
 ReplayGraph::ReplayGraph(const model::Trace& t, int64_t w0, int64_t w1)
     : t_(t), w0_(w0), usuals_{{kDefaultLaunchLatencyNs, 0}} {
   usual_index_[{kDefaultLaunchLatencyNs, 0}] = 0;
+  Reserve(t.api.size() + t.kernels.size() + t.memops.size() + 2 * t.tracks.size());
   BuildHost(w0, w1);
   BuildGpu(w0, w1);
   InferWaits();
@@ -50,6 +51,13 @@ void ReplayGraph::SetUsual(uint32_t n, int64_t lat, int64_t gap) {
       usual_index_.emplace(std::pair{lat, gap}, static_cast<uint32_t>(usuals_.size()));
   if (added) usuals_.push_back({lat, gap});
   usual_[n] = it->second;
+}
+
+void ReplayGraph::Reserve(size_t n) {
+  auto room = [n](auto&... v) { (v.reserve(n), ...); };
+  room(kind_, lane_, row_, obs_start_, obs_end_, floor_, post_, launch_, xoff_, measured_,
+       linked_gap_, has_more_, usual_, base_.dur, base_.gap, base_.lat, base_.wait, base_.lane_prev,
+       base_.xdep);
 }
 
 uint32_t ReplayGraph::Add(Kind k, uint32_t lane, int64_t s, int64_t e) {

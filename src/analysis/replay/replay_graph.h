@@ -35,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/common/name_memo.h"
 #include "analysis/replay/what_if.h"
 #include "model/trace.h"
 
@@ -185,6 +186,10 @@ class ReplayGraph {
     return lane_is_host_[lane_[v]] || linked_gap_[v] || p.gap[v] > 0;
   }
   void Order();
+  // Room in every per-node column (the graph has at most a node per call and GPU op, and two
+  // per host thread): written once, not copied as they double (capacity never written costs no
+  // memory).
+  void Reserve(size_t nodes);
   uint32_t Add(Kind k, uint32_t lane, int64_t s, int64_t e);
   // The values a fix overwrote, to put back after the replay.
   template <typename T>
@@ -194,6 +199,9 @@ class ReplayGraph {
     else
       return {&p.wait, &p.lane_prev, &p.xdep};
   }
+  // A fix's edits of the parameters, to restore them. Kept from replay to replay with its
+  // capacity (Restore empties it): a fix of a million kernels saves millions of slots, and
+  // buffers grown anew for each replay cost a page fault per 4 KB each time.
   struct Undo {
     std::vector<std::pair<int64_t*, int64_t>> i64;
     std::vector<std::pair<uint32_t*, uint32_t>> u32;
@@ -202,12 +210,20 @@ class ReplayGraph {
     void Restore() {
       for (auto it = i64.rbegin(); it != i64.rend(); ++it) *it->first = it->second;
       for (auto it = u32.rbegin(); it != u32.rend(); ++it) *it->first = it->second;
+      i64.clear(), u32.clear();
     }
   };
   void Apply(const WhatIf& fix, Params& p, Undo& undo) const;
-  // One replay into the given parameters (edited and restored) and time buffers.
+  // What one replay works in: parameters (edited and restored), time buffers, the edits' undo.
+  struct Workspace {
+    Params p;
+    std::vector<int64_t> start, end;
+    Undo undo;
+  };
+  // One replay into the given parameters (edited and restored), time buffers and undo (empty
+  // before and after).
   ReplayResult ReplayInto(const WhatIf* fix, bool with_path, Params& p, std::vector<int64_t>& start,
-                          std::vector<int64_t>& end) const;
+                          std::vector<int64_t>& end, Undo& undo) const;
   // A fix that changes the launch queue's entries (removed kernels, launches captured into a
   // graph): each remaining launch call waits for the entry the queue's depth before it.
   void RequeueLaunches(const WhatIf& fix, Params& p, Undo& undo) const;
@@ -217,7 +233,9 @@ class ReplayGraph {
   // What the host did at `ts` on a node's thread: (category, place).
   // (category, place): a literal and a view into the trace's names (nothing is copied per node:
   // a path through a million distinct names costs their ids, issue 33).
-  std::pair<std::string_view, std::string_view> GapCategory(uint32_t node, int64_t ts) const;
+  using LoaderNames = NameMemo<bool (*)(std::string_view)>;  // IsDataLoaderRange's, memoised
+  std::pair<std::string_view, std::string_view> GapCategory(uint32_t node, int64_t ts,
+                                                            LoaderNames& loader) const;
   model::RowId RangeAt(uint32_t lane, int64_t ts) const;  // deepest CPU range holding ts
 
   const model::Trace& t_;
@@ -267,7 +285,11 @@ class ReplayGraph {
   // start/end buffers, this makes Replay non-reentrant: one replay at a time per graph.
   mutable Params base_;
   mutable std::vector<int64_t> start_, end_;
-  mutable bool unchanged_ = false;    // start_/end_ hold the replay without a fix
+  mutable Undo undo_;
+  mutable bool unchanged_ = false;  // start_/end_ hold the replay without a fix
+  // ReplayWindows' other workers' workspaces, kept from call to call (pricing calls it once per
+  // fix added): copies of base_, which every replay leaves as it found it.
+  mutable std::vector<Workspace> workers_;
   std::vector<uint32_t> lane_prev0_;  // lane order as built (fixes may bypass a prefetched copy)
   std::vector<uint32_t> order_;       // topological order of points (node * 2 + is_end)
   // Lookups from trace rows to nodes, and per lane.

@@ -201,8 +201,8 @@ TEST(ReplayGraph, NoFixSavesMoreThanItsEditsRemove) {
   EXPECT_EQ(removes[3], 0);
 }
 
-// Fixes replayed side by side (each worker on its own parameters) give what one replay after
-// another gives, and leave the unchanged replay unchanged.
+// Fixes replayed side by side (each worker on its own parameters, kept from call to call) give
+// what one replay after another gives, call after call, and leave the unchanged replay unchanged.
 TEST(ReplayGraph, ReplaysSideBySideEqualOneByOne) {
   Builder r;
   SyncLoop(r, 10);
@@ -227,6 +227,12 @@ TEST(ReplayGraph, ReplaysSideBySideEqualOneByOne) {
       }
     }
     EXPECT_EQ(g.Replay(nullptr).window_ns, base);
+    // The workers' parameters are left as they were found: the same batch again, in another
+    // order, gives the same windows.
+    std::vector<const WhatIf*> reversed(batch.rbegin(), batch.rend());
+    std::vector<int64_t> again = g.ReplayWindows(reversed, threads);
+    for (size_t i = 0; i < batch.size(); ++i)
+      EXPECT_EQ(again[batch.size() - 1 - i], windows[i]) << threads << " " << i;
   }
   EXPECT_LT(g.Replay(&fixes[4]).window_ns, g.Replay(&fixes[3]).window_ns);
 }

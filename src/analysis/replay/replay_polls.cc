@@ -26,6 +26,10 @@ void ReplayGraph::InferPolls() {
   // The GPU's busy time in the window (all streams), and each GPU node's place on its stream.
   std::vector<Interval> busy;
   std::vector<uint32_t> pos(nodes(), kNone);
+  size_t gpu_nodes = 0;
+  for (uint32_t lane = 0; lane < lane_nodes_.size(); ++lane)
+    gpu_nodes += lane_is_host_[lane] ? 0 : lane_nodes_[lane].size();
+  busy.reserve(gpu_nodes);
   for (uint32_t lane = 0; lane < lane_nodes_.size(); ++lane) {
     if (lane_is_host_[lane]) continue;
     for (uint32_t i = 0; i < lane_nodes_[lane].size(); ++i) {
@@ -40,25 +44,28 @@ void ReplayGraph::InferPolls() {
   std::vector<std::vector<uint32_t>> launched(lane_track_.size());
   for (uint32_t g = 0; g < nodes(); ++g)
     if (pos[g] != kNone && launch_[g] != kNone) launched[lane_[launch_[g]]].push_back(g);
-  // Ops and Python frames per host lane: the thread's traced work (annotations are not work).
-  std::vector<std::vector<Interval>> work(lane_track_.size());
-  for (uint32_t lane = 0; lane < lane_track_.size(); ++lane)
-    for (uint32_t r : lane_cpu_[lane])
-      if (t_.cpu.kind[r] == model::CpuRangeKind::kOp)
-        work[lane].emplace_back(t_.cpu.start_ns[r], t_.cpu.end_ns(r));
-  std::vector<size_t> ops_end(work.size());  // where each lane's Python frames begin
-  for (size_t lane = 0; lane < work.size(); ++lane) ops_end[lane] = work[lane].size();
+  // The Python frames of a track go to its last host lane.
   std::map<model::TrackId, uint32_t> host_lane;
   for (uint32_t lane = 0; lane < lane_track_.size(); ++lane)
     if (lane_is_host_[lane]) host_lane[lane_track_[lane]] = lane;
-  for (size_t i = 0; i < t_.python.size(); ++i) {
-    auto it = host_lane.find(t_.python.track[i]);
-    if (it != host_lane.end())
-      work[it->second].emplace_back(t_.python.start_ns[i], t_.python.end_ns(i));
-  }
+  // One launching host lane at a time, its ops and Python frames: the thread's traced work
+  // (annotations are not work). One buffer, its capacity kept: buffers for every lane at once
+  // cost 16 bytes per op and frame of the trace in fresh pages.
+  std::vector<Interval> work;
   for (uint32_t lane = 0; lane < lane_track_.size(); ++lane) {
     if (!lane_is_host_[lane] || launched[lane].empty()) continue;
-    MergeIntervalRuns(work[lane], ops_end[lane]);
+    work.clear();
+    for (uint32_t r : lane_cpu_[lane])
+      if (t_.cpu.kind[r] == model::CpuRangeKind::kOp)
+        AppendMerged(work, 0, t_.cpu.start_ns[r], t_.cpu.end_ns(r));
+    const size_t ops_end = work.size();  // where the lane's Python frames begin
+    const model::TrackId track = lane_track_[lane];
+    if (host_lane[track] == lane) {
+      for (size_t i = 0; i < t_.python.size(); ++i)
+        if (t_.python.track[i] == track)
+          AppendMerged(work, ops_end, t_.python.start_ns[i], t_.python.end_ns(i));
+    }
+    MergeIntervalRuns(work, ops_end);
     auto& ops = launched[lane];
     std::sort(ops.begin(), ops.end(), [&](uint32_t a, uint32_t b) {
       return obs_start_[launch_[a]] != obs_start_[launch_[b]]
@@ -69,7 +76,7 @@ void ReplayGraph::InferPolls() {
       const uint32_t prev = base_.lane_prev[n];
       if (prev == kNone || base_.xdep[n] != kNone || base_.gap[n] < kHandoffIdleNs) continue;
       const int64_t a = obs_end_[prev], b = obs_start_[n];
-      const int64_t untraced = (b - a) - CoveredWithin(work[lane], a, b);
+      const int64_t untraced = (b - a) - CoveredWithin(work, a, b);
       if (untraced < kHandoffIdleNs || 2 * untraced < b - a || untraced > base_.gap[n]) continue;
       if (static_cast<double>(CoveredWithin(busy, a, b)) <
           kPollBusyShare * static_cast<double>(b - a))

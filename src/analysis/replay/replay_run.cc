@@ -217,11 +217,12 @@ std::vector<int64_t> ReplayGraph::EditsRemoveNs(const std::vector<const WhatIf*>
     }
     return kNone;
   };
+  Undo& undo = undo_;
+  std::vector<uint32_t> touched;  // kept from fix to fix, as the undo is
   for (size_t i = 0; i < fixes.size(); ++i) {
     if (!fixes[i]) continue;
-    Undo undo;
     Apply(*fixes[i], p, undo);
-    std::vector<uint32_t> touched;
+    touched.clear();
     for (const auto& [slot, old] : undo.i64) touched.push_back(node_of(slot));
     for (const auto& [slot, old] : undo.u32) touched.push_back(node_of(slot));
     std::sort(touched.begin(), touched.end());
@@ -248,7 +249,7 @@ std::vector<PathSegment> ReplayGraph::CriticalSegments() const {
 }
 
 ReplayResult ReplayGraph::Replay(const WhatIf* fix, bool with_path) const {
-  return ReplayInto(fix, with_path, base_, start_, end_);
+  return ReplayInto(fix, with_path, base_, start_, end_, undo_);
 }
 
 void ReplayGraph::SetSteps(const std::vector<std::pair<int64_t, int64_t>>& steps) {
@@ -319,46 +320,51 @@ std::vector<int64_t> ReplayGraph::ReplayWindows(const std::vector<const WhatIf*>
                                             std::max<size_t>(1, todo.size()));
   // Worker k replays fixes k, k + workers, ...; worker 0 in this thread on the graph's own
   // buffers, the others on copies (a replay edits its parameters in place).
-  auto run = [&](size_t k, Params& p, std::vector<int64_t>& start, std::vector<int64_t>& end) {
+  auto run = [&](size_t k, Params& p, std::vector<int64_t>& start, std::vector<int64_t>& end,
+                 Undo& undo) {
     for (size_t j = k; j < todo.size(); j += workers) {
-      ReplayResult r = ReplayInto(fixes[todo[j]], false, p, start, end);
+      ReplayResult r = ReplayInto(fixes[todo[j]], false, p, start, end, undo);
       out[todo[j]] = r.window_ns;
       if (steps) (*steps)[todo[j]] = std::move(r.steps_ns);
     }
   };
-  // The copies are made here, before worker 0 starts editing the graph's own parameters.
-  std::vector<Params> copies(workers - 1, base_);
+  // The copies are made here, before worker 0 starts editing the graph's own parameters; once,
+  // then kept for the next call.
+  while (workers_.size() < workers - 1) workers_.push_back({base_, {}, {}, {}});
   std::vector<std::thread> pool;
   std::vector<std::exception_ptr> failed(workers);
   for (size_t k = 1; k < workers; ++k) {
     pool.emplace_back([&, k] {
       try {
-        std::vector<int64_t> start, end;
-        run(k, copies[k - 1], start, end);
+        Workspace& w = workers_[k - 1];
+        run(k, w.p, w.start, w.end, w.undo);
       } catch (...) {
         failed[k] = std::current_exception();
       }
     });
   }
   try {
-    run(0, base_, start_, end_);
+    run(0, base_, start_, end_, undo_);
   } catch (...) {
     failed[0] = std::current_exception();
   }
   for (auto& th : pool) th.join();
-  for (auto& e : failed)
-    if (e) std::rethrow_exception(e);  // out of memory on any worker: one line in main
+  for (auto& e : failed) {
+    if (!e) continue;
+    workers_.clear();           // a replay cut short may have left its parameters edited
+    std::rethrow_exception(e);  // out of memory on any worker: one line in main
+  }
   return out;
 }
 
 ReplayResult ReplayGraph::ReplayInto(const WhatIf* fix, bool with_path, Params& p,
-                                     std::vector<int64_t>& start, std::vector<int64_t>& end) const {
+                                     std::vector<int64_t>& start, std::vector<int64_t>& end,
+                                     Undo& undo) const {
   ReplayResult out;
   const size_t n = nodes();
   if (n == 0) return out;
   // The fix edits the parameters in place and the edits are undone after the pass: replays
   // cost one pass over the order, not a copy of every column.
-  Undo undo;
   if (fix) Apply(*fix, p, undo);
   // The graph's own buffers may still hold the unchanged replay: then it is not run again.
   const bool own = &start == &start_;

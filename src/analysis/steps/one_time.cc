@@ -8,6 +8,7 @@
 #include "analysis/common/call_names.h"
 #include "analysis/common/intervals.h"
 #include "analysis/common/median.h"
+#include "analysis/common/name_memo.h"
 #include "analysis/steps/before_trace.h"
 #include "analysis/steps/one_time_names.h"
 #include "base/text.h"
@@ -49,10 +50,11 @@ class Finder {
 
   // Set-up calls, first growths of the allocator, module-loading first launches.
   void Calls() {
+    // The name tests once per distinct name (name_memo.h).
+    NameMemo launch(t_, IsLaunchApi), set_up_call(t_, IsSetUpCall), allocator(t_, IsAllocatorApi);
     std::vector<int64_t> launches;
     for (size_t i = 0; i < t_.api.size(); ++i)
-      if (In(t_.api.start_ns[i]) && IsLaunchApi(t_.str(t_.api.name[i])))
-        launches.push_back(t_.api.dur_ns[i]);
+      if (In(t_.api.start_ns[i]) && launch(t_.api.name[i])) launches.push_back(t_.api.dur_ns[i]);
     const int64_t median_launch = std::max<int64_t>(1, UpperMedian(std::move(launches)));
     // Per kernel name, its launch calls' durations: a first launch as long as the later ones is
     // no module load (a full launch queue holds every launch: nsys's "command buffer full").
@@ -64,27 +66,27 @@ class Finder {
     std::unordered_set<model::StringId> set_up;    // set-up calls whose first call was seen
     for (size_t i = 0; i < t_.api.size(); ++i) {
       if (t_.api.domain[i] == model::ApiDomain::kOs) continue;
-      std::string_view n = t_.str(t_.api.name[i]);
+      const model::StringId n = t_.api.name[i];
       const int64_t d = t_.api.dur_ns[i];
       std::string what;
       size_t first_kernel = SIZE_MAX;
-      if (IsLaunchApi(n)) {
+      if (launch(n)) {
         const size_t k = kernel_of_[i];
         // First in the whole trace: a kernel launched before the window is loaded already.
         const bool first = k != SIZE_MAX && launched.insert(t_.kernels.name[k]).second;
         // A graph launch's call submits its nodes: its length is the graph's, not a module's. A
         // call held by a full launch queue returns long before its kernel runs (queued behind
         // 400 ms of work); one that loaded the kernel's module, about when the GPU can run it.
-        if (first && !IsGraphLaunchApi(n) && d >= kMs && d >= kModuleLoadFactor * median_launch &&
+        if (first && d >= kMs && !IsGraphLaunchApi(t_.str(n)) &&
+            d >= kModuleLoadFactor * median_launch &&
             d >= kModuleLoadFactor * MedianOfOthers(launch_durs[t_.kernels.name[k]], d) &&
             t_.kernels.start_ns[k] - t_.api.end_ns(i) <= d)
           what = "module loading", first_kernel = k;
-      } else if (IsSetUpCall(n) &&
-                 ((set_up.insert(t_.api.name[i]).second && d >= kSetUpNs) || d >= kMs)) {
+      } else if (set_up_call(n) && ((set_up.insert(n).second && d >= kSetUpNs) || d >= kMs)) {
         // The first of its name (100 us or more), or a long one: a set-up call repeated in every
         // step (a cudaFuncGetAttributes per launch) is the steady state's.
         what = "set-up calls";
-      } else if (one_pass_ && IsAllocatorApi(n) && d >= kMs) {
+      } else if (one_pass_ && d >= kMs && allocator(n)) {
         what = "first allocations";
       }
       if (what.empty() || !In(t_.api.start_ns[i])) continue;
@@ -98,17 +100,10 @@ class Finder {
   // (Inductor's compile_fx `run` and an autotuner's cached `run` are every step's).
   void Compilation() {
     // The name tests once per distinct name, not per row (a string search per row was 4% of
-    // `analyze` on a 1 GB trace): -1 not asked yet, else the answer.
-    std::vector<int8_t> frame_named(t_.strings.size(), -1), range_named(t_.strings.size(), -1);
-    auto by_name = [&](std::vector<int8_t>& memo, model::StringId n, auto test) {
-      if (n >= memo.size()) return test(t_.str(n));
-      if (memo[n] < 0) memo[n] = test(t_.str(n)) ? 1 : 0;
-      return memo[n] == 1;
-    };
-    auto compiler_frame = [&](RowId r) {
-      return by_name(frame_named, t_.python.name[r],
-                     [&](std::string_view n) { return IsCompilerFrame(n, one_pass_); });
-    };
+    // `analyze` on a 1 GB trace).
+    NameMemo frame_named(t_, [&](std::string_view n) { return IsCompilerFrame(n, one_pass_); });
+    NameMemo range_named(t_, IsCompileRange);
+    auto compiler_frame = [&](RowId r) { return frame_named(t_.python.name[r]); };
     const std::vector<uint8_t> frame_once = OnceOfItsName(t_.python, compiler_frame);
     for (size_t i = 0; i < t_.python.size(); ++i) {
       if (!frame_once[i] || !In(t_.python.start_ns[i]) || t_.python.dur_ns[i] < kMs) continue;
@@ -119,10 +114,7 @@ class Finder {
         Add(t_.python.start_ns[i], t_.python.end_ns(i), t_.python.track[i],
             "compilation / autotuning");
     }
-    auto compile_range = [&](RowId r) {
-      return by_name(range_named, t_.cpu.name[r],
-                     [](std::string_view n) { return IsCompileRange(n); });
-    };
+    auto compile_range = [&](RowId r) { return range_named(t_.cpu.name[r]); };
     const std::vector<uint8_t> range_once = OnceOfItsName(t_.cpu, compile_range);
     for (size_t i = 0; i < t_.cpu.size(); ++i) {
       // In a one-pass window every compile range is one-time: a JIT (nvFuser's

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "analysis/common/call_names.h"
+#include "analysis/common/name_memo.h"
 #include "analysis/steps/steady_state.h"
 #include "analysis/steps/step_sources.h"
 
@@ -102,6 +103,7 @@ void FindSeparators(const model::Trace& t, Sequence& s) {
     gap_limit = std::max(kMinHostGapNs, kHostGapFactor * gaps[gaps.size() / 2]);
   }
   const auto& k = t.kernels;
+  NameMemo graph_launch(t, IsGraphLaunchApi);
   for (size_t i = 1; i < n; ++i) {
     uint8_t sep = 0;
     const int64_t from = s.at[i - 1] + 1, to = s.at[i];
@@ -110,7 +112,7 @@ void FindSeparators(const model::Trace& t, Sequence& s) {
     if (to - s.at[i - 1] > gap_limit) sep |= kHostGap;
     const RowId prev = k.launch[s.rows[i - 1]], cur = k.launch[s.rows[i]];
     if (cur != kNoRow) {
-      if (cur != prev && IsGraphLaunchApi(t.str(t.api.name[cur]))) sep |= kGraphLaunch;
+      if (cur != prev && graph_launch(t.api.name[cur])) sep |= kGraphLaunch;
       const model::TrackId track = t.api.track[cur];
       if (internal::HostMarks::FirstIn(marks.sync_starts, track, from, to) >= 0) sep |= kSync;
       if (internal::HostMarks::FirstIn(marks.loader_starts, track, from, to) >= 0) sep |= kLoader;

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "analysis/common/call_names.h"
+#include "analysis/common/name_memo.h"
 #include "analysis/steps/step_sources.h"
 
 namespace gpuscope::analysis::internal {
@@ -19,15 +20,13 @@ struct Launched {
 }  // namespace
 
 HostMarks::HostMarks(const model::Trace& t) {
+  NameMemo loader(t, IsDataLoaderRange);
   for (size_t i = 0; i < t.cpu.size(); ++i)
-    if (IsDataLoaderRange(t.str(t.cpu.name[i])))
-      loader_starts[t.cpu.track[i]].push_back(t.cpu.start_ns[i]);
-  for (size_t i = 0; i < t.api.size(); ++i) {
-    std::string_view n = t.str(t.api.name[i]);
-    // A blocking call: an explicit synchronize or a copy that is not asynchronous.
-    if (IsSyncApi(n) || IsBlockingCopyApi(n))
-      sync_starts[t.api.track[i]].push_back(t.api.start_ns[i]);
-  }
+    if (loader(t.cpu.name[i])) loader_starts[t.cpu.track[i]].push_back(t.cpu.start_ns[i]);
+  // A blocking call: an explicit synchronize or a copy that is not asynchronous.
+  NameMemo blocking(t, [](std::string_view n) { return IsSyncApi(n) || IsBlockingCopyApi(n); });
+  for (size_t i = 0; i < t.api.size(); ++i)
+    if (blocking(t.api.name[i])) sync_starts[t.api.track[i]].push_back(t.api.start_ns[i]);
   for (auto* m : {&loader_starts, &sync_starts})
     for (auto& [track, v] : *m) std::sort(v.begin(), v.end());
 }

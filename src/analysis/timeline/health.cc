@@ -5,6 +5,7 @@
 #include "analysis/attribution/graph_attribution.h"
 #include "analysis/common/call_names.h"
 #include "analysis/common/ecosystem.h"
+#include "analysis/common/name_memo.h"
 #include "analysis/timeline/recording_notes.h"
 #include "base/text.h"
 #include "model/plausibility.h"
@@ -97,7 +98,8 @@ void ImpossibleNotes(const model::Trace& t, std::vector<HealthNote>& out) {
 // device is a CPU run: nothing is missing.)
 void RecordingNotes(const model::Trace& t, Tool tool, std::vector<HealthNote>& out) {
   uint64_t launches = 0;
-  for (size_t i = 0; i < t.api.size(); ++i) launches += IsLaunchApi(t.str(t.api.name[i]));
+  NameMemo launch(t, IsLaunchApi);
+  for (size_t i = 0; i < t.api.size(); ++i) launches += launch(t.api.name[i]);
   if (t.kernels.size() == 0 && t.memops.size() == 0 && (launches > 0 || !t.devices.empty())) {
     out.push_back({"gpu-activity-not-recorded",
                    launches

@@ -7,6 +7,7 @@
 #include "analysis/attribution/graph_attribution.h"
 #include "analysis/common/call_names.h"
 #include "analysis/common/intervals.h"
+#include "analysis/common/name_memo.h"
 #include "analysis/common/tracer_spacing.h"
 #include "base/text.h"
 
@@ -268,13 +269,13 @@ HostWaits MeasureHostWaits(const model::Trace& t, int64_t w0, int64_t w1) {
   }
   std::vector<Interval> syncs;
   const auto& api = t.api;
+  NameMemo sync(t, IsSyncApi), blocking_copy(t, IsBlockingCopyApi);
   for (size_t i = 0; i < api.size(); ++i) {
     if (api.domain[i] == model::ApiDomain::kOs || api.end_ns(i) <= w0 || api.start_ns[i] >= w1)
       continue;
-    const std::string_view name = t.str(api.name[i]);
-    if (IsSyncApi(name))
+    if (sync(api.name[i]))
       syncs.emplace_back(api.start_ns[i], api.end_ns(i));
-    else if (IsBlockingCopyApi(name) && copy_start[i] > api.start_ns[i])
+    else if (copy_start[i] > api.start_ns[i] && blocking_copy(api.name[i]))
       syncs.emplace_back(api.start_ns[i], std::min(copy_start[i], api.end_ns(i)));
   }
   MergeIntervals(syncs);

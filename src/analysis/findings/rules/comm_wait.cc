@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "analysis/common/call_names.h"
+#include "analysis/common/name_memo.h"
 #include "analysis/findings/rules/rule_checks.h"
 #include "analysis/replay/replay_graph.h"
 #include "base/text.h"
@@ -56,13 +57,8 @@ void DetectHostWaits(const Context& c, Claims& claims, std::vector<Candidate>& o
   const auto& cpu = t.cpu;
   std::unordered_map<RowId, std::vector<std::pair<int64_t, int64_t>>> inner;  // row -> its work
   std::vector<RowId> rows;
-  // Whether a name waits, decided once per distinct name (-1: not yet).
-  std::vector<int8_t> waits_by_name(t.strings.size(), -1);
-  auto waits = [&](RowId r) {
-    int8_t& w = waits_by_name[cpu.name[r]];
-    if (w < 0) w = IsCommWaitRange(t.str(cpu.name[r])) ? 1 : 0;
-    return w == 1;
-  };
+  NameMemo waits_by_name(t, IsCommWaitRange);  // whether a name waits
+  auto waits = [&](RowId r) { return waits_by_name(cpu.name[r]); };
   for (size_t i = 0; i < cpu.size(); ++i) {
     if (!c.In(cpu.start_ns[i]) || !waits(static_cast<RowId>(i))) continue;
     bool nested = false;  // the outermost waiting range counts, once
@@ -140,8 +136,9 @@ void DetectStreamWaits(const Context& c, Claims& claims, std::vector<Candidate>&
   const auto& k = t.kernels;
   std::unordered_map<int, std::vector<CommEnd>> comm;  // per device, by end
   std::vector<uint8_t> is_comm(k.size(), 0);
+  NameMemo comm_kernel(t, IsCommKernelName);
   for (size_t i = 0; i < k.size(); ++i) {
-    if (!IsCommKernelName(t.str(k.name[i]))) continue;
+    if (!comm_kernel(k.name[i])) continue;
     is_comm[i] = 1;
     comm[k.device[i]].push_back({k.end_ns(i), k.start_ns[i], k.track[i], k.name[i]});
   }
@@ -159,7 +156,7 @@ void DetectStreamWaits(const Context& c, Claims& claims, std::vector<Candidate>&
   std::unordered_map<model::TrackId, int64_t> stream_free;
   std::vector<Wait> waits;
   for (size_t i : order) {
-    auto it = stream_free.emplace(k.track[i], INT64_MIN).first;
+    auto it = stream_free.try_emplace(k.track[i], INT64_MIN).first;
     int64_t prev_end = it->second;
     it->second = std::max(prev_end, k.end_ns(i));
     if (is_comm[i] || k.launch[i] == kNoRow || !c.GpuIn(k.start_ns[i], k.launch[i])) continue;

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "analysis/common/call_names.h"
+#include "analysis/common/name_memo.h"
 #include "analysis/findings/rules/rule_checks.h"
 
 namespace gpuscope::analysis::internal {
@@ -47,11 +48,14 @@ bool IsModelCode(std::string_view place) {
   return place.find("autograd::AccumulateGrad") != std::string_view::npos;
 }
 
+// A namespaced name: a framework op's (aten::mul, c10d::allreduce_).
+bool IsNamespaced(std::string_view n) { return n.find("::") != std::string_view::npos; }
+using NamespacedNames = NameMemo<bool (*)(std::string_view)>;
+
 // Whether an op runs inside framework op `p` (namespaced: aten::mul's aten::empty,
 // cudnn_convolution's helpers): its implementation, not the program's own call.
-bool InsideFrameworkOp(const Trace& t, RowId p) {
-  return p != kNoRow && t.cpu.kind[p] == model::CpuRangeKind::kOp &&
-         t.str(t.cpu.name[p]).find("::") != std::string_view::npos;
+bool InsideFrameworkOp(const Trace& t, RowId p, NamespacedNames& namespaced) {
+  return p != kNoRow && t.cpu.kind[p] == model::CpuRangeKind::kOp && namespaced(t.cpu.name[p]);
 }
 
 // A loop without a recorded place: op runs between framework ops (LooseRuns).
@@ -77,6 +81,8 @@ std::vector<std::vector<RowId>> LooseRuns(const Context& c, const std::vector<ui
   };
   std::map<model::TrackId, Open> open;  // per thread, the run being read
   std::vector<std::vector<RowId>> runs;
+  NameMemo bookkeeping(t, IsBookkeepingOp);
+  NamespacedNames namespaced(t, IsNamespaced);
   auto close = [&](Open& o) {
     if (o.computing >= c.o().storm_ops_per_iteration && o.names.size() <= kRunNames)
       runs.push_back(std::move(o.rows));
@@ -84,7 +90,7 @@ std::vector<std::vector<RowId>> LooseRuns(const Context& c, const std::vector<ui
   };
   for (size_t i = 0; i < cpu.size(); ++i) {
     if (cpu.kind[i] != model::CpuRangeKind::kOp || !c.In(cpu.start_ns[i]) ||
-        InsideFrameworkOp(t, cpu.parent[i]))
+        InsideFrameworkOp(t, cpu.parent[i], namespaced))
       continue;  // not one the program called
     Open& o = open[cpu.track[i]];
     const bool joins = unplaced[i] && !launches[i];
@@ -93,7 +99,7 @@ std::vector<std::vector<RowId>> LooseRuns(const Context& c, const std::vector<ui
     if (!joins) continue;
     o.rows.push_back(static_cast<RowId>(i));
     ++o.names[cpu.name[i]];
-    o.computing += !IsBookkeepingOp(t.str(cpu.name[i]));
+    o.computing += !bookkeeping(cpu.name[i]);
   }
   for (auto& [track, o] : open) close(o);
   return runs;
@@ -170,6 +176,8 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   const auto& cpu = t.cpu;
   std::vector<uint8_t> unplaced(cpu.size(), 0);  // tiny ops with no frame or range to name
   const std::vector<uint8_t> launches = LaunchingOps(t);
+  NameMemo bookkeeping(t, IsBookkeepingOp);
+  NamespacedNames namespaced(t, IsNamespaced);
   // A place: the innermost Python frame that calls the ops itself (the loop's body, not a
   // model's forward that reaches them through submodules), else the enclosing user range.
   std::map<std::string_view, Group> groups;  // by place (a view into the trace's names)
@@ -179,7 +187,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
       continue;
     RowId p = cpu.parent[i];
     // Only ops issued from Python or a user range count, not a framework op's own.
-    if (InsideFrameworkOp(t, p)) continue;
+    if (InsideFrameworkOp(t, p, namespaced)) continue;
     if (claims.Explains(cpu.start_ns[i], cpu.end_ns(i))) continue;  // inside the loader, a sync
     RowId frame = cpu.python_frame[i];
     // The script's top level or a frame spanning whole iterations is the loop driver, not a place.
@@ -202,7 +210,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     // Without a frame, an op launching GPU work (a model phase, a loop over GPU tensors:
     // launch-bound's) or computing nothing (allocations, views, a stream's bookkeeping) is no
     // loop over elements.
-    if (frame == kNoRow && (launches[i] || IsBookkeepingOp(t.str(cpu.name[i])))) continue;
+    if (frame == kNoRow && (launches[i] || bookkeeping(cpu.name[i]))) continue;
     std::string_view key = frame != kNoRow ? t.str(t.python.name[frame]) : range;
     Group& g = groups[key];
     g.frames = frame != kNoRow;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "analysis/common/name_memo.h"
 #include "analysis/findings/rules/rule_checks.h"
 
 namespace gpuscope::analysis::internal {
@@ -22,12 +23,12 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   const auto& cpu = t.cpu;
   std::vector<size_t> rows;
   int64_t total = 0;
+  NameMemo loader(t, IsDataLoaderRange);
   for (size_t i = 0; i < cpu.size(); ++i) {
-    if (!c.In(cpu.start_ns[i]) || !IsDataLoaderRange(t.str(cpu.name[i]))) continue;
+    if (!c.In(cpu.start_ns[i]) || !loader(cpu.name[i])) continue;
     RowId p = cpu.parent[i];
     bool nested = false;
-    for (; p != kNoRow && !nested; p = cpu.parent[p])
-      nested = IsDataLoaderRange(t.str(cpu.name[p]));
+    for (; p != kNoRow && !nested; p = cpu.parent[p]) nested = loader(cpu.name[p]);
     if (nested) continue;
     rows.push_back(i);
     total += cpu.dur_ns[i];

@@ -10,6 +10,7 @@
 #include <tuple>
 #include <vector>
 
+#include "analysis/common/call_names.h"
 #include "analysis/common/data_movement.h"
 #include "analysis/findings/rules/host_op_removal.h"
 #include "analysis/findings/rules/rule_checks.h"

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/common/call_names.h"
 #include "analysis/findings/rules/host_op_removal.h"
 #include "analysis/findings/rules/rule_checks.h"
 #include "analysis/roofline/roofline.h"
