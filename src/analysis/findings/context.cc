@@ -125,13 +125,26 @@ void ClassifyGaps(Context& c) {
   Sweep<model::CpuRangeTable> ops(t.cpu);
   Sweep<model::PythonFrameTable> frames(t.python);
   NameMemo sync_api(t, IsSyncApi), copy_api(t, IsCopyApi);  // once per distinct name
+  const std::vector<size_t> no_rows;
   for (Gap& g : c.gaps()) {
     int64_t len = g.end - g.start;
     model::TrackId thread = g.next_launch != kNoRow ? t.api.track[g.next_launch] : UINT32_MAX;
     auto on_thread = [&](model::TrackId tr) { return thread == UINT32_MAX || tr == thread; };
+    bool launch_late = g.next_launch != kNoRow && t.api.start_ns[g.next_launch] >= g.start;
+    // The op after the gap was submitted before the gap began (its launch call had returned, or
+    // a graph launch had started) and the gap is as short as a dispatch gap: the GPU left it
+    // between queued work, whatever the host did meanwhile. (A longer one waited for something:
+    // classified by what the host did, as any other.)
+    bool queued = false;
+    if (g.next_launch != kNoRow && len <= kMaxDispatchGapNs) {
+      bool graph = IsGraphLaunchApi(t.str(t.api.name[g.next_launch]));
+      queued = (graph ? t.api.start_ns[g.next_launch] : t.api.end_ns(g.next_launch)) <= g.start;
+    }
+    // The calls and the Python frames are read only when the cause can be theirs (most gaps of
+    // a GPU-bound run are queued work): a sweep skipped catches up at its next query.
     int64_t sync = 0, copy = 0;
     std::string_view sync_name, copy_name;  // names in the trace's pool
-    for (size_t r : apis.Overlapping(g.start, g.end)) {
+    for (size_t r : queued ? no_rows : apis.Overlapping(g.start, g.end)) {
       if (t.api.domain[r] == model::ApiDomain::kOs || !on_thread(t.api.track[r])) continue;
       const model::StringId n = t.api.name[r];
       int64_t o = Overlap(t.api.start_ns[r], t.api.end_ns(r), g.start, g.end);
@@ -163,23 +176,18 @@ void ClassifyGaps(Context& c) {
       }
     }
     // The innermost user Python frame covering at least half the gap (Python work between ops).
+    auto innermost_frame = [&] {
+      size_t frame = SIZE_MAX;
+      for (size_t r : frames.Overlapping(g.start, g.end)) {
+        if (!on_thread(t.python.track[r]) || c.at().UserFrame(static_cast<RowId>(r)) != r) continue;
+        int64_t o = Overlap(t.python.start_ns[r], t.python.end_ns(r), g.start, g.end);
+        if (2 * o >= len && (frame == SIZE_MAX || t.python.start_ns[r] >= t.python.start_ns[frame]))
+          frame = r;
+      }
+      return frame;
+    };
     size_t frame = SIZE_MAX;
-    for (size_t r : frames.Overlapping(g.start, g.end)) {
-      if (!on_thread(t.python.track[r]) || c.at().UserFrame(static_cast<RowId>(r)) != r) continue;
-      int64_t o = Overlap(t.python.start_ns[r], t.python.end_ns(r), g.start, g.end);
-      if (2 * o >= len && (frame == SIZE_MAX || t.python.start_ns[r] >= t.python.start_ns[frame]))
-        frame = r;
-    }
-    bool launch_late = g.next_launch != kNoRow && t.api.start_ns[g.next_launch] >= g.start;
-    // The op after the gap was submitted before the gap began (its launch call had returned, or
-    // a graph launch had started) and the gap is as short as a dispatch gap: the GPU left it
-    // between queued work, whatever the host did meanwhile. (A longer one waited for something:
-    // classified by what the host did, as any other.)
-    bool queued = false;
-    if (g.next_launch != kNoRow && len <= kMaxDispatchGapNs) {
-      bool graph = IsGraphLaunchApi(t.str(t.api.name[g.next_launch]));
-      queued = (graph ? t.api.start_ns[g.next_launch] : t.api.end_ns(g.next_launch)) <= g.start;
-    }
+    bool python = false;
     if (queued) {
       g.cause = c.Intern(kDispatchGapCause);
     } else if (2 * sync >= len) {
@@ -190,8 +198,9 @@ void ClassifyGaps(Context& c) {
       g.cause = c.Intern("memory copy: " + std::string(copy_name));
     } else if (best != SIZE_MAX && 2 * best_overlap >= len) {
       g.cause = c.Intern("CPU op: " + std::string(t.str(t.cpu.name[best])));
-    } else if (frame != SIZE_MAX && !IsOuterFrame(c, frame, g)) {
+    } else if ((frame = innermost_frame()) != SIZE_MAX && !IsOuterFrame(c, frame, g)) {
       g.cause = c.Intern("Python: " + std::string(t.str(t.python.name[frame])));
+      python = true;
     } else if (launch_late) {
       g.cause = c.Intern("launch late");
     } else if (g.next_launch == kNoRow && t.api.size() > 0) {
@@ -199,7 +208,7 @@ void ClassifyGaps(Context& c) {
     } else {
       g.cause = c.Intern("unknown");
     }
-    if (c.Text(g.cause).starts_with("Python: ")) {
+    if (python) {
       g.where.python = c.Intern(t.str(t.python.name[frame]));
     } else if (best != SIZE_MAX) {
       g.op = static_cast<RowId>(best);

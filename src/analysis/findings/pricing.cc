@@ -92,7 +92,10 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
   // what the one-time costs save (the bound for the saving on the baseline).
   std::vector<const WhatIf*> fixes(cands.size(), nullptr);
   for (size_t i = 0; i < cands.size(); ++i) fixes[i] = in[i].fix;
-  std::vector<int64_t> removes = graph.EditsRemoveNs(fixes);
+  // The fixes shared among threads, in EditsRemoveNs as in the replays below: up to --threads
+  // (default: the cores, at most 8).
+  const int threads = base::ThreadsFor(c.o().threads);
+  std::vector<int64_t> removes = graph.EditsRemoveNs(fixes, threads);
   for (int64_t& r : removes)
     if (base) r = std::max<int64_t>(0, r - (p.as_run_ns - p.baseline_ns));
   for (size_t i = 0; i < cands.size(); ++i) {
@@ -102,9 +105,7 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
     const RuleInfo* rule = FindRule(cands[i].finding.rule);
     in[i].tier = rule && rule->listing == RuleInfo::Listing::kCatchAll ? 1 : 0;
   }
-  // The fixes replayed side by side, one thread each up to --threads (default: the cores, at
-  // most 8).
-  const int threads = base::ThreadsFor(c.o().threads);
+  // The fixes replayed side by side, one thread each.
   std::vector<std::vector<int64_t>> steps;  // per replay made, in PriceInOrder's order
   const PriceResult r = PriceInOrder(
       p.baseline_ns, in, base ? one_time : WhatIf{},

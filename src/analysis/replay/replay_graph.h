@@ -27,6 +27,7 @@
 // ops and the threads that launch or wait for them. Replaying the unchanged graph reproduces
 // the observed window up to what the model cannot express (replay_error_percent).
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -124,8 +125,10 @@ class ReplayGraph {
   // how much sooner each could start and end than it did, its new durations, gaps, latencies
   // and dependencies taken against the unchanged replay's times. In a schedule of maxima and
   // sums a fix saves at most that much (the invariant that no fix saves more than its edits
-  // remove; checked by the tests on every sample). One unchanged replay for all of them.
-  std::vector<int64_t> EditsRemoveNs(const std::vector<const WhatIf*>& fixes) const;
+  // remove; checked by the tests on every sample). One unchanged replay for all of them; the
+  // fixes shared among up to `threads` threads.
+  std::vector<int64_t> EditsRemoveNs(const std::vector<const WhatIf*>& fixes,
+                                     int threads = 1) const;
 
  private:
   enum class Kind : uint8_t { kHostEdge, kCall, kKernel, kCopy };
@@ -191,9 +194,9 @@ class ReplayGraph {
   // memory).
   void Reserve(size_t nodes);
   uint32_t Add(Kind k, uint32_t lane, int64_t s, int64_t e);
-  // The values a fix overwrote, to put back after the replay.
+  // The parameter columns of type T (an undo slot lies in one of them).
   template <typename T>
-  static std::vector<const std::vector<T>*> Columns(const Params& p) {
+  static std::array<const std::vector<T>*, 3> Columns(const Params& p) {
     if constexpr (std::is_same_v<T, int64_t>)
       return {&p.dur, &p.gap, &p.lat};
     else
@@ -220,6 +223,11 @@ class ReplayGraph {
     std::vector<int64_t> start, end;
     Undo undo;
   };
+  // Runs job(k, parameters, start, end, undo) for k in [0, workers): worker 0 in this thread on
+  // the graph's own parameters and buffers, the others beside it on workers_ (copies of base_,
+  // made before worker 0 starts); a worker's exception is rethrown once all are done.
+  template <typename Job>
+  void OnWorkers(size_t workers, const Job& job) const;
   // One replay into the given parameters (edited and restored), time buffers and undo (empty
   // before and after).
   ReplayResult ReplayInto(const WhatIf* fix, bool with_path, Params& p, std::vector<int64_t>& start,

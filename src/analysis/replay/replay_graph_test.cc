@@ -199,6 +199,14 @@ TEST(ReplayGraph, NoFixSavesMoreThanItsEditsRemove) {
   EXPECT_EQ(base - g.Replay(&shorter).window_ns, 60 * us);
   EXPECT_EQ(removes[2], 0);
   EXPECT_EQ(removes[3], 0);
+  // Shared among threads (each on its own copy of the parameters), the same, call after call;
+  // and the unchanged replay is left as it was.
+  for (int threads : {2, 3, 8, 2}) {
+    EXPECT_EQ(g.EditsRemoveNs({&shorter, &unblock, nullptr, &none}, threads),
+              (std::vector<int64_t>{removes[1], removes[0], 0, 0}))
+        << threads;
+    EXPECT_EQ(g.Replay(nullptr).window_ns, base) << threads;
+  }
 }
 
 // Fixes replayed side by side (each worker on its own parameters, kept from call to call) give

@@ -1,5 +1,5 @@
 // One replay of the dependency graph: a fix's edits applied in place, one pass over the order,
-// the edits undone.
+// the edits undone; fixes replayed (or their edits measured) side by side on kept workers.
 
 #include <algorithm>
 #include <exception>
@@ -200,42 +200,80 @@ uint32_t ReplayGraph::LastMeasured(const std::vector<int64_t>& end) const {
   return last;
 }
 
-std::vector<int64_t> ReplayGraph::EditsRemoveNs(const std::vector<const WhatIf*>& fixes) const {
+template <typename Job>
+void ReplayGraph::OnWorkers(size_t workers, const Job& job) const {
+  // The copies are made here, before worker 0 starts editing the graph's own parameters; once,
+  // then kept for the next call.
+  while (workers_.size() + 1 < workers) workers_.push_back({base_, {}, {}, {}});
+  std::vector<std::thread> pool;
+  std::vector<std::exception_ptr> failed(workers);
+  for (size_t k = 1; k < workers; ++k) {
+    pool.emplace_back([&, k] {
+      try {
+        Workspace& w = workers_[k - 1];
+        job(k, w.p, w.start, w.end, w.undo);
+      } catch (...) {
+        failed[k] = std::current_exception();
+      }
+    });
+  }
+  try {
+    job(0, base_, start_, end_, undo_);
+  } catch (...) {
+    failed[0] = std::current_exception();
+  }
+  for (auto& th : pool) th.join();
+  for (auto& e : failed) {
+    if (!e) continue;
+    workers_.clear();           // a job cut short may have left its parameters edited
+    std::rethrow_exception(e);  // out of memory on any worker: one line in main
+  }
+}
+
+std::vector<int64_t> ReplayGraph::EditsRemoveNs(const std::vector<const WhatIf*>& fixes,
+                                                int threads) const {
   std::vector<int64_t> out(fixes.size(), 0);
   if (nodes() == 0 || order_.empty()) return out;  // unordered: replays are the observed times
   Replay(nullptr);
-  // The unchanged replay's times: the loop applies and undoes edits, never replays.
+  // The unchanged replay's times, read by every worker: the loop applies and undoes edits, never
+  // replays.
   const std::vector<int64_t>& start = start_;
   const std::vector<int64_t>& end = end_;
-  Params& p = base_;
-  // The node a parameter slot belongs to (kNone: not a per-node column).
-  auto node_of = [&](const auto* slot) -> uint32_t {
-    using T = std::remove_cv_t<std::remove_pointer_t<decltype(slot)>>;
-    for (const std::vector<T>* col : Columns<T>(p)) {
-      if (!col->empty() && slot >= col->data() && slot < col->data() + col->size())
-        return static_cast<uint32_t>(slot - col->data());
-    }
-    return kNone;
-  };
-  Undo& undo = undo_;
-  std::vector<uint32_t> touched;  // kept from fix to fix, as the undo is
-  for (size_t i = 0; i < fixes.size(); ++i) {
-    if (!fixes[i]) continue;
-    Apply(*fixes[i], p, undo);
-    touched.clear();
-    for (const auto& [slot, old] : undo.i64) touched.push_back(node_of(slot));
-    for (const auto& [slot, old] : undo.u32) touched.push_back(node_of(slot));
-    std::sort(touched.begin(), touched.end());
-    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
-    int64_t removed = 0;
-    for (uint32_t v : touched) {
-      if (v == kNone) continue;
-      removed += std::max<int64_t>(0, start[v] - StartOf(v, p, start, end)) +
-                 std::max<int64_t>(0, end[v] - EndOf(v, p, start, end));
-    }
-    out[i] = removed;
-    undo.Restore();
-  }
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < fixes.size(); ++i)
+    if (fixes[i]) todo.push_back(i);
+  const size_t workers = std::clamp<size_t>(static_cast<size_t>(std::max(1, threads)), 1,
+                                            std::max<size_t>(1, todo.size()));
+  OnWorkers(workers,
+            [&](size_t k, Params& p, std::vector<int64_t>&, std::vector<int64_t>&, Undo& undo) {
+              // The node a parameter slot belongs to (kNone: not a per-node column).
+              auto node_of = [&](const auto* slot) -> uint32_t {
+                using T = std::remove_cv_t<std::remove_pointer_t<decltype(slot)>>;
+                for (const std::vector<T>* col : Columns<T>(p)) {
+                  if (!col->empty() && slot >= col->data() && slot < col->data() + col->size())
+                    return static_cast<uint32_t>(slot - col->data());
+                }
+                return kNone;
+              };
+              std::vector<uint32_t> touched;  // kept from fix to fix, as the undo is
+              for (size_t j = k; j < todo.size(); j += workers) {
+                const size_t i = todo[j];
+                Apply(*fixes[i], p, undo);
+                touched.clear();
+                for (const auto& [slot, old] : undo.i64) touched.push_back(node_of(slot));
+                for (const auto& [slot, old] : undo.u32) touched.push_back(node_of(slot));
+                std::sort(touched.begin(), touched.end());
+                touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+                int64_t removed = 0;
+                for (uint32_t v : touched) {
+                  if (v == kNone) continue;
+                  removed += std::max<int64_t>(0, start[v] - StartOf(v, p, start, end)) +
+                             std::max<int64_t>(0, end[v] - EndOf(v, p, start, end));
+                }
+                out[i] = removed;
+                undo.Restore();
+              }
+            });
   return out;
 }
 
@@ -252,62 +290,6 @@ ReplayResult ReplayGraph::Replay(const WhatIf* fix, bool with_path) const {
   return ReplayInto(fix, with_path, base_, start_, end_, undo_);
 }
 
-void ReplayGraph::SetSteps(const std::vector<std::pair<int64_t, int64_t>>& steps) {
-  mark_node_.clear(), mark_before_.clear(), step_ops_.clear();
-  // The loop's thread: the host lane whose calls launched the most GPU ops.
-  std::vector<size_t> launched(lane_track_.size(), 0);
-  for (uint32_t v = 0; v < nodes(); ++v)
-    if (launch_[v] != kNone) ++launched[lane_[launch_[v]]];
-  size_t lane = launched.size();
-  for (size_t l = 0; l < launched.size(); ++l) {
-    if (lane_is_host_[l] && launched[l] > 0 &&
-        (lane == launched.size() || launched[l] > launched[lane]))
-      lane = l;
-  }
-  if (lane == launched.size() || steps.empty()) return;  // no host thread launches
-  const std::vector<uint32_t>& ln = lane_nodes_[lane];
-  size_t k = 0;
-  std::vector<int64_t> starts;
-  for (const auto& [s, e] : steps) {
-    starts.push_back(s);
-    for (int64_t m : {s, e}) {
-      while (k < ln.size() && obs_start_[ln[k]] < m) ++k;
-      mark_node_.push_back(k < ln.size() ? ln[k] : kNone);
-      // Past the thread's last node: at the window's end at the latest.
-      mark_before_.push_back(k < ln.size() ? obs_start_[ln[k]] - m
-                                           : std::max<int64_t>(0, w0_ + observed_ - m));
-    }
-  }
-  for (uint32_t v = 0; v < nodes(); ++v) {
-    if (launch_[v] == kNone || lane_[launch_[v]] != lane) continue;
-    const int64_t at = obs_start_[launch_[v]];
-    auto step = std::upper_bound(starts.begin(), starts.end(), at) - starts.begin() - 1;
-    if (step >= 0) step_ops_.emplace_back(v, static_cast<uint32_t>(step));
-  }
-}
-
-std::vector<int64_t> ReplayGraph::StepsDone(const std::vector<int64_t>& start,
-                                            const std::vector<int64_t>& end,
-                                            int64_t window_end) const {
-  // The marks' replayed times (2 per step: start, end), then the GPU work of each step.
-  std::vector<int64_t> at(mark_node_.size());
-  for (size_t k = 0; k < at.size(); ++k) {
-    const uint32_t v = mark_node_[k];
-    at[k] = (v == kNone ? window_end : start[v]) - mark_before_[k];
-  }
-  const size_t n = at.size() / 2;
-  std::vector<int64_t> gpu_end(n, INT64_MIN);
-  for (const auto& [v, step] : step_ops_) gpu_end[step] = std::max(gpu_end[step], end[v]);
-  std::vector<int64_t> out(2 * n);
-  int64_t done = INT64_MIN;  // of the step before
-  for (size_t k = 0; k < n; ++k) {
-    const int64_t begin = std::max(at[2 * k], done);
-    done = std::max({at[2 * k + 1], gpu_end[k], begin});
-    out[2 * k] = begin, out[2 * k + 1] = done;
-  }
-  return out;
-}
-
 std::vector<int64_t> ReplayGraph::ReplayWindows(const std::vector<const WhatIf*>& fixes,
                                                 int threads,
                                                 std::vector<std::vector<int64_t>>* steps) const {
@@ -318,42 +300,15 @@ std::vector<int64_t> ReplayGraph::ReplayWindows(const std::vector<const WhatIf*>
     if (fixes[i]) todo.push_back(i);
   const size_t workers = std::clamp<size_t>(static_cast<size_t>(std::max(1, threads)), 1,
                                             std::max<size_t>(1, todo.size()));
-  // Worker k replays fixes k, k + workers, ...; worker 0 in this thread on the graph's own
-  // buffers, the others on copies (a replay edits its parameters in place).
-  auto run = [&](size_t k, Params& p, std::vector<int64_t>& start, std::vector<int64_t>& end,
-                 Undo& undo) {
+  // Worker k replays fixes k, k + workers, ... (a replay edits its parameters in place).
+  OnWorkers(workers, [&](size_t k, Params& p, std::vector<int64_t>& start,
+                         std::vector<int64_t>& end, Undo& undo) {
     for (size_t j = k; j < todo.size(); j += workers) {
       ReplayResult r = ReplayInto(fixes[todo[j]], false, p, start, end, undo);
       out[todo[j]] = r.window_ns;
       if (steps) (*steps)[todo[j]] = std::move(r.steps_ns);
     }
-  };
-  // The copies are made here, before worker 0 starts editing the graph's own parameters; once,
-  // then kept for the next call.
-  while (workers_.size() < workers - 1) workers_.push_back({base_, {}, {}, {}});
-  std::vector<std::thread> pool;
-  std::vector<std::exception_ptr> failed(workers);
-  for (size_t k = 1; k < workers; ++k) {
-    pool.emplace_back([&, k] {
-      try {
-        Workspace& w = workers_[k - 1];
-        run(k, w.p, w.start, w.end, w.undo);
-      } catch (...) {
-        failed[k] = std::current_exception();
-      }
-    });
-  }
-  try {
-    run(0, base_, start_, end_, undo_);
-  } catch (...) {
-    failed[0] = std::current_exception();
-  }
-  for (auto& th : pool) th.join();
-  for (auto& e : failed) {
-    if (!e) continue;
-    workers_.clear();           // a replay cut short may have left its parameters edited
-    std::rethrow_exception(e);  // out of memory on any worker: one line in main
-  }
+  });
   return out;
 }
 
