@@ -228,6 +228,12 @@ class ReplayGraph {
   // made before worker 0 starts); a worker's exception is rethrown once all are done.
   template <typename Job>
   void OnWorkers(size_t workers, const Job& job) const;
+  static std::vector<size_t> Given(const std::vector<const WhatIf*>& fixes);  // the non-null
+  static size_t WorkersFor(int threads, size_t jobs);  // threads, at least 1, at most jobs
+  // What one fix's edits remove against the unchanged replay in start_/end_ (EditsRemoveNs),
+  // applied to `p` and undone; `touched` is scratch.
+  int64_t EditsRemove(const WhatIf& fix, Params& p, Undo& undo,
+                      std::vector<uint32_t>& touched) const;
   // One replay into the given parameters (edited and restored), time buffers and undo (empty
   // before and after).
   ReplayResult ReplayInto(const WhatIf* fix, bool with_path, Params& p, std::vector<int64_t>& start,
@@ -295,8 +301,8 @@ class ReplayGraph {
   mutable std::vector<int64_t> start_, end_;
   mutable Undo undo_;
   mutable bool unchanged_ = false;  // start_/end_ hold the replay without a fix
-  // ReplayWindows' other workers' workspaces, kept from call to call (pricing calls it once per
-  // fix added): copies of base_, which every replay leaves as it found it.
+  // OnWorkers' other workers' workspaces (ReplayWindows, EditsRemoveNs), kept from call to call
+  // (pricing calls them once per batch): copies of base_, which every job leaves as it found it.
   mutable std::vector<Workspace> workers_;
   std::vector<uint32_t> lane_prev0_;  // lane order as built (fixes may bypass a prefetched copy)
   std::vector<uint32_t> order_;       // topological order of points (node * 2 + is_end)

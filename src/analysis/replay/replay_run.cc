@@ -230,49 +230,59 @@ void ReplayGraph::OnWorkers(size_t workers, const Job& job) const {
   }
 }
 
+std::vector<size_t> ReplayGraph::Given(const std::vector<const WhatIf*>& fixes) {
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < fixes.size(); ++i)
+    if (fixes[i]) todo.push_back(i);
+  return todo;
+}
+
+size_t ReplayGraph::WorkersFor(int threads, size_t jobs) {
+  return std::clamp<size_t>(static_cast<size_t>(std::max(1, threads)), 1,
+                            std::max<size_t>(1, jobs));
+}
+
+int64_t ReplayGraph::EditsRemove(const WhatIf& fix, Params& p, Undo& undo,
+                                 std::vector<uint32_t>& touched) const {
+  // The node a parameter slot belongs to (kNone: not a per-node column).
+  auto node_of = [&](const auto* slot) -> uint32_t {
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(slot)>>;
+    for (const std::vector<T>* col : Columns<T>(p)) {
+      if (!col->empty() && slot >= col->data() && slot < col->data() + col->size())
+        return static_cast<uint32_t>(slot - col->data());
+    }
+    return kNone;
+  };
+  Apply(fix, p, undo);
+  touched.clear();
+  for (const auto& [slot, old] : undo.i64) touched.push_back(node_of(slot));
+  for (const auto& [slot, old] : undo.u32) touched.push_back(node_of(slot));
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+  int64_t removed = 0;
+  for (uint32_t v : touched) {
+    if (v == kNone) continue;
+    removed += std::max<int64_t>(0, start_[v] - StartOf(v, p, start_, end_)) +
+               std::max<int64_t>(0, end_[v] - EndOf(v, p, start_, end_));
+  }
+  undo.Restore();
+  return removed;
+}
+
 std::vector<int64_t> ReplayGraph::EditsRemoveNs(const std::vector<const WhatIf*>& fixes,
                                                 int threads) const {
   std::vector<int64_t> out(fixes.size(), 0);
   if (nodes() == 0 || order_.empty()) return out;  // unordered: replays are the observed times
   Replay(nullptr);
-  // The unchanged replay's times, read by every worker: the loop applies and undoes edits, never
-  // replays.
-  const std::vector<int64_t>& start = start_;
-  const std::vector<int64_t>& end = end_;
-  std::vector<size_t> todo;
-  for (size_t i = 0; i < fixes.size(); ++i)
-    if (fixes[i]) todo.push_back(i);
-  const size_t workers = std::clamp<size_t>(static_cast<size_t>(std::max(1, threads)), 1,
-                                            std::max<size_t>(1, todo.size()));
+  // The unchanged replay's times (start_, end_) are read by every worker: EditsRemove applies
+  // and undoes edits, never replays.
+  const std::vector<size_t> todo = Given(fixes);
+  const size_t workers = WorkersFor(threads, todo.size());
   OnWorkers(workers,
             [&](size_t k, Params& p, std::vector<int64_t>&, std::vector<int64_t>&, Undo& undo) {
-              // The node a parameter slot belongs to (kNone: not a per-node column).
-              auto node_of = [&](const auto* slot) -> uint32_t {
-                using T = std::remove_cv_t<std::remove_pointer_t<decltype(slot)>>;
-                for (const std::vector<T>* col : Columns<T>(p)) {
-                  if (!col->empty() && slot >= col->data() && slot < col->data() + col->size())
-                    return static_cast<uint32_t>(slot - col->data());
-                }
-                return kNone;
-              };
               std::vector<uint32_t> touched;  // kept from fix to fix, as the undo is
-              for (size_t j = k; j < todo.size(); j += workers) {
-                const size_t i = todo[j];
-                Apply(*fixes[i], p, undo);
-                touched.clear();
-                for (const auto& [slot, old] : undo.i64) touched.push_back(node_of(slot));
-                for (const auto& [slot, old] : undo.u32) touched.push_back(node_of(slot));
-                std::sort(touched.begin(), touched.end());
-                touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
-                int64_t removed = 0;
-                for (uint32_t v : touched) {
-                  if (v == kNone) continue;
-                  removed += std::max<int64_t>(0, start[v] - StartOf(v, p, start, end)) +
-                             std::max<int64_t>(0, end[v] - EndOf(v, p, start, end));
-                }
-                out[i] = removed;
-                undo.Restore();
-              }
+              for (size_t j = k; j < todo.size(); j += workers)
+                out[todo[j]] = EditsRemove(*fixes[todo[j]], p, undo, touched);
             });
   return out;
 }
@@ -295,11 +305,8 @@ std::vector<int64_t> ReplayGraph::ReplayWindows(const std::vector<const WhatIf*>
                                                 std::vector<std::vector<int64_t>>* steps) const {
   std::vector<int64_t> out(fixes.size(), -1);
   if (steps) steps->assign(fixes.size(), {});
-  std::vector<size_t> todo;
-  for (size_t i = 0; i < fixes.size(); ++i)
-    if (fixes[i]) todo.push_back(i);
-  const size_t workers = std::clamp<size_t>(static_cast<size_t>(std::max(1, threads)), 1,
-                                            std::max<size_t>(1, todo.size()));
+  const std::vector<size_t> todo = Given(fixes);
+  const size_t workers = WorkersFor(threads, todo.size());
   // Worker k replays fixes k, k + workers, ... (a replay edits its parameters in place).
   OnWorkers(workers, [&](size_t k, Params& p, std::vector<int64_t>& start,
                          std::vector<int64_t>& end, Undo& undo) {
