@@ -4,13 +4,13 @@
 #include <cmath>
 #include <exception>
 #include <functional>
-#include <future>
 #include <map>
 #include <optional>
 #include <thread>
 
 #include "analysis/common/copies.h"
 #include "analysis/findings/context.h"
+#include "analysis/findings/graph_builder.h"
 #include "analysis/findings/place_advice.h"
 #include "analysis/findings/pricing.h"
 #include "analysis/findings/registry.h"
@@ -91,6 +91,15 @@ void PhaseFindings(const std::vector<Candidate>& cands, const Pricing& priced,
                      [](const auto& a, const auto& b) { return a.impact_ns > b.impact_ns; });
 }
 
+// The rules' claim-free work (RuleInfo::prepare), last rule first: the rules run first to last
+// meanwhile, so the two threads meet in the middle, each waiting at most for the one preparation
+// that both reach at once.
+void PrepareRules(const Context& c) {
+  const auto& rules = Rules();
+  for (auto rule = rules.rbegin(); rule != rules.rend(); ++rule)
+    if (rule->prepare) rule->prepare(c);
+}
+
 }  // namespace
 
 namespace {
@@ -114,109 +123,6 @@ void MeasureWindow(const Trace& t, const Context& c, int64_t wall_ns, AnalysisRe
       s.api_ns += t.api.dur_ns[i];
   }
 }
-
-// What no rule needs (the recording's notes, the window's GPU time by category): made beside
-// the rules, read once they are done.
-struct WindowNotes {
-  std::vector<HealthNote> health;
-  std::vector<PhaseSummary> phases;
-  ClockCheck clocks;
-  std::vector<CategoryStat> categories;
-};
-
-// The window, then its replay graph and critical path (the unchanged replay, the one-time costs
-// done before the window), then the window's notes (health, phases, clocks, categories), made on a
-// second core (when there is one) beside what analyze does meanwhile: the attribution while the
-// window is sought (it does not need the window), then the stalls, gaps and rules (which, like
-// the graph and the notes, only read the trace). The notes follow the graph there: the graph
-// takes less time than the gaps and rules (measured on the 1 GB B200 trace: 0.28 s against
-// 0.45 s on one core).
-class GraphBuilder {
- public:
-  GraphBuilder(const Trace& t, std::function<SteadyState()> seek, const CategoryRules& categories,
-               bool background)
-      : t_(t), seek_(std::move(seek)), found_(window_ready_.get_future()), categories_(categories) {
-    if (background)
-      thread_ = std::thread([this] {
-        Seek();
-        if (!window_failed_) Build();
-      });
-  }
-  ~GraphBuilder() {  // an analysis that throws (out of memory) still waits for the builder
-    if (thread_.joinable()) thread_.join();
-  }
-  GraphBuilder(const GraphBuilder&) = delete;
-  GraphBuilder& operator=(const GraphBuilder&) = delete;
-  // The window, once sought (here, without a second core); rethrows what seeking it threw.
-  SteadyState Window() {
-    if (thread_.joinable())
-      found_.wait();
-    else if (!sought_)
-      Seek();
-    if (window_failed_) std::rethrow_exception(window_failed_);
-    return steady_;
-  }
-  // The graph, once built (here, without a second core, on the window sought first); rethrows
-  // what seeking the window or building the graph threw.
-  ReplayGraph* Get() {
-    if (thread_.joinable()) {
-      thread_.join();
-    } else {
-      if (!sought_) Seek();
-      if (!window_failed_ && !graph_ && !failed_) Build();
-    }
-    if (window_failed_) std::rethrow_exception(window_failed_);
-    if (failed_) std::rethrow_exception(failed_);  // out of memory: one line in main
-    return &*graph_;
-  }
-  // The unchanged replay with its critical path, and the recording's notes (after Get).
-  ReplayResult& observed() { return observed_; }
-  WindowNotes& notes() { return notes_; }
-
- private:
-  // Written before the window is said to be ready, only read after.
-  void Seek() {
-    sought_ = true;
-    try {
-      steady_ = seek_();
-      one_time_ = Context::OneTimeFixOf(steady_);
-    } catch (...) {
-      window_failed_ = std::current_exception();
-    }
-    window_ready_.set_value();
-  }
-  void Build() {
-    try {
-      graph_.emplace(t_, steady_.start_ns, steady_.end_ns);
-      // A module-loading launch call is warm-up's, not the steady path's.
-      observed_ = graph_->Replay(one_time_.empty() ? nullptr : &one_time_, true);
-      base::StageTimer timer;
-      notes_.health = CheckHealth(t_, steady_);
-      notes_.phases = SummarisePhases(t_, steady_);
-      notes_.clocks = CheckClocks(t_);
-      StatsOptions in_window;
-      in_window.window_start = steady_.start_ns, in_window.window_end = steady_.end_ns;
-      notes_.categories = GpuTimeByCategory(t_, in_window, categories_);
-      timer.Lap("analyze: health, phases, clocks, categories (beside the rules)");
-    } catch (...) {
-      failed_ = std::current_exception();
-    }
-  }
-  const Trace& t_;
-  std::function<SteadyState()> seek_;
-  SteadyState steady_;  // the thread's own: the analysis gets a copy (Window)
-  WhatIf one_time_;
-  bool sought_ = false;
-  std::exception_ptr window_failed_;
-  std::promise<void> window_ready_;
-  std::future<void> found_;
-  const CategoryRules& categories_;
-  WindowNotes notes_;
-  std::optional<ReplayGraph> graph_;
-  ReplayResult observed_;
-  std::exception_ptr failed_;
-  std::thread thread_;  // joined by the destructor before the members it uses go
-};
 
 // What the context's window holds and costs: the summary, the rules' findings in registry order
 // priced by the replay, sorted for the report. r.steady is the context's window.
@@ -252,6 +158,13 @@ void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t 
   Claims claims(t);
   std::vector<Candidate> cands;
   timer.Lap("analyze: verdict");
+  // The rules' preparations read the context: the second core is done with them before it goes.
+  JoinOnExit prepared_before_context_goes(graph_builder);
+  graph_builder.After([&c] {
+    base::StageTimer prepared;
+    PrepareRules(c);
+    prepared.Lap("analyze: the rules' claim-free work (beside the rules)");
+  });
   for (const auto& rule : Rules()) {
     rule.detect(c, claims, cands);
     if (timer.on()) timer.Lap(("rule " + std::string(rule.id)).c_str());

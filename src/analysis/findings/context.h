@@ -17,6 +17,7 @@
 #include "analysis/common/call_names.h"
 #include "analysis/common/intervals.h"
 #include "analysis/findings/finding.h"
+#include "analysis/findings/prepared_work.h"
 #include "analysis/findings/registry.h"
 #include "analysis/replay/what_if.h"
 #include "analysis/steps/steady_state.h"
@@ -123,6 +124,12 @@ class Context {
     return 100.0 * static_cast<double>(ns) / static_cast<double>(std::max<int64_t>(1, busy_));
   }
   int devices() const { return devices_; }
+  // What `make` returns for this context, made once by the first thread to ask (PreparedWork:
+  // a rule's claim-free work, which analyze's second core may do before the rule's turn).
+  template <typename T>
+  const T& Prepared(T (*make)(const Context&)) const {
+    return prepared_.Get<T>([&] { return make(*this); });
+  }
   // Idle time before a GPU op that starts a busy interval on its device (0 when it does not).
   int64_t IdleBefore(int device, int64_t start) const {
     // Gaps of one device do not overlap: at most one of them ends at `start`.
@@ -186,6 +193,7 @@ class Context {
   std::map<int, std::vector<std::pair<int64_t, int64_t>>> kernel_busy_;
   int64_t busy_ = 0;
   int devices_ = 0;
+  mutable PreparedWork prepared_;
 };
 
 // Sweeps a start-sorted table alongside time-sorted queries, keeping the rows that may overlap

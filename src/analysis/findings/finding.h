@@ -124,6 +124,9 @@ struct RuleOption {
 // an earlier rule claimed and claims its own.
 using DetectFn = void (*)(const internal::Context&, internal::Claims&,
                           std::vector<internal::Candidate>&);
+// Work of the rule's that no claim changes (Context::Prepared), which analyze's second core may
+// do before the rule's turn; the rule's detect asks for the same and gets it, made once.
+using PrepareFn = void (*)(const internal::Context&);
 
 // A rule as the registry, `help findings` and the pricing read it. Each rule defines one with
 // designated initializers (.id = ..., .limits = ...), naming every text it sets.
@@ -135,6 +138,7 @@ struct RuleInfo {
   std::string_view advice = {};      // the fix, for the user
   std::vector<RuleOption> options = {};
   DetectFn detect = nullptr;
+  PrepareFn prepare = nullptr;  // none: all of its work depends on the claims before it
   // How analyze prices and lists its findings. kDefault: priced in order of its saving, listed
   // by impact when it saves at least the minimum. kCatchAll: priced after every other rule, on
   // what they leave (gpu-idle: the host work no other rule explains). kAlwaysListed: listed even

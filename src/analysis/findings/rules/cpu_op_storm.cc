@@ -126,8 +126,8 @@ struct CallOps {
 struct Group {
   size_t ops = 0;
   int64_t op_ns = 0;
-  std::unordered_map<RowId, CallOps> calls;  // frame or range instance -> its ops
-  std::map<std::string_view, size_t> names;  // views into the trace's names
+  std::unordered_map<RowId, CallOps> calls;           // frame or range instance -> its ops
+  std::unordered_map<model::StringId, size_t> names;  // op name -> ops
   bool frames = false;
   std::vector<std::pair<RowId, RowId>> runs;  // kLoosePlace: each run's first and last op
 };
@@ -179,8 +179,10 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   NameMemo bookkeeping(t, IsBookkeepingOp);
   NamespacedNames namespaced(t, IsNamespaced);
   // A place: the innermost Python frame that calls the ops itself (the loop's body, not a
-  // model's forward that reaches them through submodules), else the enclosing user range.
-  std::map<std::string_view, Group> groups;  // by place (a view into the trace's names)
+  // model's forward that reaches them through submodules), else the enclosing user range. Read
+  // by the place's name id (one name, one id: a frame and a range of one name are one place),
+  // then ordered by the name.
+  std::unordered_map<model::StringId, Group> by_id;
   for (size_t i = 0; i < cpu.size(); ++i) {
     if (cpu.kind[i] != model::CpuRangeKind::kOp || !c.In(cpu.start_ns[i]) ||
         cpu.dur_ns[i] >= c.o().tiny_op_ns)
@@ -211,8 +213,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     // launch-bound's) or computing nothing (allocations, views, a stream's bookkeeping) is no
     // loop over elements.
     if (frame == kNoRow && (launches[i] || bookkeeping(cpu.name[i]))) continue;
-    std::string_view key = frame != kNoRow ? t.str(t.python.name[frame]) : range;
-    Group& g = groups[key];
+    Group& g = by_id[frame != kNoRow ? t.python.name[frame] : cpu.name[p]];
     g.frames = frame != kNoRow;
     ++g.ops;
     g.op_ns += cpu.dur_ns[i];
@@ -220,19 +221,21 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     ++call.ops;
     call.start = std::min(call.start, cpu.start_ns[i]);
     call.end = std::max(call.end, cpu.end_ns(i));
-    ++g.names[t.str(cpu.name[i])];
+    ++g.names[cpu.name[i]];
   }
+  std::map<std::string_view, Group> groups;  // by place (a view into the trace's names)
+  for (auto& [id, g] : by_id) groups.emplace(t.str(id), std::move(g));
   for (const std::vector<RowId>& run : LooseRuns(c, unplaced, launches)) {
     Group& g = groups[kLoosePlace];
     g.runs.emplace_back(run.front(), run.back());
-    for (RowId r : run) ++g.ops, g.op_ns += cpu.dur_ns[r], ++g.names[t.str(cpu.name[r])];
+    for (RowId r : run) ++g.ops, g.op_ns += cpu.dur_ns[r], ++g.names[cpu.name[r]];
   }
   for (auto& [key, g] : groups) {
     if (IsModelCode(key)) continue;
     // An optimizer's foreach path issues one multi-tensor op per group of tensors: not a loop.
     size_t foreach_ops = 0;
     for (const auto& [n, k] : g.names)
-      foreach_ops += n.find("_foreach_") != std::string_view::npos ? k : 0;
+      foreach_ops += t.str(n).find("_foreach_") != std::string_view::npos ? k : 0;
     if (2 * foreach_ops > g.ops) continue;
     const bool loose = !g.runs.empty();
     double per_call =
@@ -249,7 +252,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     Finding& f = cand.finding;
     f.where.python = g.frames ? std::string(key) : "";
     std::vector<std::pair<size_t, std::string>> ranked;
-    for (auto& [n, k] : g.names) ranked.emplace_back(k, std::string(n));
+    for (auto& [n, k] : g.names) ranked.emplace_back(k, std::string(t.str(n)));
     std::sort(ranked.rbegin(), ranked.rend());
     f.where.op = g.frames || loose ? ranked.front().second : std::string(key);
     std::string mix;

@@ -38,18 +38,37 @@ std::string AdviceFor(const std::string& family) {
          "the data is read once, and avoid dtype round trips and extra copies.";
 }
 
-void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
+// The op signatures below the attainable fraction of their roof with the largest savings, each
+// with its kernels' new durations (claim-free: made before the rule's turn where a second core
+// is free). Only what the findings need is kept, not the roofline of every kernel.
+struct Roofs {
+  const DevicePeaks* peaks = nullptr;  // null: unknown, so there is no roof
+  struct Kernel {
+    size_t row;
+    int64_t target;  // its new duration
+    double ideal_ns;
+  };
+  struct Signature {
+    RooflineOp op;
+    std::vector<Kernel> kernels;
+  };
+  std::vector<Signature> top;  // the kMaxFindings largest savings, largest first
+};
+
+Roofs MakeRoofs(const Context& c) {
   const Trace& t = c.t();
   RooflineOptions ro;
   ro.device = c.o().device;
   ro.window_start = c.steady().start_ns, ro.window_end = c.steady().end_ns;
+  Roofs out;
   // Without the device's peaks there is no roof: the per-kernel roofline is not built.
-  if (!PickRooflineDevice(t, ro).peaks) return;
+  if (!PickRooflineDevice(t, ro).peaks) return out;
   RooflineReport r = ComputeRoofline(t, ro, &c.graphs());
-  double fraction = c.o().attainable_fraction;
+  out.peaks = r.device.peaks;
+  const double fraction = c.o().attainable_fraction;
   // Per op signature: the kernels' new durations at the attainable fraction of the roof.
   struct Fix {
-    std::vector<std::pair<size_t, int64_t>> kernels;
+    std::vector<Roofs::Kernel> kernels;
     int64_t saving = 0;
   };
   std::map<int32_t, Fix> fixes;
@@ -62,26 +81,39 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
         std::max(kKernelFixedCostNs, static_cast<int64_t>(r.kernel_ideal_ns[i] / fraction));
     if (target >= t.kernels.dur_ns[i]) continue;
     Fix& f = fixes[op];
-    f.kernels.emplace_back(i, target);
+    f.kernels.push_back({i, target, r.kernel_ideal_ns[i]});
     f.saving += t.kernels.dur_ns[i] - target;
   }
-  std::vector<std::pair<int64_t, int32_t>> ranked;
+  std::vector<std::pair<int64_t, int32_t>> ranked;  // (saving, op), largest first
   for (const auto& [op, f] : fixes) ranked.emplace_back(f.saving, op);
   std::sort(ranked.rbegin(), ranked.rend());
-  const DevicePeaks& peaks = *r.device.peaks;
-  for (size_t n = 0; n < ranked.size() && n < kMaxFindings; ++n) {
-    const RooflineOp& o = r.ops[static_cast<size_t>(ranked[n].second)];
+  for (size_t n = 0; n < ranked.size() && n < kMaxFindings; ++n)
+    out.top.push_back({std::move(r.ops[static_cast<size_t>(ranked[n].second)]),
+                       std::move(fixes[ranked[n].second].kernels)});
+  return out;
+}
+
+void Prepare(const Context& c) { c.Prepared(MakeRoofs); }
+
+void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
+  const Trace& t = c.t();
+  const Roofs& roofs = c.Prepared(MakeRoofs);
+  if (!roofs.peaks) return;
+  const double fraction = c.o().attainable_fraction;
+  const DevicePeaks& peaks = *roofs.peaks;
+  for (const Roofs::Signature& sig : roofs.top) {
+    const RooflineOp& o = sig.op;
     Candidate cand{Make(c, "kernel-efficiency", 0), {}};
     int64_t before = 0, after = 0;
-    for (auto [k, target] : fixes[ranked[n].second].kernels) {
+    for (const auto& [k, target, ideal_ns] : sig.kernels) {
       if (!claims.TakeKernel(k)) continue;  // an outlier instance: already at the median
       cand.fix.kernel_dur.emplace_back(k, target);
       before += t.kernels.dur_ns[k], after += target;
       AddEvidence(
           c, cand.finding, t.kernels.start_ns[k], t.kernels.dur_ns[k],
-          base::FormatFixed(100.0 * r.kernel_ideal_ns[k] /
-                                static_cast<double>(std::max<int64_t>(1, t.kernels.dur_ns[k])),
-                            1) +
+          base::FormatFixed(
+              100.0 * ideal_ns / static_cast<double>(std::max<int64_t>(1, t.kernels.dur_ns[k])),
+              1) +
               "% of the " + o.bound + " roof");
     }
     if (cand.fix.kernel_dur.empty()) continue;
@@ -127,6 +159,7 @@ const RuleInfo& KernelEfficiencyRule() {
                    "kernel-efficiency: share of the roof a tuned kernel reaches", 60,
                    [](AnalyzeOptions& o, double v) { o.attainable_fraction = v / 100; }}},
       .detect = &kernel_efficiency_rule::Detect,
+      .prepare = &kernel_efficiency_rule::Prepare,
       .runtime_advice =
           "Depends on the kernel: a tuned library (cuBLASLt, CUTLASS) and tile-friendly shapes for "
           "matrix work, fused kernels for memory-bound work.",

@@ -12,20 +12,27 @@ namespace gpuscope::analysis::internal {
 namespace kernel_hotspot_rule {
 namespace {
 
-void Detect(const Context& c, Claims&, std::vector<Candidate>& out) {
+// The window's kernel time and its three largest names (claim-free: made before the rule's turn
+// where a second core is free).
+struct Hottest {
+  int64_t total = 0;
+  std::vector<std::pair<int64_t, model::StringId>> ranked;  // (time, name), largest first
+};
+
+Hottest MakeHottest(const Context& c) {
   const Trace& t = c.t();
   // Kernel time per name: the window's (name, time) pairs sorted by name and summed in place
   // (16 bytes per kernel, not a map node per name: a million names, issue 33); the three
   // largest as (time, name), largest first.
   std::vector<std::pair<model::StringId, int64_t>> by_name;
-  int64_t total = 0;
+  Hottest out;
   for (size_t i = 0; i < t.kernels.size(); ++i) {
     if (!c.GpuIn(t.kernels.start_ns[i], t.kernels.launch[i])) continue;
     by_name.emplace_back(t.kernels.name[i], t.kernels.dur_ns[i]);
-    total += t.kernels.dur_ns[i];
+    out.total += t.kernels.dur_ns[i];
   }
   std::sort(by_name.begin(), by_name.end());
-  std::vector<std::pair<int64_t, model::StringId>> ranked;
+  std::vector<std::pair<int64_t, model::StringId>>& ranked = out.ranked;
   for (size_t b = 0, e = 0; b < by_name.size(); b = e) {
     int64_t ns = 0;
     for (; e < by_name.size() && by_name[e].first == by_name[b].first; ++e) ns += by_name[e].second;
@@ -34,7 +41,16 @@ void Detect(const Context& c, Claims&, std::vector<Candidate>& out) {
     ranked.insert(std::upper_bound(ranked.begin(), ranked.end(), entry, std::greater<>()), entry);
     if (ranked.size() > 3) ranked.pop_back();
   }
-  std::vector<std::pair<model::StringId, int64_t>>().swap(by_name);
+  return out;
+}
+
+void Prepare(const Context& c) { c.Prepared(MakeHottest); }
+
+void Detect(const Context& c, Claims&, std::vector<Candidate>& out) {
+  const Trace& t = c.t();
+  const Hottest& hottest = c.Prepared(MakeHottest);
+  const std::vector<std::pair<int64_t, model::StringId>>& ranked = hottest.ranked;
+  const int64_t total = hottest.total;
   for (size_t k = 0; k < ranked.size() && k < 3; ++k) {
     double share = total ? static_cast<double>(ranked[k].first) / static_cast<double>(total) : 0;
     if (share < c.o().hotspot_share) break;
@@ -78,6 +94,7 @@ const RuleInfo& KernelHotspotRule() {
       .options = {{"--hotspot-percent", "kernel-hotspot: share of kernel time", 10,
                    [](AnalyzeOptions& o, double v) { o.hotspot_share = v / 100; }}},
       .detect = &kernel_hotspot_rule::Detect,
+      .prepare = &kernel_hotspot_rule::Prepare,
       .runtime_advice =
           "Check these kernels' throughput against the device's peaks (gpuscope roofline) and "
           "against a tuned library (cuBLASLt, cuDNN, CUTLASS).",
