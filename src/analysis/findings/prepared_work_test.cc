@@ -100,26 +100,31 @@ TEST(PreparedWork, AThreadWaitingOnAMakeThatThrowsMakesItItself) {
   }
 }
 
-// Three kernels of different time per step: kernel-hotspot prepares its ranking on the second
-// core (RuleInfo::prepare) or on its own turn; either way the findings are the one-thread ones.
-TEST(PreparedWork, AnalyzeOnTwoThreadsGivesTheOneThreadHotspots) {
+// Three kernels of different time per step, one instance ten times slower than its siblings:
+// kernel-hotspot's ranking and kernel-outlier's slow groups are prepared on the second core
+// (RuleInfo::prepare) or on the rule's own turn; either way the findings are the one-thread ones.
+TEST(PreparedWork, AnalyzeOnTwoThreadsGivesTheOneThreadFindings) {
   Builder b;
   for (int s = 0; s < 10; ++s) {
     const int64_t t0 = s * 1000 * us;
     b.Step(s, t0, 1000 * us);
-    b.Launch("gemm", t0 + 1 * us, 4 * us, t0 + 10 * us, 500 * us);
-    b.Launch("softmax", t0 + 6 * us, 4 * us, t0 + 520 * us, 300 * us);
-    b.Launch("layernorm", t0 + 11 * us, 4 * us, t0 + 830 * us, 150 * us);
+    b.Launch("gemm", t0 + 1 * us, 4 * us, t0 + 10 * us, 300 * us);
+    b.Launch("softmax", t0 + 6 * us, 4 * us, t0 + 320 * us, 150 * us);
+    b.Launch("layernorm", t0 + 11 * us, 4 * us, t0 + 480 * us, (s == 7 ? 400 : 40) * us);
   }
   const model::Trace& t = b.Link();
   AnalyzeOptions one;
   one.threads = 1;
+  one.min_impact_percent = 0;  // every finding listed, the outlier's too
   const AnalysisReport r1 = Analyze(t, one);
-  const std::vector<const Finding*> hot1 = test_models::Rule(r1, "kernel-hotspot");
-  ASSERT_EQ(hot1.size(), 3u);
-  EXPECT_EQ(hot1[0]->where.kernel, "gemm");
+  const std::vector<const Finding*> hot = test_models::Rule(r1, "kernel-hotspot");
+  ASSERT_EQ(hot.size(), 3u);
+  EXPECT_EQ(hot[0]->where.kernel, "gemm");
+  const std::vector<const Finding*> slow = test_models::Rule(r1, "kernel-outlier");
+  ASSERT_EQ(slow.size(), 1u);
+  EXPECT_NE(slow[0]->detail.find("1 of 10 instances"), std::string::npos) << slow[0]->detail;
   for (int round = 0; round < 20; ++round) {
-    AnalyzeOptions two;
+    AnalyzeOptions two = one;
     two.threads = 2;
     const AnalysisReport r2 = Analyze(t, two);
     ASSERT_EQ(r2.findings.size(), r1.findings.size());

@@ -12,12 +12,28 @@ namespace gpuscope::analysis::internal {
 namespace kernel_hotspot_rule {
 namespace {
 
-// The window's kernel time and its three largest names (claim-free: made before the rule's turn
-// where a second core is free).
+// The window's kernel time and its three largest names, each with the call site holding most of
+// its time (claim-free: made before the rule's turn where a second core is free).
 struct Hottest {
   int64_t total = 0;
   std::vector<std::pair<int64_t, model::StringId>> ranked;  // (time, name), largest first
+  std::vector<std::tuple<std::string, std::string, std::string>> site;  // (python, op, graph)
 };
+
+// The call site (op, Python frame; the captured one for graph kernels) with most of `name`'s
+// time in the window; empty where it has none.
+std::tuple<std::string, std::string, std::string> SiteOf(const Context& c, model::StringId name) {
+  const Trace& t = c.t();
+  std::map<std::tuple<std::string, std::string, std::string>, int64_t> sites;
+  for (size_t i = 0; i < t.kernels.size(); ++i) {
+    if (t.kernels.name[i] != name || !c.GpuIn(t.kernels.start_ns[i], t.kernels.launch[i])) continue;
+    Where w = c.at().Kernel(i);
+    sites[{w.python, w.op, w.graph}] += t.kernels.dur_ns[i];
+  }
+  auto site = std::max_element(sites.begin(), sites.end(),
+                               [](const auto& a, const auto& b) { return a.second < b.second; });
+  return site != sites.end() ? site->first : std::tuple<std::string, std::string, std::string>{};
+}
 
 Hottest MakeHottest(const Context& c) {
   const Trace& t = c.t();
@@ -41,6 +57,13 @@ Hottest MakeHottest(const Context& c) {
     ranked.insert(std::upper_bound(ranked.begin(), ranked.end(), entry, std::greater<>()), entry);
     if (ranked.size() > 3) ranked.pop_back();
   }
+  std::vector<std::pair<model::StringId, int64_t>>().swap(by_name);
+  // Only the names the rule lists: at least the threshold share.
+  for (const auto& [ns, name] : ranked) {
+    const double share = out.total ? static_cast<double>(ns) / static_cast<double>(out.total) : 0;
+    if (share < c.o().hotspot_share) break;
+    out.site.push_back(SiteOf(c, name));
+  }
   return out;
 }
 
@@ -57,18 +80,8 @@ void Detect(const Context& c, Claims&, std::vector<Candidate>& out) {
     Candidate cand{Make(c, "kernel-hotspot", 0), {}};
     Finding& f = cand.finding;
     f.severity = Severity::kInfo;
-    // The call site (op, Python frame; the captured one for graph kernels) with most of its time.
-    std::map<std::tuple<std::string, std::string, std::string>, int64_t> sites;
-    for (size_t i = 0; i < t.kernels.size(); ++i) {
-      if (t.kernels.name[i] != ranked[k].second ||
-          !c.GpuIn(t.kernels.start_ns[i], t.kernels.launch[i]))
-        continue;
-      Where w = c.at().Kernel(i);
-      sites[{w.python, w.op, w.graph}] += t.kernels.dur_ns[i];
-    }
-    auto site = std::max_element(sites.begin(), sites.end(),
-                                 [](const auto& a, const auto& b) { return a.second < b.second; });
-    if (site != sites.end()) std::tie(f.where.python, f.where.op, f.where.graph) = site->first;
+    if (k < hottest.site.size())
+      std::tie(f.where.python, f.where.op, f.where.graph) = hottest.site[k];
     f.where.kernel = base::Demangle(t.str(ranked[k].second));
     f.detail = base::FormatFixed(100 * share, 1) + "% of the steady-state kernel time (" +
                base::FormatDuration(ranked[k].first) + ")";

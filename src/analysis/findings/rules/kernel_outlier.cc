@@ -170,7 +170,17 @@ size_t DropRecurring(const Context& c, std::span<const uint32_t> rows, std::vect
   return 0;
 }
 
-void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
+// The sibling groups with slow instances that do not recur, in the order they are checked
+// (claim-free: made before the rule's turn where a second core is free).
+struct SlowGroup {
+  std::vector<uint32_t> rows;
+  std::vector<uint8_t> slow;  // per row: an outlier
+  int64_t med = 0;
+  double limit = 0;
+};
+
+std::vector<SlowGroup> MakeSlowGroups(const Context& c) {
+  std::vector<SlowGroup> out;
   const Trace& t = c.t();
   std::vector<Instance> inst = Instances(c);
   std::sort(inst.begin(), inst.end(),
@@ -235,6 +245,20 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
       slow += is_slow[i] = static_cast<double>(t.kernels.dur_ns[g.rows[i]]) > limit;
     if (slow == 0 || (!site_known && slow > 1 && slow * 10 > g.rows.size())) continue;
     if (!g.same_work && DropRecurring(c, g.rows, is_slow) == 0) continue;
+    out.push_back(
+        {std::vector<uint32_t>(g.rows.begin(), g.rows.end()), std::move(is_slow), med, limit});
+  }
+  return out;
+}
+
+void Prepare(const Context& c) { c.Prepared(MakeSlowGroups); }
+
+void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
+  const Trace& t = c.t();
+  for (const SlowGroup& g : c.Prepared(MakeSlowGroups)) {
+    const std::vector<uint8_t>& is_slow = g.slow;
+    const int64_t med = g.med;
+    const double limit = g.limit;
     int64_t excess = 0;
     std::vector<uint32_t> outliers;
     Candidate cand{Make(c, "kernel-outlier", 0), {}};
@@ -295,6 +319,7 @@ const RuleInfo& KernelOutlierRule() {
       .options = {{"--outlier-mads", "kernel-outlier: MADs above the median", 5,
                    [](AnalyzeOptions& o, double v) { o.outlier_mads = v; }}},
       .detect = &kernel_outlier_rule::Detect,
+      .prepare = &kernel_outlier_rule::Prepare,
       .limits =
           "kernels with fewer than 5 instances of one name, grid and block in the steady state (3 "
           "from one known call site, one 10x slower); slow instances within max(5 MADs, half the "
