@@ -1,5 +1,8 @@
 #include "analysis/findings/context.h"
 
+#include <string>
+#include <unordered_map>
+
 #include "analysis/common/call_names.h"
 #include "analysis/common/intervals.h"
 #include "analysis/common/name_memo.h"
@@ -117,6 +120,23 @@ bool IsOuterFrame(const Context& c, size_t frame, const Gap& g) {
   return launch >= t.python.start_ns[frame] && launch < t.python.end_ns(frame);
 }
 
+// The Context's id of a text made of a prefix and a trace name ("CPU op: " + the op's name, or
+// the name alone), interned once per distinct name instead of once per gap.
+class NameTexts {
+ public:
+  NameTexts(Context& c, std::string_view prefix) : c_(c), prefix_(prefix) {}
+  base::StringId operator()(model::StringId name) {
+    auto [it, fresh] = ids_.try_emplace(name, 0);
+    if (fresh) it->second = c_.Intern(prefix_ + std::string(c_.t().str(name)));
+    return it->second;
+  }
+
+ private:
+  Context& c_;
+  std::string prefix_;
+  std::unordered_map<model::StringId, base::StringId> ids_;
+};
+
 }  // namespace
 
 void ClassifyGaps(Context& c) {
@@ -125,6 +145,20 @@ void ClassifyGaps(Context& c) {
   Sweep<model::CpuRangeTable> ops(t.cpu);
   Sweep<model::PythonFrameTable> frames(t.python);
   NameMemo sync_api(t, IsSyncApi), copy_api(t, IsCopyApi);  // once per distinct name
+  NameMemo graph_launch(t, IsGraphLaunchApi), item_op(t, IsItemOp);
+  NameMemo compiled_region(t, IsCompiledRegion);
+  NameTexts sync_cause(c, "host sync: "), copy_cause(c, "memory copy: "), op_cause(c, "CPU op: "),
+      python_cause(c, "Python: "), name_text(c, "");
+  const base::StringId no_text = c.Intern("");
+  // The innermost user frame's name holding a CPU op (Attributor::PythonOf), as a Context id.
+  auto python_of = [&](RowId op) {
+    const RowId f = c.at().UserFrameOfCpu(op);
+    return f == kNoRow ? no_text : name_text(t.python.name[f]);
+  };
+  const base::StringId dispatch_gap = c.Intern(kDispatchGapCause), late = c.Intern("launch late");
+  const base::StringId nothing_queued =
+      c.Intern("no GPU work queued (end of window / unlinked op)");
+  const base::StringId unknown = c.Intern("unknown");
   const std::vector<size_t> no_rows;
   for (Gap& g : c.gaps()) {
     int64_t len = g.end - g.start;
@@ -137,21 +171,21 @@ void ClassifyGaps(Context& c) {
     // classified by what the host did, as any other.)
     bool queued = false;
     if (g.next_launch != kNoRow && len <= kMaxDispatchGapNs) {
-      bool graph = IsGraphLaunchApi(t.str(t.api.name[g.next_launch]));
+      bool graph = graph_launch(t.api.name[g.next_launch]);
       queued = (graph ? t.api.start_ns[g.next_launch] : t.api.end_ns(g.next_launch)) <= g.start;
     }
     // The calls and the Python frames are read only when the cause can be theirs (most gaps of
     // a GPU-bound run are queued work): a sweep skipped catches up at its next query.
     int64_t sync = 0, copy = 0;
-    std::string_view sync_name, copy_name;  // names in the trace's pool
+    model::StringId sync_name = 0, copy_name = 0;  // the longest sync and copy calls' names
     for (size_t r : queued ? no_rows : apis.Overlapping(g.start, g.end)) {
       if (t.api.domain[r] == model::ApiDomain::kOs || !on_thread(t.api.track[r])) continue;
       const model::StringId n = t.api.name[r];
       int64_t o = Overlap(t.api.start_ns[r], t.api.end_ns(r), g.start, g.end);
       if (sync_api(n) && o > sync)
-        sync = o, sync_name = t.str(n);
+        sync = o, sync_name = n;
       else if (copy_api(n) && o > copy)
-        copy = o, copy_name = t.str(n);
+        copy = o, copy_name = n;
     }
     size_t best = SIZE_MAX;
     int64_t best_overlap = 0;
@@ -167,10 +201,10 @@ void ClassifyGaps(Context& c) {
     }
     // Host time inside a torch.compile region is the region's: its ops (aten::slice ...) are
     // the compiled graph's, not lines a user wrote.
-    const bool item = best != SIZE_MAX && IsItemOp(t.str(t.cpu.name[best]));
+    const bool item = best != SIZE_MAX && item_op(t.cpu.name[best]);
     for (RowId r = best == SIZE_MAX || item ? kNoRow : static_cast<RowId>(best); r != kNoRow;
          r = t.cpu.parent[r]) {
-      if (IsCompiledRegion(t.str(t.cpu.name[r]))) {
+      if (compiled_region(t.cpu.name[r])) {
         best = r;
         break;
       }
@@ -189,35 +223,36 @@ void ClassifyGaps(Context& c) {
     size_t frame = SIZE_MAX;
     bool python = false;
     if (queued) {
-      g.cause = c.Intern(kDispatchGapCause);
+      g.cause = dispatch_gap;
     } else if (2 * sync >= len) {
-      g.cause = c.Intern("host sync: " + std::string(sync_name));
-    } else if (best != SIZE_MAX && IsItemOp(t.str(t.cpu.name[best])) && 2 * best_overlap >= len) {
-      g.cause = c.Intern("host sync: " + std::string(t.str(t.cpu.name[best])));
+      g.cause = sync_cause(sync_name);
+    } else if (best != SIZE_MAX && item_op(t.cpu.name[best]) && 2 * best_overlap >= len) {
+      g.cause = sync_cause(t.cpu.name[best]);
     } else if (2 * copy >= len) {
-      g.cause = c.Intern("memory copy: " + std::string(copy_name));
+      g.cause = copy_cause(copy_name);
     } else if (best != SIZE_MAX && 2 * best_overlap >= len) {
-      g.cause = c.Intern("CPU op: " + std::string(t.str(t.cpu.name[best])));
+      g.cause = op_cause(t.cpu.name[best]);
     } else if ((frame = innermost_frame()) != SIZE_MAX && !IsOuterFrame(c, frame, g)) {
-      g.cause = c.Intern("Python: " + std::string(t.str(t.python.name[frame])));
+      g.cause = python_cause(t.python.name[frame]);
       python = true;
     } else if (launch_late) {
-      g.cause = c.Intern("launch late");
+      g.cause = late;
     } else if (g.next_launch == kNoRow && t.api.size() > 0) {
-      g.cause = c.Intern("no GPU work queued (end of window / unlinked op)");
+      g.cause = nothing_queued;
     } else {
-      g.cause = c.Intern("unknown");
+      g.cause = unknown;
     }
     if (python) {
-      g.where.python = c.Intern(t.str(t.python.name[frame]));
+      g.where.python = name_text(t.python.name[frame]);
     } else if (best != SIZE_MAX) {
       g.op = static_cast<RowId>(best);
-      g.where.op = c.Intern(t.str(t.cpu.name[best]));
-      g.where.python = c.Intern(c.at().PythonOf(static_cast<RowId>(best)));
+      g.where.op = name_text(t.cpu.name[best]);
+      g.where.python = python_of(static_cast<RowId>(best));
     } else if (g.next_launch != kNoRow) {
-      Where w = c.at().Api(g.next_launch);
-      g.where.python = c.Intern(w.python);
-      g.where.op = c.Intern(w.op);
+      // The launch call's enclosing op and its user frame (Attributor::Api), none: empty.
+      const RowId op = t.api.enclosing_op[g.next_launch];
+      g.where.python = op == kNoRow ? no_text : python_of(op);
+      g.where.op = op == kNoRow ? no_text : name_text(t.cpu.name[op]);
     }
   }
 }
