@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 #include "analysis/common/deepest_range.h"
 #include "analysis/replay/replay_graph.h"
@@ -118,6 +119,19 @@ const char* CallCategory(std::string_view n) {
   return "other runtime calls";
 }
 
+// CallCategory asked once per distinct call name (it reads the name's text).
+class CallCategories {
+ public:
+  const char* operator()(const model::Trace& t, model::StringId name) {
+    auto [it, fresh] = categories_.try_emplace(name, nullptr);
+    if (fresh) it->second = CallCategory(t.str(name));
+    return it->second;
+  }
+
+ private:
+  std::unordered_map<model::StringId, const char*> categories_;
+};
+
 }  // namespace
 
 // A launch call this long is its own time on the path, not launch latency.
@@ -141,16 +155,15 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
     at -= ns;
   };
   auto name_of = [&](uint32_t v) -> std::string_view {
-    switch (kind_[v]) {
-      case Kind::kKernel:
-        return t_.str(t_.kernels.name[row_[v]]);
-      case Kind::kCopy:
-        return t_.str(t_.memops.name[row_[v]]);
-      case Kind::kCall:
-        return t_.str(t_.api.name[row_[v]]);
-      default:
-        return {};
-    }
+    const Kind k = kind_[v];
+    if (k == Kind::kKernel) return t_.str(t_.kernels.name[row_[v]]);
+    if (k == Kind::kCopy) return t_.str(t_.memops.name[row_[v]]);
+    return k == Kind::kCall ? t_.str(t_.api.name[row_[v]]) : std::string_view();
+  };
+  CallCategories call_categories;
+  auto call_category = [&](uint32_t v) {
+    return kind_[v] == Kind::kCall ? call_categories(t_, t_.api.name[row_[v]])
+                                   : CallCategory(name_of(v));
   };
   uint32_t v = last;
   at = end[last];
@@ -161,14 +174,13 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
     if (at_end) {
       int64_t waited = p.wait[v] != kNone ? end[p.wait[v]] + post_[v] : kNoFloor;
       if (waited == end[v] && waited > start[v] + p.dur[v]) {
-        add(kind_[v] == Kind::kCall ? CallCategory(name_of(v)) : "sync waits", name_of(v),
-            post_[v]);
+        add(kind_[v] == Kind::kCall ? call_category(v) : "sync waits", name_of(v), post_[v]);
         v = p.wait[v];
         continue;
       }
       const char* cat = kind_[v] == Kind::kKernel ? "GPU kernels"
                         : kind_[v] == Kind::kCopy ? "GPU copies"
-                        : kind_[v] == Kind::kCall ? CallCategory(name_of(v))
+                        : kind_[v] == Kind::kCall ? call_category(v)
                                                   : "host work";
       add(cat, name_of(v), end[v] - start[v]);
       at_end = false;
@@ -184,7 +196,7 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
       if (in_call >= kLongLaunchCallNs) {
         add("launch latency", {}, p.lat[v] - in_call);
         on = call;
-        add(CallCategory(name_of(call)), name_of(call), in_call);
+        add(call_category(call), name_of(call), in_call);
       } else {
         add("launch latency", {}, p.lat[v]);
       }
