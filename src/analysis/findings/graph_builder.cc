@@ -47,6 +47,10 @@ void GraphBuilder::Join() {
 
 ReplayGraph* GraphBuilder::Get() {
   if (thread_.joinable()) {
+    // The notes, here when the second core has not begun them (it is still in the graph or
+    // its replay): the first core's rules are done, and it would wait.
+    found_.wait();
+    if (!window_failed_ && !notes_taken_.exchange(true)) MakeNotes();
     Join();
   } else {
     if (!sought_) Seek();
@@ -96,17 +100,21 @@ void GraphBuilder::Build() {
     graph_.emplace(t_, steady_.start_ns, steady_.end_ns);
     // A module-loading launch call is warm-up's, not the steady path's.
     observed_ = graph_->Replay(one_time_.empty() ? nullptr : &one_time_, true);
-    base::StageTimer timer;
-    notes_.health = CheckHealth(t_, steady_);
-    notes_.phases = SummarisePhases(t_, steady_);
-    notes_.clocks = CheckClocks(t_);
-    StatsOptions in_window;
-    in_window.window_start = steady_.start_ns, in_window.window_end = steady_.end_ns;
-    notes_.categories = GpuTimeByCategory(t_, in_window, categories_);
-    timer.Lap("analyze: health, phases, clocks, categories (beside the rules)");
+    if (!notes_taken_.exchange(true)) MakeNotes();
   } catch (...) {
     failed_ = std::current_exception();
   }
+}
+
+void GraphBuilder::MakeNotes() {
+  base::StageTimer timer;
+  notes_.health = CheckHealth(t_, steady_);
+  notes_.phases = SummarisePhases(t_, steady_);
+  notes_.clocks = CheckClocks(t_);
+  StatsOptions in_window;
+  in_window.window_start = steady_.start_ns, in_window.window_end = steady_.end_ns;
+  notes_.categories = GpuTimeByCategory(t_, in_window, categories_);
+  timer.Lap("analyze: health, phases, clocks, categories (by the core free first)");
 }
 
 }  // namespace gpuscope::analysis::internal

@@ -2,6 +2,7 @@
 // GraphBuilder: analyze's second core - the window, its replay graph and critical path, the
 // window's notes, then the rules' claim-free work (internal to analyze.cc).
 
+#include <atomic>
 #include <condition_variable>
 #include <exception>
 #include <functional>
@@ -50,7 +51,9 @@ class JoinOnExit {
 // window is sought (it does not need the window), then the stalls, gaps and rules (which, like
 // the graph and the notes, only read the trace). The notes follow the graph there: the graph
 // takes less time than the gaps and rules (measured on the 1 GB B200 trace: 0.28 s against
-// 0.45 s on one core). Then the work posted by After (the rules' preparations).
+// 0.45 s on one core), but not in every state of a machine: the first core takes the notes
+// when it is done with the rules before the second begins them. Then the work posted by After
+// (the rules' preparations).
 class GraphBuilder {
  public:
   GraphBuilder(const model::Trace& t, std::function<SteadyState()> seek,
@@ -79,6 +82,10 @@ class GraphBuilder {
   void RunPosted();  // the posted work, once posted (none: once closed)
   void Seek();       // writes before the window is said to be ready, only read after
   void Build();
+  // The window's notes (health, phases, clocks, categories): by the second core after the graph
+  // and its replay, or by the first in Get when its rules are done first (notes_taken_ says
+  // which began them; the join hands them over).
+  void MakeNotes();
 
   const model::Trace& t_;
   std::function<SteadyState()> seek_;
@@ -90,6 +97,7 @@ class GraphBuilder {
   std::future<void> found_;
   const CategoryRules& categories_;
   WindowNotes notes_;
+  std::atomic<bool> notes_taken_{false};
   std::optional<ReplayGraph> graph_;
   ReplayResult observed_;
   std::exception_ptr failed_;
