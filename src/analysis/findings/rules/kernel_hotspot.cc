@@ -12,13 +12,16 @@ namespace gpuscope::analysis::internal {
 namespace kernel_hotspot_rule {
 namespace {
 
-// The window's kernel time and its three largest names, each with the call site holding most of
-// its time (claim-free: made before the rule's turn where a second core is free).
-struct Hottest {
-  int64_t total = 0;
-  std::vector<std::pair<int64_t, model::StringId>> ranked;  // (time, name), largest first
-  std::vector<std::tuple<std::string, std::string, std::string>> site;  // (python, op, graph)
+// One of the window's three largest kernel names at or above the threshold share, with the call
+// site holding most of its time: what the rule lists, made before its turn where a second core
+// is free (claim-free).
+struct Hot {
+  int64_t ns = 0;
+  model::StringId name = 0;
+  double share = 0;                                        // of the window's kernel time
+  std::tuple<std::string, std::string, std::string> site;  // (python, op, graph)
 };
+using Hottest = std::vector<Hot>;  // largest first
 
 // The call site (op, Python frame; the captured one for graph kernels) with most of `name`'s
 // time in the window; empty where it has none.
@@ -41,14 +44,14 @@ Hottest MakeHottest(const Context& c) {
   // (16 bytes per kernel, not a map node per name: a million names, issue 33); the three
   // largest as (time, name), largest first.
   std::vector<std::pair<model::StringId, int64_t>> by_name;
-  Hottest out;
+  int64_t total = 0;
   for (size_t i = 0; i < t.kernels.size(); ++i) {
     if (!c.GpuIn(t.kernels.start_ns[i], t.kernels.launch[i])) continue;
     by_name.emplace_back(t.kernels.name[i], t.kernels.dur_ns[i]);
-    out.total += t.kernels.dur_ns[i];
+    total += t.kernels.dur_ns[i];
   }
   std::sort(by_name.begin(), by_name.end());
-  std::vector<std::pair<int64_t, model::StringId>>& ranked = out.ranked;
+  std::vector<std::pair<int64_t, model::StringId>> ranked;
   for (size_t b = 0, e = 0; b < by_name.size(); b = e) {
     int64_t ns = 0;
     for (; e < by_name.size() && by_name[e].first == by_name[b].first; ++e) ns += by_name[e].second;
@@ -59,10 +62,11 @@ Hottest MakeHottest(const Context& c) {
   }
   std::vector<std::pair<model::StringId, int64_t>>().swap(by_name);
   // Only the names the rule lists: at least the threshold share.
+  Hottest out;
   for (const auto& [ns, name] : ranked) {
-    const double share = out.total ? static_cast<double>(ns) / static_cast<double>(out.total) : 0;
+    const double share = total ? static_cast<double>(ns) / static_cast<double>(total) : 0;
     if (share < c.o().hotspot_share) break;
-    out.site.push_back(SiteOf(c, name));
+    out.push_back({ns, name, share, SiteOf(c, name)});
   }
   return out;
 }
@@ -70,21 +74,14 @@ Hottest MakeHottest(const Context& c) {
 void Prepare(const Context& c) { c.Prepared(MakeHottest); }
 
 void Detect(const Context& c, Claims&, std::vector<Candidate>& out) {
-  const Trace& t = c.t();
-  const Hottest& hottest = c.Prepared(MakeHottest);
-  const std::vector<std::pair<int64_t, model::StringId>>& ranked = hottest.ranked;
-  const int64_t total = hottest.total;
-  for (size_t k = 0; k < ranked.size() && k < 3; ++k) {
-    double share = total ? static_cast<double>(ranked[k].first) / static_cast<double>(total) : 0;
-    if (share < c.o().hotspot_share) break;
+  for (const Hot& hot : c.Prepared(MakeHottest)) {
     Candidate cand{Make(c, "kernel-hotspot", 0), {}};
     Finding& f = cand.finding;
     f.severity = Severity::kInfo;
-    if (k < hottest.site.size())
-      std::tie(f.where.python, f.where.op, f.where.graph) = hottest.site[k];
-    f.where.kernel = base::Demangle(t.str(ranked[k].second));
-    f.detail = base::FormatFixed(100 * share, 1) + "% of the steady-state kernel time (" +
-               base::FormatDuration(ranked[k].first) + ")";
+    std::tie(f.where.python, f.where.op, f.where.graph) = hot.site;
+    f.where.kernel = base::Demangle(c.t().str(hot.name));
+    f.detail = base::FormatFixed(100 * hot.share, 1) + "% of the steady-state kernel time (" +
+               base::FormatDuration(hot.ns) + ")";
     out.push_back(std::move(cand));
   }
 }
