@@ -1,10 +1,13 @@
 #pragma once
-// A yes/no question about names (call_names.h's IsSyncApi, IsCommKernelName ...) asked of a
-// trace's rows, answered once per distinct string: millions of calls, kernels and ops share a
-// few thousand names, and each answer is a handful of substring searches.
+// A question about names (call_names.h's IsSyncApi, a kernel's category, the text a cause is
+// named by ...) asked of a trace's rows, answered once per distinct string: millions of calls,
+// kernels and ops share a few thousand names, and each answer is a handful of substring searches.
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
+#include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -12,25 +15,37 @@
 
 namespace gpuscope::analysis {
 
-// `test` (a function of a std::string_view returning bool) memoised by the trace's string id.
-// One per loop and thread: the memo is written as it is read.
-template <typename Test>
+// `answer` (a function of a name's text) memoised by the trace's string id. A yes/no or a small
+// enumeration is kept in a table of every string id (a byte or two each); anything larger (an
+// interned text, a label) in a map of the names asked about. One per loop and thread: the memo
+// is written as it is read.
+template <typename Answer>
 class NameMemo {
  public:
-  NameMemo(const model::Trace& t, Test test)
-      : t_(t), test_(std::move(test)), known_(t.strings.size(), kUnknown) {}
-  bool operator()(model::StringId name) {
-    if (name >= known_.size()) return test_(t_.str(name));  // a string added after the memo
-    uint8_t& k = known_[name];
-    if (k == kUnknown) k = test_(t_.str(name)) ? kYes : kNo;
-    return k == kYes;
+  using Result = std::decay_t<std::invoke_result_t<Answer&, std::string_view>>;
+
+  NameMemo(const model::Trace& t, Answer answer) : t_(t), answer_(std::move(answer)) {
+    if constexpr (kTable) known_.resize(t.strings.size());
+  }
+  Result operator()(model::StringId name) {
+    if constexpr (kTable) {
+      if (name >= known_.size()) return answer_(t_.str(name));  // a string added after the memo
+      auto& k = known_[name];
+      if (!k) k = answer_(t_.str(name));
+      return *k;
+    } else {
+      auto [it, fresh] = asked_.try_emplace(name);
+      if (fresh) it->second = answer_(t_.str(name));
+      return it->second;
+    }
   }
 
  private:
-  static constexpr uint8_t kUnknown = 0, kNo = 1, kYes = 2;
+  static constexpr bool kTable = sizeof(Result) == 1 && std::is_trivially_copyable_v<Result>;
   const model::Trace& t_;
-  Test test_;
-  std::vector<uint8_t> known_;  // per string id
+  Answer answer_;
+  std::vector<std::optional<Result>> known_;           // kTable: per string id
+  std::unordered_map<model::StringId, Result> asked_;  // otherwise: per name asked about
 };
 
 }  // namespace gpuscope::analysis

@@ -1,7 +1,6 @@
 #include "analysis/findings/context.h"
 
 #include <string>
-#include <unordered_map>
 
 #include "analysis/common/call_names.h"
 #include "analysis/common/intervals.h"
@@ -122,20 +121,11 @@ bool IsOuterFrame(const Context& c, size_t frame, const Gap& g) {
 
 // The Context's id of a text made of a prefix and a trace name ("CPU op: " + the op's name, or
 // the name alone), interned once per distinct name instead of once per gap.
-class NameTexts {
- public:
-  NameTexts(Context& c, std::string_view prefix) : c_(c), prefix_(prefix) {}
-  base::StringId operator()(model::StringId name) {
-    auto [it, fresh] = ids_.try_emplace(name, 0);
-    if (fresh) it->second = c_.Intern(prefix_ + std::string(c_.t().str(name)));
-    return it->second;
-  }
-
- private:
-  Context& c_;
-  std::string prefix_;
-  std::unordered_map<model::StringId, base::StringId> ids_;
-};
+auto NameTexts(Context& c, std::string_view prefix) {
+  return NameMemo(c.t(), [&c, prefix = std::string(prefix)](std::string_view name) {
+    return c.Intern(prefix + std::string(name));
+  });
+}
 
 }  // namespace
 
@@ -147,8 +137,9 @@ void ClassifyGaps(Context& c) {
   NameMemo sync_api(t, IsSyncApi), copy_api(t, IsCopyApi);  // once per distinct name
   NameMemo graph_launch(t, IsGraphLaunchApi), item_op(t, IsItemOp);
   NameMemo compiled_region(t, IsCompiledRegion);
-  NameTexts sync_cause(c, "host sync: "), copy_cause(c, "memory copy: "), op_cause(c, "CPU op: "),
-      python_cause(c, "Python: "), name_text(c, "");
+  auto sync_cause = NameTexts(c, "host sync: "), copy_cause = NameTexts(c, "memory copy: ");
+  auto op_cause = NameTexts(c, "CPU op: "), python_cause = NameTexts(c, "Python: ");
+  auto name_text = NameTexts(c, "");
   const base::StringId no_text = c.Intern("");
   // The innermost user frame's name holding a CPU op (Attributor::PythonOf), as a Context id.
   auto python_of = [&](RowId op) {

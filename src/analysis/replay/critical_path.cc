@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
-#include <unordered_map>
 
 #include "analysis/common/deepest_range.h"
 #include "analysis/replay/replay_graph.h"
@@ -119,19 +118,6 @@ const char* CallCategory(std::string_view n) {
   return "other runtime calls";
 }
 
-// CallCategory asked once per distinct call name (it reads the name's text).
-class CallCategories {
- public:
-  const char* operator()(const model::Trace& t, model::StringId name) {
-    auto [it, fresh] = categories_.try_emplace(name, nullptr);
-    if (fresh) it->second = CallCategory(t.str(name));
-    return it->second;
-  }
-
- private:
-  std::unordered_map<model::StringId, const char*> categories_;
-};
-
 }  // namespace
 
 // A launch call this long is its own time on the path, not launch latency.
@@ -160,9 +146,9 @@ void ReplayGraph::WalkPath(const Params& p, const std::vector<int64_t>& start,
     if (k == Kind::kCopy) return t_.str(t_.memops.name[row_[v]]);
     return k == Kind::kCall ? t_.str(t_.api.name[row_[v]]) : std::string_view();
   };
-  CallCategories call_categories;
+  NameMemo call_categories(t_, CallCategory);  // once per distinct call name
   auto call_category = [&](uint32_t v) {
-    return kind_[v] == Kind::kCall ? call_categories(t_, t_.api.name[row_[v]])
+    return kind_[v] == Kind::kCall ? call_categories(t_.api.name[row_[v]])
                                    : CallCategory(name_of(v));
   };
   uint32_t v = last;

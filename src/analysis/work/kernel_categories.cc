@@ -6,6 +6,7 @@
 #include <iterator>
 #include <utility>
 
+#include "analysis/common/name_memo.h"
 #include "base/enum_names.h"
 #include "base/shown_name.h"
 #include "base/text.h"
@@ -126,22 +127,14 @@ std::shared_ptr<const CategoryRules> BuiltInCategoryRules() {
 }
 
 std::vector<KernelCategory> CategorizeKernels(const model::Trace& t, const CategoryRules& rules) {
-  constexpr auto kUnset = static_cast<uint8_t>(0xff);
   // Per distinct string id: the name's category, then (for op names) the op's.
-  std::vector<uint8_t> by_name(t.strings.size(), kUnset), by_op(t.strings.size(), kUnset);
-  auto of = [&](std::vector<uint8_t>& cache, model::StringId id, bool op) {
-    if (id >= cache.size()) return KernelCategory::kOther;
-    if (cache[id] == kUnset) {
-      std::string_view name = t.str(id);
-      cache[id] = static_cast<uint8_t>(op ? rules.OfOp(name) : rules.OfKernel(name));
-    }
-    return static_cast<KernelCategory>(cache[id]);
-  };
+  NameMemo of_kernel(t, [&rules](std::string_view name) { return rules.OfKernel(name); });
+  NameMemo of_op(t, [&rules](std::string_view name) { return rules.OfOp(name); });
   const bool any_op_rule = std::any_of(rules.rules.begin(), rules.rules.end(),
                                        [](const CategoryRule& r) { return r.on_op; });
   std::vector<KernelCategory> out(t.kernels.size(), KernelCategory::kOther);
   for (size_t i = 0; i < t.kernels.size(); ++i) {
-    KernelCategory c = of(by_name, t.kernels.name[i], false);
+    KernelCategory c = of_kernel(t.kernels.name[i]);
     // No name line matched: the op that launched it, then the ops around that one.
     model::RowId call = t.kernels.launch[i];
     if (c == KernelCategory::kOther && any_op_rule && call != model::kNoRow &&
@@ -149,7 +142,7 @@ std::vector<KernelCategory> CategorizeKernels(const model::Trace& t, const Categ
       model::RowId op = t.api.enclosing_op[call];
       for (int depth = 0; depth < 64 && op < t.cpu.size() && c == KernelCategory::kOther;
            ++depth, op = t.cpu.parent[op])
-        c = of(by_op, t.cpu.name[op], true);
+        c = of_op(t.cpu.name[op]);
     }
     out[i] = c;
   }

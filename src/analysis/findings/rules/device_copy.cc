@@ -12,6 +12,7 @@
 
 #include "analysis/common/call_names.h"
 #include "analysis/common/data_movement.h"
+#include "analysis/common/name_memo.h"
 #include "analysis/findings/rules/host_op_removal.h"
 #include "analysis/findings/rules/rule_checks.h"
 #include "analysis/work/work_models.h"
@@ -209,18 +210,13 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     }
     return p;
   };
-  // A kernel name's movement, decided once per distinct name (-1: not yet).
-  std::vector<int8_t> movement_by_name(t.strings.size(), -1);
+  NameMemo movement_of(t, MovementOfKernel);  // once per distinct kernel name
   for (size_t k = 0; k < t.kernels.size(); ++k) {
     if (!c.GpuIn(t.kernels.start_ns[k], t.kernels.launch[k]) || claims.KernelTaken(k) ||
         (t.kernels.flags[k] & (model::kKernelIsCopy | model::kKernelIsFill)))
       continue;
     Launcher l = LauncherOf(t, t.kernels.launch[k]);
-    if (!l.framework) {
-      int8_t& m = movement_by_name[t.kernels.name[k]];
-      if (m < 0) m = static_cast<int8_t>(MovementOfKernel(t.str(t.kernels.name[k])));
-      l.kind = static_cast<Movement>(m);
-    }
+    if (!l.framework) l.kind = movement_of(t.kernels.name[k]);
     if (l.kind == Movement::kNone) continue;
     Place& p =
         add(t.kernels.launch[k], l, t.kernels.name[k], c.at().Kernel(k), 0, t.kernels.dur_ns[k]);
