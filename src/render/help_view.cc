@@ -45,7 +45,9 @@ std::string FindingsMarkdown() {
       "call's return latency; a vectorised loop\ncosts one of its ops; graph-captured kernels "
       "keep their time and the dispatch gap between them and lose\ntheir launch cost and latency; "
       "host work removed from a thread "
-      "does not reappear elsewhere on the critical\npath (workers run in parallel).\n";
+      "does not reappear elsewhere on the critical\npath (workers run in parallel); host time "
+      "that two fixes (or one fix twice, or nested frames) scale\nis scaled once, by the larger "
+      "cut.\n";
   auto rule = [&](const analysis::RuleInfo& r) {
     out += base::StrFormat("\n## `%.*s`: %.*s\n\n", static_cast<int>(r.id.size()), r.id.data(),
                            static_cast<int>(r.title.size()), r.title.data());

@@ -20,6 +20,10 @@ struct PriceCandidate {
   const Fix* fix = nullptr;
   int tier = 0;         // lower tiers are added first
   int64_t cap_ns = -1;  // most the fix can save (what the problem costs); -1: no cap
+  // What the fix adds to a combination, where `fix` holds more than that (a fix replayed on top
+  // of a baseline's edits, which the combination starts from: merged again, edits that do not
+  // compose, such as host spans scaled, would be applied twice); null: `fix` itself.
+  const Fix* adds = nullptr;
 };
 
 struct PriceResult {
@@ -34,9 +38,10 @@ struct PriceResult {
 // `replay(fixes)` gives the replayed window with each fix of a batch (a null fix: skipped), or
 // < 0 for a fix that cannot be replayed (then it saves nothing) - a batch, so that a caller can
 // replay its fixes side by side. It is called first with every candidate alone (in candidate
-// order), then with the combinations in PriceResult::order, in order, in batches (none when one
-// uncapped fix counts: its combination is itself), so that a caller can keep what each replay
-// measured besides the window (the phases' times, pricing.cc); `merge(Fix& into, const Fix& f)`
+// order), then with the combinations in PriceResult::order, in order, in batches, so that a
+// caller can keep what each replay measured besides the window (the phases' times, pricing.cc).
+// The first combination is the first fix alone, already replayed: it comes as a null fix (and
+// no batch at all when one fix counts); `merge(Fix& into, const Fix& f)`
 // adds a fix to the combination; `counts(standalone_ns)` says whether a fix is worth reporting
 // (below it, a fix is noise and is left out of the combination, so the impacts add up to the
 // combined saving).
@@ -66,25 +71,33 @@ PriceResult PriceInOrder(int64_t baseline_ns, const std::vector<PriceCandidate<F
     return r.standalone_ns[a] > r.standalone_ns[b];
   });
   // The combinations in order (each fix on top of the ones before it), replayed in batches of
-  // kBatch (copies of a growing combination held at a time). One uncapped fix: the combination
-  // is the fix alone, already replayed.
+  // kBatch (copies of a growing combination held at a time). The first is the first fix alone
+  // (what it adds merged into `combined`, the fix as replayed alone): its window is known.
   constexpr size_t kBatch = 8;
-  const bool one = order.size() == 1 && !r.capped[order[0]];
   std::vector<int64_t> combined_windows;
-  for (size_t b = 0; b < order.size() && !one; b += kBatch) {
+  for (size_t b = 0; b < order.size(); b += kBatch) {
     std::vector<Fix> prefixes;
-    for (size_t k = b; k < std::min(order.size(), b + kBatch); ++k) {
-      merge(combined, *cands[order[k]].fix);
-      prefixes.push_back(combined);
-    }
+    prefixes.reserve(kBatch);  // the batch points into it
     std::vector<const Fix*> batch;
-    for (const Fix& f : prefixes) batch.push_back(&f);
-    for (int64_t w : replay(batch)) combined_windows.push_back(w);
+    for (size_t k = b; k < std::min(order.size(), b + kBatch); ++k) {
+      const PriceCandidate<Fix>& cand = cands[order[k]];
+      merge(combined, cand.adds ? *cand.adds : *cand.fix);
+      if (k == 0) {
+        batch.push_back(nullptr);
+        continue;
+      }
+      prefixes.push_back(combined);
+      batch.push_back(&prefixes.back());
+    }
+    // Nothing to replay when one fix counts (its combination is itself).
+    const std::vector<int64_t> windows =
+        prefixes.empty() ? std::vector<int64_t>(batch.size(), -1) : replay(batch);
+    combined_windows.insert(combined_windows.end(), windows.begin(), windows.end());
   }
   int64_t window = baseline_ns;
   for (size_t k = 0; k < order.size(); ++k) {
     const size_t i = order[k];
-    int64_t w = one ? baseline_ns - r.standalone_ns[i] : combined_windows[k];
+    int64_t w = k == 0 ? r.alone_window_ns[i] : combined_windows[k];
     if (w < 0) w = window;
     // What it adds, but never more than it saves alone: the extra that fixes unlock together
     // (synergy) belongs to no single one of them and stays in the combined saving only.

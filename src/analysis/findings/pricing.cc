@@ -33,7 +33,8 @@ void PricePhases(const PhaseCut& cut, const std::vector<int64_t>& baseline_steps
   for (size_t k = 0; k < r.order.size(); ++k) {
     const size_t i = r.order[k];
     const std::vector<int64_t> alone = PhaseTimes(cut, calls[i]);
-    const std::vector<int64_t> with = combined ? PhaseTimes(cut, calls[n + k]) : alone;
+    // The first combination is the first fix alone (PriceInOrder replays it once).
+    const std::vector<int64_t> with = combined && k > 0 ? PhaseTimes(cut, calls[n + k]) : alone;
     for (size_t ph = 0; ph < cut.phases; ++ph) {
       const int64_t saves_alone =
           alone.empty() ? 0 : std::max<int64_t>(0, p.phase_ns[ph] - alone[ph]);
@@ -85,6 +86,7 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
       with_base[i] = one_time;
       with_base[i].Merge(cands[i].fix);
       in[i].fix = &with_base[i];
+      in[i].adds = &cands[i].fix;  // the combinations start from the one-time costs' fix
     }
   }
   // What each fix's edits remove, on the unchanged replay as it ran. On top of the one-time

@@ -217,6 +217,8 @@ class ReplayGraph {
     }
   };
   void Apply(const WhatIf& fix, Params& p, Undo& undo) const;
+  // Apply's host spans scaled (WhatIf::host_scale): their gaps and calls shortened.
+  void ScaleHost(const WhatIf& fix, Params& p, Undo& undo) const;
   // What one replay works in: parameters (edited and restored), time buffers, the edits' undo.
   struct Workspace {
     Params p;
@@ -231,9 +233,9 @@ class ReplayGraph {
   static std::vector<size_t> Given(const std::vector<const WhatIf*>& fixes);  // the non-null
   static size_t WorkersFor(int threads, size_t jobs);  // threads, at least 1, at most jobs
   // What one fix's edits remove against the unchanged replay in start_/end_ (EditsRemoveNs),
-  // applied to `p` and undone; `touched` is scratch.
-  int64_t EditsRemove(const WhatIf& fix, Params& p, Undo& undo,
-                      std::vector<uint32_t>& touched) const;
+  // applied to `p` and undone; `touched` and `seen` (all 0 between calls) are scratch.
+  int64_t EditsRemove(const WhatIf& fix, Params& p, Undo& undo, std::vector<uint32_t>& touched,
+                      std::vector<uint8_t>& seen) const;
   // One replay into the given parameters (edited and restored), time buffers and undo (empty
   // before and after).
   ReplayResult ReplayInto(const WhatIf* fix, bool with_path, Params& p, std::vector<int64_t>& start,

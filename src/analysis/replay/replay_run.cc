@@ -6,8 +6,10 @@
 #include <thread>
 #include <unordered_map>
 
+#include "analysis/replay/host_spans.h"
 #include "analysis/replay/replay_graph.h"
 #include "analysis/replay/replay_graph_internal.h"
+#include "base/gallop.h"
 
 namespace gpuscope::analysis {
 
@@ -101,19 +103,38 @@ void ReplayGraph::Apply(const WhatIf& f, Params& p, Undo& undo) const {
   }
   if (!queues_.empty() && (!f.graph_kernels.empty() || !f.kernels_removed.empty()))
     RequeueLaunches(f, p, undo);
-  if (!f.host_scale.empty()) {
-    std::unordered_map<model::TrackId, uint32_t> lane_of;
-    for (uint32_t l = 0; l < lane_track_.size(); ++l) {
-      if (lane_is_host_[l]) lane_of[lane_track_[l]] = l;
-    }
-    for (const auto& h : f.host_scale) {
-      auto it = lane_of.find(h.track);
-      if (it == lane_of.end()) continue;
-      const auto& lane = lane_nodes_[it->second];
+  if (!f.host_scale.empty()) ScaleHost(f, p, undo);
+}
+
+void ReplayGraph::ScaleHost(const WhatIf& f, Params& p, Undo& undo) const {
+  auto set = [&](int64_t& slot, int64_t value) {
+    if (slot == value) return;
+    undo.Save(slot);
+    slot = value;
+  };
+  std::unordered_map<model::TrackId, uint32_t> lane_of;
+  for (uint32_t l = 0; l < lane_track_.size(); ++l) {
+    if (lane_is_host_[l]) lane_of[lane_track_[l]] = l;
+  }
+  // Per host lane, its spans, made disjoint where they overlap (DisjointHostSpans): each gap is
+  // cut by its overlap with each span, so time under two spans would be cut twice.
+  std::vector<std::vector<WhatIf::HostScale>> spans(lane_nodes_.size());
+  for (const auto& h : f.host_scale) {
+    if (auto it = lane_of.find(h.track); it != lane_of.end()) spans[it->second].push_back(h);
+  }
+  for (size_t l = 0; l < spans.size(); ++l) {
+    if (spans[l].empty()) continue;
+    if (!HostSpansApart(spans[l])) spans[l] = DisjointHostSpans(spans[l]);
+    const auto& lane = lane_nodes_[l];
+    // The spans are in time order: each one's first node is searched from the one before's,
+    // galloping, not over the whole lane (the same node as a binary search of it).
+    size_t from = 0;
+    for (const auto& h : spans[l]) {
+      if (h.end_ns <= h.start_ns) continue;  // cuts nothing
       // A factor above 1 (whatif --host-speedup below 1) lengthens the host's work.
       double cut = 1.0 - std::max(h.factor, 0.0);
-      auto first = std::lower_bound(lane.begin(), lane.end(), h.start_ns,
-                                    [&](uint32_t v, int64_t ts) { return obs_end_[v] < ts; });
+      auto first = base::GallopTo(lane, from, [&](uint32_t v) { return obs_end_[v] < h.start_ns; });
+      from = static_cast<size_t>(first - lane.begin());
       for (auto v = first; v != lane.end(); ++v) {
         uint32_t n = *v;
         uint32_t q = lane_prev0_[n];
@@ -243,7 +264,7 @@ size_t ReplayGraph::WorkersFor(int threads, size_t jobs) {
 }
 
 int64_t ReplayGraph::EditsRemove(const WhatIf& fix, Params& p, Undo& undo,
-                                 std::vector<uint32_t>& touched) const {
+                                 std::vector<uint32_t>& touched, std::vector<uint8_t>& seen) const {
   // The node a parameter slot belongs to (kNone: not a per-node column).
   auto node_of = [&](const auto* slot) -> uint32_t {
     using T = std::remove_cv_t<std::remove_pointer_t<decltype(slot)>>;
@@ -254,14 +275,17 @@ int64_t ReplayGraph::EditsRemove(const WhatIf& fix, Params& p, Undo& undo,
     return kNone;
   };
   Apply(fix, p, undo);
+  // Each edited node once (a sum: the order does not matter), marked in `seen`, unmarked after.
   touched.clear();
-  for (const auto& [slot, old] : undo.i64) touched.push_back(node_of(slot));
-  for (const auto& [slot, old] : undo.u32) touched.push_back(node_of(slot));
-  std::sort(touched.begin(), touched.end());
-  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+  seen.resize(nodes(), 0);
+  auto touch = [&](uint32_t v) {
+    if (v != kNone && !seen[v]) seen[v] = 1, touched.push_back(v);
+  };
+  for (const auto& [slot, old] : undo.i64) touch(node_of(slot));
+  for (const auto& [slot, old] : undo.u32) touch(node_of(slot));
   int64_t removed = 0;
   for (uint32_t v : touched) {
-    if (v == kNone) continue;
+    seen[v] = 0;
     removed += std::max<int64_t>(0, start_[v] - StartOf(v, p, start_, end_)) +
                std::max<int64_t>(0, end_[v] - EndOf(v, p, start_, end_));
   }
@@ -281,8 +305,9 @@ std::vector<int64_t> ReplayGraph::EditsRemoveNs(const std::vector<const WhatIf*>
   OnWorkers(workers,
             [&](size_t k, Params& p, std::vector<int64_t>&, std::vector<int64_t>&, Undo& undo) {
               std::vector<uint32_t> touched;  // kept from fix to fix, as the undo is
+              std::vector<uint8_t> seen;
               for (size_t j = k; j < todo.size(); j += workers)
-                out[todo[j]] = EditsRemove(*fixes[todo[j]], p, undo, touched);
+                out[todo[j]] = EditsRemove(*fixes[todo[j]], p, undo, touched, seen);
             });
   return out;
 }
