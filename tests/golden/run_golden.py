@@ -858,6 +858,15 @@ def main():
         over = [(f["rule"], f["standalone_ns"], f["pricing"]["edits_remove_ns"]) for f in d["findings"]
                 if "pricing" in f and f["standalone_ns"] > f["pricing"]["edits_remove_ns"]]
         check(not over, f"analyze {rel}: fixes save more than their edits remove: {over}")
+        # The first fix priced in order saves on top of nothing what it saves alone; warm-up is
+        # priced on the window as it ran, never in the order (its fix is every other's baseline).
+        warm = {i + 1 for i, f in enumerate(d["findings"]) if f["rule"] == "warm-up"}
+        for f in d["findings"]:
+            check(not warm & set(f["priced_after"]), f"analyze {rel}: {f['rule']} priced after warm-up")
+            if f["rule"] != "warm-up" and not f["priced_after"] and f["impact_ns"] > 0:
+                check(f["impact_ns"] == f["standalone_ns"],
+                      f"analyze {rel}: {f['rule']} first in order: impact {f['impact_ns']} "
+                      f"!= alone {f['standalone_ns']}")
         waits_heavy += recording_invariants(d, rel, check)
         # A GPU that never idles is the critical path (issue 29): busy >= 95% of the window
         # -> GPU work >= 80% of the path.
