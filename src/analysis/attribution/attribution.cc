@@ -101,6 +101,34 @@ Where Attributor::Kernel(size_t k) const {
   return w;
 }
 
+Attributor::SiteIds Attributor::KernelSite(size_t k) const {
+  SiteIds s;
+  if (graphs_ && k < graphs_->kernel_origin.size() && graphs_->kernel_origin[k] >= 0) {
+    s.origin = graphs_->kernel_origin[k];
+    return s;
+  }
+  const model::RowId api = t_.kernels.launch[k];
+  const model::RowId op = api == model::kNoRow ? model::kNoRow : t_.api.enclosing_op[api];
+  if (op == model::kNoRow) return s;
+  s.op = t_.cpu.name[op];
+  const model::RowId f = UserFrameOfCpu(op);
+  if (f != model::kNoRow) s.python = t_.python.name[f];
+  return s;
+}
+
+Where Attributor::SiteWhere(const SiteIds& s) const {
+  if (s.origin >= 0) {
+    Where w = graphs_->origins[static_cast<size_t>(s.origin)];
+    w.kernel.clear();
+    return w;
+  }
+  Where w;
+  if (s.op != SiteIds::kNoName) w.op = std::string(t_.str(static_cast<model::StringId>(s.op)));
+  if (s.python != SiteIds::kNoName)
+    w.python = std::string(t_.str(static_cast<model::StringId>(s.python)));
+  return w;
+}
+
 Where Attributor::Memop(size_t m) const {
   Where w = Api(t_.memops.launch[m]);
   w.kernel = std::string(t_.str(t_.memops.name[m]));

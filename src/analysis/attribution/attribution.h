@@ -3,6 +3,8 @@
 // *user* Python frame, as links of the model (set by the linker). A user frame is one whose file
 // is not inside torch, the standard library or site-packages ("inference.py(12): slow_activation").
 
+#include <compare>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -46,6 +48,16 @@ class Attributor {
   void SetGraphs(const GraphAttribution* g) { graphs_ = g; }
   Where Kernel(size_t kernel_row) const;
   Where Memop(size_t memop_row) const;
+  // A kernel's call site as ids: what Kernel() names but the kernel, for grouping many kernels
+  // without a string each; SiteWhere names a group once.
+  struct SiteIds {
+    static constexpr uint64_t kNoName = UINT64_MAX;
+    int64_t origin = -1;                      // its graph's captured launch; -1: none
+    uint64_t op = kNoName, python = kNoName;  // else the name ids of its op and user frame
+    auto operator<=>(const SiteIds&) const = default;
+  };
+  SiteIds KernelSite(size_t kernel_row) const;
+  Where SiteWhere(const SiteIds& site) const;  // Kernel()'s python, op and graph
   // Per frame name, the user frame (its name) that calls it most often: the innermost user frame
   // above each frame of that name ("" where none). One pass over the frames.
   std::vector<std::string> Callers(const std::vector<std::string>& frame_names) const;

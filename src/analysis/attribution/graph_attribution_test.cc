@@ -1,5 +1,6 @@
 // The capture matcher on hand-built models: exact, reordered, missing and repeated kernels, the
-// capture chosen by grid/block, and the fallback to the graph launch's own frame.
+// capture chosen by grid/block, and the fallback to the graph launch's own frame; a kernel's
+// site by ids (Attributor::KernelSite) names what Attributor::Kernel names.
 
 #include "analysis/attribution/graph_attribution.h"
 
@@ -64,6 +65,11 @@ std::vector<std::string> OpsOf(const model::Trace& t, const GraphAttribution& g)
   for (size_t k = 0; k < t.kernels.size(); ++k) {
     Where w = at.Kernel(k);
     out.push_back(w.op.empty() ? "?" + w.python : w.op);
+    // The site by ids names what Kernel() names (kernel-hotspot groups by it).
+    const Where s = at.SiteWhere(at.KernelSite(k));
+    EXPECT_EQ(s.python, w.python) << k;
+    EXPECT_EQ(s.op, w.op) << k;
+    EXPECT_EQ(s.graph, w.graph) << k;
   }
   return out;
 }

@@ -27,11 +27,16 @@ using Hottest = std::vector<Hot>;  // largest first
 // time in the window; empty where it has none.
 std::tuple<std::string, std::string, std::string> SiteOf(const Context& c, model::StringId name) {
   const Trace& t = c.t();
-  std::map<std::tuple<std::string, std::string, std::string>, int64_t> sites;
+  // Summed by the site's ids (a few sites, many instances), then named once per site.
+  std::map<Attributor::SiteIds, int64_t> by_ids;
   for (size_t i = 0; i < t.kernels.size(); ++i) {
     if (t.kernels.name[i] != name || !c.GpuIn(t.kernels.start_ns[i], t.kernels.launch[i])) continue;
-    Where w = c.at().Kernel(i);
-    sites[{w.python, w.op, w.graph}] += t.kernels.dur_ns[i];
+    by_ids[c.at().KernelSite(i)] += t.kernels.dur_ns[i];
+  }
+  std::map<std::tuple<std::string, std::string, std::string>, int64_t> sites;
+  for (const auto& [ids, ns] : by_ids) {
+    Where w = c.at().SiteWhere(ids);
+    sites[{w.python, w.op, w.graph}] += ns;
   }
   auto site = std::max_element(sites.begin(), sites.end(),
                                [](const auto& a, const auto& b) { return a.second < b.second; });
