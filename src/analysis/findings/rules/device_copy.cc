@@ -182,13 +182,13 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   OpWorkCache work(t);
   // The place of a GPU op launched by `launch`; `size` is the op's own size (a copy's bytes), for
   // a launch whose op recorded no shapes.
-  auto add = [&](RowId launch, const Launcher& l, model::StringId gpu_name, Where w, double size,
-                 int64_t ns) -> Place& {
+  auto add = [&](RowId launch, const Launcher& l, model::StringId gpu_name,
+                 const std::string& python, double size, int64_t ns) -> Place& {
     model::StringId op = l.outer == kNoRow ? 0 : t.cpu.name[l.outer];
-    Place& p = places[{op, w.python, op == 0 ? gpu_name : 0}];
+    Place& p = places[{op, python, op == 0 ? gpu_name : 0}];
     if (p.ops == 0) {
       p.op = op == 0 ? std::string() : std::string(t.str(op));
-      p.python = std::move(w.python);
+      p.python = python;
     }
     ++p.ops;
     p.gpu_ns += ns;
@@ -211,6 +211,15 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     return p;
   };
   NameMemo movement_of(t, MovementOfKernel);  // once per distinct kernel name
+  // A kernel's user frame (Attributor::Kernel's python), named once per call site.
+  std::map<Attributor::SiteIds, std::string> site_python;
+  auto python_of = [&](size_t k) -> const std::string& {
+    const Attributor::SiteIds site = c.at().KernelSite(k);
+    auto it = site_python.find(site);
+    if (it == site_python.end())
+      it = site_python.emplace(site, c.at().SiteWhere(site).python).first;
+    return it->second;
+  };
   for (size_t k = 0; k < t.kernels.size(); ++k) {
     if (!c.GpuIn(t.kernels.start_ns[k], t.kernels.launch[k]) || claims.KernelTaken(k) ||
         (t.kernels.flags[k] & (model::kKernelIsCopy | model::kKernelIsFill)))
@@ -218,8 +227,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     Launcher l = LauncherOf(t, t.kernels.launch[k]);
     if (!l.framework) l.kind = movement_of(t.kernels.name[k]);
     if (l.kind == Movement::kNone) continue;
-    Place& p =
-        add(t.kernels.launch[k], l, t.kernels.name[k], c.at().Kernel(k), 0, t.kernels.dur_ns[k]);
+    Place& p = add(t.kernels.launch[k], l, t.kernels.name[k], python_of(k), 0, t.kernels.dur_ns[k]);
     p.kind = l.kind;
     p.kernel_rows.push_back(k);
   }
@@ -227,7 +235,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   for (size_t m : c.WindowCopies()) {
     if (mo.kind[m] != model::MemopKind::kDtoD || claims.MemopTaken(m)) continue;
     Launcher l = LauncherOf(t, mo.launch[m]);
-    Place& p = add(mo.launch[m], l, mo.name[m], c.at().Memop(m),
+    Place& p = add(mo.launch[m], l, mo.name[m], c.at().Memop(m).python,
                    static_cast<double>(std::max<int64_t>(0, mo.bytes[m])), mo.dur_ns[m]);
     if (p.kind == Movement::kNone) p.kind = l.kind == Movement::kNone ? Movement::kCopy : l.kind;
     p.memop_rows.push_back(m);
