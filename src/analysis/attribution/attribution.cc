@@ -101,19 +101,23 @@ Where Attributor::Kernel(size_t k) const {
   return w;
 }
 
-Attributor::SiteIds Attributor::KernelSite(size_t k) const {
+Attributor::SiteIds Attributor::ApiSite(model::RowId api) const {
   SiteIds s;
-  if (graphs_ && k < graphs_->kernel_origin.size() && graphs_->kernel_origin[k] >= 0) {
-    s.origin = graphs_->kernel_origin[k];
-    return s;
-  }
-  const model::RowId api = t_.kernels.launch[k];
   const model::RowId op = api == model::kNoRow ? model::kNoRow : t_.api.enclosing_op[api];
   if (op == model::kNoRow) return s;
   s.op = t_.cpu.name[op];
   const model::RowId f = UserFrameOfCpu(op);
   if (f != model::kNoRow) s.python = t_.python.name[f];
   return s;
+}
+
+Attributor::SiteIds Attributor::KernelSite(size_t k) const {
+  if (graphs_ && k < graphs_->kernel_origin.size() && graphs_->kernel_origin[k] >= 0) {
+    SiteIds s;
+    s.origin = graphs_->kernel_origin[k];
+    return s;
+  }
+  return ApiSite(t_.kernels.launch[k]);
 }
 
 Where Attributor::SiteWhere(const SiteIds& s) const {

@@ -48,14 +48,15 @@ class Attributor {
   void SetGraphs(const GraphAttribution* g) { graphs_ = g; }
   Where Kernel(size_t kernel_row) const;
   Where Memop(size_t memop_row) const;
-  // A kernel's call site as ids: what Kernel() names but the kernel, for grouping many kernels
+  // A call site as ids: what Api() or Kernel() names but the kernel, for grouping many events
   // without a string each; SiteWhere names a group once.
   struct SiteIds {
     static constexpr uint64_t kNoName = UINT64_MAX;
-    int64_t origin = -1;                      // its graph's captured launch; -1: none
+    int64_t origin = -1;                      // a kernel's graph's captured launch; -1: none
     uint64_t op = kNoName, python = kNoName;  // else the name ids of its op and user frame
     auto operator<=>(const SiteIds&) const = default;
   };
+  SiteIds ApiSite(model::RowId api_row) const;
   SiteIds KernelSite(size_t kernel_row) const;
   Where SiteWhere(const SiteIds& site) const;  // Kernel()'s python, op and graph
   // Per frame name, the user frame (its name) that calls it most often: the innermost user frame

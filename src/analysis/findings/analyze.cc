@@ -207,13 +207,8 @@ void AnalyzeWindow(const Trace& t, const AnalyzeOptions& o, Context& c, int64_t 
   s.critical_places = std::move(observed.top_places);
   std::vector<Finding> f;
   for (auto& cand : cands) f.push_back(std::move(cand.finding));
-  auto listing = [](const Finding& x) {
-    const RuleInfo* rule = FindRule(x.rule);
-    return rule ? rule->listing : RuleInfo::Listing::kDefault;
-  };
   for (auto& x : f) {
-    bool always = x.severity == Severity::kInfo || listing(x) == RuleInfo::Listing::kSummary ||
-                  listing(x) == RuleInfo::Listing::kAlwaysListed;
+    const bool always = ListedWhateverItSaves(x);
     // Kept when its fix saves something alone, even if the larger fixes before it leave it
     // nothing to add (its impact is then 0: the time is theirs).
     if (always ||

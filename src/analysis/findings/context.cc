@@ -141,6 +141,9 @@ void ClassifyGaps(Context& c) {
   auto op_cause = NameTexts(c, "CPU op: "), python_cause = NameTexts(c, "Python: ");
   auto name_text = NameTexts(c, "");
   const base::StringId no_text = c.Intern("");
+  auto site_text = [&](uint64_t n) {  // a name of Attributor::SiteIds (none: the empty text)
+    return n == Attributor::SiteIds::kNoName ? no_text : name_text(static_cast<model::StringId>(n));
+  };
   // The innermost user frame's name holding a CPU op (Attributor::PythonOf), as a Context id.
   auto python_of = [&](RowId op) {
     const RowId f = c.at().UserFrameOfCpu(op);
@@ -241,9 +244,9 @@ void ClassifyGaps(Context& c) {
       g.where.python = python_of(static_cast<RowId>(best));
     } else if (g.next_launch != kNoRow) {
       // The launch call's enclosing op and its user frame (Attributor::Api), none: empty.
-      const RowId op = t.api.enclosing_op[g.next_launch];
-      g.where.python = op == kNoRow ? no_text : python_of(op);
-      g.where.op = op == kNoRow ? no_text : name_text(t.cpu.name[op]);
+      const Attributor::SiteIds site = c.at().ApiSite(g.next_launch);
+      g.where.python = site_text(site.python);
+      g.where.op = site_text(site.op);
     }
   }
 }

@@ -61,16 +61,6 @@ void PriceOneTime(const Pricing& p, Candidate& cand) {
           base::FormatDuration(p.baseline_ns) + " (the steady part, every other finding's window)";
 }
 
-// Whether a finding is listed whatever its fix saves (information, a summary, a rule always
-// listed); any other is listed only when its fix saves --min-impact. A fix whose edits remove
-// less than half of that is not replayed: no fix saves more than its edits remove (in a schedule
-// of maxima and sums; checked on every sample), the half a margin for one where it would.
-bool Listed(const Finding& f, const RuleInfo* rule) {
-  return f.severity == Severity::kInfo ||
-         (rule && (rule->listing == RuleInfo::Listing::kSummary ||
-                   rule->listing == RuleInfo::Listing::kAlwaysListed));
-}
-
 }  // namespace
 
 Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Candidate>& cands,
@@ -116,8 +106,12 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
     // others leave.
     const RuleInfo* rule = FindRule(cands[i].finding.rule);
     in[i].tier = rule && rule->listing == RuleInfo::Listing::kCatchAll ? 1 : 0;
-    if (!Listed(cands[i].finding, rule) && p.Percent(2 * removes[i]) < c.o().min_impact_percent)
-      in[i].fix = nullptr;  // cannot save the threshold: not replayed, left out (saves 0 here)
+    // A fix that cannot save --min-impact, of a finding listed only when it does, is not
+    // replayed (saves 0 here): no fix saves more than its edits remove (in a schedule of maxima
+    // and sums; checked on every sample), and half of that is a margin for one where it would.
+    if (!ListedWhateverItSaves(cands[i].finding) &&
+        p.Percent(2 * removes[i]) < c.o().min_impact_percent)
+      in[i].fix = nullptr;
   }
   // The fixes replayed side by side, one thread each.
   std::vector<std::vector<int64_t>> steps;  // per replay made, in PriceInOrder's order

@@ -26,6 +26,13 @@ const RuleInfo* FindRule(std::string_view id) {
   return nullptr;
 }
 
+bool ListedWhateverItSaves(const Finding& f) {
+  if (f.severity == Severity::kInfo) return true;
+  const RuleInfo* rule = FindRule(f.rule);
+  return rule && (rule->listing == RuleInfo::Listing::kSummary ||
+                  rule->listing == RuleInfo::Listing::kAlwaysListed);
+}
+
 std::string RuleInfo::Defaults() const {
   std::string out;
   for (const auto& o : options) {

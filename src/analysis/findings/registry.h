@@ -27,4 +27,8 @@ std::string AdviceFor(const RuleInfo& rule, const Ecosystem& e);
 const std::vector<RuleInfo>& Rules();
 const RuleInfo* FindRule(std::string_view id);
 
+// Whether a finding is listed whatever its fix saves: information, a rule's summary or a rule
+// always listed. Any other is listed when its fix alone saves --min-impact.
+bool ListedWhateverItSaves(const Finding& f);
+
 }  // namespace gpuscope::analysis

@@ -61,11 +61,7 @@ TEST(MinImpact, ListingIsTheOneWithEveryFixReplayed) {
     const AnalysisReport r = Analyze(t, o);
     std::set<Key> want, got;
     for (const Finding& f : every.findings) {
-      const RuleInfo* rule = FindRule(f.rule);
-      const bool always = f.severity == Severity::kInfo ||
-                          (rule && (rule->listing == RuleInfo::Listing::kSummary ||
-                                    rule->listing == RuleInfo::Listing::kAlwaysListed));
-      if (always || f.standalone_percent >= threshold) want.insert(KeyOf(f));
+      if (ListedWhateverItSaves(f) || f.standalone_percent >= threshold) want.insert(KeyOf(f));
     }
     for (const Finding& f : r.findings) got.insert(KeyOf(f));
     EXPECT_EQ(got, want) << "--min-impact " << threshold;

@@ -44,10 +44,8 @@ void SortByStart(std::vector<Span>& spans) {
 
 }  // namespace
 
-std::vector<WhatIf::HostScale> DisjointHostSpans(const std::vector<WhatIf::HostScale>& given) {
-  std::vector<Span> spans;
-  for (const Span& h : given)
-    if (h.end_ns > h.start_ns) spans.push_back(h);
+std::vector<WhatIf::HostScale> DisjointHostSpans(std::vector<WhatIf::HostScale> spans) {
+  std::erase_if(spans, [](const Span& h) { return h.end_ns <= h.start_ns; });
   if (HostSpansApart(spans)) return spans;
   SortByStart(spans);
   // A sweep from instant to instant (a span's start or end): the spans open over each stretch

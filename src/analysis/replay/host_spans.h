@@ -18,6 +18,6 @@ bool HostSpansApart(const std::vector<WhatIf::HostScale>& spans);
 // or spans inside spans (a frame inside a frame, a pause inside a one-time cost), or two fixes
 // combined over the same host time, remove that time once. Neighbouring pieces of one factor
 // and calls are joined; empty spans are dropped. Spans already apart come back as they are.
-std::vector<WhatIf::HostScale> DisjointHostSpans(const std::vector<WhatIf::HostScale>& spans);
+std::vector<WhatIf::HostScale> DisjointHostSpans(std::vector<WhatIf::HostScale> spans);
 
 }  // namespace gpuscope::analysis

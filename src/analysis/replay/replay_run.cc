@@ -5,6 +5,7 @@
 #include <exception>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 
 #include "analysis/replay/host_spans.h"
 #include "analysis/replay/replay_graph.h"
@@ -124,13 +125,12 @@ void ReplayGraph::ScaleHost(const WhatIf& f, Params& p, Undo& undo) const {
   }
   for (size_t l = 0; l < spans.size(); ++l) {
     if (spans[l].empty()) continue;
-    if (!HostSpansApart(spans[l])) spans[l] = DisjointHostSpans(spans[l]);
+    spans[l] = DisjointHostSpans(std::move(spans[l]));
     const auto& lane = lane_nodes_[l];
     // The spans are in time order: each one's first node is searched from the one before's,
     // galloping, not over the whole lane (the same node as a binary search of it).
     size_t from = 0;
     for (const auto& h : spans[l]) {
-      if (h.end_ns <= h.start_ns) continue;  // cuts nothing
       // A factor above 1 (whatif --host-speedup below 1) lengthens the host's work.
       double cut = 1.0 - std::max(h.factor, 0.0);
       auto first = base::GallopTo(lane, from, [&](uint32_t v) { return obs_end_[v] < h.start_ns; });
