@@ -25,7 +25,9 @@ inline void AppendTrace(Trace& dst, Trace&& src, const MergeOptions& options = {
   AppendTraces(dst, {&src}, options);
 }
 
-// Frees every column's growth slack (capacity beyond its size), one column at a time.
-void ShrinkToFit(Trace& t);
+// Makes room in every column for `factor` times the rows it holds (factor > 1), so that a column
+// filled at a steady rate grows once, not by doubling: each doubling copies the column and
+// touches fresh pages. Room never written costs address space, not memory.
+void ReserveScaled(Trace& t, double factor);
 
 }  // namespace gpuscope::model

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 
 namespace gpuscope::model {
@@ -60,13 +61,17 @@ TEST(AppendTraces, SourcesAppendInOrderWithTheirNamesAndTracks) {
   EXPECT_EQ(b.strings.size(), Trace().strings.size());
 }
 
-TEST(ShrinkToFit, LeavesNoColumnLargerThanItsRows) {
+TEST(ReserveScaled, EveryColumnGetsRoomForItsRowsTimesTheFactor) {
   Trace t = Segment("k", 1000, 0, "p");
-  t.kernels.start_ns.reserve(5000);
-  ShrinkToFit(t);
-  EXPECT_EQ(t.kernels.start_ns.capacity(), 1000u);
+  ReserveScaled(t, 3.5);
+  t.kernels.ForEachColumn([](auto& col) { EXPECT_GE(col.capacity(), 3500u); });
+  t.cpu.ForEachColumn([](auto& col) { EXPECT_GE(col.capacity(), 3u); });
   EXPECT_EQ(t.kernels.size(), 1000u);
   EXPECT_EQ(t.str(t.kernels.name[999]), "k0");
+  const size_t room = t.kernels.start_ns.capacity();
+  ReserveScaled(t, 0.5);  // never shrinks
+  ReserveScaled(t, std::numeric_limits<double>::quiet_NaN());
+  EXPECT_EQ(t.kernels.start_ns.capacity(), room);
 }
 
 // Every column's append is a job; on a large merge they run on several threads (the threshold

@@ -8,6 +8,7 @@
 #include "base/numbers.h"
 #include "format/chrome_trace.h"
 #include "import/kineto/kineto_categories.h"
+#include "model/merge.h"
 #include "model/op_args.h"
 
 namespace gpuscope::import::kineto {
@@ -92,6 +93,8 @@ std::optional<int64_t> KinetoBuilder::PointTime(const KinetoEvent& ev, uint64_t 
           std::string(kind) + " event without a numeric 'ts'; skipped");
   return std::nullopt;
 }
+
+void KinetoBuilder::ReserveScaled(double factor) { model::ReserveScaled(*trace_, factor); }
 
 void KinetoBuilder::AddInvalid(uint64_t offset, std::string_view what) {
   ++events_;

@@ -47,6 +47,8 @@ class KinetoBuilder {
   // problem; the reader skips to the next event.
   void AddInvalid(uint64_t offset, std::string_view what);
   uint64_t events() const { return events_; }
+  // Room in every column for `factor` times the events added so far (model::ReserveScaled).
+  void ReserveScaled(double factor);
 
  private:
   void AddSlice(const KinetoEvent& ev, int64_t ts, int64_t dur);

@@ -72,14 +72,14 @@ struct Segment {
   uint64_t end_offset = 0;  // the reader's, kept when a later segment's reader is released
   std::string error;        // likewise
 
-  // A later segment, once read: its window and file go, and its columns' growth slack, before
-  // every segment is held at once for the merge.
+  // A later segment, once read: its window and file go before every segment is held at once
+  // for the merge. Its columns' room beyond their rows (PlanColumns) was never written: it
+  // holds no memory, and copying the columns to their size would cost time for nothing.
   void Release() {
     end_offset = reader->end_offset();
     error = reader->error();
     reader.reset();
     source.reset();
-    model::ShrinkToFit(trace);
   }
 };
 
@@ -221,6 +221,16 @@ std::string EmptyReason(const model::Trace& t, uint64_t records) {
                            " records, none of them timed); profile with activities enabled";
 }
 
+// A segment's columns are sized from the rate of its first events (KinetoReader::PlanColumns):
+// a later segment's for its own bytes, the head's for the whole file, since every later
+// segment is appended to it. Not where address space is limited: the room is taken up front.
+void PlanColumns(KinetoReader& reader, uint64_t begin, uint64_t stop, uint64_t file_size,
+                 bool head) {
+  if (base::MappedFile::AddressSpaceLimited() || file_size == 0) return;
+  const uint64_t end = std::min(stop, file_size);
+  reader.PlanColumns(end, head ? file_size : end - std::min(begin, end));
+}
+
 }  // namespace
 
 base::StatusOr<ImportResult> ReadKineto(const std::string& path, const ImportOptions& options) {
@@ -264,6 +274,7 @@ base::StatusOr<ImportResult> ReadKineto(const std::string& path, const ImportOpt
     if (mapped != nullptr) {
       s.reader =
           std::make_unique<KinetoReader>(mapped.get(), begin, mode, s.builder.get(), &s.top, stop);
+      PlanColumns(*s.reader, begin, stop, source->size(), k == 0);
       continue;
     }
     if (k == 0) {
@@ -275,6 +286,7 @@ base::StatusOr<ImportResult> ReadKineto(const std::string& path, const ImportOpt
     s.reader = std::make_unique<KinetoReader>(
         s.source.get(), begin, mode, s.builder.get(), &s.top, stop,
         options.json_window_bytes > 0 ? options.json_window_bytes : KinetoReader::kDefaultWindow);
+    if (s.source->seekable()) PlanColumns(*s.reader, begin, stop, s.source->size(), k == 0);
   }
   ImportResult result;
   auto t0 = std::chrono::steady_clock::now();

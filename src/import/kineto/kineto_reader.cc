@@ -29,7 +29,8 @@ KinetoReader::KinetoReader(base::ByteSource* source, uint64_t start_offset, Mode
       stop_at_(stop_at),
       state_(mode == Mode::kTopLevel ? State::kStart : State::kEventsFirst),
       window_offset_(start_offset),
-      margin_(MarginOf(window)) {
+      margin_(MarginOf(window)),
+      span_start_(start_offset) {
   buf_.Resize(window + kJsonPadding);
   data_ = buf_.data();
   std::memset(buf_.data(), 0, kJsonPadding);
@@ -44,6 +45,7 @@ KinetoReader::KinetoReader(const base::MappedFile* mapped, uint64_t start_offset
   len_ = static_cast<size_t>(mapped->size());
   pos_ = static_cast<size_t>(start_offset);
   released_ = start_offset;
+  span_start_ = start_offset;
   margin_ = MarginOf(kDefaultWindow);
   eof_ = true;
 }
@@ -97,6 +99,13 @@ bool KinetoReader::Refill() {
   len_ += static_cast<size_t>(n);
   std::memset(buf_.data() + len_, 0, kJsonPadding);
   return true;
+}
+
+void KinetoReader::PlanColumns(uint64_t span_end, uint64_t held_bytes) {
+  if (span_end <= span_start_ || held_bytes == 0) return;
+  constexpr uint64_t kMinRead = 1 << 20;  // fewer bytes say too little of the rate
+  reserve_at_ = span_start_ + std::max(kMinRead, (span_end - span_start_) / 32);
+  held_bytes_ = held_bytes;
 }
 
 KinetoReader::Outcome KinetoReader::Run() {
@@ -306,6 +315,15 @@ Scan KinetoReader::EventItem(JsonCursor& c, bool first, bool* finished, Outcome*
   if ((s = ParseKinetoEvent(c, &ev, &arena_, &learnt_)) != Scan::kOk)
     return s == Scan::kError ? SkipInvalidEvent(c, offset) : s;
   builder_->Add(ev, offset);
+  if (offset >= reserve_at_) {
+    reserve_at_ = std::numeric_limits<uint64_t>::max();
+    // A fifth more than the rate so far says: the head of the 1 GB benchmark trace reads its
+    // first MiBs 13% slower in events than the whole, and a column one row short doubles.
+    if (held_bytes_ > offset - span_start_) {
+      builder_->ReserveScaled(1.2 * static_cast<double>(held_bytes_) /
+                              static_cast<double>(offset - span_start_));
+    }
+  }
   state_ = State::kEventsNext;
   return Scan::kOk;
 }

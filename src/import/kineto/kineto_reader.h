@@ -69,6 +69,12 @@ class KinetoReader {
                KinetoBuilder* builder, TopLevelInfo* top,
                uint64_t stop_at = std::numeric_limits<uint64_t>::max());
 
+  // The trace this reader fills will hold the events of `held_bytes` bytes of the file (a
+  // segment's own, or the whole file's for the head that the others are appended to), and this
+  // reader stops by `span_end`. Once a 32nd of its span is read (at least 1 MiB), every column
+  // reserves room for its rate so far over `held_bytes`: the columns grow once, not by
+  // doubling. Call before Run; a reader never told reserves nothing.
+  void PlanColumns(uint64_t span_end, uint64_t held_bytes);
   Outcome Run();
   // After kHandoff on a top-level reader: continue after the events array at `offset`.
   void ResumeAfterEventsArray(uint64_t offset);
@@ -139,6 +145,9 @@ class KinetoReader {
   bool read_error_ = false;
   bool resync_failed_ = false;
   uint64_t end_offset_ = 0;
+  uint64_t span_start_ = 0;  // the file offset this reader started at
+  uint64_t reserve_at_ = std::numeric_limits<uint64_t>::max();  // PlanColumns: when to reserve
+  uint64_t held_bytes_ = 0;                                     // PlanColumns: what for
   std::string error_;
   std::string invalid_event_;  // what was wrong with the damaged event being skipped
   std::deque<std::string> arena_;
