@@ -68,7 +68,8 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
   Pricing p;
   // The window's steady part: the one-time costs done before it (the baseline of every fix but
   // warm-up's, which is priced on the window as it ran).
-  const WhatIf one_time = c.OneTimeFix();
+  WhatIf one_time = c.OneTimeFix();
+  one_time.SortHostSpans();
   const WhatIf* base = one_time.empty() ? nullptr : &one_time;
   p.as_run_ns = base ? graph.Replay(nullptr).window_ns : 0;
   const ReplayResult unchanged = graph.Replay(base);
@@ -77,6 +78,7 @@ Pricing PriceFindings(const Context& c, const ReplayGraph& graph, std::vector<Ca
   const WhatIf recording = c.OneTimeFix(false, true);
   p.program_run_ns = recording.empty() ? p.as_run_ns : graph.Replay(&recording).window_ns;
   p.percent_of_ns = std::max(p.baseline_ns, c.window());
+  for (Candidate& cand : cands) cand.fix.SortHostSpans();  // once, not at each replay
   std::vector<PriceCandidate<WhatIf>> in(cands.size());
   std::vector<WhatIf> with_base(base ? cands.size() : 0);  // each fix on top of the baseline's
   for (size_t i = 0; i < cands.size(); ++i) {

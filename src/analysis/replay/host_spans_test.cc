@@ -118,6 +118,38 @@ TEST(ReplayGraph, HostTimeUnderTwoSpansIsRemovedOnce) {
   EXPECT_LT(mixed, once);
 }
 
+// A fix's spans ordered by start once (analyze's pricing, before its replays): stable, and the
+// replay saves what it saved with them in any order - a cause's gaps after another's (gpu-idle),
+// spans of two threads interleaved, nested and overlapping ones.
+TEST(WhatIf, HostSpansSortedOnceSaveWhatTheySavedInAnyOrder) {
+  WhatIf sorted;
+  sorted.host_scale = {{2, 50, 60, 0.0}, {1, 10, 20, 0.5}, {1, 10, 15, 0.0}, {2, 5, 8, 0.0}};
+  sorted.SortHostSpans();
+  std::vector<int64_t> starts, ends;
+  for (const Span& h : sorted.host_scale) starts.push_back(h.start_ns), ends.push_back(h.end_ns);
+  EXPECT_EQ(starts, (std::vector<int64_t>{5, 10, 10, 50}));
+  EXPECT_EQ(ends, (std::vector<int64_t>{8, 20, 15, 60}));  // equal starts keep their order
+
+  Builder r;
+  for (int s = 0; s < 10; ++s) r.Launch("k", s * 100 * us, 5 * us, s * 100 * us + 10 * us, 10 * us);
+  model::Trace& t = r.Link();
+  ReplayGraph g(t, 0, 1000 * us);
+  const model::TrackId host = t.api.track[0];
+  std::mt19937 rng(11);
+  const double factors[] = {0.0, 0.3, 0.5};
+  for (int round = 0; round < 50; ++round) {
+    WhatIf fix;
+    for (int k = 0; k < 6; ++k) {
+      const int64_t a = static_cast<int64_t>(rng() % 900) * us;
+      const int64_t len = static_cast<int64_t>(1 + rng() % 150) * us;
+      fix.host_scale.push_back({host, a, a + len, factors[rng() % 3], rng() % 2 == 0});
+    }
+    const int64_t shuffled = g.Replay(&fix).window_ns;
+    fix.SortHostSpans();
+    EXPECT_EQ(g.Replay(&fix).window_ns, shuffled) << "round " << round;
+  }
+}
+
 }  // namespace
 }  // namespace host_spans_test
 }  // namespace gpuscope::analysis

@@ -230,7 +230,10 @@ class ReplayGraph {
   // made before worker 0 starts); a worker's exception is rethrown once all are done.
   template <typename Job>
   void OnWorkers(size_t workers, const Job& job) const;
-  static std::vector<size_t> Given(const std::vector<const WhatIf*>& fixes);  // the non-null
+  // The non-null fixes' indices, the most edits first: workers take the next one as they finish
+  // (the longest first, so one worker is not left with the gpu-idle fix and the largest
+  // combination while the other idles).
+  static std::vector<size_t> Given(const std::vector<const WhatIf*>& fixes);
   static size_t WorkersFor(int threads, size_t jobs);  // threads, at least 1, at most jobs
   // What one fix's edits remove against the unchanged replay in start_/end_ (EditsRemoveNs),
   // applied to `p` and undone; `touched` and `seen` (all 0 between calls) are scratch.

@@ -2,6 +2,7 @@
 // the edits undone; fixes replayed (or their edits measured) side by side on kept workers.
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <thread>
 #include <unordered_map>
@@ -255,6 +256,8 @@ std::vector<size_t> ReplayGraph::Given(const std::vector<const WhatIf*>& fixes) 
   std::vector<size_t> todo;
   for (size_t i = 0; i < fixes.size(); ++i)
     if (fixes[i]) todo.push_back(i);
+  std::stable_sort(todo.begin(), todo.end(),
+                   [&](size_t a, size_t b) { return fixes[a]->Edits() > fixes[b]->Edits(); });
   return todo;
 }
 
@@ -302,11 +305,12 @@ std::vector<int64_t> ReplayGraph::EditsRemoveNs(const std::vector<const WhatIf*>
   // and undoes edits, never replays.
   const std::vector<size_t> todo = Given(fixes);
   const size_t workers = WorkersFor(threads, todo.size());
+  std::atomic<size_t> next{0};
   OnWorkers(workers,
-            [&](size_t k, Params& p, std::vector<int64_t>&, std::vector<int64_t>&, Undo& undo) {
+            [&](size_t, Params& p, std::vector<int64_t>&, std::vector<int64_t>&, Undo& undo) {
               std::vector<uint32_t> touched;  // kept from fix to fix, as the undo is
               std::vector<uint8_t> seen;
-              for (size_t j = k; j < todo.size(); j += workers)
+              for (size_t j; (j = next.fetch_add(1)) < todo.size();)
                 out[todo[j]] = EditsRemove(*fixes[todo[j]], p, undo, touched, seen);
             });
   return out;
@@ -332,10 +336,11 @@ std::vector<int64_t> ReplayGraph::ReplayWindows(const std::vector<const WhatIf*>
   if (steps) steps->assign(fixes.size(), {});
   const std::vector<size_t> todo = Given(fixes);
   const size_t workers = WorkersFor(threads, todo.size());
-  // Worker k replays fixes k, k + workers, ... (a replay edits its parameters in place).
-  OnWorkers(workers, [&](size_t k, Params& p, std::vector<int64_t>& start,
-                         std::vector<int64_t>& end, Undo& undo) {
-    for (size_t j = k; j < todo.size(); j += workers) {
+  // Each worker replays the next fix not taken (a replay edits its parameters in place).
+  std::atomic<size_t> next{0};
+  OnWorkers(workers, [&](size_t, Params& p, std::vector<int64_t>& start, std::vector<int64_t>& end,
+                         Undo& undo) {
+    for (size_t j; (j = next.fetch_add(1)) < todo.size();) {
       ReplayResult r = ReplayInto(fixes[todo[j]], false, p, start, end, undo);
       out[todo[j]] = r.window_ns;
       if (steps) (*steps)[todo[j]] = std::move(r.steps_ns);

@@ -1,5 +1,7 @@
 #include "analysis/replay/what_if.h"
 
+#include <algorithm>
+
 #include "base/text.h"
 
 namespace gpuscope::analysis {
@@ -19,6 +21,19 @@ void WhatIf::Merge(const WhatIf& o) {
   cat(stream_waits_dropped, o.stream_waits_dropped);
   cat(kernels_removed, o.kernels_removed);
   cat(memops_removed, o.memops_removed);
+}
+
+size_t WhatIf::Edits() const {
+  return unblock_api.size() + api_dur.size() + kernel_dur.size() + memop_dur.size() +
+         prefetch_memops.size() + graph_kernels.size() + host_scale.size() +
+         typical_latency.size() + typical_latency_memops.size() + kernel_gap.size() +
+         stream_waits_dropped.size() + kernels_removed.size() + memops_removed.size();
+}
+
+void WhatIf::SortHostSpans() {
+  auto before = [](const HostScale& a, const HostScale& b) { return a.start_ns < b.start_ns; };
+  if (!std::is_sorted(host_scale.begin(), host_scale.end(), before))
+    std::stable_sort(host_scale.begin(), host_scale.end(), before);
 }
 
 std::string WhatIf::Describe() const {

@@ -59,6 +59,12 @@ struct WhatIf {
   void Merge(const WhatIf& other);
   // The edits in words and counts ("12 calls stop waiting, 3 copy durations changed").
   std::string Describe() const;
+  // How many edits it holds: what applying it costs, roughly (the longest replays first).
+  size_t Edits() const;
+  // Orders host_scale by start (a stable sort, skipped where already in order): the spans a
+  // replay makes apart are then read in one pass, not merged run by run at every replay. The
+  // fix is the same (host_spans.h: the spans are a set).
+  void SortHostSpans();
 };
 
 }  // namespace gpuscope::analysis
