@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "base/numbers.h"
 
@@ -75,27 +77,59 @@ size_t Trace::MemoryBytes() {
   return bytes;
 }
 
+namespace {
+
+// One table's (start, end) spans in start order: the table itself where it is sorted by start,
+// as every table is once linked (SortTablesByTime), else a sorted copy.
+class SpansByStart {
+ public:
+  explicit SpansByStart(const SliceColumns& table) : table_(table) {
+    for (size_t i = 1; i < table.size(); ++i) {
+      if (table.start_ns[i] >= table.start_ns[i - 1]) continue;
+      copy_.reserve(table.size());
+      for (size_t k = 0; k < table.size(); ++k)
+        copy_.emplace_back(table.start_ns[k], table.end_ns(k));
+      std::sort(copy_.begin(), copy_.end());
+      break;
+    }
+  }
+  bool done() const { return i_ >= table_.size(); }
+  int64_t start() const { return copy_.empty() ? table_.start_ns[i_] : copy_[i_].first; }
+  int64_t end() const { return copy_.empty() ? table_.end_ns(i_) : copy_[i_].second; }
+  void next() { ++i_; }
+
+ private:
+  const SliceColumns& table_;
+  std::vector<std::pair<int64_t, int64_t>> copy_;
+  size_t i_ = 0;
+};
+
+}  // namespace
+
 EventGap LargestEventGap(const Trace& t) {
-  std::vector<std::pair<int64_t, int64_t>> spans;
-  spans.reserve(t.kernels.size() + t.memops.size() + t.api.size());
-  auto add = [&](const auto& table) {
-    for (size_t i = 0; i < table.size(); ++i)
-      spans.emplace_back(table.start_ns[i], table.end_ns(i));
+  // The kernels, copies and calls merged by start (the gaps of their union do not depend on
+  // the order of equal starts): one pass, not a sort of every event (36 M instructions of
+  // `analyze` on the 100 MB trace).
+  SpansByStart tables[] = {SpansByStart(t.kernels), SpansByStart(t.memops), SpansByStart(t.api)};
+  auto next = [&tables]() -> SpansByStart* {
+    SpansByStart* first = nullptr;
+    for (SpansByStart& s : tables)
+      if (!s.done() && (first == nullptr || s.start() < first->start())) first = &s;
+    return first;
   };
-  add(t.kernels);
-  add(t.memops);
-  add(t.api);
   EventGap g;
-  if (spans.empty()) return g;
-  std::sort(spans.begin(), spans.end());
+  SpansByStart* s = next();
+  if (s == nullptr) return g;
   constexpr int64_t kMinute = 60'000'000'000;
-  int64_t reach = spans[0].second, cluster = spans[0].first;
-  g.first_ns = spans[0].first;
-  for (size_t i = 1; i < spans.size(); ++i) {
-    int64_t gap = spans[i].first - reach;
-    if (gap > g.gap()) g.from_ns = reach, g.to_ns = spans[i].first;
-    if (gap >= kMinute) g.active_ns += reach - cluster, cluster = spans[i].first;
-    reach = std::max(reach, spans[i].second);
+  int64_t reach = s->end(), cluster = s->start();
+  g.first_ns = s->start();
+  s->next();
+  while ((s = next()) != nullptr) {
+    int64_t gap = s->start() - reach;
+    if (gap > g.gap()) g.from_ns = reach, g.to_ns = s->start();
+    if (gap >= kMinute) g.active_ns += reach - cluster, cluster = s->start();
+    reach = std::max(reach, s->end());
+    s->next();
   }
   g.active_ns += reach - cluster;
   g.last_ns = reach;

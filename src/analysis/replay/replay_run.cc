@@ -5,7 +5,6 @@
 #include <atomic>
 #include <exception>
 #include <thread>
-#include <unordered_map>
 #include <utility>
 
 #include "analysis/replay/host_spans.h"
@@ -114,16 +113,23 @@ void ReplayGraph::ScaleHost(const WhatIf& f, Params& p, Undo& undo) const {
     undo.Save(slot);
     slot = value;
   };
-  std::unordered_map<model::TrackId, uint32_t> lane_of;
+  // A track's host lane, by the track's id (tracks are numbered densely); the last lane of a
+  // track wins, as a map's would.
+  std::vector<uint32_t> lane_of(t_.tracks.size(), kNone);
   for (uint32_t l = 0; l < lane_track_.size(); ++l) {
-    if (lane_is_host_[l]) lane_of[lane_track_[l]] = l;
+    if (lane_is_host_[l] && lane_track_[l] < lane_of.size()) lane_of[lane_track_[l]] = l;
   }
+  auto lane_for = [&](model::TrackId tr) { return tr < lane_of.size() ? lane_of[tr] : kNone; };
   // Per host lane, its spans, made disjoint where they overlap (DisjointHostSpans): each gap is
-  // cut by its overlap with each span, so time under two spans would be cut twice.
+  // cut by its overlap with each span, so time under two spans would be cut twice. Counted
+  // first: each lane's list grows once.
   std::vector<std::vector<WhatIf::HostScale>> spans(lane_nodes_.size());
-  for (const auto& h : f.host_scale) {
-    if (auto it = lane_of.find(h.track); it != lane_of.end()) spans[it->second].push_back(h);
-  }
+  std::vector<size_t> count(lane_nodes_.size(), 0);
+  for (const auto& h : f.host_scale)
+    if (uint32_t l = lane_for(h.track); l != kNone) ++count[l];
+  for (size_t l = 0; l < spans.size(); ++l) spans[l].reserve(count[l]);
+  for (const auto& h : f.host_scale)
+    if (uint32_t l = lane_for(h.track); l != kNone) spans[l].push_back(h);
   for (size_t l = 0; l < spans.size(); ++l) {
     if (spans[l].empty()) continue;
     spans[l] = DisjointHostSpans(std::move(spans[l]));
