@@ -12,10 +12,30 @@
 
 namespace gpuscope::base {
 
+namespace {
+constexpr int kImportMmapThreshold = 4 << 20;
+constexpr int kDefaultTrimThreshold = 128 << 10;  // glibc's, kept once the mmap one is set
+}  // namespace
+
 void TuneAllocator() {
 #ifdef __GLIBC__
   // Setting the threshold also turns off its dynamic adjustment.
-  mallopt(M_MMAP_THRESHOLD, 4 << 20);
+  mallopt(M_MMAP_THRESHOLD, kImportMmapThreshold);
+#endif
+}
+
+ReuseLargeBlocks::ReuseLargeBlocks() {
+#ifdef __GLIBC__
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
+}
+
+ReuseLargeBlocks::~ReuseLargeBlocks() {
+#ifdef __GLIBC__
+  mallopt(M_MMAP_THRESHOLD, kImportMmapThreshold);
+  mallopt(M_TRIM_THRESHOLD, kDefaultTrimThreshold);
+  malloc_trim(0);
 #endif
 }
 

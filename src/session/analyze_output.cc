@@ -5,6 +5,7 @@
 #include "analysis/findings/analyze.h"
 #include "analysis/findings/registry.h"
 #include "analysis/work/device_peaks.h"
+#include "base/allocator_tuning.h"
 #include "base/stage_timer.h"
 #include "base/text.h"
 #include "render/analyze_view.h"
@@ -38,7 +39,10 @@ base::StatusOr<std::string> AnalyzeOutput(const model::Trace& trace, const Analy
   GPUSCOPE_RETURN_IF_ERROR(CheckDevice(o.device));
   GPUSCOPE_ASSIGN_OR_RETURN(o.captures, LoadCaptures(a.captures, common));
   GPUSCOPE_ASSIGN_OR_RETURN(o.categories, CategoryRulesFor(common));
-  analysis::AnalysisReport r = analysis::Analyze(trace, o, steps);
+  analysis::AnalysisReport r = [&] {
+    base::ReuseLargeBlocks reuse;  // the analysis's scratch arrays reused, not faulted afresh
+    return analysis::Analyze(trace, o, steps);
+  }();
   timer.Lap("analyze: whole");
   const render::AnalyzeView view{a.path, a.full_names, a.explain};
   std::string out = a.format == "json" ? render::AnalyzeJson(trace, r, view)

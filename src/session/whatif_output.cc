@@ -10,6 +10,7 @@
 #include "analysis/replay/scenario.h"
 #include "analysis/roofline/projection.h"
 #include "analysis/steps/steady_state.h"
+#include "base/allocator_tuning.h"
 #include "base/text.h"
 #include "render/whatif_view.h"
 #include "session/outputs.h"
@@ -94,6 +95,7 @@ base::StatusOr<std::string> WhatIfOutput(const model::Trace& trace, const WhatIf
                                "events - profile with a tracer (rocprofv3 --kernel-trace, the "
                                "PyTorch profiler, nsys)");
   }
+  base::ReuseLargeBlocks reuse;  // the replay's scratch arrays reused, not faulted afresh
   analysis::SteadyState steps = analysis::FindSteps(trace);
   analysis::SteadyState steady = analysis::ChooseWindow(trace, steps);
   // --fix RULE: the edits analyze prices that rule's findings with (default options).

@@ -1,6 +1,7 @@
 // The capture matcher on hand-built models: exact, reordered, missing and repeated kernels, the
 // capture chosen by grid/block, and the fallback to the graph launch's own frame; a kernel's
-// site by ids (Attributor::KernelSite) names what Attributor::Kernel names.
+// site by ids (Attributor::KernelSite) names what Attributor::Kernel names; a frame's caller is
+// the user frame that calls it most often (Attributor::Callers).
 
 #include "analysis/attribution/graph_attribution.h"
 
@@ -168,6 +169,20 @@ TEST(GraphAttribution, WithoutACaptureKernelsGoToTheGraphLaunchFrame) {
   EXPECT_EQ(w.python, "serve.py(40): run_step");
   EXPECT_EQ(w.kernel, "attn");
   EXPECT_EQ(w.graph, "in graph (hipGraphLaunch, no captured launch matched)");
+}
+
+// Three calls of step from main, one from helper: main is step's caller. An empty name and one
+// the trace does not hold have none; a name asked twice gets its answer twice.
+TEST(Attributor, ACallerIsTheUserFrameCallingMostOften) {
+  Builder b;
+  b.Frame("train.py(3): main", 0, 1000 * us);
+  for (int k = 0; k < 3; ++k) b.Frame("train.py(9): step", (10 + 100 * k) * us, 50 * us);
+  b.Frame("other.py(2): helper", 2000 * us, 1000 * us);
+  b.Frame("train.py(9): step", 2100 * us, 50 * us);
+  const model::Trace& t = b.Link();
+  Attributor at(t);
+  EXPECT_EQ(at.Callers({"train.py(9): step", "", "absent.py(1): x", "train.py(9): step"}),
+            (std::vector<std::string>{"train.py(3): main", "", "", "train.py(3): main"}));
 }
 
 }  // namespace

@@ -126,10 +126,36 @@ struct CallOps {
 struct Group {
   size_t ops = 0;
   int64_t op_ns = 0;
-  std::unordered_map<RowId, CallOps> calls;           // frame or range instance -> its ops
+  // Frame or range instance -> its ops. Ops come in time order, so an instance's ops are mostly
+  // in a row: one entry per row of them, merged per instance by MergeCalls once all are read
+  // (a map looked up per op, rehashed as it grew, was a fifth of the rule on the 1 GB trace).
+  std::vector<std::pair<RowId, CallOps>> calls;
   std::unordered_map<model::StringId, size_t> names;  // op name -> ops
   bool frames = false;
   std::vector<std::pair<RowId, RowId>> runs;  // kLoosePlace: each run's first and last op
+
+  CallOps& Call(RowId instance) {
+    if (calls.empty() || calls.back().first != instance) calls.push_back({instance, {}});
+    return calls.back().second;
+  }
+  // One entry per instance, by row.
+  void MergeCalls() {
+    std::sort(calls.begin(), calls.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    size_t w = 0;
+    for (size_t i = 0; i < calls.size(); ++i) {
+      if (w > 0 && calls[w - 1].first == calls[i].first) {
+        CallOps& into = calls[w - 1].second;
+        const CallOps& from = calls[i].second;
+        into.ops += from.ops;
+        into.start = std::min(into.start, from.start);
+        into.end = std::max(into.end, from.end);
+      } else {
+        calls[w++] = calls[i];
+      }
+    }
+    calls.resize(w);
+  }
 };
 
 // The fix of a place's calls (each call's loop takes one op's time) and their evidence.
@@ -183,6 +209,8 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   // by the place's name id (one name, one id: a frame and a range of one name are one place),
   // then ordered by the name.
   std::unordered_map<model::StringId, Group> by_id;
+  Group* last = nullptr;  // the place of the op before
+  model::StringId last_place = 0;
   for (size_t i = 0; i < cpu.size(); ++i) {
     if (cpu.kind[i] != model::CpuRangeKind::kOp || !c.In(cpu.start_ns[i]) ||
         cpu.dur_ns[i] >= c.o().tiny_op_ns)
@@ -213,18 +241,23 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     // launch-bound's) or computing nothing (allocations, views, a stream's bookkeeping) is no
     // loop over elements.
     if (frame == kNoRow && (launches[i] || bookkeeping(cpu.name[i]))) continue;
-    Group& g = by_id[frame != kNoRow ? t.python.name[frame] : cpu.name[p]];
+    const model::StringId place = frame != kNoRow ? t.python.name[frame] : cpu.name[p];
+    if (last == nullptr || place != last_place) last = &by_id[place], last_place = place;
+    Group& g = *last;  // a map's elements stay where they are
     g.frames = frame != kNoRow;
     ++g.ops;
     g.op_ns += cpu.dur_ns[i];
-    CallOps& call = g.calls[frame != kNoRow ? frame : p];
+    CallOps& call = g.Call(frame != kNoRow ? frame : p);
     ++call.ops;
     call.start = std::min(call.start, cpu.start_ns[i]);
     call.end = std::max(call.end, cpu.end_ns(i));
     ++g.names[cpu.name[i]];
   }
   std::map<std::string_view, Group> groups;  // by place (a view into the trace's names)
-  for (auto& [id, g] : by_id) groups.emplace(t.str(id), std::move(g));
+  for (auto& [id, g] : by_id) {
+    g.MergeCalls();
+    groups.emplace(t.str(id), std::move(g));
+  }
   for (const std::vector<RowId>& run : LooseRuns(c, unplaced, launches)) {
     Group& g = groups[kLoosePlace];
     g.runs.emplace_back(run.front(), run.back());
