@@ -2,6 +2,7 @@
 // GraphBuilder: analyze's second core - the window, its replay graph and critical path, the
 // window's notes, then the rules' claim-free work (internal to analyze.cc).
 
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <exception>
@@ -49,11 +50,12 @@ class JoinOnExit {
 // done before the window), then the window's notes (health, phases, clocks, categories), made on a
 // second core (when there is one) beside what analyze does meanwhile: the attribution while the
 // window is sought (it does not need the window), then the stalls, gaps and rules (which, like
-// the graph and the notes, only read the trace). The notes follow the graph there: the graph
-// takes less time than the gaps and rules (measured on the 1 GB B200 trace: 0.28 s against
-// 0.45 s on one core), but not in every state of a machine: the first core takes the notes
-// when it is done with the rules before the second begins them. Then the work posted by After
-// (the rules' preparations).
+// the graph and the notes, only read the trace). After the graph, the second core makes the
+// rules' preparations (posted by After once the rules begin) before the notes: the first core
+// asks for them during its rules, and needs the notes only after them. The notes are taken one
+// at a time by whichever core is free: the first core, done with its rules, makes those the
+// second has not begun, and waits only for the one it is making (on the 1 GB B200 trace, the
+// second core's graph ends while the first is in the rules).
 class GraphBuilder {
  public:
   GraphBuilder(const model::Trace& t, std::function<SteadyState()> seek,
@@ -80,12 +82,16 @@ class GraphBuilder {
  private:
   void Close();      // no work will be posted after this (a thread still waiting for some ends)
   void RunPosted();  // the posted work, once posted (none: once closed)
+  bool Posted();     // whether work is posted (or none will be): RunPosted would not wait
   void Seek();       // writes before the window is said to be ready, only read after
   void Build();
-  // The window's notes (health, phases, clocks, categories): by the second core after the graph
-  // and its replay, or by the first in Get when its rules are done first (notes_taken_ says
-  // which began them; the join hands them over).
-  void MakeNotes();
+  // The window's notes (health, phases, clocks, categories), one at a time, by whichever core
+  // takes the next: the second after the graph and its replay (and the rules' preparations,
+  // once posted), the first in Get once its rules are done (next_note_ says which are begun;
+  // the join hands them over). TakeNote: false once every note is taken.
+  static constexpr size_t kNotes = 4;
+  bool TakeNote();
+  void MakeNote(size_t k);
 
   const model::Trace& t_;
   std::function<SteadyState()> seek_;
@@ -97,7 +103,8 @@ class GraphBuilder {
   std::future<void> found_;
   const CategoryRules& categories_;
   WindowNotes notes_;
-  std::atomic<bool> notes_taken_{false};
+  std::atomic<size_t> next_note_{0};
+  std::array<std::exception_ptr, kNotes> note_failed_;  // each by the core that made the note
   std::optional<ReplayGraph> graph_;
   ReplayResult observed_;
   std::exception_ptr failed_;

@@ -128,13 +128,16 @@ TEST(PreparedWork, AnalyzeOnTwoThreadsGivesTheOneThreadFindings) {
     AnalyzeOptions two = one;
     two.threads = 2;
     const AnalysisReport r2 = Analyze(t, two);
-    // The window's notes, made by whichever core was free first (GraphBuilder::MakeNotes).
+    // The window's notes, each made by whichever core took it (GraphBuilder::TakeNote).
     ASSERT_EQ(r2.health.size(), r1.health.size());
     for (size_t i = 0; i < r1.health.size(); ++i) EXPECT_EQ(r2.health[i].id, r1.health[i].id);
     ASSERT_EQ(r2.summary.categories.size(), r1.summary.categories.size());
     for (size_t i = 0; i < r1.summary.categories.size(); ++i)
       EXPECT_EQ(r2.summary.categories[i].total_ns, r1.summary.categories[i].total_ns);
     EXPECT_EQ(r2.phases.size(), r1.phases.size());
+    ASSERT_EQ(r2.clocks.devices.size(), r1.clocks.devices.size());
+    for (size_t i = 0; i < r1.clocks.devices.size(); ++i)
+      EXPECT_EQ(r2.clocks.devices[i].median_ns, r1.clocks.devices[i].median_ns);
     ASSERT_EQ(r2.findings.size(), r1.findings.size());
     for (size_t i = 0; i < r1.findings.size(); ++i) {
       EXPECT_EQ(r2.findings[i].rule, r1.findings[i].rule);
