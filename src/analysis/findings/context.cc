@@ -10,6 +10,13 @@
 
 namespace gpuscope::analysis::internal {
 
+// Kernel-only busy intervals per device, merged (for the overlap of copies with compute).
+void Context::BuildKernelBusy() {
+  for (size_t i = 0; i < t_.kernels.size(); ++i)
+    kernel_busy_[t_.kernels.device[i]].emplace_back(t_.kernels.start_ns[i], t_.kernels.end_ns(i));
+  for (auto& [dev, v] : kernel_busy_) MergeIntervals(v), v.shrink_to_fit();
+}
+
 void Context::BuildTimeline() {
   struct Op {
     int64_t s, e;
@@ -38,10 +45,6 @@ void Context::BuildTimeline() {
       if (e > s) masked_ns_ += (e - s) - CoveredWithin(busy, s, e);
     }
   }
-  // Kernel-only busy intervals per device, merged (for the overlap of copies with compute).
-  for (size_t i = 0; i < t_.kernels.size(); ++i)
-    kernel_busy_[t_.kernels.device[i]].emplace_back(t_.kernels.start_ns[i], t_.kernels.end_ns(i));
-  for (auto& [dev, v] : kernel_busy_) MergeIntervals(v), v.shrink_to_fit();
   for (auto& [device, ops] : per_device) {
     std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) { return a.s < b.s; });
     int64_t cur_s = ops[0].s, cur_e = ops[0].e;

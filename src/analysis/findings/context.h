@@ -63,6 +63,9 @@ class Context {
   Context(const Trace& t, const AnalyzeOptions& o, const std::function<SteadyState()>& window)
       : t_(t), o_(o), at_(t) {
     graphs_ = AttributeGraphKernels(t, at_, o.captures);
+    // What needs no window, too, before it is asked for.
+    BuildKernelBusy();
+    ecosystem_ = DetectEcosystem(t_);
     steady_ = window();
     Init();
   }
@@ -165,7 +168,6 @@ class Context {
     masked_ns_ = steady_.one_time.Within(w0_, w1_);
     iterations_ = steady_.iterations.empty() ? 0 : steady_.steady_count();
     BuildTimeline();
-    ecosystem_ = DetectEcosystem(t_);
   }
   // The first of by_end_ whose gap ends after `ts`.
   std::vector<uint32_t>::const_iterator FirstEndingAfter(int64_t ts) const {
@@ -175,6 +177,8 @@ class Context {
 
   // The busy intervals and idle gaps of each device in the window (context.cc).
   void BuildTimeline();
+  // Each device's kernels' busy intervals, merged, in the whole trace (context.cc).
+  void BuildKernelBusy();
 
   const Trace& t_;
   const AnalyzeOptions& o_;
