@@ -211,10 +211,10 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     return p;
   };
   NameMemo movement_of(t, MovementOfKernel);  // once per distinct kernel name
-  // A kernel's user frame (Attributor::Kernel's python), named once per call site.
+  // A kernel's or copy's user frame (Attributor::Kernel's or Memop's python), named once per
+  // call site.
   std::map<Attributor::SiteIds, std::string> site_python;
-  auto python_of = [&](size_t k) -> const std::string& {
-    const Attributor::SiteIds site = c.at().KernelSite(k);
+  auto python_of_site = [&](const Attributor::SiteIds& site) -> const std::string& {
     auto it = site_python.find(site);
     if (it == site_python.end())
       it = site_python.emplace(site, c.at().SiteWhere(site).python).first;
@@ -227,7 +227,8 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     Launcher l = LauncherOf(t, t.kernels.launch[k]);
     if (!l.framework) l.kind = movement_of(t.kernels.name[k]);
     if (l.kind == Movement::kNone) continue;
-    Place& p = add(t.kernels.launch[k], l, t.kernels.name[k], python_of(k), 0, t.kernels.dur_ns[k]);
+    Place& p = add(t.kernels.launch[k], l, t.kernels.name[k], python_of_site(c.at().KernelSite(k)),
+                   0, t.kernels.dur_ns[k]);
     p.kind = l.kind;
     p.kernel_rows.push_back(k);
   }
@@ -235,7 +236,8 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   for (size_t m : c.WindowCopies()) {
     if (mo.kind[m] != model::MemopKind::kDtoD || claims.MemopTaken(m)) continue;
     Launcher l = LauncherOf(t, mo.launch[m]);
-    Place& p = add(mo.launch[m], l, mo.name[m], c.at().Memop(m).python,
+    // Attributor::Memop's frame: its launch call's site's (by ids, named once per site).
+    Place& p = add(mo.launch[m], l, mo.name[m], python_of_site(c.at().ApiSite(mo.launch[m])),
                    static_cast<double>(std::max<int64_t>(0, mo.bytes[m])), mo.dur_ns[m]);
     if (p.kind == Movement::kNone) p.kind = l.kind == Movement::kNone ? Movement::kCopy : l.kind;
     p.memop_rows.push_back(m);

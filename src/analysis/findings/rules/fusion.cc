@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/common/call_names.h"
+#include "analysis/common/name_memo.h"
 #include "analysis/findings/rules/host_op_removal.h"
 #include "analysis/findings/rules/rule_checks.h"
 #include "analysis/roofline/roofline.h"
@@ -66,8 +67,11 @@ double LargestTensor(std::string_view args_text) {
   return largest;
 }
 
+// LargestTensor by the arguments' string id: kernels of one op and shapes share it.
+using LargestTensors = NameMemo<double (*)(std::string_view)>;
+
 // The member a kernel would be, or false when it is not memory-bound work that fuses.
-bool Classify(const Context& c, size_t k, OpWorkCache& work, Member* m) {
+bool Classify(const Context& c, size_t k, OpWorkCache& work, LargestTensors& largest, Member* m) {
   const Trace& t = c.t();
   m->kernel = k;
   RowId launch = t.kernels.launch[k];
@@ -81,7 +85,7 @@ bool Classify(const Context& c, size_t k, OpWorkCache& work, Member* m) {
     if (t.cpu.args[r] != 0) {
       const WorkEstimate& e = work.Of(r);
       if (e.ok) m->bytes = e.work.bytes, m->written = e.work.written;
-      m->numel = LargestTensor(t.str(t.cpu.args[r]));
+      m->numel = largest(t.cpu.args[r]);
     }
     return true;
   }
@@ -219,6 +223,7 @@ void Emit(const Context& c, Claims& claims, const std::string& python, const Gro
 void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   const Trace& t = c.t();
   OpWorkCache work(t);
+  LargestTensors largest(t, LargestTensor);
   const size_t min_kernels = static_cast<size_t>(std::max(2.0, c.o().fusion_min_kernels));
   std::map<std::pair<model::StringId, std::vector<model::StringId>>, Group> groups;
   std::unordered_map<model::TrackId, std::vector<Member>> open;  // per stream
@@ -241,7 +246,7 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
     Member m;
     RowId launch = t.kernels.launch[k];
     if (claims.KernelTaken(k) || (launch != kNoRow && claims.ApiTaken(launch)) ||
-        !Classify(c, k, work, &m)) {
+        !Classify(c, k, work, largest, &m)) {
       close(chain);
       continue;
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "analysis/findings/place_advice.h"
 #include "analysis/findings/rules/rule_checks.h"
@@ -22,14 +23,25 @@ struct Cause {
 // Every gap no finding above explains, by cause, the costliest first.
 std::vector<Cause> CausesOfGaps(const Context& c, Claims& claims) {
   std::map<std::string_view, Cause> by_cause;
+  // Each cause by its text's id (one text, one id), read once: a gap costs a hash of its id, not
+  // comparisons of texts (a map's elements stay where they are).
+  struct Seen {
+    bool dispatch = false;
+    Cause* cause = nullptr;  // once a gap of it counts
+  };
+  std::unordered_map<base::StringId, Seen> seen;
   for (const auto& g : c.gaps()) {
+    if (g.end - g.start < c.o().idle_gap_ns) continue;
+    auto [it, fresh] = seen.try_emplace(g.cause);
+    if (fresh) it->second.dispatch = c.Text(g.cause) == kDispatchGapCause;
     // A gap inside a sync, a blocking copy, the loader or a storming loop is that finding's;
     // one before queued work is the GPU's own (no host work to remove).
-    if (g.end - g.start < c.o().idle_gap_ns || c.Text(g.cause) == kDispatchGapCause ||
-        claims.Explains(g.start, g.end))
-      continue;
-    Cause& cause = by_cause[c.Text(g.cause)];
-    cause.name = c.Text(g.cause);
+    if (it->second.dispatch || claims.Explains(g.start, g.end)) continue;
+    if (it->second.cause == nullptr) {
+      it->second.cause = &by_cause[c.Text(g.cause)];
+      it->second.cause->name = c.Text(g.cause);
+    }
+    Cause& cause = *it->second.cause;
     cause.ns += g.end - g.start;
     cause.gaps.push_back(&g);
   }
@@ -52,10 +64,15 @@ void Detect(const Context& c, Claims& claims, std::vector<Candidate>& out) {
   size_t gaps = 0;
   // place (user frame, op) -> (idle, an op row of it)
   std::map<std::pair<std::string_view, std::string_view>, std::pair<int64_t, RowId>> where;
+  // The same places by their texts' ids, read once each.
+  std::unordered_map<uint64_t, std::pair<int64_t, RowId>*> where_ids;
   for (const Cause& cause : causes) {
     for (const Gap* g : cause.gaps) {
       total += g->end - g->start, ++gaps;
-      auto& place = where[{c.Text(g->where.python), c.Text(g->where.op)}];
+      auto [at, fresh] =
+          where_ids.try_emplace((uint64_t{g->where.python} << 32) | g->where.op, nullptr);
+      if (fresh) at->second = &where[{c.Text(g->where.python), c.Text(g->where.op)}];
+      auto& place = *at->second;
       place.first += g->end - g->start;
       if (place.second == kNoRow) place.second = g->op;
       // The host work during the gap, on the thread that launched the work ending it, goes away.
