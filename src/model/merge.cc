@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <functional>
+#include <new>
+#include <stdexcept>
 #include <type_traits>
 
 #include "base/allocator_tuning.h"
@@ -71,7 +73,16 @@ void ReserveScaled(Trace& t, double factor) {
   if (!(factor > 1.0)) return;
   auto reserve = [factor](auto& table) {
     table.ForEachColumn([factor](auto& col) {
-      col.reserve(static_cast<size_t>(static_cast<double>(col.size()) * factor) + 16);
+      const double rows = static_cast<double>(col.size()) * factor + 16;
+      // Room is an optimisation: where it cannot be had (more rows than a vector holds, or
+      // than the machine lends: a file whose first events are far smaller than the rest), the
+      // column grows as it fills.
+      if (!(rows < static_cast<double>(col.max_size()))) return;
+      try {
+        col.reserve(static_cast<size_t>(rows));
+      } catch (const std::bad_alloc&) {
+      } catch (const std::length_error&) {
+      }
     });
   };
   reserve(t.kernels), reserve(t.memops), reserve(t.api), reserve(t.cpu), reserve(t.python);

@@ -27,7 +27,8 @@ inline void AppendTrace(Trace& dst, Trace&& src, const MergeOptions& options = {
 
 // Makes room in every column for `factor` times the rows it holds (factor > 1), so that a column
 // filled at a steady rate grows once, not by doubling: each doubling copies the column and
-// touches fresh pages. Room never written costs address space, not memory.
+// touches fresh pages. Room never written costs address space, not memory; room that cannot be
+// had is not taken.
 void ReserveScaled(Trace& t, double factor);
 
 }  // namespace gpuscope::model

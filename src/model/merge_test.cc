@@ -72,6 +72,11 @@ TEST(ReserveScaled, EveryColumnGetsRoomForItsRowsTimesTheFactor) {
   ReserveScaled(t, 0.5);  // never shrinks
   ReserveScaled(t, std::numeric_limits<double>::quiet_NaN());
   EXPECT_EQ(t.kernels.start_ns.capacity(), room);
+  // More room than a vector holds, or than any machine lends: none taken, no throw.
+  ReserveScaled(t, 1e30);
+  ReserveScaled(t, std::numeric_limits<double>::infinity());
+  EXPECT_EQ(t.kernels.start_ns.capacity(), room);
+  EXPECT_EQ(t.kernels.size(), 1000u);
 }
 
 // Every column's append is a job; on a large merge they run on several threads (the threshold
