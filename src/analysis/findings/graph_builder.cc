@@ -58,21 +58,19 @@ void GraphBuilder::Join() {
 }
 
 ReplayGraph* GraphBuilder::Get() {
-  if (thread_.joinable()) {
-    // The notes, here when the second core has not begun them (it is still in the graph or
-    // its replay): the first core's rules are done, and it would wait.
+  const bool background = thread_.joinable();
+  if (background) {
     found_.wait();
-    if (!window_failed_)
-      while (TakeNote()) {
-      }
-    Join();
   } else {
     if (!sought_) Seek();
     if (!window_failed_ && !graph_ && !failed_) Build();
-    if (!window_failed_)
-      while (TakeNote()) {
-      }
   }
+  // The notes no core has begun (the second may still be in the graph, its replay or a note):
+  // the first core's rules are done, and it would wait.
+  if (!window_failed_)
+    while (TakeNote()) {
+    }
+  if (background) Join();
   if (window_failed_) std::rethrow_exception(window_failed_);
   if (failed_) std::rethrow_exception(failed_);  // out of memory: one line in main
   for (const std::exception_ptr& e : note_failed_)
